@@ -8,6 +8,13 @@ from collections.abc import Sequence
 from features.errors import InputError
 
 
+def debug_parent() -> argparse.ArgumentParser:
+    """A parent parser giving every subcommand the `--debug` flag."""
+    parent = argparse.ArgumentParser(add_help=False)
+    parent.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+    return parent
+
+
 def build_parser() -> argparse.ArgumentParser:
     from parser import cli_clf, cli_dep
 
