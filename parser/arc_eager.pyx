@@ -1,0 +1,259 @@
+# cython: language_level=3
+"""Arc-eager transitions (Nivre 2003) with a per-state validity mask and Nivre's static oracle.
+
+Moves: SHIFT pushes b0; REDUCE pops s0 (which must have a head); LEFT-ARC(l) makes b0 the head
+of s0 and pops it; RIGHT-ARC(l) makes s0 the head of b0 and pushes b0. The root 0 starts on the
+stack; parsing ends when the buffer is empty.
+
+Single-root mode (UD) adds constraints that keep every reachable state completable into one
+tree with exactly one word under 0 (so no post-hoc repair is ever needed):
+  - RIGHT-ARC from 0 only while 0 has no dependent;
+  - REDUCE of the word under 0 only once the buffer is empty (it dominates every later word);
+  - SHIFT of the last buffer word is invalid (it could never get a head);
+  - RIGHT-ARC onto the last buffer word only when no stack word but 0 is headless.
+Each holds for the static oracle on any projective single-rooted tree.
+Without single_root (CoNLL-X treebanks with several roots) the plain system is used and words
+left headless at the end are attached to 0.
+"""
+from libc.stdlib cimport calloc, free, malloc
+
+import numpy as np
+
+MOVE_NAMES = ("S", "D", "L", "R")
+
+
+cdef StateC* state_new(int n, bint single_root) except NULL nogil:
+    cdef StateC* st = <StateC*>calloc(1, sizeof(StateC))
+    cdef int size = n + 2
+    if st == NULL:
+        with gil:
+            raise MemoryError()
+    st.stack = <int*>malloc(size * sizeof(int))
+    st.heads = <int*>malloc(size * sizeof(int))
+    st.labels = <int*>malloc(size * sizeof(int))
+    st.leftmost = <int*>malloc(size * sizeof(int))
+    st.leftmost2 = <int*>malloc(size * sizeof(int))
+    st.rightmost = <int*>malloc(size * sizeof(int))
+    st.rightmost2 = <int*>malloc(size * sizeof(int))
+    st.n_left = <int*>malloc(size * sizeof(int))
+    st.n_right = <int*>malloc(size * sizeof(int))
+    if (st.stack == NULL or st.heads == NULL or st.labels == NULL or st.leftmost == NULL
+            or st.leftmost2 == NULL or st.rightmost == NULL or st.rightmost2 == NULL
+            or st.n_left == NULL or st.n_right == NULL):
+        state_free(st)
+        with gil:
+            raise MemoryError()
+    st.single_root = single_root
+    state_reset(st, n)
+    return st
+
+
+cdef void state_free(StateC* st) noexcept nogil:
+    if st == NULL:
+        return
+    free(st.stack)
+    free(st.heads)
+    free(st.labels)
+    free(st.leftmost)
+    free(st.leftmost2)
+    free(st.rightmost)
+    free(st.rightmost2)
+    free(st.n_left)
+    free(st.n_right)
+    free(st)
+
+
+cdef void state_reset(StateC* st, int n) noexcept nogil:
+    """Initial configuration for a sentence of n words (arrays must hold n + 2 entries)."""
+    cdef int i
+    st.n = n
+    st.stack[0] = 0
+    st.stack_len = 1
+    st.buffer = 1
+    st.root_child = -1
+    for i in range(n + 1):
+        st.heads[i] = -1
+        st.labels[i] = -1
+        st.leftmost[i] = -1
+        st.leftmost2[i] = -1
+        st.rightmost[i] = -1
+        st.rightmost2[i] = -1
+        st.n_left[i] = 0
+        st.n_right[i] = 0
+
+
+cdef bint is_final(const StateC* st) noexcept nogil:
+    return st.buffer > st.n
+
+
+cdef inline bint headless_below_top(const StateC* st) noexcept nogil:
+    """True when a stack word other than 0 has no head."""
+    cdef int i
+    for i in range(1, st.stack_len):
+        if st.heads[st.stack[i]] < 0:
+            return True
+    return False
+
+
+cdef int valid_moves(const StateC* st, bint* valid) noexcept nogil:
+    """Fill valid[N_MOVES]; return how many moves are valid."""
+    cdef int s0 = stack_at(st, 0)
+    cdef int remaining = st.n - st.buffer + 1
+    cdef int count = 0
+    valid[SHIFT] = remaining > 0
+    valid[REDUCE] = s0 > 0 and st.heads[s0] >= 0
+    valid[LEFT] = remaining > 0 and s0 > 0 and st.heads[s0] < 0
+    valid[RIGHT] = remaining > 0 and s0 >= 0
+    if st.single_root:
+        if remaining == 1:
+            valid[SHIFT] = False
+            if valid[RIGHT] and headless_below_top(st):
+                valid[RIGHT] = False
+        if s0 == 0 and st.root_child >= 0:
+            valid[RIGHT] = False
+        if s0 == st.root_child and remaining > 0:
+            valid[REDUCE] = False
+    else:
+        if s0 == 0 and remaining == 0:
+            valid[REDUCE] = False
+    count = valid[SHIFT] + valid[REDUCE] + valid[LEFT] + valid[RIGHT]
+    return count
+
+
+cdef inline void add_arc(StateC* st, int head, int child, int label) noexcept nogil:
+    st.heads[child] = head
+    st.labels[child] = label
+    if child < head:
+        st.n_left[head] += 1
+        if st.leftmost[head] < 0 or child < st.leftmost[head]:
+            st.leftmost2[head] = st.leftmost[head]
+            st.leftmost[head] = child
+        elif st.leftmost2[head] < 0 or child < st.leftmost2[head]:
+            st.leftmost2[head] = child
+    else:
+        st.n_right[head] += 1
+        if st.rightmost[head] < 0 or child > st.rightmost[head]:
+            st.rightmost2[head] = st.rightmost[head]
+            st.rightmost[head] = child
+        elif st.rightmost2[head] < 0 or child > st.rightmost2[head]:
+            st.rightmost2[head] = child
+    if head == 0 and st.root_child < 0:
+        st.root_child = child
+
+
+cdef void apply_move(StateC* st, int move, int label) noexcept nogil:
+    cdef int s0 = stack_at(st, 0)
+    cdef int b0 = st.buffer
+    if move == SHIFT:
+        st.stack[st.stack_len] = b0
+        st.stack_len += 1
+        st.buffer += 1
+    elif move == REDUCE:
+        st.stack_len -= 1
+    elif move == LEFT:
+        add_arc(st, b0, s0, label)
+        st.stack_len -= 1
+    elif move == RIGHT:
+        add_arc(st, s0, b0, label)
+        st.stack[st.stack_len] = b0
+        st.stack_len += 1
+        st.buffer += 1
+
+
+cdef int oracle_move(const StateC* st, const int32_t* gold_heads) noexcept nogil:
+    """Static oracle (Nivre 2003; Goldberg & Nivre 2012, Alg. 1) for a projective gold tree.
+
+    gold_heads[i] is the head of word i (gold_heads[0] unused). LEFT if b0 heads s0, RIGHT if
+    s0 heads b0, REDUCE if s0 is attached and b0 has its head or a dependent deeper in the
+    stack, SHIFT otherwise.
+    """
+    cdef int s0 = stack_at(st, 0)
+    cdef int b0 = st.buffer
+    cdef int i, w
+    if b0 > st.n:
+        return REDUCE
+    if s0 > 0 and gold_heads[s0] == b0:
+        return LEFT
+    if s0 >= 0 and gold_heads[b0] == s0:
+        return RIGHT
+    if s0 > 0 and st.heads[s0] >= 0:
+        for i in range(st.stack_len - 1):
+            w = st.stack[i]
+            if gold_heads[b0] == w or (w > 0 and gold_heads[w] == b0):
+                return REDUCE
+    return SHIFT
+
+
+cdef void finish(StateC* st, int root_label) noexcept nogil:
+    """Attach words left headless at the end to 0 (only reachable without single_root)."""
+    cdef int i
+    for i in range(1, st.n + 1):
+        if st.heads[i] < 0:
+            add_arc(st, 0, i, root_label)
+
+
+cdef class ArcEagerState:
+    """Python view of a StateC, driven by move strings ("S", "D", "L-nsubj", "R-obj")."""
+
+    cdef StateC* st
+    cdef list label_names
+    cdef dict label_ids
+
+    def __cinit__(self, int n, bint single_root=True):
+        self.st = state_new(n, single_root)
+        self.label_names = []
+        self.label_ids = {}
+
+    def __dealloc__(self):
+        state_free(self.st)
+
+    def _label_id(self, str name) -> int:
+        if name not in self.label_ids:
+            self.label_ids[name] = len(self.label_names)
+            self.label_names.append(name)
+        return self.label_ids[name]
+
+    @property
+    def stack(self) -> list[int]:
+        return [self.st.stack[i] for i in range(self.st.stack_len)]
+
+    @property
+    def buffer(self) -> list[int]:
+        return list(range(self.st.buffer, self.st.n + 1))
+
+    @property
+    def heads(self) -> list[int]:
+        return [self.st.heads[i] for i in range(1, self.st.n + 1)]
+
+    @property
+    def labels(self) -> list[str | None]:
+        return [self.label_names[self.st.labels[i]] if self.st.labels[i] >= 0 else None
+                for i in range(1, self.st.n + 1)]
+
+    @property
+    def is_final(self) -> bool:
+        return is_final(self.st)
+
+    def children(self, int word) -> dict[str, int]:
+        return {"leftmost": self.st.leftmost[word], "leftmost2": self.st.leftmost2[word],
+                "rightmost": self.st.rightmost[word], "rightmost2": self.st.rightmost2[word],
+                "n_left": self.st.n_left[word], "n_right": self.st.n_right[word]}
+
+    def valid(self) -> set[str]:
+        cdef bint valid[N_MOVES]
+        valid_moves(self.st, valid)
+        return {MOVE_NAMES[m] for m in range(N_MOVES) if valid[m]}
+
+    def apply(self, str move) -> None:
+        kind, _, label = move.partition("-")
+        if kind not in MOVE_NAMES:
+            raise ValueError(f"unknown move {move!r}")
+        code = MOVE_NAMES.index(kind)
+        if kind not in self.valid():
+            raise ValueError(f"move {move!r} is not valid in this state")
+        apply_move(self.st, code, self._label_id(label) if label else -1)
+
+    def oracle(self, gold_heads) -> str:
+        """The static oracle's move name for gold heads given as a list for words 1..n."""
+        cdef int32_t[::1] gold = np.asarray([0] + list(gold_heads), dtype=np.int32)
+        return MOVE_NAMES[oracle_move(self.st, &gold[0])]
