@@ -1,0 +1,366 @@
+"""Reading and writing CoNLL-U and CoNLL-X dependency files.
+
+A sentence keeps every raw line of its block, so that writing it back changes nothing but
+HEAD and DEPREL of its words: comments, multiword-token range lines (``3-4``) and empty nodes
+(``8.1``) come out byte for byte as they came in.
+
+Formats:
+
+- CoNLL-U (https://universaldependencies.org/format.html): ID FORM LEMMA UPOS XPOS FEATS HEAD
+  DEPREL DEPS MISC; word ids are integers, range ids ``a-b`` and empty-node ids ``a.b`` are
+  passed through.
+- CoNLL-X (Buchholz & Marsi 2006): ID FORM LEMMA CPOSTAG POSTAG FEATS HEAD DEPREL PHEAD
+  PDEPREL; ids are integers only, CPOSTAG is read as ``upos`` and POSTAG as ``xpos``.
+
+Column positions and the id syntax are those of the ``conllu`` package; the lines themselves
+are split with ``str.split("\\t")``, which is several times faster than a full token parser.
+Every problem is reported as a ``ConllFormatError`` whose message is one line,
+``path:LINE: problem``.
+"""
+from __future__ import annotations
+
+import codecs
+import io
+import os
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import BinaryIO, TextIO
+
+from conllu.parser import DEFAULT_FIELDS, ID_DOT_ID, ID_RANGE
+
+__all__ = ["ConllFormatError", "Sentence", "read_conll", "write_conll", "FORMATS"]
+
+FORMATS = ("conllu", "conllx")
+N_COLUMNS = len(DEFAULT_FIELDS)
+ID, FORM, LEMMA, UPOS, XPOS, FEATS, HEAD, DEPREL, DEPS, MISC = range(N_COLUMNS)
+assert DEFAULT_FIELDS[HEAD] == "head" and DEFAULT_FIELDS[DEPREL] == "deprel"
+
+CHUNK_BYTES = 1 << 20
+
+
+class ConllFormatError(ValueError):
+    """Malformed CoNLL input; the message is one line, ``path:LINE: problem``."""
+
+
+@dataclass(slots=True, eq=False)
+class Sentence:
+    """One sentence block; word ``i`` (1-based id) is ``lines[word_lines[i - 1]]``."""
+
+    lines: list[str]
+    word_lines: list[int]
+    form: list[str]
+    lemma: list[str]
+    upos: list[str]
+    xpos: list[str]
+    head: list[int]
+    deprel: list[str]
+    start_line: int
+
+    def __len__(self) -> int:
+        return len(self.word_lines)
+
+    def line_number(self, word: int) -> int:
+        """1-based line number in the file of word ``word`` (1-based id)."""
+        return self.start_line + self.word_lines[word - 1]
+
+    @property
+    def end_line(self) -> int:
+        """1-based line number of the block's last line."""
+        return self.start_line + len(self.lines) - 1
+
+
+def read_conll(
+    path: str | os.PathLike | None,
+    fmt: str = "conllu",
+    encoding: str = "utf-8",
+    require_tree: bool = False,
+    single_root: bool = True,
+    stream: TextIO | BinaryIO | None = None,
+    name: str | None = None,
+    require_deprel: bool = True,
+) -> Iterator[Sentence]:
+    """Yield the sentences of a CoNLL-U or CoNLL-X file, validating them on the way.
+
+    ``path="-"`` reads standard input; ``stream`` reads an open text or binary stream (a text
+    stream that has a binary ``buffer``, like ``sys.stdin``, is read through that buffer so
+    that ``encoding`` applies). ``name`` is the file name used in messages.
+
+    With ``require_tree`` (training data, gold files) every word needs a HEAD, the heads must
+    form a tree under the artificial root 0, and with ``single_root`` exactly one word is
+    attached to 0; ``require_deprel`` (the default) also asks for a DEPREL on every word.
+    """
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown format {fmt!r}, expected one of {', '.join(FORMATS)}")
+    codecs.lookup(encoding)
+    display = _display_name(path, stream, name)
+    checker = _TreeChecker(display, require_tree, single_root, require_deprel)
+    allow_special_ids = fmt == "conllu"
+    n_sentences = 0
+    block: list[str] = []
+    start_line = 0
+    lineno = 0
+    for line in _text_lines(path, stream, encoding, display):
+        lineno += 1
+        if not line or line.isspace():
+            if block:
+                yield _build_sentence(block, start_line, display, allow_special_ids, checker)
+                n_sentences += 1
+                block = []
+            continue
+        if not block:
+            start_line = lineno
+        block.append(line)
+    if block:
+        yield _build_sentence(block, start_line, display, allow_special_ids, checker)
+        n_sentences += 1
+    if n_sentences == 0:
+        raise ConllFormatError(f"{display}:1: empty file, no sentences")
+
+
+def write_conll(sentence: Sentence, heads: Sequence[int], deprels: Sequence[str], out: TextIO) -> None:
+    """Write ``sentence`` with new HEAD and DEPREL columns, then one blank line.
+
+    Every other byte of the block (comments, range lines, empty nodes, the other columns of
+    word lines) is written as it was read. A head of -1 is written as ``_``.
+    """
+    n = len(sentence.word_lines)
+    if len(heads) != n or len(deprels) != n:
+        raise ValueError(
+            f"sentence at line {sentence.start_line} has {n} words, "
+            f"got {len(heads)} heads and {len(deprels)} labels"
+        )
+    lines = list(sentence.lines)
+    for index, head, deprel in zip(sentence.word_lines, heads, deprels):
+        columns = lines[index].split("\t")
+        columns[HEAD] = "_" if head < 0 else str(head)
+        columns[DEPREL] = deprel
+        lines[index] = "\t".join(columns)
+    lines.append("\n")
+    out.write("\n".join(lines))
+
+
+def _display_name(path: str | os.PathLike | None, stream: object, name: str | None) -> str:
+    if name is not None:
+        return name
+    if stream is not None:
+        stream_name = getattr(stream, "name", None)
+        return stream_name if isinstance(stream_name, str) else "<stream>"
+    if path is None or os.fspath(path) == "-":
+        return "<stdin>"
+    return os.fspath(path)
+
+
+def _text_lines(
+    path: str | os.PathLike | None, stream: TextIO | BinaryIO | None, encoding: str, display: str
+) -> Iterator[str]:
+    """Yield the lines of the input without their terminators ("\\n" or "\\r\\n")."""
+    if stream is None and (path is None or os.fspath(path) == "-"):
+        stream = sys.stdin
+    if stream is None:
+        with open(path, "rb") as binary:
+            yield from _decoded_lines(binary, encoding, display)
+        return
+    if isinstance(stream, io.TextIOBase) or hasattr(stream, "encoding"):
+        buffer = getattr(stream, "buffer", None)
+        if buffer is None:
+            yield from _str_lines(stream, display, encoding)
+            return
+        stream = buffer
+    yield from _decoded_lines(stream, encoding, display)
+
+
+def _str_lines(stream: TextIO, display: str, encoding: str) -> Iterator[str]:
+    lineno = 0
+    try:
+        for line in stream:
+            lineno += 1
+            if line.endswith("\n"):
+                line = line[:-2] if line.endswith("\r\n") else line[:-1]
+            yield line
+    except UnicodeDecodeError as error:
+        raise ConllFormatError(f"{display}:{lineno + 1}: not valid {encoding} text ({error.reason})") from None
+
+
+def _decoded_lines(binary: BinaryIO, encoding: str, display: str) -> Iterator[str]:
+    """Decode a binary stream in chunks cut at line ends; exact line numbers on bad bytes."""
+    if "\n".encode(encoding) != b"\n":
+        data = binary.read()
+        yield from _split_text(_decode(data, encoding, display, 0), first=True)
+        return
+    read = getattr(binary, "read1", binary.read)
+    pending = b""
+    lines_before = 0
+    first = True
+    while True:
+        chunk = read(CHUNK_BYTES)
+        if not chunk:
+            break
+        data = pending + chunk
+        cut = data.rfind(b"\n") + 1
+        if cut == 0:
+            pending = data
+            continue
+        pending = data[cut:]
+        complete = data[: cut - 1]
+        yield from _split_text(_decode(complete, encoding, display, lines_before), first)
+        lines_before += complete.count(b"\n") + 1
+        first = False
+    if pending:
+        yield from _split_text(_decode(pending, encoding, display, lines_before), first)
+
+
+def _decode(data: bytes, encoding: str, display: str, lines_before: int) -> str:
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as error:
+        line_start = data.rfind(b"\n", 0, error.start) + 1
+        line = lines_before + data.count(b"\n", 0, error.start) + 1
+        bad = data[error.start : error.end].hex(" ")
+        column = error.start - line_start + 1
+        raise ConllFormatError(
+            f"{display}:{line}: not valid {encoding} text (byte {bad} at byte column {column}: {error.reason})"
+        ) from None
+
+
+def _split_text(text: str, first: bool) -> list[str]:
+    if first and text.startswith("\ufeff"):
+        text = text[1:]
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+    return text.split("\n")
+
+
+def _build_sentence(
+    block: list[str], start_line: int, display: str, allow_special_ids: bool, checker: _TreeChecker
+) -> Sentence:
+    """Parse the word lines of one block (CoNLL-U / CoNLL-X column conventions)."""
+    word_lines: list[int] = []
+    form: list[str] = []
+    lemma: list[str] = []
+    upos: list[str] = []
+    xpos: list[str] = []
+    head: list[int] = []
+    deprel: list[str] = []
+    for index, line in enumerate(block):
+        if line[0] == "#":
+            continue
+        columns = line.split("\t")
+        if len(columns) != N_COLUMNS:
+            raise ConllFormatError(
+                f"{display}:{start_line + index}: expected {N_COLUMNS} tab-separated columns, found {len(columns)}"
+            )
+        word_id = columns[ID]
+        if not (word_id.isdigit() and word_id.isascii()):
+            _check_special_id(word_id, allow_special_ids, display, start_line + index)
+            continue
+        if int(word_id) != len(word_lines) + 1:
+            raise ConllFormatError(
+                f"{display}:{start_line + index}: word id {word_id} out of order, expected {len(word_lines) + 1}"
+            )
+        word_lines.append(index)
+        form.append(columns[FORM])
+        lemma.append(columns[LEMMA])
+        upos.append(columns[UPOS])
+        xpos.append(columns[XPOS])
+        head_text = columns[HEAD]
+        if head_text.isdigit() and head_text.isascii():
+            head.append(int(head_text))
+        elif head_text == "_":
+            head.append(-1)
+        else:
+            raise _bad_head(head_text, block, display, start_line + index)
+        deprel.append(columns[DEPREL])
+    if not word_lines:
+        raise ConllFormatError(f"{display}:{start_line}: sentence has no words")
+    sentence = Sentence(block, word_lines, form, lemma, upos, xpos, head, deprel, start_line)
+    checker.check(sentence)
+    return sentence
+
+
+def _check_special_id(word_id: str, allow_special_ids: bool, display: str, lineno: int) -> None:
+    if allow_special_ids and (ID_RANGE.fullmatch(word_id) or ID_DOT_ID.fullmatch(word_id)):
+        return
+    raise ConllFormatError(f"{display}:{lineno}: ID {word_id!r} is not an integer")
+
+
+def _bad_head(text: str, block: list[str], display: str, lineno: int) -> ConllFormatError:
+    """The error for a HEAD that is neither a natural number nor "_"."""
+    if text.startswith("-") and text[1:].isdigit() and text[1:].isascii():
+        n = sum(1 for line in block if line[0] != "#" and line.split("\t", 1)[0].isdigit())
+        return ConllFormatError(f"{display}:{lineno}: HEAD {text} is outside the sentence ({n} words)")
+    return ConllFormatError(f"{display}:{lineno}: HEAD {text!r} is not an integer")
+
+
+class _TreeChecker:
+    """Checks heads of a sentence: in range always; a (single-rooted) tree on request."""
+
+    def __init__(self, display: str, require_tree: bool, single_root: bool, require_deprel: bool) -> None:
+        self.display = display
+        self.require_tree = require_tree
+        self.single_root = single_root
+        self.require_deprel = require_deprel
+
+    def fail(self, sentence: Sentence, word: int, problem: str) -> None:
+        line = sentence.line_number(word) if word > 0 else sentence.start_line
+        raise ConllFormatError(f"{self.display}:{line}: {problem}")
+
+    def check(self, sentence: Sentence) -> None:
+        n = len(sentence.head)
+        if max(sentence.head) > n:
+            word = next(word for word, head in enumerate(sentence.head, 1) if head > n)
+            self.fail(sentence, word, f"HEAD {sentence.head[word - 1]} is outside the sentence ({n} words)")
+        if not self.require_tree:
+            return
+        self.check_given(sentence)
+        self.check_roots(sentence)
+        self.check_acyclic(sentence)
+
+    def check_given(self, sentence: Sentence) -> None:
+        for word, head in enumerate(sentence.head, 1):
+            if head < 0:
+                self.fail(sentence, word, 'HEAD is missing ("_")')
+        if self.require_deprel:
+            for word, label in enumerate(sentence.deprel, 1):
+                if label == "_":
+                    self.fail(sentence, word, 'DEPREL is missing ("_")')
+
+    def check_roots(self, sentence: Sentence) -> None:
+        roots = [word for word, head in enumerate(sentence.head, 1) if head == 0]
+        if not roots:
+            self.fail(sentence, 0, "no root: no word of the sentence is attached to 0")
+        if self.single_root and len(roots) > 1:
+            self.fail(sentence, roots[1], f"several roots: words {_enumeration(roots)} are attached to 0")
+
+    def check_acyclic(self, sentence: Sentence) -> None:
+        cycle = find_cycle(sentence.head)
+        if cycle:
+            if len(cycle) == 1:
+                self.fail(sentence, cycle[0], f"word {cycle[0]} is its own head")
+            path = " -> ".join(str(word) for word in cycle + cycle[:1])
+            self.fail(sentence, cycle[0], f"cycle in HEAD: {path} (each word's head is the next one)")
+
+
+def find_cycle(heads: Sequence[int]) -> list[int]:
+    """Words of one cycle of ``heads`` (word i's head is heads[i-1]), smallest first, or []."""
+    n = len(heads)
+    state = [0] * (n + 1)
+    for start in range(1, n + 1):
+        path: list[int] = []
+        word = start
+        while 0 < word <= n and state[word] == 0:
+            state[word] = 1
+            path.append(word)
+            word = heads[word - 1]
+        if 0 < word <= n and state[word] == 1:
+            cycle = path[path.index(word) :]
+            smallest = cycle.index(min(cycle))
+            return cycle[smallest:] + cycle[:smallest]
+        for visited in path:
+            state[visited] = 2
+    return []
+
+
+def _enumeration(words: Iterable[int]) -> str:
+    words = [str(word) for word in words]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
