@@ -257,3 +257,6 @@ cdef class ArcEagerState:
         """The static oracle's move name for gold heads given as a list for words 1..n."""
         cdef int32_t[::1] gold = np.asarray([0] + list(gold_heads), dtype=np.int32)
         return MOVE_NAMES[oracle_move(self.st, &gold[0])]
+
+
+SHIFT_MOVE, REDUCE_MOVE, LEFT_MOVE, RIGHT_MOVE = SHIFT, REDUCE, LEFT, RIGHT
