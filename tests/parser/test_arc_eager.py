@@ -1,0 +1,104 @@
+"""Arc-eager transition system: moves, validity mask, single-root guarantee, static oracle."""
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from parser.arc_eager import ArcEagerState
+
+
+def is_tree(heads: list[int], single_root: bool = True) -> bool:
+    n = len(heads)
+    if any(not 0 <= h <= n or h == i + 1 for i, h in enumerate(heads)):
+        return False
+    if single_root and heads.count(0) != 1:
+        return False
+    for start in range(1, n + 1):
+        seen, w = set(), start
+        while w != 0:
+            if w in seen:
+                return False
+            seen.add(w)
+            w = heads[w - 1]
+    return True
+
+
+def random_projective_tree(n: int, rng: random.Random) -> list[int]:
+    """A random projective tree with one word under 0.
+
+    Each interval under a head is cut into consecutive chunks; every chunk gets a root that
+    attaches to the head and heads the two sides of the chunk recursively.
+    """
+    heads = [0] * n
+
+    def attach(lo: int, hi: int, head: int, chunks: bool) -> None:
+        while lo <= hi:
+            end = rng.randint(lo, hi) if chunks else hi
+            root = rng.randint(lo, end)
+            heads[root - 1] = head
+            attach(lo, root - 1, root, True)
+            attach(root + 1, end, root, True)
+            lo = end + 1
+
+    attach(1, n, 0, False)
+    return heads
+
+
+def test_moves_build_the_expected_tree() -> None:
+    s = ArcEagerState(4)
+    for move in ["S", "L-det", "R-root", "S", "L-amod", "R-obj"]:
+        s.apply(move)
+    assert s.heads == [2, 0, 4, 2]
+    assert s.labels == ["det", "root", "amod", "obj"]
+    assert s.is_final
+    assert s.children(2) == {"leftmost": 1, "leftmost2": -1, "rightmost": 4, "rightmost2": -1,
+                             "n_left": 1, "n_right": 1}
+
+
+def test_invalid_moves_are_refused() -> None:
+    s = ArcEagerState(2)
+    assert s.valid() == {"S", "R"}
+    with pytest.raises(ValueError):
+        s.apply("L-x")
+    with pytest.raises(ValueError):
+        s.apply("D")
+    s.apply("R-root")
+    # 0 already has its dependent: no second root; word 1 dominates the rest: no REDUCE
+    assert "D" not in s.valid()
+    s.apply("R-obj")
+    assert s.is_final and s.heads == [0, 1]
+
+
+def test_last_word_cannot_be_shifted() -> None:
+    s = ArcEagerState(2)
+    s.apply("S")
+    assert s.valid() == {"L"}  # RIGHT would leave word 1 headless, SHIFT word 2 headless
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(min_value=1, max_value=25), st.integers(min_value=0, max_value=2**31))
+def test_any_walk_of_valid_moves_ends_in_a_single_rooted_tree(n: int, seed: int) -> None:
+    rng = random.Random(seed)
+    s = ArcEagerState(n)
+    steps = 0
+    while not s.is_final:
+        valid = sorted(s.valid())
+        assert valid, f"dead end at stack {s.stack} buffer {s.buffer}"
+        move = rng.choice(valid)
+        s.apply(move + ("-x" if move in "LR" else ""))
+        steps += 1
+        assert steps <= 2 * n
+    assert is_tree(s.heads), s.heads
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(min_value=1, max_value=30), st.integers(min_value=0, max_value=2**31))
+def test_static_oracle_derives_every_projective_tree(n: int, seed: int) -> None:
+    gold = random_projective_tree(n, random.Random(seed))
+    s = ArcEagerState(n)
+    while not s.is_final:
+        move = s.oracle(gold)
+        assert move in s.valid()
+        s.apply(move + ("-x" if move in "LR" else ""))
+    assert s.heads == gold
