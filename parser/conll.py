@@ -29,7 +29,7 @@ from typing import BinaryIO, TextIO
 
 from conllu.parser import DEFAULT_FIELDS, ID_DOT_ID, ID_RANGE
 
-__all__ = ["ConllFormatError", "Sentence", "read_conll", "write_conll", "FORMATS"]
+__all__ = ["ConllFormatError", "Sentence", "read_conll", "write_conll", "find_cycle", "FORMATS"]
 
 FORMATS = ("conllu", "conllx")
 N_COLUMNS = len(DEFAULT_FIELDS)
