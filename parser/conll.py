@@ -118,7 +118,9 @@ def read_conll(
         raise ConllFormatError(f"{display}:1: empty file, no sentences")
 
 
-def write_conll(sentence: Sentence, heads: Sequence[int], deprels: Sequence[str], out: TextIO) -> None:
+def write_conll(
+    sentence: Sentence, heads: Sequence[int], deprels: Sequence[str], out: TextIO
+) -> None:
     """Write ``sentence`` with new HEAD and DEPREL columns, then one blank line.
 
     Every other byte of the block (comments, range lines, empty nodes, the other columns of
@@ -179,7 +181,8 @@ def _str_lines(stream: TextIO, display: str, encoding: str) -> Iterator[str]:
                 line = line[:-2] if line.endswith("\r\n") else line[:-1]
             yield line
     except UnicodeDecodeError as error:
-        raise ConllFormatError(f"{display}:{lineno + 1}: not valid {encoding} text ({error.reason})") from None
+        message = f"{display}:{lineno + 1}: not valid {encoding} text ({error.reason})"
+        raise ConllFormatError(message) from None
 
 
 def _decoded_lines(binary: BinaryIO, encoding: str, display: str) -> Iterator[str]:
@@ -219,7 +222,8 @@ def _decode(data: bytes, encoding: str, display: str, lines_before: int) -> str:
         bad = data[error.start : error.end].hex(" ")
         column = error.start - line_start + 1
         raise ConllFormatError(
-            f"{display}:{line}: not valid {encoding} text (byte {bad} at byte column {column}: {error.reason})"
+            f"{display}:{line}: not valid {encoding} text "
+            f"(byte {bad} at byte column {column}: {error.reason})"
         ) from None
 
 
@@ -248,7 +252,8 @@ def _build_sentence(
         columns = line.split("\t")
         if len(columns) != N_COLUMNS:
             raise ConllFormatError(
-                f"{display}:{start_line + index}: expected {N_COLUMNS} tab-separated columns, found {len(columns)}"
+                f"{display}:{start_line + index}: "
+                f"expected {N_COLUMNS} tab-separated columns, found {len(columns)}"
             )
         word_id = columns[ID]
         if not (word_id.isdigit() and word_id.isascii()):
@@ -256,7 +261,8 @@ def _build_sentence(
             continue
         if int(word_id) != len(word_lines) + 1:
             raise ConllFormatError(
-                f"{display}:{start_line + index}: word id {word_id} out of order, expected {len(word_lines) + 1}"
+                f"{display}:{start_line + index}: "
+                f"word id {word_id} out of order, expected {len(word_lines) + 1}"
             )
         word_lines.append(index)
         form.append(columns[FORM])
@@ -288,14 +294,18 @@ def _bad_head(text: str, block: list[str], display: str, lineno: int) -> ConllFo
     """The error for a HEAD that is neither a natural number nor "_"."""
     if text.startswith("-") and text[1:].isdigit() and text[1:].isascii():
         n = sum(1 for line in block if line[0] != "#" and line.split("\t", 1)[0].isdigit())
-        return ConllFormatError(f"{display}:{lineno}: HEAD {text} is outside the sentence ({n} words)")
+        return ConllFormatError(
+            f"{display}:{lineno}: HEAD {text} is outside the sentence ({n} words)"
+        )
     return ConllFormatError(f"{display}:{lineno}: HEAD {text!r} is not an integer")
 
 
 class _TreeChecker:
     """Checks heads of a sentence: in range always; a (single-rooted) tree on request."""
 
-    def __init__(self, display: str, require_tree: bool, single_root: bool, require_deprel: bool) -> None:
+    def __init__(
+        self, display: str, require_tree: bool, single_root: bool, require_deprel: bool
+    ) -> None:
         self.display = display
         self.require_tree = require_tree
         self.single_root = single_root
@@ -309,7 +319,8 @@ class _TreeChecker:
         n = len(sentence.head)
         if max(sentence.head) > n:
             word = next(word for word, head in enumerate(sentence.head, 1) if head > n)
-            self.fail(sentence, word, f"HEAD {sentence.head[word - 1]} is outside the sentence ({n} words)")
+            head = sentence.head[word - 1]
+            self.fail(sentence, word, f"HEAD {head} is outside the sentence ({n} words)")
         if not self.require_tree:
             return
         self.check_given(sentence)
@@ -330,7 +341,8 @@ class _TreeChecker:
         if not roots:
             self.fail(sentence, 0, "no root: no word of the sentence is attached to 0")
         if self.single_root and len(roots) > 1:
-            self.fail(sentence, roots[1], f"several roots: words {_enumeration(roots)} are attached to 0")
+            words = _enumeration(roots)
+            self.fail(sentence, roots[1], f"several roots: words {words} are attached to 0")
 
     def check_acyclic(self, sentence: Sentence) -> None:
         cycle = find_cycle(sentence.head)
@@ -338,7 +350,8 @@ class _TreeChecker:
             if len(cycle) == 1:
                 self.fail(sentence, cycle[0], f"word {cycle[0]} is its own head")
             path = " -> ".join(str(word) for word in cycle + cycle[:1])
-            self.fail(sentence, cycle[0], f"cycle in HEAD: {path} (each word's head is the next one)")
+            problem = f"cycle in HEAD: {path} (each word's head is the next one)"
+            self.fail(sentence, cycle[0], problem)
 
 
 def find_cycle(heads: Sequence[int]) -> list[int]:

@@ -78,7 +78,9 @@ def projectivize(heads: Sequence[int], deprels: Sequence[str]) -> tuple[list[int
         raise ValueError(f"{len(heads)} heads but {len(deprels)} labels")
     for word, label in enumerate(deprels, 1):
         if LIFT_SEPARATOR in label:
-            raise ValueError(f"label {label!r} of word {word} contains the lift separator {LIFT_SEPARATOR!r}")
+            raise ValueError(
+                f"label {label!r} of word {word} contains the lift separator {LIFT_SEPARATOR!r}"
+            )
     if is_projective(heads):
         return list(heads), list(deprels), 0
     projective, head_label = _lift_until_projective(heads, deprels)
@@ -118,7 +120,9 @@ def deprojectivize(heads: Sequence[int], deprels: Sequence[str]) -> tuple[list[i
     return heads, labels
 
 
-def _lift_until_projective(heads: Sequence[int], deprels: Sequence[str]) -> tuple[list[int], dict[int, str]]:
+def _lift_until_projective(
+    heads: Sequence[int], deprels: Sequence[str]
+) -> tuple[list[int], dict[int, str]]:
     """The paper's PROJECTIVIZE loop; returns the heads and, per lifted word, its head's label."""
     current = list(heads)
     head_label: dict[int, str] = {}
@@ -132,7 +136,10 @@ def _lift_until_projective(heads: Sequence[int], deprels: Sequence[str]) -> tupl
 
 
 def _search_ranks(
-    heads: Sequence[int], projective: Sequence[int], deprels: Sequence[str], head_label: dict[int, str]
+    heads: Sequence[int],
+    projective: Sequence[int],
+    deprels: Sequence[str],
+    head_label: dict[int, str],
 ) -> dict[int, int]:
     """Replay ``deprojectivize``: rank of each syntactic head among the words it would try."""
     current = list(projective)
@@ -149,7 +156,7 @@ def _search_ranks(
                 if candidate == syntactic_head:
                     break
         else:
-            raise AssertionError(f"word {syntactic_head} is outside the search space of word {word}")
+            raise AssertionError(f"head {syntactic_head} is outside the search space of {word}")
         ranks[word] = rank
         current[word - 1] = syntactic_head
     return ranks

@@ -55,7 +55,9 @@ def test_reads_words_and_keeps_special_lines():
 
 def test_write_changes_only_head_and_deprel():
     sentences = read_all(CONLL_DATA / "good.conllu")
-    text = write_all(sentences, heads=[[0, 1, 1, 1], [0, 1]], deprels=[["root", "x", "y", "z"], ["root", "punct"]])
+    heads = [[0, 1, 1, 1], [0, 1]]
+    deprels = [["root", "x", "y", "z"], ["root", "punct"]]
+    text = write_all(sentences, heads, deprels)
     original = (CONLL_DATA / "good.conllu").read_text().split("\n")
     written = text.split("\n")
     assert len(written) == len(original) + 1 and written[-2:] == ["", ""]
@@ -92,7 +94,8 @@ def test_reads_text_stream_and_binary_stream():
     text = (CONLL_DATA / "good.conllu").read_text()
     from_text = read_all(None, stream=io.StringIO(text), name="in.conllu")
     from_bytes = read_all("-", stream=io.BytesIO(text.encode()))
-    assert [s.form for s in from_text] == [s.form for s in from_bytes] == [["I", "do", "n't", "."], ["Hello", "!"]]
+    expected = [["I", "do", "n't", "."], ["Hello", "!"]]
+    assert [s.form for s in from_text] == [s.form for s in from_bytes] == expected
 
 
 def test_crlf_line_ends_are_accepted():
@@ -119,8 +122,11 @@ def test_missing_deprel_in_tree():
 
 def test_basque_conllx_latin1(data_dir):
     path = data_dir / "conll" / "basque_latin1.conllx"
-    first, second = read_all(path, fmt="conllx", encoding="iso-8859-1", require_tree=True, single_root=False)
-    assert first.form == ["Ñoño", "etxea"] and first.upos == ["ADJ", "IZE"] and first.xpos == ["ADJ_CAL", "IZE_ARR"]
+    first, second = read_all(
+        path, fmt="conllx", encoding="iso-8859-1", require_tree=True, single_root=False
+    )
+    assert first.form == ["Ñoño", "etxea"]
+    assert first.upos == ["ADJ", "IZE"] and first.xpos == ["ADJ_CAL", "IZE_ARR"]
     assert second.head == [0, 0]
     out = io.StringIO()
     for sentence in (first, second):
@@ -145,7 +151,8 @@ def test_head_not_an_integer_and_negative():
     with pytest.raises(ConllFormatError, match=r"^<stream>:1: HEAD 'x' is not an integer$"):
         read_all(None, stream=io.StringIO(text))
     text = "1\ta\ta\tX\tX\t_\t-2\troot\t_\t_\n\n"
-    with pytest.raises(ConllFormatError, match=r"^<stream>:1: HEAD -2 is outside the sentence \(1 words\)$"):
+    message = r"^<stream>:1: HEAD -2 is outside the sentence \(1 words\)$"
+    with pytest.raises(ConllFormatError, match=message):
         read_all(None, stream=io.StringIO(text))
 
 
@@ -189,13 +196,15 @@ def test_self_loop():
 def test_missing_root():
     path = CONLL_DATA / "no_root.conllu"
     read_all(path)
-    assert error_message(path, require_tree=True) == f"{path}:5: no root: no word of the sentence is attached to 0"
+    expected = f"{path}:5: no root: no word of the sentence is attached to 0"
+    assert error_message(path, require_tree=True) == expected
 
 
 def test_several_roots():
     path = CONLL_DATA / "several_roots.conllu"
     read_all(path, require_tree=True, single_root=False)
-    assert error_message(path, require_tree=True) == f"{path}:8: several roots: words 1 and 3 are attached to 0"
+    expected = f"{path}:8: several roots: words 1 and 3 are attached to 0"
+    assert error_message(path, require_tree=True) == expected
 
 
 def test_non_utf8_bytes():
@@ -208,7 +217,8 @@ def test_non_utf8_bytes():
 def test_non_utf8_bytes_far_into_a_large_stream():
     good = "1\ta\ta\tX\tX\t_\t0\troot\t_\t_\n\n".encode()
     data = good * 100_000 + "1\tb\xe9\tb\tX\tX\t_\t0\troot\t_\t_\n\n".encode("latin-1")
-    with pytest.raises(ConllFormatError, match=r"^big:200001: not valid utf-8 text \(byte e9 at byte column 4"):
+    message = r"^big:200001: not valid utf-8 text \(byte e9 at byte column 4"
+    with pytest.raises(ConllFormatError, match=message):
         read_all(None, stream=io.BytesIO(data), name="big")
 
 
@@ -257,14 +267,17 @@ def test_ewt_changed_heads_touch_only_columns_7_and_8(corpora):
 def test_ewt_train_counts(corpora):
     sentences = read_all(corpora / "en_ewt" / "en_ewt-ud-train.conllu", require_tree=True)
     assert len(sentences) == 12544
-    ranges = sum(1 for s in sentences for line in s.lines if line[0] != "#" and "-" in line.split("\t", 1)[0])
-    empty = sum(1 for s in sentences for line in s.lines if "." in line.split("\t", 1)[0] and line[0] != "#")
+    ids = [line.split("\t", 1)[0] for s in sentences for line in s.lines if line[0] != "#"]
+    ranges = sum("-" in word_id for word_id in ids)
+    empty = sum("." in word_id for word_id in ids)
     assert (ranges, empty) == (2614, 37)
 
 
 def test_conll2007_basque_latin1_round_trip(corpora):
     path = corpora / "conll2007" / "eus.train"
-    sentences = read_all(path, fmt="conllx", encoding="iso-8859-1", require_tree=True, single_root=False)
+    sentences = read_all(
+        path, fmt="conllx", encoding="iso-8859-1", require_tree=True, single_root=False
+    )
     assert len(sentences) == 2595
     assert write_all(sentences).encode("iso-8859-1") == path.read_bytes()
     with pytest.raises(ConllFormatError, match=r"not valid utf-8 text"):
