@@ -43,7 +43,7 @@ class ConllFormatError(ValueError):
     """Malformed CoNLL input; the message is one line, ``path:LINE: problem``."""
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(slots=True)
 class Sentence:
     """One sentence block; word ``i`` (1-based id) is ``lines[word_lines[i - 1]]``."""
 
@@ -89,13 +89,28 @@ def read_conll(
     With ``require_tree`` (training data, gold files) every word needs a HEAD, the heads must
     form a tree under the artificial root 0, and with ``single_root`` exactly one word is
     attached to 0; ``require_deprel`` (the default) also asks for a DEPREL on every word.
+    The format and the encoding are checked at the call; the input is read lazily.
     """
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}, expected one of {', '.join(FORMATS)}")
-    codecs.lookup(encoding)
     display = _display_name(path, stream, name)
+    try:
+        codecs.lookup(encoding)
+    except LookupError:
+        raise ConllFormatError(f"{display}:1: unknown text encoding {encoding!r}") from None
     checker = _TreeChecker(display, require_tree, single_root, require_deprel)
-    allow_special_ids = fmt == "conllu"
+    return _read_sentences(path, stream, encoding, display, fmt == "conllu", checker)
+
+
+def _read_sentences(
+    path: str | os.PathLike | None,
+    stream: TextIO | BinaryIO | None,
+    encoding: str,
+    display: str,
+    allow_special_ids: bool,
+    checker: _TreeChecker,
+) -> Iterator[Sentence]:
+    """Cut the input into blank-line separated blocks and parse each one."""
     n_sentences = 0
     block: list[str] = []
     start_line = 0

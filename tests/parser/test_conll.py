@@ -228,9 +228,17 @@ def test_empty_file(name):
     assert error_message(path) == f"{path}:1: empty file, no sentences"
 
 
-def test_unknown_format():
-    with pytest.raises(ValueError):
-        read_all(CONLL_DATA / "good.conllu", fmt="conll09")
+def test_unknown_format_and_encoding_fail_at_the_call():
+    with pytest.raises(ValueError, match="unknown format"):
+        read_conll(CONLL_DATA / "good.conllu", fmt="conll09")
+    with pytest.raises(ConllFormatError, match=r"^in\.conllu:1: unknown text encoding 'latin-99'$"):
+        read_conll("in.conllu", encoding="latin-99")
+
+
+def test_utf8_byte_order_mark_is_skipped():
+    data = "\ufeff# sent_id = 1\n1\tHi\thi\tINTJ\tUH\t_\t0\troot\t_\t_\n\n".encode()
+    (sentence,) = read_all(None, stream=io.BytesIO(data))
+    assert sentence.lines[0] == "# sent_id = 1" and sentence.form == ["Hi"]
 
 
 # -- real treebanks ------------------------------------------------------------------------
