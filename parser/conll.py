@@ -196,6 +196,7 @@ def _str_lines(stream: TextIO, display: str, encoding: str) -> Iterator[str]:
                 line = line[:-2] if line.endswith("\r\n") else line[:-1]
             yield line
     except UnicodeDecodeError as error:
+        encoding = getattr(stream, "encoding", None) or encoding
         message = f"{display}:{lineno + 1}: not valid {encoding} text ({error.reason})"
         raise ConllFormatError(message) from None
 

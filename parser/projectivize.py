@@ -56,8 +56,9 @@ def is_projective(heads: Sequence[int]) -> bool:
     """True when no two arcs cross, the artificial root being at position 0.
 
     For a tree this is the classical projectivity (every word between a head and its
-    dependent descends from the head): an arc crosses (lo, hi) exactly when one of the words
-    strictly inside has its head outside [lo, hi].
+    dependent descends from the head). A tree has two crossing arcs exactly when some word
+    strictly between the ends lo < hi of an arc has its head outside [lo, hi], which is what
+    the scan looks for.
     """
     for dependent, head in enumerate(heads, 1):
         lo, hi = (head, dependent) if head < dependent else (dependent, head)
