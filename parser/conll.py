@@ -27,6 +27,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import BinaryIO, TextIO
 
+from features.errors import InputError
 from conllu.parser import DEFAULT_FIELDS, ID_DOT_ID, ID_RANGE
 
 __all__ = ["ConllFormatError", "Sentence", "read_conll", "write_conll", "find_cycle", "FORMATS"]
@@ -39,7 +40,7 @@ assert DEFAULT_FIELDS[HEAD] == "head" and DEFAULT_FIELDS[DEPREL] == "deprel"
 CHUNK_BYTES = 1 << 20
 
 
-class ConllFormatError(ValueError):
+class ConllFormatError(InputError, ValueError):
     """Malformed CoNLL input; the message is one line, ``path:LINE: problem``."""
 
 
