@@ -1,0 +1,233 @@
+"""Versioned, pickle-free model files: a JSON header plus raw NumPy arrays, checksummed.
+
+Layout (all integers little-endian):
+
+    magic        16 bytes  b"\\x89polyparse\\r\\n\\x1a\\n\\x00\\x00\\x00"  (the PNG trick: a high
+                           byte, CR LF, ^Z and NULs catch text-mode and 7-bit transfers)
+    header size   8 bytes  uint64, length of the JSON text
+    header       UTF-8 JSON with sorted keys: the caller's keys plus `version` (of this layout)
+                 and `arrays`, a list of {name, dtype, shape, offset, nbytes} sorted by name;
+                 offsets count from the start of the data section
+    padding      zero bytes up to a multiple of 64 (the data section starts there)
+    data         each array's C-order little-endian bytes at its offset, 64-byte aligned
+    crc32         4 bytes  uint32, zlib.crc32 of every byte before it
+
+Nothing in the file depends on time or on the machine, so the same header and arrays always give
+byte-identical files. Writing goes to a temporary file in the target's folder followed by
+`os.replace`, so an interrupted run never leaves a half-written model behind.
+"""
+from __future__ import annotations
+
+import json
+import os
+import struct
+import tempfile
+import zlib
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from features.errors import InputError
+
+MAGIC = b"\x89polyparse\r\n\x1a\n\x00\x00\x00"
+VERSION = 1
+ALIGNMENT = 64
+DTYPES = frozenset(
+    ["|b1", "|i1", "|u1", "<i2", "<u2", "<i4", "<u4", "<i8", "<u8", "<f4", "<f8"]
+)
+_RESERVED = ("version", "arrays")
+
+
+class ModelFileError(InputError):
+    """A model file that cannot be used: `file: problem` in one sentence."""
+
+
+def _aligned(n: int) -> int:
+    return -(-n // ALIGNMENT) * ALIGNMENT
+
+
+def _little_endian(array: np.ndarray) -> np.ndarray:
+    array = np.asarray(array)
+    if array.dtype.kind not in "biuf":
+        raise ValueError(f"cannot store arrays of dtype {array.dtype}")
+    return np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("<"))
+
+
+def encode_model(header: dict[str, Any], arrays: dict[str, np.ndarray]) -> bytearray:
+    """The bytes of a model file holding header and arrays (see the module notes)."""
+    if "format" not in header or not isinstance(header["format"], str):
+        raise ValueError("the header needs a 'format' string")
+    for key in _RESERVED:
+        if key in header:
+            raise ValueError(f"header key {key!r} is reserved for the file layout")
+    table = []
+    chunks = []
+    offset = 0
+    for name in sorted(arrays):
+        array = _little_endian(arrays[name])
+        if array.dtype.str not in DTYPES:
+            raise ValueError(f"cannot store array {name!r} of dtype {array.dtype}")
+        table.append(
+            {
+                "name": name,
+                "dtype": array.dtype.str,
+                "shape": list(array.shape),
+                "offset": offset,
+                "nbytes": array.nbytes,
+            }
+        )
+        chunks.append((offset, array))
+        offset = _aligned(offset + array.nbytes)
+    full_header = dict(header, version=VERSION, arrays=table)
+    text = json.dumps(
+        full_header, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False
+    )
+    encoded = text.encode("utf-8")
+    start = _aligned(len(MAGIC) + 8 + len(encoded))
+    size = start + offset
+    buffer = bytearray(size + 4)
+    buffer[: len(MAGIC)] = MAGIC
+    buffer[len(MAGIC) : len(MAGIC) + 8] = struct.pack("<Q", len(encoded))
+    buffer[len(MAGIC) + 8 : len(MAGIC) + 8 + len(encoded)] = encoded
+    view = memoryview(buffer)
+    for chunk_offset, array in chunks:
+        begin = start + chunk_offset
+        view[begin : begin + array.nbytes] = array.reshape(-1).view(np.uint8)
+    buffer[size:] = struct.pack("<I", zlib.crc32(view[:size]))
+    return buffer
+
+
+def write_model_file(
+    path: str | os.PathLike, header: dict[str, Any], arrays: dict[str, np.ndarray]
+) -> None:
+    """Write a model file atomically: a temporary file in the same folder, then os.replace."""
+    data = encode_model(header, arrays)
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(descriptor, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(temporary, 0o644 & ~_umask())
+        os.replace(temporary, target)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def read_model_file(
+    path: str | os.PathLike, expected_format: str | None = None
+) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """(header, arrays) of a model file; ModelFileError names the file and the problem."""
+    with open(path, "rb") as stream:
+        data = bytearray(os.fstat(stream.fileno()).st_size)
+        stream.readinto(data)
+    return decode_model(data, str(path), expected_format)
+
+
+def decode_model(
+    data: bytes | bytearray, name: str, expected_format: str | None = None
+) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """Check and unpack the bytes of a model file (arrays are views of `data`)."""
+    corrupt = ModelFileError(f"{name}: truncated or corrupt model file (checksum mismatch)")
+    if not data:
+        raise ModelFileError(f"{name}: empty file, not a polyparse model file")
+    if not data.startswith(MAGIC):
+        if len(data) < len(MAGIC) and MAGIC.startswith(bytes(data)):
+            raise ModelFileError(
+                f"{name}: truncated or corrupt model file (shorter than its header)"
+            )
+        raise ModelFileError(f"{name}: not a polyparse model file")
+    if len(data) < len(MAGIC) + 8 + 4:
+        raise ModelFileError(f"{name}: truncated or corrupt model file (shorter than its header)")
+    view = memoryview(data)
+    (stored_crc,) = struct.unpack("<I", view[-4:])
+    if zlib.crc32(view[:-4]) != stored_crc:
+        raise corrupt
+    (header_size,) = struct.unpack("<Q", view[len(MAGIC) : len(MAGIC) + 8])
+    header_end = len(MAGIC) + 8 + header_size
+    if header_end > len(data) - 4:
+        raise corrupt
+    try:
+        header = json.loads(bytes(view[len(MAGIC) + 8 : header_end]).decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise ModelFileError(f"{name}: corrupt model file (unreadable header)") from None
+    if not isinstance(header, dict):
+        raise ModelFileError(f"{name}: corrupt model file (unreadable header)")
+    version = header.get("version")
+    if not isinstance(version, int) or version < 1:
+        raise ModelFileError(f"{name}: corrupt model file (no layout version)")
+    if version > VERSION:
+        raise ModelFileError(
+            f"{name}: model file layout version {version} is newer than this polyparse "
+            f"reads ({VERSION})"
+        )
+    found_format = header.get("format")
+    if not isinstance(found_format, str):
+        raise ModelFileError(f"{name}: corrupt model file (no format name)")
+    if expected_format is not None and found_format != expected_format:
+        raise ModelFileError(f"{name}: is a {found_format} model, expected {expected_format}")
+    start = _aligned(header_end)
+    size = len(data) - 4
+    arrays: dict[str, np.ndarray] = {}
+    table = header.get("arrays")
+    if not isinstance(table, list):
+        raise ModelFileError(f"{name}: corrupt model file (no array table)")
+    for entry in table:
+        try:
+            array_name = str(entry["name"])
+            dtype_text = str(entry["dtype"])
+            dtype = np.dtype(dtype_text)
+            shape = tuple(int(n) for n in entry["shape"])
+            offset, nbytes = int(entry["offset"]), int(entry["nbytes"])
+        except (KeyError, TypeError, ValueError):
+            raise ModelFileError(f"{name}: corrupt model file (bad array table entry)") from None
+        count = int(np.prod(shape, dtype=np.int64))
+        if (
+            dtype_text not in DTYPES
+            or min(shape, default=0) < 0
+            or nbytes != count * dtype.itemsize
+            or offset < 0
+            or start + offset + nbytes > size
+        ):
+            raise ModelFileError(f"{name}: corrupt model file (array {array_name!r} does not fit)")
+        array = np.frombuffer(data, dtype=dtype, count=count, offset=start + offset)
+        arrays[array_name] = array.reshape(shape)
+    del header["arrays"], header["version"]
+    return header, arrays
+
+
+def require_arrays(
+    name: str,
+    arrays: dict[str, np.ndarray],
+    expected: dict[str, tuple[str, tuple[int | None, ...]]],
+) -> None:
+    """Check that each expected array exists with its dtype and shape (None = any length)."""
+    for key, (dtype, shape) in expected.items():
+        if key not in arrays:
+            raise ModelFileError(f"{name}: incomplete model file (array {key!r} is missing)")
+        array = arrays[key]
+        if array.dtype != np.dtype(dtype) or len(array.shape) != len(shape) or any(
+            want is not None and want != got for want, got in zip(shape, array.shape)
+        ):
+            raise ModelFileError(
+                f"{name}: inconsistent model file "
+                f"(array {key!r} is {array.dtype} {_shape_text(array.shape)}, "
+                f"expected {np.dtype(dtype)} {_shape_text(shape)})"
+            )
+
+
+def _shape_text(shape: tuple[int | None, ...]) -> str:
+    return "(" + ", ".join("*" if n is None else str(n) for n in shape) + ")"

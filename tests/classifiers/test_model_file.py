@@ -1,0 +1,167 @@
+"""Model files: determinism, round trips, and one-sentence errors for broken or foreign files."""
+from __future__ import annotations
+
+import json
+import os
+import struct
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from classifiers.model_file import (
+    ALIGNMENT,
+    MAGIC,
+    ModelFileError,
+    encode_model,
+    read_model_file,
+    write_model_file,
+)
+from features.errors import InputError
+
+
+def sample() -> tuple[dict, dict[str, np.ndarray]]:
+    header = {"format": "polyparse-clf", "backend": "test", "classes": [-1, 1], "note": "ü"}
+    arrays = {
+        "weights": np.arange(12, dtype=np.float32).reshape(4, 3),
+        "keys": np.array([1, 2**63, 5], dtype=np.uint64),
+        "empty": np.zeros((0, 7), dtype=np.int32),
+        "flags": np.array([True, False]),
+        "big_endian": np.arange(3, dtype=">i4"),
+    }
+    return header, arrays
+
+
+def test_round_trip(tmp_path: Path) -> None:
+    header, arrays = sample()
+    path = tmp_path / "x.model"
+    write_model_file(path, header, arrays)
+    read_header, read_arrays = read_model_file(path, "polyparse-clf")
+    assert read_header == header
+    assert sorted(read_arrays) == sorted(arrays)
+    for name, array in arrays.items():
+        assert read_arrays[name].shape == array.shape
+        assert np.array_equal(read_arrays[name], array)
+        assert read_arrays[name].dtype == array.dtype.newbyteorder("<")
+
+
+def test_same_content_same_bytes(tmp_path: Path) -> None:
+    header, arrays = sample()
+    write_model_file(tmp_path / "a.model", header, arrays)
+    reordered = dict(reversed(list(arrays.items())))
+    write_model_file(tmp_path / "b.model", dict(reversed(list(header.items()))), reordered)
+    assert (tmp_path / "a.model").read_bytes() == (tmp_path / "b.model").read_bytes()
+
+
+def test_layout_magic_sorted_json_alignment_crc() -> None:
+    header, arrays = sample()
+    data = bytes(encode_model(header, arrays))
+    assert data.startswith(MAGIC)
+    (size,) = struct.unpack("<Q", data[len(MAGIC) : len(MAGIC) + 8])
+    text = data[len(MAGIC) + 8 : len(MAGIC) + 8 + size].decode()
+    parsed = json.loads(text)
+    assert text == json.dumps(parsed, sort_keys=True, separators=(",", ":"))
+    assert parsed["format"] == "polyparse-clf" and parsed["version"] == 1
+    start = -(-(len(MAGIC) + 8 + size) // ALIGNMENT) * ALIGNMENT
+    for entry in parsed["arrays"]:
+        assert (start + entry["offset"]) % ALIGNMENT == 0
+    import zlib
+
+    assert struct.unpack("<I", data[-4:])[0] == zlib.crc32(data[:-4])
+
+
+def test_no_temporary_left_and_target_untouched_on_error(tmp_path: Path) -> None:
+    path = tmp_path / "x.model"
+    path.write_bytes(b"old")
+    with pytest.raises(ValueError):
+        write_model_file(path, {"format": "f"}, {"bad": np.array(["text"])})
+    with pytest.raises(TypeError):
+        write_model_file(path, {"format": "f", "x": object()}, {})
+    assert path.read_bytes() == b"old"
+    assert os.listdir(tmp_path) == ["x.model"]
+
+
+def test_reserved_and_missing_header_keys() -> None:
+    with pytest.raises(ValueError, match="reserved"):
+        encode_model({"format": "f", "arrays": []}, {})
+    with pytest.raises(ValueError, match="format"):
+        encode_model({}, {})
+
+
+def expect_error(path: Path, fragment: str, expected_format: str | None = None) -> str:
+    with pytest.raises(ModelFileError) as caught:
+        read_model_file(path, expected_format)
+    message = str(caught.value)
+    assert isinstance(caught.value, InputError)
+    assert message.startswith(f"{path}: ")
+    assert fragment in message
+    assert "\n" not in message
+    return message
+
+
+@pytest.mark.parametrize("keep", [0.99, 0.5, 0.1])
+def test_truncated(tmp_path: Path, keep: float) -> None:
+    header, arrays = sample()
+    path = tmp_path / "x.model"
+    write_model_file(path, header, arrays)
+    data = path.read_bytes()
+    path.write_bytes(data[: int(len(data) * keep)])
+    expect_error(path, "truncated or corrupt model file")
+
+
+def test_truncated_inside_magic(tmp_path: Path) -> None:
+    path = tmp_path / "x.model"
+    path.write_bytes(MAGIC[:5])
+    expect_error(path, "truncated or corrupt model file")
+
+
+def test_flipped_byte(tmp_path: Path) -> None:
+    header, arrays = sample()
+    path = tmp_path / "x.model"
+    write_model_file(path, header, arrays)
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0x10
+    path.write_bytes(bytes(data))
+    assert expect_error(path, "").endswith("truncated or corrupt model file (checksum mismatch)")
+
+
+def test_foreign_files(tmp_path: Path) -> None:
+    rng = np.random.default_rng(0)
+    (tmp_path / "random.model").write_bytes(rng.bytes(4096))
+    expect_error(tmp_path / "random.model", "not a polyparse model file")
+    (tmp_path / "text.model").write_text("svm_type c_svc\nkernel_type polynomial\n")
+    expect_error(tmp_path / "text.model", "not a polyparse model file")
+    (tmp_path / "empty.model").write_bytes(b"")
+    expect_error(tmp_path / "empty.model", "empty file")
+
+
+def test_wrong_format(tmp_path: Path) -> None:
+    header, arrays = sample()
+    path = tmp_path / "x.model"
+    write_model_file(path, header, arrays)
+    message = expect_error(path, "", "polyparse-dep")
+    assert message == f"{path}: is a polyparse-clf model, expected polyparse-dep"
+
+
+def test_newer_layout_version(tmp_path: Path) -> None:
+    data = bytearray(encode_model({"format": "f"}, {}))
+    text = data[len(MAGIC) + 8 : -4].rstrip(b"\0")
+    patched = text.replace(b'"version":1', b'"version":9')
+    import zlib
+
+    data[len(MAGIC) + 8 : len(MAGIC) + 8 + len(patched)] = patched
+    data[-4:] = struct.pack("<I", zlib.crc32(bytes(data[:-4])))
+    path = tmp_path / "new.model"
+    path.write_bytes(bytes(data))
+    expect_error(path, "layout version 9 is newer")
+
+
+def test_require_arrays() -> None:
+    from classifiers.model_file import require_arrays
+
+    arrays = {"w": np.zeros((3, 2), dtype=np.float32)}
+    require_arrays("m", arrays, {"w": ("float32", (None, 2))})
+    with pytest.raises(ModelFileError, match=r"^m: incomplete model file \(array 'v' is missing\)$"):
+        require_arrays("m", arrays, {"v": ("float32", (None,))})
+    with pytest.raises(ModelFileError, match=r"is float32 \(3, 2\), expected float64 \(\*, 2\)"):
+        require_arrays("m", arrays, {"w": ("float64", (None, 2))})
