@@ -161,7 +161,8 @@ def test_require_arrays() -> None:
 
     arrays = {"w": np.zeros((3, 2), dtype=np.float32)}
     require_arrays("m", arrays, {"w": ("float32", (None, 2))})
-    with pytest.raises(ModelFileError, match=r"^m: incomplete model file \(array 'v' is missing\)$"):
+    missing = r"^m: incomplete model file \(array 'v' is missing\)$"
+    with pytest.raises(ModelFileError, match=missing):
         require_arrays("m", arrays, {"v": ("float32", (None,))})
     with pytest.raises(ModelFileError, match=r"is float32 \(3, 2\), expected float64 \(\*, 2\)"):
         require_arrays("m", arrays, {"w": ("float64", (None, 2))})

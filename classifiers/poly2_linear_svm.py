@@ -1,0 +1,381 @@
+"""`poly2-linear` and `linear` backends: a linear SVM on an explicit polynomial mapping.
+
+Poly2LinearSVM trains w on phi(x) of Chang et al. 2010 (see classifiers/poly2_linear.pyx for the
+mapping and the solver) so that w . phi(x) equals the kernel expansion sum_i y_i alpha_i
+(gamma x_i.x + coef0)^degree of the same dual solution, restricted to the singles and pairs
+seen in training. LinearSVM is the degree-1 case, phi(x) = [sqrt(coef0), sqrt(gamma) x_i];
+its defaults (gamma = coef0 = 1) are liblinear's `-B 1`.
+
+Labels: classes_ in order of first appearance (libsvm/liblinear's convention). Two classes give
+one output whose positive sign means classes_[0]; K >= 3 classes give K one-vs-rest outputs
+(argmax wins); a single class gives a constant model with one output (+1).
+
+A parser's Cython loop uses `clf.scorer` (a classifiers.scorer.BinaryScorer): its
+`scores(feats, n, out)` writes `clf.scorer.n_outputs` decision values.
+"""
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+
+from classifiers.model_file import (
+    ModelFileError,
+    read_model_file,
+    require_arrays,
+    write_model_file,
+)
+from classifiers.poly2_linear import Poly2LinearScorer, expand_rows, remap_rows, solve_dual_cd
+from features.binary_matrix import BinaryMatrix
+from features.key_index import KeyIndex
+
+MODEL_FORMAT = "polyparse-clf"
+_LOW = np.uint64(0xFFFFFFFF)
+
+
+_STATS = (
+    "objective",
+    "iterations",
+    "converged",
+    "projected_gradient_gap",
+    "n_support",
+    "n_training_rows",
+    "n_dims_trained",
+    "weight_sparsity",
+)
+
+
+class Poly2LinearSVM:
+    """Linear SVM (dual coordinate descent) on the explicit degree-1/2 polynomial mapping."""
+
+    def __init__(
+        self,
+        degree: int = 2,
+        gamma: float = 1.0,
+        coef0: float = 1.0,
+        C: float = 1.0,
+        loss: str = "l2",
+        eps: float = 0.1,
+        max_iter: int = 1000,
+        min_pair_count: int = 1,
+        seed: int = 1,
+        dtype: str = "float32",
+    ) -> None:
+        self.degree = int(degree)
+        self.gamma = float(gamma)
+        self.coef0 = float(coef0)
+        self.C = float(C)
+        self.loss = loss
+        self.eps = float(eps)
+        self.max_iter = int(max_iter)
+        self.min_pair_count = int(min_pair_count)
+        self.seed = int(seed)
+        self.dtype = str(np.dtype(dtype))
+        self._check_parameters()
+        self.classes_: np.ndarray | None = None
+        self.scorer: Poly2LinearScorer | None = None
+        self.stats_: dict[str, Any] = {}
+
+    @property
+    def backend(self) -> str:
+        return "linear" if self.degree == 1 else "poly2-linear"
+
+    @property
+    def n_outputs(self) -> int:
+        return self._fitted().n_outputs
+
+    @property
+    def objective_(self) -> list[float]:
+        """Dual objective 0.5 a^T (Q + D) a - e^T a per output (the value liblinear prints)."""
+        return list(self.stats_.get("objective", []))
+
+    def _check_parameters(self) -> None:
+        if self.degree not in (1, 2):
+            raise ValueError(f"degree must be 1 or 2, not {self.degree}")
+        if not self.gamma > 0:
+            raise ValueError("gamma must be positive")
+        if self.degree == 1 and self.coef0 < 0:
+            raise ValueError("coef0 must be >= 0 for degree 1 (the bias feature is sqrt(coef0))")
+        if self.degree == 2 and 2 * self.gamma * self.coef0 + self.gamma**2 < 0:
+            raise ValueError("coef0 must be >= -gamma/2 for degree 2 (2 gamma coef0 + gamma^2)")
+        if not self.C > 0:
+            raise ValueError("C must be positive")
+        if self.loss not in ("l1", "l2"):
+            raise ValueError(f"loss must be 'l1' or 'l2', not {self.loss!r}")
+        if not self.eps > 0:
+            raise ValueError("eps must be positive")
+        if self.max_iter < 1:
+            raise ValueError("max_iter must be at least 1")
+        if self.min_pair_count < 1:
+            raise ValueError("min_pair_count must be at least 1")
+        if self.dtype not in ("float32", "float64"):
+            raise ValueError(f"dtype must be float32 or float64, not {self.dtype}")
+        if not 0 <= self.seed < 2**64:
+            raise ValueError("seed must lie in 0 .. 2**64-1")
+
+    def squared_scales(self) -> tuple[float, float, float]:
+        """Squared scales of phi's constant, single and pair coordinates."""
+        g, r = self.gamma, self.coef0
+        if self.degree == 1:
+            return r, g, 0.0
+        return r * r, 2 * g * r + g * g, 2 * g * g
+
+    def _fitted(self) -> Poly2LinearScorer:
+        if self.scorer is None:
+            raise RuntimeError("the classifier is not fitted")
+        return self.scorer
+
+    def fit(self, X: BinaryMatrix, y: np.ndarray) -> "Poly2LinearSVM":
+        """Train on the rows of X with labels y (any hashable numbers or strings)."""
+        self._check_parameters()
+        y = np.asarray(y)
+        if y.shape != (len(X),):
+            raise ValueError(f"X has {len(X)} rows but y has shape {y.shape}")
+        if len(X) == 0:
+            raise ValueError("cannot fit on zero rows")
+        unique, first, inverse = np.unique(y, return_index=True, return_inverse=True)
+        by_appearance = np.argsort(first, kind="stable")
+        rank = np.empty_like(by_appearance)
+        rank[by_appearance] = np.arange(by_appearance.size)
+        self.classes_ = unique[by_appearance]
+        class_index = rank[inverse.ravel()].astype(np.int32)
+        n_classes = self.classes_.size
+        storage = np.dtype(self.dtype)
+        if n_classes == 1:
+            # A constant model: decision value +1, i.e. always classes_[0].
+            no_keys = np.zeros(0, dtype=np.uint64)
+            self._set_model(no_keys, np.ones(1, dtype=storage), np.zeros((0, 1), dtype=storage))
+            self.stats_ = dict(
+                objective=[0.0], iterations=[0], converged=[True], projected_gradient_gap=[0.0],
+                n_support=[0], n_training_rows=len(X), n_dims_trained=0, weight_sparsity=1.0,
+            )
+            return self
+        n_outputs = _n_outputs(n_classes)
+
+        keys, row_ptr, dims, n_single = expand_rows(X.indptr, X.indices, self.degree)
+        keys, dims = self._condense(keys, row_ptr, dims)
+        constant_sq, single_sq, pair_sq = self.squared_scales()
+        weights, alpha, iterations, converged, gap = solve_dual_cd(
+            row_ptr, dims, n_single, class_index, n_outputs, keys.size + 1,
+            constant_sq, single_sq, pair_sq, self.C, self.loss == "l2", self.eps, self.max_iter,
+            self.seed % 2**64,
+        )
+        del dims, row_ptr
+        is_single = (keys >> np.uint64(32)) == (keys & _LOW)
+        # Dual objective 0.5 ||w||^2 + sum_i alpha_i (0.5 D_ii alpha_i - 1), w_d = v_d / s_d.
+        inverse_sq = np.empty(keys.size + 1)
+        inverse_sq[0] = _inverse(constant_sq)
+        inverse_sq[1:] = np.where(is_single, _inverse(single_sq), _inverse(pair_sq))
+        diag = 0.5 / self.C if self.loss == "l2" else 0.0
+        norm = np.einsum("dk,dk,d->k", weights, weights, inverse_sq)
+        objective = 0.5 * norm + np.einsum("ik,ik->k", alpha, 0.5 * diag * alpha - 1.0)
+        stored = weights.astype(storage)
+        self.stats_ = {
+            "objective": [float(v) for v in objective],
+            "iterations": [int(v) for v in iterations],
+            "converged": [bool(v) for v in converged],
+            "projected_gradient_gap": [float(v) for v in gap],
+            "n_support": [int(v) for v in np.count_nonzero(alpha > 0, axis=0)],
+            "n_training_rows": len(X),
+            "n_dims_trained": int(keys.size),
+            "weight_sparsity": 1.0 - np.count_nonzero(stored[1:]) / max(1, stored[1:].size),
+        }
+        del alpha, weights
+        self._set_model(*self._prune(keys, is_single, stored))
+        return self
+
+    def _condense(
+        self, keys: np.ndarray, row_ptr: np.ndarray, dims: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Drop pairs seen in fewer than min_pair_count rows; number the rest 1.. by count."""
+        counts = np.bincount(dims, minlength=keys.size)
+        keep = (keys >> np.uint64(32)) == (keys & _LOW)
+        keep |= counts >= self.min_pair_count
+        kept = np.flatnonzero(keep)
+        # Frequent dimensions first, so the weights most rows touch share cache lines.
+        kept = kept[np.argsort(-counts[kept], kind="stable")]
+        new_id = np.full(keys.size, -1, dtype=np.int32)
+        new_id[kept] = np.arange(1, kept.size + 1, dtype=np.int32)
+        size = remap_rows(row_ptr, dims, new_id)
+        return keys[kept], dims[:size]
+
+    def _prune(
+        self, keys: np.ndarray, is_single: np.ndarray, stored: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Keep the dimensions with a nonzero stored weight, plus the singles their pairs need."""
+        body = stored[1:]
+        keep = np.any(body != 0, axis=1)
+        pair_keys = keys[keep & ~is_single]
+        needed = np.union1d(pair_keys >> np.uint64(32), pair_keys & _LOW)
+        single_ids = keys[is_single] & _LOW
+        keep[np.flatnonzero(is_single)[np.isin(single_ids, needed)]] = True
+        return keys[keep], stored[0].copy(), body[keep]
+
+    def _set_model(self, keys: np.ndarray, intercept: np.ndarray, weights: np.ndarray) -> None:
+        """Build the scorer, storing weights sparsely by rows when that takes less memory."""
+        index = KeyIndex.from_keys(keys)
+        n_dims, n_outputs = weights.shape
+        nonzero = np.count_nonzero(weights)
+        sparse_bytes = (n_dims + 1) * 8 + nonzero * (4 + weights.itemsize)
+        if n_outputs > 1 and sparse_bytes < weights.nbytes:
+            rows, columns = np.nonzero(weights)
+            row_ptr = np.zeros(n_dims + 1, dtype=np.int64)
+            np.cumsum(np.bincount(rows, minlength=n_dims), out=row_ptr[1:])
+            self.scorer = Poly2LinearScorer(
+                index, self.degree, intercept,
+                row_ptr=row_ptr, columns=columns.astype(np.int32), values=weights[rows, columns],
+            )
+        else:
+            self.scorer = Poly2LinearScorer(index, self.degree, intercept, weights=weights)
+
+    def decision_function(self, X: BinaryMatrix) -> np.ndarray:
+        """Decision values, shape (n_rows, n_outputs)."""
+        return self._fitted().decision_function(X)
+
+    def predict(self, X: BinaryMatrix) -> np.ndarray:
+        return self.predict_from_decision(self.decision_function(X))
+
+    def predict_from_decision(self, values: np.ndarray) -> np.ndarray:
+        """Labels for decision values of shape (n, n_outputs)."""
+        assert self.classes_ is not None
+        if values.ndim != 2 or values.shape[1] != self.n_outputs:
+            raise ValueError(f"expected decision values of shape (n, {self.n_outputs})")
+        if self.classes_.size == 1:
+            return np.repeat(self.classes_, values.shape[0])
+        if self.classes_.size == 2:
+            return np.where(values[:, 0] > 0, self.classes_[0], self.classes_[1])
+        return self.classes_[np.argmax(values, axis=1)]
+
+    def to_arrays(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+        """Header (JSON-ready) and arrays that from_arrays turns back into this classifier."""
+        scorer = self._fitted()
+        assert self.classes_ is not None
+        header = {
+            "backend": self.backend,
+            "degree": self.degree,
+            "gamma": self.gamma,
+            "coef0": self.coef0,
+            "C": self.C,
+            "loss": self.loss,
+            "eps": self.eps,
+            "max_iter": self.max_iter,
+            "min_pair_count": self.min_pair_count,
+            "seed": self.seed,
+            "dtype": self.dtype,
+            "classes": self.classes_.tolist(),
+            "n_outputs": scorer.n_outputs,
+            "layout": "sparse" if scorer.sparse else "dense",
+            **self.stats_,
+        }
+        arrays = {"keys": scorer.index.keys(), **scorer.arrays}
+        return header, arrays
+
+    @classmethod
+    def from_arrays(
+        cls, header: dict[str, Any], arrays: dict[str, np.ndarray], source: str = "model"
+    ) -> "Poly2LinearSVM":
+        """Rebuild a classifier from to_arrays() output; ModelFileError names `source`."""
+        backend = header.get("backend")
+        if backend not in ("linear", "poly2-linear"):
+            raise ModelFileError(
+                f"{source}: holds a {backend} classifier, not linear or poly2-linear"
+            )
+        clf = cls.__new__(cls)
+        try:
+            Poly2LinearSVM.__init__(
+                clf,
+                degree=header["degree"],
+                gamma=header["gamma"],
+                coef0=header["coef0"],
+                C=header["C"],
+                loss=header["loss"],
+                eps=header["eps"],
+                max_iter=header["max_iter"],
+                min_pair_count=header["min_pair_count"],
+                seed=header["seed"],
+                dtype=header["dtype"],
+            )
+            classes = np.asarray(header["classes"])
+            n_outputs = int(header["n_outputs"])
+            layout = header["layout"]
+        except (KeyError, TypeError, ValueError) as error:
+            raise ModelFileError(f"{source}: inconsistent model header ({error})") from None
+        if classes.ndim != 1 or classes.size < 1 or n_outputs != _n_outputs(classes.size):
+            raise ModelFileError(
+                f"{source}: inconsistent model header ({classes.size} classes, {n_outputs} outputs)"
+            )
+        expected = {"keys": ("uint64", (None,)), "intercept": (clf.dtype, (n_outputs,))}
+        if layout == "dense":
+            expected["weights"] = (clf.dtype, (None, n_outputs))
+        else:
+            expected.update(
+                row_ptr=("int64", (None,)), columns=("int32", (None,)), values=(clf.dtype, (None,))
+            )
+        require_arrays(source, arrays, expected)
+        try:
+            index = KeyIndex.from_keys(arrays["keys"])
+            if layout == "dense":
+                clf.scorer = Poly2LinearScorer(
+                    index, clf.degree, arrays["intercept"], weights=arrays["weights"]
+                )
+            else:
+                clf.scorer = Poly2LinearScorer(
+                    index, clf.degree, arrays["intercept"],
+                    row_ptr=arrays["row_ptr"], columns=arrays["columns"], values=arrays["values"],
+                )
+        except ValueError as error:
+            raise ModelFileError(f"{source}: inconsistent model ({error})") from None
+        clf.classes_ = classes
+        clf.stats_ = {key: header[key] for key in _STATS if key in header}
+        return clf
+
+    def save(self, path: str | os.PathLike, metadata: dict[str, Any] | None = None) -> None:
+        """Write a polyparse-clf model file (metadata: JSON-ready extras, e.g. training data)."""
+        header, arrays = self.to_arrays()
+        header["format"] = MODEL_FORMAT
+        if metadata:
+            header["metadata"] = metadata
+        write_model_file(path, header, arrays)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> "Poly2LinearSVM":
+        header, arrays = read_model_file(path, MODEL_FORMAT)
+        return cls.from_arrays(header, arrays, source=str(path))
+
+    def memory_bytes(self) -> dict[str, int]:
+        """Bytes held by each stored array plus the hash table of the condensed index."""
+        scorer = self._fitted()
+        sizes = {name: int(array.nbytes) for name, array in scorer.arrays.items()}
+        slots = 16
+        while slots < 2 * len(scorer.index):
+            slots *= 2
+        sizes["index"] = slots * 12  # KeyIndex.from_keys: uint64 key + int32 id per slot
+        return sizes
+
+
+def _n_outputs(n_classes: int) -> int:
+    """One output for one or two classes, else one per class (one-vs-rest)."""
+    return 1 if n_classes <= 2 else n_classes
+
+
+def _inverse(value: float) -> float:
+    return 1.0 / value if value else 0.0
+
+
+class LinearSVM(Poly2LinearSVM):
+    """Degree-1 backend: phi(x) = [sqrt(coef0), sqrt(gamma) x_i] (defaults = liblinear -B 1)."""
+
+    def __init__(
+        self,
+        gamma: float = 1.0,
+        coef0: float = 1.0,
+        C: float = 1.0,
+        loss: str = "l2",
+        eps: float = 0.1,
+        max_iter: int = 1000,
+        seed: int = 1,
+        dtype: str = "float32",
+    ) -> None:
+        super().__init__(1, gamma, coef0, C, loss, eps, max_iter, 1, seed, dtype)
+

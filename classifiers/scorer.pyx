@@ -1,0 +1,37 @@
+# cython: language_level=3
+"""BinaryScorer: the base class of compiled scorers over sparse binary feature vectors.
+
+A parser's Cython loop calls `scorer.scores(feats, n, out)` directly; Python code calls
+`decision_function(X)` on a BinaryMatrix, which loops over the rows without the GIL.
+"""
+from libc.stdint cimport int32_t, int64_t
+
+import numpy as np
+
+
+cdef class BinaryScorer:
+    def __init__(self, int n_outputs=1):
+        if n_outputs < 1:
+            raise ValueError("a scorer has at least one output")
+        self.n_outputs = n_outputs
+
+    cdef void scores(self, const int32_t* feats, int n, double* out) noexcept nogil:
+        cdef int k
+        for k in range(self.n_outputs):
+            out[k] = 0.0
+
+    def decision_function(self, X) -> np.ndarray:
+        """Decision values of every row of a BinaryMatrix, shape (n_rows, n_outputs)."""
+        cdef const int64_t[::1] indptr = np.ascontiguousarray(X.indptr, dtype=np.int64)
+        cdef const int32_t[::1] indices = np.ascontiguousarray(X.indices, dtype=np.int32)
+        cdef Py_ssize_t n_rows = indptr.shape[0] - 1, i
+        cdef int32_t empty = 0
+        cdef const int32_t* base = &indices[0] if indices.shape[0] else &empty
+        out = np.zeros((max(n_rows, 0), self.n_outputs), dtype=np.float64)
+        if n_rows <= 0:
+            return out
+        cdef double[:, ::1] values = out
+        with nogil:
+            for i in range(n_rows):
+                self.scores(base + indptr[i], <int>(indptr[i + 1] - indptr[i]), &values[i, 0])
+        return out
