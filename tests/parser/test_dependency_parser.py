@@ -1,0 +1,108 @@
+"""The arc-eager parser end to end: training, trees out, determinism, model round trip."""
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from classifiers.backends import classifier_from_arrays
+from parser.conll import Sentence, read_conll
+from parser.dependency_parser import DependencyParser, ParserConfig
+from parser.evaluate import evaluate
+from tests.parser.synthetic import TAGS, WORDS, write_treebank
+from tests.parser.test_arc_eager import is_tree
+
+
+@pytest.fixture(scope="module")
+def synthetic(tmp_path_factory: pytest.TempPathFactory) -> list[Sentence]:
+    path = write_treebank(tmp_path_factory.mktemp("syn") / "train.conllu", 400, seed=1)
+    return list(read_conll(path, require_tree=True))
+
+
+@pytest.fixture(scope="module")
+def trained(synthetic: list[Sentence]) -> DependencyParser:
+    parser = DependencyParser(ParserConfig(split_threshold=300, seed=3))
+    parser.train(synthetic)
+    return parser
+
+
+def test_learns_the_synthetic_grammar(trained: DependencyParser, tmp_path: Path) -> None:
+    test = list(read_conll(write_treebank(tmp_path / "test.conllu", 100, seed=2)))
+    parsed = trained.parse(test)
+    scores = evaluate(test, [replace(s, head=h, deprel=d) for s, (h, d) in zip(test, parsed)])
+    assert scores.UAS > 95 and scores.LAS > 95
+    assert len(trained.split_names) > 1  # NN, VB, ... have their own split
+
+
+def test_same_seed_gives_a_byte_identical_model(synthetic: list[Sentence], tmp_path: Path) -> None:
+    paths = []
+    for i in range(2):
+        parser = DependencyParser(ParserConfig(split_threshold=300, seed=5, threads=2 - i))
+        parser.train(synthetic)
+        paths.append(tmp_path / f"m{i}.model")
+        parser.save(str(paths[-1]))
+    assert paths[0].read_bytes() == paths[1].read_bytes()
+
+
+def test_saved_model_parses_identically(trained: DependencyParser, synthetic: list[Sentence],
+                                        tmp_path: Path) -> None:
+    trained.save(str(tmp_path / "p.model"))
+    loaded = DependencyParser.load(str(tmp_path / "p.model"))
+    assert loaded.parse(synthetic[:50]) == trained.parse(synthetic[:50])
+
+
+def randomized(parser: DependencyParser, seed: int) -> DependencyParser:
+    """The same parser with every classifier weight drawn at random."""
+    rng = np.random.default_rng(seed)
+    clone = DependencyParser(parser.config)
+    clone.__dict__.update({k: v for k, v in parser.__dict__.items() if k != "classifiers"})
+    clone.classifiers = {}
+    clone._decoder = None
+    for key, clf in parser.classifiers.items():
+        if clf is None:
+            clone.classifiers[key] = None
+            continue
+        header, arrays = clf.to_arrays()
+        arrays = {name: (rng.normal(size=a.shape).astype(a.dtype) if a.dtype.kind == "f" else a)
+                  for name, a in arrays.items()}
+        clone.classifiers[key] = classifier_from_arrays(header, arrays)
+    return clone
+
+
+def random_sentence(rng: random.Random, n: int) -> Sentence:
+    tags = [rng.choice(list(TAGS)) for _ in range(n)]
+    forms = [rng.choice(WORDS[t] + ["unseen"]) for t in tags]
+    lines = [f"{i}\t{f}\t{f}\t{TAGS[t]}\t{t}\t_\t_\t_\t_\t_" for i, (f, t) in
+             enumerate(zip(forms, tags), 1)]
+    return Sentence(lines, list(range(n)), forms, forms, [TAGS[t] for t in tags], tags,
+                    [-1] * n, ["_"] * n, 1)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32 - 1))
+def test_every_output_is_a_tree_under_random_weights(trained: DependencyParser, seed: int) -> None:
+    rng = random.Random(seed)
+    parser = randomized(trained, seed)
+    sentences = [random_sentence(rng, rng.randint(1, 40)) for _ in range(20)]
+    for heads, deprels in parser.parse(sentences):
+        assert is_tree(heads), heads
+        assert deprels.count("root") == heads.count(0) == 1
+        assert all("|" not in d for d in deprels)
+
+
+def test_ewt_slice_end_to_end(corpora: Path) -> None:
+    ewt = corpora / "en_ewt"
+    train = list(read_conll(ewt / "en_ewt-ud-train.conllu", require_tree=True))[:1500]
+    dev = list(read_conll(ewt / "en_ewt-ud-dev.conllu"))[:300]
+    parser = DependencyParser(ParserConfig(seed=0))
+    parser.train(train)
+    parsed = parser.parse(dev)
+    for heads, _ in parsed:
+        assert is_tree(heads)
+    scores = evaluate(dev, [replace(s, head=h, deprel=d) for s, (h, d) in zip(dev, parsed)])
+    assert scores.UAS > 70 and scores.LAS > 62
