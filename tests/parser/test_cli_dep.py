@@ -1,0 +1,84 @@
+"""`polyparse dep`: the command line on good and bad input (one line, non-zero exit, no output)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from parser.cli import main
+from tests.parser.synthetic import write_treebank
+
+CONLL = Path(__file__).resolve().parents[1] / "data" / "conll"
+
+
+@pytest.fixture(scope="module")
+def model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("model")
+    train = write_treebank(folder / "train.conllu", 200, seed=4)
+    path = folder / "syn.model"
+    assert main(["dep", "train", "--train", str(train), "--model", str(path),
+                 "--split-threshold", "100"]) == 0
+    return path
+
+
+def one_error_line(capsys: pytest.CaptureFixture, code: int, *expected: str) -> str:
+    err = capsys.readouterr().err.strip()
+    assert code != 0
+    assert len(err.splitlines()) == 1, err
+    assert "Traceback" not in err
+    for text in expected:
+        assert text in err
+    return err
+
+
+def test_parse_and_evaluate(model: Path, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    test = write_treebank(tmp_path / "test.conllu", 30, seed=9)
+    out = tmp_path / "pred.conllu"
+    assert main(["dep", "parse", "--model", str(model), str(test), "-o", str(out)]) == 0
+    assert main(["dep", "evaluate", str(test), str(out), "--json"]) == 0
+    scores = json.loads(capsys.readouterr().out)
+    assert scores["UAS"] > 90 and scores["LAS"] > 90 and scores["punct"] == "none"
+    comments = [line for line in out.read_text().splitlines() if line.startswith("#")]
+    assert comments == [line for line in test.read_text().splitlines() if line.startswith("#")]
+
+
+@pytest.mark.parametrize("fixture, where", [
+    ("wrong_columns.conllu", "wrong_columns.conllu:"),
+    ("bad_id.conllu", "bad_id.conllu:"),
+    ("head_outside.conllu", "head_outside.conllu:"),
+    ("cycle.conllu", "cycle.conllu:"),
+    ("no_root.conllu", "no_root.conllu:"),
+    ("latin1.conllu", "latin1.conllu:"),
+    ("empty.conllu", "empty.conllu"),
+])
+def test_bad_training_data(fixture: str, where: str, tmp_path: Path,
+                           capsys: pytest.CaptureFixture) -> None:
+    target = tmp_path / "out.model"
+    code = main(["dep", "train", "--train", str(CONLL / fixture), "--model", str(target)])
+    one_error_line(capsys, code, where)
+    assert not target.exists() and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("fixture", ["wrong_columns.conllu", "latin1.conllu", "empty.conllu"])
+def test_bad_parse_input_leaves_no_output(fixture: str, model: Path, tmp_path: Path,
+                                          capsys: pytest.CaptureFixture) -> None:
+    out = tmp_path / "pred.conllu"
+    code = main(["dep", "parse", "--model", str(model), str(CONLL / fixture), "-o", str(out)])
+    one_error_line(capsys, code, fixture)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("damage", ["truncate", "text", "missing"])
+def test_bad_model_file(damage: str, model: Path, tmp_path: Path,
+                        capsys: pytest.CaptureFixture) -> None:
+    bad = tmp_path / "bad.model"
+    if damage == "truncate":
+        bad.write_bytes(model.read_bytes()[: model.stat().st_size // 2])
+    elif damage == "text":
+        bad.write_text("this is not a model\n")
+    test = write_treebank(tmp_path / "test.conllu", 3)
+    out = tmp_path / "pred.conllu"
+    code = main(["dep", "parse", "--model", str(bad), str(test), "-o", str(out)])
+    one_error_line(capsys, code, "bad.model")
+    assert not out.exists()
