@@ -179,3 +179,26 @@ def test_kwdlc_train_matches_liblinear_reader_and_is_fast() -> None:
     assert y.tolist() == [int(v) for v in labels]
     for i in (0, 1, 5000, 77427):
         assert X.row(i).tolist() == sorted(rows[i])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(line_bytes, min_size=1, max_size=12), st.integers(1, 20))
+def test_chunked_reading_agrees_with_one_chunk(lines: list[bytes], chunk: int) -> None:
+    import features.svmlight as svmlight
+
+    data = b"\n".join(lines)
+
+    def outcome() -> object:
+        try:
+            X, y = parse_svmlight(data, "c.svm")
+        except SvmlightFormatError as error:
+            return str(error)
+        return X.indptr.tolist(), X.indices.tolist(), y.tolist(), str(y.dtype)
+
+    whole = outcome()
+    saved = svmlight.CHUNK_BYTES
+    svmlight.CHUNK_BYTES = chunk
+    try:
+        assert outcome() == whole
+    finally:
+        svmlight.CHUNK_BYTES = saved
