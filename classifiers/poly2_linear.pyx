@@ -221,21 +221,31 @@ def remap_rows(int64_t[::1] row_ptr, int32_t[::1] dims, const int32_t[::1] new_i
 
 
 cdef inline double _sum_gather(
-    const double* W, const int32_t* dim, int64_t start, int64_t end
+    const double* w, const int32_t* dim, int64_t start, int64_t end, int64_t stride
 ) noexcept nogil:
-    # sum_p W[dim[p]] with four partial sums, so that the additions do not wait on each other.
+    # sum_p w[dim[p] * stride] with four partial sums held in registers, so that the additions
+    # do not wait on each other.
     cdef double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0
     cdef int64_t p = start
     while p + 4 <= end:
-        s0 += W[dim[p]]
-        s1 += W[dim[p + 1]]
-        s2 += W[dim[p + 2]]
-        s3 += W[dim[p + 3]]
+        s0 += w[dim[p] * stride]
+        s1 += w[dim[p + 1] * stride]
+        s2 += w[dim[p + 2] * stride]
+        s3 += w[dim[p + 3] * stride]
         p += 4
     while p < end:
-        s0 += W[dim[p]]
+        s0 += w[dim[p] * stride]
         p += 1
     return (s0 + s1) + (s2 + s3)
+
+
+cdef inline void _scatter_add(
+    double* w, const int32_t* dim, int64_t start, int64_t end, int64_t stride, double value
+) noexcept nogil:
+    # w[dim[p] * stride] += value for every p in [start, end).
+    cdef int64_t p
+    for p in range(start, end):
+        w[dim[p] * stride] += value
 
 
 cdef inline uint64_t _next_random(uint64_t* state) noexcept nogil:
@@ -317,7 +327,7 @@ def solve_dual_cd(
     order_array = np.arange(n_rows, dtype=np.int64)
     active_array = np.ones(n_rows * K, dtype=np.uint8)
     row_active_array = np.full(n_rows, K, dtype=np.int32)
-    work_array = np.zeros((8, K), dtype=np.float64)
+    work_array = np.zeros((6, K), dtype=np.float64)
     work_index_array = np.zeros((2, K), dtype=np.int32)
     open_array = np.ones(K, dtype=np.uint8)
     active_count_array = np.full(K, n_rows, dtype=np.int64)
@@ -358,8 +368,7 @@ def solve_dual_cd(
     cdef uint64_t rng = seed
     cdef int64_t i, s, t, n_visit, start, middle, end, p
     cdef int k, a, n_problems, n_stepped, n_open = K
-    cdef double G, PG, y, old, updated, delta, d_single, d_pair
-    cdef double* w_row
+    cdef double G, PG, y, old, updated, delta
     cdef bint rebuild
 
     for k in range(K):
@@ -384,28 +393,14 @@ def solve_dual_cd(
                 middle = start + n_single[i]
                 end = row_ptr[i + 1]
 
-                # w_k . phi(x_i) for the outputs still active on row i, in one pass over its dims.
-                if K == 1:
-                    dot[0] = W[0] + _sum_gather(W, dim, start, end)
-                    problems[0] = 0
-                    n_problems = 1
-                else:
-                    n_problems = 0
-                    for k in range(K):
-                        if active[i * K + k]:
-                            problems[n_problems] = k
-                            n_problems += 1
-                            dot[k] = W[k]
-                    if n_problems == K:
-                        for p in range(start, end):
-                            w_row = W + <int64_t>dim[p] * K
-                            for k in range(K):
-                                dot[k] += w_row[k]
-                    else:
-                        for p in range(start, end):
-                            w_row = W + <int64_t>dim[p] * K
-                            for a in range(n_problems):
-                                dot[problems[a]] += w_row[problems[a]]
+                # w_k . phi(x_i) for the outputs still active on row i (the row's weight rows
+                # W[d, :] come into cache with the first output and are reused by the others).
+                n_problems = 0
+                for k in range(K):
+                    if active[i * K + k]:
+                        problems[n_problems] = k
+                        n_problems += 1
+                        dot[k] = W[k] + _sum_gather(W + k, dim, start, end, K)
 
                 # One coordinate step per active output, with liblinear's shrinking rule.
                 n_stepped = 0
@@ -451,26 +446,12 @@ def solve_dual_cd(
                             n_stepped += 1
 
                 # w_k += delta_k phi(x_i), in effective weights: v_d += delta_k s_d^2.
-                if K == 1 and n_stepped == 1:
-                    delta = step[0]
-                    W[0] += delta * constant_sq
-                    d_single = delta * single_sq
-                    d_pair = delta * pair_sq
-                    for p in range(start, middle):
-                        W[dim[p]] += d_single
-                    for p in range(middle, end):
-                        W[dim[p]] += d_pair
-                elif n_stepped > 0:
-                    for a in range(n_stepped):
-                        W[stepped[a]] += step[a] * constant_sq
-                    for p in range(start, middle):
-                        w_row = W + <int64_t>dim[p] * K
-                        for a in range(n_stepped):
-                            w_row[stepped[a]] += step[a] * single_sq
-                    for p in range(middle, end):
-                        w_row = W + <int64_t>dim[p] * K
-                        for a in range(n_stepped):
-                            w_row[stepped[a]] += step[a] * pair_sq
+                for a in range(n_stepped):
+                    k = stepped[a]
+                    delta = step[a]
+                    W[k] += delta * constant_sq
+                    _scatter_add(W + k, dim, start, middle, K, delta * single_sq)
+                    _scatter_add(W + k, dim, middle, end, K, delta * pair_sq)
 
                 if row_active[i] == 0:
                     n_visit -= 1
