@@ -32,6 +32,7 @@ cdef int valid_moves(const StateC* st, bint* valid) noexcept nogil
 cdef void apply_move(StateC* st, int move, int label) noexcept nogil
 cdef int oracle_move(const StateC* st, const int32_t* gold_heads) noexcept nogil
 cdef void finish(StateC* st, int root_label) noexcept nogil
+cdef int move_cost(const StateC* st, int move, const int32_t* gold_heads) noexcept nogil
 
 cdef inline int stack_at(const StateC* st, int depth) noexcept nogil:
     """Word at depth `depth` of the stack (0 = top), -1 when the stack is not that deep."""

@@ -184,6 +184,51 @@ cdef int oracle_move(const StateC* st, const int32_t* gold_heads) noexcept nogil
     return SHIFT
 
 
+cdef inline bint on_stack(const StateC* st, int word) noexcept nogil:
+    cdef int i
+    for i in range(st.stack_len):
+        if st.stack[i] == word:
+            return True
+    return False
+
+
+cdef int move_cost(const StateC* st, int move, const int32_t* gold_heads) noexcept nogil:
+    """Dynamic oracle (Goldberg & Nivre 2012, section 3): gold arcs a move makes unreachable.
+
+    With s = s0, b = b0 and beta the buffer after b:
+      LEFT   [h(s) in beta] + #{k in b|beta : h(k) = s}
+      RIGHT  [h(b) != s and h(b) on the stack or in beta] + #{headless k on the stack : h(k) = b}
+      REDUCE #{k in b|beta : h(k) = s}
+      SHIFT  [h(b) on the stack] + #{headless k on the stack : h(k) = b}
+    plus, with a single root, the gold arc from 0 that RIGHT from 0 to another word loses.
+    Exact for the unconstrained system; near the end of a sentence the single-root constraints
+    can make further arcs unreachable, which these costs do not count.
+    """
+    cdef int s = stack_at(st, 0)
+    cdef int b = st.buffer
+    cdef int cost = 0, k, i
+    if move == LEFT or move == REDUCE:
+        for k in range(b, st.n + 1):
+            if gold_heads[k] == s:
+                cost += 1
+        if move == LEFT and s > 0 and gold_heads[s] > b:
+            cost += 1
+        return cost
+    for i in range(st.stack_len):
+        k = st.stack[i]
+        if k > 0 and st.heads[k] < 0 and gold_heads[k] == b:
+            cost += 1
+    if move == SHIFT:
+        return cost + on_stack(st, gold_heads[b])
+    if gold_heads[b] != s and (gold_heads[b] > b or on_stack(st, gold_heads[b])):
+        cost += 1
+    if s == 0 and st.single_root:
+        for k in range(b + 1, st.n + 1):
+            if gold_heads[k] == 0:
+                cost += 1
+    return cost
+
+
 cdef void finish(StateC* st, int root_label) noexcept nogil:
     """Attach words left headless at the end to 0 (only reachable without single_root)."""
     cdef int i
@@ -252,6 +297,11 @@ cdef class ArcEagerState:
         if kind not in self.valid():
             raise ValueError(f"move {move!r} is not valid in this state")
         apply_move(self.st, code, self._label_id(label) if label else -1)
+
+    def cost(self, str move, gold_heads) -> int:
+        """The dynamic oracle's cost of a move (gold heads for words 1..n)."""
+        cdef int32_t[::1] gold = np.asarray([0] + list(gold_heads), dtype=np.int32)
+        return move_cost(self.st, MOVE_NAMES.index(move[0]), &gold[0])
 
     def oracle(self, gold_heads) -> str:
         """The static oracle's move name for gold heads given as a list for words 1..n."""

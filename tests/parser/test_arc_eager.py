@@ -102,3 +102,45 @@ def test_static_oracle_derives_every_projective_tree(n: int, seed: int) -> None:
         assert move in s.valid()
         s.apply(move + ("-x" if move in "LR" else ""))
     assert s.heads == gold
+
+
+def wrong_heads_lower_bound(s: ArcEagerState, gold: list[int], history: list[str]) -> int:
+    """Brute force: fewest wrong heads over every completion after the moves of `history`."""
+    n = len(gold)
+    best = n
+
+    def walk(moves: list[str]) -> None:
+        nonlocal best
+        state = ArcEagerState(n)
+        for m in moves:
+            state.apply(m + ("-x" if m in "LR" else ""))
+        if state.is_final:
+            best = min(best, sum(h != g for h, g in zip(state.heads, gold)))
+            return
+        for m in sorted(state.valid()):
+            walk(moves + [m])
+
+    walk(history)
+    return best
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(min_value=1, max_value=7), st.integers(min_value=0, max_value=2**31))
+def test_dynamic_oracle_costs(n: int, seed: int) -> None:
+    """Costs are never negative, and from any state that can still reach the gold tree a move
+    costs 0 exactly when the gold tree stays reachable after it (checked by brute force)."""
+    rng = random.Random(seed)
+    gold = random_projective_tree(n, rng)
+    s = ArcEagerState(n)
+    history: list[str] = []
+    while not s.is_final:
+        best_now = wrong_heads_lower_bound(s, gold, history)
+        costs = {m: s.cost(m, gold) for m in s.valid()}
+        assert all(c >= 0 for c in costs.values())
+        for m, c in costs.items():
+            after = wrong_heads_lower_bound(s, gold, history + [m])
+            if best_now == 0:
+                assert (c == 0) == (after == 0), (history, m)
+        move = rng.choice(sorted(costs))
+        history.append(move)
+        s.apply(move + ("-x" if move in "LR" else ""))
