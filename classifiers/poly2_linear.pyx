@@ -2,7 +2,7 @@
 """Explicit low-degree polynomial mapping + linear SVM trained by dual coordinate descent.
 
 Chang, Hsieh, Chang, Ringgaard & Lin 2010, "Training and testing low-degree polynomial data
-mappings via linear SVM", JMLR 11, eq. (8) with binary x (x_i^2 = x_i):
+mappings via linear SVM", JMLR 11, section 2, with binary x (x_i^2 = x_i):
 
     (gamma x.y + coef0)^2 = coef0^2 + (2 gamma coef0 + gamma^2) sum_i x_i y_i
                             + 2 gamma^2 sum_{i<j} x_i x_j y_i y_j

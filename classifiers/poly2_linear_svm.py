@@ -1,10 +1,16 @@
 """`poly2-linear` and `linear` backends: a linear SVM on an explicit polynomial mapping.
 
 Poly2LinearSVM trains w on phi(x) of Chang et al. 2010 (see classifiers/poly2_linear.pyx for the
-mapping and the solver) so that w . phi(x) equals the kernel expansion sum_i y_i alpha_i
-(gamma x_i.x + coef0)^degree of the same dual solution, restricted to the singles and pairs
-seen in training. LinearSVM is the degree-1 case, phi(x) = [sqrt(coef0), sqrt(gamma) x_i];
-its defaults (gamma = coef0 = 1) are liblinear's `-B 1`.
+mapping and the solver), so w . phi(x) equals the kernel expansion sum_i y_i alpha_i
+(gamma x_i.x + coef0)^degree of the same dual solution (pairs unseen in training carry no weight
+in either; min_pair_count > 1 trains on the reduced pair set). LinearSVM is the degree-1 case,
+phi(x) = [sqrt(coef0), sqrt(gamma) x_i]; its defaults (gamma = coef0 = 1) are liblinear's `-B 1`.
+
+Storage: after fit the weights are converted to `dtype` (float32 by default) and only the
+dimensions with a nonzero stored weight are kept (plus the singles their pairs need, since pairs
+are looked up only among present singles), so fit -> predict and save -> load -> predict give
+identical decision values. With several outputs the weights are stored by rows sparsely
+(row_ptr, columns, values) when that is smaller than the dense (D, K) matrix.
 
 Labels: classes_ in order of first appearance (libsvm/liblinear's convention). Two classes give
 one output whose positive sign means classes_[0]; K >= 3 classes give K one-vs-rest outputs

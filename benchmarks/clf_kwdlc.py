@@ -1,0 +1,132 @@
+"""linear and poly2-linear on kwdlc_dep (J.DepP's bunsetsu dependency decisions), train -> test.
+
+    python benchmarks/clf_kwdlc.py [--datasets DIR] [--runs linear-l2,poly2-linear-l2,...]
+                                   [--markdown FILE]
+
+Prints one JSON object per measurement (what, data, figure, unit, machine, settings). Each
+training and each prediction runs `polyparse clf ...` in a child process; its wall time is
+measured here, its CPU time and peak memory come from the child's own rusage (os.wait4:
+ru_maxrss, the child's maximum resident set size, which includes the Python interpreter and
+NumPy; a child that only imports the modules and reads train.svm is measured as the baseline).
+Training time is reported twice: the whole command (read, train, write the model) and the
+`fit` call alone (as the CLI reports it). Compare with the LIBLINEAR-POLY2 and liblinear rows of
+datasets/README.md (REF_POLY2_ACC=92.23).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+DATA = "kwdlc_dep train.svm -> test.svm"
+RUNS = ("linear-l2", "linear-l1", "poly2-linear-l2", "poly2-linear-l1")
+
+
+def machine() -> str:
+    cpu = platform.processor() or "unknown cpu"
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return f"{platform.platform()}; {cpu}; {os.cpu_count()} cores"
+
+
+def child(argv: list[str]) -> tuple[str, float, float, float]:
+    """Run a child process: (stdout, wall seconds, CPU seconds, peak RSS in MiB)."""
+    with tempfile.TemporaryFile() as errors:
+        started = time.perf_counter()
+        process = subprocess.Popen(argv, cwd=REPO, stdout=subprocess.PIPE, stderr=errors)
+        out = process.stdout.read()
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.perf_counter() - started
+        process.returncode = os.waitstatus_to_exitcode(status)
+        if process.returncode != 0:
+            errors.seek(0)
+            message = errors.read().decode(errors="replace")
+            raise RuntimeError(f"{' '.join(argv)} failed: {message}")
+    return out.decode(), wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def polyparse(*args: str) -> list[str]:
+    return [sys.executable, "-m", "parser.cli", *args]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    default = os.environ.get("POLYPARSE_DATASETS", str(REPO.parent / "shared" / "datasets"))
+    ap.add_argument("--datasets", default=default, help="folder holding kwdlc_dep/")
+    ap.add_argument("--runs", default=",".join(RUNS), help=f"comma-separated, from {RUNS}")
+    ap.add_argument("--markdown", help="also write a markdown table to this file")
+    args = ap.parse_args()
+    folder = Path(args.datasets) / "kwdlc_dep"
+    train, test = folder / "train.svm", folder / "test.svm"
+    if not train.is_file() or not test.is_file():
+        print(f"clf_kwdlc: {folder} has no train.svm/test.svm", file=sys.stderr)
+        return 2
+    host = machine()
+    records: list[dict] = []
+
+    def emit(what: str, figure: float, unit: str, **settings: object) -> None:
+        record = {"what": what, "data": DATA, "figure": figure, "unit": unit, "machine": host,
+                  **settings}
+        records.append(record)
+        print(json.dumps(record), flush=True)
+
+    baseline = (
+        "import numpy, features.svmlight as s, classifiers.poly2_linear_svm, parser.cli_clf;"
+        f"s.read_svmlight({str(train)!r})"
+    )
+    _, _, _, rss = child([sys.executable, "-c", baseline])
+    emit("peak memory, baseline (import modules, read train.svm)", round(rss, 1), "MiB")
+
+    with tempfile.TemporaryDirectory() as scratch:
+        for run in args.runs.split(","):
+            classifier, loss = run.rsplit("-", 1)
+            model = Path(scratch) / f"{run}.model"
+            settings = {"classifier": classifier, "loss": loss, "C": 1.0}
+            out, wall, cpu, rss = child(polyparse(
+                "clf", "train", str(train), "--model", str(model), "--classifier", classifier,
+                "--loss", loss, "--json",
+            ))
+            summary = json.loads(out)
+            settings.update(iterations=max(summary["iterations"]),
+                            converged=all(summary["converged"]))
+            emit("training time (read, fit, write model)", round(wall, 2), "s", **settings)
+            emit("training time (fit only)", summary["seconds"], "s", **settings)
+            emit("training CPU time (child user+system)", round(cpu, 2), "s", **settings)
+            emit("training peak memory (child ru_maxrss)", round(rss, 1), "MiB", **settings)
+            emit("dual objective", summary["objective"][0], "", **settings)
+            emit("model file size", round(model.stat().st_size / 2**20, 2), "MiB", **settings)
+            out, _, _, rss = child(polyparse(
+                "clf", "predict", "--model", str(model), str(test), "--json"))
+            result = json.loads(out)
+            emit("test accuracy", round(result["accuracy"], 2), "%", **settings)
+            emit("prediction time per example (scoring only)",
+                 round(result["microseconds_per_example"], 2), "us", **settings)
+            emit("prediction peak memory (child ru_maxrss)", round(rss, 1), "MiB", **settings)
+    if args.markdown:
+        lines = ["| what | settings | figure | unit |", "|---|---|---|---|"]
+        for record in records:
+            settings = ", ".join(
+                f"{key}={value}" for key, value in record.items()
+                if key not in ("what", "data", "figure", "unit", "machine")
+            )
+            lines.append(f"| {record['what']} | {settings} | {record['figure']} | {record['unit']} |")
+        lines.append(f"\n{DATA}; {host}\n")
+        Path(args.markdown).write_text("\n".join(lines), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
