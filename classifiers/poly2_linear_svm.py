@@ -37,6 +37,9 @@ from features.binary_matrix import BinaryMatrix
 from features.key_index import KeyIndex
 
 MODEL_FORMAT = "polyparse-clf"
+# Outputs solved together in one shared pass over the rows: bounds the float64 training matrix
+# at (D, OUTPUT_BLOCK) while a row's weight lines still serve several outputs at once.
+OUTPUT_BLOCK = 32
 _LOW = np.uint64(0xFFFFFFFF)
 
 
@@ -148,10 +151,10 @@ class Poly2LinearSVM:
         class_index = rank[inverse.ravel()].astype(np.int32)
         n_classes = self.classes_.size
         storage = np.dtype(self.dtype)
+        empty = (np.zeros(0, dtype=np.int64),) * 2 + (np.zeros(0, dtype=storage),)
         if n_classes == 1:
             # A constant model: decision value +1, i.e. always classes_[0].
-            no_keys = np.zeros(0, dtype=np.uint64)
-            self._set_model(no_keys, np.ones(1, dtype=storage), np.zeros((0, 1), dtype=storage))
+            self._set_model(np.zeros(0, dtype=np.uint64), None, np.ones(1, dtype=storage), *empty)
             self.stats_ = dict(
                 objective=[0.0], iterations=[0], converged=[True], projected_gradient_gap=[0.0],
                 n_support=[0], n_training_rows=len(X), n_dims_trained=0, weight_sparsity=1.0,
@@ -161,34 +164,50 @@ class Poly2LinearSVM:
 
         keys, row_ptr, dims, n_single = expand_rows(X.indptr, X.indices, self.degree)
         keys, dims = self._condense(keys, row_ptr, dims)
-        constant_sq, single_sq, pair_sq = self.squared_scales()
-        weights, alpha, iterations, converged, gap = solve_dual_cd(
-            row_ptr, dims, n_single, class_index, n_outputs, keys.size + 1,
-            constant_sq, single_sq, pair_sq, self.C, self.loss == "l2", self.eps, self.max_iter,
-            self.seed % 2**64,
-        )
-        del dims, row_ptr
         is_single = (keys >> np.uint64(32)) == (keys & _LOW)
+        constant_sq, single_sq, pair_sq = self.squared_scales()
         # Dual objective 0.5 ||w||^2 + sum_i alpha_i (0.5 D_ii alpha_i - 1), w_d = v_d / s_d.
         inverse_sq = np.empty(keys.size + 1)
         inverse_sq[0] = _inverse(constant_sq)
         inverse_sq[1:] = np.where(is_single, _inverse(single_sq), _inverse(pair_sq))
         diag = 0.5 / self.C if self.loss == "l2" else 0.0
-        norm = np.einsum("dk,dk,d->k", weights, weights, inverse_sq)
-        objective = 0.5 * norm + np.einsum("ik,ik->k", alpha, 0.5 * diag * alpha - 1.0)
-        stored = weights.astype(storage)
+        stats: dict[str, list] = {name: [] for name in _STATS[:5]}
+        intercept = np.empty(n_outputs, dtype=storage)
+        parts = []
+        for first in range(0, n_outputs, OUTPUT_BLOCK):
+            width = min(OUTPUT_BLOCK, n_outputs - first)
+            labels = class_index if n_outputs == 1 else class_index - np.int32(first)
+            weights, alpha, iterations, converged, gap = solve_dual_cd(
+                row_ptr, dims, n_single, labels, width, keys.size + 1,
+                constant_sq, single_sq, pair_sq, self.C, self.loss == "l2", self.eps,
+                self.max_iter, self.seed % 2**64,
+            )
+            norm = np.einsum("dk,dk,d->k", weights, weights, inverse_sq)
+            objective = 0.5 * norm + np.einsum("ik,ik->k", alpha, 0.5 * diag * alpha - 1.0)
+            stats["objective"] += [float(v) for v in objective]
+            stats["iterations"] += [int(v) for v in iterations]
+            stats["converged"] += [bool(v) for v in converged]
+            stats["projected_gradient_gap"] += [float(v) for v in gap]
+            stats["n_support"] += [int(v) for v in np.count_nonzero(alpha > 0, axis=0)]
+            del alpha
+            stored = weights.astype(storage)
+            del weights
+            intercept[first : first + width] = stored[0]
+            rows, columns = np.nonzero(stored[1:])
+            parts.append((rows, columns + first, stored[1:][rows, columns]))
+            del stored
+        del dims, row_ptr
+        rows, columns, values = (np.concatenate(arrays) for arrays in zip(*parts))
+        if len(parts) > 1:
+            order = np.lexsort((columns, rows))
+            rows, columns, values = rows[order], columns[order], values[order]
         self.stats_ = {
-            "objective": [float(v) for v in objective],
-            "iterations": [int(v) for v in iterations],
-            "converged": [bool(v) for v in converged],
-            "projected_gradient_gap": [float(v) for v in gap],
-            "n_support": [int(v) for v in np.count_nonzero(alpha > 0, axis=0)],
+            **stats,
             "n_training_rows": len(X),
             "n_dims_trained": int(keys.size),
-            "weight_sparsity": 1.0 - np.count_nonzero(stored[1:]) / max(1, stored[1:].size),
+            "weight_sparsity": 1.0 - rows.size / max(1, keys.size * n_outputs),
         }
-        del alpha, weights
-        self._set_model(*self._prune(keys, is_single, stored))
+        self._set_model(*self._prune(keys, is_single, rows), intercept, rows, columns, values)
         return self
 
     def _condense(
@@ -207,33 +226,53 @@ class Poly2LinearSVM:
         return keys[kept], dims[:size]
 
     def _prune(
-        self, keys: np.ndarray, is_single: np.ndarray, stored: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Keep the dimensions with a nonzero stored weight, plus the singles their pairs need."""
-        body = stored[1:]
-        keep = np.any(body != 0, axis=1)
+        self, keys: np.ndarray, is_single: np.ndarray, rows: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Keep the dimensions with a nonzero stored weight, plus the singles their pairs need.
+
+        Returns the kept keys and the new index of each old dimension (-1 when dropped).
+        """
+        keep = np.zeros(keys.size, dtype=bool)
+        keep[rows] = True
         pair_keys = keys[keep & ~is_single]
         needed = np.union1d(pair_keys >> np.uint64(32), pair_keys & _LOW)
         single_ids = keys[is_single] & _LOW
         keep[np.flatnonzero(is_single)[np.isin(single_ids, needed)]] = True
-        return keys[keep], stored[0].copy(), body[keep]
+        new_index = np.cumsum(keep) - 1
+        new_index[~keep] = -1
+        return keys[keep], new_index
 
-    def _set_model(self, keys: np.ndarray, intercept: np.ndarray, weights: np.ndarray) -> None:
-        """Build the scorer, storing weights sparsely by rows when that takes less memory."""
+    def _set_model(
+        self,
+        keys: np.ndarray,
+        new_index: np.ndarray | None,
+        intercept: np.ndarray,
+        rows: np.ndarray,
+        columns: np.ndarray,
+        values: np.ndarray,
+    ) -> None:
+        """Build the scorer from the nonzero weights (rows, columns, values), sorted by row.
+
+        The weights are stored dense (D, K) unless storing them by rows (row_ptr, columns,
+        values) takes less memory.
+        """
+        if new_index is not None:
+            rows = new_index[rows]
         index = KeyIndex.from_keys(keys)
-        n_dims, n_outputs = weights.shape
-        nonzero = np.count_nonzero(weights)
-        sparse_bytes = (n_dims + 1) * 8 + nonzero * (4 + weights.itemsize)
-        if n_outputs > 1 and sparse_bytes < weights.nbytes:
-            rows, columns = np.nonzero(weights)
+        n_dims, n_outputs = keys.size, intercept.size
+        dense_bytes = n_dims * n_outputs * values.itemsize
+        sparse_bytes = (n_dims + 1) * 8 + rows.size * (4 + values.itemsize)
+        if n_outputs == 1 or dense_bytes <= sparse_bytes:
+            weights = np.zeros((n_dims, n_outputs), dtype=values.dtype)
+            weights[rows, columns] = values
+            self.scorer = Poly2LinearScorer(index, self.degree, intercept, weights=weights)
+        else:
             row_ptr = np.zeros(n_dims + 1, dtype=np.int64)
             np.cumsum(np.bincount(rows, minlength=n_dims), out=row_ptr[1:])
             self.scorer = Poly2LinearScorer(
                 index, self.degree, intercept,
-                row_ptr=row_ptr, columns=columns.astype(np.int32), values=weights[rows, columns],
+                row_ptr=row_ptr, columns=columns.astype(np.int32), values=values,
             )
-        else:
-            self.scorer = Poly2LinearScorer(index, self.degree, intercept, weights=weights)
 
     def decision_function(self, X: BinaryMatrix) -> np.ndarray:
         """Decision values, shape (n_rows, n_outputs)."""

@@ -185,6 +185,25 @@ def test_multiclass_matches_liblinear_one_vs_rest(capfd) -> None:
     assert np.mean(clf.predict(X) == np.array(predicted, dtype=np.int64)) >= 0.999
 
 
+def test_output_blocks_match_liblinear_one_vs_rest(capfd) -> None:
+    from classifiers.poly2_linear_svm import OUTPUT_BLOCK
+
+    liblinear = pytest.importorskip("liblinear.liblinearutil")
+    X, y = random_problem(1500, 60, OUTPUT_BLOCK + 8, seed=8)
+    clf = LinearSVM(eps=0.001).fit(X, y)
+    assert clf.n_outputs > OUTPUT_BLOCK
+    rows = [{int(f) + 1: 1.0 for f in X.row(i)} for i in range(len(X))]
+    capfd.readouterr()
+    model = liblinear.train(y.astype(float).tolist(), rows, "-s 1 -c 1 -e 0.001 -B 1")
+    objectives = liblinear_objectives(capfd.readouterr().out)
+    assert [int(v) for v in model.get_labels()] == clf.classes_.tolist()
+    np.testing.assert_allclose(clf.objective_, objectives, rtol=1e-4)
+    X_test, _ = random_problem(200, 60, OUTPUT_BLOCK + 8, seed=9)
+    np.testing.assert_allclose(
+        clf.decision_function(X_test), reference_decision(clf, X_test), atol=1e-9
+    )
+
+
 def test_same_seed_same_bytes(tmp_path: Path) -> None:
     X, y = random_problem(500, 40, 3, seed=11)
     Poly2LinearSVM(seed=5).fit(X, y).save(tmp_path / "a.model")
