@@ -90,6 +90,15 @@ def test_scorer_equals_numpy_reference_on_kwdlc_rows(kwdlc: Path) -> None:
     np.testing.assert_allclose(clf.decision_function(rows), expected, atol=1e-9)
 
 
+def test_rows_longer_than_the_scorer_stack_buffer() -> None:
+    X, y = random_problem(40, 400, 2, seed=5, active=300)
+    clf = Poly2LinearSVM(dtype="float64").fit(X, y)
+    X_test, _ = random_problem(5, 400, 2, seed=6, active=290)
+    np.testing.assert_allclose(
+        clf.decision_function(X_test), reference_decision(clf, X_test), rtol=1e-9, atol=1e-9
+    )
+
+
 def test_sparse_layout_scores_like_dense() -> None:
     X, y = random_problem(400, 50, 8, seed=3)
     clf = Poly2LinearSVM().fit(X, y)
