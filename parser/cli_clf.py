@@ -266,6 +266,7 @@ def run_info(args: argparse.Namespace) -> int:
         "layout": header.get("layout"),
         "iterations": clf.stats_.get("iterations"),
         "converged": clf.stats_.get("converged"),
+        "projected_gradient_gap": clf.stats_.get("projected_gradient_gap"),
         "n_support": clf.stats_.get("n_support"),
         "weight_sparsity": clf.stats_.get("weight_sparsity"),
         "memory_bytes": memory,
