@@ -21,7 +21,6 @@ cdef struct StateC:
     int* rightmost2
     int* n_left           # number of left and right children (valency)
     int* n_right
-    int root_child        # the word attached to 0, -1 while none
     bint single_root
 
 cdef StateC* state_new(int n, bint single_root) except NULL nogil

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
@@ -44,6 +45,7 @@ class ParserConfig:
     single_root: bool = True
     classifier: str = "poly2-linear"
     classifier_params: dict = field(default_factory=dict)
+    min_word_count: int = 1
     seed: int = 0
     threads: int = 2
 
@@ -94,7 +96,7 @@ class DependencyParser:
         cfg = self.config
         for i, s in enumerate(sentences):
             word.append(1)
-            word.extend(self.words.encode(s.form, grow))
+            word.extend(self.words.encode(s.form))
             tag.append(1)
             tag.extend(self.tags.encode(self._column(s, cfg.tag_column), grow))
             coarse.append(1)
@@ -129,6 +131,7 @@ class DependencyParser:
             lifted_trees += n_lifted > 0
         log(f"pseudo-projective: lifted {lifted_arcs} arcs in {lifted_trees} of "
             f"{len(sentences)} trees")
+        self._learn_words(sentences)
         corpus = self.encode(sentences, grow=True, trees=trees)
         rows = oracle_rows(corpus.word, corpus.tag, corpus.coarse, corpus.split_tag,
                            corpus.heads, corpus.labels, corpus.offsets, cfg.feature_set,
@@ -163,10 +166,10 @@ class DependencyParser:
         with ThreadPoolExecutor(max_workers=max(1, cfg.threads)) as pool:
             for split, kind, clf in pool.map(fit, jobs):
                 self.classifiers[(split, kind)] = clf
-        root_label_counts = np.bincount(rows["label"][rows["from_root"]],
+        attached = corpus.heads > 0
+        root_label_counts = np.bincount(corpus.labels[corpus.heads == 0],
                                         minlength=len(self.labels.learned()))
-        other = rows["label"][(rows["move"] >= LEFT_MOVE) & ~rows["from_root"]]
-        other_counts = np.bincount(other, minlength=len(self.labels.learned()))
+        other_counts = np.bincount(corpus.labels[attached], minlength=len(self.labels.learned()))
         self.info.update({
             "train_sentences": len(sentences), "lifted_arcs": int(lifted_arcs),
             "lifted_trees": int(lifted_trees), "oracle_states": int(n_rows),
@@ -176,6 +179,15 @@ class DependencyParser:
         self._decoder = None
         log(f"trained {len(jobs)} classifiers in {len(self.split_names)} splits "
             f"in {time.perf_counter() - started:.1f} s")
+
+    def _learn_words(self, sentences: Sequence[Sentence]) -> None:
+        """Known words: forms seen at least min_word_count times; rarer ones are read as
+        unknown in training too, so that the word templates learn weights for unknown words."""
+        counts = Counter(form for s in sentences for form in s.form)
+        for s in sentences:
+            for form in s.form:
+                if counts[form] >= self.config.min_word_count:
+                    self.words.add(form)
 
     def _choose_splits(self, split_tag: np.ndarray) -> np.ndarray:
         """Own split for each split tag with >= threshold rows; the rest pooled into the last."""

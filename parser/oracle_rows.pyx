@@ -9,7 +9,7 @@ from libc.stdint cimport int8_t, int32_t, int64_t, uint64_t
 
 import numpy as np
 
-from parser.arc_eager cimport (LEFT, RIGHT, StateC, apply_move, is_final, oracle_move,
+from parser.arc_eager cimport (LEFT, RIGHT, StateC, apply_move, finish, is_final, oracle_move,
                                stack_at, state_free, state_new, state_reset, valid_moves)
 from parser.feature_templates cimport SentenceC, extract_keys, n_templates
 from parser.feature_templates import FEATURE_SETS
@@ -90,8 +90,10 @@ def oracle_rows(const int32_t[::1] word, const int32_t[::1] tag, const int32_t[:
                     row += 1
                 if bad_sentence >= 0:
                     break
+                finish(st, -1)
                 for w in range(1, n + 1):
-                    if st.heads[w] != heads[start + w] or st.labels[w] != labels[start + w]:
+                    if st.heads[w] != heads[start + w] or (
+                            st.labels[w] != labels[start + w] and heads[start + w] != 0):
                         bad_sentence = i
                         bad_word = w
                         break

@@ -46,34 +46,40 @@ def random_projective_tree(n: int, rng: random.Random) -> list[int]:
 
 
 def test_moves_build_the_expected_tree() -> None:
-    s = ArcEagerState(4)
-    for move in ["S", "L-det", "R-root", "S", "L-amod", "R-obj"]:
+    s = ArcEagerState(4)  # the dog saw cats
+    for move in ["S", "L-det", "S", "L-nsubj", "S", "R-obj"]:
         s.apply(move)
-    assert s.heads == [2, 0, 4, 2]
-    assert s.labels == ["det", "root", "amod", "obj"]
     assert s.is_final
-    assert s.children(2) == {"leftmost": 1, "leftmost2": -1, "rightmost": 4, "rightmost2": -1,
+    assert s.heads == [2, 3, 0, 3]
+    assert s.labels == ["det", "nsubj", "root", "obj"]
+    assert s.children(3) == {"leftmost": 2, "leftmost2": -1, "rightmost": 4, "rightmost2": -1,
                              "n_left": 1, "n_right": 1}
 
 
-def test_invalid_moves_are_refused() -> None:
+def test_no_arc_leaves_the_root_while_parsing() -> None:
     s = ArcEagerState(2)
-    assert s.valid() == {"S", "R"}
+    assert s.valid() == {"S"}
     with pytest.raises(ValueError):
-        s.apply("L-x")
+        s.apply("R-root")
     with pytest.raises(ValueError):
         s.apply("D")
-    s.apply("R-root")
-    # 0 already has its dependent: no second root; word 1 dominates the rest: no REDUCE
-    assert "D" not in s.valid()
+    s.apply("S")
+    assert s.valid() == {"L", "R"}  # SHIFT would leave two words without a head
     s.apply("R-obj")
     assert s.is_final and s.heads == [0, 1]
 
 
-def test_last_word_cannot_be_shifted() -> None:
-    s = ArcEagerState(2)
+def test_last_word_must_leave_exactly_one_headless_word() -> None:
+    s = ArcEagerState(3)
     s.apply("S")
-    assert s.valid() == {"L"}  # RIGHT would leave word 1 headless, SHIFT word 2 headless
+    s.apply("S")
+    assert s.valid() == {"L"}  # two headless stack words: only LEFT-ARC can reduce them
+    s.apply("L-x")
+    assert s.valid() == {"L", "R"}
+    s.apply("L-y")
+    assert s.valid() == {"S"}
+    s.apply("S")
+    assert s.heads == [3, 3, 0]
 
 
 @settings(max_examples=300, deadline=None)
