@@ -38,7 +38,9 @@ def register(groups: argparse._SubParsersAction) -> None:
                        help="tag column read by the feature templates")
     train.add_argument("--split-threshold", type=int, default=1000,
                        help="splits with fewer training states are pooled (default 1000)")
-    train.add_argument("-C", type=float, default=None, help="SVM cost (default: backend's)")
+    train.add_argument("-C", type=float, default=0.1, help="SVM cost C (default 0.1)")
+    train.add_argument("--min-word-count", type=int, default=1,
+                       help="rarer word forms are read as unknown in training (default 1)")
     train.add_argument("--seed", type=int, default=0)
     train.add_argument("--threads", type=int, default=2, help="splits trained in parallel")
     add_io_options(train)
@@ -91,9 +93,10 @@ def run_train(args: argparse.Namespace) -> int:
 
     train = read_all(args.train, args, require_tree=True)
     dev = read_all(args.dev, args, require_tree=True) if args.dev else None
-    params = {} if args.C is None else {"C": args.C}
+    params = {"C": args.C}
     config = ParserConfig(feature_set=args.features, tag_column=args.tag_column,
                           split_column=args.split_column, split_threshold=args.split_threshold,
+                          min_word_count=args.min_word_count,
                           single_root=all(s.head.count(0) == 1 for s in train), classifier=args.classifier,
                           classifier_params=params, seed=args.seed, threads=args.threads)
     parser = DependencyParser(config)

@@ -44,7 +44,7 @@ class ParserConfig:
     split_threshold: int = 1000
     single_root: bool = True
     classifier: str = "poly2-linear"
-    classifier_params: dict = field(default_factory=dict)
+    classifier_params: dict = field(default_factory=lambda: {"C": 0.1})
     min_word_count: int = 1
     seed: int = 0
     threads: int = 2

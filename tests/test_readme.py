@@ -1,0 +1,72 @@
+"""The README's commands work: the set-up commands run, the usage lines name real options."""
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from parser.cli import build_parser
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+BLOCKS = re.findall(r"```sh\n(.*?)```", README, flags=re.S)
+
+
+def setup_commands() -> tuple[str, str]:
+    main_job, tests = (block.strip() for block in BLOCKS[:2])
+    return main_job, tests
+
+
+def test_ci_runs_exactly_the_readme_test_command() -> None:
+    _, tests = setup_commands()
+    assert tests in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+
+
+def help_text(words: list[str]) -> str:
+    parser = build_parser()
+    for action in parser._subparsers._group_actions:
+        group = action.choices[words[0]]
+    for action in group._subparsers._group_actions:
+        return action.choices[words[1]].format_help()
+    raise AssertionError(words)
+
+
+def test_every_usage_line_names_real_options() -> None:
+    usage = BLOCKS[2]
+    commands = re.findall(r"^polyparse (\w+) (\w+)(.*(?:\n {20,}.*)*)", usage, flags=re.M)
+    assert len(commands) >= 6
+    for group, command, rest in commands:
+        text = help_text([group, command])
+        for option in re.findall(r"(?<![\w-])(--?[A-Za-z][\w-]*)", rest):
+            assert option in text, f"polyparse {group} {command}: {option} is not an option"
+
+
+def run_main_job_after_install(tmp_path: Path, corpora: Path) -> subprocess.CompletedProcess:
+    main_job, _ = setup_commands()
+    after_install = main_job.split("pip install . && ", 1)[1]
+    env = {**os.environ, "C": str(corpora), "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"}
+    return subprocess.run(["bash", "-c", f"set -o pipefail; {after_install}"], cwd=tmp_path,
+                          env=env, capture_output=True, text=True, check=False)
+
+
+def test_main_job_trains_parses_and_scores_ewt(tmp_path: Path, corpora: Path) -> None:
+    result = run_main_job_after_install(tmp_path, corpora)
+    assert result.returncode == 0, result.stderr[-2000:]
+    import json
+
+    scores = json.loads(result.stdout.strip().splitlines()[-1])
+    assert scores["UAS"] > 85 and scores["LAS"] > 82
+    assert (tmp_path / "ewt.model").exists() and (tmp_path / "pred.conllu").exists()
+
+
+def test_basque_example(tmp_path: Path, corpora: Path) -> None:
+    command = shlex.split(re.search(r"`(polyparse [^`]*eus\.train[^`]*)`", README).group(1))
+    command = [str(corpora / "conll2007" / w) if w == "eus.train" else w for w in command]
+    result = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "eus.model").exists()
