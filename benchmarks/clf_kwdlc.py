@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import subprocess
 import sys
 import tempfile
@@ -25,21 +24,11 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "benchmarks"))
+from machine import machine  # noqa: E402
+
 DATA = "kwdlc_dep train.svm -> test.svm"
 RUNS = ("linear-l2", "linear-l1", "poly2-linear-l2", "poly2-linear-l1")
-
-
-def machine() -> str:
-    cpu = platform.processor() or "unknown cpu"
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return f"{platform.platform()}; {cpu}; {os.cpu_count()} cores"
 
 
 def child(argv: list[str]) -> tuple[str, float, float, float]:

@@ -14,6 +14,7 @@ import io
 import json
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -39,6 +40,14 @@ def main() -> int:
     train, dev, test = (ewt / f"en_ewt-ud-{part}.conllu" for part in ("train", "dev", "test"))
     data = "UD English-EWT 2.16, gold tags"
     workdir = Path(tempfile.mkdtemp(prefix="polyparse-bench-"))
+    try:
+        return run(args, extra, train, dev, test, data, workdir)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def run(args: argparse.Namespace, extra: list[str], train: Path, dev: Path, test: Path,
+        data: str, workdir: Path) -> int:
     model = Path(args.model) if args.model else workdir / "ewt.model"
     if not args.model:
         command = [sys.executable, "-m", "parser.cli", "dep", "train", "--train", str(train),
