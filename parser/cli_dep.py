@@ -101,7 +101,7 @@ def run_train(args: argparse.Namespace) -> int:
                           classifier_params=params, seed=args.seed, threads=args.threads)
     parser = DependencyParser(config)
     log(f"training on {len(train)} sentences of {args.train}")
-    parser.train(train, log=log)
+    parser.train(train, log=log, progress=True)
     header = {"training_command": shlex.join(["polyparse"] + sys.argv[1:]),
               "train_sha256": file_sha256(args.train)}
     if dev is not None:
@@ -171,10 +171,11 @@ def run_parse(args: argparse.Namespace) -> int:
 def run_evaluate(args: argparse.Namespace) -> int:
     from parser.evaluate import evaluate
 
+    conllu = args.format == "conllu"
     gold = read_conll(args.gold, fmt=args.format, encoding=args.encoding, require_tree=True,
-                      single_root=False)
+                      single_root=False, require_deprel=conllu)
     system = read_conll(args.system, fmt=args.format, encoding=args.encoding,
-                        require_tree=True, single_root=False)
+                        require_tree=True, single_root=False, require_deprel=conllu)
     scores = evaluate(gold, system, punct=args.punct, gold_name=args.gold,
                       system_name=args.system)
     if args.json:

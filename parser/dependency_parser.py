@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -18,6 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
+from tqdm import tqdm
 
 from classifiers.backends import classifier_from_arrays, new_classifier
 from classifiers.model_file import read_model_file, write_model_file
@@ -119,7 +121,7 @@ class DependencyParser:
     # ----- training -------------------------------------------------------------------------
 
     def train(self, sentences: Sequence[Sentence],
-              log: Callable[[str], None] = lambda message: None) -> None:
+              log: Callable[[str], None] = lambda message: None, progress: bool = False) -> None:
         cfg = self.config
         started = time.perf_counter()
         trees = []
@@ -163,9 +165,13 @@ class DependencyParser:
             clf.fit(matrix.take(chosen), y)
             return split, kind, clf
 
+        bar = tqdm(total=len(jobs), unit=" classifiers", desc="training", file=sys.stderr,
+                   disable=None if progress else True)
         with ThreadPoolExecutor(max_workers=max(1, cfg.threads)) as pool:
             for split, kind, clf in pool.map(fit, jobs):
                 self.classifiers[(split, kind)] = clf
+                bar.update()
+        bar.close()
         attached = corpus.heads > 0
         root_label_counts = np.bincount(corpus.labels[corpus.heads == 0],
                                         minlength=len(self.labels.learned()))
