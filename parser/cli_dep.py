@@ -15,7 +15,6 @@ from typing import TextIO
 
 from tqdm import tqdm
 
-from features.errors import InputError
 from parser.cli import debug_parent
 from parser.conll import FORMATS, Sentence, read_conll, write_conll
 

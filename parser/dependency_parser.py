@@ -9,12 +9,10 @@ parallel threads (the solvers release the GIL).
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 
@@ -226,7 +224,7 @@ class DependencyParser:
         return self._decoder
 
     def _build_decoder(self) -> ArcEagerDecoder:
-        n_labels = len(self.labels.learned())
+        len(self.labels.learned())
         root_counts = np.asarray(self.info["root_label_counts"], dtype=np.int64)
         other_counts = np.asarray(self.info["other_label_counts"], dtype=np.int64)
         slots = {kind: [] for kind in SLOT_KINDS}
