@@ -224,7 +224,6 @@ class DependencyParser:
         return self._decoder
 
     def _build_decoder(self) -> ArcEagerDecoder:
-        len(self.labels.learned())
         root_counts = np.asarray(self.info["root_label_counts"], dtype=np.int64)
         other_counts = np.asarray(self.info["other_label_counts"], dtype=np.int64)
         slots = {kind: [] for kind in SLOT_KINDS}
