@@ -72,6 +72,24 @@ cdef class ClassifierSlot:
         return best_id
 
 
+cdef void** slot_pointers(list slots) except NULL:
+    """Borrowed pointers to the slots (the decoder's `slots` list owns the references)."""
+    cdef void** pointers = <void**>malloc(max(1, len(slots)) * sizeof(void*))
+    cdef Py_ssize_t i
+    if pointers == NULL:
+        raise MemoryError()
+    for i in range(len(slots)):
+        if not isinstance(slots[i], ClassifierSlot):
+            free(pointers)
+            raise TypeError("slots must be ClassifierSlot objects")
+        pointers[i] = <void*>slots[i]
+    return pointers
+
+
+cdef inline int best_of(void* slot, const int32_t* feats, int n, const bint* allowed) noexcept:
+    return (<ClassifierSlot>slot).best(feats, n, allowed)
+
+
 cdef inline void sort_small(int32_t* a, int n) noexcept nogil:
     cdef int i, j
     cdef int32_t v
@@ -92,9 +110,10 @@ cdef class ArcEagerDecoder:
     cdef bint single_root
     cdef int32_t[::1] split_of_tag
     cdef int fallback_split
-    cdef list transition_slots
-    cdef list left_slots
-    cdef list right_slots
+    cdef list slots          # keeps the ClassifierSlot objects alive for the pointers below
+    cdef void** transition_slots
+    cdef void** left_slots
+    cdef void** right_slots
     cdef bint[::1] root_labels
     cdef bint[::1] other_labels
     cdef int default_root_label
@@ -108,13 +127,21 @@ cdef class ArcEagerDecoder:
         self.single_root = single_root
         self.split_of_tag = np.ascontiguousarray(split_of_tag, dtype=np.int32)
         self.fallback_split = fallback_split
-        self.transition_slots = transition_slots
-        self.left_slots = left_slots
-        self.right_slots = right_slots
+        if not len(transition_slots) == len(left_slots) == len(right_slots) > fallback_split:
+            raise ValueError("every split needs its three classifier slots")
+        self.slots = transition_slots + left_slots + right_slots
+        self.transition_slots = slot_pointers(transition_slots)
+        self.left_slots = slot_pointers(left_slots)
+        self.right_slots = slot_pointers(right_slots)
         self.root_labels = np.ascontiguousarray(root_labels, dtype=np.intc)
         self.other_labels = np.ascontiguousarray(other_labels, dtype=np.intc)
         self.default_root_label = default_root_label
         self.default_label = default_label
+
+    def __dealloc__(self):
+        free(self.transition_slots)
+        free(self.left_slots)
+        free(self.right_slots)
 
     def parse(self, const int32_t[::1] word, const int32_t[::1] tag,
               const int32_t[::1] coarse, const int32_t[::1] split_tag,
@@ -147,7 +174,6 @@ cdef class ArcEagerDecoder:
         cdef bint valid[N_MOVES]
         cdef int n_keys, n_feats, j, move, label, split, s0, tag_id, n_valid
         cdef int32_t rank
-        cdef ClassifierSlot slot
         cdef const bint* allowed
         sent.n = n
         sent.word = &word[start]
@@ -175,8 +201,7 @@ cdef class ArcEagerDecoder:
                     if valid[j]:
                         move = j
             else:
-                slot = <ClassifierSlot>self.transition_slots[split]
-                move = slot.best(feats, n_feats, valid)
+                move = best_of(self.transition_slots[split], feats, n_feats, valid)
                 if move < 0:
                     for j in range(N_MOVES):
                         if valid[MOVE_PREFERENCE[j]]:
@@ -187,15 +212,13 @@ cdef class ArcEagerDecoder:
                 s0 = stack_at(st, 0)
                 if move == RIGHT and s0 == 0:
                     allowed = &self.root_labels[0]
-                    slot = <ClassifierSlot>self.right_slots[split]
-                    label = slot.best(feats, n_feats, allowed)
+                    label = best_of(self.right_slots[split], feats, n_feats, allowed)
                     if label < 0:
                         label = self.default_root_label
                 else:
                     allowed = &self.other_labels[0]
-                    slot = <ClassifierSlot>(self.left_slots[split] if move == LEFT
-                                            else self.right_slots[split])
-                    label = slot.best(feats, n_feats, allowed)
+                    label = best_of(self.left_slots[split] if move == LEFT
+                                    else self.right_slots[split], feats, n_feats, allowed)
                     if label < 0:
                         label = self.default_label
             apply_move(st, move, label)

@@ -30,8 +30,8 @@ def oracle_rows(const int32_t[::1] word, const int32_t[::1] tag, const int32_t[:
                 bint single_root=True) -> dict[str, np.ndarray]:
     """Rows for all sentences; sentence i has tokens offsets[i]..offsets[i+1]-1, token 0 = root.
 
-    Returns keys (rows x templates, uint64), move (int8), label (int32, -1 for SHIFT/REDUCE),
-    split_tag (int32, of the first buffer word) and from_root (bool, RIGHT-ARC from 0).
+    Returns keys (rows x templates, uint64), move (int8), label (int32, -1 for SHIFT/REDUCE)
+    and split_tag (int32, of the first buffer word).
     """
     cdef int fs = FEATURE_SETS[feature_set]
     cdef int n_t = n_templates(fs)
@@ -41,7 +41,6 @@ def oracle_rows(const int32_t[::1] word, const int32_t[::1] tag, const int32_t[:
     move_out = np.empty(max_rows, dtype=np.int8)
     label_out = np.empty(max_rows, dtype=np.int32)
     split_out = np.empty(max_rows, dtype=np.int32)
-    root_out = np.empty(max_rows, dtype=np.bool_)
     cdef uint64_t[:, ::1] k = keys_out
     cdef int8_t[::1] mv = move_out
     cdef int32_t[::1] lb = label_out
@@ -52,8 +51,6 @@ def oracle_rows(const int32_t[::1] word, const int32_t[::1] tag, const int32_t[:
     cdef SentenceC sent
     cdef StateC* st
     cdef bint valid[4]
-    cdef object roots = root_out
-    cdef char[::1] rt = root_out.view(np.int8)
     for i in range(n_sentences):
         max_n = max(max_n, offsets[i + 1] - offsets[i])
     st = state_new(<int>max_n, single_root)
@@ -79,7 +76,6 @@ def oracle_rows(const int32_t[::1] word, const int32_t[::1] tag, const int32_t[:
                     b0 = st.buffer
                     mv[row] = move
                     sp[row] = split_tag[start + b0]
-                    rt[row] = move == RIGHT and s0 == 0
                     if move == LEFT:
                         lb[row] = labels[start + s0]
                     elif move == RIGHT:
@@ -104,4 +100,4 @@ def oracle_rows(const int32_t[::1] word, const int32_t[::1] tag, const int32_t[:
     if bad_sentence >= 0:
         raise OracleError(bad_sentence, bad_word)
     return {"keys": keys_out[:row], "move": move_out[:row], "label": label_out[:row],
-            "split_tag": split_out[:row], "from_root": root_out[:row]}
+            "split_tag": split_out[:row]}
