@@ -45,3 +45,9 @@ cdef inline int buffer_at(const StateC* st, int offset) noexcept nogil:
     if i <= st.n:
         return i
     return -1
+
+
+cdef class ArcEagerState:
+    cdef StateC* st
+    cdef list label_names
+    cdef dict label_ids

@@ -238,21 +238,21 @@ cdef void finish(StateC* st, int root_label) noexcept nogil:
 
 
 cdef class ArcEagerState:
-    """Python view of a StateC, driven by move strings ("S", "D", "L-nsubj", "R-obj")."""
+    """Python view of a StateC, driven by move strings ("S", "D", "L-nsubj", "R-obj").
 
-    cdef StateC* st
-    cdef list label_names
-    cdef dict label_ids
+    Label names get ids in order of first use, after those of `labels` if given (so that the
+    ids can match a parser's label vocabulary).
+    """
 
-    def __cinit__(self, int n, bint single_root=True):
+    def __cinit__(self, int n, bint single_root=True, labels=()):
         self.st = state_new(n, single_root)
-        self.label_names = []
-        self.label_ids = {}
+        self.label_names = list(labels)
+        self.label_ids = {name: i for i, name in enumerate(self.label_names)}
 
     def __dealloc__(self):
         state_free(self.st)
 
-    def _label_id(self, str name) -> int:
+    def label_id(self, str name) -> int:
         if name not in self.label_ids:
             self.label_ids[name] = len(self.label_names)
             self.label_names.append(name)
@@ -296,9 +296,9 @@ cdef class ArcEagerState:
         code = MOVE_NAMES.index(kind)
         if kind not in self.valid():
             raise ValueError(f"move {move!r} is not valid in this state")
-        apply_move(self.st, code, self._label_id(label) if label else -1)
+        apply_move(self.st, code, self.label_id(label) if label else -1)
         if is_final(self.st):
-            finish(self.st, self._label_id("root"))
+            finish(self.st, self.label_id("root"))
 
     def cost(self, str move, gold_heads) -> int:
         """The dynamic oracle's cost of a move (gold heads for words 1..n)."""

@@ -6,9 +6,11 @@ binarised as type=value predicates. `rich` adds the distance, valency, second-or
 word/tag-pair templates of Zhang & Nivre (2011), Table 1, as far as they apply to greedy
 arc-eager parsing. Label values are label id + 3 (0: no token, 1: no label/child).
 """
-from libc.stdint cimport uint64_t
+from libc.stdint cimport int32_t, uint64_t
 
-from parser.arc_eager cimport buffer_at, stack_at
+from parser.arc_eager cimport ArcEagerState, buffer_at, stack_at
+
+import numpy as np
 
 CHANG2010_NAMES = (
     "input(1).tag", "input(2).tag", "input(3).tag", "input.word", "input(1).word",
@@ -148,3 +150,22 @@ cdef int extract_keys(const StateC* st, const SentenceC* sent, int feature_set,
     out[37] = key(37, pair(capped(st.n_left[b0], 8) if b0 >= 0 else 9, tag_of(sent, b0)))
     out[38] = key(38, pair(coarse_of(sent, s0), coarse_of(sent, b0)))
     return 39
+
+
+def state_keys(ArcEagerState state, word, tag, coarse, str feature_set) -> np.ndarray:
+    """The template keys of a Python-view state (for tests and --explain style inspection);
+    word/tag/coarse hold the value ids of tokens 0..n, token 0 being the root."""
+    cdef const int32_t[::1] w = np.ascontiguousarray(word, dtype=np.int32)
+    cdef const int32_t[::1] t = np.ascontiguousarray(tag, dtype=np.int32)
+    cdef const int32_t[::1] c = np.ascontiguousarray(coarse, dtype=np.int32)
+    if not w.shape[0] == t.shape[0] == c.shape[0] == state.st.n + 1:
+        raise ValueError("word, tag and coarse need one value per token, root included")
+    cdef SentenceC sent
+    sent.n = state.st.n
+    sent.word = &w[0]
+    sent.tag = &t[0]
+    sent.coarse = &c[0]
+    out = np.empty(MAX_TEMPLATES, dtype=np.uint64)
+    cdef uint64_t[::1] o = out
+    cdef int n = extract_keys(state.st, &sent, FEATURE_SETS[feature_set], &o[0])
+    return out[:n]

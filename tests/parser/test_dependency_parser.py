@@ -12,7 +12,10 @@ from hypothesis import strategies as st
 
 from classifiers.backends import classifier_from_arrays
 from parser.conll import Sentence, read_conll
+from features.binary_matrix import BinaryMatrix
+from parser.arc_eager import ArcEagerState
 from parser.dependency_parser import DependencyParser, ParserConfig
+from parser.feature_templates import state_keys
 from parser.evaluate import evaluate
 from tests.parser.synthetic import TAGS, WORDS, write_treebank
 from tests.parser.test_arc_eager import is_tree
@@ -95,6 +98,87 @@ def test_every_output_is_a_tree_under_random_weights(trained: DependencyParser, 
         assert all("|" not in d for d in deprels)
 
 
+MOVES = "SDLR"
+MOVE_PREFERENCE = "SRLD"
+
+
+def best_class(clf, ranks: list[int], allowed: set[int]) -> int:
+    """Highest-scoring allowed class (first in class order on ties), -1 if none is allowed."""
+    classes = [int(c) for c in clf.classes_]
+    if len(classes) == 1:
+        return classes[0] if classes[0] in allowed else -1
+    values = clf.decision_function(BinaryMatrix.from_rows([np.asarray(ranks, dtype=np.int32)]))[0]
+    if len(values) == 1:
+        values = [values[0], -values[0]]
+    best, best_value = -1, 0.0
+    for c, v in zip(classes, values):
+        if c in allowed and (best < 0 or v > best_value):
+            best, best_value = c, v
+    return best
+
+
+def python_parse(parser: DependencyParser, sentence: Sentence) -> tuple[list[int], list[int]]:
+    """Plain-Python greedy decoding through the ArcEagerState view: the decoder's reference."""
+    corpus = parser.encode([sentence])
+    word, tag, coarse, split_tag = (a.tolist() for a in (corpus.word, corpus.tag, corpus.coarse,
+                                                         corpus.split_tag))
+    names = parser.labels.learned()
+    table, fallback = parser.split_of_tag()
+    root_counts = np.asarray(parser.info["root_label_counts"])
+    other_counts = np.asarray(parser.info["other_label_counts"])
+    root_labels = set(np.flatnonzero(root_counts).tolist())
+    other_labels = set(np.flatnonzero(other_counts).tolist())
+    s = ArcEagerState(len(sentence), parser.config.single_root, labels=names)
+    while not s.is_final:
+        valid = {MOVES.index(m) for m in s.valid()}
+        keys = state_keys(s, word, tag, coarse, parser.config.feature_set)
+        ranks = sorted(int(r) for r in parser.vocab.transform(keys) if r >= 0)
+        t = split_tag[s.buffer[0]]
+        split = int(table[t]) if 0 <= t < len(table) else fallback
+        if len(valid) == 1:
+            move = valid.pop()
+        else:
+            clf = parser.classifiers.get((split, "transition"))
+            move = best_class(clf, ranks, valid) if clf is not None else (0 if 0 in valid else -1)
+            if move < 0:
+                move = next(MOVES.index(m) for m in MOVE_PREFERENCE if MOVES.index(m) in valid)
+        name = MOVES[move]
+        if name in "LR":
+            to_root = name == "R" and s.stack[-1] == 0
+            kind = "left" if name == "L" else "right"
+            clf = parser.classifiers.get((split, kind))
+            allowed = root_labels if to_root else other_labels
+            default = int(np.argmax(root_counts if to_root else other_counts))
+            if clf is None:
+                label = int(np.argmax(other_counts))
+                label = label if label in allowed else -1
+            else:
+                label = best_class(clf, ranks, allowed)
+            name += "-" + names[label if label >= 0 else default]
+        s.apply(name)
+    return s.heads, [names.index(lab) if lab in names else -1 for lab in s.labels]
+
+
+def assert_decoder_matches_python(parser: DependencyParser, sentences: list[Sentence]) -> None:
+    corpus = parser.encode(sentences)
+    heads, labels = parser.decoder().parse(corpus.word, corpus.tag, corpus.coarse,
+                                           corpus.split_tag, corpus.offsets)
+    for i, sentence in enumerate(sentences):
+        start, end = corpus.offsets[i] + 1, corpus.offsets[i + 1]
+        assert python_parse(parser, sentence) == (heads[start:end].tolist(),
+                                                  labels[start:end].tolist())
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32 - 1))
+def test_decoder_equals_python_reference_under_random_weights(trained: DependencyParser,
+                                                              seed: int) -> None:
+    rng = random.Random(seed)
+    parser = randomized(trained, seed)
+    assert_decoder_matches_python(parser, [random_sentence(rng, rng.randint(1, 30))
+                                           for _ in range(10)])
+
+
 def test_ewt_slice_end_to_end(corpora: Path) -> None:
     ewt = corpora / "en_ewt"
     train = list(read_conll(ewt / "en_ewt-ud-train.conllu", require_tree=True))[:1500]
@@ -106,3 +190,4 @@ def test_ewt_slice_end_to_end(corpora: Path) -> None:
         assert is_tree(heads)
     scores = evaluate(dev, [replace(s, head=h, deprel=d) for s, (h, d) in zip(dev, parsed)])
     assert scores.UAS > 70 and scores.LAS > 62
+    assert_decoder_matches_python(parser, dev[:60])
