@@ -112,22 +112,18 @@ cdef class KeyIndex:
 
     def lookup(self, keys) -> np.ndarray:
         """Ids of many keys at once, -1 for absent keys."""
-        cdef const uint64_t[::1] k = np.ascontiguousarray(keys, dtype=np.uint64).ravel()
-        out = np.empty(k.shape[0], dtype=np.int32)
-        cdef int32_t[::1] o = out
-        cdef Py_ssize_t j
-        with nogil:
-            for j in range(k.shape[0]):
-                o[j] = self.get(k[j])
-        return out.reshape(np.shape(keys))
+        return self._ids(keys, False)
 
     def add(self, keys) -> np.ndarray:
         """Ids of many keys, inserting the absent ones in order."""
+        return self._ids(keys, True)
+
+    def _ids(self, keys, bint insert) -> np.ndarray:
         cdef const uint64_t[::1] k = np.ascontiguousarray(keys, dtype=np.uint64).ravel()
         out = np.empty(k.shape[0], dtype=np.int32)
         cdef int32_t[::1] o = out
         cdef Py_ssize_t j
         with nogil:
             for j in range(k.shape[0]):
-                o[j] = self.get_or_insert(k[j])
+                o[j] = self.get_or_insert(k[j]) if insert else self.get(k[j])
         return out.reshape(np.shape(keys))

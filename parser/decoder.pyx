@@ -15,7 +15,7 @@ from features.key_index cimport KeyIndex
 from parser.arc_eager cimport (LEFT, N_MOVES, REDUCE, RIGHT, SHIFT, StateC, apply_move,
                                finish, is_final, stack_at, state_free, state_new, state_reset,
                                valid_moves)
-from parser.feature_templates cimport (MAX_TEMPLATES, SentenceC, extract_keys)
+from parser.feature_templates cimport MAX_TEMPLATES, SentenceC, extract_keys, sentence_at
 from parser.feature_templates import FEATURE_SETS
 
 # When a split's classifier knows none of the valid moves, take the first valid one in this order.
@@ -175,10 +175,7 @@ cdef class ArcEagerDecoder:
         cdef int n_keys, n_feats, j, move, label, split, s0, tag_id, n_valid
         cdef int32_t rank
         cdef const bint* allowed
-        sent.n = n
-        sent.word = &word[start]
-        sent.tag = &tag[start]
-        sent.coarse = &coarse[start]
+        sentence_at(&sent, &word[start], &tag[start], &coarse[start], n)
         state_reset(st, n)
         while not is_final(st):
             n_valid = valid_moves(st, valid)

@@ -20,6 +20,15 @@ cdef struct SentenceC:
     const int32_t* tag    # the tag column used by the templates (XPOS by default)
     const int32_t* coarse # UPOS
 
+cdef inline void sentence_at(SentenceC* sent, const int32_t* word, const int32_t* tag,
+                             const int32_t* coarse, int n) noexcept nogil:
+    """Point `sent` at one sentence of n words whose token 0 (the root) is at the pointers."""
+    sent.n = n
+    sent.word = word
+    sent.tag = tag
+    sent.coarse = coarse
+
+
 cdef int n_templates(int feature_set) noexcept nogil
 cdef int extract_keys(const StateC* st, const SentenceC* sent, int feature_set,
                       uint64_t* out) noexcept nogil

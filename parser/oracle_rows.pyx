@@ -11,7 +11,7 @@ import numpy as np
 
 from parser.arc_eager cimport (LEFT, RIGHT, StateC, apply_move, finish, is_final, oracle_move,
                                stack_at, state_free, state_new, state_reset, valid_moves)
-from parser.feature_templates cimport SentenceC, extract_keys, n_templates
+from parser.feature_templates cimport SentenceC, extract_keys, n_templates, sentence_at
 from parser.feature_templates import FEATURE_SETS
 
 
@@ -59,10 +59,7 @@ def oracle_rows(const int32_t[::1] word, const int32_t[::1] tag, const int32_t[:
             for i in range(n_sentences):
                 start = offsets[i]
                 n = <int>(offsets[i + 1] - start - 1)
-                sent.n = n
-                sent.word = &word[start]
-                sent.tag = &tag[start]
-                sent.coarse = &coarse[start]
+                sentence_at(&sent, &word[start], &tag[start], &coarse[start], n)
                 state_reset(st, n)
                 while not is_final(st):
                     move = oracle_move(st, &heads[start])
