@@ -21,10 +21,14 @@ stopping when m(a) - M(a) < eps; shrinking and gradient reconstruction as in LIB
 This module follows libsvm 3.x's Solver step by step (same tie-breaking, shrinking schedule,
 cache policy and float rounding of Q), so it reaches libsvm's solution on the same data.
 
-Kernel columns: the rows' feature ids are remapped to 0 .. n_features-1; a column Q_i[start ..
-len) marks x_i's features in a byte array and counts, for each row j, the marked ids of x_j
-(a dense scatter of x_i, then one gather per stored id), then looks the kernel up in a table
-indexed by the count.
+Kernel columns: the rows' feature ids are remapped to 0 .. n_features-1, and a column
+Q_i[start .. len) needs |x_i & x_t| for every row t, then a table lookup of the kernel by that
+count. Two ways, whichever touches fewer ids for this column:
+  gather: mark x_i's ids in a byte array, then count the marked ids of each x_t (sum of |x_t|);
+  inverted index: count[t] = number of x_i's ids that x_t holds, by walking the posting list of
+    each id of x_i; an id held by more than half of the rows keeps the list of rows *without*
+    it instead (count starts at 1 for it and those rows lose it), so a column costs l plus
+    sum over x_i's ids of min(df, l - df).
 """
 from libc.math cimport INFINITY
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t
@@ -90,6 +94,15 @@ cdef class _Solver:
     cdef const int32_t* feats
     cdef uint8_t* mark
     cdef double* table
+    # Inverted index by original row (see the module notes): postings of feature f are
+    # post_rows[post_ptr[f] : post_ptr[f + 1]], complemented when complement[f]; count holds
+    # one counter per original row; index_cost[o] is the work of a column of row o that way.
+    cdef const int64_t* post_ptr
+    cdef const int32_t* post_rows
+    cdef const uint8_t* complement
+    cdef const int64_t* index_cost
+    cdef int32_t* count
+    cdef double mean_len
     # LRU cache of columns; cache_size counts the floats still free.
     cdef CacheHead* head
     cdef CacheHead lru_head
@@ -110,12 +123,13 @@ cdef class _Solver:
         self.mark = <uint8_t*>calloc(max(n_features, 1), sizeof(uint8_t))
         self.table = <double*>malloc((max_count + 1) * sizeof(double))
         self.head = <CacheHead*>calloc(max(l, 1), sizeof(CacheHead))
+        self.count = <int32_t*>malloc(max(l, 1) * sizeof(int32_t))
         self.lru_head.next = &self.lru_head
         self.lru_head.prev = &self.lru_head
         if (self.y == NULL or self.G == NULL or self.G_bar == NULL or self.alpha == NULL
                 or self.QD == NULL or self.alpha_status == NULL or self.active_set == NULL
                 or self.row_start == NULL or self.row_len == NULL or self.mark == NULL
-                or self.table == NULL or self.head == NULL):
+                or self.table == NULL or self.head == NULL or self.count == NULL):
             raise MemoryError()
 
     def __dealloc__(self):
@@ -137,6 +151,7 @@ cdef class _Solver:
         free(self.row_len)
         free(self.mark)
         free(self.table)
+        free(self.count)
 
     # LRU cache (libsvm's Cache) ------------------------------------------------------------
 
@@ -227,6 +242,42 @@ cdef class _Solver:
 
     cdef void fill_column(self, int i, float* data, int start, int length) noexcept nogil:
         # data[t] = y_i y_t K(x_i, x_t) for t in [start, length).
+        if self.index_cost[self.active_set[i]] + (length - start) < self.mean_len * (
+            length - start
+        ):
+            self.fill_column_by_index(i, data, start, length)
+        else:
+            self.fill_column_by_gather(i, data, start, length)
+        self.columns_computed += 1
+
+    cdef void fill_column_by_index(self, int i, float* data, int start, int length) noexcept nogil:
+        cdef const int32_t* own = self.feats + self.row_start[i]
+        cdef int n_own = self.row_len[i]
+        cdef int32_t* count = self.count
+        cdef const int32_t* rows
+        cdef const int* active_set = self.active_set
+        cdef int p, t, f
+        cdef int32_t base = 0
+        cdef int64_t q, end
+        cdef double yi = self.y[i]
+        for p in range(n_own):
+            base += self.complement[own[p]]
+        for t in range(self.l):
+            count[t] = base
+        for p in range(n_own):
+            f = own[p]
+            rows = self.post_rows
+            end = self.post_ptr[f + 1]
+            if self.complement[f]:
+                for q in range(self.post_ptr[f], end):
+                    count[rows[q]] -= 1
+            else:
+                for q in range(self.post_ptr[f], end):
+                    count[rows[q]] += 1
+        for t in range(start, length):
+            data[t] = <float>(yi * self.y[t] * self.table[count[active_set[t]]])
+
+    cdef void fill_column_by_gather(self, int i, float* data, int start, int length) noexcept nogil:
         cdef const int32_t* feats = self.feats
         cdef uint8_t* mark = self.mark
         cdef const int32_t* row
@@ -251,7 +302,6 @@ cdef class _Solver:
             data[t] = <float>(yi * self.y[t] * self.table[c0 + c1])
         for p in range(n_own):
             mark[own[p]] = 0
-        self.columns_computed += 1
 
     cdef float* get_Q(self, int i, int length) noexcept nogil:
         cdef float* data
@@ -629,6 +679,18 @@ def solve_c_svc(
         raise ValueError("labels must be +1 or -1")
     cdef int max_count = int(lengths.max())
     cdef _Solver solver = _Solver(l, n_features, max_count)
+    post_ptr, post_rows, complement, index_cost = _inverted_index(
+        starts, lengths, np.asarray(feats), n_features
+    )
+    cdef const int64_t[::1] post_ptr_view = post_ptr
+    cdef const int32_t[::1] post_rows_view = post_rows
+    cdef const uint8_t[::1] complement_view = complement
+    cdef const int64_t[::1] index_cost_view = index_cost
+    solver.post_ptr = &post_ptr_view[0]
+    solver.post_rows = &post_rows_view[0] if post_rows.size else NULL
+    solver.complement = &complement_view[0]
+    solver.index_cost = &index_cost_view[0]
+    solver.mean_len = float(lengths.mean())
     cdef int t
     cdef double[::1] table = kernel_table(max_count, degree, gamma, coef0)
     for t in range(max_count + 1):
@@ -662,3 +724,37 @@ def solve_c_svc(
         coef_view[solver.active_set[t]] = solver.alpha[t] * solver.y[t]
     rho = solver.calculate_rho()
     return coef, rho, v / 2, int(iterations), int(solver.columns_computed)
+
+
+def _inverted_index(starts, lengths, feats, int n_features):
+    """Posting lists of the problem's rows by feature (see the module notes).
+
+    Returns (post_ptr int64 (n_features + 1,), post_rows int32, complement uint8 (n_features,),
+    index_cost int64 (l,)): the rows holding feature f, or those not holding it when
+    complement[f], are post_rows[post_ptr[f] : post_ptr[f + 1]] in ascending order.
+    """
+    l = lengths.size
+    total = int(lengths.sum())
+    row_of = np.repeat(np.arange(l, dtype=np.int32), lengths)
+    offsets = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    ids = feats[np.repeat(starts, lengths) + offsets]
+    order = np.argsort(ids, kind="stable")
+    sorted_ids, sorted_rows = ids[order], row_of[order]
+    df = np.bincount(ids, minlength=n_features)
+    held_ptr = np.zeros(n_features + 1, dtype=np.int64)
+    np.cumsum(df, out=held_ptr[1:])
+    complement = (2 * df > l).astype(np.uint8)
+    sizes = np.where(complement == 1, l - df, df)
+    post_ptr = np.zeros(n_features + 1, dtype=np.int64)
+    np.cumsum(sizes, out=post_ptr[1:])
+    post_rows = np.empty(int(post_ptr[-1]), dtype=np.int32)
+    plain = complement[sorted_ids] == 0
+    rank = np.arange(total, dtype=np.int64) - held_ptr[sorted_ids]
+    post_rows[post_ptr[sorted_ids[plain]] + rank[plain]] = sorted_rows[plain]
+    everyone = np.arange(l, dtype=np.int32)
+    for f in np.flatnonzero(complement):
+        post_rows[post_ptr[f] : post_ptr[f + 1]] = np.setdiff1d(
+            everyone, sorted_rows[held_ptr[f] : held_ptr[f + 1]], assume_unique=True
+        )
+    index_cost = np.bincount(row_of, weights=sizes[ids], minlength=l).astype(np.int64) + l
+    return post_ptr, post_rows, complement, index_cost
