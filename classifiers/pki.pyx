@@ -1,0 +1,234 @@
+# cython: language_level=3
+"""PKI: the kernel sum through an inverted index from features to support vectors.
+
+Kudo & Matsumoto 2003, "Fast methods for kernel-based text analysis", section 3.1 (PKI): with
+binary features only the support vectors sharing a feature with x have a count c_i = |s_i & x|
+above 0, and those counts come from the posting lists of x's features. Every other support vector
+contributes (gamma 0 + coef0)^d = coef0^d, so
+
+    value_k(x) = intercept_k + sum_i a_ki K(c_i)
+               = [intercept_k + K(0) sum_i a_ki] + sum_{i touched} a_ki (K(c_i) - K(0)),
+
+with K(c) = (gamma c + coef0)^d: the bracket is stored per output ("constant"), the touched
+support vectors are collected while counting and their counts reset to 0 on the way out.
+"""
+from libc.math cimport NAN
+from libc.stdint cimport int32_t, int64_t
+from libc.stdlib cimport calloc, free
+
+from typing import Any
+
+import numpy as np
+
+from classifiers.model_file import ModelFileError, require_arrays
+from classifiers.scorer cimport BinaryScorer
+
+cdef extern from *:
+    """
+    static inline int polyparse_try_take(int* flag) {
+        return __atomic_exchange_n(flag, 1, __ATOMIC_ACQUIRE) == 0;
+    }
+    static inline void polyparse_give_back(int* flag) {
+        __atomic_store_n(flag, 0, __ATOMIC_RELEASE);
+    }
+    """
+    bint polyparse_try_take(int* flag) nogil
+    void polyparse_give_back(int* flag) nogil
+
+DEFAULT_SLOTS = 8
+
+
+def inverted_index(support_vectors, int n_ids) -> tuple[np.ndarray, np.ndarray]:
+    """(postings_ptr int64 (n_ids + 1), postings int32): the rows holding feature f, ascending,
+    are postings[postings_ptr[f]:postings_ptr[f + 1]] (features >= n_ids are left out)."""
+    indices = support_vectors.indices
+    keep = indices < n_ids
+    rows = np.repeat(np.arange(len(support_vectors), dtype=np.int32),
+                     support_vectors.row_lengths())[keep]
+    ids = indices[keep]
+    postings = rows[np.argsort(ids, kind="stable")]
+    ptr = np.zeros(n_ids + 1, dtype=np.int64)
+    np.cumsum(np.bincount(ids, minlength=n_ids), out=ptr[1:])
+    return ptr, np.ascontiguousarray(postings, dtype=np.int32)
+
+
+cdef class ScratchPool:
+    def __cinit__(self, size_t slot_bytes, int n_slots=DEFAULT_SLOTS):
+        self.slot_bytes = max(slot_bytes, 1)
+        self.n_slots = max(n_slots, 0)
+        self.buffers = <void**>calloc(max(self.n_slots, 1), sizeof(void*))
+        self.busy = <int*>calloc(max(self.n_slots, 1), sizeof(int))
+        if self.buffers == NULL or self.busy == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        cdef int s
+        if self.buffers != NULL:
+            for s in range(self.n_slots):
+                free(self.buffers[s])
+        free(self.buffers)
+        free(self.busy)
+
+    def allocated_bytes(self) -> int:
+        """Bytes of the slots allocated so far (each on first use)."""
+        cdef int s
+        return sum(self.slot_bytes for s in range(self.n_slots) if self.buffers[s] != NULL)
+
+    @property
+    def bytes_per_call(self) -> int:
+        return self.slot_bytes
+
+    cdef void* acquire(self, int* slot) noexcept nogil:
+        # A zeroed buffer; *slot = -1 when it is the caller's own (all slots busy). NULL when out
+        # of memory.
+        cdef int s
+        cdef void* buffer
+        for s in range(self.n_slots):
+            if polyparse_try_take(&self.busy[s]):
+                if self.buffers[s] == NULL:
+                    self.buffers[s] = calloc(self.slot_bytes, 1)
+                    if self.buffers[s] == NULL:
+                        polyparse_give_back(&self.busy[s])
+                        break
+                slot[0] = s
+                return self.buffers[s]
+        slot[0] = -1
+        return calloc(self.slot_bytes, 1)
+
+    cdef void release(self, void* buffer, int slot) noexcept nogil:
+        if slot < 0:
+            free(buffer)
+        else:
+            polyparse_give_back(&self.busy[slot])
+
+
+cdef class PKIScorer(BinaryScorer):
+    def __init__(self, expansion):
+        """Inverted index of a KernelExpansion's support vectors (any degree)."""
+        sv = expansion.support_vectors
+        n_ids = int(sv.indices.max()) + 1 if sv.nnz else 0
+        postings_ptr, postings = inverted_index(sv, n_ids)
+        longest = int(sv.row_lengths().max()) if len(sv) else 0
+        kernel = expansion.kernel_of_count(np.arange(longest + 1))
+        arrays = {
+            "postings_ptr": postings_ptr,
+            "postings": postings,
+            "coef_by_sv": np.ascontiguousarray(expansion.coefficients.T),
+            "constant": expansion.intercepts + kernel[0] * expansion.coefficients.sum(axis=1),
+            "kernel_delta": kernel - kernel[0],
+        }
+        self._install(arrays, expansion.gamma, expansion.coef0, expansion.degree)
+
+    def _install(self, dict arrays, double gamma, double coef0, int degree) -> None:
+        ptr = np.ascontiguousarray(arrays["postings_ptr"], dtype=np.int64)
+        postings = np.ascontiguousarray(arrays["postings"], dtype=np.int32)
+        coef = np.ascontiguousarray(arrays["coef_by_sv"], dtype=np.float64)
+        constant = np.ascontiguousarray(arrays["constant"], dtype=np.float64)
+        delta = np.ascontiguousarray(arrays["kernel_delta"], dtype=np.float64)
+        if coef.ndim != 2 or coef.shape[1] < 1 or constant.shape != (coef.shape[1],):
+            raise ValueError("coef_by_sv must be (n_sv, n_outputs) and constant (n_outputs,)")
+        n_sv = coef.shape[0]
+        if ptr.ndim != 1 or ptr.size < 1 or ptr[0] != 0 or ptr[ptr.size - 1] != postings.size:
+            raise ValueError("postings_ptr must delimit the postings")
+        if np.any(np.diff(ptr) < 0):
+            raise ValueError("postings_ptr must be non-decreasing")
+        if postings.size and (postings.min() < 0 or postings.max() >= n_sv):
+            raise ValueError("postings must hold support vector numbers")
+        # A count never exceeds the number of x's features found in one support vector.
+        counts = np.bincount(postings, minlength=n_sv) if n_sv else np.zeros(0, np.int64)
+        if delta.ndim != 1 or delta.size < int(counts.max(initial=0)) + 1:
+            raise ValueError("kernel_delta must cover every possible shared-feature count")
+        if n_sv > np.iinfo(np.int32).max // 2:
+            raise ValueError("too many support vectors")
+        self.arrays = {"postings_ptr": ptr, "postings": postings, "coef_by_sv": coef,
+                       "constant": constant, "kernel_delta": delta}
+        self.n_outputs = coef.shape[1]
+        self.n_support_vectors = n_sv
+        self.n_ids = ptr.size - 1
+        self.gamma, self.coef0, self.degree = gamma, coef0, degree
+        self.pool = ScratchPool(2 * max(n_sv, 1) * sizeof(int32_t))
+        self.postings_ptr = <const int64_t*><size_t>ptr.ctypes.data
+        self.postings = <const int32_t*><size_t>postings.ctypes.data
+        self.coef_by_sv = <const double*><size_t>coef.ctypes.data
+        self.constant = <const double*><size_t>constant.ctypes.data
+        self.kernel_delta = <const double*><size_t>delta.ctypes.data
+
+    cdef void scores(self, const int32_t* feats, int n, double* out) noexcept nogil:
+        cdef int n_outputs = self.n_outputs
+        cdef int slot, i, k
+        cdef int32_t f, s, m = 0
+        cdef int64_t p
+        cdef double kd
+        cdef const double* coef
+        cdef int32_t* touched
+        cdef int32_t* counts = <int32_t*>self.pool.acquire(&slot)
+        if counts == NULL:
+            for k in range(n_outputs):
+                out[k] = NAN
+            return
+        touched = counts + self.n_support_vectors
+        for i in range(n):
+            f = feats[i]
+            if f >= self.n_ids:
+                break
+            for p in range(self.postings_ptr[f], self.postings_ptr[f + 1]):
+                s = self.postings[p]
+                if counts[s] == 0:
+                    touched[m] = s
+                    m += 1
+                counts[s] += 1
+        for k in range(n_outputs):
+            out[k] = self.constant[k]
+        for i in range(m):
+            s = touched[i]
+            kd = self.kernel_delta[counts[s]]
+            counts[s] = 0
+            coef = self.coef_by_sv + <int64_t>s * n_outputs
+            for k in range(n_outputs):
+                out[k] += coef[k] * kd
+        self.pool.release(counts, slot)
+
+    def memory_report(self) -> dict[str, int]:
+        """Bytes of each part: inverted index, coefficients, tables, scratch of one call."""
+        a = self.arrays
+        return {
+            "inverted_index": a["postings_ptr"].nbytes + a["postings"].nbytes,
+            "coefficients": a["coef_by_sv"].nbytes,
+            "tables": a["constant"].nbytes + a["kernel_delta"].nbytes,
+            "scratch_per_call": self.pool.bytes_per_call,
+        }
+
+    def memory_bytes(self) -> int:
+        return sum(self.memory_report().values())
+
+    def to_arrays(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+        """Header (JSON-ready) and arrays that from_arrays turns back into this scorer."""
+        header = {"evaluator": "pki", "degree": self.degree, "gamma": self.gamma,
+                  "coef0": self.coef0, "n_outputs": self.n_outputs}
+        return header, dict(self.arrays)
+
+    @classmethod
+    def from_arrays(
+        cls, header: dict[str, Any], arrays: dict[str, np.ndarray], source: str = "model"
+    ) -> PKIScorer:
+        """Rebuild a scorer from to_arrays() output; ModelFileError names `source`."""
+        try:
+            if header["evaluator"] != "pki":
+                raise ValueError(f"evaluator {header['evaluator']!r} is not pki")
+            n_outputs, degree = int(header["n_outputs"]), int(header["degree"])
+            gamma, coef0 = float(header["gamma"]), float(header["coef0"])
+        except (KeyError, TypeError, ValueError) as error:
+            raise ModelFileError(f"{source}: inconsistent PKI header ({error})") from None
+        require_arrays(source, arrays, {
+            "postings_ptr": ("int64", (None,)),
+            "postings": ("int32", (None,)),
+            "coef_by_sv": ("float64", (None, n_outputs)),
+            "constant": ("float64", (n_outputs,)),
+            "kernel_delta": ("float64", (None,)),
+        })
+        scorer = cls.__new__(cls)
+        try:
+            scorer._install(dict(arrays), gamma, coef0, degree)
+        except ValueError as error:
+            raise ModelFileError(f"{source}: inconsistent PKI arrays ({error})") from None
+        return scorer
