@@ -162,6 +162,15 @@ def test_pair_outputs_and_terms() -> None:
         assert (coef[start[i + 1] - start[i] :] <= 0).all()
 
 
+def test_step_limit() -> None:
+    X, y = random_problem(200, 30, [0, 1], seed=43)
+    clf = KernelSVM(max_iter=7).fit(X, y)
+    assert clf.stats_["iterations"] == [7] and clf.stats_["converged"] == [False]
+    full = KernelSVM().fit(X, y)
+    assert full.stats_["converged"] == [True] and full.stats_["iterations"][0] > 7
+    assert full.objective_[0] < clf.objective_[0]
+
+
 def test_single_class_is_constant() -> None:
     X, _ = random_problem(20, 12, [0], seed=29)
     clf = KernelSVM().fit(X, np.full(20, 4))
@@ -234,3 +243,14 @@ def test_expansion_checks_shapes() -> None:
     with pytest.raises(ValueError, match="rho must hold 1 values"):
         OneVsOneExpansion(sv, [[1.0, -1.0]], [0.0, 1.0], 1.0, 1.0, 2, np.array([1, -1]),
                           np.array([1, 1]))
+
+
+def test_kwdlc_5k_reaches_libsvm_figures(kwdlc: Path) -> None:
+    """datasets/README.md: libsvm 3.24, (x.y+1)^2, C=1 on train.5k.svm gives obj -2.019947,
+    2,715 support vectors and 89.80 % on test.svm."""
+    X, y = read_svmlight(kwdlc / "train.5k.svm")
+    clf = KernelSVM(degree=2, gamma=1.0, coef0=1.0, C=1.0).fit(X, y)
+    assert clf.objective_[0] == pytest.approx(-2.019947, rel=1e-3)
+    assert abs(clf.n_support_vectors - 2715) <= 27
+    test, test_y = read_svmlight(kwdlc / "test.svm")
+    assert 100 * np.mean(clf.predict(test) == test_y) == pytest.approx(89.80, abs=0.01)

@@ -112,3 +112,13 @@ def test_linear_backends_reject_kernel_options(files, tmp_path: Path, capsys) ->
             "linear", "--class-weight", "1:2"]
     code, _, err = run(argv, capsys)
     assert code == 2 and "--class-weight applies to kernel-svm" in err
+
+
+def test_step_limit_warns(files, tmp_path: Path, capsys) -> None:
+    train, _ = files
+    argv = ["clf", "train", str(train), "--model", str(tmp_path / "m"), "--classifier",
+            "kernel-svm", "--iterations", "5", "--json"]
+    code, out, err = run(argv, capsys)
+    assert code == 0
+    assert json.loads(out)["converged"] == [False, False, False]
+    assert "warning: stopped after --iterations 5 SMO steps" in err
