@@ -23,6 +23,10 @@ from features.binary_matrix import BinaryMatrix
 
 # Bound on the (row, support vector) pairs that naive_decision_function gathers at once.
 _GATHER_BUDGET = 1 << 23
+# Ids held by at least _DENSE_HOLDERS support vectors (the _DENSE_IDS most held) are counted by a
+# dense product instead.
+_DENSE_IDS = 2048
+_DENSE_HOLDERS = 16
 
 
 @dataclass(eq=False)
@@ -87,7 +91,11 @@ class KernelExpansion:
         return out
 
     def _count_blocks(self, X: BinaryMatrix) -> Iterator[tuple[int, int, np.ndarray]]:
-        """(first, last, counts of rows first..last-1) over X in blocks of bounded size."""
+        """(first, last, counts of rows first..last-1) over X in blocks of bounded size.
+
+        Ids held by many support vectors are counted by a product of 0/1 float64 matrices
+        (exact for integer counts), the others by gathering their posting lists.
+        """
         sv = self.support_vectors
         n_sv = len(sv)
         if n_sv == 0 or sv.nnz == 0:
@@ -95,36 +103,51 @@ class KernelExpansion:
                 last = min(len(X), first + _GATHER_BUDGET)
                 yield first, last, np.zeros((last - first, n_sv), dtype=np.int32)
             return
-        # Inverted index of the support vectors: postings[starts[f]:starts[f + 1]] are the
-        # support vectors holding feature f.
         n_ids = int(sv.indices.max()) + 1
-        order = np.argsort(sv.indices, kind="stable")
-        postings = np.repeat(np.arange(n_sv, dtype=np.int64), sv.row_lengths())[order]
-        starts = np.zeros(n_ids + 1, dtype=np.int64)
-        np.cumsum(np.bincount(sv.indices, minlength=n_ids), out=starts[1:])
+        holders = np.bincount(sv.indices, minlength=n_ids)
+        dense_ids = np.argsort(-holders, kind="stable")[:_DENSE_IDS]
+        dense_ids = dense_ids[holders[dense_ids] >= _DENSE_HOLDERS]
+        column = np.full(n_ids + 1, -1, dtype=np.int64)
+        column[dense_ids] = np.arange(dense_ids.size)
+        sv_dense = np.zeros((n_sv, dense_ids.size))
+        sv_rows = np.repeat(np.arange(n_sv), sv.row_lengths())
+        in_dense = column[sv.indices] >= 0
+        sv_dense[sv_rows[in_dense], column[sv.indices[in_dense]]] = 1.0
+        # Inverted index of the other ids: postings[starts[f]:starts[f + 1]] are the support
+        # vectors holding id f.
+        sparse_ids = np.where(in_dense, n_ids, sv.indices)
+        order = np.argsort(sparse_ids, kind="stable")[: int((~in_dense).sum())]
+        postings = sv_rows[order]
+        starts = np.zeros(n_ids + 2, dtype=np.int64)
+        np.cumsum(np.bincount(sparse_ids, minlength=n_ids + 1), out=starts[1:])
+        starts[-1] = starts[-2]
         ids = np.minimum(X.indices.astype(np.int64), n_ids)
-        starts = np.append(starts, starts[-1])
         entry_starts = starts[ids]
         entry_sizes = starts[ids + 1] - entry_starts
+        entry_columns = column[ids]
         # gathered[r] = number of (entry, support vector) pairs of the rows before row r.
         gathered = np.zeros(X.nnz + 1, dtype=np.int64)
         np.cumsum(entry_sizes, out=gathered[1:])
         gathered = gathered[X.indptr]
-        max_rows = max(1, _GATHER_BUDGET // n_sv)
+        max_rows = max(1, _GATHER_BUDGET // max(n_sv, dense_ids.size, 1))
         first = 0
         while first < len(X):
             last = int(np.searchsorted(gathered, gathered[first] + _GATHER_BUDGET, "right")) - 1
             last = min(len(X), max_rows + first, max(last, first + 1))
             begin, end = X.indptr[first], X.indptr[last]
+            rows = np.repeat(np.arange(last - first), np.diff(X.indptr[first : last + 1]))
+            x_dense = np.zeros((last - first, dense_ids.size))
+            cols = entry_columns[begin:end]
+            x_dense[rows[cols >= 0], cols[cols >= 0]] = 1.0
             sizes = entry_sizes[begin:end]
             offsets = np.arange(int(sizes.sum()), dtype=np.int64) - np.repeat(
                 np.cumsum(sizes) - sizes, sizes
             )
             support = postings[np.repeat(entry_starts[begin:end], sizes) + offsets]
-            rows = np.repeat(np.arange(last - first), np.diff(X.indptr[first : last + 1]))
             cells = np.repeat(rows, sizes) * n_sv + support
-            block = np.bincount(cells, minlength=(last - first) * n_sv)
-            yield first, last, block.reshape(last - first, n_sv).astype(np.int32)
+            block = np.bincount(cells, minlength=(last - first) * n_sv).reshape(-1, n_sv)
+            block += np.rint(x_dense @ sv_dense.T).astype(np.int64)
+            yield first, last, block.astype(np.int32)
             first = last
 
     def to_arrays(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
