@@ -5,10 +5,13 @@
                                           [--markdown FILE]
 
 For each training file, in one run on this machine: `polyparse clf train --classifier
-kernel-svm` and libsvm-official's svm_train (the PyPI `libsvm-official` binding of libsvm's C
-code, options -s 0 -t 1 -d D -g G -r R -c C, defaults eps 1e-3, cache 100 MB, shrinking) each
-run in a child process; training time is the fit / svm_train call alone (the least of
---repeats runs), CPU time and peak memory come from the child's rusage. Then both models are
+kernel-svm` (one thread) and libsvm-official's svm_train (the PyPI `libsvm-official` binding of
+libsvm's C code, options -s 0 -t 1 -d D -g G -r R -c C, defaults eps 1e-3, cache 100 MB,
+shrinking) each run in a child process; training time is the fit / svm_train call alone (the
+least of --repeats runs), CPU time and peak memory come from the child's rusage. The PyPI build
+of libsvm is compiled with OpenMP (kernel columns computed by all cores), so it is timed twice:
+as installed, and with OMP_NUM_THREADS=1. Its OpenMP threads spin while they wait, so on a busy
+machine its times swing widely; use --repeats to keep the least. Then both models are
 applied to test.svm: libsvm's svm_predict with its own model, polyparse with its model and with
 libsvm's saved model file. Printed, one JSON object per measurement (what, data, figure, unit,
 machine, settings): training seconds of each and their ratio, libsvm's obj and ours (per pair)
@@ -59,11 +62,12 @@ print("RESULT " + json.dumps({"seconds": seconds, "predict_seconds": predict_sec
 """
 
 
-def child(argv: list[str]) -> tuple[str, float, float, float]:
+def child(argv: list[str], env: dict[str, str] | None = None) -> tuple[str, float, float, float]:
     """Run a child process: (stdout, wall seconds, CPU seconds, peak RSS in MiB)."""
     with tempfile.TemporaryFile() as errors:
         started = time.perf_counter()
-        process = subprocess.Popen(argv, cwd=REPO, stdout=subprocess.PIPE, stderr=errors)
+        process = subprocess.Popen(argv, cwd=REPO, stdout=subprocess.PIPE, stderr=errors,
+                                   env=None if env is None else {**os.environ, **env})
         out = process.stdout.read()
         _, status, usage = os.wait4(process.pid, 0)
         wall = time.perf_counter() - started
@@ -124,26 +128,34 @@ def compare(train: Path, test: Path, scratch: Path, args, settings: dict) -> lis
     options = f"-s 0 -t 1 -d {args.degree} -g {args.gamma!r} -r {args.coef0!r} -c {args.C!r}"
     libsvm = [sys.executable, "-c", LIBSVM_CHILD, str(train), str(test), str(libsvm_model),
               str(libsvm_values), options]
-    ours_runs, libsvm_runs = [], []
+    ours_runs, libsvm_runs, single_runs = [], [], []
     for _ in range(max(1, args.repeats)):
         text, wall, cpu, rss = child(polyparse)
         ours_runs.append((json.loads(text.strip().splitlines()[-1]), wall, cpu, rss))
-        text, wall, cpu, rss = child(libsvm)
-        result = json.loads(text.split("RESULT ", 1)[1])
-        objectives = [float(v) for v in re.findall(r"obj = (-?[\d.]+)", text)]
-        iterations = [int(v) for v in re.findall(r"#iter = (\d+)", text)]
-        libsvm_runs.append((result, objectives, iterations, wall, cpu, rss))
+        for runs, env in ((libsvm_runs, None), (single_runs, {"OMP_NUM_THREADS": "1"})):
+            text, wall, cpu, rss = child(libsvm, env)
+            result = json.loads(text.split("RESULT ", 1)[1])
+            objectives = [float(v) for v in re.findall(r"obj = (-?[\d.]+)", text)]
+            iterations = [int(v) for v in re.findall(r"#iter = (\d+)", text)]
+            runs.append((result, objectives, iterations, wall, cpu, rss))
     ours = min(ours_runs, key=lambda run: run[0]["seconds"])
     theirs = min(libsvm_runs, key=lambda run: run[0]["seconds"])
+    single = min(single_runs, key=lambda run: run[0]["seconds"])
     summary, wall, cpu, rss = ours
     result, objectives, iterations, lib_wall, lib_cpu, lib_rss = theirs
 
-    emit("training seconds, polyparse kernel-svm (fit)", summary["seconds"], "s",
+    emit("training seconds, polyparse kernel-svm (fit, one thread)", summary["seconds"], "s",
          runs=[run[0]["seconds"] for run in ours_runs])
-    emit("training seconds, libsvm-official svm_train", round(result["seconds"], 3), "s",
+    emit("training seconds, libsvm-official svm_train (OpenMP, all cores)",
+         round(result["seconds"], 3), "s",
          runs=[round(run[0]["seconds"], 3) for run in libsvm_runs])
-    emit("training time ratio polyparse / libsvm-official",
+    emit("training seconds, libsvm-official svm_train (OMP_NUM_THREADS=1)",
+         round(single[0]["seconds"], 3), "s",
+         runs=[round(run[0]["seconds"], 3) for run in single_runs])
+    emit("training time ratio polyparse / libsvm-official (all cores)",
          round(summary["seconds"] / result["seconds"], 4), "x")
+    emit("training time ratio polyparse / libsvm-official (one thread)",
+         round(summary["seconds"] / single[0]["seconds"], 4), "x")
     emit("training command, polyparse (read, train, write; child process)", round(wall, 3), "s",
          cpu_seconds=round(cpu, 3), peak_rss_mib=round(rss, 1))
     emit("training child process, libsvm-official (read, train, predict)", round(lib_wall, 3),

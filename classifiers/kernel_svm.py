@@ -144,7 +144,7 @@ class KernelSVM:
         pairs = [(i, j) for i in range(n_classes) for j in range(i + 1, n_classes)]
         max_iter = 0 if self.max_iter is None else self.max_iter
 
-        def solve(pair: tuple[int, int]) -> tuple[np.ndarray, float, float, int, int]:
+        def solve(pair: tuple[int, int]) -> tuple[np.ndarray, float, float, int, bool, int]:
             i, j = pair
             rows = np.concatenate([perm[start[i] : start[i + 1]], perm[start[j] : start[j + 1]]])
             signs = np.concatenate(
@@ -184,18 +184,16 @@ class KernelSVM:
             support_vectors, dual_coef, [r[1] for r in results], self.gamma, self.coef0,
             self.degree, labels, n_support,
         )
-        limit = self.max_iter or 0
+        bounded = []
+        for (i, j), (coef, *_) in zip(pairs, results):
+            upper = np.repeat([weighted_C[i], weighted_C[j]], [count[i], count[j]])
+            bounded.append(int(np.count_nonzero(np.abs(coef) >= upper)))
         self.stats_ = {
             "objective": [float(r[2]) for r in results],
             "iterations": [int(r[3]) for r in results],
-            "converged": [limit == 0 or int(r[3]) < limit for r in results],
-            "n_bounded": [
-                int(np.count_nonzero(np.abs(r[0]) >= np.where(
-                    np.arange(r[0].size) < count[i], weighted_C[i], weighted_C[j]
-                )))
-                for (i, j), r in zip(pairs, results)
-            ],
-            "kernel_columns": [int(r[4]) for r in results],
+            "converged": [bool(r[4]) for r in results],
+            "n_bounded": bounded,
+            "kernel_columns": [int(r[5]) for r in results],
             "n_training_rows": len(X),
         }
         self._set_expansion(expansion)

@@ -1,7 +1,8 @@
 # cython: language_level=3
 """C-SVC dual solver for the polynomial kernel on binary features (the engine of `kernel-svm`).
 
-Problem (Chang & Lin, "LIBSVM: a library for support vector machines", ACM TIST 2011, eq. 2):
+Problem (Chang & Lin, "LIBSVM: a library for support vector machines", ACM TIST 2011,
+section 2.1):
 
     min_a  f(a) = 0.5 a^T Q a - e^T a,   y^T a = 0,   0 <= a_i <= C_i,
     Q_ij = y_i y_j K(x_i, x_j),   K(x, z) = (gamma |x & z| + coef0)^degree,
@@ -10,14 +11,14 @@ with |x & z| the number of feature ids two rows share and C_i = Cp (y_i = +1) or
 
 Algorithm: SMO (Platt 1998) on the pair (i, j) chosen by the second-order working-set selection
 of Fan, Chen & Lin 2005, "Working set selection using second order information for training
-SVM", JMLR 6, WSS 2 (eq. 17-19):
+SVM", JMLR 6 (their WSS 2):
 
     i = argmax { -y_t G_t : t in I_up(a) },
     j = argmin { -(b_it)^2 / a_it : t in I_low(a), -y_t G_t < -y_i G_i },
     b_it = -y_i G_i + y_t G_t > 0,  a_it = K_ii + K_tt - 2 K_it (tau = 1e-12 when <= 0),
 
 stopping when m(a) - M(a) < eps; shrinking and gradient reconstruction as in LIBSVM's Solver
-(section 5 of the TIST paper), and an LRU cache of kernel columns Q_i[0 .. len) stored as float.
+(sections 4-5 of the TIST paper), and an LRU cache of kernel columns Q_i[0 .. len) as float.
 This module follows libsvm 3.x's Solver step by step (same tie-breaking, shrinking schedule,
 cache policy and float rounding of Q), so it reaches libsvm's solution on the same data.
 
@@ -572,8 +573,9 @@ cdef class _Solver:
         return 0
 
     cdef int solve(self, bint shrinking, int64_t max_iter, int64_t* iterations) noexcept nogil:
-        # libsvm's Solver::Solve from a = 0 (G = -e, G_bar = 0). Returns 0, or -1 when out of
-        # memory; iterations[0] receives the number of SMO steps.
+        # libsvm's Solver::Solve from a = 0 (G = -e, G_bar = 0). Returns 1 when the stopping
+        # test was met, 0 when max_iter steps ran out first, -1 when out of memory;
+        # iterations[0] receives the number of SMO steps.
         cdef int l = self.l, i = 0, j = 0, k, found
         cdef int64_t it = 0
         cdef int counter = min(l, 1000) + 1
@@ -606,7 +608,8 @@ cdef class _Solver:
                 if found < 0:
                     return -1
                 if found != 0:
-                    break
+                    iterations[0] = it
+                    return 1
                 counter = 1
             it += 1
             Q_i = self.get_Q(i, self.active_size)
@@ -626,10 +629,9 @@ cdef class _Solver:
             self.update_alpha_status(j)
             if self.update_G_bar(i, ui) != 0 or self.update_G_bar(j, uj) != 0:
                 return -1
-        if it >= max_iter and self.active_size < l:
-            if self.reconstruct_gradient() != 0:
-                return -1
-            self.active_size = l
+        if self.reconstruct_gradient() != 0:
+            return -1
+        self.active_size = l
         iterations[0] = it
         return 0
 
@@ -656,8 +658,9 @@ def solve_c_svc(
     (remapped to 0 .. n_features-1, any order) and the label y[t] in {+1, -1}. Returns
     (coef, rho, objective, iterations, columns_computed): coef[t] = y_t a_t (libsvm's sv_coef
     of the row; nonzero marks a support vector), rho the offset of the decision function
-    sum_t coef[t] K(x_t, x) - rho, objective f(a) at the solution, the number of SMO steps (it
-    stopped early when that equals max_iter) and the number of kernel columns computed.
+    sum_t coef[t] K(x_t, x) - rho, objective f(a) at the solution, the number of SMO steps,
+    whether the stopping test was met (False: max_iter steps ran out first; max_iter <= 0 means
+    libsvm's max(10^7, 100 l)) and the number of kernel columns computed.
     """
     cdef int l = <int>y.shape[0]
     if row_start.shape[0] != l or row_len.shape[0] != l:
@@ -714,7 +717,7 @@ def solve_c_svc(
     cdef int status
     with nogil:
         status = solver.solve(shrinking, max_iter, &iterations)
-    if status != 0:
+    if status < 0:
         raise MemoryError("out of memory for the kernel cache")
     coef = np.empty(l, dtype=np.float64)
     cdef double[::1] coef_view = coef
@@ -723,7 +726,7 @@ def solve_c_svc(
         v += solver.alpha[t] * (solver.G[t] - 1.0)
         coef_view[solver.active_set[t]] = solver.alpha[t] * solver.y[t]
     rho = solver.calculate_rho()
-    return coef, rho, v / 2, int(iterations), int(solver.columns_computed)
+    return coef, rho, v / 2, int(iterations), status == 1, int(solver.columns_computed)
 
 
 def _inverted_index(starts, lengths, feats, int n_features):
