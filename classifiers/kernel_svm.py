@@ -60,6 +60,12 @@ class KernelSVM:
         max_iter: int | None = None,
         threads: int = 1,
     ) -> None:
+        """degree, gamma, coef0: the kernel; C: the box bound; eps: stopping tolerance on
+        the maximal violation m(a) - M(a); cache_mb: kernel column cache per binary problem;
+        shrinking: libsvm's shrinking heuristic; class_weight: label -> factor of C (labels not
+        in the training data are ignored, as libsvm does with a warning); max_iter: SMO steps per
+        binary problem (None: libsvm's max(10^7, 100 l)); threads: binary problems solved at
+        once (the models do not depend on it)."""
         self.degree = int(degree)
         self.gamma = float(gamma)
         self.coef0 = float(coef0)
