@@ -19,18 +19,20 @@ support vectors s_i with coefficients a_ki:
     value_k(x) = w0_k + sum_{S in x, 1 <= |S| <= d} w_k(S),
     w0_k = intercept_k + c_0 sum_i a_ki,    w_k(S) = c_|S| sum_{i : S in s_i} a_ki.
 
-Only conjunctions of some support vector get a weight (any other has weight 0). At decision time
-the singles of x are looked up first and only the features found take part in pairs, and a
-triple {a < b < c} is looked up only when its pair {a, b} was found: a conjunction can only occur
-in a support vector when all its sub-conjunctions do, so this pruning is exact. With
-drop_zero_weights, conjunctions whose weights are exactly 0.0 for every output are removed, except
-where a lookup above needs them as a prefix; the values stay exactly the same.
+Storage (as pecco does for frequent features): features are ranked by the number of support
+vectors holding them (0 = most), and the conjunctions of the n_dense top ranks sit in a dense
+array in combinatorial-number order (n_dense is the largest that fits max_dense_bytes); every
+other conjunction of some support vector sits in a hash table over packed rank keys (pke.pxd);
+any conjunction found in neither has weight 0. A hashed triple {a < b < c} is looked up only
+when its pair {b, c} was found: a conjunction can only occur in a support vector when all its
+sub-conjunctions do, so this pruning is exact. With drop_zero_weights, hashed conjunctions whose
+weights are exactly 0.0 for every output are removed, except the pairs that such lookups go
+through; the values stay exactly the same.
 """
 from libc.math cimport NAN
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
-from libc.stdlib cimport free, malloc
+from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy
-from libcpp.vector cimport vector
 
 from math import comb, factorial
 from typing import Any
@@ -44,7 +46,9 @@ from features.key_index cimport KeyIndex
 cdef enum:
     STACK_FEATURES = 256
 
+DEFAULT_MAX_DENSE_BYTES = 1 << 24
 _FIELD = np.uint64((1 << KEY_BITS) - 1)
+_PAIR_FIELDS = (_FIELD << np.uint64(KEY_BITS)) | _FIELD
 
 
 def conjunction_coefficients(double gamma, double coef0, int degree) -> np.ndarray:
@@ -64,14 +68,14 @@ def conjunction_coefficients(double gamma, double coef0, int degree) -> np.ndarr
 
 
 def key_sizes(keys: np.ndarray) -> np.ndarray:
-    """Number of feature ids packed in each conjunction key (1, 2 or 3)."""
+    """Number of ranks packed in each conjunction key (1, 2 or 3)."""
     keys = np.asarray(keys, dtype=np.uint64)
     bits = np.uint64(KEY_BITS)
     return (1 + (keys >> bits != 0) + (keys >> (bits + bits) != 0)).astype(np.int64)
 
 
-def key_features(keys: np.ndarray) -> np.ndarray:
-    """(n_keys, 3) feature ids of each key, first to last, -1 where the key has fewer."""
+def key_ranks(keys: np.ndarray) -> np.ndarray:
+    """(n_keys, 3) ranks of each key, smallest first, -1 where the key has fewer."""
     keys = np.asarray(keys, dtype=np.uint64)
     sizes = key_sizes(keys)
     fields = np.stack(
@@ -84,230 +88,438 @@ def key_features(keys: np.ndarray) -> np.ndarray:
     return out
 
 
-cdef inline void _add_row(const double* w, int32_t row, int n_outputs, double* out) noexcept nogil:
-    cdef const double* r = w + <int64_t>row * n_outputs
+def dense_sizes(int64_t n_dense, int degree) -> list[int]:
+    """Numbers of dense singles, pairs and triples (up to degree) of n_dense ranks."""
+    return [comb(n_dense, size) for size in range(1, degree + 1)]
+
+
+def dense_rank_count(int64_t n_ranked, int degree, int n_outputs, int64_t max_dense_bytes) -> int:
+    """The largest n_dense <= n_ranked whose dense weights take at most max_dense_bytes."""
+    def fits(n: int) -> bool:
+        return sum(dense_sizes(n, degree)) * n_outputs * 8 <= max_dense_bytes
+
+    low, high = 0, int(n_ranked)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if fits(middle):
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def rank_features(support_vectors, kept=None) -> np.ndarray:
+    """Ids of the (kept) features of the support vectors, most held first (ties: smaller id)."""
+    ids, holders = np.unique(support_vectors.indices, return_counts=True)
+    if kept is not None:
+        chosen = np.asarray(kept, dtype=bool)[ids]
+        ids, holders = ids[chosen], holders[chosen]
+    return ids[np.argsort(-holders, kind="stable")].astype(np.int32)
+
+
+cdef inline void _add_row(const double* w, int64_t row, int n_outputs, double* out) noexcept nogil:
+    cdef const double* r = w + row * n_outputs
     cdef int k
     for k in range(n_outputs):
         out[k] += r[k]
 
 
+cdef inline void _add_coef(
+    double* w, int64_t row, const double* coef, int n_outputs
+) noexcept nogil:
+    cdef double* r = w + row * n_outputs
+    cdef int k
+    for k in range(n_outputs):
+        r[k] += coef[k]
+
+
+cdef struct Sums:
+    # Rows of n_outputs sums, one per key id of a KeyIndex, in a growing buffer.
+    double* data
+    size_t size
+    size_t capacity
+
+
 cdef int _accumulate(
-    KeyIndex index, vector[double]& sums, uint64_t key, const double* coef, int n_outputs
+    KeyIndex index, Sums* sums, uint64_t key, const double* coef, int n_outputs
 ) except -1 nogil:
     # sums[id(key)] += coef, giving a new key the next id and a zero row first.
     cdef int32_t row = index.get_or_insert(key)
-    cdef int k
     cdef size_t start = <size_t>row * n_outputs
-    if start == sums.size():
-        sums.resize(start + n_outputs, 0.0)
-    for k in range(n_outputs):
-        sums[start + k] += coef[k]
+    cdef size_t capacity
+    cdef double* data
+    cdef int k
+    if start == sums.size:
+        if start + n_outputs > sums.capacity:
+            capacity = max(2 * sums.capacity, start + n_outputs)
+            data = <double*>realloc(sums.data, capacity * sizeof(double))
+            if data == NULL:
+                with gil:
+                    raise MemoryError()
+            sums.data, sums.capacity = data, capacity
+        for k in range(n_outputs):
+            sums.data[start + k] = 0.0
+        sums.size = start + n_outputs
+    _add_coef(sums.data, row, coef, n_outputs)
     return 0
+
+
+cdef void _sort(int32_t* values, int n) noexcept nogil:
+    # Insertion sort (rows are short).
+    cdef int i, j
+    cdef int32_t value
+    for i in range(1, n):
+        value = values[i]
+        j = i - 1
+        while j >= 0 and values[j] > value:
+            values[j + 1] = values[j]
+            j -= 1
+        values[j + 1] = value
 
 
 def accumulate_conjunctions(
     const int64_t[::1] indptr,
     const int32_t[::1] indices,
+    const int32_t[::1] rank_of,
     const double[:, ::1] coef_by_row,
     int degree,
-    const uint8_t[::1] kept,
+    int32_t n_dense,
 ):
-    """Every conjunction of 1..degree kept features of every row, with its summed coefficients.
+    """Every conjunction of 1..degree ranked features of every row, with its summed coefficients.
 
-    Returns (index, sums): index (a KeyIndex) gives each conjunction key its row of sums
-    (n_keys, n_outputs), the sum of coef_by_row over the rows holding the conjunction. A feature f
-    is kept when kept is empty or kept[f] is nonzero.
+    rank_of[f] is the rank of feature f (< 0: not expanded). Returns (dense, index, hashed):
+    dense (rows of the conjunctions of ranks < n_dense, see pke.pxd; n_outputs columns) and, for
+    the other conjunctions, a KeyIndex of packed keys giving each its row of hashed. A row's sums
+    are the sum of coef_by_row over the rows holding the conjunction.
     """
     cdef Py_ssize_t n_rows = indptr.shape[0] - 1, row
     cdef int n_outputs = coef_by_row.shape[1]
-    cdef Py_ssize_t n_kept = kept.shape[0]
-    cdef int64_t p, estimate = 0, length
+    cdef Py_ssize_t n_ids = rank_of.shape[0]
+    sizes = dense_sizes(n_dense, degree)
+    dense_array = np.zeros((sum(sizes), n_outputs), dtype=np.float64)
+    cdef double* dense = <double*><size_t>dense_array.ctypes.data
+    cdef int64_t pair_start = n_dense
+    cdef int64_t triple_start = n_dense + (sizes[1] if degree >= 2 else 0)
+    cdef int64_t p, estimate = 0, length, longest = 0
     for row in range(n_rows):
         length = indptr[row + 1] - indptr[row]
+        longest = max(longest, length)
         estimate += length + (length * (length - 1) // 2 if degree >= 2 else 0)
         if degree >= 3:
             estimate += length * (length - 1) * (length - 2) // 6
-    cdef KeyIndex index = KeyIndex(max(16, estimate // 4))
-    cdef vector[double] sums
-    cdef vector[int32_t] feats
+    cdef KeyIndex index = KeyIndex(max(16, estimate // 8))
+    cdef Sums sums = Sums(NULL, 0, 0)
+    ranks_array = np.empty(max(longest, 1), dtype=np.int32)
+    cdef int32_t* ranks = <int32_t*><size_t>ranks_array.ctypes.data
     cdef const double* coef
-    cdef int32_t f
+    cdef int32_t f, ra, rb, rc
     cdef int a, b, c, m
-    cdef uint64_t ka, kb
-    with nogil:
-        for row in range(n_rows):
-            feats.clear()
-            for p in range(indptr[row], indptr[row + 1]):
-                f = indices[p]
-                if n_kept == 0 or (f < n_kept and kept[f]):
-                    feats.push_back(f)
-            m = <int>feats.size()
-            coef = &coef_by_row[row, 0]
-            for a in range(m):
-                ka = extend_key(0, feats[a])
-                _accumulate(index, sums, ka, coef, n_outputs)
-                if degree < 2:
-                    continue
-                for b in range(a + 1, m):
-                    kb = extend_key(ka, feats[b])
-                    _accumulate(index, sums, kb, coef, n_outputs)
-                    if degree < 3:
+    cdef uint64_t kbc
+    try:
+        with nogil:
+            for row in range(n_rows):
+                m = 0
+                for p in range(indptr[row], indptr[row + 1]):
+                    f = indices[p]
+                    if f < n_ids and rank_of[f] >= 0:
+                        ranks[m] = rank_of[f]
+                        m += 1
+                _sort(ranks, m)
+                coef = &coef_by_row[row, 0]
+                for c in range(m):
+                    rc = ranks[c]
+                    if rc < n_dense:
+                        _add_coef(dense, rc, coef, n_outputs)
+                    else:
+                        _accumulate(index, &sums, extend_key(0, rc), coef, n_outputs)
+                    if degree < 2:
                         continue
-                    for c in range(b + 1, m):
-                        _accumulate(index, sums, extend_key(kb, feats[c]), coef, n_outputs)
-    out = np.empty((index.size, n_outputs), dtype=np.float64)
-    cdef double[:, ::1] view = out
-    if index.size:
-        memcpy(&view[0, 0], sums.data(), sums.size() * sizeof(double))
-    return index, out
+                    for b in range(c):
+                        rb = ranks[b]
+                        kbc = extend_key(extend_key(0, rb), rc)
+                        if rc < n_dense:
+                            _add_coef(dense, pair_start + <int64_t>rc * (rc - 1) // 2 + rb, coef,
+                                      n_outputs)
+                        else:
+                            _accumulate(index, &sums, kbc, coef, n_outputs)
+                        if degree < 3:
+                            continue
+                        for a in range(b):
+                            ra = ranks[a]
+                            if rc < n_dense:
+                                _add_coef(dense, triple_start
+                                          + <int64_t>rc * (rc - 1) * (rc - 2) // 6
+                                          + <int64_t>rb * (rb - 1) // 2 + ra, coef, n_outputs)
+                            else:
+                                _accumulate(index, &sums,
+                                            (<uint64_t>(ra + 1) << (2 * KEY_BITS)) | kbc,
+                                            coef, n_outputs)
+        hashed = np.empty((index.size, n_outputs), dtype=np.float64)
+        if index.size:
+            memcpy(<double*><size_t>hashed.ctypes.data, sums.data, sums.size * sizeof(double))
+    finally:
+        free(sums.data)
+    return dense_array, index, hashed
 
 
-cdef class ConjunctionTable:
-    def __init__(self, keys, weights, int degree, KeyIndex index=None):
-        """Table of conjunction keys (uint64, see pke.pxd) and their weights (n_keys, K)."""
+cdef class ConjunctionStore:
+    def __init__(
+        self, dense_weights, keys, hashed_weights, int degree, int32_t n_ranked,
+        int32_t n_dense, KeyIndex index=None,
+    ):
+        """Dense weights of the top n_dense ranks, hashed keys (uint64) and their weights."""
+        dense_weights = np.ascontiguousarray(dense_weights, dtype=np.float64)
         keys = np.ascontiguousarray(keys, dtype=np.uint64)
-        weights = np.ascontiguousarray(weights, dtype=np.float64)
+        hashed_weights = np.ascontiguousarray(hashed_weights, dtype=np.float64)
         if degree < 1 or degree > MAX_EXPANDED_DEGREE:
-            raise ValueError(f"PKE tables hold conjunctions of degree 1..{MAX_EXPANDED_DEGREE}")
-        if keys.ndim != 1 or weights.ndim != 2 or weights.shape[0] != keys.shape[0]:
-            raise ValueError("weights must have one row per key")
-        if weights.shape[1] < 1:
-            raise ValueError("weights need at least one output column")
-        features = key_features(keys)
+            raise ValueError(f"conjunctions have degree 1..{MAX_EXPANDED_DEGREE}")
+        if not 0 <= n_dense <= n_ranked <= MAX_RANK + 1:
+            raise ValueError(f"need 0 <= n_dense <= n_ranked <= {MAX_RANK + 1}")
+        if dense_weights.ndim != 2 or dense_weights.shape[1] < 1:
+            raise ValueError("dense weights need at least one output column")
+        n_outputs = dense_weights.shape[1]
+        if dense_weights.shape[0] != sum(dense_sizes(n_dense, degree)):
+            raise ValueError("dense weights must cover every conjunction of the dense ranks")
+        if keys.ndim != 1 or hashed_weights.shape != (keys.shape[0], n_outputs):
+            raise ValueError("hashed weights must be one row of n_outputs per key")
+        ranks = key_ranks(keys)
         sizes = key_sizes(keys)
         filled = np.arange(3) < sizes[:, None]
-        ordered = (features[:, 1:] > features[:, :-1]) | ~filled[:, 1:]
-        if keys.size and (sizes.max() > degree or (features[filled] < 0).any()
-                          or not ordered.all()):
-            raise ValueError(f"keys must pack 1..{degree} increasing feature ids")
-        if index is None:
+        ordered = (ranks[:, 1:] > ranks[:, :-1]) | ~filled[:, 1:]
+        largest = ranks.max(axis=1) if keys.size else np.zeros(0, np.int64)
+        if keys.size and (sizes.max() > degree or (ranks[filled] < 0).any()
+                          or not ordered.all() or largest.min() < n_dense
+                          or largest.max() >= n_ranked):
+            raise ValueError(
+                f"keys must pack 1..{degree} increasing ranks below {n_ranked}, one at least "
+                f"{n_dense}"
+            )
+        if index is None or (index.mask + 1) > 4 * len(index) + 16:
             index = KeyIndex.from_keys(keys)
         elif len(index) != keys.shape[0]:
             raise ValueError("index and keys differ in size")
-        self.index = index
         self.degree = degree
-        self.n_outputs = weights.shape[1]
-        self.max_feature = int(features.max()) if keys.size else -1
-        self.weights = weights
-        self.w = <const double*><size_t>weights.ctypes.data if keys.size else NULL
+        self.n_outputs = n_outputs
+        self.n_ranked = n_ranked
+        self.n_dense = n_dense
+        self.index = index
+        self.dense_weights = dense_weights
+        self.hashed_weights = hashed_weights
+        self.dense = <const double*><size_t>dense_weights.ctypes.data
+        self.hashed = <const double*><size_t>hashed_weights.ctypes.data
+        self.pair_start = n_dense
+        self.triple_start = n_dense + (n_dense * (n_dense - 1) // 2 if degree >= 2 else 0)
 
     def keys(self) -> np.ndarray:
         return self.index.keys()
 
-    def memory_bytes(self) -> int:
-        """Bytes of the hash table (12 per slot) and of the weights."""
-        return int((self.index.mask + 1) * 12 + self.weights.nbytes)
+    def memory_report(self) -> dict[str, int]:
+        """Bytes of the dense weights and of the hashed part (12 per slot plus the weights)."""
+        return {
+            "dense": int(self.dense_weights.nbytes),
+            "hashed": int((self.index.mask + 1) * 12 + self.hashed_weights.nbytes),
+        }
 
-    cdef void add(self, const int32_t* feats, int n, double* out) noexcept nogil:
-        cdef int32_t stack_present[STACK_FEATURES]
-        cdef int32_t* present = stack_present
-        cdef const double* w = self.w
-        cdef int n_outputs = self.n_outputs
+    def memory_bytes(self) -> int:
+        return sum(self.memory_report().values())
+
+    cdef void add(self, int32_t* ranks, int m, double* out) noexcept nogil:
         cdef int degree = self.degree
-        cdef int i, j, l, k, m = 0
-        cdef int32_t f, row
-        cdef uint64_t ki, kj
-        if n > STACK_FEATURES:
-            present = <int32_t*>malloc(n * sizeof(int32_t))
-            if present == NULL:
-                for k in range(n_outputs):
-                    out[k] = NAN
-                return
-        for i in range(n):
-            f = feats[i]
-            if f > self.max_feature:
-                break
-            row = self.index.get(extend_key(0, f))
-            if row >= 0:
-                _add_row(w, row, n_outputs, out)
-                present[m] = f
-                m += 1
-        if degree >= 2:
-            for i in range(m):
-                ki = extend_key(0, present[i])
-                for j in range(i + 1, m):
-                    kj = extend_key(ki, present[j])
-                    row = self.index.get(kj)
+        cdef int n_outputs = self.n_outputs
+        cdef int32_t n_dense = self.n_dense
+        cdef const double* dense = self.dense
+        cdef const double* hashed = self.hashed
+        cdef int64_t pair_start = self.pair_start
+        cdef int64_t pairs_of_c, triples_of_bc, position
+        cdef int a, b, c
+        cdef int32_t key, rb, rc, lo, hi, row
+        cdef uint64_t kbc
+        cdef double total = 0.0
+        cdef bint scalar = n_outputs == 1
+        if degree >= 3:
+            for c in range(1, m):
+                key = ranks[c]
+                b = c - 1
+                while b >= 0 and ranks[b] > key:
+                    ranks[b + 1] = ranks[b]
+                    b -= 1
+                ranks[b + 1] = key
+        for c in range(m):
+            rc = ranks[c]
+            if rc < n_dense:
+                if scalar:
+                    total += dense[rc]
+                else:
+                    _add_row(dense, rc, n_outputs, out)
+            else:
+                row = self.index.get(extend_key(0, rc))
+                if row >= 0:
+                    _add_row(hashed, row, n_outputs, out)
+            if degree == 2:
+                for b in range(c):
+                    rb = ranks[b]
+                    lo = rb if rb < rc else rc
+                    hi = rc if rb < rc else rb
+                    if hi < n_dense:
+                        position = pair_start + <int64_t>hi * (hi - 1) // 2 + lo
+                        if scalar:
+                            total += dense[position]
+                        else:
+                            _add_row(dense, position, n_outputs, out)
+                    else:
+                        row = self.index.get(extend_key(extend_key(0, lo), hi))
+                        if row >= 0:
+                            _add_row(hashed, row, n_outputs, out)
+            elif degree == 3 and rc < n_dense:
+                pairs_of_c = pair_start + <int64_t>rc * (rc - 1) // 2
+                triples_of_bc = self.triple_start + <int64_t>rc * (rc - 1) * (rc - 2) // 6
+                for b in range(c):
+                    rb = ranks[b]
+                    if scalar:
+                        total += dense[pairs_of_c + rb]
+                        for a in range(b):
+                            total += dense[triples_of_bc + <int64_t>rb * (rb - 1) // 2 + ranks[a]]
+                    else:
+                        _add_row(dense, pairs_of_c + rb, n_outputs, out)
+                        for a in range(b):
+                            _add_row(dense, triples_of_bc + <int64_t>rb * (rb - 1) // 2 + ranks[a],
+                                     n_outputs, out)
+            elif degree == 3:
+                for b in range(c):
+                    kbc = extend_key(extend_key(0, ranks[b]), rc)
+                    row = self.index.get(kbc)
                     if row < 0:
                         continue
-                    _add_row(w, row, n_outputs, out)
-                    if degree >= 3:
-                        for l in range(j + 1, m):
-                            row = self.index.get(extend_key(kj, present[l]))
-                            if row >= 0:
-                                _add_row(w, row, n_outputs, out)
-        if present != stack_present:
-            free(present)
+                    _add_row(hashed, row, n_outputs, out)
+                    for a in range(b):
+                        row = self.index.get(
+                            (<uint64_t>(ranks[a] + 1) << (2 * KEY_BITS)) | kbc
+                        )
+                        if row >= 0:
+                            _add_row(hashed, row, n_outputs, out)
+        if scalar:
+            out[0] += total
 
 
-def expand(expansion, kept_features=None, bint drop_zero_weights=True):
-    """(ConjunctionTable, constant) of a KernelExpansion restricted to kept features.
+def build_store(
+    expansion, ranked_ids, int64_t max_dense_bytes=DEFAULT_MAX_DENSE_BYTES,
+    bint drop_zero_weights=True,
+):
+    """(ConjunctionStore, constant) of a KernelExpansion over the features ranked_ids.
 
-    sum_i a_ki (gamma |s_i & x & kept| + coef0)^d + intercept_k equals constant[k] plus the
-    table's sum over the conjunctions of x (see the module notes); kept_features is a boolean
-    mask over feature ids, None for all.
+    ranked_ids[r] is the feature of rank r; features not in it are left out, so
+    sum_i a_ki (gamma |s_i & x & ranked| + coef0)^d + intercept_k equals constant[k] plus the
+    store's sum over the conjunctions of x's ranks (see the module notes).
     """
     degree = expansion.degree
     if degree > MAX_EXPANDED_DEGREE:
-        raise ValueError(f"conjunction tables expand degree 1..{MAX_EXPANDED_DEGREE}, not {degree}")
+        raise ValueError(f"conjunctions expand degree 1..{MAX_EXPANDED_DEGREE}, not {degree}")
+    ranked_ids = np.asarray(ranked_ids, dtype=np.int32)
+    n_ranked = ranked_ids.size
+    if n_ranked > MAX_RANK + 1:
+        raise ValueError(f"at most {MAX_RANK + 1} features can be expanded")
     sv = expansion.support_vectors
-    if sv.nnz and int(sv.indices.max()) > MAX_FEATURE_ID:
-        raise ValueError(f"feature ids above {MAX_FEATURE_ID} do not fit in conjunction keys")
-    kept = np.zeros(0, dtype=np.uint8)
-    if kept_features is not None:
-        kept = np.ascontiguousarray(kept_features, dtype=np.uint8)
-    coefficient_of_size = conjunction_coefficients(expansion.gamma, expansion.coef0, degree)
+    n_ids = max(int(sv.indices.max()) + 1 if sv.nnz else 0,
+                int(ranked_ids.max()) + 1 if n_ranked else 0)
+    rank_of = np.full(n_ids, -1, dtype=np.int32)
+    rank_of[ranked_ids] = np.arange(n_ranked, dtype=np.int32)
+    n_outputs = expansion.n_outputs
+    n_dense = dense_rank_count(n_ranked, degree, n_outputs, max_dense_bytes)
+    c = conjunction_coefficients(expansion.gamma, expansion.coef0, degree)
     coef_by_sv = np.ascontiguousarray(expansion.coefficients.T)
-    index, sums = accumulate_conjunctions(sv.indptr, sv.indices, coef_by_sv, degree, kept)
+    dense, index, hashed = accumulate_conjunctions(
+        sv.indptr, sv.indices, rank_of, coef_by_sv, degree, n_dense
+    )
+    dense *= np.repeat(c[1:], dense_sizes(n_dense, degree))[:, None]
     keys = index.keys()
-    weights = sums * coefficient_of_size[key_sizes(keys)][:, None]
-    constant = expansion.intercepts + coefficient_of_size[0] * expansion.coefficients.sum(axis=1)
+    hashed *= c[key_sizes(keys)][:, None]
+    constant = expansion.intercepts + c[0] * expansion.coefficients.sum(axis=1)
     if drop_zero_weights:
-        keep = np.any(weights != 0.0, axis=1)
+        keep = np.any(hashed != 0.0, axis=1)
         if not keep.all():
-            # Singles of every kept conjunction and pair prefixes of kept triples stay: the
-            # lookups of ConjunctionTable.add go through them.
+            # The pairs {b, c} of kept triples {a, b, c} stay: the triples' lookups go through.
             kept_keys = keys[keep]
-            sizes = key_sizes(kept_keys)
-            parts = [kept_keys[sizes == 3] >> np.uint64(KEY_BITS)]
-            for shift in (0, 1, 2):
-                field = (kept_keys >> np.uint64(KEY_BITS * shift)) & _FIELD
-                parts.append(field[field != 0])
-            keep |= np.isin(keys, np.concatenate(parts))
-            keys, weights, index = keys[keep], weights[keep], None
-    return ConjunctionTable(keys, weights, degree, index), constant
+            suffixes = kept_keys[key_sizes(kept_keys) == 3] & _PAIR_FIELDS
+            keep |= np.isin(keys, suffixes)
+            keys, hashed, index = keys[keep], hashed[keep], None
+    store = ConjunctionStore(dense, keys, hashed, degree, n_ranked, n_dense, index)
+    return store, constant
 
 
 cdef class PKEScorer(BinaryScorer):
-    def __init__(self, expansion, bint drop_zero_weights=True):
-        """Expand a KernelExpansion (degree 1..3, feature ids <= 2**21 - 2) into conjunctions."""
-        table, constant = expand(expansion, None, drop_zero_weights)
-        self._install(table, constant, expansion.gamma, expansion.coef0)
+    def __init__(
+        self, expansion, int64_t max_dense_bytes=DEFAULT_MAX_DENSE_BYTES,
+        bint drop_zero_weights=True,
+    ):
+        """Expand a KernelExpansion (degree 1..3) into conjunction weights.
 
-    def _install(self, ConjunctionTable table, constant, double gamma, double coef0) -> None:
-        constant = np.ascontiguousarray(constant, dtype=np.float64)
-        if constant.shape != (table.n_outputs,):
+        The conjunctions of the most held features go in a dense array of at most
+        max_dense_bytes, the others in a hash table (module notes).
+        """
+        ranked_ids = rank_features(expansion.support_vectors)
+        store, constant = build_store(expansion, ranked_ids, max_dense_bytes, drop_zero_weights)
+        self._install(store, {"ranked_ids": ranked_ids, "constant": constant},
+                      expansion.gamma, expansion.coef0)
+
+    def _install(self, ConjunctionStore store, dict arrays, double gamma, double coef0) -> None:
+        ranked_ids = np.ascontiguousarray(arrays["ranked_ids"], dtype=np.int32)
+        constant = np.ascontiguousarray(arrays["constant"], dtype=np.float64)
+        if constant.shape != (store.n_outputs,):
             raise ValueError("constant must hold one value per output")
-        self.table = table
-        self.constant = constant
-        self.n_outputs = table.n_outputs
+        if ranked_ids.ndim != 1 or ranked_ids.size != store.n_ranked:
+            raise ValueError("ranked_ids must name the feature of every rank")
+        if ranked_ids.size and (ranked_ids.min() < 0 or np.unique(ranked_ids).size
+                                != ranked_ids.size):
+            raise ValueError("ranked_ids must be distinct feature ids")
+        n_ids = int(ranked_ids.max()) + 1 if ranked_ids.size else 0
+        rank_of = np.full(n_ids, -1, dtype=np.int32)
+        rank_of[ranked_ids] = np.arange(ranked_ids.size, dtype=np.int32)
+        self.store = store
+        self.arrays = {"ranked_ids": ranked_ids, "constant": constant, "rank_of": rank_of}
+        self.n_outputs = store.n_outputs
+        self.n_ids = n_ids
         self.gamma = gamma
         self.coef0 = coef0
-        self.w0 = <const double*><size_t>constant.ctypes.data
+        self.constant = <const double*><size_t>constant.ctypes.data
+        self.rank_of = <const int32_t*><size_t>rank_of.ctypes.data
 
     @property
     def degree(self) -> int:
-        return self.table.degree
+        return self.store.degree
 
     cdef void scores(self, const int32_t* feats, int n, double* out) noexcept nogil:
-        cdef int k
+        cdef int32_t stack_ranks[STACK_FEATURES]
+        cdef int32_t* ranks = stack_ranks
+        cdef int i, k, m = 0
+        cdef int32_t f, r
+        if n > STACK_FEATURES:
+            ranks = <int32_t*>malloc(n * sizeof(int32_t))
+            if ranks == NULL:
+                for k in range(self.n_outputs):
+                    out[k] = NAN
+                return
         for k in range(self.n_outputs):
-            out[k] = self.w0[k]
-        self.table.add(feats, n, out)
+            out[k] = self.constant[k]
+        for i in range(n):
+            f = feats[i]
+            if f >= self.n_ids:
+                break
+            r = self.rank_of[f]
+            if r >= 0:
+                ranks[m] = r
+                m += 1
+        self.store.add(ranks, m, out)
+        if ranks != stack_ranks:
+            free(ranks)
 
     def memory_report(self) -> dict[str, int]:
-        """Bytes of each part: the conjunction table and the constant."""
-        return {"conjunctions": self.table.memory_bytes(), "constant": self.constant.nbytes}
+        """Bytes of each part: dense and hashed conjunctions, the feature ranks, the constant."""
+        return {
+            **{f"{name}_conjunctions": size
+               for name, size in self.store.memory_report().items()},
+            "feature_ranks": self.arrays["rank_of"].nbytes + self.arrays["ranked_ids"].nbytes,
+            "constant": self.arrays["constant"].nbytes,
+        }
 
     def memory_bytes(self) -> int:
         return sum(self.memory_report().values())
@@ -320,9 +532,15 @@ cdef class PKEScorer(BinaryScorer):
             "gamma": self.gamma,
             "coef0": self.coef0,
             "n_outputs": self.n_outputs,
+            "n_dense": self.store.n_dense,
         }
-        arrays = {"keys": self.table.keys(), "weights": self.table.weights,
-                  "constant": self.constant}
+        arrays = {
+            "ranked_ids": self.arrays["ranked_ids"],
+            "constant": self.arrays["constant"],
+            "dense_weights": self.store.dense_weights,
+            "keys": self.store.keys(),
+            "hashed_weights": self.store.hashed_weights,
+        }
         return header, arrays
 
     @classmethod
@@ -334,18 +552,24 @@ cdef class PKEScorer(BinaryScorer):
             if header["evaluator"] != "pke":
                 raise ValueError(f"evaluator {header['evaluator']!r} is not pke")
             n_outputs, degree = int(header["n_outputs"]), int(header["degree"])
+            n_dense = int(header["n_dense"])
             gamma, coef0 = float(header["gamma"]), float(header["coef0"])
         except (KeyError, TypeError, ValueError) as error:
             raise ModelFileError(f"{source}: inconsistent PKE header ({error})") from None
         require_arrays(source, arrays, {
-            "keys": ("uint64", (None,)),
-            "weights": ("float64", (None, n_outputs)),
+            "ranked_ids": ("int32", (None,)),
             "constant": ("float64", (n_outputs,)),
+            "dense_weights": ("float64", (None, n_outputs)),
+            "keys": ("uint64", (None,)),
+            "hashed_weights": ("float64", (None, n_outputs)),
         })
         scorer = cls.__new__(cls)
         try:
-            table = ConjunctionTable(arrays["keys"], arrays["weights"], degree)
-            scorer._install(table, arrays["constant"], gamma, coef0)
+            store = ConjunctionStore(arrays["dense_weights"], arrays["keys"],
+                                     arrays["hashed_weights"], degree,
+                                     arrays["ranked_ids"].size, n_dense)
+            scorer._install(store, {"ranked_ids": arrays["ranked_ids"],
+                                    "constant": arrays["constant"]}, gamma, coef0)
         except ValueError as error:
             raise ModelFileError(f"{source}: inconsistent PKE arrays ({error})") from None
         return scorer

@@ -1,17 +1,14 @@
 # split-svm: exact kernel sum as a common-feature expansion plus rare-feature corrections.
 from libc.stdint cimport int32_t, int64_t
 
-from classifiers.pke cimport ConjunctionTable
+from classifiers.pke cimport ConjunctionStore
 from classifiers.pki cimport ScratchPool
 from classifiers.scorer cimport BinaryScorer
 
 
 cdef class SplitSVMScorer(BinaryScorer):
-    # Common part: either dense weights over common-feature ranks (singles, pairs, triples in
-    # combinatorial-number order) or a hashed ConjunctionTable over feature ids.
-    cdef readonly ConjunctionTable common
-    cdef readonly bint dense
-    cdef readonly int degree
+    # Common part: conjunction weights over the ranks of the common features (pke.pxd).
+    cdef readonly ConjunctionStore common
     cdef readonly int32_t n_common
     cdef readonly dict arrays
     cdef readonly dict settings
@@ -19,7 +16,6 @@ cdef class SplitSVMScorer(BinaryScorer):
     cdef readonly int32_t n_rare_support_vectors
     cdef readonly ScratchPool pool
     cdef const double* constant
-    cdef const double* dense_weights
     cdef const int32_t* feature_class
     cdef const int64_t* rare_ptr
     cdef const int32_t* rare_postings

@@ -17,30 +17,27 @@ where K_R(s, x) = 0 unless s and x share a rare feature. The decision value is t
 
 The first sum is a kernel over common features only, expanded into conjunction weights exactly as
 PKE does (classifiers/pke.pyx, Isozaki & Kazawa 2002; Kudo & Matsumoto 2003), so its table only
-holds conjunctions of the few common features. They are numbered by rank (0 = held by the most
-support vectors), and when the table is small enough (max_dense_bytes) its weights sit in a dense
-array: r for the single {r}, N + b(b-1)/2 + a for the pair {a < b}, N + N(N-1)/2 + c(c-1)(c-2)/6
-+ b(b-1)/2 + a for the triple {a < b < c} (N common features); otherwise in a hashed
-ConjunctionTable. The second sum walks an inverted index over rare features: it counts
-|s_R & x_R| for the support vectors it reaches, counts |s_C & x_C| from their stored common ranks
-against a mark per common feature of x, and adds a_ki K_R. Nothing is approximated: the total is the
-kernel sum (to floating-point rounding). s = 0 or 1 makes every feature common (PKE); s above the
-largest count makes every feature rare (all support vectors go through the index, as in PKI).
+holds conjunctions of the few common features; they are ranked by the number of support vectors
+holding them, and the conjunctions of the top ranks sit in a dense array (all of them when they
+fit max_dense_bytes), the rest in a hash table. The second sum walks an inverted index over rare
+features: it counts |s_R & x_R| for the support vectors it reaches, counts |s_C & x_C| from their
+stored common ranks against a mark per common feature of x, and adds a_ki K_R.
+
+Nothing is approximated: the total is the kernel sum (to floating-point rounding). s = 0 or 1
+makes every feature common (PKE); s above the largest count makes every feature rare (all support
+vectors go through the index, as in PKI).
 """
 from libc.math cimport NAN
 from libc.stdint cimport int32_t, int64_t, uint8_t
 from libc.stdlib cimport free, malloc
-from libcpp.algorithm cimport sort
-from libcpp.vector cimport vector
 
-from math import comb
 from typing import Any
 
 import numpy as np
 
 from classifiers.model_file import ModelFileError, require_arrays
-from classifiers.pke cimport ConjunctionTable
-from classifiers.pke import conjunction_coefficients, expand
+from classifiers.pke cimport ConjunctionStore
+from classifiers.pke import DEFAULT_MAX_DENSE_BYTES, build_store, rank_features
 from classifiers.pki cimport ScratchPool
 from classifiers.scorer cimport BinaryScorer
 
@@ -50,7 +47,6 @@ cdef enum:
     FIRST_RARE = -2
 
 DEFAULT_RARE_THRESHOLD = 0.01
-DEFAULT_MAX_DENSE_BYTES = 1 << 24
 
 
 def minimum_common_count(rare_threshold: int | float, int n_support_vectors) -> float:
@@ -78,134 +74,6 @@ def parse_rare_threshold(text: str) -> int | float:
     return value
 
 
-def dense_sizes(int64_t n_common, int degree) -> list[int]:
-    """Number of singles, pairs and triples (up to degree) of n_common features."""
-    return [comb(n_common, size) for size in range(1, degree + 1)]
-
-
-cdef inline int64_t _pair(int64_t a, int64_t b) noexcept nogil:
-    # Position of the pair {a < b} among the pairs.
-    return b * (b - 1) // 2 + a
-
-
-cdef inline int64_t _triple(int64_t a, int64_t b, int64_t c) noexcept nogil:
-    # Position of the triple {a < b < c} among the triples.
-    return c * (c - 1) * (c - 2) // 6 + b * (b - 1) // 2 + a
-
-
-cdef inline void _add_row(const double* w, int64_t row, int n_outputs, double* out) noexcept nogil:
-    cdef const double* r = w + row * n_outputs
-    cdef int k
-    for k in range(n_outputs):
-        out[k] += r[k]
-
-
-def accumulate_dense(
-    const int64_t[::1] indptr,
-    const int32_t[::1] indices,
-    const int32_t[::1] rank_of,
-    const double[:, ::1] coef_by_row,
-    int degree,
-    int64_t n_common,
-):
-    """Summed coefficients of every conjunction of common ranks, laid out densely.
-
-    rank_of[f] is the rank of common feature f (< 0 for the others); returns the
-    (n_singles + n_pairs + n_triples, n_outputs) sums, in the order of the module notes.
-    """
-    sizes = dense_sizes(n_common, degree)
-    out = np.zeros((sum(sizes), coef_by_row.shape[1]), dtype=np.float64)
-    cdef double[:, ::1] sums = out
-    cdef int64_t pair_start = n_common
-    cdef int64_t triple_start = n_common + (sizes[1] if degree >= 2 else 0)
-    cdef Py_ssize_t n_rows = indptr.shape[0] - 1, row
-    cdef int n_outputs = coef_by_row.shape[1], a, b, c, k, m
-    cdef int64_t p, position
-    cdef int32_t f
-    cdef vector[int32_t] ranks
-    with nogil:
-        for row in range(n_rows):
-            ranks.clear()
-            for p in range(indptr[row], indptr[row + 1]):
-                f = indices[p]
-                if f < rank_of.shape[0] and rank_of[f] >= 0:
-                    ranks.push_back(rank_of[f])
-            sort(ranks.begin(), ranks.end())
-            m = <int>ranks.size()
-            for c in range(m):
-                for k in range(n_outputs):
-                    sums[ranks[c], k] += coef_by_row[row, k]
-                if degree < 2:
-                    continue
-                for b in range(c):
-                    position = pair_start + _pair(ranks[b], ranks[c])
-                    for k in range(n_outputs):
-                        sums[position, k] += coef_by_row[row, k]
-                    if degree < 3:
-                        continue
-                    for a in range(b):
-                        position = triple_start + _triple(ranks[a], ranks[b], ranks[c])
-                        for k in range(n_outputs):
-                            sums[position, k] += coef_by_row[row, k]
-    return out
-
-
-cdef void _dense_sum(
-    const double* w, int64_t n_common, int degree, int32_t* ranks, int m, int n_outputs,
-    double* out,
-) noexcept nogil:
-    # Add the dense weights of every conjunction of the ranks (sorted here when degree is 3).
-    cdef int a, b, c
-    cdef int32_t key, lo, hi
-    cdef int64_t pair_start = n_common
-    cdef int64_t triple_start = n_common + n_common * (n_common - 1) // 2
-    cdef int64_t base
-    cdef double total = 0.0
-    if degree >= 3:
-        for c in range(1, m):
-            key = ranks[c]
-            b = c - 1
-            while b >= 0 and ranks[b] > key:
-                ranks[b + 1] = ranks[b]
-                b -= 1
-            ranks[b + 1] = key
-    if n_outputs == 1:
-        for c in range(m):
-            total += w[ranks[c]]
-            if degree < 2:
-                continue
-            hi = ranks[c]
-            for b in range(c):
-                lo = ranks[b]
-                if lo > hi:
-                    total += w[pair_start + _pair(hi, lo)]
-                else:
-                    total += w[pair_start + _pair(lo, hi)]
-                if degree < 3:
-                    continue
-                base = triple_start + _triple(0, lo, hi)
-                for a in range(b):
-                    total += w[base + ranks[a]]
-        out[0] += total
-        return
-    for c in range(m):
-        _add_row(w, ranks[c], n_outputs, out)
-        if degree < 2:
-            continue
-        hi = ranks[c]
-        for b in range(c):
-            lo = ranks[b]
-            if lo > hi:
-                _add_row(w, pair_start + _pair(hi, lo), n_outputs, out)
-            else:
-                _add_row(w, pair_start + _pair(lo, hi), n_outputs, out)
-            if degree < 3:
-                continue
-            base = triple_start + _triple(0, lo, hi)
-            for a in range(b):
-                _add_row(w, base + ranks[a], n_outputs, out)
-
-
 cdef class SplitSVMScorer(BinaryScorer):
     def __init__(
         self,
@@ -216,12 +84,9 @@ cdef class SplitSVMScorer(BinaryScorer):
     ):
         """Split a KernelExpansion (degree 1..3) at rare_threshold (a count or a fraction).
 
-        The common part is stored densely when that takes at most max_dense_bytes, else hashed
-        (feature ids <= 2**21 - 2; drop_zero_weights as in PKE).
+        The conjunctions of the most held common features go in a dense array of at most
+        max_dense_bytes, the others in a hash table (drop_zero_weights as in PKE).
         """
-        degree = expansion.degree
-        if degree > 3:
-            raise ValueError(f"split-svm expands degree 1..3, not {degree}")
         sv = expansion.support_vectors
         n_sv = len(sv)
         s = minimum_common_count(rare_threshold, n_sv)
@@ -229,27 +94,13 @@ cdef class SplitSVMScorer(BinaryScorer):
         holders = np.bincount(sv.indices, minlength=n_ids)
         common = (holders >= s) & (holders > 0)
         rare = (holders < s) & (holders > 0)
-        # Common features ranked by holders, most first (ties: smaller id first).
-        common_ids = np.flatnonzero(common)
-        common_ids = common_ids[np.argsort(-holders[common_ids], kind="stable")].astype(np.int32)
+        common_ids = rank_features(sv, common)
         n_common = common_ids.size
         rare_ids = np.flatnonzero(rare)
         feature_class = np.full(n_ids, ABSENT, dtype=np.int32)
         feature_class[common_ids] = np.arange(n_common, dtype=np.int32)
         feature_class[rare_ids] = FIRST_RARE - np.arange(rare_ids.size, dtype=np.int32)
-        coef_by_sv = np.ascontiguousarray(expansion.coefficients.T)
-        K = expansion.n_outputs
-        arrays: dict[str, np.ndarray] = {}
-        table = None
-        if sum(dense_sizes(n_common, degree)) * K * 8 <= max_dense_bytes:
-            rank_of = np.maximum(feature_class, -1)
-            sums = accumulate_dense(sv.indptr, sv.indices, rank_of, coef_by_sv, degree, n_common)
-            c = conjunction_coefficients(expansion.gamma, expansion.coef0, degree)
-            sizes = dense_sizes(n_common, degree)
-            arrays["dense_weights"] = sums * np.repeat(c[1:], sizes)[:, None]
-            constant = expansion.intercepts + c[0] * expansion.coefficients.sum(axis=1)
-        else:
-            table, constant = expand(expansion, common, drop_zero_weights)
+        store, constant = build_store(expansion, common_ids, max_dense_bytes, drop_zero_weights)
         # Support vectors holding a rare feature, numbered 0.. in their order; their rare
         # features as postings, their common features as ranks.
         rows = np.repeat(np.arange(n_sv), sv.row_lengths())
@@ -266,7 +117,7 @@ cdef class SplitSVMScorer(BinaryScorer):
         rare_sv_ptr = np.zeros(rare_svs.size + 1, dtype=np.int64)
         np.cumsum(np.bincount(sub_rows[in_common], minlength=rare_svs.size), out=rare_sv_ptr[1:])
         longest = int(sv.row_lengths().max()) if n_sv else 0
-        arrays.update({
+        arrays = {
             "constant": constant,
             "common_ids": common_ids,
             "feature_class": feature_class,
@@ -274,24 +125,21 @@ cdef class SplitSVMScorer(BinaryScorer):
             "rare_postings": sub_rows[in_rare][order].astype(np.int32),
             "rare_sv_ptr": rare_sv_ptr,
             "rare_sv_common": sub_class[in_common],
-            "rare_sv_coef": np.ascontiguousarray(coef_by_sv[rare_svs]),
+            "rare_sv_coef": np.ascontiguousarray(expansion.coefficients.T[rare_svs]),
             "kernel": expansion.kernel_of_count(np.arange(longest + 1)),
-        })
+        }
         settings = {
-            "degree": degree,
+            "degree": expansion.degree,
             "gamma": expansion.gamma,
             "coef0": expansion.coef0,
             "rare_threshold": rare_threshold,
             "min_common_count": s,
             "n_support_vectors": n_sv,
         }
-        self._install(table, arrays, settings)
+        self._install(store, arrays, settings)
 
-    def _install(self, ConjunctionTable table, dict arrays, dict settings) -> None:
+    def _install(self, ConjunctionStore store, dict arrays, dict settings) -> None:
         a = {name: np.ascontiguousarray(value) for name, value in arrays.items()}
-        degree = int(settings["degree"])
-        if degree < 1 or degree > 3:
-            raise ValueError("degree must be 1..3")
         for name, dtype in (("constant", np.float64), ("common_ids", np.int32),
                             ("feature_class", np.int32), ("rare_ptr", np.int64),
                             ("rare_postings", np.int32), ("rare_sv_ptr", np.int64),
@@ -299,20 +147,15 @@ cdef class SplitSVMScorer(BinaryScorer):
                             ("kernel", np.float64)):
             if a[name].dtype != dtype or a[name].ndim != (2 if name == "rare_sv_coef" else 1):
                 raise ValueError(f"{name} must be a {np.dtype(dtype)} array")
-        n_outputs = a["constant"].size
+        n_outputs = store.n_outputs
         n_common = a["common_ids"].size
         n_rare_sv = a["rare_sv_ptr"].size - 1
         n_rare = a["rare_ptr"].size - 1
         fc = a["feature_class"]
-        if n_outputs < 1:
+        if store.degree != int(settings["degree"]) or store.n_ranked != n_common:
+            raise ValueError("the conjunction store does not match the degree or common features")
+        if a["constant"].shape != (n_outputs,):
             raise ValueError("constant must hold one value per output")
-        if (table is None) == ("dense_weights" not in a):
-            raise ValueError("the common part must be either dense or hashed")
-        if table is not None and (table.n_outputs != n_outputs or table.degree != degree):
-            raise ValueError("the conjunction table does not match the outputs or degree")
-        if "dense_weights" in a and a["dense_weights"].shape != (
-                sum(dense_sizes(n_common, degree)), n_outputs):
-            raise ValueError("dense_weights must hold every conjunction of the common features")
         if a["rare_sv_coef"].shape != (n_rare_sv, n_outputs):
             raise ValueError("rare_sv_coef must be (n_rare_support_vectors, n_outputs)")
         for ptr_name, data_name in (("rare_ptr", "rare_postings"),
@@ -338,9 +181,7 @@ cdef class SplitSVMScorer(BinaryScorer):
                            + np.bincount(postings, minlength=n_rare_sv)).max())
         if a["kernel"].size < longest + 1:
             raise ValueError("kernel must cover every possible shared-feature count")
-        self.common = table
-        self.dense = table is None
-        self.degree = degree
+        self.common = store
         self.n_common = n_common
         self.arrays = a
         self.settings = dict(settings)
@@ -349,8 +190,6 @@ cdef class SplitSVMScorer(BinaryScorer):
         self.n_rare_support_vectors = n_rare_sv
         self.pool = ScratchPool(2 * n_rare_sv * sizeof(int32_t) + n_common)
         self.constant = <const double*><size_t>a["constant"].ctypes.data
-        if self.dense:
-            self.dense_weights = <const double*><size_t>a["dense_weights"].ctypes.data
         self.feature_class = <const int32_t*><size_t>fc.ctypes.data
         self.rare_ptr = <const int64_t*><size_t>a["rare_ptr"].ctypes.data
         self.rare_postings = <const int32_t*><size_t>postings.ctypes.data
@@ -366,6 +205,11 @@ cdef class SplitSVMScorer(BinaryScorer):
     @property
     def n_rare_features(self) -> int:
         return int(self.arrays["rare_ptr"].size - 1)
+
+    @property
+    def dense(self) -> bool:
+        """True when every conjunction of common features sits in the dense array."""
+        return self.common.n_dense == self.common.n_ranked
 
     cdef void scores(self, const int32_t* feats, int n, double* out) noexcept nogil:
         cdef int32_t stack_ranks[STACK_FEATURES]
@@ -421,20 +265,18 @@ cdef class SplitSVMScorer(BinaryScorer):
         for i in range(m_common):
             marks[x_ranks[i]] = 0
         self.pool.release(counts, slot)
-        if self.dense:
-            _dense_sum(self.dense_weights, self.n_common, self.degree, x_ranks, m_common,
-                       n_outputs, out)
-        else:
-            self.common.add(feats, n, out)
+        self.common.add(x_ranks, m_common, out)
         if x_ranks != stack_ranks:
             free(x_ranks)
 
     def memory_report(self) -> dict[str, int]:
         """Bytes of each part: common expansion, rare index, rare support vectors, scratch."""
         a = self.arrays
-        common = a["dense_weights"].nbytes if self.dense else self.common.memory_bytes()
+        parts = self.common.memory_report()
         return {
-            "common_conjunctions": common + a["constant"].nbytes + a["common_ids"].nbytes,
+            "common_dense": parts["dense"],
+            "common_hashed": parts["hashed"],
+            "common_ranks": a["constant"].nbytes + a["common_ids"].nbytes,
             "rare_index": (a["feature_class"].nbytes + a["rare_ptr"].nbytes
                            + a["rare_postings"].nbytes),
             "rare_support_vectors": (a["rare_sv_ptr"].nbytes + a["rare_sv_common"].nbytes
@@ -448,11 +290,11 @@ cdef class SplitSVMScorer(BinaryScorer):
     def to_arrays(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         """Header (JSON-ready) and arrays that from_arrays turns back into this scorer."""
         header = {"evaluator": "split", "n_outputs": self.n_outputs,
-                  "layout": "dense" if self.dense else "hashed", **self.settings}
+                  "n_dense": self.common.n_dense, **self.settings}
         arrays = dict(self.arrays)
-        if not self.dense:
-            arrays["keys"] = self.common.keys()
-            arrays["weights"] = self.common.weights
+        arrays["dense_weights"] = self.common.dense_weights
+        arrays["keys"] = self.common.keys()
+        arrays["hashed_weights"] = self.common.hashed_weights
         return header, arrays
 
     @classmethod
@@ -464,9 +306,7 @@ cdef class SplitSVMScorer(BinaryScorer):
             if header["evaluator"] != "split":
                 raise ValueError(f"evaluator {header['evaluator']!r} is not split")
             n_outputs, degree = int(header["n_outputs"]), int(header["degree"])
-            layout = header["layout"]
-            if layout not in ("dense", "hashed"):
-                raise ValueError(f"unknown layout {layout!r}")
+            n_dense = int(header["n_dense"])
             settings = {
                 "degree": degree,
                 "gamma": float(header["gamma"]),
@@ -488,19 +328,18 @@ cdef class SplitSVMScorer(BinaryScorer):
             "rare_sv_coef": ("float64", (None, n_outputs)),
             "kernel": ("float64", (None,)),
         }
-        if layout == "dense":
-            expected["dense_weights"] = ("float64", (None, n_outputs))
-        else:
-            expected["keys"] = ("uint64", (None,))
-            expected["weights"] = ("float64", (None, n_outputs))
-        require_arrays(source, arrays, expected)
+        store_arrays = {
+            "dense_weights": ("float64", (None, n_outputs)),
+            "keys": ("uint64", (None,)),
+            "hashed_weights": ("float64", (None, n_outputs)),
+        }
+        require_arrays(source, arrays, {**expected, **store_arrays})
         scorer = cls.__new__(cls)
         try:
-            table = None
-            if layout == "hashed":
-                table = ConjunctionTable(arrays["keys"], arrays["weights"], degree)
-            rest = {name: arrays[name] for name in expected if name not in ("keys", "weights")}
-            scorer._install(table, rest, settings)
+            store = ConjunctionStore(arrays["dense_weights"], arrays["keys"],
+                                     arrays["hashed_weights"], degree,
+                                     arrays["common_ids"].size, n_dense)
+            scorer._install(store, {name: arrays[name] for name in expected}, settings)
         except ValueError as error:
             raise ModelFileError(f"{source}: inconsistent split-svm arrays ({error})") from None
         return scorer

@@ -21,8 +21,11 @@ def evaluators(expansion) -> dict[str, BinaryScorer]:
         "naive": KernelSumScorer(expansion),
         "pki": PKIScorer(expansion),
         "pke": PKEScorer(expansion),
+        "pke hashed": PKEScorer(expansion, max_dense_bytes=0),
+        "pke mixed": PKEScorer(expansion, max_dense_bytes=1 << 14),
         "split 0.02 dense": SplitSVMScorer(expansion, 0.02),
         "split 5 hashed": SplitSVMScorer(expansion, 5, max_dense_bytes=0),
+        "split 5 mixed": SplitSVMScorer(expansion, 5, max_dense_bytes=1 << 12),
         "split 30": SplitSVMScorer(expansion, 30),
         "split all rare": SplitSVMScorer(expansion, 1.0),
     }
@@ -37,10 +40,15 @@ def test_evaluators_equal_the_naive_sum_on_10000_random_rows(degree: int, n_outp
     X = zipf_rows(rng, 10_000, np.concatenate([vocabulary, unseen]), 40)
     reference = expansion.naive_decision_function(X)
     scorers = evaluators(expansion)
-    for name in ("split 0.02 dense", "split 5 hashed", "split 30"):
+    for name in ("split 0.02 dense", "split 5 hashed", "split 5 mixed"):
         split = scorers[name]
         assert split.n_common_features > 0 and split.n_rare_features > 0, name
-        assert split.dense == name.endswith("dense") or name == "split 30", name
+        n_dense = split.common.n_dense
+        assert (n_dense == split.n_common_features) == name.endswith("dense"), name
+        assert (n_dense == 0) == name.endswith("hashed"), name
+    for name in ("pke hashed", "pke mixed"):
+        store = scorers[name].store
+        assert store.n_dense < store.n_ranked and (store.n_dense == 0) == name.endswith("hashed")
     for name, scorer in scorers.items():
         assert scorer.n_outputs == n_outputs, name
         assert_close(scorer.decision_function(X), reference)
