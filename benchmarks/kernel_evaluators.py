@@ -44,7 +44,7 @@ from classifiers.split_svm import SplitSVMScorer, parse_rare_threshold  # noqa: 
 from features.binary_matrix import BinaryMatrix  # noqa: E402
 from features.svmlight import read_svmlight  # noqa: E402
 
-THRESHOLDS = "0.001,0.002,0.005,0.01,0.02,0.05"
+THRESHOLDS = "auto,0.001,0.002,0.005,0.01,0.02,0.05"
 
 
 def libsvm_model_file(train: Path, degree: int, model_dir: Path, emit: Callable) -> Path:
@@ -161,7 +161,7 @@ def main() -> int:
     ap.add_argument("--with-20k", action="store_true",
                     help="also the model of train.20k.svm (libsvm trains ~9 min per degree)")
     ap.add_argument("--thresholds", default=THRESHOLDS,
-                    help="split-svm rare thresholds: counts (digits) or fractions")
+                    help="split-svm rare thresholds: auto, counts (digits) or fractions")
     ap.add_argument("--rounds", type=int, default=3, help="timing rounds (least time kept)")
     cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
     ap.add_argument("--model-dir", default=str(cache / "polyparse" / "kwdlc_models"),

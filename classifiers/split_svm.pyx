@@ -3,8 +3,9 @@
 
 Goldberg & Elhadad 2008, "splitSVM: fast, space-efficient, non-heuristic, polynomial kernel
 computation for NLP applications" (ACL-08: HLT short papers), section 3. A feature is rare when
-fewer than s support vectors hold it (s = rare_threshold, a count, or a fraction of the support
-vectors), common otherwise. Every vector splits as s = s_C + s_R, so |s & x| = |s_C & x_C| +
+fewer than s support vectors hold it (s = rare_threshold: a count, a fraction of the support
+vectors, or by default the smallest s whose common features fit the dense array below), common
+otherwise. Every vector splits as s = s_C + s_R, so |s & x| = |s_C & x_C| +
 |s_R & x_R| and with K(c) = (gamma c + coef0)^d
 
     K(s, x)   = K_C(s, x) + K_R(s, x),
@@ -37,7 +38,12 @@ import numpy as np
 
 from classifiers.model_file import ModelFileError, require_arrays
 from classifiers.pke cimport ConjunctionStore
-from classifiers.pke import DEFAULT_MAX_DENSE_BYTES, build_store, rank_features
+from classifiers.pke import (
+    DEFAULT_MAX_DENSE_BYTES,
+    build_store,
+    dense_rank_count,
+    rank_features,
+)
 from classifiers.pki cimport ScratchPool
 from classifiers.scorer cimport BinaryScorer
 
@@ -46,7 +52,8 @@ cdef enum:
     ABSENT = -1
     FIRST_RARE = -2
 
-DEFAULT_RARE_THRESHOLD = 0.01
+AUTO = "auto"
+DEFAULT_RARE_THRESHOLD = AUTO
 
 
 def minimum_common_count(rare_threshold: int | float, int n_support_vectors) -> float:
@@ -54,8 +61,8 @@ def minimum_common_count(rare_threshold: int | float, int n_support_vectors) -> 
 
     An int is s itself; a float in (0, 1] is a fraction of the support vectors.
     """
-    if isinstance(rare_threshold, (bool, np.bool_)):
-        raise ValueError("rare_threshold must be a count or a fraction")
+    if isinstance(rare_threshold, (bool, np.bool_, str)):
+        raise ValueError("rare_threshold must be a count, a fraction or 'auto'")
     if isinstance(rare_threshold, (int, np.integer)):
         if rare_threshold < 0:
             raise ValueError("a rare_threshold count must be >= 0")
@@ -66,9 +73,17 @@ def minimum_common_count(rare_threshold: int | float, int n_support_vectors) -> 
     return fraction * n_support_vectors
 
 
-def parse_rare_threshold(text: str) -> int | float:
-    """A command-line rare threshold: digits are a count, anything else a fraction."""
+def auto_common_count(holders: np.ndarray, int64_t n_dense) -> int:
+    """The smallest s that leaves at most n_dense features held by >= s support vectors."""
+    counts = np.sort(holders[holders > 0])[::-1]
+    return 1 if counts.size <= n_dense else int(counts[n_dense]) + 1
+
+
+def parse_rare_threshold(text: str) -> int | float | str:
+    """A command-line rare threshold: 'auto', digits (a count) or a fraction."""
     text = text.strip()
+    if text == AUTO:
+        return AUTO
     value: int | float = int(text) if text.isdigit() else float(text)
     minimum_common_count(value, 1)
     return value
@@ -78,20 +93,27 @@ cdef class SplitSVMScorer(BinaryScorer):
     def __init__(
         self,
         expansion,
-        rare_threshold: int | float = DEFAULT_RARE_THRESHOLD,
+        rare_threshold: int | float | str = DEFAULT_RARE_THRESHOLD,
         int64_t max_dense_bytes=DEFAULT_MAX_DENSE_BYTES,
         bint drop_zero_weights=True,
     ):
-        """Split a KernelExpansion (degree 1..3) at rare_threshold (a count or a fraction).
+        """Split a KernelExpansion (degree 1..3) at rare_threshold.
 
-        The conjunctions of the most held common features go in a dense array of at most
-        max_dense_bytes, the others in a hash table (drop_zero_weights as in PKE).
+        rare_threshold is a count s, a fraction of the support vectors, or 'auto': the smallest
+        s whose common features all have their conjunctions in the dense array. That array
+        takes at most max_dense_bytes (the conjunctions of the most held common features), the
+        others go in a hash table (drop_zero_weights as in PKE).
         """
         sv = expansion.support_vectors
         n_sv = len(sv)
-        s = minimum_common_count(rare_threshold, n_sv)
         n_ids = int(sv.indices.max()) + 1 if sv.nnz else 0
         holders = np.bincount(sv.indices, minlength=n_ids)
+        if isinstance(rare_threshold, str) and rare_threshold == AUTO:
+            n_dense = dense_rank_count(int(np.count_nonzero(holders)), expansion.degree,
+                                       expansion.n_outputs, max_dense_bytes)
+            s = float(auto_common_count(holders, n_dense))
+        else:
+            s = minimum_common_count(rare_threshold, n_sv)
         common = (holders >= s) & (holders > 0)
         rare = (holders < s) & (holders > 0)
         common_ids = rank_features(sv, common)

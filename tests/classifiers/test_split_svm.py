@@ -16,7 +16,7 @@ from classifiers.split_svm import (
 from tests.classifiers.test_kernel_expansion import assert_close, random_expansion, zipf_rows
 
 
-def test_rare_threshold_is_a_count_or_a_fraction() -> None:
+def test_rare_threshold_is_a_count_a_fraction_or_auto() -> None:
     assert minimum_common_count(10, 5000) == 10.0
     assert minimum_common_count(0.01, 5000) == 50.0
     assert minimum_common_count(1.0, 300) == 300.0
@@ -29,7 +29,9 @@ def test_rare_threshold_is_a_count_or_a_fraction() -> None:
     for bad_value in (-3, 0.0, 2.0, True):
         with pytest.raises(ValueError):
             minimum_common_count(bad_value, 100)
-    assert 0.0 < DEFAULT_RARE_THRESHOLD < 1.0
+    assert DEFAULT_RARE_THRESHOLD == parse_rare_threshold("auto") == "auto"
+    with pytest.raises(ValueError, match="auto"):
+        minimum_common_count("auto", 100)
 
 
 @pytest.mark.parametrize("threshold", [3, 0.05])
