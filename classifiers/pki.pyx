@@ -69,11 +69,6 @@ cdef class ScratchPool:
         free(self.buffers)
         free(self.busy)
 
-    def allocated_bytes(self) -> int:
-        """Bytes of the slots allocated so far (each on first use)."""
-        cdef int s
-        return sum(self.slot_bytes for s in range(self.n_slots) if self.buffers[s] != NULL)
-
     @property
     def bytes_per_call(self) -> int:
         return self.slot_bytes
