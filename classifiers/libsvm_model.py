@@ -26,14 +26,13 @@ predicts with exactly the stored coefficients.
 from __future__ import annotations
 
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from classifiers.kernel_svm_expansion import OneVsOneExpansion
-from classifiers.model_file import ModelFileError
+from classifiers.model_file import ModelFileError, write_bytes_atomically
 from features.binary_matrix import BinaryMatrix
 
 MAGIC = b"svm_type"
@@ -329,29 +328,9 @@ def write_libsvm_model(
     path: str | os.PathLike, expansion: OneVsOneExpansion, svm_type: str = "c_svc"
 ) -> None:
     """Write a libsvm model file atomically (a temporary file, then os.replace)."""
-    text = format_libsvm_model(expansion, svm_type)
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(descriptor, "w", encoding="ascii", newline="\n") as out:
-            out.write(text)
-        os.chmod(temporary, 0o644 & ~_umask())
-        os.replace(temporary, target)
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except FileNotFoundError:
-            pass
-        raise
+    write_bytes_atomically(path, format_libsvm_model(expansion, svm_type).encode("ascii"))
 
 
 def _real(value: float) -> str:
     """libsvm's %.17g."""
     return format(value, ".17g")
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask

@@ -102,7 +102,11 @@ def write_model_file(
     path: str | os.PathLike, header: dict[str, Any], arrays: dict[str, np.ndarray]
 ) -> None:
     """Write a model file atomically: a temporary file in the same folder, then os.replace."""
-    data = encode_model(header, arrays)
+    write_bytes_atomically(path, encode_model(header, arrays))
+
+
+def write_bytes_atomically(path: str | os.PathLike, data: bytes) -> None:
+    """Write `data` to a temporary file beside `path`, then os.replace it: never half a file."""
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
     descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
