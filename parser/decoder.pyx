@@ -23,29 +23,42 @@ cdef int[4] MOVE_PREFERENCE = [SHIFT, RIGHT, LEFT, REDUCE]
 
 
 cdef class ClassifierSlot:
-    """A classifier as the parse loop sees it: decision values mapped to class ids."""
+    """A classifier as the parse loop sees it: decision values mapped to class ids.
+
+    One value per class (one-vs-rest; for two classes a single value, positive meaning the
+    first class), or, with one_vs_one, libsvm's pairwise values: pair (i, j), i < j, in the
+    order (0,1), (0,2), ..., (1,2), ..., positive voting for class i. The one-vs-one choice is
+    libsvm's vote held among the allowed classes only (the pairs whose two classes are both
+    allowed), ties going to the first class.
+    """
 
     cdef BinaryScorer scorer
     cdef int n_classes
     cdef int n_outputs
+    cdef bint one_vs_one
     cdef int32_t* class_ids
     cdef double* values
+    cdef int* votes
 
-    def __cinit__(self, BinaryScorer scorer, class_ids):
+    def __cinit__(self, BinaryScorer scorer, class_ids, bint one_vs_one=False):
         ids = np.asarray(class_ids, dtype=np.int32)
         self.scorer = scorer
         self.n_classes = ids.shape[0]
         self.n_outputs = scorer.n_outputs if scorer is not None else 0
+        self.one_vs_one = one_vs_one and self.n_classes > 2
         if self.n_classes == 0:
             raise ValueError("a classifier slot needs at least one class")
         if scorer is None and self.n_classes != 1:
             raise ValueError("only a one-class slot may go without a scorer")
-        if scorer is not None and not (self.n_outputs == self.n_classes
+        expected = (self.n_classes * (self.n_classes - 1) // 2 if self.one_vs_one
+                    else self.n_classes)
+        if scorer is not None and not (self.n_outputs == expected
                                        or (self.n_outputs == 1 and self.n_classes == 2)):
             raise ValueError(f"{self.n_outputs} outputs cannot score {self.n_classes} classes")
         self.class_ids = <int32_t*>malloc(self.n_classes * sizeof(int32_t))
         self.values = <double*>malloc((self.n_outputs + 1) * sizeof(double))
-        if self.class_ids == NULL or self.values == NULL:
+        self.votes = <int*>malloc(self.n_classes * sizeof(int))
+        if self.class_ids == NULL or self.values == NULL or self.votes == NULL:
             raise MemoryError()
         for i in range(self.n_classes):
             self.class_ids[i] = ids[i]
@@ -53,6 +66,15 @@ cdef class ClassifierSlot:
     def __dealloc__(self):
         free(self.class_ids)
         free(self.values)
+        free(self.votes)
+
+    def best_class(self, const int32_t[::1] feats, allowed) -> int:
+        """best() for Python callers (tests): feats sorted ids, allowed a 0/1 vector by id."""
+        cdef int32_t empty = 0
+        mask = np.ascontiguousarray(allowed, dtype=np.intc)
+        cdef const bint[::1] allowed_view = mask
+        return self.best(&feats[0] if feats.shape[0] else &empty, <int>feats.shape[0],
+                         &allowed_view[0])
 
     cdef int best(self, const int32_t* feats, int n, const bint* allowed) noexcept:
         """Highest-scoring class id with allowed[id] true; -1 when none of its classes is."""
@@ -61,6 +83,8 @@ cdef class ClassifierSlot:
         if self.scorer is None:
             return self.class_ids[0] if allowed[self.class_ids[0]] else -1
         self.scorer.scores(feats, n, self.values)
+        if self.one_vs_one:
+            return self.vote(allowed)
         if self.n_outputs == 1:
             self.values[1] = -self.values[0]
         for i in range(self.n_classes):
@@ -70,6 +94,23 @@ cdef class ClassifierSlot:
                     best_id = self.class_ids[i]
                     best_value = value
         return best_id
+
+    cdef int vote(self, const bint* allowed) noexcept:
+        cdef int i, j, p = 0, best = -1
+        for i in range(self.n_classes):
+            self.votes[i] = 0
+        for i in range(self.n_classes):
+            for j in range(i + 1, self.n_classes):
+                if allowed[self.class_ids[i]] and allowed[self.class_ids[j]]:
+                    if self.values[p] > 0:
+                        self.votes[i] += 1
+                    else:
+                        self.votes[j] += 1
+                p += 1
+        for i in range(self.n_classes):
+            if allowed[self.class_ids[i]] and (best < 0 or self.votes[i] > self.votes[best]):
+                best = i
+        return self.class_ids[best] if best >= 0 else -1
 
 
 cdef void** slot_pointers(list slots) except NULL:
