@@ -15,6 +15,8 @@ from typing import TextIO
 
 from tqdm import tqdm
 
+from classifiers.evaluators import DEFAULT_EVAL_MODE, EVAL_MODES
+from classifiers.split_svm import parse_rare_threshold
 from parser.cli import debug_parent
 from parser.conll import FORMATS, Sentence, read_conll, write_conll
 
@@ -30,14 +32,25 @@ def register(groups: argparse._SubParsersAction) -> None:
     train.add_argument("--train", required=True, help="training treebank")
     train.add_argument("--dev", help="development treebank, scored after training")
     train.add_argument("--model", required=True, help="model file to write")
-    train.add_argument("--classifier", default="poly2-linear", choices=["poly2-linear", "linear"])
+    train.add_argument("--classifier", default="poly2-linear",
+                       choices=["poly2-linear", "linear", "kernel-svm"])
     train.add_argument("--features", default="chang2010", choices=["chang2010", "rich"])
     train.add_argument("--split-column", default="xpos", choices=["xpos", "upos", "none"])
     train.add_argument("--tag-column", default="xpos", choices=["xpos", "upos"],
                        help="tag column read by the feature templates")
     train.add_argument("--split-threshold", type=int, default=1000,
                        help="splits with fewer training states are pooled (default 1000)")
-    train.add_argument("-C", type=float, default=0.1, help="SVM cost C (default 0.1)")
+    train.add_argument("-C", type=float,
+                       help="SVM cost C (default 0.1 for the linear backends, 1 for kernel-svm)")
+    train.add_argument("--degree", type=int, default=2,
+                       help="kernel-svm: degree d of (gamma x.z + coef0)^d (default 2)")
+    train.add_argument("--gamma", type=float, default=0.2, help="kernel-svm: gamma (default 0.2)")
+    train.add_argument("--coef0", type=float, default=0.4, help="kernel-svm: coef0 (default 0.4)")
+    train.add_argument("--eps", type=float, default=0.1,
+                       help="kernel-svm: SMO stopping tolerance (default 0.1; the kernel-svm "
+                            "defaults are MaltParser's libsvm settings -g 0.2 -r 0.4 -c 1 -e 0.1)")
+    train.add_argument("--cache-mb", type=float, default=100.0,
+                       help="kernel-svm: kernel cache per binary problem in MB (default 100)")
     train.add_argument("--min-word-count", type=int, default=1,
                        help="rarer word forms are read as unknown in training (default 1)")
     train.add_argument("--seed", type=int, default=0)
@@ -49,6 +62,12 @@ def register(groups: argparse._SubParsersAction) -> None:
     parse.add_argument("input", nargs="?", default="-", help="CoNLL file, or - for stdin")
     parse.add_argument("--model", required=True, help="parser model file")
     parse.add_argument("-o", "--output", help="output file (default stdout)")
+    parse.add_argument("--eval-mode", default=DEFAULT_EVAL_MODE, choices=EVAL_MODES,
+                       help="how kernel-svm models are evaluated; all give the same trees "
+                            f"(default {DEFAULT_EVAL_MODE})")
+    parse.add_argument("--rare-threshold", type=parse_rare_threshold, default="auto",
+                       help="split evaluation: features held by fewer support vectors (a count, "
+                            "or a fraction of them) are rare (default auto)")
     add_io_options(parse)
     parse.set_defaults(run=run_parse)
 
@@ -92,7 +111,11 @@ def run_train(args: argparse.Namespace) -> int:
 
     train = read_all(args.train, args, require_tree=True)
     dev = read_all(args.dev, args, require_tree=True) if args.dev else None
-    params = {"C": args.C}
+    kernel = args.classifier == "kernel-svm"
+    params: dict = {"C": args.C if args.C is not None else 1.0 if kernel else 0.1}
+    if kernel:
+        params.update(degree=args.degree, gamma=args.gamma, coef0=args.coef0, eps=args.eps,
+                      cache_mb=args.cache_mb)
     config = ParserConfig(feature_set=args.features, tag_column=args.tag_column,
                           split_column=args.split_column, split_threshold=args.split_threshold,
                           min_word_count=args.min_word_count,
@@ -156,6 +179,7 @@ def run_parse(args: argparse.Namespace) -> int:
     from parser.dependency_parser import DependencyParser
 
     parser = DependencyParser.load(args.model)
+    parser.set_evaluation(args.eval_mode, args.rare_threshold)
     sentences = read_conll(args.input, fmt=args.format, encoding=args.encoding)
     progress = tqdm(unit=" sent", disable=None, file=sys.stderr, desc="parsing")
     with atomic_output(args.output, args.encoding) as out:

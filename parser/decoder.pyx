@@ -10,6 +10,7 @@ from libc.stdlib cimport free, malloc
 
 import numpy as np
 
+from classifiers.one_vs_one_scorer cimport OneVsOneVoter
 from classifiers.scorer cimport BinaryScorer
 from features.key_index cimport KeyIndex
 from parser.arc_eager cimport (LEFT, N_MOVES, REDUCE, RIGHT, SHIFT, StateC, apply_move,
@@ -33,12 +34,14 @@ cdef class ClassifierSlot:
     """
 
     cdef BinaryScorer scorer
+    cdef OneVsOneVoter voter
     cdef int n_classes
     cdef int n_outputs
     cdef bint one_vs_one
     cdef int32_t* class_ids
     cdef double* values
     cdef int* votes
+    cdef bint* allowed_classes
 
     def __cinit__(self, BinaryScorer scorer, class_ids, bint one_vs_one=False):
         ids = np.asarray(class_ids, dtype=np.int32)
@@ -58,8 +61,12 @@ cdef class ClassifierSlot:
         self.class_ids = <int32_t*>malloc(self.n_classes * sizeof(int32_t))
         self.values = <double*>malloc((self.n_outputs + 1) * sizeof(double))
         self.votes = <int*>malloc(self.n_classes * sizeof(int))
-        if self.class_ids == NULL or self.values == NULL or self.votes == NULL:
+        self.allowed_classes = <bint*>malloc(self.n_classes * sizeof(bint))
+        if (self.class_ids == NULL or self.values == NULL or self.votes == NULL
+                or self.allowed_classes == NULL):
             raise MemoryError()
+        if self.one_vs_one and isinstance(scorer, OneVsOneVoter):
+            self.voter = scorer
         for i in range(self.n_classes):
             self.class_ids[i] = ids[i]
 
@@ -67,6 +74,7 @@ cdef class ClassifierSlot:
         free(self.class_ids)
         free(self.values)
         free(self.votes)
+        free(self.allowed_classes)
 
     def best_class(self, const int32_t[::1] feats, allowed) -> int:
         """best() for Python callers (tests): feats sorted ids, allowed a 0/1 vector by id."""
@@ -82,6 +90,11 @@ cdef class ClassifierSlot:
         cdef double value, best_value = 0.0
         if self.scorer is None:
             return self.class_ids[0] if allowed[self.class_ids[0]] else -1
+        if self.voter is not None:
+            for i in range(self.n_classes):
+                self.allowed_classes[i] = allowed[self.class_ids[i]]
+            i = self.voter.vote(feats, n, self.allowed_classes)
+            return self.class_ids[i] if i >= 0 else -1
         self.scorer.scores(feats, n, self.values)
         if self.one_vs_one:
             return self.vote(allowed)

@@ -9,6 +9,7 @@ parallel threads (the solvers release the GIL).
 """
 from __future__ import annotations
 
+import inspect
 import sys
 import time
 from collections import Counter
@@ -19,7 +20,9 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 from tqdm import tqdm
 
-from classifiers.backends import classifier_from_arrays, new_classifier
+from classifiers.backends import BACKENDS, classifier_from_arrays, new_classifier
+from classifiers.evaluators import DEFAULT_EVAL_MODE, EVAL_MODES, build_evaluator
+from classifiers.kernel_svm import KernelSVM
 from classifiers.model_file import read_model_file, write_model_file
 from features.binary_matrix import BinaryMatrix
 from features.interning import StringInterner
@@ -50,6 +53,15 @@ class ParserConfig:
     threads: int = 2
 
 
+def classifier_params(config: ParserConfig) -> dict:
+    """The backend's constructor arguments: the configured ones, plus the seed where the
+    backend takes one (kernel-svm's SMO is deterministic and has none)."""
+    params = dict(config.classifier_params)
+    if "seed" in inspect.signature(BACKENDS[config.classifier]).parameters:
+        params["seed"] = config.seed
+    return params
+
+
 @dataclass
 class EncodedCorpus:
     """Sentences as flat int arrays; sentence i is tokens offsets[i]..offsets[i+1]-1, 0 = root."""
@@ -73,6 +85,8 @@ class DependencyParser:
         self.split_names: list[str] = []
         self.classifiers: dict[tuple[int, str], object] = {}
         self.info: dict = {}
+        self.eval_mode = DEFAULT_EVAL_MODE
+        self.rare_threshold: int | float | str = "auto"
         self._decoder: ArcEagerDecoder | None = None
 
     # ----- encoding -------------------------------------------------------------------------
@@ -154,12 +168,13 @@ class DependencyParser:
                 chosen = in_split[moves == move]
                 jobs.append((split, kind, chosen, rows["label"][chosen]))
         jobs.sort(key=lambda job: -len(job[2]))
+        params = classifier_params(cfg)
 
         def fit(job):
             split, kind, chosen, y = job
             if len(chosen) == 0:
                 return split, kind, None
-            clf = new_classifier(cfg.classifier, seed=cfg.seed, **cfg.classifier_params)
+            clf = new_classifier(cfg.classifier, **params)
             clf.fit(matrix.take(chosen), y)
             return split, kind, clf
 
@@ -218,6 +233,22 @@ class DependencyParser:
 
     # ----- parsing --------------------------------------------------------------------------
 
+    def set_evaluation(self, eval_mode: str, rare_threshold: int | float | str = "auto") -> None:
+        """How kernel-svm classifiers are evaluated when parsing (classifiers.evaluators);
+        every mode gives the same decision values. Other backends ignore it."""
+        if eval_mode not in EVAL_MODES:
+            raise ValueError(f"unknown evaluation mode {eval_mode!r} "
+                             f"(available: {', '.join(EVAL_MODES)})")
+        self.eval_mode = eval_mode
+        self.rare_threshold = rare_threshold
+        self._decoder = None
+
+    def _slot(self, clf) -> ClassifierSlot:
+        if isinstance(clf, KernelSVM):
+            scorer = build_evaluator(clf.expansion_, self.eval_mode, self.rare_threshold)
+            return ClassifierSlot(scorer, clf.classes_, one_vs_one=True)
+        return ClassifierSlot(clf.scorer, clf.classes_)
+
     def decoder(self) -> ArcEagerDecoder:
         if self._decoder is None:
             self._decoder = self._build_decoder()
@@ -236,7 +267,7 @@ class DependencyParser:
                 elif len(clf.classes_) == 1:
                     slots[kind].append(ClassifierSlot(None, clf.classes_))
                 else:
-                    slots[kind].append(ClassifierSlot(clf.scorer, clf.classes_))
+                    slots[kind].append(self._slot(clf))
         table, fallback = self.split_of_tag()
         return ArcEagerDecoder(
             self.vocab.index, self.config.feature_set, self.config.single_root, table,

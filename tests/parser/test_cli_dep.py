@@ -82,3 +82,34 @@ def test_bad_model_file(damage: str, model: Path, tmp_path: Path,
     code = main(["dep", "parse", "--model", str(bad), str(test), "-o", str(out)])
     one_error_line(capsys, code, "bad.model")
     assert not out.exists()
+
+
+def test_kernel_svm_parser_and_eval_modes(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    train = write_treebank(tmp_path / "train.conllu", 200, seed=4)
+    test = write_treebank(tmp_path / "test.conllu", 30, seed=9)
+    model = tmp_path / "kernel.model"
+    assert main(["dep", "train", "--train", str(train), "--model", str(model), "--split-threshold",
+                 "100", "--classifier", "kernel-svm", "--degree", "2", "--gamma", "0.2",
+                 "--coef0", "0.4", "-C", "1"]) == 0
+    outputs = {}
+    for mode in ("naive", "pki", "pke", "split"):
+        out = tmp_path / f"{mode}.conllu"
+        assert main(["dep", "parse", "--model", str(model), str(test), "-o", str(out),
+                     "--eval-mode", mode]) == 0
+        outputs[mode] = out.read_text()
+    assert len(set(outputs.values())) == 1
+    default = tmp_path / "default.conllu"
+    assert main(["dep", "parse", "--model", str(model), str(test), "-o", str(default),
+                 "--rare-threshold", "3"]) == 0
+    assert default.read_text() == outputs["naive"]
+    capsys.readouterr()
+    assert main(["dep", "evaluate", str(test), str(default), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["UAS"] > 90
+
+
+def test_bad_rare_threshold(model: Path, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    test = write_treebank(tmp_path / "test.conllu", 3, seed=9)
+    with pytest.raises(SystemExit) as exit_info:
+        main(["dep", "parse", "--model", str(model), str(test), "--rare-threshold", "1.5"])
+    assert exit_info.value.code == 2
+    assert "--rare-threshold" in capsys.readouterr().err

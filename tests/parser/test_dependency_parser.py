@@ -11,6 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from classifiers.backends import classifier_from_arrays
+from classifiers.evaluators import EVAL_MODES
+from classifiers.kernel_svm import KernelSVM
+from parser.decoder import ClassifierSlot
 from parser.conll import Sentence, read_conll
 from features.binary_matrix import BinaryMatrix
 from parser.arc_eager import ArcEagerState
@@ -108,6 +111,8 @@ def best_class(clf, ranks: list[int], allowed: set[int]) -> int:
     if len(classes) == 1:
         return classes[0] if classes[0] in allowed else -1
     values = clf.decision_function(BinaryMatrix.from_rows([np.asarray(ranks, dtype=np.int32)]))[0]
+    if isinstance(clf, KernelSVM) and len(classes) > 2:
+        return one_vs_one_vote(classes, values, allowed)
     if len(values) == 1:
         values = [values[0], -values[0]]
     best, best_value = -1, 0.0
@@ -115,6 +120,18 @@ def best_class(clf, ranks: list[int], allowed: set[int]) -> int:
         if c in allowed and (best < 0 or v > best_value):
             best, best_value = c, v
     return best
+
+
+def one_vs_one_vote(classes: list[int], values: np.ndarray, allowed: set[int]) -> int:
+    """libsvm's vote over the pairs of allowed classes (pairs (i, j), i < j, in libsvm's order;
+    a positive value votes for i), ties to the first class; -1 if no class is allowed."""
+    votes = dict.fromkeys(classes, 0)
+    pairs = [(i, j) for i in range(len(classes)) for j in range(i + 1, len(classes))]
+    for (i, j), value in zip(pairs, values):
+        if classes[i] in allowed and classes[j] in allowed:
+            votes[classes[i] if value > 0 else classes[j]] += 1
+    candidates = [c for c in classes if c in allowed]
+    return max(candidates, key=lambda c: (votes[c], -classes.index(c))) if candidates else -1
 
 
 def python_parse(parser: DependencyParser, sentence: Sentence) -> tuple[list[int], list[int]]:
@@ -179,6 +196,66 @@ def test_decoder_equals_python_reference_under_random_weights(trained: Dependenc
                                            for _ in range(10)])
 
 
+@settings(max_examples=30, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32 - 1))
+def test_one_vs_one_slot_votes_among_allowed_classes(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    n_classes = int(rng.integers(3, 8))
+    classes = rng.permutation(20)[:n_classes].astype(np.int32)
+    rows = [np.unique(rng.integers(0, 30, 6)).astype(np.int32) for _ in range(60)]
+    y = classes[rng.integers(0, n_classes, 60)]
+    y[:n_classes] = classes
+    clf = KernelSVM(degree=2, C=1.0).fit(BinaryMatrix.from_rows(rows), y)
+    slot = ClassifierSlot(clf.scorer, clf.classes_, one_vs_one=True)
+    for row in rows[:20]:
+        allowed = set(rng.choice(classes, int(rng.integers(0, n_classes + 1)), replace=False).tolist())
+        mask = np.zeros(20, dtype=np.intc)
+        mask[list(allowed)] = 1
+        expected = best_class(clf, row.tolist(), allowed)
+        assert slot.best_class(row, mask) == expected
+        if allowed == set(classes.tolist()):
+            assert expected == clf.predict(BinaryMatrix.from_rows([row]))[0]
+
+
+@pytest.fixture(scope="module")
+def trained_kernel(synthetic: list[Sentence]) -> DependencyParser:
+    parser = DependencyParser(ParserConfig(
+        split_threshold=300, classifier="kernel-svm",
+        classifier_params={"degree": 2, "gamma": 0.2, "coef0": 0.4, "C": 1.0, "eps": 0.1}))
+    parser.train(synthetic)
+    return parser
+
+
+def test_kernel_svm_parser_learns_and_all_eval_modes_give_the_same_trees(
+        trained_kernel: DependencyParser, tmp_path: Path) -> None:
+    test = list(read_conll(write_treebank(tmp_path / "test.conllu", 100, seed=2)))
+    trained_kernel.set_evaluation("naive")
+    naive = trained_kernel.parse(test)
+    scores = evaluate(test, [replace(s, head=h, deprel=d) for s, (h, d) in zip(test, naive)])
+    assert scores.UAS > 95 and scores.LAS > 95
+    trained_kernel.save(str(tmp_path / "k.model"))
+    loaded = DependencyParser.load(str(tmp_path / "k.model"))
+    for mode in EVAL_MODES:
+        loaded.set_evaluation(mode)
+        assert loaded.parse(test) == naive, mode
+    loaded.set_evaluation("split", 2)
+    assert loaded.parse(test) == naive
+    with pytest.raises(ValueError, match="unknown evaluation mode"):
+        loaded.set_evaluation("fast")
+
+
+@settings(max_examples=5, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32 - 1))
+def test_kernel_decoder_equals_python_reference_under_random_weights(
+        trained_kernel: DependencyParser, seed: int) -> None:
+    rng = random.Random(seed)
+    parser = randomized(trained_kernel, seed)
+    sentences = [random_sentence(rng, rng.randint(1, 30)) for _ in range(8)]
+    for mode in ("naive", "split"):
+        parser.set_evaluation(mode)
+        assert_decoder_matches_python(parser, sentences)
+
+
 def test_ewt_slice_end_to_end(corpora: Path) -> None:
     ewt = corpora / "en_ewt"
     train = list(read_conll(ewt / "en_ewt-ud-train.conllu", require_tree=True))[:1500]
@@ -191,3 +268,21 @@ def test_ewt_slice_end_to_end(corpora: Path) -> None:
     scores = evaluate(dev, [replace(s, head=h, deprel=d) for s, (h, d) in zip(dev, parsed)])
     assert scores.UAS > 70 and scores.LAS > 62
     assert_decoder_matches_python(parser, dev[:60])
+
+
+def test_ewt_slice_kernel_svm_eval_modes(corpora: Path) -> None:
+    ewt = corpora / "en_ewt"
+    train = list(read_conll(ewt / "en_ewt-ud-train.conllu", require_tree=True))[:800]
+    dev = list(read_conll(ewt / "en_ewt-ud-dev.conllu"))[:200]
+    parser = DependencyParser(ParserConfig(
+        classifier="kernel-svm",
+        classifier_params={"degree": 2, "gamma": 0.2, "coef0": 0.4, "C": 1.0, "eps": 0.1}))
+    parser.train(train)
+    parser.set_evaluation("naive")
+    naive = parser.parse(dev)
+    scores = evaluate(dev, [replace(s, head=h, deprel=d) for s, (h, d) in zip(dev, naive)])
+    assert scores.UAS > 65
+    for mode in ("pki", "pke", "split"):
+        parser.set_evaluation(mode)
+        assert parser.parse(dev) == naive, mode
+    assert_decoder_matches_python(parser, dev[:40])
