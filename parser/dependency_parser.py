@@ -88,6 +88,7 @@ class DependencyParser:
         self.eval_mode = DEFAULT_EVAL_MODE
         self.rare_threshold: int | float | str = "auto"
         self._decoder: ArcEagerDecoder | None = None
+        self._scorers: list = []
 
     # ----- encoding -------------------------------------------------------------------------
 
@@ -246,8 +247,17 @@ class DependencyParser:
     def _slot(self, clf) -> ClassifierSlot:
         if isinstance(clf, KernelSVM):
             scorer = build_evaluator(clf.expansion_, self.eval_mode, self.rare_threshold)
+            self._scorers.append(scorer)
             return ClassifierSlot(scorer, clf.classes_, one_vs_one=True)
+        self._scorers.append(clf.scorer)
         return ClassifierSlot(clf.scorer, clf.classes_)
+
+    def evaluator_bytes(self) -> int:
+        """Memory of the compiled scorers the decoder uses (kernel models: by eval mode)."""
+        self.decoder()
+        return sum(int(scorer.memory_bytes()) if hasattr(scorer, "memory_bytes")
+                   else sum(int(a.nbytes) for a in getattr(scorer, "arrays", {}).values())
+                   for scorer in self._scorers)
 
     def decoder(self) -> ArcEagerDecoder:
         if self._decoder is None:
@@ -255,6 +265,7 @@ class DependencyParser:
         return self._decoder
 
     def _build_decoder(self) -> ArcEagerDecoder:
+        self._scorers = []
         root_counts = np.asarray(self.info["root_label_counts"], dtype=np.int64)
         other_counts = np.asarray(self.info["other_label_counts"], dtype=np.int64)
         slots = {kind: [] for kind in SLOT_KINDS}

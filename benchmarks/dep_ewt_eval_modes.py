@@ -1,0 +1,166 @@
+"""The kernel-svm dependency parser on UD English-EWT under each evaluation mode (issue 3's
+benchmarks (b) and (c)). Prints one JSON object per measurement.
+
+    python benchmarks/dep_ewt_eval_modes.py [--corpora DIR] [--model FILE] [--modes naive,pki,pke,split]
+
+Without --model it trains `polyparse dep train --classifier kernel-svm` (defaults: degree 2,
+MaltParser's libsvm settings) in a child process, timing it. Then, for every mode:
+the time to build the evaluators from the loaded model, their memory, the decode speed on the
+test set (one core, sentences read beforehand, best of --repeat), whether the trees equal those
+of naive evaluation, and the test UAS/LAS. Finally (b): microseconds per decision of each mode
+for the largest transition classifier and the largest label classifier, on the feature rows
+of the EWT dev oracle states that reach them.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from machine import record  # noqa: E402
+
+DATA = "UD English-EWT 2.16, gold tags"
+
+
+def emit(rec: dict) -> None:
+    print(json.dumps(rec), flush=True)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--corpora", default=os.environ.get("POLYPARSE_CORPORA", "../shared/corpora"))
+    ap.add_argument("--model", help="a kernel-svm parser model (default: train one)")
+    ap.add_argument("--modes", default="naive,pki,pke,split")
+    ap.add_argument("--repeat", type=int, default=3, help="decode timings: best of N")
+    ap.add_argument("--decision-rows", type=int, default=2000,
+                    help="(b): oracle rows timed per classifier")
+    args = ap.parse_args()
+    ewt = Path(args.corpora) / "en_ewt"
+    workdir = Path(tempfile.mkdtemp(prefix="polyparse-bench-"))
+    try:
+        model = Path(args.model) if args.model else train(ewt, workdir)
+        return measure(args, ewt, model)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def train(ewt: Path, workdir: Path) -> Path:
+    model = workdir / "kernel.model"
+    command = [sys.executable, "-m", "parser.cli", "dep", "train", "--train",
+               str(ewt / "en_ewt-ud-train.conllu"), "--model", str(model),
+               "--classifier", "kernel-svm"]
+    started = time.perf_counter()
+    subprocess.run(command, check=True)
+    seconds = time.perf_counter() - started
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    emit(record("dep train time", DATA, round(seconds, 1), "s", classifier="kernel-svm",
+                cores=os.cpu_count()))
+    emit(record("dep train peak memory", DATA, round(peak, 1), "MB (max RSS)",
+                classifier="kernel-svm"))
+    return model
+
+
+def measure(args: argparse.Namespace, ewt: Path, model: Path) -> int:
+    from parser.conll import read_conll
+    from parser.dependency_parser import DependencyParser
+    from parser.evaluate import evaluate
+
+    parser = DependencyParser.load(str(model))
+    emit(record("dep model size", DATA, round(model.stat().st_size / 2**20, 1), "MB",
+                classifier="kernel-svm",
+                n_support_vectors=sum(clf.n_support_vectors for clf in parser.classifiers.values()
+                                      if clf is not None)))
+    sentences = list(read_conll(str(ewt / "en_ewt-ud-test.conllu")))
+    n_words = sum(len(s) for s in sentences)
+    speeds, reference = {}, None
+    for mode in args.modes.split(","):
+        parser.set_evaluation(mode)
+        started = time.perf_counter()
+        parser.decoder()
+        built = time.perf_counter() - started
+        parser.parse(sentences[:5])
+        best = float("inf")
+        for _ in range(1 if mode == "naive" else args.repeat):
+            started = time.perf_counter()
+            parsed = parser.parse(sentences)
+            best = min(best, time.perf_counter() - started)
+        speeds[mode] = len(sentences) / best
+        reference = parsed if reference is None else reference
+        scores = evaluate(sentences, [replace(s, head=h, deprel=d)
+                                      for s, (h, d) in zip(sentences, parsed)]).as_dict()
+        emit(record("dep parse speed (decode, one core)", DATA + " test", round(speeds[mode], 1),
+                    "sentences/s", eval_mode=mode, tokens_per_s=round(n_words / best),
+                    build_seconds=round(built, 2),
+                    evaluator_MB=round(parser.evaluator_bytes() / 2**20, 1),
+                    same_trees_as_first_mode=parsed == reference,
+                    UAS=round(scores["UAS"], 2), LAS=round(scores["LAS"], 2)))
+    if "naive" in speeds:
+        for mode, speed in speeds.items():
+            if mode != "naive":
+                emit(record("dep parse speed-up over naive", DATA + " test",
+                            round(speed / speeds["naive"], 1), "x", eval_mode=mode))
+    per_decision(args, ewt, parser)
+    return 0
+
+
+def per_decision(args: argparse.Namespace, ewt: Path, parser) -> None:
+    """(b): microseconds per decision of each mode on real oracle rows of EWT dev."""
+    from classifiers.evaluators import build_evaluator
+    from features.binary_matrix import BinaryMatrix
+    from parser.arc_eager import RIGHT_MOVE
+    from parser.conll import read_conll
+    from parser.oracle_rows import oracle_rows
+    from parser.projectivize import projectivize
+
+    dev = list(read_conll(str(ewt / "en_ewt-ud-dev.conllu"), require_tree=True))
+    trees = [projectivize(s.head, s.deprel)[:2] for s in dev]
+    known = [(h, [d if d in parser.labels.ids else parser.labels.strings[3] for d in ds])
+             for h, ds in trees]
+    corpus = parser.encode(dev, trees=known)
+    cfg = parser.config
+    rows = oracle_rows(corpus.word, corpus.tag, corpus.coarse, corpus.split_tag, corpus.heads,
+                       corpus.labels, corpus.offsets, cfg.feature_set, cfg.single_root)
+    ranks = parser.vocab.transform(rows["keys"])
+    table, fallback = parser.split_of_tag()
+    split = np.where(rows["split_tag"] < len(table),
+                     table[np.minimum(rows["split_tag"], len(table) - 1)], fallback)
+    candidates = {}
+    for kind in ("transition", "right"):
+        key = max((k for k, clf in parser.classifiers.items() if k[1] == kind and clf is not None),
+                  key=lambda k: parser.classifiers[k].n_support_vectors)
+        candidates[kind] = key
+    for kind, (split_id, _) in candidates.items():
+        clf = parser.classifiers[(split_id, kind)]
+        chosen = np.flatnonzero((split == split_id)
+                                & ((rows["move"] == RIGHT_MOVE) if kind == "right" else True))
+        chosen = chosen[: args.decision_rows]
+        X = BinaryMatrix.from_rows([np.sort(r[r >= 0]).astype(np.int32) for r in ranks[chosen]],
+                                   n_features=len(parser.vocab))
+        for mode in args.modes.split(","):
+            scorer = build_evaluator(clf.expansion_, mode)
+            started = time.perf_counter()
+            scorer.decision_function(X)
+            micro = (time.perf_counter() - started) / len(X) * 1e6
+            memory = (scorer.memory_bytes() if hasattr(scorer, "memory_bytes")
+                      else sum(a.nbytes for a in scorer.arrays.values()))
+            emit(record("kernel decision time (all pair values)", DATA + " dev oracle rows",
+                        round(micro, 2), "us/decision", eval_mode=mode, classifier=kind,
+                        split=parser.split_names[split_id], n_classes=len(clf.classes_),
+                        n_support_vectors=clf.n_support_vectors, rows=len(X),
+                        memory_MB=round(memory / 2**20, 1)))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
