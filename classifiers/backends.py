@@ -1,15 +1,25 @@
-"""Backend registry: classifier names of the CLI and of model headers -> classes."""
+"""Backend registry: classifier names of the CLI and of model headers -> classes.
+
+BACKENDS are trained (`--classifier`); CONVERTED_BACKENDS are made from a trained kernel model
+by `polyparse clf convert` (one per exact evaluator); model files may hold either.
+"""
 from __future__ import annotations
 
 from typing import Any
 
 import numpy as np
 
+from classifiers.kernel_evaluator_model import BACKENDS as EVALUATOR_BACKENDS
+from classifiers.kernel_evaluator_model import KernelEvaluatorModel
 from classifiers.kernel_svm import KernelSVM
 from classifiers.model_file import ModelFileError
 from classifiers.poly2_linear_svm import LinearSVM, Poly2LinearSVM
 
+Classifier = Poly2LinearSVM | KernelSVM | KernelEvaluatorModel
+
 BACKENDS = {"poly2-linear": Poly2LinearSVM, "linear": LinearSVM, "kernel-svm": KernelSVM}
+CONVERTED_BACKENDS = {name: KernelEvaluatorModel for name in EVALUATOR_BACKENDS.values()}
+MODEL_BACKENDS = {**BACKENDS, **CONVERTED_BACKENDS}
 
 
 def new_classifier(name: str, **params: Any) -> Poly2LinearSVM | KernelSVM:
@@ -19,8 +29,8 @@ def new_classifier(name: str, **params: Any) -> Poly2LinearSVM | KernelSVM:
 
 
 def classifier_from_arrays(header: dict[str, Any], arrays: dict[str, np.ndarray],
-                           source: str = "model") -> Poly2LinearSVM | KernelSVM:
+                           source: str = "model") -> Classifier:
     backend = header.get("backend")
-    if backend not in BACKENDS:
+    if backend not in MODEL_BACKENDS:
         raise ModelFileError(f"{source}: unknown classifier backend {backend!r}")
-    return BACKENDS[backend].from_arrays(header, arrays, source=source)
+    return MODEL_BACKENDS[backend].from_arrays(header, arrays, source=source)

@@ -97,8 +97,7 @@ class OneVsOneExpansion:
 
     def pairs(self) -> list[tuple[int, int]]:
         """The class pairs (i, j) of the decision values, in libsvm's order."""
-        k = self.n_classes
-        return [(i, j) for i in range(k) for j in range(i + 1, k)]
+        return class_pairs(self.n_classes)
 
     def pair_terms(self, p: int) -> tuple[np.ndarray, np.ndarray]:
         """(support vector rows, coefficients) of pair p: d_p(x) = sum c K(sv_s, x) - rho[p]."""
@@ -154,18 +153,7 @@ class OneVsOneExpansion:
 
     def vote(self, values: np.ndarray) -> np.ndarray:
         """Labels from decision values (n, n_pairs) by libsvm's one-vs-one voting."""
-        values = np.asarray(values)
-        n = values.shape[0]
-        if self.n_classes == 1:
-            return np.repeat(self.labels, n)
-        if values.ndim != 2 or values.shape[1] != self.n_pairs:
-            raise ValueError(f"expected decision values of shape (n, {self.n_pairs})")
-        votes = np.zeros((n, self.n_classes), dtype=np.int64)
-        rows = np.arange(n)
-        for p, (i, j) in enumerate(self.pairs()):
-            winner = np.where(values[:, p] > 0, i, j)
-            np.add.at(votes, (rows, winner), 1)
-        return self.labels[np.argmax(votes, axis=1)]
+        return one_vs_one_vote(self.labels, values)
 
     def to_arrays(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         """Header (JSON-ready) and arrays that from_arrays turns back into this expansion."""
@@ -216,3 +204,28 @@ class OneVsOneExpansion:
             )
         except (TypeError, ValueError) as error:
             raise ModelFileError(f"{source}: inconsistent model ({error})") from None
+
+
+def class_pairs(n_classes: int) -> list[tuple[int, int]]:
+    """The class pairs (i, j), i < j, of one-vs-one decision values, in libsvm's order."""
+    return [(i, j) for i in range(n_classes) for j in range(i + 1, n_classes)]
+
+
+def one_vs_one_vote(labels: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Labels from one-vs-one decision values (n, n_pairs) by libsvm's vote (svm_predict_values):
+    d_p > 0 votes for the pair's first class, otherwise for its second; most votes win, ties go
+    to the first label. One class: every row gets it."""
+    values = np.asarray(values)
+    n_classes = labels.size
+    n = values.shape[0]
+    if n_classes == 1:
+        return np.repeat(labels, n)
+    n_pairs = n_classes * (n_classes - 1) // 2
+    if values.ndim != 2 or values.shape[1] != n_pairs:
+        raise ValueError(f"expected decision values of shape (n, {n_pairs})")
+    votes = np.zeros((n, n_classes), dtype=np.int64)
+    rows = np.arange(n)
+    for p, (i, j) in enumerate(class_pairs(n_classes)):
+        winner = np.where(values[:, p] > 0, i, j)
+        np.add.at(votes, (rows, winner), 1)
+    return labels[np.argmax(votes, axis=1)]

@@ -1,4 +1,4 @@
-"""`polyparse clf train|predict|info`: any binary-feature backend on svmlight/libsvm files."""
+"""`polyparse clf train|predict|convert|info`: any binary-feature backend on svmlight files."""
 from __future__ import annotations
 
 import argparse
@@ -6,21 +6,34 @@ import hashlib
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from classifiers.backends import MODEL_BACKENDS, Classifier, classifier_from_arrays
+from classifiers.evaluators import EVAL_MODES, build_evaluator
+from classifiers.kernel_evaluator_model import BACKENDS as CONVERSIONS
+from classifiers.kernel_evaluator_model import (
+    EXPANDED_DEGREES,
+    KernelEvaluatorModel,
+    check_evaluator,
+    default_eval_mode,
+    split_summary,
+)
 from classifiers.kernel_svm import KernelSVM
 from classifiers.libsvm_model import is_libsvm_model
 from classifiers.model_file import ModelFileError, read_model_file, write_model_file
 from classifiers.poly2_linear_svm import MODEL_FORMAT, LinearSVM, Poly2LinearSVM
+from classifiers.scorer import BinaryScorer
+from classifiers.split_svm import DEFAULT_RARE_THRESHOLD, parse_rare_threshold
+from features.binary_matrix import BinaryMatrix
 from features.errors import InputError
 from features.svmlight import read_svmlight
 
 AVAILABLE = ("linear", "poly2-linear", "kernel-svm")
 PLANNED = ("pa-slicing",)
-KERNEL_EVAL_MODES = ("naive",)
 
 
 def register(groups: argparse._SubParsersAction) -> None:
@@ -28,7 +41,9 @@ def register(groups: argparse._SubParsersAction) -> None:
     from parser.cli import debug_parent
 
     group = groups.add_parser("clf", help="train, apply and inspect classifiers on svmlight files")
-    commands = group.add_subparsers(dest="command", metavar="{train,predict,info}", required=True)
+    commands = group.add_subparsers(
+        dest="command", metavar="{train,predict,convert,info}", required=True
+    )
 
     train = commands.add_parser(
         "train", parents=[debug_parent()], help="train a classifier on an svmlight file"
@@ -92,8 +107,14 @@ def register(groups: argparse._SubParsersAction) -> None:
     predict.add_argument("test_file", metavar="TEST.svm", help="examples to classify (svmlight)")
     predict.add_argument("--model", required=True, metavar="M", help="model file")
     predict.add_argument(
-        "--eval-mode", choices=("naive", "pki", "pke", "split"),
-        help="scoring method for kernel models (linear backends always use their expanded weights)",
+        "--eval-mode", choices=EVAL_MODES,
+        help="exact evaluator of kernel models (default split; pki for degree 4); a converted "
+        "model uses its own, linear backends their expanded weights",
+    )
+    predict.add_argument(
+        "--rare-threshold", type=_rare_threshold, metavar="S",
+        help="split evaluator: features held by fewer than S support vectors are rare "
+        "(a count, a fraction in (0, 1] or auto, the default)",
     )
     predict.add_argument(
         "--decision-values", metavar="FILE",
@@ -102,8 +123,29 @@ def register(groups: argparse._SubParsersAction) -> None:
     predict.add_argument("--json", action="store_true", help="print a JSON summary on stdout")
     predict.set_defaults(run=run_predict)
 
+    convert = commands.add_parser(
+        "convert", parents=[debug_parent()],
+        help="store a kernel model (kernel-svm or libsvm) as one of its exact evaluators",
+    )
+    convert.add_argument("--model", required=True, metavar="M",
+                         help="kernel-svm model file or libsvm text model")
+    convert.add_argument("--to", required=True, choices=tuple(CONVERSIONS),
+                         help="evaluator to store: split (split-svm), pki or pke")
+    convert.add_argument("--output", required=True, metavar="OUT", help="model file to write")
+    convert.add_argument(
+        "--rare-threshold", type=_rare_threshold, metavar="S",
+        help="--to split: features held by fewer than S support vectors are rare "
+        "(a count, a fraction in (0, 1] or auto, the default)",
+    )
+    convert.add_argument("--json", action="store_true", help="print a JSON summary on stdout")
+    convert.set_defaults(run=run_convert)
+
     info = commands.add_parser("info", parents=[debug_parent()], help="describe a model file")
     info.add_argument("--model", required=True, metavar="M", help="model file")
+    info.add_argument(
+        "--rare-threshold", type=_rare_threshold, metavar="S",
+        help="kernel models: describe the split form at this rare threshold (default auto)",
+    )
     info.add_argument("--json", action="store_true", help="print JSON on stdout")
     info.set_defaults(run=run_info)
 
@@ -230,51 +272,15 @@ def run_train(args: argparse.Namespace) -> int:
         "n_features": X.n_features,
     }
     write_model_file(args.model, header, arrays)
-    if isinstance(clf, KernelSVM):
-        return _report_kernel_svm(args, clf, len(X), read_seconds, fit_seconds)
+    _warn_if_stopped(clf)
     stats = clf.stats_
+    size = _model_size(clf)
     summary = {
         "backend": clf.backend,
         "rows": len(X),
         "classes": len(clf.classes_),
         "n_outputs": clf.n_outputs,
-        "dims": int(arrays["keys"].size),
-        "objective": stats["objective"],
-        "iterations": stats["iterations"],
-        "converged": stats["converged"],
-        "weight_sparsity": stats["weight_sparsity"],
-        "read_seconds": round(read_seconds, 3),
-        "seconds": round(fit_seconds, 3),
-        "model": str(args.model),
-    }
-    if not all(stats["converged"]):
-        gap = max(stats["projected_gradient_gap"])
-        print(
-            f"polyparse: warning: stopped after --iterations {clf.max_iter} with "
-            f"projected-gradient gap {gap:.3g} > --eps {clf.eps:g}",
-            file=sys.stderr,
-        )
-    if args.json:
-        print(json.dumps(summary))
-    else:
-        print(
-            f"trained {clf.backend} on {len(X)} rows, {len(clf.classes_)} classes, "
-            f"{summary['dims']} weight rows in {fit_seconds:.2f} s -> {args.model}",
-            file=sys.stderr,
-        )
-    return 0
-
-
-def _report_kernel_svm(
-    args: argparse.Namespace, clf: KernelSVM, rows: int, read_seconds: float, fit_seconds: float
-) -> int:
-    stats = clf.stats_
-    summary = {
-        "backend": clf.backend,
-        "rows": rows,
-        "classes": len(clf.classes_),
-        "n_outputs": clf.n_outputs,
-        "n_support_vectors": clf.n_support_vectors,
+        **size,
         "objective": stats.get("objective"),
         "iterations": stats.get("iterations"),
         "converged": stats.get("converged"),
@@ -282,61 +288,127 @@ def _report_kernel_svm(
         "seconds": round(fit_seconds, 3),
         "model": str(args.model),
     }
-    if not all(stats.get("converged", [])):
-        print(
-            f"polyparse: warning: stopped after --iterations {clf.max_iter} SMO steps "
-            f"before reaching --eps {clf.eps:g}",
-            file=sys.stderr,
-        )
     if args.json:
         print(json.dumps(summary))
     else:
+        what = (f"{size['n_support_vectors']} support vectors" if isinstance(clf, KernelSVM)
+                else f"{size['dims']} weight rows")
         print(
-            f"trained kernel-svm on {rows} rows, {len(clf.classes_)} classes, "
-            f"{clf.n_support_vectors} support vectors in {fit_seconds:.2f} s -> {args.model}",
+            f"trained {clf.backend} on {len(X)} rows, {len(clf.classes_)} classes, "
+            f"{what} in {fit_seconds:.2f} s -> {args.model}",
             file=sys.stderr,
         )
     return 0
 
 
-def load_model(
-    path: str,
-) -> tuple[Poly2LinearSVM | KernelSVM, dict[str, Any], dict[str, np.ndarray]]:
-    """Classifier, header and arrays of a polyparse-clf model file or of a libsvm text model
-    (header {"format": "libsvm", ...}); one-line ModelFileError when unusable."""
+def _model_size(clf: Poly2LinearSVM | KernelSVM) -> dict[str, Any]:
+    """How big a trained model is: support vectors, or weight rows and their sparsity."""
+    if isinstance(clf, KernelSVM):
+        return {"n_support_vectors": clf.n_support_vectors}
+    return {"dims": len(clf.scorer.index), "weight_sparsity": clf.stats_.get("weight_sparsity")}
+
+
+def _warn_if_stopped(clf: Poly2LinearSVM | KernelSVM) -> None:
+    stats = clf.stats_
+    if all(stats.get("converged", [])):
+        return
+    if isinstance(clf, KernelSVM):
+        reason = f"SMO steps before reaching --eps {clf.eps:g}"
+    else:
+        gap = max(stats["projected_gradient_gap"])
+        reason = f"with projected-gradient gap {gap:.3g} > --eps {clf.eps:g}"
+    print(f"polyparse: warning: stopped after --iterations {clf.max_iter} {reason}",
+          file=sys.stderr)
+
+
+def load_model(path: str) -> tuple[Classifier, dict[str, Any]]:
+    """Classifier and header of a polyparse-clf model file or of a libsvm text model (header
+    {"format": "libsvm", ...}); one-line ModelFileError when unusable."""
     if is_libsvm_model(path):
         clf = KernelSVM.load_libsvm(path)
-        header = {"format": "libsvm", "backend": clf.backend}
-        return clf, header, clf.to_arrays()[1]
+        return clf, {"format": "libsvm", "backend": clf.backend}
     header, arrays = read_model_file(path, MODEL_FORMAT)
     backend = header.get("backend")
-    if backend not in AVAILABLE:
+    if backend not in MODEL_BACKENDS:
         raise ModelFileError(f"{path}: holds a {backend} model, which this polyparse cannot load")
-    if backend == "kernel-svm":
-        return KernelSVM.from_arrays(header, arrays, source=str(path)), header, arrays
-    return Poly2LinearSVM.from_arrays(header, arrays, source=str(path)), header, arrays
+    return classifier_from_arrays(header, arrays, source=str(path)), header
 
 
-def run_predict(args: argparse.Namespace) -> int:
-    started = time.perf_counter()
-    clf, _, _ = load_model(args.model)
-    load_seconds = time.perf_counter() - started
+def _rare_threshold(text: str) -> int | float | str:
+    """argparse type of --rare-threshold: 'auto', a count or a fraction in (0, 1]."""
+    try:
+        return parse_rare_threshold(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not 'auto', a count of support vectors or a fraction in (0, 1]"
+        ) from None
+
+
+def _kernel_evaluator(
+    clf: KernelSVM, mode: str, rare_threshold: int | float | str | None
+) -> BinaryScorer:
+    """The compiled evaluator of a kernel model by mode (classifiers.evaluators)."""
+    if rare_threshold is not None and mode != "split":
+        raise InputError(
+            f"clf predict: --rare-threshold applies to the split evaluator, not {mode}"
+        )
+    try:
+        check_evaluator(mode, clf.degree)
+        return build_evaluator(clf.expansion_, mode,
+                               DEFAULT_RARE_THRESHOLD if rare_threshold is None else rare_threshold)
+    except ValueError as error:
+        raise InputError(f"clf predict: {error}") from None
+
+
+def _reject_rare_threshold(command: str, args: argparse.Namespace, clf: Classifier) -> None:
+    if args.rare_threshold is None:
+        return
+    if isinstance(clf, KernelEvaluatorModel):
+        raise InputError(
+            f"clf {command}: {args.model} holds a converted {clf.backend} model whose split is "
+            "fixed; --rare-threshold applies to kernel models (convert again to change it)"
+        )
+    raise InputError(
+        f"clf {command}: --rare-threshold applies to kernel models, not {clf.backend}"
+    )
+
+
+def _decision_function(
+    args: argparse.Namespace, clf: Classifier
+) -> tuple[Callable[[BinaryMatrix], np.ndarray], str]:
+    """The decision function `clf predict` uses and the name of its evaluation mode."""
     if isinstance(clf, KernelSVM):
-        if args.eval_mode not in (None,) + KERNEL_EVAL_MODES:
+        mode = args.eval_mode or default_eval_mode(clf.degree)
+        return _kernel_evaluator(clf, mode, args.rare_threshold).decision_function, mode
+    _reject_rare_threshold("predict", args, clf)
+    if isinstance(clf, KernelEvaluatorModel):
+        if args.eval_mode not in (None, clf.evaluator):
             raise InputError(
-                f"clf predict: --eval-mode {args.eval_mode} is not available yet for kernel-svm "
-                f"models (available: {', '.join(KERNEL_EVAL_MODES)})"
+                f"clf predict: {args.model} holds the {clf.evaluator} evaluator "
+                f"(backend {clf.backend}); --eval-mode {args.eval_mode} needs the kernel model "
+                "it was converted from"
             )
-    elif args.eval_mode not in (None, "pke"):
+        return clf.decision_function, clf.evaluator
+    if args.eval_mode not in (None, "pke"):
         raise InputError(
             f"clf predict: --eval-mode {args.eval_mode} applies to kernel models; "
             f"{clf.backend} models score with their expanded weights (pke)"
         )
+    return clf.decision_function, "pke"
+
+
+def run_predict(args: argparse.Namespace) -> int:
+    started = time.perf_counter()
+    clf, _ = load_model(args.model)
+    load_seconds = time.perf_counter() - started
+    started = time.perf_counter()
+    decision_function, eval_mode = _decision_function(args, clf)
+    build_seconds = time.perf_counter() - started
     started = time.perf_counter()
     X, y = read_svmlight(args.test_file)
     read_seconds = time.perf_counter() - started
     started = time.perf_counter()
-    values = clf.decision_function(X)
+    values = decision_function(X)
     seconds = time.perf_counter() - started
     predicted = clf.predict_from_decision(values)
     correct = int(np.count_nonzero(predicted == y))
@@ -349,7 +421,9 @@ def run_predict(args: argparse.Namespace) -> int:
         "n": n,
         "seconds": seconds,
         "microseconds_per_example": 1e6 * seconds / n,
+        "eval_mode": eval_mode,
         "load_seconds": load_seconds,
+        "build_seconds": build_seconds,
         "read_seconds": read_seconds,
         "backend": clf.backend,
     }
@@ -358,7 +432,7 @@ def run_predict(args: argparse.Namespace) -> int:
     else:
         print(
             f"accuracy {result['accuracy']:.2f}% ({correct}/{n}), "
-            f"{result['microseconds_per_example']:.1f} us per example"
+            f"{result['microseconds_per_example']:.1f} us per example ({eval_mode})"
         )
     return 0
 
@@ -369,47 +443,159 @@ def _write_decision_values(path: str, predicted: np.ndarray, values: np.ndarray)
             out.write(" ".join([str(label)] + [repr(v) for v in row]) + "\n")
 
 
-def _kernel_svm_info(clf: KernelSVM, header: dict[str, Any]) -> dict[str, Any]:
-    expansion = clf.expansion_
-    assert expansion is not None
-    from_libsvm = header.get("format") == "libsvm"
-    trained = {} if from_libsvm else clf.parameters()
-    return {
+def run_convert(args: argparse.Namespace) -> int:
+    clf, header = load_model(args.model)
+    if not isinstance(clf, KernelSVM):
+        what = ("a converted model (convert the kernel model it came from)"
+                if isinstance(clf, KernelEvaluatorModel)
+                else "explicit weights, no support vectors")
+        raise InputError(
+            f"clf convert: {args.model} holds a {clf.backend} model ({what}); clf convert takes "
+            "kernel-svm and libsvm models"
+        )
+    if args.rare_threshold is not None and args.to != "split":
+        raise InputError(f"clf convert: --rare-threshold applies to --to split, not {args.to}")
+    rare_threshold = DEFAULT_RARE_THRESHOLD if args.rare_threshold is None else args.rare_threshold
+    command = f"polyparse clf convert --to {args.to}"
+    if args.to == "split":
+        command += f" --rare-threshold {rare_threshold}"
+    conversion: dict[str, Any] = {
+        "command": command,
+        "source": Path(args.model).name,
+        "source_format": header["format"],
+        "source_sha256": hashlib.sha256(Path(args.model).read_bytes()).hexdigest(),
+    }
+    stats = {"objective": clf.stats_.get("objective"), "training": header.get("training"),
+             "conversion": conversion}
+    started = time.perf_counter()
+    try:
+        model = KernelEvaluatorModel.convert(clf.expansion_, args.to, rare_threshold, stats)
+    except ValueError as error:
+        raise InputError(f"clf convert: {args.model}: {error}") from None
+    seconds = time.perf_counter() - started
+    if args.to == "split":
+        pke_memory = KernelEvaluatorModel.convert(clf.expansion_, "pke").memory_report()
+        model.stats_["conversion"] = dict(
+            conversion, pke_memory_total_bytes=sum(pke_memory.values())
+        )
+    model.save(args.output)
+    memory = model.memory_report()
+    summary = {
+        "backend": model.backend,
+        "evaluator": model.evaluator,
+        "n_support_vectors": model.n_support_vectors,
+        "classes": len(model.classes_),
+        "memory_total_bytes": sum(memory.values()),
+        "seconds": round(seconds, 3),
+        "output": str(args.output),
+    }
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print(
+            f"converted {clf.backend} ({model.n_support_vectors} support vectors) to "
+            f"{model.backend}, {sum(memory.values()) / 2**20:.1f} MiB in {seconds:.2f} s "
+            f"-> {args.output}",
+            file=sys.stderr,
+        )
+    return 0
+
+
+def run_info(args: argparse.Namespace) -> int:
+    clf, header = load_model(args.model)
+    if isinstance(clf, KernelSVM):
+        details = _kernel_svm_info(clf, header)
+        memory = clf.memory_bytes()
+        forms = _evaluator_forms(clf, args.rare_threshold)
+    else:
+        _reject_rare_threshold("info", args, clf)
+        if isinstance(clf, KernelEvaluatorModel):
+            details = _converted_info(clf, header)
+            memory = clf.memory_report()
+            forms = _converted_forms(clf, header)
+        else:
+            details = _linear_info(clf, header)
+            memory = clf.memory_bytes()
+            forms = {}
+    info: dict[str, Any] = {
         "backend": clf.backend,
-        "format": "libsvm" if from_libsvm else MODEL_FORMAT,
+        "format": header.get("format"),
         "objective": clf.stats_.get("objective"),
-        "n_support_vectors": clf.n_support_vectors,
-        "n_support": expansion.n_support.tolist(),
         "classes": clf.classes_.tolist(),
         "n_outputs": clf.n_outputs,
         "degree": clf.degree,
         "gamma": clf.gamma,
         "coef0": clf.coef0,
+        **details,
+        "memory_bytes": memory,
+        "memory_total_bytes": sum(memory.values()),
+        **forms,
+        "training": header.get("training"),
+    }
+    return _print_info(args, info)
+
+
+def _kernel_svm_info(clf: KernelSVM, header: dict[str, Any]) -> dict[str, Any]:
+    expansion = clf.expansion_
+    assert expansion is not None
+    trained = {} if header.get("format") == "libsvm" else clf.parameters()
+    return {
+        "n_support_vectors": clf.n_support_vectors,
+        "n_support": expansion.n_support.tolist(),
         "rho": expansion.rho.tolist(),
         **{key: trained.get(key) for key in ("C", "eps", "class_weight", "shrinking")},
         "iterations": clf.stats_.get("iterations"),
         "converged": clf.stats_.get("converged"),
         "n_bounded": clf.stats_.get("n_bounded"),
-        "training": header.get("training"),
     }
 
 
-def run_info(args: argparse.Namespace) -> int:
-    clf, header, arrays = load_model(args.model)
-    memory = clf.memory_bytes()
-    if isinstance(clf, KernelSVM):
-        info = _kernel_svm_info(clf, header)
-        info.update(memory_bytes=memory, memory_total_bytes=sum(memory.values()))
-        return _print_info(args, info)
-    info: dict[str, Any] = {
-        "backend": clf.backend,
-        "objective": clf.stats_.get("objective"),
-        "classes": clf.classes_.tolist(),
-        "n_outputs": clf.n_outputs,
-        "dims": int(arrays["keys"].size),
-        "degree": clf.degree,
-        "gamma": clf.gamma,
-        "coef0": clf.coef0,
+def _evaluator_forms(
+    clf: KernelSVM, rare_threshold: int | float | str | None
+) -> dict[str, dict[str, Any] | None]:
+    """What `clf convert --to split` would keep at the rare threshold, beside PKE's memory (None
+    when the model has one class or a degree these evaluators do not expand)."""
+    expansion = clf.expansion_
+    assert expansion is not None
+    if expansion.n_classes < 2 or clf.degree not in EXPANDED_DEGREES:
+        if rare_threshold is not None:
+            reason = ("one class" if expansion.n_classes < 2 else
+                      f"degree {clf.degree}; split expands degree "
+                      f"{EXPANDED_DEGREES[0]}..{EXPANDED_DEGREES[-1]}")
+            raise InputError(f"clf info: --rare-threshold: the model has no split form ({reason})")
+        return {"split": None, "pke": None}
+    threshold = DEFAULT_RARE_THRESHOLD if rare_threshold is None else rare_threshold
+    split = KernelEvaluatorModel.convert(expansion, "split", threshold)
+    pke_memory = KernelEvaluatorModel.convert(expansion, "pke").memory_report()
+    return {
+        "split": split_summary(split.scorer),
+        "pke": {"memory_bytes": pke_memory, "memory_total_bytes": sum(pke_memory.values())},
+    }
+
+
+def _converted_info(clf: KernelEvaluatorModel, header: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "evaluator": clf.evaluator,
+        "n_support_vectors": clf.n_support_vectors,
+        "n_support": clf.n_support.tolist(),
+        "conversion": header.get("conversion"),
+    }
+
+
+def _converted_forms(
+    clf: KernelEvaluatorModel, header: dict[str, Any]
+) -> dict[str, dict[str, Any] | None]:
+    """A split-svm model's split form beside the PKE memory measured when it was converted."""
+    if clf.evaluator != "split":
+        return {}
+    pke_total = (header.get("conversion") or {}).get("pke_memory_total_bytes")
+    return {"split": split_summary(clf.scorer), "pke": {"memory_total_bytes": pke_total}}
+
+
+def _linear_info(clf: Poly2LinearSVM, header: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "dims": len(clf.scorer.index),
+        "layout": header.get("layout"),
         "C": clf.C,
         "loss": clf.loss,
         "eps": clf.eps,
@@ -417,25 +603,38 @@ def run_info(args: argparse.Namespace) -> int:
         "min_pair_count": clf.min_pair_count,
         "seed": clf.seed,
         "dtype": clf.dtype,
-        "layout": header.get("layout"),
         "iterations": clf.stats_.get("iterations"),
         "converged": clf.stats_.get("converged"),
         "projected_gradient_gap": clf.stats_.get("projected_gradient_gap"),
         "n_support": clf.stats_.get("n_support"),
         "weight_sparsity": clf.stats_.get("weight_sparsity"),
-        "memory_bytes": memory,
-        "memory_total_bytes": sum(memory.values()),
-        "training": header.get("training"),
     }
-    return _print_info(args, info)
 
 
 def _print_info(args: argparse.Namespace, info: dict[str, Any]) -> int:
     if args.json:
         print(json.dumps(info))
         return 0
-    for key, value in info.items():
-        if key == "memory_bytes":
-            value = ", ".join(f"{name} {size / 2**20:.1f} MiB" for name, size in value.items())
-        print(f"{key}: {value}")
+    for line in _info_lines(info):
+        print(line)
     return 0
+
+
+def _info_lines(info: dict[str, Any], prefix: str = "") -> list[str]:
+    """`key: value` lines; nested sections as `section.key`, sizes in bytes and MiB."""
+    lines = []
+    for key, value in info.items():
+        name = prefix + key
+        if key == "memory_bytes" and isinstance(value, dict):
+            value = ", ".join(f"{part} {_bytes_text(size)}" for part, size in value.items())
+        elif key.endswith("_bytes") and isinstance(value, int):
+            value = _bytes_text(value)
+        elif isinstance(value, dict) and key != "training":
+            lines += _info_lines(value, name + ".")
+            continue
+        lines.append(f"{name}: {value}")
+    return lines
+
+
+def _bytes_text(size: int) -> str:
+    return f"{size} B ({size / 2**20:.1f} MiB)"

@@ -96,16 +96,6 @@ def test_invalid_settings(files, tmp_path: Path, capsys, extra: list[str], fragm
     assert fragment in err
 
 
-def test_fast_eval_modes_not_available_yet(files, tmp_path: Path, capsys) -> None:
-    train, test = files
-    model = tmp_path / "k.model"
-    assert run(["clf", "train", str(train), "--model", str(model), "--classifier",
-                "kernel-svm"], capsys)[0] == 0
-    code, _, err = run(["clf", "predict", "--model", str(model), str(test), "--eval-mode",
-                        "split"], capsys)
-    assert code == 2 and "--eval-mode split is not available yet" in err
-
-
 def test_linear_backends_reject_kernel_options(files, tmp_path: Path, capsys) -> None:
     train, _ = files
     argv = ["clf", "train", str(train), "--model", str(tmp_path / "m"), "--classifier",
