@@ -4,14 +4,17 @@
                                            [--thresholds 0.001,0.002,...] [--rounds 3]
                                            [--model-dir DIR] [--markdown FILE]
 
-A libsvm-official C-SVC model ((x.y + 1)^d, C = 1, the datasets README's setting) is trained on
-train.5k.svm (and, with --with-20k, on train.20k.svm: about 9 minutes per degree), or read from
---model-dir when a file `<train>.d<degree>.model` is there (trained models are saved there).
-The model file is read by classifiers.libsvm_model and turned into a KernelExpansion; each
+A C-SVC model ((x.y + 1)^d, C = 1, the datasets README's setting) is trained on train.5k.svm
+(and, with --with-20k, on train.20k.svm): by polyparse's kernel-svm (default), or with
+--trainer libsvm by libsvm-official (about 9 minutes per degree on train.20k; read from
+--model-dir when a file `<train>.d<degree>.model` is there, and saved there). Each
 evaluator is built from it and scores every row of test.svm through decision_function (one
 thread; the least wall time of --rounds rounds, the evaluators taking turns within a round).
 Printed, one JSON object per measurement (what, data, figure, unit, machine, settings):
-microseconds per decision, speed-up over the naive sum, memory of the evaluator's tables
+microseconds per decision, speed-up over the naive sum (KernelSumScorer: every support
+vector's kernel by merging id lists) and over the naive sum in libsvm's layout (KernelSVMScorer,
+`clf predict --eval-mode naive`: a row's ids marked once, then counted per support vector),
+memory of the evaluator's tables
 (memory_bytes(): arrays, hash tables and one call's scratch; its parts in `parts`), build
 seconds, and the largest difference from the NumPy kernel sum relative to max(|value|, 1).
 Reference figures (datasets/README.md, pecco on opal models): d=2 PKI 121, PKE 1.5, split 1.4
@@ -34,8 +37,11 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 sys.path.insert(0, str(REPO))
 from machine import record  # noqa: E402
 
-from classifiers.kernel_expansion import KernelExpansion  # noqa: E402
+from classifiers.evaluators import as_kernel_expansion  # noqa: E402
 from classifiers.kernel_sum import KernelSumScorer  # noqa: E402
+from classifiers.kernel_svm import KernelSVM  # noqa: E402
+from classifiers.kernel_svm_expansion import OneVsOneExpansion  # noqa: E402
+from classifiers.kernel_svm_scorer import KernelSVMScorer  # noqa: E402
 from classifiers.libsvm_model import read_libsvm_model  # noqa: E402
 from classifiers.pke import PKEScorer  # noqa: E402
 from classifiers.pki import PKIScorer  # noqa: E402
@@ -64,11 +70,14 @@ def libsvm_model_file(train: Path, degree: int, model_dir: Path, emit: Callable)
     return path
 
 
-def expansion_of(path: Path) -> KernelExpansion:
-    ovo = read_libsvm_model(path).expansion
-    coefficients, intercepts = ovo.pair_outputs()
-    return KernelExpansion(ovo.support_vectors, coefficients, intercepts, ovo.gamma, ovo.coef0,
-                           ovo.degree)
+def polyparse_model(train: Path, degree: int, emit: Callable) -> OneVsOneExpansion:
+    """Our kernel-svm (libsvm's C-SVC SMO) trained on train at this degree, (x.y + 1)^d, C = 1."""
+    X, y = read_svmlight(train)
+    started = time.perf_counter()
+    clf = KernelSVM(degree=degree, gamma=1.0, coef0=1.0, C=1.0).fit(X, y)
+    emit("polyparse kernel-svm training time", round(time.perf_counter() - started, 2), "s",
+         n_support_vectors=clf.n_support_vectors)
+    return clf.expansion_
 
 
 def time_rounds(scorers: dict[str, BinaryScorer], X: BinaryMatrix, rounds: int) -> dict:
@@ -95,12 +104,19 @@ def benchmark_model(
     def emit(what: str, figure: float, unit: str, **settings: object) -> None:
         emit_base(what, data, figure, unit, **settings)
 
-    path = libsvm_model_file(train, degree, Path(args.model_dir), emit)
-    expansion = expansion_of(path)
-    emit("support vectors", expansion.n_support_vectors, "vectors")
+    if args.trainer == "libsvm":
+        ovo = read_libsvm_model(libsvm_model_file(train, degree, Path(args.model_dir), emit)).expansion
+    else:
+        ovo = polyparse_model(train, degree, emit)
+    expansion = as_kernel_expansion(ovo)
+    emit("support vectors", expansion.n_support_vectors, "vectors", trainer=args.trainer)
     reference = expansion.naive_decision_function(test)
+    sv = ovo.support_vectors
     builders: dict[str, Callable[[], BinaryScorer]] = {
         "naive": lambda: KernelSumScorer(expansion),
+        "naive-libsvm-layout": lambda: KernelSVMScorer(
+            sv.indptr, sv.indices, ovo.dual_coef, ovo.rho, ovo.n_support, ovo.degree, ovo.gamma,
+            ovo.coef0),
         "pki": lambda: PKIScorer(expansion),
         "pke": lambda: PKEScorer(expansion),
     }
@@ -126,11 +142,15 @@ def benchmark_model(
                 layout="dense" if scorer.dense else "hashed",
             )
         difference = relative_difference(scorer.decision_function(test), reference)
-        memory = scorer.memory_bytes()
+        memory = (scorer.memory_bytes() if hasattr(scorer, "memory_bytes")
+                  else sum(a.nbytes for a in scorer.arrays.values()))
+        libsvm_layout_us = seconds["naive-libsvm-layout"] / len(test) * 1e6
         emit(f"{name}: microseconds per decision", round(us, 3), "us", **settings)
         emit(f"{name}: speed-up over the naive sum", round(naive_us / us, 1), "x", **settings)
+        emit(f"{name}: speed-up over the naive sum in libsvm's layout (clf --eval-mode naive)",
+             round(libsvm_layout_us / us, 1), "x", **settings)
         emit(f"{name}: memory", round(memory / 2**20, 3), "MiB", **settings,
-             parts=scorer.memory_report())
+             parts=scorer.memory_report() if hasattr(scorer, "memory_report") else {})
         emit(f"{name}: build time", round(build_seconds[name], 3), "s", **settings)
         emit(f"{name}: largest relative difference from the NumPy kernel sum", difference, "",
              **settings)
@@ -159,7 +179,10 @@ def main() -> int:
     ap.add_argument("--datasets", default=default, help="folder holding kwdlc_dep/")
     ap.add_argument("--degrees", default="2,3", help="kernel degrees, comma-separated")
     ap.add_argument("--with-20k", action="store_true",
-                    help="also the model of train.20k.svm (libsvm trains ~9 min per degree)")
+                    help="also the model of train.20k.svm")
+    ap.add_argument("--trainer", choices=("polyparse", "libsvm"), default="polyparse",
+                    help="whose C-SVC model to evaluate: ours (kernel-svm, seconds) or "
+                         "libsvm-official's (about 9 minutes per degree on train.20k)")
     ap.add_argument("--thresholds", default=THRESHOLDS,
                     help="split-svm rare thresholds: auto, counts (digits) or fractions")
     ap.add_argument("--rounds", type=int, default=3, help="timing rounds (least time kept)")
