@@ -12,6 +12,10 @@ Layout (all integers little-endian):
     data         each array's C-order little-endian bytes at its offset, 64-byte aligned
     crc32         4 bytes  uint32, zlib.crc32 of every byte before it
 
+Layout version 2 differs in one point: arrays written with compress=True are stored as zlib
+streams (level 9), their table entries naming `codec: "zlib"` and the `stored` byte count; an
+uncompressed file stays version 1, byte for byte.
+
 Nothing in the file depends on time or on the machine, so the same header and arrays always give
 byte-identical files. Writing goes to a temporary file in the target's folder followed by
 `os.replace`, so an interrupted run never leaves a half-written model behind.
@@ -31,7 +35,8 @@ import numpy as np
 from features.errors import InputError
 
 MAGIC = b"\x89polyparse\r\n\x1a\n\x00\x00\x00"
-VERSION = 1
+VERSION = 2  # the newest layout this module reads and writes
+PLAIN_VERSION = 1
 ALIGNMENT = 64
 DTYPES = frozenset(
     ["|b1", "|i1", "|u1", "<i2", "<u2", "<i4", "<u4", "<i8", "<u8", "<f4", "<f8"]
@@ -54,7 +59,8 @@ def _little_endian(array: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("<"))
 
 
-def encode_model(header: dict[str, Any], arrays: dict[str, np.ndarray]) -> bytearray:
+def encode_model(header: dict[str, Any], arrays: dict[str, np.ndarray],
+                 compress: bool = False) -> bytearray:
     """The bytes of a model file holding header and arrays (see the module notes)."""
     if "format" not in header or not isinstance(header["format"], str):
         raise ValueError("the header needs a 'format' string")
@@ -68,18 +74,22 @@ def encode_model(header: dict[str, Any], arrays: dict[str, np.ndarray]) -> bytea
         array = _little_endian(arrays[name])
         if array.dtype.str not in DTYPES:
             raise ValueError(f"cannot store array {name!r} of dtype {array.dtype}")
-        table.append(
-            {
-                "name": name,
-                "dtype": array.dtype.str,
-                "shape": list(array.shape),
-                "offset": offset,
-                "nbytes": array.nbytes,
-            }
-        )
-        chunks.append((offset, array))
-        offset = _aligned(offset + array.nbytes)
-    full_header = dict(header, version=VERSION, arrays=table)
+        entry = {
+            "name": name,
+            "dtype": array.dtype.str,
+            "shape": list(array.shape),
+            "offset": offset,
+            "nbytes": array.nbytes,
+        }
+        payload = array.reshape(-1).view(np.uint8)
+        if compress:
+            payload = np.frombuffer(zlib.compress(payload.tobytes(), 9), dtype=np.uint8)
+            entry.update(codec="zlib", stored=int(payload.size))
+        table.append(entry)
+        chunks.append((offset, payload))
+        offset = _aligned(offset + payload.size)
+    full_header = dict(header, version=VERSION if compress else PLAIN_VERSION,
+                       arrays=table)
     text = json.dumps(
         full_header, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False
     )
@@ -91,18 +101,20 @@ def encode_model(header: dict[str, Any], arrays: dict[str, np.ndarray]) -> bytea
     buffer[len(MAGIC) : len(MAGIC) + 8] = struct.pack("<Q", len(encoded))
     buffer[len(MAGIC) + 8 : len(MAGIC) + 8 + len(encoded)] = encoded
     view = memoryview(buffer)
-    for chunk_offset, array in chunks:
+    for chunk_offset, payload in chunks:
         begin = start + chunk_offset
-        view[begin : begin + array.nbytes] = array.reshape(-1).view(np.uint8)
+        view[begin : begin + payload.size] = payload
     buffer[size:] = struct.pack("<I", zlib.crc32(view[:size]))
     return buffer
 
 
 def write_model_file(
-    path: str | os.PathLike, header: dict[str, Any], arrays: dict[str, np.ndarray]
+    path: str | os.PathLike, header: dict[str, Any], arrays: dict[str, np.ndarray],
+    compress: bool = False,
 ) -> None:
-    """Write a model file atomically: a temporary file in the same folder, then os.replace."""
-    write_bytes_atomically(path, encode_model(header, arrays))
+    """Write a model file atomically: a temporary file in the same folder, then os.replace
+    (compress: arrays as zlib streams, for files that are shipped rather than mapped)."""
+    write_bytes_atomically(path, encode_model(header, arrays, compress))
 
 
 def write_bytes_atomically(path: str | os.PathLike, data: bytes) -> None:
@@ -196,18 +208,33 @@ def decode_model(
             dtype = np.dtype(dtype_text)
             shape = tuple(int(n) for n in entry["shape"])
             offset, nbytes = int(entry["offset"]), int(entry["nbytes"])
+            codec = entry.get("codec")
+            stored = int(entry["stored"]) if codec is not None else nbytes
         except (KeyError, TypeError, ValueError):
             raise ModelFileError(f"{name}: corrupt model file (bad array table entry)") from None
         count = int(np.prod(shape, dtype=np.int64))
         if (
             dtype_text not in DTYPES
+            or codec not in (None, "zlib")
             or min(shape, default=0) < 0
             or nbytes != count * dtype.itemsize
             or offset < 0
-            or start + offset + nbytes > size
+            or stored < 0
+            or start + offset + stored > size
         ):
             raise ModelFileError(f"{name}: corrupt model file (array {array_name!r} does not fit)")
-        array = np.frombuffer(data, dtype=dtype, count=count, offset=start + offset)
+        if codec == "zlib":
+            try:
+                raw = zlib.decompress(view[start + offset : start + offset + stored])
+            except zlib.error:
+                raw = b""
+            if len(raw) != nbytes:
+                raise ModelFileError(
+                    f"{name}: corrupt model file (array {array_name!r} does not decompress)"
+                )
+            array = np.frombuffer(bytearray(raw), dtype=dtype, count=count)
+        else:
+            array = np.frombuffer(data, dtype=dtype, count=count, offset=start + offset)
         arrays[array_name] = array.reshape(shape)
     del header["arrays"], header["version"]
     return header, arrays

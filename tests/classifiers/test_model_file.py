@@ -166,3 +166,36 @@ def test_require_arrays() -> None:
         require_arrays("m", arrays, {"v": ("float32", (None,))})
     with pytest.raises(ModelFileError, match=r"is float32 \(3, 2\), expected float64 \(\*, 2\)"):
         require_arrays("m", arrays, {"w": ("float64", (None, 2))})
+
+
+def test_compressed_round_trip_is_deterministic_and_smaller(tmp_path: Path) -> None:
+    header, arrays = sample()
+    arrays["zeros"] = np.zeros((1000, 50))
+    plain, packed = tmp_path / "plain.model", tmp_path / "packed.model"
+    write_model_file(plain, header, arrays)
+    write_model_file(packed, header, arrays, compress=True)
+    first = packed.read_bytes()
+    write_model_file(packed, header, arrays, compress=True)
+    assert packed.read_bytes() == first
+    assert packed.stat().st_size < plain.stat().st_size // 10
+    read_header, read_arrays = read_model_file(packed, "polyparse-clf")
+    assert read_header == header
+    for name, array in arrays.items():
+        assert np.array_equal(read_arrays[name], array)
+        assert read_arrays[name].dtype == array.dtype.newbyteorder("<")
+    table = json.loads(first[len(MAGIC) + 8:].split(b"\0", 1)[0].decode()[
+        : struct.unpack("<Q", first[len(MAGIC):len(MAGIC) + 8])[0]])
+    assert table["version"] == 2 and all(a["codec"] == "zlib" for a in table["arrays"])
+    assert b'"version":1' in plain.read_bytes()[:2000]
+
+
+def test_broken_compressed_array(tmp_path: Path) -> None:
+    import zlib
+
+    data = bytearray(encode_model({"format": "f"}, {"w": np.arange(100.0)}, compress=True))
+    start = data.rfind(b"x\xda")  # the zlib stream's header at level 9
+    data[start + 5] ^= 0xFF
+    data[-4:] = struct.pack("<I", zlib.crc32(bytes(data[:-4])))
+    path = tmp_path / "broken.model"
+    path.write_bytes(bytes(data))
+    expect_error(path, "does not decompress")
