@@ -17,6 +17,7 @@ from tqdm import tqdm
 
 from classifiers.evaluators import DEFAULT_EVAL_MODE, EVAL_MODES
 from classifiers.split_svm import parse_rare_threshold
+from features.errors import InputError
 from parser.cli import debug_parent
 from parser.conll import FORMATS, Sentence, read_conll, write_conll
 
@@ -53,6 +54,8 @@ def register(groups: argparse._SubParsersAction) -> None:
                        help="kernel-svm: kernel cache per binary problem in MB (default 100)")
     train.add_argument("--min-word-count", type=int, default=1,
                        help="rarer word forms are read as unknown in training (default 1)")
+    train.add_argument("--compress", action="store_true",
+                       help="store the model's arrays zlib-compressed (smaller file, slower load)")
     train.add_argument("--seed", type=int, default=0)
     train.add_argument("--threads", type=int, default=2, help="splits trained in parallel")
     add_io_options(train)
@@ -60,7 +63,7 @@ def register(groups: argparse._SubParsersAction) -> None:
 
     parse = commands.add_parser("parse", parents=[parent], help="parse a file or stdin")
     parse.add_argument("input", nargs="?", default="-", help="CoNLL file, or - for stdin")
-    parse.add_argument("--model", required=True, help="parser model file")
+    parse.add_argument("--model", help="parser model file (default: the bundled English model)")
     parse.add_argument("-o", "--output", help="output file (default stdout)")
     parse.add_argument("--eval-mode", default=DEFAULT_EVAL_MODE, choices=EVAL_MODES,
                        help="how kernel-svm models are evaluated; all give the same trees "
@@ -134,7 +137,7 @@ def run_train(args: argparse.Namespace) -> int:
         header["dev_scores"] = {**scores.as_dict(), "seconds": round(seconds, 3)}
         log(f"dev {args.dev}: UAS {scores.UAS:.2f} LAS {scores.LAS:.2f} "
             f"({len(dev) / seconds:.0f} sentences/s)")
-    parser.save(args.model, extra_header=header)
+    parser.save(args.model, extra_header=header, compress=args.compress)
     log(f"model written to {args.model}")
     return 0
 
@@ -178,7 +181,16 @@ def atomic_output(path: str | None, encoding: str) -> Iterator[TextIO]:
 def run_parse(args: argparse.Namespace) -> int:
     from parser.dependency_parser import DependencyParser
 
-    parser = DependencyParser.load(args.model)
+    model = args.model
+    if model is None:
+        from parser.bundled import bundled_model
+
+        found = bundled_model()
+        if found is None:
+            raise InputError("dep parse: no --model given and this installation has no bundled "
+                             "model")
+        model = str(found)
+    parser = DependencyParser.load(model)
     parser.set_evaluation(args.eval_mode, args.rare_threshold)
     sentences = read_conll(args.input, fmt=args.format, encoding=args.encoding)
     progress = tqdm(unit=" sent", disable=None, file=sys.stderr, desc="parsing")

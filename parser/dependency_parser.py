@@ -22,6 +22,7 @@ from tqdm import tqdm
 
 from classifiers.backends import BACKENDS, classifier_from_arrays, new_classifier
 from classifiers.evaluators import DEFAULT_EVAL_MODE, EVAL_MODES, build_evaluator
+from classifiers.kernel_expansion import KernelExpansion
 from classifiers.kernel_svm import KernelSVM
 from classifiers.model_file import read_model_file, write_model_file
 from features.binary_matrix import BinaryMatrix
@@ -245,10 +246,13 @@ class DependencyParser:
         self._decoder = None
 
     def _slot(self, clf) -> ClassifierSlot:
-        if isinstance(clf, KernelSVM):
-            scorer = build_evaluator(clf.expansion_, self.eval_mode, self.rare_threshold)
+        """The classifier's slot; kernel models (kernel-svm one-vs-one, pa-slicing one-vs-rest)
+        are scored by the evaluator of the current evaluation mode."""
+        expansion = getattr(clf, "expansion_", None)
+        if isinstance(clf, KernelSVM) or isinstance(expansion, KernelExpansion):
+            scorer = build_evaluator(expansion, self.eval_mode, self.rare_threshold)
             self._scorers.append(scorer)
-            return ClassifierSlot(scorer, clf.classes_, one_vs_one=True)
+            return ClassifierSlot(scorer, clf.classes_, one_vs_one=isinstance(clf, KernelSVM))
         self._scorers.append(clf.scorer)
         return ClassifierSlot(clf.scorer, clf.classes_)
 
@@ -305,7 +309,7 @@ class DependencyParser:
 
     # ----- model files ----------------------------------------------------------------------
 
-    def save(self, path: str, extra_header: dict | None = None) -> None:
+    def save(self, path: str, extra_header: dict | None = None, compress: bool = False) -> None:
         arrays = {"vocab/keys": self.vocab.keys, "vocab/counts": self.vocab.counts}
         slots = {}
         for (split, kind), clf in sorted(self.classifiers.items()):
@@ -323,7 +327,7 @@ class DependencyParser:
             "labels": self.labels.learned(), "splits": self.split_names,
             "classifiers": slots, "info": self.info, **(extra_header or {}),
         }
-        write_model_file(path, header, arrays)
+        write_model_file(path, header, arrays, compress=compress)
 
     @classmethod
     def load(cls, path: str) -> "DependencyParser":

@@ -113,3 +113,29 @@ def test_bad_rare_threshold(model: Path, tmp_path: Path, capsys: pytest.CaptureF
         main(["dep", "parse", "--model", str(model), str(test), "--rare-threshold", "1.5"])
     assert exit_info.value.code == 2
     assert "--rare-threshold" in capsys.readouterr().err
+
+
+def test_compressed_model_parses_the_same(model: Path, tmp_path: Path) -> None:
+    train = write_treebank(tmp_path / "train.conllu", 200, seed=4)
+    test = write_treebank(tmp_path / "test.conllu", 20, seed=9)
+    packed = tmp_path / "packed.model"
+    assert main(["dep", "train", "--train", str(train), "--model", str(packed),
+                 "--split-threshold", "100", "--compress"]) == 0
+    assert packed.stat().st_size < model.stat().st_size
+    outputs = []
+    for path in (model, packed):
+        out = tmp_path / f"{path.stem}.conllu"
+        assert main(["dep", "parse", "--model", str(path), str(test), "-o", str(out)]) == 0
+        outputs.append(out.read_text())
+    assert outputs[0] == outputs[1]
+
+
+def test_parse_without_model_and_without_bundled_model(tmp_path: Path, capsys,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    import parser.bundled
+
+    monkeypatch.setattr(parser.bundled, "bundled_model", lambda: None)
+    test = write_treebank(tmp_path / "test.conllu", 2, seed=9)
+    code = main(["dep", "parse", str(test), "-o", str(tmp_path / "out.conllu")])
+    one_error_line(capsys, code, "no --model given")
+    assert not (tmp_path / "out.conllu").exists()
