@@ -13,16 +13,20 @@ from classifiers.kernel_evaluator_model import BACKENDS as EVALUATOR_BACKENDS
 from classifiers.kernel_evaluator_model import KernelEvaluatorModel
 from classifiers.kernel_svm import KernelSVM
 from classifiers.model_file import ModelFileError
+from classifiers.pa_slicing import PASlicing
 from classifiers.poly2_linear_svm import LinearSVM, Poly2LinearSVM
 
-Classifier = Poly2LinearSVM | KernelSVM | KernelEvaluatorModel
+Classifier = Poly2LinearSVM | KernelSVM | KernelEvaluatorModel | PASlicing
 
-BACKENDS = {"poly2-linear": Poly2LinearSVM, "linear": LinearSVM, "kernel-svm": KernelSVM}
+BACKENDS = {
+    "poly2-linear": Poly2LinearSVM, "linear": LinearSVM, "kernel-svm": KernelSVM,
+    "pa-slicing": PASlicing,
+}
 CONVERTED_BACKENDS = {name: KernelEvaluatorModel for name in EVALUATOR_BACKENDS.values()}
 MODEL_BACKENDS = {**BACKENDS, **CONVERTED_BACKENDS}
 
 
-def new_classifier(name: str, **params: Any) -> Poly2LinearSVM | KernelSVM:
+def new_classifier(name: str, **params: Any) -> Poly2LinearSVM | KernelSVM | PASlicing:
     if name not in BACKENDS:
         raise ValueError(f"unknown classifier {name!r} (available: {', '.join(BACKENDS)})")
     return BACKENDS[name](**params)
