@@ -84,6 +84,14 @@ from classifiers.pke cimport KEY_BITS, MAX_RANK, extend_key
 from classifiers.pke import DEFAULT_MAX_DENSE_BYTES, conjunction_coefficients, dense_rank_count
 from features.key_index cimport KeyIndex, mix64
 
+cdef extern from *:
+    """
+    static inline void polyparse_prefetch(const void* address) {
+        __builtin_prefetch(address, 0, 1);
+    }
+    """
+    void prefetch "polyparse_prefetch"(const void* address) noexcept nogil
+
 cdef enum:
     KERNEL = 0
     EXPAND = 1
@@ -318,6 +326,8 @@ cdef class BinaryLearner:
     cdef double* beta
     cdef uint8_t* is_sv
     cdef int32_t* sv_order
+    cdef int32_t* sv_number
+    cdef double* sv_alpha
     cdef int64_t n_sv
     cdef int32_t max_sv_length
     cdef double sum_alpha
@@ -349,10 +359,12 @@ cdef class BinaryLearner:
     cdef int32_t* ring_buf
     cdef int32_t* ring_pos
     cdef int32_t* ring_count
-    cdef int32_t* log_sv
+    cdef int64_t* log_start
     cdef double* log_delta
     cdef int64_t n_log
-    cdef int64_t log_cap_sv
+    cdef int64_t log_cap_start
+    cdef int64_t* gather_start
+    cdef double* gather_coef
     cdef int64_t log_cap_delta
     cdef double* pos_w
     cdef double* neg_w
@@ -382,6 +394,8 @@ cdef class BinaryLearner:
         self.alpha = self.beta = NULL
         self.is_sv = NULL
         self.sv_order = NULL
+        self.sv_number = NULL
+        self.sv_alpha = NULL
         self.w1 = self.w2 = self.w3 = NULL
         self.hashed = NULL
         self.post = NULL
@@ -394,7 +408,9 @@ cdef class BinaryLearner:
         self.t_f = NULL
         self.ring_start = NULL
         self.ring_buf = self.ring_pos = self.ring_count = NULL
-        self.log_sv = NULL
+        self.log_start = NULL
+        self.gather_start = NULL
+        self.gather_coef = NULL
         self.log_delta = NULL
         self.pos_w = self.neg_w = self.lo = self.hi = NULL
         self.trace_margin = self.trace_delta = NULL
@@ -411,6 +427,8 @@ cdef class BinaryLearner:
         free(self.beta)
         free(self.is_sv)
         free(self.sv_order)
+        free(self.sv_number)
+        free(self.sv_alpha)
         free(self.w1)
         free(self.w2)
         free(self.w3)
@@ -429,7 +447,9 @@ cdef class BinaryLearner:
         free(self.ring_buf)
         free(self.ring_pos)
         free(self.ring_count)
-        free(self.log_sv)
+        free(self.log_start)
+        free(self.gather_start)
+        free(self.gather_coef)
         free(self.log_delta)
         free(self.pos_w)
         free(self.neg_w)
@@ -528,12 +548,15 @@ cdef class BinaryLearner:
         self.alpha = <double*>calloc(n_vectors, sizeof(double))
         self.is_sv = <uint8_t*>calloc(n_vectors, sizeof(uint8_t))
         self.sv_order = <int32_t*>malloc(n_vectors * sizeof(int32_t))
+        self.sv_number = <int32_t*>malloc(n_vectors * sizeof(int32_t))
+        self.sv_alpha = <double*>calloc(n_vectors, sizeof(double))
         self.marks = <uint8_t*>calloc(n_ranked, sizeof(uint8_t))
         self.order = <int32_t*>malloc(max(data.n_rows, 1) * sizeof(int32_t))
         self.post = <int32_t**>calloc(n_ranked, sizeof(int32_t*))
         self.post_len = <int32_t*>calloc(n_ranked, sizeof(int32_t))
         self.post_cap = <int32_t*>calloc(n_ranked, sizeof(int32_t))
         if (self.alpha == NULL or self.is_sv == NULL or self.sv_order == NULL
+                or self.sv_number == NULL or self.sv_alpha == NULL
                 or self.marks == NULL or self.order == NULL or self.post == NULL
                 or self.post_len == NULL or self.post_cap == NULL):
             raise MemoryError()
@@ -568,6 +591,10 @@ cdef class BinaryLearner:
             if (self.node_t == NULL or self.node_tpm == NULL or self.t_f == NULL
                     or self.pos_w == NULL or self.neg_w == NULL or self.lo == NULL
                     or self.hi == NULL):
+                raise MemoryError()
+            self.gather_start = <int64_t*>malloc(n_vectors * sizeof(int64_t))
+            self.gather_coef = <double*>malloc(n_vectors * sizeof(double))
+            if self.gather_start == NULL or self.gather_coef == NULL:
                 raise MemoryError()
             for c in range(data.n_nodes):
                 self.node_t[c] = -1
@@ -798,26 +825,44 @@ cdef class BinaryLearner:
     # ----- margins ----------------------------------------------------------------------------
 
     cdef double _margin_kernel(self, const int32_t* r, int n) noexcept nogil:
-        # PKI: counts |s & x| of the support vectors sharing a feature with x.
+        # PKI: counts |s & x| of the support vectors sharing a feature with x. Its postings
+        # hold support-vector numbers (ascending), so the counts are written in order; when
+        # they reach about every support vector, all are read back instead of a touched list.
         cdef int j
         cdef int32_t f, s, q, m = 0
+        cdef int64_t total = 0
         cdef const int32_t* postings
         cdef int32_t* counts = self.counts
         cdef int32_t* touched = self.touched
+        cdef const double* sv_alpha = self.sv_alpha
+        cdef const double* K = self.K
         cdef double part = 0.0, k0 = self.K[0]
         for j in range(n):
-            f = r[j]
-            postings = self.post[f]
-            for q in range(self.post_len[f]):
-                s = postings[q]
-                if counts[s] == 0:
-                    touched[m] = s
-                    m += 1
-                counts[s] += 1
-        for q in range(m):
-            s = touched[q]
-            part += self.alpha[s] * (self.K[counts[s]] - k0)
-            counts[s] = 0
+            total += self.post_len[r[j]]
+        if total >= self.n_sv:
+            for j in range(n):
+                f = r[j]
+                postings = self.post[f]
+                for q in range(self.post_len[f]):
+                    counts[postings[q]] += 1
+            for s in range(<int32_t>self.n_sv):
+                if counts[s]:
+                    part += sv_alpha[s] * (K[counts[s]] - k0)
+                    counts[s] = 0
+        else:
+            for j in range(n):
+                f = r[j]
+                postings = self.post[f]
+                for q in range(self.post_len[f]):
+                    s = postings[q]
+                    if counts[s] == 0:
+                        touched[m] = s
+                        m += 1
+                    counts[s] += 1
+            for q in range(m):
+                s = touched[q]
+                part += sv_alpha[s] * (K[counts[s]] - k0)
+                counts[s] = 0
         return k0 * self.sum_alpha + part
 
     cdef double _margin_split(self, const int32_t* r, int n) noexcept nogil:
@@ -850,6 +895,8 @@ cdef class BinaryLearner:
                         m += 1
                     counts[s] += 1
             for q in range(m):
+                prefetch(vranks + vptr[touched[q]])
+            for q in range(m):
                 s = touched[q]
                 cnt = counts[s]
                 counts[s] = 0
@@ -864,16 +911,24 @@ cdef class BinaryLearner:
                 marks[r[j]] = 0
         return self.K[0] * self.sum_alpha + part
 
-    cdef inline int32_t _overlap(self, int32_t s, int32_t f) noexcept nogil:
-        # |s & x_{j-1}|: the marked ranks of vector s below f (s holds f).
-        cdef int64_t p = self.data.vptr[s]
+    cdef double _gathered_sum(self, int32_t n, int32_t f) noexcept nogil:
+        # sum_i gather_coef[i] dK(|s_i & x_{j-1}|) over the vectors s_i whose ranks start at
+        # gather_start[i] (each holds f): |s_i & x_{j-1}| counts the marked ranks below f. The
+        # starts were gathered (and prefetched) first, so the scans' cache misses overlap.
         cdef const int32_t* vranks = self.data.vranks
         cdef const uint8_t* marks = self.marks
-        cdef int32_t c = 0
-        while vranks[p] < f:
-            c += marks[vranks[p]]
-            p += 1
-        return c
+        cdef const double* dK = self.dK
+        cdef const int32_t* rank
+        cdef int32_t i, c
+        cdef double total = 0.0
+        for i in range(n):
+            rank = vranks + self.gather_start[i]
+            c = 0
+            while rank[0] < f:
+                c += marks[rank[0]]
+                rank += 1
+            total += self.gather_coef[i] * dK[c]
+        return total
 
     cdef bint _margin_slice(self, const int32_t* r, int n, const int32_t* nodes, int y,
                             double* out) noexcept nogil:
@@ -928,21 +983,26 @@ cdef class BinaryLearner:
                         q += cap
                     for i in range(nusv):
                         u = self.ring_buf[start + q]
-                        sl += self.log_delta[u] * dK[self._overlap(self.log_sv[u], f)]
+                        self.gather_start[i] = self.log_start[u]
+                        self.gather_coef[i] = self.log_delta[u]
+                        prefetch(self.data.vranks + self.log_start[u])
                         q += 1
                         if q == cap:
                             q = 0
+                    sl += self._gathered_sum(nusv, f)
                     self.slices_refreshed += 1
                     self.updates_applied += nusv
                 elif f < self.n_common:
                     sl = self._table_slice(r, j)
                     self.slices_from_table += 1
                 else:
-                    sl = 0.0
                     postings = self.post[f]
                     for i in range(self.post_len[f]):
                         u = postings[i]
-                        sl += self.alpha[u] * dK[self._overlap(u, f)]
+                        self.gather_start[i] = self.data.vptr[u]
+                        self.gather_coef[i] = self.alpha[u]
+                        prefetch(self.data.vranks + self.data.vptr[u])
+                    sl = self._gathered_sum(self.post_len[f], f)
                     self.slices_from_index += 1
                 self.node_tpm[node] = sl
                 self.node_t[node] = tf
@@ -963,15 +1023,19 @@ cdef class BinaryLearner:
         cdef void* grown
         if not self.is_sv[v]:
             self.is_sv[v] = 1
+            self.sv_number[v] = <int32_t>self.n_sv
             self.sv_order[self.n_sv] = v
-            self.n_sv += 1
             if n > self.max_sv_length:
                 self.max_sv_length = n
             for j in range(n):
                 if r[j] >= self.post_from:
-                    if self._append_posting(r[j], v) < 0:
+                    # kernel's postings hold support-vector numbers, the others vectors.
+                    if self._append_posting(
+                            r[j], <int32_t>self.n_sv if self.strategy == KERNEL else v) < 0:
                         _no_memory()
+            self.n_sv += 1
         self.alpha[v] += delta
+        self.sv_alpha[self.sv_number[v]] += delta
         if self.average:
             self.beta[v] += <double>(step - 1) * delta
         self.sum_alpha += delta
@@ -983,17 +1047,17 @@ cdef class BinaryLearner:
                 self._table_add(r, nc, delta)
         if self.strategy == SLICE:
             u = self.n_log
-            if u >= self.log_cap_sv:
-                grown = _grow(self.log_sv, &self.log_cap_sv, u + 1, sizeof(int32_t))
+            if u >= self.log_cap_start:
+                grown = _grow(self.log_start, &self.log_cap_start, u + 1, sizeof(int64_t))
                 if grown == NULL:
                     _no_memory()
-                self.log_sv = <int32_t*>grown
+                self.log_start = <int64_t*>grown
             if u >= self.log_cap_delta:
                 grown = _grow(self.log_delta, &self.log_cap_delta, u + 1, sizeof(double))
                 if grown == NULL:
                     _no_memory()
                 self.log_delta = <double*>grown
-            self.log_sv[u] = v
+            self.log_start[u] = self.data.vptr[v]
             self.log_delta[u] = delta
             self.n_log += 1
             for j in range(n):
@@ -1157,6 +1221,6 @@ cdef class BinaryLearner:
                 "partial_margin_bytes": int(12 * self.data.n_nodes
                                             + 4 * self.data.vector_ranks.size),
                 "ring_bytes": int(4 * rings),
-                "update_log_bytes": int(4 * self.log_cap_sv + 8 * self.log_cap_delta),
+                "update_log_bytes": int(8 * self.log_cap_start + 8 * self.log_cap_delta),
             })
         return result

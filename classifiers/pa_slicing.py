@@ -31,6 +31,7 @@ from classifiers.evaluators import build_evaluator
 from classifiers.kernel_expansion import KernelExpansion
 from classifiers.kernel_slicing import STRATEGIES, VARIANTS, BinaryLearner, SlicingData
 from classifiers.kernel_svm import _group_labels
+from classifiers.kernel_svm_expansion import OneVsOneExpansion
 from classifiers.model_file import ModelFileError, read_model_file, write_model_file
 from classifiers.scorer import BinaryScorer
 from features.binary_matrix import BinaryMatrix
@@ -46,6 +47,8 @@ DEFAULT_N_COMMON = {
 }
 _PARAMETERS = ("degree", "C", "variant", "iterations", "average", "strategy", "n_common",
                "max_table_mb", "seed", "threads", "early_termination")
+# Settings that decide the model (threads only decides how fast it is trained).
+_MODEL_PARAMETERS = tuple(name for name in _PARAMETERS if name != "threads")
 
 
 class PASlicing:
@@ -267,15 +270,37 @@ class PASlicing:
             return np.where(values[:, 0] > 0, classes[0], classes[1])
         return classes[np.argmax(values, axis=1)]
 
+    def as_one_vs_one(self) -> OneVsOneExpansion:
+        """A two-class model in libsvm's one-vs-one layout (the support vectors with a positive
+        coefficient first, counted as classes_[0]'s; rho = 0), the same decision function, for
+        classifiers.kernel_evaluator_model. ValueError for one class or k >= 3 classes, whose
+        one-vs-rest outputs that layout cannot hold."""
+        expansion = self._expansion()
+        classes = self.classes_
+        if classes.size != 2:
+            what = ("knows one class and has no decision function" if classes.size == 1 else
+                    f"has {classes.size} one-vs-rest outputs (argmax); the one-vs-one layout "
+                    "holds one output per pair of classes and takes a vote")
+            raise ValueError(f"the pa-slicing model {what}")
+        coefficients = expansion.coefficients[0]
+        order = np.argsort(coefficients <= 0, kind="stable")
+        positive = int(np.count_nonzero(coefficients > 0))
+        return OneVsOneExpansion(
+            expansion.support_vectors.take(order), coefficients[order][None, :], [0.0],
+            expansion.gamma, expansion.coef0, expansion.degree, classes,
+            np.array([positive, order.size - positive], dtype=np.int32),
+        )
+
     def parameters(self) -> dict[str, Any]:
         """The constructor's settings, JSON-ready."""
         return {name: getattr(self, name) for name in _PARAMETERS}
 
     def to_arrays(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         """Header (JSON-ready) and arrays that from_arrays turns back into this classifier.
-        The header holds no timings, so equal runs give byte-identical files."""
+        The header holds no timings nor thread counts, so equal runs give byte-identical
+        files."""
         header, arrays = self._expansion().to_arrays()
-        header.update(self.parameters())
+        header.update({name: getattr(self, name) for name in _MODEL_PARAMETERS})
         header.update(backend=BACKEND, classes=self.classes_.tolist(),
                       stats=_without_timings(self.stats_))
         return header, arrays
@@ -289,7 +314,7 @@ class PASlicing:
             raise ModelFileError(
                 f"{source}: holds a {header.get('backend')} classifier, not {BACKEND}")
         try:
-            params = {name: header[name] for name in _PARAMETERS}
+            params = {name: header[name] for name in _MODEL_PARAMETERS}
             classes = np.asarray(header["classes"])
             stats = dict(header.get("stats") or {})
             clf = cls(**params)

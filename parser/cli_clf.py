@@ -25,6 +25,7 @@ from classifiers.kernel_evaluator_model import (
 from classifiers.kernel_svm import KernelSVM
 from classifiers.libsvm_model import is_libsvm_model
 from classifiers.model_file import ModelFileError, read_model_file, write_model_file
+from classifiers.pa_slicing import PASlicing
 from classifiers.poly2_linear_svm import MODEL_FORMAT, LinearSVM, Poly2LinearSVM
 from classifiers.scorer import BinaryScorer
 from classifiers.split_svm import DEFAULT_RARE_THRESHOLD, parse_rare_threshold
@@ -32,8 +33,9 @@ from features.binary_matrix import BinaryMatrix
 from features.errors import InputError
 from features.svmlight import read_svmlight
 
-AVAILABLE = ("linear", "poly2-linear", "kernel-svm")
-PLANNED = ("pa-slicing",)
+AVAILABLE = ("linear", "poly2-linear", "kernel-svm", "pa-slicing")
+# Classifiers whose decision function is a kernel expansion: evaluated by --eval-mode.
+KernelModel = KernelSVM | PASlicing
 
 
 def register(groups: argparse._SubParsersAction) -> None:
@@ -51,11 +53,12 @@ def register(groups: argparse._SubParsersAction) -> None:
     train.add_argument("train_file", metavar="TRAIN.svm", help="training examples (svmlight)")
     train.add_argument("--model", required=True, metavar="OUT", help="model file to write")
     train.add_argument(
-        "--classifier", required=True, choices=AVAILABLE + PLANNED, help="backend to train"
+        "--classifier", required=True, choices=AVAILABLE, help="backend to train"
     )
     train.add_argument(
         "--degree", type=int,
-        help="polynomial degree (linear: 1, poly2-linear: 2, kernel-svm: 1-4, default 2)",
+        help="polynomial degree (linear: 1, poly2-linear: 2, kernel-svm: 1-4, pa-slicing: 1-3, "
+        "default 2)",
     )
     train.add_argument("--gamma", type=float, default=1.0, help="kernel gamma (default 1)")
     train.add_argument("--coef0", type=float, default=1.0, help="kernel coef0 (default 1)")
@@ -68,7 +71,7 @@ def register(groups: argparse._SubParsersAction) -> None:
     train.add_argument(
         "--iterations", type=int,
         help="at most this many passes (default 1000; kernel-svm: SMO steps, "
-        "default max(10^7, 100 x rows))",
+        "default max(10^7, 100 x rows); pa-slicing: exactly this many passes, default 20)",
     )
     train.add_argument(
         "--cache-mb", type=float, default=100.0,
@@ -83,7 +86,8 @@ def register(groups: argparse._SubParsersAction) -> None:
     )
     train.add_argument(
         "--threads", type=int, default=1,
-        help="kernel-svm: class pairs solved in parallel (default 1)",
+        help="kernel-svm: class pairs solved in parallel; pa-slicing: one-vs-rest classes "
+        "trained in parallel (default 1)",
     )
     train.add_argument(
         "--min-pair-count", type=int, default=1,
@@ -93,10 +97,29 @@ def register(groups: argparse._SubParsersAction) -> None:
     train.add_argument(
         "--dtype", choices=("float32", "float64"), default="float32", help="stored weight type"
     )
-    train.add_argument("--average", action="store_true", help="averaged perceptron (pa-slicing)")
+    train.add_argument(
+        "--average", action=argparse.BooleanOptionalAction, default=None,
+        help="pa-slicing: average the parameters over the steps (Daume III; the default), or "
+        "keep the last ones (--no-average)",
+    )
     train.add_argument(
         "--strategy", choices=("kernel", "expand", "split", "slice"),
-        help="how kernel models are trained (linear backends always expand)",
+        help="how kernel models are trained (linear backends always expand; pa-slicing: "
+        "default slice, every strategy gives the same model)",
+    )
+    train.add_argument(
+        "--variant", choices=("pa1", "pa", "pa2", "perceptron"),
+        help="pa-slicing: the online update (default pa1: PA-I)",
+    )
+    train.add_argument(
+        "--n-common", type=int, metavar="N",
+        help="pa-slicing split/slice: the N most frequent features whose conjunctions are held "
+        "in a table (default: split 1000, slice 4000 at degree 2; 250 at degree 3; all at 1)",
+    )
+    train.add_argument(
+        "--max-table-mb", type=float, metavar="M",
+        help="pa-slicing: cap on the conjunction table of each class (N is halved when it "
+        "is exceeded)",
     )
     train.add_argument("--json", action="store_true", help="print a JSON summary on stdout")
     train.set_defaults(run=run_train)
@@ -150,13 +173,14 @@ def register(groups: argparse._SubParsersAction) -> None:
     info.set_defaults(run=run_info)
 
 
-def _build_classifier(args: argparse.Namespace) -> Poly2LinearSVM | KernelSVM:
+def _build_classifier(args: argparse.Namespace) -> Poly2LinearSVM | KernelModel:
     name = args.classifier
-    if name in PLANNED:
-        raise InputError(
-            f"clf train: the {name} classifier is not available yet "
-            f"(available: {', '.join(AVAILABLE)})"
-        )
+    if name == "pa-slicing":
+        return _build_pa_slicing(args)
+    for option, value in (("--variant", args.variant), ("--n-common", args.n_common),
+                          ("--max-table-mb", args.max_table_mb)):
+        if value is not None:
+            raise InputError(f"clf train: {option} applies to pa-slicing, not {name}")
     if name == "kernel-svm":
         return _build_kernel_svm(args)
     if args.class_weight or args.no_shrinking:
@@ -166,15 +190,15 @@ def _build_classifier(args: argparse.Namespace) -> Poly2LinearSVM | KernelSVM:
     if args.degree is not None and args.degree != degree:
         if args.degree > 2:
             raise InputError(
-                f"clf train: degree {args.degree} needs kernel-svm (--classifier kernel-svm; "
-                "pa-slicing is not available yet)"
+                f"clf train: degree {args.degree} needs a kernel model (--classifier "
+                "kernel-svm or pa-slicing)"
             )
         other = "linear" if args.degree == 1 else "poly2-linear"
         raise InputError(
             f"clf train: {name} is degree {degree}; "
             f"use --classifier {other} for degree {args.degree}"
         )
-    if args.average:
+    if args.average is not None:
         raise InputError(f"clf train: --average applies to pa-slicing, not {name}")
     if args.strategy not in (None, "expand"):
         raise InputError(f"clf train: {name} always uses the expand strategy")
@@ -195,7 +219,7 @@ def _build_classifier(args: argparse.Namespace) -> Poly2LinearSVM | KernelSVM:
 def _build_kernel_svm(args: argparse.Namespace) -> KernelSVM:
     if args.loss is not None:
         raise InputError("clf train: --loss applies to the linear backends; kernel-svm is C-SVC")
-    if args.average:
+    if args.average is not None:
         raise InputError("clf train: --average applies to pa-slicing, not kernel-svm")
     if args.strategy not in (None, "kernel"):
         raise InputError("clf train: kernel-svm always uses the kernel strategy")
@@ -221,14 +245,49 @@ def _build_kernel_svm(args: argparse.Namespace) -> KernelSVM:
         raise InputError(f"clf train: {error}") from None
 
 
+def _build_pa_slicing(args: argparse.Namespace) -> PASlicing:
+    if args.gamma != 1.0 or args.coef0 != 1.0:
+        raise InputError("clf train: pa-slicing uses the kernel (x.z + 1)^d; --gamma and --coef0 "
+                         "apply to kernel-svm and the linear backends")
+    for option, used in (("--loss", args.loss is not None), ("--eps", args.eps is not None),
+                         ("--class-weight", bool(args.class_weight)),
+                         ("--no-shrinking", args.no_shrinking),
+                         ("--min-pair-count", args.min_pair_count != 1)):
+        if used:
+            raise InputError(f"clf train: {option} does not apply to pa-slicing")
+    try:
+        return PASlicing(
+            degree=2 if args.degree is None else args.degree, C=args.C,
+            variant=args.variant or "pa1",
+            iterations=20 if args.iterations is None else args.iterations,
+            average=True if args.average is None else args.average,
+            strategy=args.strategy or "slice", n_common=args.n_common,
+            max_table_mb=args.max_table_mb, seed=args.seed, threads=args.threads,
+        )
+    except ValueError as error:
+        raise InputError(f"clf train: {error}") from None
+
+
 def _label_value(text: str) -> int | float:
     """A class label as the svmlight reader returns it: int when integral, else float."""
     value = float(text)
     return int(value) if value.is_integer() else value
 
 
-def _canonical_command(args: argparse.Namespace, clf: Poly2LinearSVM | KernelSVM) -> str:
+def _canonical_command(args: argparse.Namespace, clf: Poly2LinearSVM | KernelModel) -> str:
     """The training command rebuilt from the settings (no output path, so equal runs match)."""
+    if isinstance(clf, PASlicing):
+        parts = [
+            "polyparse clf train", Path(args.train_file).name, "--classifier pa-slicing",
+            f"--degree {clf.degree}", f"-C {clf.C!r}", f"--variant {clf.variant}",
+            f"--iterations {clf.iterations}", "--average" if clf.average else "--no-average",
+            f"--strategy {clf.strategy}", f"--seed {clf.seed}",
+        ]
+        if clf.n_common is not None:
+            parts.append(f"--n-common {clf.n_common}")
+        if clf.max_table_mb is not None:
+            parts.append(f"--max-table-mb {clf.max_table_mb!r}")
+        return " ".join(parts)
     if isinstance(clf, KernelSVM):
         parts = [
             "polyparse clf train", Path(args.train_file).name, "--classifier kernel-svm",
@@ -291,8 +350,8 @@ def run_train(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summary))
     else:
-        what = (f"{size['n_support_vectors']} support vectors" if isinstance(clf, KernelSVM)
-                else f"{size['dims']} weight rows")
+        what = (f"{size['n_support_vectors']} support vectors"
+                if isinstance(clf, (KernelSVM, PASlicing)) else f"{size['dims']} weight rows")
         print(
             f"trained {clf.backend} on {len(X)} rows, {len(clf.classes_)} classes, "
             f"{what} in {fit_seconds:.2f} s -> {args.model}",
@@ -301,14 +360,14 @@ def run_train(args: argparse.Namespace) -> int:
     return 0
 
 
-def _model_size(clf: Poly2LinearSVM | KernelSVM) -> dict[str, Any]:
+def _model_size(clf: Poly2LinearSVM | KernelModel) -> dict[str, Any]:
     """How big a trained model is: support vectors, or weight rows and their sparsity."""
-    if isinstance(clf, KernelSVM):
+    if isinstance(clf, (KernelSVM, PASlicing)):
         return {"n_support_vectors": clf.n_support_vectors}
     return {"dims": len(clf.scorer.index), "weight_sparsity": clf.stats_.get("weight_sparsity")}
 
 
-def _warn_if_stopped(clf: Poly2LinearSVM | KernelSVM) -> None:
+def _warn_if_stopped(clf: Poly2LinearSVM | KernelModel) -> None:
     stats = clf.stats_
     if all(stats.get("converged", [])):
         return
@@ -345,7 +404,7 @@ def _rare_threshold(text: str) -> int | float | str:
 
 
 def _kernel_evaluator(
-    clf: KernelSVM, mode: str, rare_threshold: int | float | str | None
+    clf: KernelModel, mode: str, rare_threshold: int | float | str | None
 ) -> BinaryScorer:
     """The compiled evaluator of a kernel model by mode (classifiers.evaluators)."""
     if rare_threshold is not None and mode != "split":
@@ -377,7 +436,7 @@ def _decision_function(
     args: argparse.Namespace, clf: Classifier
 ) -> tuple[Callable[[BinaryMatrix], np.ndarray], str]:
     """The decision function `clf predict` uses and the name of its evaluation mode."""
-    if isinstance(clf, KernelSVM):
+    if isinstance(clf, (KernelSVM, PASlicing)):
         mode = args.eval_mode or default_eval_mode(clf.degree)
         return _kernel_evaluator(clf, mode, args.rare_threshold).decision_function, mode
     _reject_rare_threshold("predict", args, clf)
@@ -445,14 +504,24 @@ def _write_decision_values(path: str, predicted: np.ndarray, values: np.ndarray)
 
 def run_convert(args: argparse.Namespace) -> int:
     clf, header = load_model(args.model)
-    if not isinstance(clf, KernelSVM):
+    if not isinstance(clf, (KernelSVM, PASlicing)):
         what = ("a converted model (convert the kernel model it came from)"
                 if isinstance(clf, KernelEvaluatorModel)
                 else "explicit weights, no support vectors")
         raise InputError(
             f"clf convert: {args.model} holds a {clf.backend} model ({what}); clf convert takes "
-            "kernel-svm and libsvm models"
+            "kernel-svm, pa-slicing and libsvm models"
         )
+    if isinstance(clf, PASlicing):
+        try:
+            expansion = clf.as_one_vs_one()
+        except ValueError as error:
+            raise InputError(
+                f"clf convert: {args.model}: {error}, so it cannot be converted; "
+                "clf predict --eval-mode evaluates it exactly"
+            ) from None
+    else:
+        expansion = clf.expansion_
     if args.rare_threshold is not None and args.to != "split":
         raise InputError(f"clf convert: --rare-threshold applies to --to split, not {args.to}")
     rare_threshold = DEFAULT_RARE_THRESHOLD if args.rare_threshold is None else args.rare_threshold
@@ -469,12 +538,12 @@ def run_convert(args: argparse.Namespace) -> int:
              "conversion": conversion}
     started = time.perf_counter()
     try:
-        model = KernelEvaluatorModel.convert(clf.expansion_, args.to, rare_threshold, stats)
+        model = KernelEvaluatorModel.convert(expansion, args.to, rare_threshold, stats)
     except ValueError as error:
         raise InputError(f"clf convert: {args.model}: {error}") from None
     seconds = time.perf_counter() - started
     if args.to == "split":
-        pke_memory = KernelEvaluatorModel.convert(clf.expansion_, "pke").memory_report()
+        pke_memory = KernelEvaluatorModel.convert(expansion, "pke").memory_report()
         model.stats_["conversion"] = dict(
             conversion, pke_memory_total_bytes=sum(pke_memory.values())
         )
@@ -507,6 +576,10 @@ def run_info(args: argparse.Namespace) -> int:
         details = _kernel_svm_info(clf, header)
         memory = clf.memory_bytes()
         forms = _evaluator_forms(clf, args.rare_threshold)
+    elif isinstance(clf, PASlicing):
+        details = _pa_slicing_info(clf)
+        memory = clf.memory_bytes()
+        forms = _pa_slicing_forms(clf, args.rare_threshold)
     else:
         _reject_rare_threshold("info", args, clf)
         if isinstance(clf, KernelEvaluatorModel):
@@ -569,6 +642,31 @@ def _evaluator_forms(
     pke_memory = KernelEvaluatorModel.convert(expansion, "pke").memory_report()
     return {
         "split": split_summary(split.scorer),
+        "pke": {"memory_bytes": pke_memory, "memory_total_bytes": sum(pke_memory.values())},
+    }
+
+
+def _pa_slicing_info(clf: PASlicing) -> dict[str, Any]:
+    parameters = clf.parameters()
+    del parameters["degree"]
+    return {"n_support_vectors": clf.n_support_vectors, **parameters,
+            "training_stats": clf.stats_}
+
+
+def _pa_slicing_forms(
+    clf: PASlicing, rare_threshold: int | float | str | None
+) -> dict[str, dict[str, Any]]:
+    """The split form of the model's outputs at the rare threshold, beside PKE's memory."""
+    expansion = clf.expansion_
+    assert expansion is not None
+    threshold = DEFAULT_RARE_THRESHOLD if rare_threshold is None else rare_threshold
+    try:
+        split = build_evaluator(expansion, "split", threshold)
+    except ValueError as error:
+        raise InputError(f"clf info: --rare-threshold: {error}") from None
+    pke_memory = build_evaluator(expansion, "pke").memory_report()
+    return {
+        "split": split_summary(split),
         "pke": {"memory_bytes": pke_memory, "memory_total_bytes": sum(pke_memory.values())},
     }
 

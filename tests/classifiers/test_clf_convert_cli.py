@@ -317,7 +317,7 @@ def test_models_that_do_not_convert(problem, tmp_path: Path, capsys) -> None:
                         str(output)], capsys)
     assert one_line_error(code, err) == (
         f"polyparse: clf convert: {linear} holds a poly2-linear model (explicit weights, no "
-        "support vectors); clf convert takes kernel-svm and libsvm models"
+        "support vectors); clf convert takes kernel-svm, pa-slicing and libsvm models"
     )
     converted = tmp_path / "m.pki"
     assert run(["clf", "convert", "--model", str(problem["model"]), "--to", "pki", "--output",
