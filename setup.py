@@ -19,7 +19,8 @@ def extensions() -> list[Extension]:
                     [str(pyx.relative_to(ROOT))],
                     include_dirs=[numpy.get_include()],
                     define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-                    extra_compile_args=["-O3"],
+                    # -g0: no debug sections, which would make up most of the installed size.
+                    extra_compile_args=["-O3", "-g0"],
                     language="c++",
                 )
             )

@@ -34,7 +34,7 @@ def register(groups: argparse._SubParsersAction) -> None:
     train.add_argument("--dev", help="development treebank, scored after training")
     train.add_argument("--model", required=True, help="model file to write")
     train.add_argument("--classifier", default="poly2-linear",
-                       choices=["poly2-linear", "linear", "kernel-svm"])
+                       choices=["poly2-linear", "linear", "kernel-svm", "pa-slicing"])
     train.add_argument("--features", default="chang2010", choices=["chang2010", "rich"])
     train.add_argument("--split-column", default="xpos", choices=["xpos", "upos", "none"])
     train.add_argument("--tag-column", default="xpos", choices=["xpos", "upos"],
@@ -52,6 +52,14 @@ def register(groups: argparse._SubParsersAction) -> None:
                             "defaults are MaltParser's libsvm settings -g 0.2 -r 0.4 -c 1 -e 0.1)")
     train.add_argument("--cache-mb", type=float, default=100.0,
                        help="kernel-svm: kernel cache per binary problem in MB (default 100)")
+    train.add_argument("--iterations", type=int, default=20,
+                       help="pa-slicing: passes over the training states (default 20)")
+    train.add_argument("--strategy", default="slice", choices=["kernel", "expand", "split", "slice"],
+                       help="pa-slicing: margin strategy; all give the same model (default slice)")
+    train.add_argument("--variant", default="pa1", choices=["pa1", "pa", "pa2", "perceptron"],
+                       help="pa-slicing: the online update (default pa1: PA-I)")
+    train.add_argument("--no-average", action="store_true",
+                       help="pa-slicing: keep the last parameters instead of their average")
     train.add_argument("--min-word-count", type=int, default=1,
                        help="rarer word forms are read as unknown in training (default 1)")
     train.add_argument("--compress", action="store_true",
@@ -114,11 +122,14 @@ def run_train(args: argparse.Namespace) -> int:
 
     train = read_all(args.train, args, require_tree=True)
     dev = read_all(args.dev, args, require_tree=True) if args.dev else None
-    kernel = args.classifier == "kernel-svm"
+    kernel = args.classifier in ("kernel-svm", "pa-slicing")
     params: dict = {"C": args.C if args.C is not None else 1.0 if kernel else 0.1}
-    if kernel:
+    if args.classifier == "kernel-svm":
         params.update(degree=args.degree, gamma=args.gamma, coef0=args.coef0, eps=args.eps,
                       cache_mb=args.cache_mb)
+    elif args.classifier == "pa-slicing":
+        params.update(degree=args.degree, iterations=args.iterations, strategy=args.strategy,
+                      variant=args.variant, average=not args.no_average)
     config = ParserConfig(feature_set=args.features, tag_column=args.tag_column,
                           split_column=args.split_column, split_threshold=args.split_threshold,
                           min_word_count=args.min_word_count,

@@ -45,16 +45,28 @@ def test_every_usage_line_names_real_options() -> None:
             assert option in text, f"polyparse {group} {command}: {option} is not an option"
 
 
-def run_main_job_after_install(tmp_path: Path, corpora: Path) -> subprocess.CompletedProcess:
+def run_commands(commands: str, cwd: Path, corpora: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "POLYPARSE_CORPORA": str(corpora),
+           "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"}
+    return subprocess.run(["bash", "-c", f"set -o pipefail; {commands}"], cwd=cwd, env=env,
+                          capture_output=True, text=True, check=False)
+
+
+def test_main_job_parses_the_example_and_scores_ewt_with_the_bundled_model(
+        corpora: Path) -> None:
     main_job, _ = setup_commands()
-    after_install = main_job.split("pip install . && ", 1)[1]
-    env = {**os.environ, "C": str(corpora), "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"}
-    return subprocess.run(["bash", "-c", f"set -o pipefail; {after_install}"], cwd=tmp_path,
-                          env=env, capture_output=True, text=True, check=False)
+    result = run_commands(main_job.split("pip install . && ", 1)[1], ROOT, corpora)
+    assert result.returncode == 0, result.stderr[-2000:]
+    import json
+
+    lines = result.stdout.strip().splitlines()
+    assert lines[0] == "# sent_id = example-1" and "\troot\t" in result.stdout
+    scores = json.loads(lines[-1])
+    assert scores["UAS"] >= 86.0 and scores["LAS"] >= 83.5
 
 
-def test_main_job_trains_parses_and_scores_ewt(tmp_path: Path, corpora: Path) -> None:
-    result = run_main_job_after_install(tmp_path, corpora)
+def test_training_recipe_trains_parses_and_scores_ewt(tmp_path: Path, corpora: Path) -> None:
+    result = run_commands(BLOCKS[3].strip(), tmp_path, corpora)
     assert result.returncode == 0, result.stderr[-2000:]
     import json
 

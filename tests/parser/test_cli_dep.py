@@ -139,3 +139,17 @@ def test_parse_without_model_and_without_bundled_model(tmp_path: Path, capsys,
     code = main(["dep", "parse", str(test), "-o", str(tmp_path / "out.conllu")])
     one_error_line(capsys, code, "no --model given")
     assert not (tmp_path / "out.conllu").exists()
+
+
+def test_pa_slicing_parser_from_the_command_line(tmp_path: Path, capsys) -> None:
+    train = write_treebank(tmp_path / "train.conllu", 200, seed=4)
+    test = write_treebank(tmp_path / "test.conllu", 30, seed=9)
+    model = tmp_path / "pa.model"
+    assert main(["dep", "train", "--train", str(train), "--model", str(model), "--split-threshold",
+                 "100", "--classifier", "pa-slicing", "--variant", "perceptron",
+                 "--iterations", "5", "--strategy", "split", "--compress"]) == 0
+    out = tmp_path / "pred.conllu"
+    assert main(["dep", "parse", "--model", str(model), str(test), "-o", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["dep", "evaluate", str(test), str(out), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["UAS"] > 90

@@ -286,3 +286,22 @@ def test_ewt_slice_kernel_svm_eval_modes(corpora: Path) -> None:
         parser.set_evaluation(mode)
         assert parser.parse(dev) == naive, mode
     assert_decoder_matches_python(parser, dev[:40])
+
+
+def test_pa_slicing_parser_learns_and_every_eval_mode_gives_the_same_trees(
+        synthetic: list[Sentence], tmp_path: Path) -> None:
+    parser = DependencyParser(ParserConfig(
+        split_threshold=300, classifier="pa-slicing",
+        classifier_params={"degree": 2, "C": 1.0, "iterations": 5, "variant": "pa1"}))
+    parser.train(synthetic)
+    test = list(read_conll(write_treebank(tmp_path / "test.conllu", 80, seed=2)))
+    parser.set_evaluation("naive")
+    naive = parser.parse(test)
+    scores = evaluate(test, [replace(s, head=h, deprel=d) for s, (h, d) in zip(test, naive)])
+    assert scores.UAS > 95 and scores.LAS > 95
+    parser.save(str(tmp_path / "pa.model"), compress=True)
+    loaded = DependencyParser.load(str(tmp_path / "pa.model"))
+    for mode in EVAL_MODES:
+        loaded.set_evaluation(mode)
+        assert loaded.parse(test) == naive, mode
+    assert_decoder_matches_python(loaded, test[:30])
