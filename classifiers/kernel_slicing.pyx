@@ -147,6 +147,109 @@ def permutations(uint64_t seed, int64_t n_rows, int iterations) -> np.ndarray:
     return out
 
 
+cdef extern from *:
+    """
+    #include <algorithm>
+    #include <cstdint>
+    static void polyparse_sort_rows(int64_t* order, int64_t n, const int64_t* indptr,
+                                    const int32_t* ranks) {
+        std::sort(order, order + n, [=](int64_t a, int64_t b) {
+            return std::lexicographical_compare(ranks + indptr[a], ranks + indptr[a + 1],
+                                                ranks + indptr[b], ranks + indptr[b + 1]);
+        });
+    }
+    """
+    void sort_rows "polyparse_sort_rows"(int64_t* order, int64_t n, const int64_t* indptr,
+                                         const int32_t* ranks) noexcept nogil
+
+
+cdef void _sort(int32_t* values, int64_t n) noexcept nogil:
+    # Insertion sort (rows are short).
+    cdef int64_t i, j
+    cdef int32_t value
+    for i in range(1, n):
+        value = values[i]
+        j = i - 1
+        while j >= 0 and values[j] > value:
+            values[j + 1] = values[j]
+            j -= 1
+        values[j + 1] = value
+
+
+cdef bint _same_row(const int64_t* indptr, const int32_t* ranks, int64_t a, int64_t b) noexcept nogil:
+    cdef int64_t n = indptr[a + 1] - indptr[a], i
+    if indptr[b + 1] - indptr[b] != n:
+        return False
+    for i in range(n):
+        if ranks[indptr[a] + i] != ranks[indptr[b] + i]:
+            return False
+    return True
+
+
+def rank_rows(const int64_t[::1] indptr, const int32_t[::1] indices, const int32_t[::1] rank_of):
+    """(ranks, row_vector, vector_rows, sorted_vectors): the rank of every entry, ascending
+    within each row; the vector of each row (identical rows share one, numbered in order of
+    first appearance); the first row of each vector; the vectors in lexicographic order of
+    their rank sequences (a prefix tree's order)."""
+    cdef int64_t n_rows = indptr.shape[0] - 1, i, p, row, n_vectors = 0, group_first
+    ranks_array = np.empty(indices.shape[0], dtype=np.int32)
+    cdef int32_t[::1] ranks = ranks_array
+    order_array = np.arange(n_rows, dtype=np.int64)
+    cdef int64_t[::1] order = order_array
+    first_array = np.empty(n_rows, dtype=np.int64)
+    cdef int64_t[::1] first = first_array
+    group_array = np.empty(n_rows, dtype=np.int64)
+    cdef int64_t[::1] group = group_array
+    cdef const int64_t* ptr = &indptr[0]
+    cdef int32_t* rk = &ranks[0] if indices.shape[0] else NULL
+    with nogil:
+        for p in range(indices.shape[0]):
+            ranks[p] = rank_of[indices[p]]
+        for row in range(n_rows):
+            _sort(rk + ptr[row], ptr[row + 1] - ptr[row])
+        if n_rows:
+            sort_rows(&order[0], n_rows, ptr, rk)
+        # Groups of identical rows are runs of the sorted order; first[g] = their first row.
+        for i in range(n_rows):
+            row = order[i]
+            if i == 0 or not _same_row(ptr, rk, order[i - 1], row):
+                first[n_vectors] = row
+                n_vectors += 1
+            elif row < first[n_vectors - 1]:
+                first[n_vectors - 1] = row
+            group[row] = n_vectors - 1
+    # Vectors numbered by first appearance.
+    by_appearance = np.argsort(first_array[:n_vectors], kind="stable")
+    number = np.empty(n_vectors, dtype=np.int64)
+    number[by_appearance] = np.arange(n_vectors, dtype=np.int64)
+    row_vector = number[group_array].astype(np.int32)
+    # Groups are numbered in lexicographic order, so `number` lists the vectors in that order.
+    return ranks_array, row_vector, first_array[by_appearance], number
+
+
+def gather_rows(const int64_t[::1] indptr, const int32_t[::1] values, const int64_t[::1] rows,
+                const int32_t[::1] mapping=None):
+    """(out_indptr, out_values) of the chosen rows in order; values are mapped through
+    `mapping` (when given) and then sorted within each row."""
+    cdef int64_t n = rows.shape[0], i, p, q = 0, total = 0
+    out_ptr = np.zeros(n + 1, dtype=np.int64)
+    cdef int64_t[::1] optr = out_ptr
+    for i in range(n):
+        total += indptr[rows[i] + 1] - indptr[rows[i]]
+        optr[i + 1] = total
+    out_array = np.empty(total, dtype=np.int32)
+    cdef int32_t[::1] out = out_array
+    cdef bint mapped = mapping is not None
+    with nogil:
+        for i in range(n):
+            for p in range(indptr[rows[i]], indptr[rows[i] + 1]):
+                out[q] = mapping[values[p]] if mapped else values[p]
+                q += 1
+            if mapped:
+                _sort(&out[0] + optr[i], optr[i + 1] - optr[i])
+    return out_ptr, out_array
+
+
 def prefix_nodes(const int64_t[::1] indptr, const int32_t[::1] ranks, const int64_t[::1] sorted_vectors):
     """(node_of, n_nodes): a number for every distinct prefix (f_0 .. f_j) of the vectors, the
     nodes of a prefix tree. sorted_vectors lists the vectors in lexicographic order of their
@@ -189,6 +292,7 @@ cdef class SlicingData:
     cdef readonly object row_vector
     cdef readonly object document_frequency
     cdef readonly object node_of
+    cdef readonly object sorted_vectors
     cdef readonly int64_t n_rows
     cdef readonly int64_t n_vectors
     cdef readonly int64_t n_nodes
@@ -202,8 +306,8 @@ cdef class SlicingData:
 
     def __init__(self, X):
         """Rank the features of a BinaryMatrix and merge its identical rows."""
-        indptr = np.asarray(X.indptr, dtype=np.int64)
-        indices = np.asarray(X.indices, dtype=np.int32)
+        indptr = np.ascontiguousarray(X.indptr, dtype=np.int64)
+        indices = np.ascontiguousarray(X.indices, dtype=np.int32)
         n_rows = indptr.size - 1
         counts = np.bincount(indices, minlength=1)
         present = np.flatnonzero(counts)
@@ -212,43 +316,27 @@ cdef class SlicingData:
             raise ValueError(f"at most {MAX_RANK + 1} distinct features can be ranked")
         rank_of = np.full(counts.size, -1, dtype=np.int32)
         rank_of[rank_ids] = np.arange(rank_ids.size, dtype=np.int32)
-        lengths = np.diff(indptr)
-        row_of_entry = np.repeat(np.arange(n_rows, dtype=np.int64), lengths)
-        ranks = rank_of[indices]
-        ranks = ranks[np.lexsort((ranks, row_of_entry))]
-        first_of = {}
-        row_vector = np.empty(n_rows, dtype=np.int32)
-        chosen = []
-        bounds = indptr.tolist()
-        for i in range(n_rows):
-            key = ranks[bounds[i]:bounds[i + 1]].tobytes()
-            v = first_of.get(key)
-            if v is None:
-                v = first_of[key] = len(chosen)
-                chosen.append(i)
-            row_vector[i] = v
-        if len(chosen) > np.iinfo(np.int32).max // 2:
+        del counts, present
+        ranks, row_vector, vector_rows, sorted_vectors = rank_rows(indptr, indices, rank_of)
+        del rank_of
+        if vector_rows.size > np.iinfo(np.int32).max // 2:
             raise ValueError("too many distinct training vectors")
-        chosen = np.asarray(chosen, dtype=np.int64)
-        vector_lengths = lengths[chosen]
-        vector_indptr = np.zeros(chosen.size + 1, dtype=np.int64)
-        np.cumsum(vector_lengths, out=vector_indptr[1:])
-        starts = np.repeat(indptr[chosen], vector_lengths)
-        offsets = np.arange(int(vector_lengths.sum()), dtype=np.int64) - np.repeat(
-            vector_indptr[:chosen.size], vector_lengths)
-        vector_ranks = np.ascontiguousarray(ranks[starts + offsets], dtype=np.int32)
+        vector_indptr, vector_ranks = gather_rows(indptr, ranks, vector_rows)
+        del ranks
+        lengths = np.diff(vector_indptr)
         self.rank_ids = rank_ids
         self.vector_indptr = vector_indptr
         self.vector_ranks = vector_ranks
         self.row_vector = row_vector
+        self.sorted_vectors = sorted_vectors
         self.document_frequency = np.bincount(vector_ranks, minlength=rank_ids.size).astype(
             np.int32)
         self.node_of = None
         self.n_rows = n_rows
-        self.n_vectors = chosen.size
+        self.n_vectors = vector_rows.size
         self.n_nodes = 0
         self.n_ranked = rank_ids.size
-        self.max_length = int(vector_lengths.max()) if chosen.size else 0
+        self.max_length = int(lengths.max()) if lengths.size else 0
         self.vptr = <const int64_t*><size_t>vector_indptr.ctypes.data
         self.vranks = <const int32_t*><size_t>vector_ranks.ctypes.data if vector_ranks.size else NULL
         self.rows = <const int32_t*><size_t>row_vector.ctypes.data if n_rows else NULL
@@ -260,13 +348,8 @@ cdef class SlicingData:
         """Number the prefixes of the vectors (the partial-margin table's keys), once."""
         if self.node_of is not None:
             return
-        ranks = self.vector_ranks
-        bounds = self.vector_indptr.tolist()
-        big_endian = ranks.astype(">u4")
-        keys = [big_endian[bounds[v]:bounds[v + 1]].tobytes() for v in range(self.n_vectors)]
-        order = np.asarray(sorted(range(self.n_vectors), key=keys.__getitem__), dtype=np.int64)
-        del keys, big_endian
-        node_of, n_nodes = prefix_nodes(self.vector_indptr, ranks, order)
+        node_of, n_nodes = prefix_nodes(self.vector_indptr, self.vector_ranks,
+                                        self.sorted_vectors)
         if n_nodes > np.iinfo(np.int32).max:
             raise ValueError("too many distinct prefixes")
         self.node_of = node_of
@@ -277,6 +360,34 @@ cdef class SlicingData:
         """Feature ids (ascending) of vector v."""
         ranks = self.vector_ranks[self.vector_indptr[v]:self.vector_indptr[v + 1]]
         return np.sort(self.rank_ids[ranks])
+
+    def vectors(self, chosen) -> tuple[np.ndarray, np.ndarray]:
+        """(indptr, indices) of the vectors `chosen` as feature ids, ascending per row."""
+        return gather_rows(self.vector_indptr, self.vector_ranks,
+                           np.ascontiguousarray(chosen, dtype=np.int64), self.rank_ids)
+
+
+cdef struct RankState:
+    # Kernel slicing's state of one rank f.
+    double pos              # sum of the positive updates of support vectors holding f
+    double neg              # sum of the negative ones (Eqs. 8-9)
+    int64_t ring_start      # its ring of latest updates: ring[ring_start .. + ring_cap)
+    int32_t ring_cap
+    int32_t ring_pos        # where the next update goes
+    int32_t ring_count      # updates held (<= ring_cap)
+    int32_t t               # updates touching f so far (the time stamp of its slices)
+
+
+cdef struct RingEntry:
+    # An update: the ranks of the updated vector start at vranks[start]; alpha += delta.
+    int64_t start
+    double delta
+
+
+cdef struct PrefixNode:
+    # The partial-margin table's entry of a prefix x_j: its slice and time stamp.
+    double slice
+    int32_t t
 
 
 cdef int _no_memory() except -1 nogil:
@@ -352,22 +463,12 @@ cdef class BinaryLearner:
     cdef uint8_t* marks
     cdef int32_t* order
     # slicing
-    cdef int32_t* node_t
-    cdef double* node_tpm
-    cdef int32_t* t_f
-    cdef int64_t* ring_start
-    cdef int32_t* ring_buf
-    cdef int32_t* ring_pos
-    cdef int32_t* ring_count
-    cdef int64_t* log_start
-    cdef double* log_delta
-    cdef int64_t n_log
-    cdef int64_t log_cap_start
+    cdef PrefixNode* prefix
+    cdef RankState* rank_state
+    cdef RingEntry* ring
+    cdef int64_t ring_size
     cdef int64_t* gather_start
     cdef double* gather_coef
-    cdef int64_t log_cap_delta
-    cdef double* pos_w
-    cdef double* neg_w
     cdef double* lo
     cdef double* hi
     # trace
@@ -403,16 +504,12 @@ cdef class BinaryLearner:
         self.counts = self.touched = NULL
         self.marks = NULL
         self.order = NULL
-        self.node_t = NULL
-        self.node_tpm = NULL
-        self.t_f = NULL
-        self.ring_start = NULL
-        self.ring_buf = self.ring_pos = self.ring_count = NULL
-        self.log_start = NULL
+        self.prefix = NULL
+        self.rank_state = NULL
+        self.ring = NULL
         self.gather_start = NULL
         self.gather_coef = NULL
-        self.log_delta = NULL
-        self.pos_w = self.neg_w = self.lo = self.hi = NULL
+        self.lo = self.hi = NULL
         self.trace_margin = self.trace_delta = NULL
 
     def __dealloc__(self):
@@ -440,19 +537,11 @@ cdef class BinaryLearner:
         free(self.touched)
         free(self.marks)
         free(self.order)
-        free(self.node_t)
-        free(self.node_tpm)
-        free(self.t_f)
-        free(self.ring_start)
-        free(self.ring_buf)
-        free(self.ring_pos)
-        free(self.ring_count)
-        free(self.log_start)
+        free(self.prefix)
+        free(self.rank_state)
+        free(self.ring)
         free(self.gather_start)
         free(self.gather_coef)
-        free(self.log_delta)
-        free(self.pos_w)
-        free(self.neg_w)
         free(self.lo)
         free(self.hi)
         free(self.trace_margin)
@@ -581,15 +670,11 @@ cdef class BinaryLearner:
             raise MemoryError()
         if self.strategy == SLICE:
             data.build_prefix_nodes()
-            self.node_t = <int32_t*>malloc(max(data.n_nodes, 1) * sizeof(int32_t))
-            self.node_tpm = <double*>calloc(max(data.n_nodes, 1), sizeof(double))
-            self.t_f = <int32_t*>calloc(n_ranked, sizeof(int32_t))
-            self.pos_w = <double*>calloc(n_ranked, sizeof(double))
-            self.neg_w = <double*>calloc(n_ranked, sizeof(double))
+            self.prefix = <PrefixNode*>calloc(max(data.n_nodes, 1), sizeof(PrefixNode))
+            self.rank_state = <RankState*>calloc(n_ranked, sizeof(RankState))
             self.lo = <double*>calloc(length + 1, sizeof(double))
             self.hi = <double*>calloc(length + 1, sizeof(double))
-            if (self.node_t == NULL or self.node_tpm == NULL or self.t_f == NULL
-                    or self.pos_w == NULL or self.neg_w == NULL or self.lo == NULL
+            if (self.prefix == NULL or self.rank_state == NULL or self.lo == NULL
                     or self.hi == NULL):
                 raise MemoryError()
             self.gather_start = <int64_t*>malloc(n_vectors * sizeof(int64_t))
@@ -597,7 +682,7 @@ cdef class BinaryLearner:
             if self.gather_start == NULL or self.gather_coef == NULL:
                 raise MemoryError()
             for c in range(data.n_nodes):
-                self.node_t[c] = -1
+                self.prefix[c].t = -1
             self._allocate_rings()
         if self.record:
             steps = max(data.n_rows * self.iterations, 1)
@@ -621,26 +706,24 @@ cdef class BinaryLearner:
         return 0
 
     cdef int _allocate_rings(self) except -1:
-        # Rings of the latest updates touching each rank: room for as many as Eq. 7 may apply.
+        # Rings of the latest updates touching each rank: room for as many as Eq. 7 may apply
+        # (the time stamps and sums of updates stay).
         cdef SlicingData data = self.data
+        cdef RankState* state
         cdef int32_t f
         cdef int64_t total = 0
-        free(self.ring_start)
-        free(self.ring_buf)
-        free(self.ring_pos)
-        free(self.ring_count)
-        self.ring_start = <int64_t*>malloc((data.n_ranked + 1) * sizeof(int64_t))
-        if self.ring_start == NULL:
-            raise MemoryError()
         for f in range(data.n_ranked):
-            self.ring_start[f] = total
-            total += self.common_ring_cap if f < self.n_common else data.df[f]
-        self.ring_start[data.n_ranked] = total
-        self.ring_buf = <int32_t*>malloc(max(total, 1) * sizeof(int32_t))
-        self.ring_pos = <int32_t*>calloc(max(data.n_ranked, 1), sizeof(int32_t))
-        self.ring_count = <int32_t*>calloc(max(data.n_ranked, 1), sizeof(int32_t))
-        if self.ring_buf == NULL or self.ring_pos == NULL or self.ring_count == NULL:
+            state = &self.rank_state[f]
+            state.ring_start = total
+            state.ring_cap = self.common_ring_cap if f < self.n_common else data.df[f]
+            state.ring_pos = 0
+            state.ring_count = 0
+            total += state.ring_cap
+        free(self.ring)
+        self.ring = <RingEntry*>malloc(max(total, 1) * sizeof(RingEntry))
+        if self.ring == NULL:
             raise MemoryError()
+        self.ring_size = total
         return 0
 
     cdef int64_t _table_bytes(self) noexcept nogil:
@@ -935,7 +1018,9 @@ cdef class BinaryLearner:
         # Kernel slicing (Algorithm 2); True when ended early (the loss is surely zero).
         cdef int j, i
         cdef int32_t f, node, tf, nt, nusv, limit, cap, q, u, cm
-        cdef int64_t start
+        cdef RankState* state
+        cdef PrefixNode* entry
+        cdef RingEntry* ring
         cdef uint8_t* marks = self.marks
         cdef double m = self.K[0] * self.sum_alpha, sl, bound, acc_lo = 0.0, acc_hi = 0.0
         cdef double* lo = self.lo
@@ -948,8 +1033,9 @@ cdef class BinaryLearner:
             while j >= 0:
                 f = r[j]
                 cm = j if j < self.max_sv_length - 1 else self.max_sv_length - 1
-                acc_lo += self.neg_w[f] * dK[cm] + self.pos_w[f] * dK[0]
-                acc_hi += self.pos_w[f] * dK[cm] + self.neg_w[f] * dK[0]
+                state = &self.rank_state[f]
+                acc_lo += state.neg * dK[cm] + state.pos * dK[0]
+                acc_hi += state.pos * dK[cm] + state.neg * dK[0]
                 lo[j] = acc_lo
                 hi[j] = acc_hi
                 j -= 1
@@ -965,27 +1051,28 @@ cdef class BinaryLearner:
                     return True
             f = r[j]
             node = nodes[j]
-            tf = self.t_f[f]
-            nt = self.node_t[node]
+            state = &self.rank_state[f]
+            entry = &self.prefix[node]
+            tf = state.t
+            nt = entry.t
             if nt == tf:
-                sl = self.node_tpm[node]
+                sl = entry.slice
                 self.slices_reused += 1
             else:
                 nusv = tf - nt
                 limit = self.limit_common[j] if f < self.n_common else self.post_len[f]
-                if nt >= 0 and nusv <= limit and nusv <= self.ring_count[f]:
+                if nt >= 0 and nusv <= limit and nusv <= state.ring_count:
                     # Eq. 6: apply the updates touching f since the time stamp.
-                    sl = self.node_tpm[node]
-                    start = self.ring_start[f]
-                    cap = <int32_t>(self.ring_start[f + 1] - start)
-                    q = self.ring_pos[f] - nusv
+                    sl = entry.slice
+                    ring = self.ring + state.ring_start
+                    cap = state.ring_cap
+                    q = state.ring_pos - nusv
                     if q < 0:
                         q += cap
                     for i in range(nusv):
-                        u = self.ring_buf[start + q]
-                        self.gather_start[i] = self.log_start[u]
-                        self.gather_coef[i] = self.log_delta[u]
-                        prefetch(self.data.vranks + self.log_start[u])
+                        self.gather_start[i] = ring[q].start
+                        self.gather_coef[i] = ring[q].delta
+                        prefetch(self.data.vranks + ring[q].start)
                         q += 1
                         if q == cap:
                             q = 0
@@ -1004,8 +1091,8 @@ cdef class BinaryLearner:
                         prefetch(self.data.vranks + self.data.vptr[u])
                     sl = self._gathered_sum(self.post_len[f], f)
                     self.slices_from_index += 1
-                self.node_tpm[node] = sl
-                self.node_t[node] = tf
+                entry.slice = sl
+                entry.t = tf
             m += sl
             marks[f] = 1
         for j in range(n):
@@ -1018,9 +1105,9 @@ cdef class BinaryLearner:
     cdef int _update(self, int32_t v, const int32_t* r, int n, double delta,
                      int64_t step) except -1 nogil:
         cdef int j, nc = 0
-        cdef int32_t f, cap
-        cdef int64_t u
-        cdef void* grown
+        cdef int64_t start
+        cdef RankState* state
+        cdef RingEntry* entry
         if not self.is_sv[v]:
             self.is_sv[v] = 1
             self.sv_number[v] = <int32_t>self.n_sv
@@ -1046,35 +1133,23 @@ cdef class BinaryLearner:
             if nc:
                 self._table_add(r, nc, delta)
         if self.strategy == SLICE:
-            u = self.n_log
-            if u >= self.log_cap_start:
-                grown = _grow(self.log_start, &self.log_cap_start, u + 1, sizeof(int64_t))
-                if grown == NULL:
-                    _no_memory()
-                self.log_start = <int64_t*>grown
-            if u >= self.log_cap_delta:
-                grown = _grow(self.log_delta, &self.log_cap_delta, u + 1, sizeof(double))
-                if grown == NULL:
-                    _no_memory()
-                self.log_delta = <double*>grown
-            self.log_start[u] = self.data.vptr[v]
-            self.log_delta[u] = delta
-            self.n_log += 1
+            start = self.data.vptr[v]
             for j in range(n):
-                f = r[j]
-                cap = <int32_t>(self.ring_start[f + 1] - self.ring_start[f])
-                if cap > 0:
-                    self.ring_buf[self.ring_start[f] + self.ring_pos[f]] = <int32_t>u
-                    self.ring_pos[f] += 1
-                    if self.ring_pos[f] == cap:
-                        self.ring_pos[f] = 0
-                    if self.ring_count[f] < cap:
-                        self.ring_count[f] += 1
-                self.t_f[f] += 1
+                state = &self.rank_state[r[j]]
+                if state.ring_cap > 0:
+                    entry = &self.ring[state.ring_start + state.ring_pos]
+                    entry.start = start
+                    entry.delta = delta
+                    state.ring_pos += 1
+                    if state.ring_pos == state.ring_cap:
+                        state.ring_pos = 0
+                    if state.ring_count < state.ring_cap:
+                        state.ring_count += 1
+                state.t += 1
                 if delta > 0:
-                    self.pos_w[f] += delta
+                    state.pos += delta
                 else:
-                    self.neg_w[f] += delta
+                    state.neg += delta
         if self.strategy != KERNEL:
             self._check_table()
         return 0
@@ -1192,7 +1267,7 @@ cdef class BinaryLearner:
         for f in range(self.data.n_ranked):
             postings += self.post_cap[f]
         if self.strategy == SLICE:
-            rings = self.ring_start[self.data.n_ranked]
+            rings = self.ring_size
         result = {
             "strategy": STRATEGIES[self.strategy],
             "steps": int(self.n_steps),
@@ -1218,9 +1293,9 @@ cdef class BinaryLearner:
                 "slices_from_table": int(self.slices_from_table),
                 "slices_from_index": int(self.slices_from_index),
                 "partial_margin_nodes": int(self.data.n_nodes),
-                "partial_margin_bytes": int(12 * self.data.n_nodes
+                "partial_margin_bytes": int(sizeof(PrefixNode) * self.data.n_nodes
                                             + 4 * self.data.vector_ranks.size),
-                "ring_bytes": int(4 * rings),
-                "update_log_bytes": int(8 * self.log_cap_start + 8 * self.log_cap_delta),
+                "ring_bytes": int(sizeof(RingEntry) * rings
+                                  + sizeof(RankState) * self.data.n_ranked),
             })
         return result

@@ -16,7 +16,7 @@ k >= 3 classes give k one-vs-rest outputs (column c scores classes_[c], argmax w
 The result is a KernelExpansion (`expansion_`: the distinct training vectors with a nonzero
 coefficient in some output, coefficients (n_outputs, n_sv), zero intercepts, gamma = coef0 = 1),
 so every exact evaluator of classifiers/evaluators.py scores it; `scorer` is its split-svm
-evaluator (a BinaryScorer for the parsers' Cython loops).
+evaluator (a BinaryScorer for the parsers' Cython loops), built when first used.
 """
 from __future__ import annotations
 
@@ -93,7 +93,7 @@ class PASlicing:
         self._check_parameters()
         self.classes_: np.ndarray | None = None
         self.expansion_: KernelExpansion | None = None
-        self.scorer: BinaryScorer | None = None
+        self._scorer: BinaryScorer | None = None
         self.stats_: dict[str, Any] = {}
 
     def _check_parameters(self) -> None:
@@ -174,10 +174,18 @@ class PASlicing:
             raise RuntimeError("the classifier is not fitted")
         return self.expansion_
 
+    @property
+    def scorer(self) -> BinaryScorer | None:
+        """The split-svm evaluator of expansion_ (built on first use; None before fit)."""
+        if self._scorer is None and self.expansion_ is not None:
+            self._scorer = build_evaluator(self.expansion_, "split")
+        return self._scorer
+
     def _fitted(self) -> BinaryScorer:
-        if self.scorer is None:
+        scorer = self.scorer
+        if scorer is None:
             raise RuntimeError("the classifier is not fitted")
-        return self.scorer
+        return scorer
 
     def fit(self, X: BinaryMatrix, y: np.ndarray) -> "PASlicing":
         """Train on the rows of X with labels y (numbers or strings)."""
@@ -228,7 +236,8 @@ class PASlicing:
             results = [train(output) for output in range(n_outputs)]
         coefficients = np.stack([coef for coef, _ in results])
         support = np.flatnonzero(np.any(coefficients != 0.0, axis=0))
-        expansion = KernelExpansion(_vectors(data, support, X.n_features),
+        sv_indptr, sv_indices = data.vectors(support)
+        expansion = KernelExpansion(BinaryMatrix(sv_indptr, sv_indices, X.n_features),
                                     coefficients[:, support], np.zeros(n_outputs), 1.0, 1.0,
                                     self.degree)
         self.stats_ = {
@@ -246,7 +255,7 @@ class PASlicing:
     def _set_model(self, labels: np.ndarray, expansion: KernelExpansion) -> None:
         self.classes_ = labels
         self.expansion_ = expansion
-        self.scorer = build_evaluator(expansion, "split")
+        self._scorer = None
 
     def decision_function(self, X: BinaryMatrix) -> np.ndarray:
         """Decision values (n_rows, n_outputs)."""
@@ -355,20 +364,6 @@ class PASlicing:
             "coefficients": int(expansion.coefficients.nbytes),
             "scorer": int(sum(self._fitted().memory_report().values())),
         }
-
-
-def _vectors(data: SlicingData, chosen: np.ndarray, n_features: int) -> BinaryMatrix:
-    """The vectors `chosen` of data as a BinaryMatrix of feature ids (ascending per row)."""
-    indptr = data.vector_indptr
-    lengths = (indptr[chosen + 1] - indptr[chosen]).astype(np.int64)
-    out_ptr = np.zeros(chosen.size + 1, dtype=np.int64)
-    np.cumsum(lengths, out=out_ptr[1:])
-    positions = np.repeat(indptr[chosen], lengths) + (
-        np.arange(int(lengths.sum()), dtype=np.int64) - np.repeat(out_ptr[:chosen.size], lengths))
-    ids = data.rank_ids[data.vector_ranks[positions]]
-    rows = np.repeat(np.arange(chosen.size, dtype=np.int64), lengths)
-    ids = ids[np.lexsort((ids, rows))]
-    return BinaryMatrix(out_ptr, ids.astype(np.int32), n_features)
 
 
 def _without_timings(stats: dict[str, Any]) -> dict[str, Any]:

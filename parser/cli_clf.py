@@ -314,7 +314,7 @@ def _canonical_command(args: argparse.Namespace, clf: Poly2LinearSVM | KernelMod
 
 def run_train(args: argparse.Namespace) -> int:
     clf = _build_classifier(args)
-    data = Path(args.train_file).read_bytes()
+    data_sha256 = hashlib.sha256(Path(args.train_file).read_bytes()).hexdigest()
     started = time.perf_counter()
     X, y = read_svmlight(args.train_file)
     read_seconds = time.perf_counter() - started
@@ -326,7 +326,7 @@ def run_train(args: argparse.Namespace) -> int:
     header["training"] = {
         "command": _canonical_command(args, clf),
         "data": Path(args.train_file).name,
-        "data_sha256": hashlib.sha256(data).hexdigest(),
+        "data_sha256": data_sha256,
         "rows": len(X),
         "n_features": X.n_features,
     }

@@ -1,0 +1,224 @@
+"""pa-slicing on kwdlc_dep: the kernel-slicing paper's Table 2 and Figures 1 and 3.
+
+    python benchmarks/pa_slicing_kwdlc.py [--datasets DIR] [--experiments table2,figure1,figure3]
+                                          [--degrees 1,2,3] [--strategies kernel,expand,split,slice]
+                                          [--iterations 20] [--seed 1] [--markdown FILE]
+
+Yoshinaga & Kitsuregawa 2010 (COLING), Table 2: training time and memory of PA-I with the
+polynomial kernel of degree d = 1, 2, 3, 20 iterations, averaged, for each way of computing the
+margins (here the strategies `kernel` (PKI), `expand` (N = |F|), `split` (kernel splitting) and
+`slice` (kernel slicing), with N as in datasets/README.md: split 1000, slice 4000 at d = 2 and
+250 at d = 3), and test accuracy. Figure 1: training time as a function of N (split and slice,
+d = 2 and 3). Figure 3: training time as a function of the number of training examples
+(train.5k/20k/50k/full).
+
+Every training run is `polyparse clf train --classifier pa-slicing ... --json` in a child
+process, alone on the machine as far as this script goes (one run at a time): training seconds
+are the fit alone (the child's JSON), peak memory the child's maximum resident set (it includes
+Python, NumPy and reading train.svm, whose floor is measured once by a child that only reads
+the file; the learner's own table, partial-margin table and inverted index sizes are reported
+beside it). Test accuracy comes from the saved model on test.svm. Each measurement is printed as
+one JSON object (benchmarks/machine.py); a run of the same settings is measured once and reused
+across experiments. The closing records check the acceptance figures of issue 4 against opal's
+reference times (datasets/README.md): d=2 accuracy >= 92.5 % with time <= 1.5 x 4.7 s and
+<= 1/50 of our own kernel strategy; d=3 accuracy >= 92.8 % with slice memory <= 1/3 of expand.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "benchmarks"))
+sys.path.insert(0, str(REPO))
+from kernel_svm_kwdlc import child  # noqa: E402
+from machine import record  # noqa: E402
+
+N_TABLE2 = {("split", 1): None, ("split", 2): 1000, ("split", 3): 250,
+            ("slice", 1): None, ("slice", 2): 4000, ("slice", 3): 250}
+N_FIGURE1 = {2: [0, 125, 250, 500, 1000, 2000, 4000, 8000, 16000, 32000],
+             3: [0, 31, 62, 125, 250, 500, 1000, 2000]}
+SIZES = ["train.5k.svm", "train.20k.svm", "train.50k.svm", "train.svm"]
+OPAL_D2_BEST_SECONDS = 4.7
+READ_ONLY = "import sys; from features.svmlight import read_svmlight; read_svmlight(sys.argv[1])"
+# Test accuracy of a saved model, in its own process: the parent stays small, since a child's
+# peak RSS also counts the parent's pages it was forked from.
+EVALUATE = r"""
+import json, sys
+import numpy as np
+from classifiers.pa_slicing import PASlicing
+from features.svmlight import read_svmlight
+clf = PASlicing.load(sys.argv[1])
+X, y = read_svmlight(sys.argv[2])
+print(json.dumps({"accuracy": 100.0 * float(np.mean(clf.predict(X) == y)),
+                  "n_sv": clf.n_support_vectors, "stats": clf.stats_["outputs"][0],
+                  "n_common": clf.stats_["n_common"]}))
+"""
+
+
+class Runner:
+    """Train once per distinct setting (child process), keep the results."""
+
+    def __init__(self, folder: Path, scratch: Path, iterations: int, seed: int) -> None:
+        self.folder, self.scratch = folder, scratch
+        self.iterations, self.seed = iterations, seed
+        self.results: dict[tuple, dict] = {}
+
+    def train(self, train: str, degree: int, strategy: str, n_common: int | None) -> dict:
+        key = (train, degree, strategy, n_common)
+        if key in self.results:
+            return self.results[key]
+        model = self.scratch / "model"
+        argv = [sys.executable, "-m", "parser.cli", "clf", "train", str(self.folder / train),
+                "--model", str(model), "--classifier", "pa-slicing", "--degree", str(degree),
+                "--strategy", strategy, "--iterations", str(self.iterations), "--average",
+                "--seed", str(self.seed), "--json"]
+        if n_common is not None:
+            argv += ["--n-common", str(n_common)]
+        print(f"# training {' '.join(argv[3:])}", file=sys.stderr, flush=True)
+        text, wall, cpu, rss = child(argv)
+        summary = json.loads(text.strip().splitlines()[-1])
+        evaluated, *_ = child([sys.executable, "-c", EVALUATE, str(model),
+                               str(self.folder / "test.svm")])
+        result = json.loads(evaluated.strip().splitlines()[-1])
+        result.update(seconds=summary["seconds"], wall=wall, cpu=cpu, rss=rss)
+        self.results[key] = result
+        return result
+
+
+def emit(rows: list[dict], what: str, data: str, figure: float, unit: str, **extra) -> None:
+    item = record(what, data, figure, unit, **extra)
+    rows.append(item)
+    print(json.dumps(item), flush=True)
+
+
+def run_record(rows: list[dict], experiment: str, train: str, degree: int, strategy: str,
+               n_common: int | None, result: dict, floor: float) -> None:
+    stats = result["stats"]
+    data = f"kwdlc_dep {train} -> test.svm"
+    settings = dict(experiment=experiment, degree=degree, strategy=strategy,
+                    n_common=result["n_common"], steps=stats["steps"],
+                    accuracy=round(result["accuracy"], 2), n_support_vectors=result["n_sv"],
+                    peak_rss_mib=round(result["rss"], 1),
+                    peak_rss_above_floor_mib=round(result["rss"] - floor, 1),
+                    table_mib=round(stats.get("peak_table_bytes", 0) / 2**20, 2),
+                    partial_margin_mib=round(stats.get("partial_margin_bytes", 0) / 2**20, 2),
+                    inverted_index_mib=round(stats.get("inverted_index_bytes", 0) / 2**20, 2),
+                    updates=stats["updates"], halvings=stats["halvings"])
+    if strategy == "slice":
+        settings.update(margins_ended_early=stats["margins_ended_early"],
+                        slices=stats["slices"], slices_reused=stats["slices_reused"],
+                        slices_refreshed=stats["slices_refreshed"],
+                        slices_skipped=stats["slices_skipped"])
+    emit(rows, f"training seconds, pa-slicing d={degree} {strategy}", data,
+         round(result["seconds"], 3), "s", **settings)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    default = os.environ.get("POLYPARSE_DATASETS", str(REPO.parent / "shared" / "datasets"))
+    ap.add_argument("--datasets", default=default, help="folder holding kwdlc_dep/")
+    ap.add_argument("--experiments", default="table2,figure1,figure3")
+    ap.add_argument("--degrees", default="1,2,3")
+    ap.add_argument("--strategies", default="kernel,expand,split,slice")
+    ap.add_argument("--iterations", type=int, default=20)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--markdown", help="also write markdown tables to this file")
+    args = ap.parse_args()
+    folder = Path(args.datasets) / "kwdlc_dep"
+    if not (folder / "train.svm").is_file() or not (folder / "test.svm").is_file():
+        print(f"pa_slicing_kwdlc: {folder} lacks train.svm or test.svm", file=sys.stderr)
+        return 2
+    experiments = args.experiments.split(",")
+    degrees = [int(d) for d in args.degrees.split(",")]
+    strategies = args.strategies.split(",")
+    rows: list[dict] = []
+    _, _, _, floor = child([sys.executable, "-c", READ_ONLY, str(folder / "train.svm")])
+    emit(rows, "peak RSS of a child that only reads train.svm (the floor of every run)",
+         "kwdlc_dep train.svm", round(floor, 1), "MiB")
+    with tempfile.TemporaryDirectory() as scratch:
+        runner = Runner(folder, Path(scratch), args.iterations, args.seed)
+        if "table2" in experiments:
+            for degree in degrees:
+                for strategy in strategies:
+                    n = N_TABLE2.get((strategy, degree))
+                    result = runner.train("train.svm", degree, strategy, n)
+                    run_record(rows, "table2", "train.svm", degree, strategy, n, result, floor)
+        if "figure1" in experiments:
+            for degree in (d for d in degrees if d in N_FIGURE1):
+                for strategy in (s for s in ("split", "slice") if s in strategies):
+                    for n in N_FIGURE1[degree]:
+                        result = runner.train("train.svm", degree, strategy, n)
+                        run_record(rows, "figure1", "train.svm", degree, strategy, n, result,
+                                   floor)
+        if "figure3" in experiments:
+            for degree in (d for d in degrees if d > 1):
+                for strategy in strategies:
+                    n = N_TABLE2.get((strategy, degree))
+                    for train in SIZES:
+                        result = runner.train(train, degree, strategy, n)
+                        run_record(rows, "figure3", train, degree, strategy, n, result, floor)
+        acceptance(rows, runner.results)
+    if args.markdown:
+        write_markdown(args.markdown, rows)
+    return 0
+
+
+def acceptance(rows: list[dict], results: dict) -> None:
+    """The issue's acceptance figures from the runs on the full train.svm."""
+    data = "kwdlc_dep train.svm -> test.svm"
+    full = {(d, s): r for (train, d, s, n), r in results.items()
+            if train == "train.svm" and n == N_TABLE2.get((s, d))}
+    d2 = [(r["seconds"], s, r) for (d, s), r in full.items() if d == 2 and s in ("split",
+                                                                               "slice")]
+    if d2:
+        seconds, strategy, best = min(d2, key=lambda item: item[0])
+        emit(rows, "acceptance d=2: best of split/slice, training seconds", data,
+             round(seconds, 3), "s", strategy=strategy, accuracy=round(best["accuracy"], 2),
+             target_seconds=1.5 * OPAL_D2_BEST_SECONDS, met=seconds <= 1.5 * OPAL_D2_BEST_SECONDS,
+             accuracy_target=92.5, accuracy_met=best["accuracy"] >= 92.5)
+        if (2, "kernel") in full:
+            ratio = full[(2, "kernel")]["seconds"] / seconds
+            emit(rows, "acceptance d=2: kernel strategy time / best split-slice time", data,
+                 round(ratio, 1), "x", target=50, met=ratio >= 50)
+    if (3, "slice") in full:
+        slice3 = full[(3, "slice")]
+        emit(rows, "acceptance d=3: slice test accuracy", data, round(slice3["accuracy"], 2),
+             "%", target=92.8, met=slice3["accuracy"] >= 92.8)
+        if (3, "expand") in full:
+            expand3 = full[(3, "expand")]
+            ratio = slice3["rss"] / expand3["rss"]
+            emit(rows, "acceptance d=3: slice peak RSS / expand peak RSS", data,
+                 round(ratio, 3), "ratio", slice_mib=round(slice3["rss"], 1),
+                 expand_mib=round(expand3["rss"], 1), target=1 / 3, met=ratio <= 1 / 3)
+
+
+def write_markdown(path: str, rows: list[dict]) -> None:
+    lines = ["| experiment | data | d | strategy | N | seconds | peak RSS MiB | table MiB | "
+             "accuracy % | SVs |", "|---|---|---|---|---|---|---|---|---|---|"]
+    for row in rows:
+        if "experiment" not in row:
+            continue
+        lines.append(
+            f"| {row['experiment']} | {row['data'].split()[1]} | {row['degree']} | "
+            f"{row['strategy']} | {row['n_common']} | {row['figure']} | {row['peak_rss_mib']} | "
+            f"{row['table_mib']} | {row['accuracy']} | {row['n_support_vectors']} |")
+    lines += ["", "| measurement | figure | unit | target | met |", "|---|---|---|---|---|"]
+    for row in rows:
+        if row["what"].startswith("acceptance"):
+            target = row.get("target", row.get("target_seconds"))
+            lines.append(f"| {row['what']} | {row['figure']} | {row['unit']} | {target} | "
+                         f"{row.get('met')} |")
+    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    started = time.perf_counter()
+    code = main()
+    print(f"# {time.perf_counter() - started:.0f} s", file=sys.stderr)
+    raise SystemExit(code)
