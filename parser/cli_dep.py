@@ -145,7 +145,7 @@ def run_train(args: argparse.Namespace) -> int:
         parsed = parser.parse(dev)
         seconds = time.perf_counter() - started
         scores = evaluate(dev, [with_tree(s, h, d) for s, (h, d) in zip(dev, parsed)])
-        header["dev_scores"] = {**scores.as_dict(), "seconds": round(seconds, 3)}
+        header["dev_scores"] = scores.as_dict()
         log(f"dev {args.dev}: UAS {scores.UAS:.2f} LAS {scores.LAS:.2f} "
             f"({len(dev) / seconds:.0f} sentences/s)")
     parser.save(args.model, extra_header=header, compress=args.compress)

@@ -153,3 +153,16 @@ def test_pa_slicing_parser_from_the_command_line(tmp_path: Path, capsys) -> None
     capsys.readouterr()
     assert main(["dep", "evaluate", str(test), str(out), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["UAS"] > 90
+
+
+def test_same_command_same_bytes_with_dev_scores(tmp_path: Path) -> None:
+    train = write_treebank(tmp_path / "train.conllu", 150, seed=4)
+    dev = write_treebank(tmp_path / "dev.conllu", 20, seed=5)
+    model = tmp_path / "m.model"
+    digests = []
+    for _ in range(2):
+        assert main(["dep", "train", "--train", str(train), "--dev", str(dev), "--model",
+                     str(model), "--split-threshold", "100", "--classifier", "pa-slicing",
+                     "--iterations", "3", "--compress"]) == 0
+        digests.append(model.read_bytes())
+    assert digests[0] == digests[1]
