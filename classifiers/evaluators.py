@@ -56,8 +56,7 @@ def build_evaluator(model: OneVsOneExpansion | KernelExpansion, mode: str = DEFA
                                model.n_support, model.degree, model.gamma, model.coef0)
     if isinstance(model, OneVsOneExpansion) and model.n_classes >= PER_CLASS_MIN_CLASSES:
         if mode == "split" and model.degree <= 3:
-            guide = SplitSVMScorer(sum_expansion(model))
-            return OneVsOneSplitScorer(model, rare_threshold, guide)
+            return OneVsOneSplitScorer(model, rare_threshold)
         return OneVsOneScorer([_class_scorer(model, c, mode, rare_threshold)
                                for c in range(model.n_classes)], model.rho)
     expansion = as_kernel_expansion(model)
@@ -66,7 +65,7 @@ def build_evaluator(model: OneVsOneExpansion | KernelExpansion, mode: str = DEFA
 
 def sum_expansion(model: OneVsOneExpansion) -> KernelExpansion:
     """S_c(x) = sum over the pairs (c, j) of the pair value signed towards c (d_cj for c < j,
-    -d_jc for j < c): one output per class, the guide of OneVsOneScorer.vote."""
+    -d_jc for j < c): one output per class, the guide of OneVsOneSplitScorer.vote."""
     coefficients, intercepts = model.pair_outputs()
     signs = np.zeros((model.n_classes, model.n_pairs))
     for p, (i, j) in enumerate(model.pairs()):

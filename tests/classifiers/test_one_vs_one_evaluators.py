@@ -92,8 +92,8 @@ def test_guided_vote_is_libsvm_vote_among_allowed_classes(seed: int) -> None:
     model, vocabulary = random_one_vs_one(seed % 1000, k, int(rng.integers(1, 4)), n_sv=200)
     X = zipf_rows(rng, 60, vocabulary, 14)
     values = model.reference_decision_function(X)
-    guided = OneVsOneSplitScorer(model, "auto", SplitSVMScorer(sum_expansion(model)))
-    unguided = OneVsOneSplitScorer(model, 0.05)
+    guided = OneVsOneSplitScorer(model, "auto")
+    unguided = OneVsOneSplitScorer(model, 0.05, guided=False)
     by_class = OneVsOneScorer([PKIScorer(class_expansion(model, c)) for c in range(k)], model.rho)
     for r in range(len(X)):
         allowed = (rng.random(k) < rng.uniform(0.0, 1.0)).astype(np.intc)
@@ -104,6 +104,34 @@ def test_guided_vote_is_libsvm_vote_among_allowed_classes(seed: int) -> None:
         assert by_class.vote_classes(row, allowed) == expected
         assert guided.vote_classes(row, allowed) == expected
         assert unguided.vote_classes(row, allowed) == expected
+
+
+@pytest.mark.parametrize("degree", [1, 2, 3])
+@pytest.mark.parametrize("rare_threshold", ["auto", 1, 0.05, 10**6])
+def test_guide_and_candidate_pass_equal_the_signed_pair_values(degree: int,
+                                                               rare_threshold) -> None:
+    model, vocabulary = random_one_vs_one(degree + 20, 9, degree, n_sv=300)
+    X = zipf_rows(np.random.default_rng(degree), 80, vocabulary, 14)
+    pairs = model.reference_decision_function(X)
+    k = model.n_classes
+    toward = np.zeros((len(X), k, k))
+    for p, (i, j) in enumerate(model.pairs()):
+        toward[:, i, j], toward[:, j, i] = pairs[:, p], -pairs[:, p]
+    scorer = OneVsOneSplitScorer(model, rare_threshold)
+    for r in range(len(X)):
+        row = X.row(r).astype(np.int32)
+        guide = toward[r].sum(axis=1)
+        # The guide's row weights are float32: it only names a candidate.
+        assert np.allclose(scorer.guide_values(row), guide, rtol=1e-5,
+                           atol=1e-5 * np.abs(guide).max())
+        for c in range(k):
+            others = [j for j in range(k) if j != c]
+            exact, no_slack = scorer.champion_values(row, c)
+            assert no_slack == 0.0
+            assert_close(exact[None], toward[r, c, others][None])
+            narrow, slack = scorer.champion_values(row, c, exact=False)
+            assert np.all(np.abs(narrow - exact) <= slack + 1e-12 * np.abs(exact))
+            assert slack < 1e-3 * max(1.0, np.abs(exact).max())
 
 
 def test_guided_vote_on_a_trained_model_agrees_with_predict() -> None:
@@ -126,9 +154,6 @@ def test_bad_compositions_are_refused() -> None:
         OneVsOneScorer([], [])
     with pytest.raises(ValueError, match="outputs"):
         OneVsOneScorer([SplitSVMScorer(sum_expansion(model))] * 4, model.rho)
-    five_classes, _ = random_one_vs_one(2, 5, 2)
-    with pytest.raises(ValueError, match="guide"):
-        OneVsOneSplitScorer(model, "auto", SplitSVMScorer(sum_expansion(five_classes)))
     two, _ = random_one_vs_one(1, 2, 2)
     with pytest.raises(ValueError, match="three classes"):
         OneVsOneSplitScorer(two)
