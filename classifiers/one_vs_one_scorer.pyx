@@ -13,7 +13,7 @@ evaluator (PKI or PKE), whose tables then hold only that class's conjunctions or
 The values are the kernel sum's to rounding.
 """
 from libc.math cimport NAN
-from libc.stdint cimport int32_t
+from libc.stdint cimport int32_t, int64_t
 from libc.stdlib cimport free, malloc
 
 import numpy as np
@@ -56,6 +56,24 @@ cdef class OneVsOneVoter(BinaryScorer):
         cdef const bint[::1] flags = mask
         return self.vote(&feats[0] if feats.shape[0] else &empty, <int>feats.shape[0],
                          &flags[0])
+
+    def vote_rows(self, X, allowed) -> np.ndarray:
+        """vote() for every row of a BinaryMatrix (class indices; -1 where none is allowed)."""
+        cdef const int64_t[::1] indptr = np.ascontiguousarray(X.indptr, dtype=np.int64)
+        cdef const int32_t[::1] indices = np.ascontiguousarray(X.indices, dtype=np.int32)
+        cdef Py_ssize_t n_rows = indptr.shape[0] - 1, i
+        cdef int32_t empty = 0
+        cdef const int32_t* base = &indices[0] if indices.shape[0] else &empty
+        mask = np.ascontiguousarray(allowed, dtype=np.intc)
+        if mask.shape != (self.n_classes,):
+            raise ValueError(f"allowed must hold {self.n_classes} flags")
+        cdef const bint[::1] flags = mask
+        out = np.empty(max(n_rows, 0), dtype=np.int32)
+        cdef int32_t[::1] best = out
+        with nogil:
+            for i in range(n_rows):
+                best[i] = self.vote(base + indptr[i], <int>(indptr[i + 1] - indptr[i]), &flags[0])
+        return out
 
 
 cdef class OneVsOneScorer(OneVsOneVoter):

@@ -93,6 +93,7 @@ def test_guided_vote_is_libsvm_vote_among_allowed_classes(seed: int) -> None:
     X = zipf_rows(rng, 60, vocabulary, 14)
     values = model.reference_decision_function(X)
     guided = OneVsOneSplitScorer(model, "auto")
+    weak_guide = OneVsOneSplitScorer(model, 0.02, guide_rows=0.01)
     unguided = OneVsOneSplitScorer(model, 0.05, guided=False)
     by_class = OneVsOneScorer([PKIScorer(class_expansion(model, c)) for c in range(k)], model.rho)
     for r in range(len(X)):
@@ -103,6 +104,7 @@ def test_guided_vote_is_libsvm_vote_among_allowed_classes(seed: int) -> None:
         row = X.row(r).astype(np.int32)
         assert by_class.vote_classes(row, allowed) == expected
         assert guided.vote_classes(row, allowed) == expected
+        assert weak_guide.vote_classes(row, allowed) == expected
         assert unguided.vote_classes(row, allowed) == expected
 
 
@@ -117,11 +119,11 @@ def test_guide_and_candidate_pass_equal_the_signed_pair_values(degree: int,
     toward = np.zeros((len(X), k, k))
     for p, (i, j) in enumerate(model.pairs()):
         toward[:, i, j], toward[:, j, i] = pairs[:, p], -pairs[:, p]
-    scorer = OneVsOneSplitScorer(model, rare_threshold)
+    scorer = OneVsOneSplitScorer(model, rare_threshold, guide_rows=1.0)
     for r in range(len(X)):
         row = X.row(r).astype(np.int32)
         guide = toward[r].sum(axis=1)
-        # The guide's row weights are float32: it only names a candidate.
+        # With every row, the guide is S_c in float32 (it only names a candidate).
         assert np.allclose(scorer.guide_values(row), guide, rtol=1e-5,
                            atol=1e-5 * np.abs(guide).max())
         for c in range(k):
@@ -132,6 +134,38 @@ def test_guide_and_candidate_pass_equal_the_signed_pair_values(degree: int,
             narrow, slack = scorer.champion_values(row, c, exact=False)
             assert np.all(np.abs(narrow - exact) <= slack + 1e-12 * np.abs(exact))
             assert slack < 1e-3 * max(1.0, np.abs(exact).max())
+
+
+def test_every_path_of_the_guided_vote_is_taken_and_exact() -> None:
+    # A guide over 1 % of the rows misses often: the second candidates and the full pass run.
+    model, vocabulary = random_one_vs_one(5, 12, 2)
+    X = zipf_rows(np.random.default_rng(5), 400, vocabulary, 14)
+    values = model.reference_decision_function(X)
+    scorer = OneVsOneSplitScorer(model, 0.02, guide_rows=0.01)
+    everything = np.ones(model.n_classes, dtype=np.intc)
+    expected = [python_vote(values[r], everything) for r in range(len(X))]
+    assert scorer.vote_rows(X, everything).tolist() == expected
+    assert scorer.n_votes == len(X)
+    assert scorer.n_second_candidates > 0 and scorer.n_full_passes > 0
+    assert scorer.n_full_passes < scorer.n_votes
+
+
+def test_a_pair_too_close_for_float32_is_decided_in_float64() -> None:
+    model, vocabulary = random_one_vs_one(8, 12, 2)
+    row = zipf_rows(np.random.default_rng(8), 1, vocabulary, 14)
+    a, b = 3, 7
+    p = model.pairs().index((a, b))
+    value = model.reference_decision_function(row)[0, p]
+    rho = model.rho.copy()
+    rho[p] += value - 1e-9 * max(1.0, abs(value))
+    close = OneVsOneExpansion(model.support_vectors, model.dual_coef, rho, model.gamma,
+                              model.coef0, model.degree, model.labels, model.n_support)
+    assert 0 < close.reference_decision_function(row)[0, p] < 1e-8 * max(1.0, abs(value))
+    scorer = OneVsOneSplitScorer(close)
+    allowed = np.zeros(12, dtype=np.intc)
+    allowed[[a, b]] = 1
+    assert scorer.vote_classes(row.row(0).astype(np.int32), allowed) == a
+    assert scorer.n_exact_candidate_passes >= 1 and scorer.n_full_passes == 0
 
 
 def test_guided_vote_on_a_trained_model_agrees_with_predict() -> None:
@@ -146,6 +180,11 @@ def test_guided_vote_on_a_trained_model_agrees_with_predict() -> None:
     everything = np.ones(clf.expansion_.n_classes, dtype=np.intc)
     votes = [scorer.vote_classes(X.row(r).astype(np.int32), everything) for r in range(len(X))]
     assert np.array_equal(clf.classes_[votes], clf.predict(X))
+    assert np.array_equal(scorer.vote_rows(X, everything), votes)
+    # A weak guide: some first candidates miss and a second candidate wins.
+    weak = OneVsOneSplitScorer(clf.expansion_, "auto", guide_rows=0.02)
+    assert np.array_equal(weak.vote_rows(X, everything), votes)
+    assert weak.n_candidate_misses > weak.n_full_passes
 
 
 def test_bad_compositions_are_refused() -> None:
