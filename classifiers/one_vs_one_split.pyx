@@ -16,21 +16,27 @@ costs one lookup and m (k-1) additions when m classes hold it.
 
 `vote` is libsvm's vote with most pairs skipped (a guided exact vote):
 
-1. The guide S_c = sum_j (d_cj signed toward c) (classifiers/evaluators.sum_expansion) is read
-   from the same conjunction rows, one vector of k sums per row, and names a candidate c*.
+1. A guide names a candidate c*: S_c = sum_j (d_cj signed toward c) (classifiers/evaluators.
+   sum_expansion), read from the same conjunction rows, one vector of k sums per row. Only the
+   tenth of the rows with the largest weights keep a guide vector (float32), so the guide stays
+   in the processor's cache; it is a heuristic and decides nothing.
 2. One pass computes only c*'s k-1 pair values d_c*j = g_c*[j'] + g_j[c*'] - rho (j' and c*'
    the positions of j among c*'s pairs and of c* among j's). For every row that c* holds, a
    precomputed vector V_g[c*][j'] = W_g[c*][j'] + W_g[j][c*'] gives all of them at once (k-1
    contiguous weights instead of one cache line per class holding g); from a row that c* does
-   not hold it takes W_g[j][c*'] of each class j holding it.
+   not hold it takes W_g[j][c*'] of each class j holding it. V is stored in float32 and summed
+   in float32 with a bound on the distance to the float64 sum (the weights' rounding plus
+   gamma_n sum |V|, Higham 2002 eq. 4.4); a pair whose value lies within that bound of 0 makes
+   the pass run again in float64.
 3. If c* wins every pair against the allowed classes, it has |A|-1 votes and every other class
    at most |A|-2, so it is libsvm's winner. Otherwise a class that wins all its pairs must be
    one of those that beat c*: the first two of them by the guide get the same check, and only
    when neither wins all does a full pass compute every class's halves and count the votes.
 
 The feature scan, the rare support vectors' kernel terms and the row lookups are done once per
-vote and shared by the passes. Pass 2 adds the two halves of a pair in another order than the
-full pass does, so both give the pair values to rounding (as every evaluator here does).
+vote and shared by the passes, and the rows' weights are prefetched a few rows ahead. Pass 2
+adds the two halves of a pair in another order than the full pass does, so both give the pair
+values to rounding (as every evaluator here does).
 """
 from libc.math cimport INFINITY, NAN
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t

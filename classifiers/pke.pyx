@@ -164,6 +164,10 @@ cdef int _accumulate(
     return 0
 
 
+cdef extern from *:
+    void prefetch "__builtin_prefetch"(const void* address) noexcept nogil
+
+
 cdef void _sort(int32_t* values, int n) noexcept nogil:
     # Insertion sort (rows are short).
     cdef int i, j
@@ -344,6 +348,17 @@ cdef class ConjunctionStore:
                     ranks[b + 1] = ranks[b]
                     b -= 1
                 ranks[b + 1] = key
+        if degree == 2 and not scalar:
+            # Ask for the dense pair rows ahead: they are read at random from a table that
+            # other classifiers' tables push out of the cache.
+            for c in range(m):
+                rc = ranks[c]
+                for b in range(c):
+                    rb = ranks[b]
+                    hi = rc if rb < rc else rb
+                    if hi < n_dense:
+                        prefetch(dense + (pair_start + <int64_t>hi * (hi - 1) // 2
+                                          + (rb if rb < rc else rc)) * n_outputs)
         for c in range(m):
             rc = ranks[c]
             if rc < n_dense:
