@@ -260,6 +260,7 @@ cdef class OneVsOneSplitScorer(OneVsOneVoter):
     cdef const double* champion_bounds
     cdef const int32_t* guide_row
     cdef const float* guide_weights
+    # How often `vote` took each of its paths (statistics; not synchronised between threads).
     cdef readonly int64_t n_votes
     cdef readonly int64_t n_candidate_misses
     cdef readonly int64_t n_exact_candidate_passes
