@@ -756,32 +756,11 @@ cdef class OneVsOneSplitScorer(OneVsOneVoter):
         -d_jc for j < c), in the order of the other classes: the candidate pass of `vote`
         (exact=False: with the float32 pair weights), and the bound on their distance from the
         float64 values."""
-        cdef double slack
-        cdef int32_t empty = 0
-        cdef int j, c, slot, m_common, n_rare
-        cdef int64_t n_rows
-        cdef void* scratch
-        cdef int32_t* rows
-        cdef double* delta
+        cdef int j, c
         if not 0 <= champion < self.n_classes:
             raise ValueError(f"champion must be a class index below {self.n_classes}")
-        out = np.empty(self.width, dtype=np.float64)
-        ranks = np.empty(max(1, feats.shape[0]), dtype=np.int32)
-        sums = np.empty(self.width, dtype=np.float32)
+        out, slack = self._one_pass(feats, champion, exact)
         cdef double[::1] values = out
-        cdef int32_t[::1] rank_view = ranks
-        cdef float[::1] acc = sums
-        rows = self.acquire_rows(&feats[0] if feats.shape[0] else &empty, <int>feats.shape[0],
-                                 &scratch, &slot, &rank_view[0], &m_common, &n_rare, &n_rows)
-        if rows == NULL:
-            raise MemoryError()
-        delta = <double*>scratch
-        slack = self.champion_pass(rows, n_rows,
-                                   <int32_t*>(delta + self.n_rare_support_vectors)
-                                   + self.n_rare_support_vectors, delta, n_rare, champion, exact,
-                                   &values[0], &acc[0])
-        self.pool.release(scratch, slot)
-        free(rows)
         for j in range(self.width):
             c = j + (j >= champion)
             if c > champion:
@@ -792,15 +771,22 @@ cdef class OneVsOneSplitScorer(OneVsOneVoter):
 
     def guide_values(self, const int32_t[::1] feats) -> np.ndarray:
         """The guide S_c of every class (for tests)."""
+        return self._one_pass(feats, -1, False)[0]
+
+    def _one_pass(self, const int32_t[::1] feats, int champion, bint exact) -> tuple:
+        # The guide pass (champion < 0) or a candidate pass over x alone, with its bound.
         cdef int32_t empty = 0
         cdef int slot, m_common, n_rare
         cdef int64_t n_rows
         cdef void* scratch
         cdef int32_t* rows
         cdef double* delta
-        out = np.empty(self.n_classes, dtype=np.float64)
+        cdef int32_t* touched
+        cdef double slack = 0.0
+        size = self.n_classes if champion < 0 else self.width
+        out = np.empty(size, dtype=np.float64)
         ranks = np.empty(max(1, feats.shape[0]), dtype=np.int32)
-        sums = np.empty(self.n_classes, dtype=np.float32)
+        sums = np.empty(size, dtype=np.float32)
         cdef double[::1] values = out
         cdef int32_t[::1] rank_view = ranks
         cdef float[::1] acc = sums
@@ -809,12 +795,15 @@ cdef class OneVsOneSplitScorer(OneVsOneVoter):
         if rows == NULL:
             raise MemoryError()
         delta = <double*>scratch
-        self.guide_sums(rows, n_rows,
-                        <int32_t*>(delta + self.n_rare_support_vectors)
-                        + self.n_rare_support_vectors, delta, n_rare, &values[0], &acc[0])
+        touched = <int32_t*>(delta + self.n_rare_support_vectors) + self.n_rare_support_vectors
+        if champion < 0:
+            self.guide_sums(rows, n_rows, touched, delta, n_rare, &values[0], &acc[0])
+        else:
+            slack = self.champion_pass(rows, n_rows, touched, delta, n_rare, champion, exact,
+                                       &values[0], &acc[0])
         self.pool.release(scratch, slot)
         free(rows)
-        return out
+        return out, slack
 
     def memory_report(self) -> dict[str, int]:
         """Bytes of each part: conjunctions (hash, class entries, the candidate pass's pair
