@@ -32,14 +32,19 @@ from classifiers.evaluators import (
     build_evaluator,
 )
 from classifiers.kernel_svm_expansion import OneVsOneExpansion, one_vs_one_vote
-from classifiers.model_file import ModelFileError, read_model_file, write_model_file
+from classifiers.model_file import (
+    CLASSIFIER_FORMAT,
+    ModelFileError,
+    read_model_file,
+    write_classifier_file,
+)
 from classifiers.pke import PKEScorer
 from classifiers.pki import PKIScorer
 from classifiers.scorer import BinaryScorer
 from classifiers.split_svm import DEFAULT_RARE_THRESHOLD, SplitSVMScorer
 from features.binary_matrix import BinaryMatrix
 
-MODEL_FORMAT = "polyparse-clf"
+MODEL_FORMAT = CLASSIFIER_FORMAT
 BACKENDS = {"split": "split-svm", "pki": "pki", "pke": "pke"}
 EVALUATORS = {backend: evaluator for evaluator, backend in BACKENDS.items()}
 SCORERS: dict[str, Any] = {"split": SplitSVMScorer, "pki": PKIScorer, "pke": PKEScorer}
@@ -234,9 +239,7 @@ class KernelEvaluatorModel:
 
     def save(self, path: str | os.PathLike) -> None:
         """Write a polyparse-clf model file atomically."""
-        header, arrays = self.to_arrays()
-        header["format"] = MODEL_FORMAT
-        write_model_file(path, header, arrays)
+        write_classifier_file(path, self)
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> "KernelEvaluatorModel":

@@ -80,7 +80,7 @@ from math import comb
 
 import numpy as np
 
-from classifiers.pke cimport KEY_BITS, MAX_RANK, extend_key
+from classifiers.pke cimport KEY_BITS, MAX_RANK, extend_key, sort_ranks
 from classifiers.pke import DEFAULT_MAX_DENSE_BYTES, conjunction_coefficients, dense_rank_count
 from features.key_index cimport KeyIndex, mix64
 
@@ -163,19 +163,6 @@ cdef extern from *:
                                          const int32_t* ranks) noexcept nogil
 
 
-cdef void _sort(int32_t* values, int64_t n) noexcept nogil:
-    # Insertion sort (rows are short).
-    cdef int64_t i, j
-    cdef int32_t value
-    for i in range(1, n):
-        value = values[i]
-        j = i - 1
-        while j >= 0 and values[j] > value:
-            values[j + 1] = values[j]
-            j -= 1
-        values[j + 1] = value
-
-
 cdef bint _same_row(const int64_t* indptr, const int32_t* ranks, int64_t a, int64_t b) noexcept nogil:
     cdef int64_t n = indptr[a + 1] - indptr[a], i
     if indptr[b + 1] - indptr[b] != n:
@@ -206,7 +193,7 @@ def rank_rows(const int64_t[::1] indptr, const int32_t[::1] indices, const int32
         for p in range(indices.shape[0]):
             ranks[p] = rank_of[indices[p]]
         for row in range(n_rows):
-            _sort(rk + ptr[row], ptr[row + 1] - ptr[row])
+            sort_ranks(rk + ptr[row], ptr[row + 1] - ptr[row])
         if n_rows:
             sort_rows(&order[0], n_rows, ptr, rk)
         # Groups of identical rows are runs of the sorted order; first[g] = their first row.
@@ -246,7 +233,7 @@ def gather_rows(const int64_t[::1] indptr, const int32_t[::1] values, const int6
                 out[q] = mapping[values[p]] if mapped else values[p]
                 q += 1
             if mapped:
-                _sort(&out[0] + optr[i], optr[i + 1] - optr[i])
+                sort_ranks(&out[0] + optr[i], optr[i + 1] - optr[i])
     return out_ptr, out_array
 
 

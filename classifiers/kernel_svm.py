@@ -27,10 +27,15 @@ from classifiers.kernel_svm_expansion import OneVsOneExpansion
 from classifiers.kernel_svm_scorer import KernelSVMScorer
 from classifiers.kernel_svm_smo import solve_c_svc
 from classifiers.libsvm_model import read_libsvm_model, write_libsvm_model
-from classifiers.model_file import ModelFileError, read_model_file, write_model_file
+from classifiers.model_file import (
+    CLASSIFIER_FORMAT,
+    ModelFileError,
+    read_model_file,
+    write_classifier_file,
+)
 from features.binary_matrix import BinaryMatrix
 
-MODEL_FORMAT = "polyparse-clf"
+MODEL_FORMAT = CLASSIFIER_FORMAT
 BACKEND = "kernel-svm"
 _STATS = (
     "objective",
@@ -299,11 +304,7 @@ class KernelSVM:
 
     def save(self, path: str | os.PathLike, metadata: dict[str, Any] | None = None) -> None:
         """Write a polyparse-clf model file (metadata: JSON-ready extras)."""
-        header, arrays = self.to_arrays()
-        header["format"] = MODEL_FORMAT
-        if metadata:
-            header["metadata"] = metadata
-        write_model_file(path, header, arrays)
+        write_classifier_file(path, self, metadata)
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> "KernelSVM":

@@ -37,6 +37,8 @@ from features.errors import InputError
 MAGIC = b"\x89polyparse\r\n\x1a\n\x00\x00\x00"
 VERSION = 2  # the newest layout this module reads and writes
 PLAIN_VERSION = 1
+# The `format` of a classifier's model file (`polyparse clf`); the parser's is its own.
+CLASSIFIER_FORMAT = "polyparse-clf"
 ALIGNMENT = 64
 DTYPES = frozenset(
     ["|b1", "|i1", "|u1", "<i2", "<u2", "<i4", "<u4", "<i8", "<u8", "<f4", "<f8"]
@@ -115,6 +117,17 @@ def write_model_file(
     """Write a model file atomically: a temporary file in the same folder, then os.replace
     (compress: arrays as zlib streams, for files that are shipped rather than mapped)."""
     write_bytes_atomically(path, encode_model(header, arrays, compress))
+
+
+def write_classifier_file(path: str | os.PathLike, classifier: Any,
+                          metadata: dict[str, Any] | None = None) -> None:
+    """Write a classifier's to_arrays() as a CLASSIFIER_FORMAT model file atomically
+    (metadata: JSON-ready extras)."""
+    header, arrays = classifier.to_arrays()
+    header["format"] = CLASSIFIER_FORMAT
+    if metadata:
+        header["metadata"] = metadata
+    write_model_file(path, header, arrays)
 
 
 def write_bytes_atomically(path: str | os.PathLike, data: bytes) -> None:

@@ -32,11 +32,16 @@ from classifiers.kernel_expansion import KernelExpansion
 from classifiers.kernel_slicing import STRATEGIES, VARIANTS, BinaryLearner, SlicingData
 from classifiers.kernel_svm import _group_labels
 from classifiers.kernel_svm_expansion import OneVsOneExpansion
-from classifiers.model_file import ModelFileError, read_model_file, write_model_file
+from classifiers.model_file import (
+    CLASSIFIER_FORMAT,
+    ModelFileError,
+    read_model_file,
+    write_classifier_file,
+)
 from classifiers.scorer import BinaryScorer
 from features.binary_matrix import BinaryMatrix
 
-MODEL_FORMAT = "polyparse-clf"
+MODEL_FORMAT = CLASSIFIER_FORMAT
 BACKEND = "pa-slicing"
 DEGREES = (1, 2, 3)
 # N, the number of most frequent features whose conjunctions the table holds, by strategy and
@@ -344,11 +349,7 @@ class PASlicing:
 
     def save(self, path: str | os.PathLike, metadata: dict[str, Any] | None = None) -> None:
         """Write a polyparse-clf model file atomically (metadata: JSON-ready extras)."""
-        header, arrays = self.to_arrays()
-        header["format"] = MODEL_FORMAT
-        if metadata:
-            header["metadata"] = metadata
-        write_model_file(path, header, arrays)
+        write_classifier_file(path, self, metadata)
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> "PASlicing":

@@ -20,6 +20,19 @@ cdef inline uint64_t extend_key(uint64_t prefix, int32_t rank) noexcept nogil:
     return (prefix << KEY_BITS) | <uint64_t>(rank + 1)
 
 
+cdef inline void sort_ranks(int32_t* values, int64_t n) noexcept nogil:
+    # Insertion sort, in place (a feature row's ranks are few).
+    cdef int64_t i, j
+    cdef int32_t value
+    for i in range(1, n):
+        value = values[i]
+        j = i - 1
+        while j >= 0 and values[j] > value:
+            values[j + 1] = values[j]
+            j -= 1
+        values[j + 1] = value
+
+
 cdef class ConjunctionStore:
     # Weights of the conjunctions of ranks 0..n_ranked-1: those of ranks all below n_dense in a
     # dense array (singles r, pairs n_dense + b(b-1)/2 + a, triples n_dense + C(n_dense, 2) +

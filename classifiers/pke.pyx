@@ -168,19 +168,6 @@ cdef extern from *:
     void prefetch "__builtin_prefetch"(const void* address) noexcept nogil
 
 
-cdef void _sort(int32_t* values, int n) noexcept nogil:
-    # Insertion sort (rows are short).
-    cdef int i, j
-    cdef int32_t value
-    for i in range(1, n):
-        value = values[i]
-        j = i - 1
-        while j >= 0 and values[j] > value:
-            values[j + 1] = values[j]
-            j -= 1
-        values[j + 1] = value
-
-
 def accumulate_conjunctions(
     const int64_t[::1] indptr,
     const int32_t[::1] indices,
@@ -228,7 +215,7 @@ def accumulate_conjunctions(
                     if f < n_ids and rank_of[f] >= 0:
                         ranks[m] = rank_of[f]
                         m += 1
-                _sort(ranks, m)
+                sort_ranks(ranks, m)
                 coef = &coef_by_row[row, 0]
                 for c in range(m):
                     rc = ranks[c]
@@ -336,18 +323,12 @@ cdef class ConjunctionStore:
         cdef int64_t pair_start = self.pair_start
         cdef int64_t pairs_of_c, triples_of_bc, position
         cdef int a, b, c
-        cdef int32_t key, rb, rc, lo, hi, row
+        cdef int32_t rb, rc, lo, hi, row
         cdef uint64_t kbc
         cdef double total = 0.0
         cdef bint scalar = n_outputs == 1
         if degree >= 3:
-            for c in range(1, m):
-                key = ranks[c]
-                b = c - 1
-                while b >= 0 and ranks[b] > key:
-                    ranks[b + 1] = ranks[b]
-                    b -= 1
-                ranks[b + 1] = key
+            sort_ranks(ranks, m)
         if degree == 2 and not scalar:
             # Ask for the dense pair rows ahead: they are read at random from a table that
             # other classifiers' tables push out of the cache.

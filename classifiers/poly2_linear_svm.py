@@ -27,16 +27,17 @@ from typing import Any
 import numpy as np
 
 from classifiers.model_file import (
+    CLASSIFIER_FORMAT,
     ModelFileError,
     read_model_file,
     require_arrays,
-    write_model_file,
+    write_classifier_file,
 )
 from classifiers.poly2_linear import Poly2LinearScorer, expand_rows, remap_rows, solve_dual_cd
 from features.binary_matrix import BinaryMatrix
 from features.key_index import KeyIndex
 
-MODEL_FORMAT = "polyparse-clf"
+MODEL_FORMAT = CLASSIFIER_FORMAT
 # Outputs solved together in one shared pass over the rows: bounds the float64 training matrix
 # at (D, OUTPUT_BLOCK) while a row's weight lines still serve several outputs at once.
 OUTPUT_BLOCK = 32
@@ -377,11 +378,7 @@ class Poly2LinearSVM:
 
     def save(self, path: str | os.PathLike, metadata: dict[str, Any] | None = None) -> None:
         """Write a polyparse-clf model file (metadata: JSON-ready extras, e.g. training data)."""
-        header, arrays = self.to_arrays()
-        header["format"] = MODEL_FORMAT
-        if metadata:
-            header["metadata"] = metadata
-        write_model_file(path, header, arrays)
+        write_classifier_file(path, self, metadata)
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> "Poly2LinearSVM":
