@@ -677,6 +677,7 @@ cdef class OneVsOneSplitScorer(OneVsOneVoter):
         # out of memory).
         cdef int k = self.n_classes
         cdef int c, i, j, t, best = -1, n_allowed = 0, slot, m_common, n_rare, n_beaten
+        cdef int n_beating_second
         cdef int64_t n_rows
         cdef void* scratch
         cdef double* delta
@@ -718,9 +719,10 @@ cdef class OneVsOneSplitScorer(OneVsOneVoter):
                                 c = i
                         beaten_by[t], beaten_by[c] = beaten_by[c], beaten_by[t]
                         self.n_second_candidates += 1
+                        # (votes is free here: it takes the classes that beat this one.)
                         if self.candidate_wins(rows, n_rows, touched, delta, n_rare,
                                                beaten_by[t], allowed, h + self.width, acc,
-                                               votes, &i):
+                                               votes, &n_beating_second):
                             best = beaten_by[t]
                             break
             if best < 0:
