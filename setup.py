@@ -1,4 +1,5 @@
-"""Build script: compiles every .pyx of the three packages (metadata lives in pyproject.toml)."""
+"""Build script: compiles every .pyx of the three packages and their subfolders (metadata lives
+in pyproject.toml)."""
 from pathlib import Path
 
 import numpy
@@ -11,8 +12,8 @@ ROOT = Path(__file__).parent
 def extensions() -> list[Extension]:
     modules = []
     for package in ("features", "classifiers", "parser"):
-        for pyx in sorted((ROOT / package).glob("*.pyx")):
-            name = f"{package}.{pyx.stem}"
+        for pyx in sorted((ROOT / package).rglob("*.pyx")):
+            name = ".".join(pyx.relative_to(ROOT).with_suffix("").parts)
             modules.append(
                 Extension(
                     name,

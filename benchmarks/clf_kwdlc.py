@@ -48,7 +48,7 @@ def child(argv: list[str]) -> tuple[str, float, float, float]:
 
 
 def polyparse(*args: str) -> list[str]:
-    return [sys.executable, "-m", "parser.cli", *args]
+    return [sys.executable, "-m", "parser.cli.main", *args]
 
 
 def main() -> int:
@@ -73,7 +73,7 @@ def main() -> int:
         print(json.dumps(record), flush=True)
 
     baseline = (
-        "import numpy, features.svmlight as s, classifiers.poly2_linear_svm, parser.cli_clf;"
+        "import numpy, features.svmlight as s, classifiers.linear.poly2_linear_svm, parser.cli.clf;"
         f"s.read_svmlight({str(train)!r})"
     )
     _, _, _, rss = child([sys.executable, "-c", baseline])

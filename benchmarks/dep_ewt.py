@@ -50,7 +50,7 @@ def run(args: argparse.Namespace, extra: list[str], train: Path, dev: Path, test
         data: str, workdir: Path) -> int:
     model = Path(args.model) if args.model else workdir / "ewt.model"
     if not args.model:
-        command = [sys.executable, "-m", "parser.cli", "dep", "train", "--train", str(train),
+        command = [sys.executable, "-m", "parser.cli.main", "dep", "train", "--train", str(train),
                    "--dev", str(dev), "--model", str(model), "--classifier", args.classifier,
                    *extra]
         started = time.perf_counter()
@@ -64,9 +64,9 @@ def run(args: argparse.Namespace, extra: list[str], train: Path, dev: Path, test
     emit(record("dep model size", data, round(model.stat().st_size / 2**20, 1), "MB",
                 classifier=args.classifier))
 
-    from parser.conll import read_conll, write_conll
-    from parser.dependency_parser import DependencyParser
-    from parser.evaluate import evaluate
+    from parser.formats.conll import read_conll, write_conll
+    from parser.dependency.dependency_parser import DependencyParser
+    from parser.dependency.evaluate import evaluate
 
     started = time.perf_counter()
     parser = DependencyParser.load(str(model))

@@ -63,7 +63,7 @@ def main() -> int:
 
 def train(ewt: Path, workdir: Path) -> Path:
     model = workdir / "kernel.model"
-    command = [sys.executable, "-m", "parser.cli", "dep", "train", "--train",
+    command = [sys.executable, "-m", "parser.cli.main", "dep", "train", "--train",
                str(ewt / "en_ewt-ud-train.conllu"), "--model", str(model),
                "--classifier", "kernel-svm"]
     started = time.perf_counter()
@@ -78,7 +78,7 @@ def train(ewt: Path, workdir: Path) -> Path:
 
 
 def measure(args: argparse.Namespace, ewt: Path, model: Path) -> int:
-    from parser.dependency_parser import DependencyParser
+    from parser.dependency.dependency_parser import DependencyParser
 
     parser = DependencyParser.load(str(model))
     emit(record("dep model size", DATA, round(model.stat().st_size / 2**20, 1), "MB",
@@ -112,9 +112,9 @@ def measure(args: argparse.Namespace, ewt: Path, model: Path) -> int:
 def one_mode(args: argparse.Namespace, ewt: Path) -> int:
     """Load the model, build the evaluators of one mode, decode the test set (best of
     --repeat, one run for naive), print one JSON line."""
-    from parser.conll import read_conll
-    from parser.dependency_parser import DependencyParser
-    from parser.evaluate import evaluate
+    from parser.formats.conll import read_conll
+    from parser.dependency.dependency_parser import DependencyParser
+    from parser.dependency.evaluate import evaluate
 
     parser = DependencyParser.load(args.model)
     sentences = list(read_conll(str(ewt / "en_ewt-ud-test.conllu")))
@@ -142,13 +142,13 @@ def one_mode(args: argparse.Namespace, ewt: Path) -> int:
 
 def per_decision(args: argparse.Namespace, ewt: Path, parser) -> None:
     """(b): microseconds per decision of each mode on real oracle rows of EWT dev."""
-    from classifiers.evaluators import build_evaluator
-    from classifiers.one_vs_one_scorer import OneVsOneVoter
+    from classifiers.evaluators.modes import build_evaluator
+    from classifiers.evaluators.one_vs_one_scorer import OneVsOneVoter
     from features.binary_matrix import BinaryMatrix
-    from parser.arc_eager import RIGHT_MOVE
-    from parser.conll import read_conll
-    from parser.oracle_rows import oracle_rows
-    from parser.projectivize import projectivize
+    from parser.dependency.arc_eager import RIGHT_MOVE
+    from parser.formats.conll import read_conll
+    from parser.dependency.oracle_rows import oracle_rows
+    from parser.dependency.projectivize import projectivize
 
     dev = list(read_conll(str(ewt / "en_ewt-ud-dev.conllu"), require_tree=True))
     trees = [projectivize(s.head, s.deprel)[:2] for s in dev]

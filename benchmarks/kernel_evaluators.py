@@ -12,7 +12,7 @@ evaluator is built from it and scores every row of test.svm through decision_fun
 thread; the least wall time of --rounds rounds, the evaluators taking turns within a round).
 Printed, one JSON object per measurement (what, data, figure, unit, machine, settings):
 microseconds per decision, speed-up over the naive sum (KernelSumScorer: every support
-vector's kernel by merging id lists) and over the naive sum in libsvm's layout (KernelSVMScorer,
+vector's kernel by merging id lists) and over the naive sum in libsvm's layout (OneVsOneSumScorer,
 `clf predict --eval-mode naive`: a row's ids marked once, then counted per support vector),
 memory of the evaluator's tables
 (memory_bytes(): arrays, hash tables and one call's scratch; its parts in `parts`), build
@@ -37,16 +37,16 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 sys.path.insert(0, str(REPO))
 from machine import record  # noqa: E402
 
-from classifiers.evaluators import as_kernel_expansion  # noqa: E402
-from classifiers.kernel_sum import KernelSumScorer  # noqa: E402
-from classifiers.kernel_svm import KernelSVM  # noqa: E402
-from classifiers.kernel_svm_expansion import OneVsOneExpansion  # noqa: E402
-from classifiers.kernel_svm_scorer import KernelSVMScorer  # noqa: E402
-from classifiers.libsvm_model import read_libsvm_model  # noqa: E402
-from classifiers.pke import PKEScorer  # noqa: E402
-from classifiers.pki import PKIScorer  # noqa: E402
+from classifiers.evaluators.modes import as_kernel_expansion  # noqa: E402
+from classifiers.evaluators.kernel_sum import KernelSumScorer  # noqa: E402
+from classifiers.kernel_svm.svc import KernelSVM  # noqa: E402
+from classifiers.evaluators.one_vs_one_expansion import OneVsOneExpansion  # noqa: E402
+from classifiers.evaluators.one_vs_one_sum import OneVsOneSumScorer  # noqa: E402
+from classifiers.kernel_svm.libsvm_model import read_libsvm_model  # noqa: E402
+from classifiers.evaluators.pke import PKEScorer  # noqa: E402
+from classifiers.evaluators.pki import PKIScorer  # noqa: E402
 from classifiers.scorer import BinaryScorer  # noqa: E402
-from classifiers.split_svm import SplitSVMScorer, parse_rare_threshold  # noqa: E402
+from classifiers.evaluators.split_svm import SplitSVMScorer, parse_rare_threshold  # noqa: E402
 from features.binary_matrix import BinaryMatrix  # noqa: E402
 from features.svmlight import read_svmlight  # noqa: E402
 
@@ -114,7 +114,7 @@ def benchmark_model(
     sv = ovo.support_vectors
     builders: dict[str, Callable[[], BinaryScorer]] = {
         "naive": lambda: KernelSumScorer(expansion),
-        "naive-libsvm-layout": lambda: KernelSVMScorer(
+        "naive-libsvm-layout": lambda: OneVsOneSumScorer(
             sv.indptr, sv.indices, ovo.dual_coef, ovo.rho, ovo.n_support, ovo.degree, ovo.gamma,
             ovo.coef0),
         "pki": lambda: PKIScorer(expansion),

@@ -56,7 +56,7 @@ READ_ONLY = "import sys; from features.svmlight import read_svmlight; read_svmli
 EVALUATE = r"""
 import json, sys
 import numpy as np
-from classifiers.pa_slicing import PASlicing
+from classifiers.online.pa_slicing import PASlicing
 from features.svmlight import read_svmlight
 clf = PASlicing.load(sys.argv[1])
 X, y = read_svmlight(sys.argv[2])
@@ -80,7 +80,7 @@ class Runner:
         if key in self.results:
             return self.results[key]
         model = self.scratch / f"{Path(train).stem}.d{degree}.{strategy}.{n_common}.model"
-        argv = [sys.executable, "-m", "parser.cli", "clf", "train", str(self.folder / train),
+        argv = [sys.executable, "-m", "parser.cli.main", "clf", "train", str(self.folder / train),
                 "--model", str(model), "--classifier", "pa-slicing", "--degree", str(degree),
                 "--strategy", strategy, "--iterations", str(self.iterations), "--average",
                 "--seed", str(self.seed), "--json"]
@@ -188,7 +188,7 @@ def main() -> int:
 COMPARE = r"""
 import json, sys
 import numpy as np
-from classifiers.pa_slicing import PASlicing
+from classifiers.online.pa_slicing import PASlicing
 reference = PASlicing.load(sys.argv[1]).expansion_
 for path in sys.argv[2:]:
     other = PASlicing.load(path).expansion_

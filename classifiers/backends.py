@@ -9,12 +9,12 @@ from typing import Any
 
 import numpy as np
 
-from classifiers.kernel_evaluator_model import BACKENDS as EVALUATOR_BACKENDS
-from classifiers.kernel_evaluator_model import KernelEvaluatorModel
-from classifiers.kernel_svm import KernelSVM
+from classifiers.evaluators.evaluator_model import BACKENDS as EVALUATOR_BACKENDS
+from classifiers.evaluators.evaluator_model import KernelEvaluatorModel
+from classifiers.kernel_svm.svc import KernelSVM
 from classifiers.model_file import ModelFileError
-from classifiers.pa_slicing import PASlicing
-from classifiers.poly2_linear_svm import LinearSVM, Poly2LinearSVM
+from classifiers.online.pa_slicing import PASlicing
+from classifiers.linear.poly2_linear_svm import LinearSVM, Poly2LinearSVM
 
 Classifier = Poly2LinearSVM | KernelSVM | KernelEvaluatorModel | PASlicing
 

@@ -1,4 +1,4 @@
-"""Shared pytest fixtures."""
+"""Shared pytest fixtures: the corpora, the svmlight datasets and tests/data."""
 from __future__ import annotations
 
 import os
@@ -25,3 +25,15 @@ def corpora() -> Path:
 def data_dir() -> Path:
     """tests/data: small fixtures written for the tests."""
     return DATA
+
+
+@pytest.fixture(scope="session")
+def kwdlc() -> Path:
+    """datasets/kwdlc_dep from POLYPARSE_DATASETS or <repo>/../shared/datasets, else skip."""
+    value = os.environ.get("POLYPARSE_DATASETS")
+    repo = Path(__file__).resolve().parents[1]
+    root = Path(value) if value else repo.parent / "shared" / "datasets"
+    folder = root / "kwdlc_dep"
+    if not (folder / "train.5k.svm").is_file() or not (folder / "test.svm").is_file():
+        pytest.skip(f"kwdlc_dep not found under {root} (set POLYPARSE_DATASETS)")
+    return folder

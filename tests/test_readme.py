@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 
-from parser.cli import build_parser
+from parser.cli.main import build_parser
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")

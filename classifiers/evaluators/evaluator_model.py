@@ -1,0 +1,247 @@
+"""A one-vs-one polynomial-kernel SVM kept as one of its exact fast evaluators.
+
+`polyparse clf convert` turns a kernel-svm model (ours or libsvm's) into this form: the arrays of
+one evaluator of all its pair values, built by classifiers.evaluators.modes.build_evaluator from the
+model's KernelExpansion (one output per pair of classes, in libsvm's order), plus what prediction
+needs besides the decision values, namely the labels in libsvm's order for libsvm's one-vs-one
+vote (classifiers.evaluators.one_vs_one_expansion.one_vs_one_vote). The evaluators and their papers:
+
+- `pki`  (backend `pki`): the polynomial kernel inverted index, Kudo & Matsumoto 2003;
+- `pke`  (backend `pke`): the expansion into conjunction weights, Isozaki & Kazawa 2002,
+  Kudo & Matsumoto 2003;
+- `split` (backend `split-svm`): common features expanded, rare ones through an inverted index,
+  Goldberg & Elhadad 2008.
+
+All give the kernel sum over the support vectors to floating-point rounding. The header keeps
+the kernel (degree, gamma, coef0), the support-vector counts (total and per class), the
+evaluator's own header under `scorer`, and the source's objective, training and conversion
+records; the support vectors themselves are kept only as far as the evaluator needs them, so the
+file does not turn back into a kernel model.
+"""
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+
+from classifiers.evaluators.modes import (
+    DEFAULT_EVAL_MODE,
+    EVAL_MODES,
+    as_kernel_expansion,
+    build_evaluator,
+)
+from classifiers.evaluators.one_vs_one_expansion import OneVsOneExpansion, one_vs_one_vote
+from classifiers.model_file import (
+    CLASSIFIER_FORMAT,
+    ModelFileError,
+    read_model_file,
+    write_classifier_file,
+)
+from classifiers.evaluators.pke import PKEScorer
+from classifiers.evaluators.pki import PKIScorer
+from classifiers.scorer import BinaryScorer
+from classifiers.evaluators.split_svm import DEFAULT_RARE_THRESHOLD, SplitSVMScorer
+from features.binary_matrix import BinaryMatrix
+
+MODEL_FORMAT = CLASSIFIER_FORMAT
+BACKENDS = {"split": "split-svm", "pki": "pki", "pke": "pke"}
+EVALUATORS = {backend: evaluator for evaluator, backend in BACKENDS.items()}
+SCORERS: dict[str, Any] = {"split": SplitSVMScorer, "pki": PKIScorer, "pke": PKEScorer}
+# Degrees whose conjunctions PKE and split-svm expand (MAX_EXPANDED_DEGREE of classifiers/evaluators/pke.pxd).
+EXPANDED_DEGREES = (1, 2, 3)
+_LAYOUT = frozenset([
+    "format", "backend", "evaluator", "scorer", "classes", "n_support", "n_support_vectors",
+    "n_outputs", "degree", "gamma", "coef0",
+])
+
+
+def check_evaluator(mode: str, degree: int) -> None:
+    """ValueError (one sentence) when the evaluation mode cannot evaluate a kernel of this
+    degree (PKE and split-svm expand conjunctions of at most three features)."""
+    if mode not in EVAL_MODES:
+        raise ValueError(f"unknown evaluation mode {mode!r} (available: {', '.join(EVAL_MODES)})")
+    if mode in ("pke", "split") and degree not in EXPANDED_DEGREES:
+        raise ValueError(
+            f"the {mode} evaluator expands conjunctions of degree "
+            f"{EXPANDED_DEGREES[0]}..{EXPANDED_DEGREES[-1]}, and this model has degree "
+            f"{degree} (pki and naive evaluate any degree)"
+        )
+
+
+def check_conversion(evaluator: str, degree: int) -> None:
+    """ValueError (one sentence) when a kernel model of this degree cannot be kept as the named
+    evaluator (pki, pke or split)."""
+    if evaluator not in BACKENDS:
+        raise ValueError(f"unknown evaluator {evaluator!r} (available: {', '.join(BACKENDS)})")
+    check_evaluator(evaluator, degree)
+
+
+def default_eval_mode(degree: int) -> str:
+    """DEFAULT_EVAL_MODE when it can evaluate this degree, else pki (any degree)."""
+    try:
+        check_evaluator(DEFAULT_EVAL_MODE, degree)
+    except ValueError:
+        return "pki"
+    return DEFAULT_EVAL_MODE
+
+
+def split_summary(scorer: SplitSVMScorer) -> dict[str, Any]:
+    """The split form of a split-svm scorer: the rare threshold asked for and the support-vector
+    count s it gave, the numbers of common and rare features, the bytes of each part (the
+    scorer's memory_report) and their total."""
+    report = {name: int(size) for name, size in scorer.memory_report().items()}
+    return {
+        "rare_threshold": scorer.settings["rare_threshold"],
+        "min_common_count": float(scorer.settings["min_common_count"]),
+        "n_common_features": scorer.n_common_features,
+        "n_rare_features": scorer.n_rare_features,
+        "memory_bytes": report,
+        "memory_total_bytes": sum(report.values()),
+    }
+
+
+class KernelEvaluatorModel:
+    """Labels, kernel and support-vector counts of a one-vs-one model, and its evaluator."""
+
+    def __init__(
+        self,
+        evaluator: str,
+        scorer: BinaryScorer,
+        labels: np.ndarray,
+        n_support: np.ndarray,
+        degree: int,
+        gamma: float,
+        coef0: float,
+        stats: dict[str, Any] | None = None,
+    ) -> None:
+        """evaluator: pki, pke or split; scorer: an instance of SCORERS[evaluator] giving one
+        decision value per pair of classes in libsvm's order; labels in libsvm's order;
+        n_support: support vectors per class; stats: JSON-ready facts about the source model
+        (objective, training, conversion)."""
+        check_conversion(evaluator, int(degree))
+        if not isinstance(scorer, SCORERS[evaluator]):
+            raise TypeError(f"the {evaluator} evaluator is a {SCORERS[evaluator].__name__}")
+        labels = np.asarray(labels)
+        n_support = np.asarray(n_support, dtype=np.int32)
+        if labels.ndim != 1 or labels.size < 2 or np.unique(labels).size != labels.size:
+            raise ValueError("labels must hold two or more distinct classes")
+        if n_support.shape != labels.shape or (n_support < 0).any():
+            raise ValueError("n_support must hold one count per class")
+        n_pairs = labels.size * (labels.size - 1) // 2
+        if scorer.n_outputs != n_pairs:
+            raise ValueError(
+                f"the evaluator has {scorer.n_outputs} outputs, not one per pair of the "
+                f"{labels.size} classes ({n_pairs})"
+            )
+        self.evaluator = evaluator
+        self.scorer = scorer
+        self.classes_ = labels
+        self.n_support = n_support
+        self.degree, self.gamma, self.coef0 = int(degree), float(gamma), float(coef0)
+        self.stats_ = dict(stats or {})
+
+    @property
+    def backend(self) -> str:
+        return BACKENDS[self.evaluator]
+
+    @property
+    def n_outputs(self) -> int:
+        return int(self.scorer.n_outputs)
+
+    @property
+    def n_support_vectors(self) -> int:
+        return int(self.n_support.sum())
+
+    @classmethod
+    def convert(
+        cls,
+        expansion: OneVsOneExpansion,
+        evaluator: str,
+        rare_threshold: int | float | str = DEFAULT_RARE_THRESHOLD,
+        stats: dict[str, Any] | None = None,
+    ) -> "KernelEvaluatorModel":
+        """Build the named evaluator of a one-vs-one model of two or more classes
+        (rare_threshold: split only, see classifiers/evaluators/split_svm.pyx)."""
+        check_conversion(evaluator, expansion.degree)
+        if expansion.n_classes < 2:
+            raise ValueError(
+                f"the model knows one class ({expansion.labels[0].item()!r}) and has no "
+                "decision function to convert"
+            )
+        scorer = build_evaluator(as_kernel_expansion(expansion), evaluator, rare_threshold)
+        return cls(evaluator, scorer, expansion.labels, expansion.n_support, expansion.degree,
+                   expansion.gamma, expansion.coef0, stats)
+
+    def decision_function(self, X: BinaryMatrix) -> np.ndarray:
+        """Decision values (n_rows, n_pairs), one per pair of classes in libsvm's order."""
+        return self.scorer.decision_function(X)
+
+    def predict_from_decision(self, values: np.ndarray) -> np.ndarray:
+        """Labels by libsvm's one-vs-one vote."""
+        return one_vs_one_vote(self.classes_, values)
+
+    def predict(self, X: BinaryMatrix) -> np.ndarray:
+        return self.predict_from_decision(self.decision_function(X))
+
+    def memory_report(self) -> dict[str, int]:
+        """Bytes of each part of the evaluator (its memory_report)."""
+        return {name: int(size) for name, size in self.scorer.memory_report().items()}
+
+    def to_arrays(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+        """Header (JSON-ready) and arrays that from_arrays turns back into this model."""
+        scorer_header, arrays = self.scorer.to_arrays()
+        header = {
+            "backend": self.backend,
+            "evaluator": self.evaluator,
+            "scorer": scorer_header,
+            "classes": self.classes_.tolist(),
+            "n_support": self.n_support.tolist(),
+            "n_support_vectors": self.n_support_vectors,
+            "n_outputs": self.n_outputs,
+            "degree": self.degree,
+            "gamma": self.gamma,
+            "coef0": self.coef0,
+            **self.stats_,
+        }
+        return header, arrays
+
+    @classmethod
+    def from_arrays(
+        cls, header: dict[str, Any], arrays: dict[str, np.ndarray], source: str = "model"
+    ) -> "KernelEvaluatorModel":
+        """Rebuild from to_arrays() output; ModelFileError (one line naming source) otherwise."""
+        try:
+            evaluator = EVALUATORS[header["backend"]]
+            if header["evaluator"] != evaluator:
+                raise ValueError(
+                    f"backend {header['backend']} with evaluator {header['evaluator']!r}"
+                )
+            scorer_header = dict(header["scorer"])
+            labels = np.asarray(header["classes"])
+            n_support = np.asarray(header["n_support"], dtype=np.int32)
+            degree, gamma, coef0 = header["degree"], header["gamma"], header["coef0"]
+            n_outputs = int(header["n_outputs"])
+        except (KeyError, TypeError, ValueError) as error:
+            raise ModelFileError(f"{source}: inconsistent model header ({error})") from None
+        scorer = SCORERS[evaluator].from_arrays(scorer_header, arrays, source)
+        stats = {key: value for key, value in header.items() if key not in _LAYOUT}
+        try:
+            model = cls(evaluator, scorer, labels, n_support, degree, gamma, coef0, stats)
+        except (TypeError, ValueError) as error:
+            raise ModelFileError(f"{source}: inconsistent model ({error})") from None
+        if model.n_outputs != n_outputs:
+            raise ModelFileError(
+                f"{source}: inconsistent model header ({n_outputs} outputs for "
+                f"{labels.size} classes)"
+            )
+        return model
+
+    def save(self, path: str | os.PathLike) -> None:
+        """Write a polyparse-clf model file atomically."""
+        write_classifier_file(path, self)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> "KernelEvaluatorModel":
+        header, arrays = read_model_file(path, MODEL_FORMAT)
+        return cls.from_arrays(header, arrays, source=str(path))

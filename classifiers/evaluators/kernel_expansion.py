@@ -1,0 +1,198 @@
+"""KernelExpansion: the decision function of a polynomial-kernel machine on binary features.
+
+    value_k(x) = sum_i coefficients[k, i] * (gamma * |sv_i & x| + coef0)^degree + intercepts[k]
+
+where sv_i is row i of `support_vectors` (a BinaryMatrix) and |sv_i & x| the number of feature
+ids the two rows share. This is the exchange format between trainers (libsvm-style SMO, PA-I)
+and the exact fast evaluators (classifiers/evaluators/pki.pyx, pke.pyx, split_svm.pyx, kernel_sum.pyx).
+A libsvm model maps onto it directly: sv_coef are the coefficients and -rho the intercepts; a
+one-vs-one model has one output per pair of classes, each with zero coefficients for the support
+vectors of the other classes. `naive_decision_function` is the plain NumPy reference that every
+evaluator must reproduce.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from classifiers.model_file import ModelFileError, require_arrays
+from features.binary_matrix import BinaryMatrix
+
+# Bound on the (row, support vector) pairs that naive_decision_function gathers at once.
+_GATHER_BUDGET = 1 << 23
+# Ids held by at least _DENSE_HOLDERS support vectors (the _DENSE_IDS most held) are counted by a
+# dense product instead.
+_DENSE_IDS = 2048
+_DENSE_HOLDERS = 16
+
+
+@dataclass(eq=False)
+class KernelExpansion:
+    """Support vectors, coefficients (n_outputs, n_sv), intercepts (n_outputs,) and the kernel."""
+
+    support_vectors: BinaryMatrix
+    coefficients: np.ndarray
+    intercepts: np.ndarray
+    gamma: float
+    coef0: float
+    degree: int
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.support_vectors, BinaryMatrix):
+            raise TypeError("support_vectors must be a BinaryMatrix")
+        coefficients = np.array(self.coefficients, dtype=np.float64, order="C", ndmin=2)
+        intercepts = np.array(self.intercepts, dtype=np.float64, ndmin=1).ravel()
+        n_sv = len(self.support_vectors)
+        if coefficients.ndim != 2 or coefficients.shape[1] != n_sv:
+            raise ValueError(
+                f"coefficients must have shape (n_outputs, {n_sv}), got {coefficients.shape}"
+            )
+        if coefficients.shape[0] < 1 or intercepts.shape != (coefficients.shape[0],):
+            raise ValueError("intercepts must hold one value per output (row of coefficients)")
+        if not (np.isfinite(coefficients).all() and np.isfinite(intercepts).all()):
+            raise ValueError("coefficients and intercepts must be finite")
+        degree = int(self.degree)
+        if degree != self.degree or degree < 1:
+            raise ValueError(f"degree must be a positive integer, got {self.degree}")
+        gamma, coef0 = float(self.gamma), float(self.coef0)
+        if not (np.isfinite(gamma) and np.isfinite(coef0)):
+            raise ValueError("gamma and coef0 must be finite")
+        self.coefficients = coefficients
+        self.intercepts = intercepts
+        self.gamma, self.coef0, self.degree = gamma, coef0, degree
+
+    @property
+    def n_outputs(self) -> int:
+        return int(self.coefficients.shape[0])
+
+    @property
+    def n_support_vectors(self) -> int:
+        return len(self.support_vectors)
+
+    def kernel_of_count(self, counts: np.ndarray | int) -> np.ndarray:
+        """(gamma * c + coef0)^degree for shared-feature counts c."""
+        return (self.gamma * np.asarray(counts, dtype=np.float64) + self.coef0) ** self.degree
+
+    def shared_counts(self, X: BinaryMatrix) -> np.ndarray:
+        """(n_rows, n_sv) int32 matrix of |sv_i & x| for every row x of X."""
+        counts = np.zeros((len(X), self.n_support_vectors), dtype=np.int32)
+        for first, last, block in self._count_blocks(X):
+            counts[first:last] = block
+        return counts
+
+    def naive_decision_function(self, X: BinaryMatrix) -> np.ndarray:
+        """Decision values (n_rows, n_outputs) by the plain kernel sum over all support vectors."""
+        out = np.tile(self.intercepts, (len(X), 1))
+        for first, last, block in self._count_blocks(X):
+            out[first:last] += self.kernel_of_count(block) @ self.coefficients.T
+        return out
+
+    def _count_blocks(self, X: BinaryMatrix) -> Iterator[tuple[int, int, np.ndarray]]:
+        """(first, last, counts of rows first..last-1) over X in blocks of bounded size.
+
+        Ids held by many support vectors are counted by a product of 0/1 float64 matrices
+        (exact for integer counts), the others by gathering their posting lists.
+        """
+        sv = self.support_vectors
+        n_sv = len(sv)
+        if n_sv == 0 or sv.nnz == 0:
+            for first in range(0, len(X), _GATHER_BUDGET):
+                last = min(len(X), first + _GATHER_BUDGET)
+                yield first, last, np.zeros((last - first, n_sv), dtype=np.int32)
+            return
+        n_ids = int(sv.indices.max()) + 1
+        holders = np.bincount(sv.indices, minlength=n_ids)
+        dense_ids = np.argsort(-holders, kind="stable")[:_DENSE_IDS]
+        dense_ids = dense_ids[holders[dense_ids] >= _DENSE_HOLDERS]
+        column = np.full(n_ids + 1, -1, dtype=np.int64)
+        column[dense_ids] = np.arange(dense_ids.size)
+        sv_dense = np.zeros((n_sv, dense_ids.size))
+        sv_rows = np.repeat(np.arange(n_sv), sv.row_lengths())
+        in_dense = column[sv.indices] >= 0
+        sv_dense[sv_rows[in_dense], column[sv.indices[in_dense]]] = 1.0
+        # Inverted index of the other ids: postings[starts[f]:starts[f + 1]] are the support
+        # vectors holding id f.
+        sparse_ids = np.where(in_dense, n_ids, sv.indices)
+        order = np.argsort(sparse_ids, kind="stable")[: int((~in_dense).sum())]
+        postings = sv_rows[order]
+        starts = np.zeros(n_ids + 2, dtype=np.int64)
+        np.cumsum(np.bincount(sparse_ids, minlength=n_ids + 1), out=starts[1:])
+        starts[-1] = starts[-2]
+        ids = np.minimum(X.indices.astype(np.int64), n_ids)
+        entry_starts = starts[ids]
+        entry_sizes = starts[ids + 1] - entry_starts
+        entry_columns = column[ids]
+        # gathered[r] = number of (entry, support vector) pairs of the rows before row r.
+        gathered = np.zeros(X.nnz + 1, dtype=np.int64)
+        np.cumsum(entry_sizes, out=gathered[1:])
+        gathered = gathered[X.indptr]
+        max_rows = max(1, _GATHER_BUDGET // max(n_sv, dense_ids.size, 1))
+        first = 0
+        while first < len(X):
+            last = int(np.searchsorted(gathered, gathered[first] + _GATHER_BUDGET, "right")) - 1
+            last = min(len(X), max_rows + first, max(last, first + 1))
+            begin, end = X.indptr[first], X.indptr[last]
+            rows = np.repeat(np.arange(last - first), np.diff(X.indptr[first : last + 1]))
+            x_dense = np.zeros((last - first, dense_ids.size))
+            cols = entry_columns[begin:end]
+            x_dense[rows[cols >= 0], cols[cols >= 0]] = 1.0
+            sizes = entry_sizes[begin:end]
+            offsets = np.arange(int(sizes.sum()), dtype=np.int64) - np.repeat(
+                np.cumsum(sizes) - sizes, sizes
+            )
+            support = postings[np.repeat(entry_starts[begin:end], sizes) + offsets]
+            cells = np.repeat(rows, sizes) * n_sv + support
+            block = np.bincount(cells, minlength=(last - first) * n_sv).reshape(-1, n_sv)
+            block += np.rint(x_dense @ sv_dense.T).astype(np.int64)
+            yield first, last, block.astype(np.int32)
+            first = last
+
+    def to_arrays(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+        """Header (JSON-ready) and arrays that from_arrays turns back into this expansion."""
+        header = {
+            "gamma": self.gamma,
+            "coef0": self.coef0,
+            "degree": self.degree,
+            "n_outputs": self.n_outputs,
+            "n_features": self.support_vectors.n_features,
+        }
+        arrays = {
+            "sv_indptr": self.support_vectors.indptr,
+            "sv_indices": self.support_vectors.indices,
+            "coefficients": self.coefficients,
+            "intercepts": self.intercepts,
+        }
+        return header, arrays
+
+    @classmethod
+    def from_arrays(
+        cls, header: dict[str, Any], arrays: dict[str, np.ndarray], source: str = "model"
+    ) -> KernelExpansion:
+        """Rebuild an expansion from to_arrays() output; ModelFileError names `source`."""
+        try:
+            n_outputs = int(header["n_outputs"])
+            n_features = int(header["n_features"])
+            gamma, coef0 = float(header["gamma"]), float(header["coef0"])
+            degree = int(header["degree"])
+        except (KeyError, TypeError, ValueError) as error:
+            raise ModelFileError(f"{source}: inconsistent kernel header ({error})") from None
+        require_arrays(
+            source,
+            arrays,
+            {
+                "sv_indptr": ("int64", (None,)),
+                "sv_indices": ("int32", (None,)),
+                "coefficients": ("float64", (n_outputs, None)),
+                "intercepts": ("float64", (n_outputs,)),
+            },
+        )
+        try:
+            support_vectors = BinaryMatrix(arrays["sv_indptr"], arrays["sv_indices"], n_features)
+            return cls(
+                support_vectors, arrays["coefficients"], arrays["intercepts"], gamma, coef0, degree
+            )
+        except ValueError as error:
+            raise ModelFileError(f"{source}: inconsistent kernel expansion ({error})") from None

@@ -1,0 +1,100 @@
+"""Exact evaluators of a polynomial-kernel model, chosen by name (`--eval-mode`).
+
+All four compute the same decision values, the kernel sum over the support vectors:
+
+- `naive`: the sum itself, one kernel value per support vector (libsvm's svm-predict; for a
+  one-vs-one model each kernel value is computed once and shared by the pairs, as libsvm does);
+- `pki`: the polynomial kernel inverted index (Kudo & Matsumoto 2003);
+- `pke`: the full expansion into conjunction weights (Isozaki & Kazawa 2002);
+- `split`: common features expanded, rare ones through the index (Goldberg & Elhadad 2008).
+
+A one-vs-one model with many classes is evaluated class by class (classifiers/
+one_vs_one_scorer.pyx) by the fast evaluators, with a guided exact vote under `split`; `naive`
+keeps libsvm's joint sum.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from classifiers.evaluators.kernel_expansion import KernelExpansion
+from classifiers.evaluators.kernel_sum import KernelSumScorer
+from classifiers.evaluators.one_vs_one_expansion import OneVsOneExpansion
+from classifiers.evaluators.one_vs_one_sum import OneVsOneSumScorer
+from classifiers.evaluators.one_vs_one_scorer import OneVsOneScorer
+from classifiers.evaluators.one_vs_one_split import OneVsOneSplitScorer
+from classifiers.evaluators.pke import PKEScorer
+from classifiers.evaluators.pki import PKIScorer
+from classifiers.scorer import BinaryScorer
+from classifiers.evaluators.split_svm import DEFAULT_RARE_THRESHOLD, SplitSVMScorer
+
+EVAL_MODES = ("naive", "pki", "pke", "split")
+# One-vs-one models with at least this many classes are evaluated class by class.
+PER_CLASS_MIN_CLASSES = 12
+DEFAULT_EVAL_MODE = "split"
+
+
+def as_kernel_expansion(model: OneVsOneExpansion | KernelExpansion) -> KernelExpansion:
+    """The KernelExpansion of a model: one output per pair of classes for one-vs-one."""
+    if isinstance(model, KernelExpansion):
+        return model
+    coefficients, intercepts = model.pair_outputs()
+    return KernelExpansion(model.support_vectors, coefficients, intercepts, model.gamma,
+                           model.coef0, model.degree)
+
+
+def build_evaluator(model: OneVsOneExpansion | KernelExpansion, mode: str = DEFAULT_EVAL_MODE,
+                    rare_threshold: Any = DEFAULT_RARE_THRESHOLD) -> BinaryScorer:
+    """A compiled scorer of the model's decision values by the named evaluator (a one-class
+    one-vs-one model keeps its constant naive scorer: there is nothing to evaluate)."""
+    if mode not in EVAL_MODES:
+        raise ValueError(f"unknown evaluation mode {mode!r} (available: {', '.join(EVAL_MODES)})")
+    if isinstance(model, OneVsOneExpansion) and (mode == "naive" or model.n_classes == 1):
+        sv = model.support_vectors
+        return OneVsOneSumScorer(sv.indptr, sv.indices, model.dual_coef, model.rho,
+                               model.n_support, model.degree, model.gamma, model.coef0)
+    if isinstance(model, OneVsOneExpansion) and model.n_classes >= PER_CLASS_MIN_CLASSES:
+        if mode == "split" and model.degree <= 3:
+            return OneVsOneSplitScorer(model, rare_threshold)
+        return OneVsOneScorer([_class_scorer(model, c, mode, rare_threshold)
+                               for c in range(model.n_classes)], model.rho)
+    expansion = as_kernel_expansion(model)
+    return _scorer(expansion, mode, rare_threshold)
+
+
+def sum_expansion(model: OneVsOneExpansion) -> KernelExpansion:
+    """S_c(x) = sum over the pairs (c, j) of the pair value signed towards c (d_cj for c < j,
+    -d_jc for j < c): one output per class, the guide of OneVsOneSplitScorer.vote."""
+    coefficients, intercepts = model.pair_outputs()
+    signs = np.zeros((model.n_classes, model.n_pairs))
+    for p, (i, j) in enumerate(model.pairs()):
+        signs[i, p], signs[j, p] = 1.0, -1.0
+    return KernelExpansion(model.support_vectors, signs @ coefficients, signs @ intercepts,
+                           model.gamma, model.coef0, model.degree)
+
+
+def class_expansion(model: OneVsOneExpansion, c: int) -> KernelExpansion:
+    """Class c's halves of the pair values: its support vectors with their k-1 coefficients
+    (libsvm's sv_coef columns), no intercept (OneVsOneScorer subtracts rho)."""
+    start = model.class_start()
+    rows = np.arange(start[c], start[c + 1])
+    return KernelExpansion(model.support_vectors.take(rows), model.dual_coef[:, rows],
+                           np.zeros(model.n_classes - 1), model.gamma, model.coef0, model.degree)
+
+
+def _class_scorer(model: OneVsOneExpansion, c: int, mode: str,
+                  rare_threshold: Any) -> BinaryScorer:
+    if model.n_support[c] == 0:
+        return BinaryScorer(model.n_classes - 1)
+    return _scorer(class_expansion(model, c), mode, rare_threshold)
+
+
+def _scorer(expansion: KernelExpansion, mode: str, rare_threshold: Any) -> BinaryScorer:
+    if mode == "naive":
+        return KernelSumScorer(expansion)
+    if mode == "pki":
+        return PKIScorer(expansion)
+    if mode == "pke":
+        return PKEScorer(expansion)
+    return SplitSVMScorer(expansion, rare_threshold)

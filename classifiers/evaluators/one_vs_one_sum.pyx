@@ -1,0 +1,154 @@
+# cython: language_level=3
+"""OneVsOneSumScorer: the naive decision function of a one-vs-one polynomial-kernel SVM.
+
+For each support vector s, K_s(x) = (gamma |sv_s & x| + coef0)^degree, then for the pair (i, j)
+of classes (libsvm's svm_predict_values):
+
+    d_ij(x) = sum_{s in class i} sv_coef[j-1][s] K_s(x) + sum_{s in class j} sv_coef[i][s] K_s(x)
+              - rho_ij
+
+summed in that order, so the values equal libsvm's bit for bit. `scores` (one row, any thread)
+counts |sv_s & x| by merging the two sorted id lists; `decision_function` (many rows) marks the
+row's ids in a byte array and counts each support vector's marked ids.
+"""
+from libc.math cimport NAN
+from libc.stdint cimport int32_t, int64_t, uint8_t
+from libc.stdlib cimport free, malloc
+
+import numpy as np
+
+from classifiers.evaluators.kernel_sum import kernel_table
+from classifiers.evaluators.kernel_sum cimport shared_count
+from classifiers.scorer cimport BinaryScorer
+
+cdef enum:
+    STACK_SUPPORT_VECTORS = 512
+
+
+cdef class OneVsOneSumScorer(BinaryScorer):
+    def __init__(
+        self, sv_indptr, sv_indices, dual_coef, rho, n_support, int degree, double gamma,
+        double coef0,
+    ):
+        """sv_indptr/sv_indices: CSR of the support vectors (grouped by class in label order);
+        dual_coef (n_classes-1, n_sv); rho (n_classes (n_classes-1) / 2,); n_support per class."""
+        sv_indptr = np.ascontiguousarray(sv_indptr, dtype=np.int64)
+        sv_indices = np.ascontiguousarray(sv_indices, dtype=np.int32)
+        n_support = np.ascontiguousarray(n_support, dtype=np.int64)
+        n_classes = n_support.shape[0]
+        n_sv = sv_indptr.shape[0] - 1
+        if n_classes < 1 or n_sv < 0 or n_support.min() < 0 or n_support.sum() != n_sv:
+            raise ValueError("n_support must count the support vectors of each class")
+        if sv_indptr[0] != 0 or sv_indptr[n_sv] != sv_indices.shape[0] or np.any(
+            np.diff(sv_indptr) < 0
+        ):
+            raise ValueError("sv_indptr must delimit the support vectors' ids")
+        dual_coef = np.ascontiguousarray(dual_coef, dtype=np.float64)
+        if dual_coef.shape != (n_classes - 1, n_sv):
+            raise ValueError(f"dual_coef must have shape ({n_classes - 1}, {n_sv})")
+        rho = np.ascontiguousarray(rho, dtype=np.float64)
+        n_pairs = n_classes * (n_classes - 1) // 2
+        if rho.shape != (n_pairs,):
+            raise ValueError(f"rho must hold {n_pairs} values")
+        if degree < 1:
+            raise ValueError("degree must be at least 1")
+        class_start = np.zeros(n_classes + 1, dtype=np.int64)
+        np.cumsum(n_support, out=class_start[1:])
+        self.n_outputs = max(1, n_pairs)
+        self.n_classes = n_classes
+        self.n_support_vectors = n_sv
+        self.degree = degree
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.max_count = int(np.diff(sv_indptr).max()) if n_sv else 0
+        self.table_array = kernel_table(self.max_count, degree, gamma, coef0)
+        self.arrays = {
+            "sv_indptr": sv_indptr, "sv_indices": sv_indices, "dual_coef": dual_coef, "rho": rho,
+            "class_start": class_start,
+        }
+        self.sv_indptr = <const int64_t*><size_t>sv_indptr.ctypes.data
+        self.sv_indices = <const int32_t*><size_t>sv_indices.ctypes.data
+        self.dual_coef = <const double*><size_t>dual_coef.ctypes.data
+        self.rho = <const double*><size_t>rho.ctypes.data
+        self.class_start = <const int64_t*><size_t>class_start.ctypes.data
+        self.table = <const double*><size_t>self.table_array.ctypes.data
+
+    cdef void pair_sums(self, const double* kvalue, double* out) noexcept nogil:
+        cdef int i, j, p = 0, n_sv = self.n_support_vectors
+        cdef int64_t k
+        cdef const double* coef1
+        cdef const double* coef2
+        cdef double total
+        if self.n_classes == 1:
+            out[0] = 1.0
+            return
+        for i in range(self.n_classes):
+            for j in range(i + 1, self.n_classes):
+                coef1 = self.dual_coef + <int64_t>(j - 1) * n_sv
+                coef2 = self.dual_coef + <int64_t>i * n_sv
+                total = 0
+                for k in range(self.class_start[i], self.class_start[i + 1]):
+                    total += coef1[k] * kvalue[k]
+                for k in range(self.class_start[j], self.class_start[j + 1]):
+                    total += coef2[k] * kvalue[k]
+                out[p] = total - self.rho[p]
+                p += 1
+
+    cdef void scores(self, const int32_t* feats, int n, double* out) noexcept nogil:
+        cdef double stack_kvalue[STACK_SUPPORT_VECTORS]
+        cdef double* kvalue = stack_kvalue
+        cdef int s, k, n_sv = self.n_support_vectors
+        cdef int64_t start
+        if n_sv > STACK_SUPPORT_VECTORS:
+            kvalue = <double*>malloc(n_sv * sizeof(double))
+            if kvalue == NULL:
+                for k in range(self.n_outputs):
+                    out[k] = NAN
+                return
+        for s in range(n_sv):
+            start = self.sv_indptr[s]
+            kvalue[s] = self.table[shared_count(
+                feats, n, self.sv_indices + start, <int>(self.sv_indptr[s + 1] - start)
+            )]
+        self.pair_sums(kvalue, out)
+        if kvalue != stack_kvalue:
+            free(kvalue)
+
+    def decision_function(self, X) -> np.ndarray:
+        """Decision values of every row of a BinaryMatrix, shape (n_rows, n_outputs)."""
+        cdef const int64_t[::1] indptr = np.ascontiguousarray(X.indptr, dtype=np.int64)
+        cdef const int32_t[::1] indices = np.ascontiguousarray(X.indices, dtype=np.int32)
+        cdef Py_ssize_t n_rows = indptr.shape[0] - 1, i
+        out = np.zeros((max(n_rows, 0), self.n_outputs), dtype=np.float64)
+        if n_rows <= 0:
+            return out
+        cdef double[:, ::1] values = out
+        cdef int n_sv = self.n_support_vectors, s
+        sv_ids = self.arrays["sv_indices"]
+        cdef int32_t width = int(sv_ids.max()) + 1 if sv_ids.size else 1
+        kvalue_array = np.empty(max(n_sv, 1), dtype=np.float64)
+        mark_array = np.zeros(width, dtype=np.uint8)
+        cdef double* kvalue = <double*><size_t>kvalue_array.ctypes.data
+        cdef uint8_t* mark = <uint8_t*><size_t>mark_array.ctypes.data
+        cdef const int64_t* sv_indptr = self.sv_indptr
+        cdef const int32_t* sv_indices = self.sv_indices
+        cdef const double* table = self.table
+        cdef int64_t p, start, end
+        cdef int count
+        with nogil:
+            for i in range(n_rows):
+                start = indptr[i]
+                end = indptr[i + 1]
+                for p in range(start, end):
+                    if indices[p] < width:
+                        mark[indices[p]] = 1
+                for s in range(n_sv):
+                    count = 0
+                    for p in range(sv_indptr[s], sv_indptr[s + 1]):
+                        count += mark[sv_indices[p]]
+                    kvalue[s] = table[count]
+                self.pair_sums(kvalue, &values[i, 0])
+                for p in range(start, end):
+                    if indices[p] < width:
+                        mark[indices[p]] = 0
+        return out

@@ -1,0 +1,367 @@
+# cython: language_level=3
+"""split-svm: the exact kernel sum from a split of the features into common and rare ones.
+
+Goldberg & Elhadad 2008, "splitSVM: fast, space-efficient, non-heuristic, polynomial kernel
+computation for NLP applications" (ACL-08: HLT short papers), section 3. A feature is rare when
+fewer than s support vectors hold it (s = rare_threshold: a count, a fraction of the support
+vectors, or by default the smallest s whose common features fit the dense array below), common
+otherwise. Every vector splits as s = s_C + s_R, so |s & x| = |s_C & x_C| +
+|s_R & x_R| and with K(c) = (gamma c + coef0)^d
+
+    K(s, x)   = K_C(s, x) + K_R(s, x),
+    K_C(s, x) = K(|s_C & x_C|),
+    K_R(s, x) = K(|s_C & x_C| + |s_R & x_R|) - K(|s_C & x_C|),
+
+where K_R(s, x) = 0 unless s and x share a rare feature. The decision value is then
+
+    value_k(x) = intercept_k + sum_i a_ki K_C(s_i, x) + sum_{i : s_iR & x_R != {}} a_ki K_R(s_i, x).
+
+The first sum is a kernel over common features only, expanded into conjunction weights exactly as
+PKE does (classifiers/evaluators/pke.pyx, Isozaki & Kazawa 2002; Kudo & Matsumoto 2003), so its table only
+holds conjunctions of the few common features; they are ranked by the number of support vectors
+holding them, and the conjunctions of the top ranks sit in a dense array (all of them when they
+fit max_dense_bytes), the rest in a hash table. The second sum walks an inverted index over rare
+features: it counts |s_R & x_R| for the support vectors it reaches, counts |s_C & x_C| from their
+stored common ranks against a mark per common feature of x, and adds a_ki K_R.
+
+Nothing is approximated: the total is the kernel sum (to floating-point rounding). s = 0 or 1
+makes every feature common (PKE); s above the largest count makes every feature rare (all support
+vectors go through the index, as in PKI).
+"""
+from libc.math cimport NAN
+from libc.stdint cimport int32_t, int64_t, uint8_t
+from libc.stdlib cimport free, malloc
+
+from typing import Any
+
+import numpy as np
+
+from classifiers.model_file import ModelFileError, require_arrays
+from classifiers.evaluators.pke cimport ConjunctionStore
+from classifiers.evaluators.pke import (
+    DEFAULT_MAX_DENSE_BYTES,
+    build_store,
+    dense_rank_count,
+    rank_features,
+)
+from classifiers.evaluators.pki cimport ScratchPool
+from classifiers.scorer cimport BinaryScorer
+
+cdef enum:
+    STACK_FEATURES = 256
+    ABSENT = -1
+    FIRST_RARE = -2
+
+AUTO = "auto"
+DEFAULT_RARE_THRESHOLD = AUTO
+
+
+def minimum_common_count(rare_threshold: int | float, int n_support_vectors) -> float:
+    """The support-vector count s below which a feature is rare.
+
+    An int is s itself; a float in (0, 1] is a fraction of the support vectors.
+    """
+    if isinstance(rare_threshold, (bool, np.bool_, str)):
+        raise ValueError("rare_threshold must be a count, a fraction or 'auto'")
+    if isinstance(rare_threshold, (int, np.integer)):
+        if rare_threshold < 0:
+            raise ValueError("a rare_threshold count must be >= 0")
+        return float(rare_threshold)
+    fraction = float(rare_threshold)
+    if not (0.0 < fraction <= 1.0):
+        raise ValueError("a rare_threshold fraction must lie in (0, 1]")
+    return fraction * n_support_vectors
+
+
+def auto_common_count(holders: np.ndarray, int64_t n_dense) -> int:
+    """The smallest s that leaves at most n_dense features held by >= s support vectors."""
+    counts = np.sort(holders[holders > 0])[::-1]
+    return 1 if counts.size <= n_dense else int(counts[n_dense]) + 1
+
+
+def parse_rare_threshold(text: str) -> int | float | str:
+    """A command-line rare threshold: 'auto', digits (a count) or a fraction."""
+    text = text.strip()
+    if text == AUTO:
+        return AUTO
+    value: int | float = int(text) if text.isdigit() else float(text)
+    minimum_common_count(value, 1)
+    return value
+
+
+cdef class SplitSVMScorer(BinaryScorer):
+    def __init__(
+        self,
+        expansion,
+        rare_threshold: int | float | str = DEFAULT_RARE_THRESHOLD,
+        int64_t max_dense_bytes=DEFAULT_MAX_DENSE_BYTES,
+        bint drop_zero_weights=True,
+    ):
+        """Split a KernelExpansion (degree 1..3) at rare_threshold.
+
+        rare_threshold is a count s, a fraction of the support vectors, or 'auto': the smallest
+        s whose common features all have their conjunctions in the dense array. That array
+        takes at most max_dense_bytes (the conjunctions of the most held common features), the
+        others go in a hash table (drop_zero_weights as in PKE).
+        """
+        sv = expansion.support_vectors
+        n_sv = len(sv)
+        n_ids = int(sv.indices.max()) + 1 if sv.nnz else 0
+        holders = np.bincount(sv.indices, minlength=n_ids)
+        if isinstance(rare_threshold, str) and rare_threshold == AUTO:
+            n_dense = dense_rank_count(int(np.count_nonzero(holders)), expansion.degree,
+                                       expansion.n_outputs, max_dense_bytes)
+            s = float(auto_common_count(holders, n_dense))
+        else:
+            s = minimum_common_count(rare_threshold, n_sv)
+        common = (holders >= s) & (holders > 0)
+        rare = (holders < s) & (holders > 0)
+        common_ids = rank_features(sv, common)
+        n_common = common_ids.size
+        rare_ids = np.flatnonzero(rare)
+        feature_class = np.full(n_ids, ABSENT, dtype=np.int32)
+        feature_class[common_ids] = np.arange(n_common, dtype=np.int32)
+        feature_class[rare_ids] = FIRST_RARE - np.arange(rare_ids.size, dtype=np.int32)
+        store, constant = build_store(expansion, common_ids, max_dense_bytes, drop_zero_weights)
+        # Support vectors holding a rare feature, numbered 0.. in their order; their rare
+        # features as postings, their common features as ranks.
+        rows = np.repeat(np.arange(n_sv), sv.row_lengths())
+        rare_svs = np.unique(rows[rare[sv.indices]])
+        sub = sv.take(rare_svs)
+        sub_rows = np.repeat(np.arange(rare_svs.size), sub.row_lengths())
+        sub_class = feature_class[sub.indices]
+        in_rare = sub_class <= FIRST_RARE
+        rare_number = FIRST_RARE - sub_class[in_rare]
+        order = np.lexsort((sub_rows[in_rare], rare_number))
+        rare_ptr = np.zeros(rare_ids.size + 1, dtype=np.int64)
+        np.cumsum(np.bincount(rare_number, minlength=rare_ids.size), out=rare_ptr[1:])
+        in_common = sub_class >= 0
+        rare_sv_ptr = np.zeros(rare_svs.size + 1, dtype=np.int64)
+        np.cumsum(np.bincount(sub_rows[in_common], minlength=rare_svs.size), out=rare_sv_ptr[1:])
+        longest = int(sv.row_lengths().max()) if n_sv else 0
+        arrays = {
+            "constant": constant,
+            "common_ids": common_ids,
+            "feature_class": feature_class,
+            "rare_ptr": rare_ptr,
+            "rare_postings": sub_rows[in_rare][order].astype(np.int32),
+            "rare_sv_ptr": rare_sv_ptr,
+            "rare_sv_common": sub_class[in_common],
+            "rare_sv_coef": np.ascontiguousarray(expansion.coefficients.T[rare_svs]),
+            "kernel": expansion.kernel_of_count(np.arange(longest + 1)),
+        }
+        settings = {
+            "degree": expansion.degree,
+            "gamma": expansion.gamma,
+            "coef0": expansion.coef0,
+            "rare_threshold": rare_threshold,
+            "min_common_count": s,
+            "n_support_vectors": n_sv,
+        }
+        self._install(store, arrays, settings)
+
+    def _install(self, ConjunctionStore store, dict arrays, dict settings) -> None:
+        a = {name: np.ascontiguousarray(value) for name, value in arrays.items()}
+        for name, dtype in (("constant", np.float64), ("common_ids", np.int32),
+                            ("feature_class", np.int32), ("rare_ptr", np.int64),
+                            ("rare_postings", np.int32), ("rare_sv_ptr", np.int64),
+                            ("rare_sv_common", np.int32), ("rare_sv_coef", np.float64),
+                            ("kernel", np.float64)):
+            if a[name].dtype != dtype or a[name].ndim != (2 if name == "rare_sv_coef" else 1):
+                raise ValueError(f"{name} must be a {np.dtype(dtype)} array")
+        n_outputs = store.n_outputs
+        n_common = a["common_ids"].size
+        n_rare_sv = a["rare_sv_ptr"].size - 1
+        n_rare = a["rare_ptr"].size - 1
+        fc = a["feature_class"]
+        if store.degree != int(settings["degree"]) or store.n_ranked != n_common:
+            raise ValueError("the conjunction store does not match the degree or common features")
+        if a["constant"].shape != (n_outputs,):
+            raise ValueError("constant must hold one value per output")
+        if a["rare_sv_coef"].shape != (n_rare_sv, n_outputs):
+            raise ValueError("rare_sv_coef must be (n_rare_support_vectors, n_outputs)")
+        for ptr_name, data_name in (("rare_ptr", "rare_postings"),
+                                    ("rare_sv_ptr", "rare_sv_common")):
+            ptr, data = a[ptr_name], a[data_name]
+            if (ptr.ndim != 1 or ptr.size < 1 or ptr[0] != 0 or ptr[ptr.size - 1] != data.size
+                    or np.any(np.diff(ptr) < 0)):
+                raise ValueError(f"{ptr_name} must delimit {data_name}")
+        if fc.size and (fc.min() <= FIRST_RARE - n_rare or fc.max() >= n_common):
+            raise ValueError("feature_class must hold ranks, -1 or rare feature numbers")
+        ids = a["common_ids"]
+        if n_common and (ids.min() < 0 or ids.max() >= fc.size
+                         or (fc[ids] != np.arange(n_common)).any()):
+            raise ValueError("common_ids and feature_class disagree")
+        postings, ranks = a["rare_postings"], a["rare_sv_common"]
+        if postings.size and (postings.min() < 0 or postings.max() >= n_rare_sv):
+            raise ValueError("rare_postings must hold rare support vector numbers")
+        if ranks.size and (ranks.min() < 0 or ranks.max() >= n_common):
+            raise ValueError("rare_sv_common must hold common feature ranks")
+        longest = 0
+        if n_rare_sv:
+            longest = int((np.diff(a["rare_sv_ptr"])
+                           + np.bincount(postings, minlength=n_rare_sv)).max())
+        if a["kernel"].size < longest + 1:
+            raise ValueError("kernel must cover every possible shared-feature count")
+        self.common = store
+        self.n_common = n_common
+        self.arrays = a
+        self.settings = dict(settings)
+        self.n_outputs = n_outputs
+        self.n_ids = fc.size
+        self.n_rare_support_vectors = n_rare_sv
+        self.pool = ScratchPool(2 * n_rare_sv * sizeof(int32_t) + n_common)
+        self.constant = <const double*><size_t>a["constant"].ctypes.data
+        self.feature_class = <const int32_t*><size_t>fc.ctypes.data
+        self.rare_ptr = <const int64_t*><size_t>a["rare_ptr"].ctypes.data
+        self.rare_postings = <const int32_t*><size_t>postings.ctypes.data
+        self.rare_sv_ptr = <const int64_t*><size_t>a["rare_sv_ptr"].ctypes.data
+        self.rare_sv_common = <const int32_t*><size_t>ranks.ctypes.data
+        self.rare_sv_coef = <const double*><size_t>a["rare_sv_coef"].ctypes.data
+        self.kernel = <const double*><size_t>a["kernel"].ctypes.data
+
+    @property
+    def n_common_features(self) -> int:
+        return int(self.n_common)
+
+    @property
+    def n_rare_features(self) -> int:
+        return int(self.arrays["rare_ptr"].size - 1)
+
+    @property
+    def dense(self) -> bool:
+        """True when every conjunction of common features sits in the dense array."""
+        return self.common.n_dense == self.common.n_ranked
+
+    cdef void scores(self, const int32_t* feats, int n, double* out) noexcept nogil:
+        cdef int32_t stack_ranks[STACK_FEATURES]
+        cdef int32_t* x_ranks = stack_ranks
+        cdef int n_outputs = self.n_outputs
+        cdef int slot, i, k, m_common = 0
+        cdef int32_t f, c, s, shared, m = 0
+        cdef int64_t p
+        cdef double kr
+        cdef const double* coef
+        cdef int32_t* counts
+        cdef int32_t* touched
+        cdef uint8_t* marks
+        for k in range(n_outputs):
+            out[k] = self.constant[k]
+        counts = <int32_t*>self.pool.acquire(&slot)
+        if n > STACK_FEATURES:
+            x_ranks = <int32_t*>malloc(n * sizeof(int32_t))
+        if counts == NULL or x_ranks == NULL:
+            for k in range(n_outputs):
+                out[k] = NAN
+            if counts != NULL:
+                self.pool.release(counts, slot)
+            return
+        touched = counts + self.n_rare_support_vectors
+        marks = <uint8_t*>(touched + self.n_rare_support_vectors)
+        for i in range(n):
+            f = feats[i]
+            if f >= self.n_ids:
+                break
+            c = self.feature_class[f]
+            if c >= 0:
+                x_ranks[m_common] = c
+                m_common += 1
+                marks[c] = 1
+            elif c <= FIRST_RARE:
+                for p in range(self.rare_ptr[FIRST_RARE - c], self.rare_ptr[FIRST_RARE - c + 1]):
+                    s = self.rare_postings[p]
+                    if counts[s] == 0:
+                        touched[m] = s
+                        m += 1
+                    counts[s] += 1
+        for i in range(m):
+            s = touched[i]
+            shared = 0
+            for p in range(self.rare_sv_ptr[s], self.rare_sv_ptr[s + 1]):
+                shared += marks[self.rare_sv_common[p]]
+            kr = self.kernel[shared + counts[s]] - self.kernel[shared]
+            counts[s] = 0
+            coef = self.rare_sv_coef + <int64_t>s * n_outputs
+            for k in range(n_outputs):
+                out[k] += coef[k] * kr
+        for i in range(m_common):
+            marks[x_ranks[i]] = 0
+        self.pool.release(counts, slot)
+        self.common.add(x_ranks, m_common, out)
+        if x_ranks != stack_ranks:
+            free(x_ranks)
+
+    def memory_report(self) -> dict[str, int]:
+        """Bytes of each part: common expansion, rare index, rare support vectors, scratch."""
+        a = self.arrays
+        parts = self.common.memory_report()
+        return {
+            "common_dense": parts["dense"],
+            "common_hashed": parts["hashed"],
+            "common_ranks": a["constant"].nbytes + a["common_ids"].nbytes,
+            "rare_index": (a["feature_class"].nbytes + a["rare_ptr"].nbytes
+                           + a["rare_postings"].nbytes),
+            "rare_support_vectors": (a["rare_sv_ptr"].nbytes + a["rare_sv_common"].nbytes
+                                     + a["rare_sv_coef"].nbytes + a["kernel"].nbytes),
+            "scratch_per_call": self.pool.bytes_per_call,
+        }
+
+    def memory_bytes(self) -> int:
+        return sum(self.memory_report().values())
+
+    def to_arrays(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+        """Header (JSON-ready) and arrays that from_arrays turns back into this scorer."""
+        header = {"evaluator": "split", "n_outputs": self.n_outputs,
+                  "n_dense": self.common.n_dense, **self.settings}
+        arrays = dict(self.arrays)
+        arrays["dense_weights"] = self.common.dense_weights
+        arrays["keys"] = self.common.keys()
+        arrays["hashed_weights"] = self.common.hashed_weights
+        return header, arrays
+
+    @classmethod
+    def from_arrays(
+        cls, header: dict[str, Any], arrays: dict[str, np.ndarray], source: str = "model"
+    ) -> SplitSVMScorer:
+        """Rebuild a scorer from to_arrays() output; ModelFileError names `source`."""
+        try:
+            if header["evaluator"] != "split":
+                raise ValueError(f"evaluator {header['evaluator']!r} is not split")
+            n_outputs, degree = int(header["n_outputs"]), int(header["degree"])
+            n_dense = int(header["n_dense"])
+            settings = {
+                "degree": degree,
+                "gamma": float(header["gamma"]),
+                "coef0": float(header["coef0"]),
+                "rare_threshold": header["rare_threshold"],
+                "min_common_count": float(header["min_common_count"]),
+                "n_support_vectors": int(header["n_support_vectors"]),
+            }
+        except (KeyError, TypeError, ValueError) as error:
+            raise ModelFileError(f"{source}: inconsistent split-svm header ({error})") from None
+        expected = {
+            "constant": ("float64", (n_outputs,)),
+            "common_ids": ("int32", (None,)),
+            "feature_class": ("int32", (None,)),
+            "rare_ptr": ("int64", (None,)),
+            "rare_postings": ("int32", (None,)),
+            "rare_sv_ptr": ("int64", (None,)),
+            "rare_sv_common": ("int32", (None,)),
+            "rare_sv_coef": ("float64", (None, n_outputs)),
+            "kernel": ("float64", (None,)),
+        }
+        store_arrays = {
+            "dense_weights": ("float64", (None, n_outputs)),
+            "keys": ("uint64", (None,)),
+            "hashed_weights": ("float64", (None, n_outputs)),
+        }
+        require_arrays(source, arrays, {**expected, **store_arrays})
+        scorer = cls.__new__(cls)
+        try:
+            store = ConjunctionStore(arrays["dense_weights"], arrays["keys"],
+                                     arrays["hashed_weights"], degree,
+                                     arrays["common_ids"].size, n_dense)
+            scorer._install(store, {name: arrays[name] for name in expected}, settings)
+        except ValueError as error:
+            raise ModelFileError(f"{source}: inconsistent split-svm arrays ({error})") from None
+        return scorer

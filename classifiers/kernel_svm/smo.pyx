@@ -1,0 +1,743 @@
+# cython: language_level=3
+"""C-SVC dual solver for the polynomial kernel on binary features (the engine of `kernel-svm`).
+
+Problem (Chang & Lin, "LIBSVM: a library for support vector machines", ACM TIST 2011,
+section 2.1):
+
+    min_a  f(a) = 0.5 a^T Q a - e^T a,   y^T a = 0,   0 <= a_i <= C_i,
+    Q_ij = y_i y_j K(x_i, x_j),   K(x, z) = (gamma |x & z| + coef0)^degree,
+
+with |x & z| the number of feature ids two rows share and C_i = Cp (y_i = +1) or Cn (y_i = -1).
+
+Algorithm: SMO (Platt 1998) on the pair (i, j) chosen by the second-order working-set selection
+of Fan, Chen & Lin 2005, "Working set selection using second order information for training
+SVM", JMLR 6 (their WSS 2):
+
+    i = argmax { -y_t G_t : t in I_up(a) },
+    j = argmin { -(b_it)^2 / a_it : t in I_low(a), -y_t G_t < -y_i G_i },
+    b_it = -y_i G_i + y_t G_t > 0,  a_it = K_ii + K_tt - 2 K_it (tau = 1e-12 when <= 0),
+
+stopping when m(a) - M(a) < eps; shrinking and gradient reconstruction as in LIBSVM's Solver
+(sections 4-5 of the TIST paper), and an LRU cache of kernel columns Q_i[0 .. len) as float.
+This module follows libsvm 3.x's Solver step by step (same tie-breaking, shrinking schedule,
+cache policy and float rounding of Q), so it reaches libsvm's solution on the same data.
+
+Kernel columns: the rows' feature ids are remapped to 0 .. n_features-1, and a column
+Q_i[start .. len) needs |x_i & x_t| for every row t, then a table lookup of the kernel by that
+count. Two ways, whichever touches fewer ids for this column:
+  gather: mark x_i's ids in a byte array, then count the marked ids of each x_t (sum of |x_t|);
+  inverted index: count[t] = number of x_i's ids that x_t holds, by walking the posting list of
+    each id of x_i; an id held by more than half of the rows keeps the list of rows *without*
+    it instead (count starts at 1 for it and those rows lose it), so a column costs l plus
+    sum over x_i's ids of min(df, l - df).
+"""
+from libc.math cimport INFINITY
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t
+from libc.stdlib cimport calloc, free, malloc, realloc
+
+import numpy as np
+
+from classifiers.evaluators.kernel_sum import kernel_table
+
+cdef double TAU = 1e-12
+
+cdef enum:
+    LOWER_BOUND = 0
+    UPPER_BOUND = 1
+    FREE = 2
+
+
+cdef struct CacheHead:
+    # One column of the LRU cache: data[0 .. length) holds Q_i[0 .. length).
+    CacheHead* prev
+    CacheHead* next
+    float* data
+    int length
+
+
+cdef class _Solver:
+    """State of one binary C-SVC solve (libsvm's Solver + SVC_Q + Cache on binary rows)."""
+
+    cdef int l
+    cdef int active_size
+    cdef bint unshrink
+    cdef double Cp, Cn, eps
+    cdef int8_t* y
+    cdef double* G
+    cdef double* G_bar
+    cdef double* alpha
+    cdef double* QD
+    cdef char* alpha_status
+    cdef int* active_set
+    # Kernel rows, permuted together with the solver's variables.
+    cdef int64_t* row_start
+    cdef int32_t* row_len
+    cdef const int32_t* feats
+    cdef uint8_t* mark
+    cdef double* table
+    # Inverted index by original row (see the module notes): postings of feature f are
+    # post_rows[post_ptr[f] : post_ptr[f + 1]], complemented when complement[f]; count holds
+    # one counter per original row; index_cost[o] is the work of a column of row o that way.
+    cdef const int64_t* post_ptr
+    cdef const int32_t* post_rows
+    cdef const uint8_t* complement
+    cdef const int64_t* index_cost
+    cdef int32_t* count
+    cdef double mean_len
+    # LRU cache of columns; cache_size counts the floats still free.
+    cdef CacheHead* head
+    cdef CacheHead lru_head
+    cdef int64_t cache_size
+    cdef int64_t columns_computed
+
+    def __cinit__(self, int l, int n_features, int max_count):
+        self.l = l
+        self.y = <int8_t*>malloc(max(l, 1) * sizeof(int8_t))
+        self.G = <double*>malloc(max(l, 1) * sizeof(double))
+        self.G_bar = <double*>malloc(max(l, 1) * sizeof(double))
+        self.alpha = <double*>malloc(max(l, 1) * sizeof(double))
+        self.QD = <double*>malloc(max(l, 1) * sizeof(double))
+        self.alpha_status = <char*>malloc(max(l, 1) * sizeof(char))
+        self.active_set = <int*>malloc(max(l, 1) * sizeof(int))
+        self.row_start = <int64_t*>malloc(max(l, 1) * sizeof(int64_t))
+        self.row_len = <int32_t*>malloc(max(l, 1) * sizeof(int32_t))
+        self.mark = <uint8_t*>calloc(max(n_features, 1), sizeof(uint8_t))
+        self.table = <double*>malloc((max_count + 1) * sizeof(double))
+        self.head = <CacheHead*>calloc(max(l, 1), sizeof(CacheHead))
+        self.count = <int32_t*>malloc(max(l, 1) * sizeof(int32_t))
+        self.lru_head.next = &self.lru_head
+        self.lru_head.prev = &self.lru_head
+        if (self.y == NULL or self.G == NULL or self.G_bar == NULL or self.alpha == NULL
+                or self.QD == NULL or self.alpha_status == NULL or self.active_set == NULL
+                or self.row_start == NULL or self.row_len == NULL or self.mark == NULL
+                or self.table == NULL or self.head == NULL or self.count == NULL):
+            raise MemoryError()
+
+    def __dealloc__(self):
+        cdef CacheHead* h
+        if self.head != NULL:
+            h = self.lru_head.next
+            while h != &self.lru_head:
+                free(h.data)
+                h = h.next
+        free(self.head)
+        free(self.y)
+        free(self.G)
+        free(self.G_bar)
+        free(self.alpha)
+        free(self.QD)
+        free(self.alpha_status)
+        free(self.active_set)
+        free(self.row_start)
+        free(self.row_len)
+        free(self.mark)
+        free(self.table)
+        free(self.count)
+
+    # LRU cache (libsvm's Cache) ------------------------------------------------------------
+
+    cdef inline void lru_delete(self, CacheHead* h) noexcept nogil:
+        h.prev.next = h.next
+        h.next.prev = h.prev
+
+    cdef inline void lru_insert(self, CacheHead* h) noexcept nogil:
+        h.next = &self.lru_head
+        h.prev = self.lru_head.prev
+        h.prev.next = h
+        h.next.prev = h
+
+    cdef int cache_get(self, int index, float** data, int length) noexcept nogil:
+        # Point data at column index's storage for [0, length); return the first position
+        # that still has to be computed (>= length when the column is complete). NULL data
+        # means out of memory.
+        cdef CacheHead* h = &self.head[index]
+        cdef CacheHead* old
+        cdef int more, had
+        cdef float* grown
+        if h.length:
+            self.lru_delete(h)
+        more = length - h.length
+        had = h.length
+        if more > 0:
+            while self.cache_size < more:
+                old = self.lru_head.next
+                self.lru_delete(old)
+                free(old.data)
+                self.cache_size += old.length
+                old.data = NULL
+                old.length = 0
+            grown = <float*>realloc(h.data, sizeof(float) * length)
+            if grown == NULL:
+                data[0] = NULL
+                return 0
+            h.data = grown
+            self.cache_size -= more
+            h.length = length
+        else:
+            had = length
+        self.lru_insert(h)
+        data[0] = h.data
+        return had
+
+    cdef void cache_swap(self, int i, int j) noexcept nogil:
+        cdef CacheHead* h
+        cdef CacheHead* following
+        cdef float* data
+        cdef int length
+        cdef float value
+        if i == j:
+            return
+        if self.head[i].length:
+            self.lru_delete(&self.head[i])
+        if self.head[j].length:
+            self.lru_delete(&self.head[j])
+        data = self.head[i].data
+        self.head[i].data = self.head[j].data
+        self.head[j].data = data
+        length = self.head[i].length
+        self.head[i].length = self.head[j].length
+        self.head[j].length = length
+        if self.head[i].length:
+            self.lru_insert(&self.head[i])
+        if self.head[j].length:
+            self.lru_insert(&self.head[j])
+        if i > j:
+            i, j = j, i
+        h = self.lru_head.next
+        while h != &self.lru_head:
+            following = h.next
+            if h.length > i:
+                if h.length > j:
+                    value = h.data[i]
+                    h.data[i] = h.data[j]
+                    h.data[j] = value
+                else:
+                    self.lru_delete(h)
+                    free(h.data)
+                    self.cache_size += h.length
+                    h.data = NULL
+                    h.length = 0
+            h = following
+
+    # Kernel columns (libsvm's SVC_Q::get_Q on binary rows) ------------------------------------
+
+    cdef void fill_column(self, int i, float* data, int start, int length) noexcept nogil:
+        # data[t] = y_i y_t K(x_i, x_t) for t in [start, length).
+        if self.index_cost[self.active_set[i]] + (length - start) < self.mean_len * (
+            length - start
+        ):
+            self.fill_column_by_index(i, data, start, length)
+        else:
+            self.fill_column_by_gather(i, data, start, length)
+        self.columns_computed += 1
+
+    cdef void fill_column_by_index(self, int i, float* data, int start, int length) noexcept nogil:
+        cdef const int32_t* own = self.feats + self.row_start[i]
+        cdef int n_own = self.row_len[i]
+        cdef int32_t* count = self.count
+        cdef const int32_t* rows
+        cdef const int* active_set = self.active_set
+        cdef int p, t, f
+        cdef int32_t base = 0
+        cdef int64_t q, end
+        cdef double yi = self.y[i]
+        for p in range(n_own):
+            base += self.complement[own[p]]
+        for t in range(self.l):
+            count[t] = base
+        for p in range(n_own):
+            f = own[p]
+            rows = self.post_rows
+            end = self.post_ptr[f + 1]
+            if self.complement[f]:
+                for q in range(self.post_ptr[f], end):
+                    count[rows[q]] -= 1
+            else:
+                for q in range(self.post_ptr[f], end):
+                    count[rows[q]] += 1
+        for t in range(start, length):
+            data[t] = <float>(yi * self.y[t] * self.table[count[active_set[t]]])
+
+    cdef void fill_column_by_gather(self, int i, float* data, int start, int length) noexcept nogil:
+        cdef const int32_t* feats = self.feats
+        cdef uint8_t* mark = self.mark
+        cdef const int32_t* row
+        cdef const int32_t* own = feats + self.row_start[i]
+        cdef int n_own = self.row_len[i]
+        cdef int t, p, n, c0, c1
+        cdef double yi = self.y[i]
+        for p in range(n_own):
+            mark[own[p]] = 1
+        for t in range(start, length):
+            row = feats + self.row_start[t]
+            n = self.row_len[t]
+            c0 = 0
+            c1 = 0
+            p = 0
+            while p + 2 <= n:
+                c0 += mark[row[p]]
+                c1 += mark[row[p + 1]]
+                p += 2
+            if p < n:
+                c0 += mark[row[p]]
+            data[t] = <float>(yi * self.y[t] * self.table[c0 + c1])
+        for p in range(n_own):
+            mark[own[p]] = 0
+
+    cdef float* get_Q(self, int i, int length) noexcept nogil:
+        cdef float* data
+        cdef int start = self.cache_get(i, &data, length)
+        if data != NULL and start < length:
+            self.fill_column(i, data, start, length)
+        return data
+
+    cdef void swap_index(self, int i, int j) noexcept nogil:
+        cdef int64_t s
+        cdef int32_t n
+        cdef int8_t yy
+        cdef double d
+        cdef char c
+        cdef int a
+        self.cache_swap(i, j)
+        s = self.row_start[i]; self.row_start[i] = self.row_start[j]; self.row_start[j] = s
+        n = self.row_len[i]; self.row_len[i] = self.row_len[j]; self.row_len[j] = n
+        yy = self.y[i]; self.y[i] = self.y[j]; self.y[j] = yy
+        d = self.QD[i]; self.QD[i] = self.QD[j]; self.QD[j] = d
+        d = self.G[i]; self.G[i] = self.G[j]; self.G[j] = d
+        c = self.alpha_status[i]; self.alpha_status[i] = self.alpha_status[j]
+        self.alpha_status[j] = c
+        d = self.alpha[i]; self.alpha[i] = self.alpha[j]; self.alpha[j] = d
+        a = self.active_set[i]; self.active_set[i] = self.active_set[j]; self.active_set[j] = a
+        d = self.G_bar[i]; self.G_bar[i] = self.G_bar[j]; self.G_bar[j] = d
+
+    # Solver -------------------------------------------------------------------------------
+
+    cdef inline double get_C(self, int i) noexcept nogil:
+        return self.Cp if self.y[i] > 0 else self.Cn
+
+    cdef inline void update_alpha_status(self, int i) noexcept nogil:
+        if self.alpha[i] >= self.get_C(i):
+            self.alpha_status[i] = UPPER_BOUND
+        elif self.alpha[i] <= 0:
+            self.alpha_status[i] = LOWER_BOUND
+        else:
+            self.alpha_status[i] = FREE
+
+    cdef int reconstruct_gradient(self) noexcept nogil:
+        # Inactive G from G_bar and the free variables; returns -1 when out of memory.
+        cdef int i, j, nr_free = 0
+        cdef int l = self.l, active = self.active_size
+        cdef const float* Q_i
+        cdef double alpha_i
+        if active == l:
+            return 0
+        for j in range(active, l):
+            self.G[j] = self.G_bar[j] - 1.0
+        for j in range(active):
+            if self.alpha_status[j] == FREE:
+                nr_free += 1
+        if <int64_t>nr_free * l > 2 * <int64_t>active * (l - active):
+            for i in range(active, l):
+                Q_i = self.get_Q(i, active)
+                if Q_i == NULL:
+                    return -1
+                for j in range(active):
+                    if self.alpha_status[j] == FREE:
+                        self.G[i] += self.alpha[j] * Q_i[j]
+        else:
+            for i in range(active):
+                if self.alpha_status[i] == FREE:
+                    Q_i = self.get_Q(i, l)
+                    if Q_i == NULL:
+                        return -1
+                    alpha_i = self.alpha[i]
+                    for j in range(active, l):
+                        self.G[j] += alpha_i * Q_i[j]
+        return 0
+
+    cdef int select_working_set(self, int* out_i, int* out_j) noexcept nogil:
+        # WSS 2 of Fan, Chen & Lin 2005. Returns 1 when optimal, -1 when out of memory.
+        cdef double Gmax = -INFINITY, Gmax2 = -INFINITY, obj_diff_min = INFINITY
+        cdef double grad_diff, quad_coef, obj_diff, QD_i = 0, y_i = 0
+        cdef int Gmax_idx = -1, Gmin_idx = -1, t, j, active = self.active_size
+        cdef const float* Q_i = NULL
+        cdef const double* G = self.G
+        cdef const double* QD = self.QD
+        cdef const int8_t* y = self.y
+        cdef const char* status = self.alpha_status
+        for t in range(active):
+            if y[t] == 1:
+                if status[t] != UPPER_BOUND and -G[t] >= Gmax:
+                    Gmax = -G[t]
+                    Gmax_idx = t
+            else:
+                if status[t] != LOWER_BOUND and G[t] >= Gmax:
+                    Gmax = G[t]
+                    Gmax_idx = t
+        if Gmax_idx != -1:
+            Q_i = self.get_Q(Gmax_idx, active)
+            if Q_i == NULL:
+                return -1
+            QD_i = QD[Gmax_idx]
+            y_i = y[Gmax_idx]
+        for j in range(active):
+            if y[j] == 1:
+                if status[j] != LOWER_BOUND:
+                    grad_diff = Gmax + G[j]
+                    if G[j] >= Gmax2:
+                        Gmax2 = G[j]
+                    if grad_diff > 0:
+                        quad_coef = QD_i + QD[j] - 2.0 * y_i * Q_i[j]
+                        if quad_coef > 0:
+                            obj_diff = -(grad_diff * grad_diff) / quad_coef
+                        else:
+                            obj_diff = -(grad_diff * grad_diff) / TAU
+                        if obj_diff <= obj_diff_min:
+                            Gmin_idx = j
+                            obj_diff_min = obj_diff
+            else:
+                if status[j] != UPPER_BOUND:
+                    grad_diff = Gmax - G[j]
+                    if -G[j] >= Gmax2:
+                        Gmax2 = -G[j]
+                    if grad_diff > 0:
+                        quad_coef = QD_i + QD[j] + 2.0 * y_i * Q_i[j]
+                        if quad_coef > 0:
+                            obj_diff = -(grad_diff * grad_diff) / quad_coef
+                        else:
+                            obj_diff = -(grad_diff * grad_diff) / TAU
+                        if obj_diff <= obj_diff_min:
+                            Gmin_idx = j
+                            obj_diff_min = obj_diff
+        if Gmax + Gmax2 < self.eps or Gmin_idx == -1:
+            return 1
+        out_i[0] = Gmax_idx
+        out_j[0] = Gmin_idx
+        return 0
+
+    cdef inline bint be_shrunk(self, int i, double Gmax1, double Gmax2) noexcept nogil:
+        if self.alpha_status[i] == UPPER_BOUND:
+            if self.y[i] == 1:
+                return -self.G[i] > Gmax1
+            return -self.G[i] > Gmax2
+        if self.alpha_status[i] == LOWER_BOUND:
+            if self.y[i] == 1:
+                return self.G[i] > Gmax2
+            return self.G[i] > Gmax1
+        return False
+
+    cdef int do_shrinking(self) noexcept nogil:
+        cdef double Gmax1 = -INFINITY, Gmax2 = -INFINITY
+        cdef int i
+        for i in range(self.active_size):
+            if self.y[i] == 1:
+                if self.alpha_status[i] != UPPER_BOUND and -self.G[i] >= Gmax1:
+                    Gmax1 = -self.G[i]
+                if self.alpha_status[i] != LOWER_BOUND and self.G[i] >= Gmax2:
+                    Gmax2 = self.G[i]
+            else:
+                if self.alpha_status[i] != UPPER_BOUND and -self.G[i] >= Gmax2:
+                    Gmax2 = -self.G[i]
+                if self.alpha_status[i] != LOWER_BOUND and self.G[i] >= Gmax1:
+                    Gmax1 = self.G[i]
+        if not self.unshrink and Gmax1 + Gmax2 <= self.eps * 10:
+            self.unshrink = True
+            if self.reconstruct_gradient() != 0:
+                return -1
+            self.active_size = self.l
+        i = 0
+        while i < self.active_size:
+            if self.be_shrunk(i, Gmax1, Gmax2):
+                self.active_size -= 1
+                while self.active_size > i:
+                    if not self.be_shrunk(self.active_size, Gmax1, Gmax2):
+                        self.swap_index(i, self.active_size)
+                        break
+                    self.active_size -= 1
+            i += 1
+        return 0
+
+    cdef double calculate_rho(self) noexcept nogil:
+        cdef int i, nr_free = 0
+        cdef double ub = INFINITY, lb = -INFINITY, sum_free = 0, yG
+        for i in range(self.active_size):
+            yG = self.y[i] * self.G[i]
+            if self.alpha_status[i] == UPPER_BOUND:
+                if self.y[i] == -1:
+                    ub = min(ub, yG)
+                else:
+                    lb = max(lb, yG)
+            elif self.alpha_status[i] == LOWER_BOUND:
+                if self.y[i] == 1:
+                    ub = min(ub, yG)
+                else:
+                    lb = max(lb, yG)
+            else:
+                nr_free += 1
+                sum_free += yG
+        if nr_free > 0:
+            return sum_free / nr_free
+        return (ub + lb) / 2
+
+    cdef void update_pair(self, int i, int j, const float* Q_i, const float* Q_j) noexcept nogil:
+        # The two-variable subproblem of SMO, solved and clipped to the box as libsvm does.
+        cdef double C_i = self.get_C(i), C_j = self.get_C(j)
+        cdef double* alpha = self.alpha
+        cdef double quad_coef, delta, diff, total
+        if self.y[i] != self.y[j]:
+            quad_coef = self.QD[i] + self.QD[j] + 2 * Q_i[j]
+            if quad_coef <= 0:
+                quad_coef = TAU
+            delta = (-self.G[i] - self.G[j]) / quad_coef
+            diff = alpha[i] - alpha[j]
+            alpha[i] += delta
+            alpha[j] += delta
+            if diff > 0:
+                if alpha[j] < 0:
+                    alpha[j] = 0
+                    alpha[i] = diff
+            else:
+                if alpha[i] < 0:
+                    alpha[i] = 0
+                    alpha[j] = -diff
+            if diff > C_i - C_j:
+                if alpha[i] > C_i:
+                    alpha[i] = C_i
+                    alpha[j] = C_i - diff
+            else:
+                if alpha[j] > C_j:
+                    alpha[j] = C_j
+                    alpha[i] = C_j + diff
+        else:
+            quad_coef = self.QD[i] + self.QD[j] - 2 * Q_i[j]
+            if quad_coef <= 0:
+                quad_coef = TAU
+            delta = (self.G[i] - self.G[j]) / quad_coef
+            total = alpha[i] + alpha[j]
+            alpha[i] -= delta
+            alpha[j] += delta
+            if total > C_i:
+                if alpha[i] > C_i:
+                    alpha[i] = C_i
+                    alpha[j] = total - C_i
+            else:
+                if alpha[j] < 0:
+                    alpha[j] = 0
+                    alpha[i] = total
+            if total > C_j:
+                if alpha[j] > C_j:
+                    alpha[j] = C_j
+                    alpha[i] = total - C_j
+            else:
+                if alpha[i] < 0:
+                    alpha[i] = 0
+                    alpha[j] = total
+
+    cdef int update_G_bar(self, int i, bint was_upper) noexcept nogil:
+        # G_bar += / -= C_i Q_i when variable i enters / leaves its upper bound.
+        cdef bint is_upper = self.alpha_status[i] == UPPER_BOUND
+        cdef const float* Q_i
+        cdef double C_i = self.get_C(i)
+        cdef int k
+        if was_upper == is_upper:
+            return 0
+        Q_i = self.get_Q(i, self.l)
+        if Q_i == NULL:
+            return -1
+        if was_upper:
+            for k in range(self.l):
+                self.G_bar[k] -= C_i * Q_i[k]
+        else:
+            for k in range(self.l):
+                self.G_bar[k] += C_i * Q_i[k]
+        return 0
+
+    cdef int solve(self, bint shrinking, int64_t max_iter, int64_t* iterations) noexcept nogil:
+        # libsvm's Solver::Solve from a = 0 (G = -e, G_bar = 0). Returns 1 when the stopping
+        # test was met, 0 when max_iter steps ran out first, -1 when out of memory;
+        # iterations[0] receives the number of SMO steps.
+        cdef int l = self.l, i = 0, j = 0, k, found
+        cdef int64_t it = 0
+        cdef int counter = min(l, 1000) + 1
+        cdef const float* Q_i
+        cdef const float* Q_j
+        cdef double old_alpha_i, old_alpha_j, delta_alpha_i, delta_alpha_j
+        cdef bint ui, uj
+        for k in range(l):
+            self.alpha[k] = 0
+            self.alpha_status[k] = LOWER_BOUND
+            self.active_set[k] = k
+            self.G[k] = -1.0
+            self.G_bar[k] = 0
+        self.active_size = l
+        self.unshrink = False
+        while it < max_iter:
+            counter -= 1
+            if counter == 0:
+                counter = min(l, 1000)
+                if shrinking and self.do_shrinking() != 0:
+                    return -1
+            found = self.select_working_set(&i, &j)
+            if found < 0:
+                return -1
+            if found != 0:
+                if self.reconstruct_gradient() != 0:
+                    return -1
+                self.active_size = l
+                found = self.select_working_set(&i, &j)
+                if found < 0:
+                    return -1
+                if found != 0:
+                    iterations[0] = it
+                    return 1
+                counter = 1
+            it += 1
+            Q_i = self.get_Q(i, self.active_size)
+            Q_j = self.get_Q(j, self.active_size)
+            if Q_i == NULL or Q_j == NULL:
+                return -1
+            old_alpha_i = self.alpha[i]
+            old_alpha_j = self.alpha[j]
+            self.update_pair(i, j, Q_i, Q_j)
+            delta_alpha_i = self.alpha[i] - old_alpha_i
+            delta_alpha_j = self.alpha[j] - old_alpha_j
+            for k in range(self.active_size):
+                self.G[k] += Q_i[k] * delta_alpha_i + Q_j[k] * delta_alpha_j
+            ui = self.alpha_status[i] == UPPER_BOUND
+            uj = self.alpha_status[j] == UPPER_BOUND
+            self.update_alpha_status(i)
+            self.update_alpha_status(j)
+            if self.update_G_bar(i, ui) != 0 or self.update_G_bar(j, uj) != 0:
+                return -1
+        if self.reconstruct_gradient() != 0:
+            return -1
+        self.active_size = l
+        iterations[0] = it
+        return 0
+
+
+def solve_c_svc(
+    const int64_t[::1] row_start,
+    const int32_t[::1] row_len,
+    const int32_t[::1] feats,
+    int n_features,
+    const int8_t[::1] y,
+    double Cp,
+    double Cn,
+    int degree,
+    double gamma,
+    double coef0,
+    double eps,
+    double cache_mb,
+    bint shrinking,
+    int64_t max_iter,
+):
+    """Train one binary C-SVC (libsvm's solve_c_svc) on rows given by position.
+
+    Row t of the problem holds the feature ids feats[row_start[t] : row_start[t] + row_len[t]]
+    (remapped to 0 .. n_features-1, any order) and the label y[t] in {+1, -1}. Returns
+    (coef, rho, objective, iterations, columns_computed): coef[t] = y_t a_t (libsvm's sv_coef
+    of the row; nonzero marks a support vector), rho the offset of the decision function
+    sum_t coef[t] K(x_t, x) - rho, objective f(a) at the solution, the number of SMO steps,
+    whether the stopping test was met (False: max_iter steps ran out first; max_iter <= 0 means
+    libsvm's max(10^7, 100 l)) and the number of kernel columns computed.
+    """
+    cdef int l = <int>y.shape[0]
+    if row_start.shape[0] != l or row_len.shape[0] != l:
+        raise ValueError("row_start, row_len and y must have one entry per row")
+    if l == 0:
+        raise ValueError("cannot solve a problem with no rows")
+    if not (Cp > 0 and Cn > 0):
+        raise ValueError("the box bounds Cp and Cn must be positive")
+    if not eps > 0:
+        raise ValueError("eps must be positive")
+    lengths = np.asarray(row_len)
+    starts = np.asarray(row_start)
+    if lengths.min() < 0 or starts.min() < 0 or (starts + lengths).max() > feats.shape[0]:
+        raise ValueError("rows must lie inside feats")
+    if feats.shape[0] and (np.asarray(feats).min() < 0 or np.asarray(feats).max() >= n_features):
+        raise ValueError("feature ids must lie in 0 .. n_features-1")
+    labels = np.asarray(y)
+    if not np.all((labels == 1) | (labels == -1)):
+        raise ValueError("labels must be +1 or -1")
+    cdef int max_count = int(lengths.max())
+    cdef _Solver solver = _Solver(l, n_features, max_count)
+    post_ptr, post_rows, complement, index_cost = _inverted_index(
+        starts, lengths, np.asarray(feats), n_features
+    )
+    cdef const int64_t[::1] post_ptr_view = post_ptr
+    cdef const int32_t[::1] post_rows_view = post_rows
+    cdef const uint8_t[::1] complement_view = complement
+    cdef const int64_t[::1] index_cost_view = index_cost
+    solver.post_ptr = &post_ptr_view[0]
+    solver.post_rows = &post_rows_view[0] if post_rows.size else NULL
+    solver.complement = &complement_view[0]
+    solver.index_cost = &index_cost_view[0]
+    solver.mean_len = float(lengths.mean())
+    cdef int t
+    cdef double[::1] table = kernel_table(max_count, degree, gamma, coef0)
+    for t in range(max_count + 1):
+        solver.table[t] = table[t]
+    for t in range(l):
+        solver.row_start[t] = row_start[t]
+        solver.row_len[t] = row_len[t]
+        solver.y[t] = y[t]
+        solver.QD[t] = table[row_len[t]]
+    solver.feats = &feats[0] if feats.shape[0] else NULL
+    solver.Cp = Cp
+    solver.Cn = Cn
+    solver.eps = eps
+    # libsvm: cache_size MB of floats minus the column heads, at least two columns.
+    solver.cache_size = <int64_t>(cache_mb * (1 << 20)) // sizeof(float)
+    solver.cache_size -= l * sizeof(CacheHead) // sizeof(float)
+    solver.cache_size = max(solver.cache_size, 2 * <int64_t>l)
+    if max_iter <= 0:
+        max_iter = max(10000000, 100 * <int64_t>l)
+    cdef int64_t iterations = 0
+    cdef int status
+    with nogil:
+        status = solver.solve(shrinking, max_iter, &iterations)
+    if status < 0:
+        raise MemoryError("out of memory for the kernel cache")
+    coef = np.empty(l, dtype=np.float64)
+    cdef double[::1] coef_view = coef
+    cdef double v = 0
+    for t in range(l):
+        v += solver.alpha[t] * (solver.G[t] - 1.0)
+        coef_view[solver.active_set[t]] = solver.alpha[t] * solver.y[t]
+    rho = solver.calculate_rho()
+    return coef, rho, v / 2, int(iterations), status == 1, int(solver.columns_computed)
+
+
+def _inverted_index(starts, lengths, feats, int n_features):
+    """Posting lists of the problem's rows by feature (see the module notes).
+
+    Returns (post_ptr int64 (n_features + 1,), post_rows int32, complement uint8 (n_features,),
+    index_cost int64 (l,)): the rows holding feature f, or those not holding it when
+    complement[f], are post_rows[post_ptr[f] : post_ptr[f + 1]] in ascending order.
+    """
+    l = lengths.size
+    total = int(lengths.sum())
+    row_of = np.repeat(np.arange(l, dtype=np.int32), lengths)
+    offsets = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    ids = feats[np.repeat(starts, lengths) + offsets]
+    order = np.argsort(ids, kind="stable")
+    sorted_ids, sorted_rows = ids[order], row_of[order]
+    df = np.bincount(ids, minlength=n_features)
+    held_ptr = np.zeros(n_features + 1, dtype=np.int64)
+    np.cumsum(df, out=held_ptr[1:])
+    complement = (2 * df > l).astype(np.uint8)
+    sizes = np.where(complement == 1, l - df, df)
+    post_ptr = np.zeros(n_features + 1, dtype=np.int64)
+    np.cumsum(sizes, out=post_ptr[1:])
+    post_rows = np.empty(int(post_ptr[-1]), dtype=np.int32)
+    plain = complement[sorted_ids] == 0
+    rank = np.arange(total, dtype=np.int64) - held_ptr[sorted_ids]
+    post_rows[post_ptr[sorted_ids[plain]] + rank[plain]] = sorted_rows[plain]
+    everyone = np.arange(l, dtype=np.int32)
+    for f in np.flatnonzero(complement):
+        post_rows[post_ptr[f] : post_ptr[f + 1]] = np.setdiff1d(
+            everyone, sorted_rows[held_ptr[f] : held_ptr[f + 1]], assume_unique=True
+        )
+    index_cost = np.bincount(row_of, weights=sizes[ids], minlength=l).astype(np.int64) + l
+    return post_ptr, post_rows, complement, index_cost

@@ -1,0 +1,351 @@
+"""`kernel-svm` backend: libsvm's C-SVC with the polynomial kernel on binary features.
+
+KernelSVM trains one binary C-SVC per pair of classes (one-vs-one) with the SMO solver of
+classifiers/kernel_svm/smo.pyx (libsvm's Solver: second-order working-set selection, shrinking,
+LRU kernel cache), on K(x, z) = (gamma |x & z| + coef0)^degree, degree 1..4. Everything that
+decides libsvm's result is reproduced: labels in order of first appearance (two classes -1/+1
+with -1 first are swapped so that +1 comes first), each pair's rows grouped by class in input
+order, C_i = C * class_weight[label], the stopping tolerance eps (default 1e-3) and the
+max(10^7, 100 l) step limit. The result is a OneVsOneExpansion (`expansion_`, libsvm's SV /
+sv_coef / rho / label / nSV), the input of the exact fast evaluators; `support_` holds the
+training row of each support vector (libsvm's sv_indices minus one).
+
+Decision values: one per pair of classes in libsvm's order (`n_outputs` = k (k-1) / 2, one for
+two classes), positive meaning the pair's first label; `predict` takes libsvm's vote. A single
+class gives a constant model (one output, +1). `clf.scorer` is the naive compiled scorer
+(classifiers.evaluators.one_vs_one_sum.OneVsOneSumScorer, a BinaryScorer).
+"""
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import numpy as np
+
+from classifiers.evaluators.one_vs_one_expansion import OneVsOneExpansion
+from classifiers.evaluators.one_vs_one_sum import OneVsOneSumScorer
+from classifiers.kernel_svm.smo import solve_c_svc
+from classifiers.kernel_svm.libsvm_model import read_libsvm_model, write_libsvm_model
+from classifiers.model_file import (
+    CLASSIFIER_FORMAT,
+    ModelFileError,
+    read_model_file,
+    write_classifier_file,
+)
+from features.binary_matrix import BinaryMatrix
+
+MODEL_FORMAT = CLASSIFIER_FORMAT
+BACKEND = "kernel-svm"
+_STATS = (
+    "objective",
+    "iterations",
+    "converged",
+    "n_bounded",
+    "kernel_columns",
+    "n_training_rows",
+)
+
+
+class KernelSVM:
+    """One-vs-one C-SVC with kernel (gamma x.z + coef0)^degree, trained by libsvm's SMO."""
+
+    backend = BACKEND
+
+    def __init__(
+        self,
+        degree: int = 2,
+        gamma: float = 1.0,
+        coef0: float = 1.0,
+        C: float = 1.0,
+        eps: float = 1e-3,
+        cache_mb: float = 100.0,
+        shrinking: bool = True,
+        class_weight: dict[Any, float] | None = None,
+        max_iter: int | None = None,
+        threads: int = 1,
+    ) -> None:
+        """degree, gamma, coef0: the kernel; C: the box bound; eps: stopping tolerance on
+        the maximal violation m(a) - M(a); cache_mb: kernel column cache per binary problem;
+        shrinking: libsvm's shrinking heuristic; class_weight: label -> factor of C (labels not
+        in the training data are ignored, as libsvm does with a warning); max_iter: SMO steps per
+        binary problem (None: libsvm's max(10^7, 100 l)); threads: binary problems solved at
+        once (the models do not depend on it)."""
+        self.degree = int(degree)
+        self.gamma = float(gamma)
+        self.coef0 = float(coef0)
+        self.C = float(C)
+        self.eps = float(eps)
+        self.cache_mb = float(cache_mb)
+        self.shrinking = bool(shrinking)
+        self.class_weight = dict(class_weight or {})
+        self.max_iter = None if max_iter is None else int(max_iter)
+        self.threads = int(threads)
+        self._check_parameters()
+        self.classes_: np.ndarray | None = None
+        self.expansion_: OneVsOneExpansion | None = None
+        self.scorer: OneVsOneSumScorer | None = None
+        self.support_: np.ndarray | None = None
+        self.stats_: dict[str, Any] = {}
+
+    def _check_parameters(self) -> None:
+        if self.degree not in (1, 2, 3, 4):
+            raise ValueError(f"degree must be 1, 2, 3 or 4, not {self.degree}")
+        if not (self.gamma > 0 and np.isfinite(self.gamma)):
+            raise ValueError("gamma must be positive")
+        if not np.isfinite(self.coef0):
+            raise ValueError("coef0 must be finite")
+        if not (self.C > 0 and np.isfinite(self.C)):
+            raise ValueError("C must be positive")
+        if not self.eps > 0:
+            raise ValueError("eps must be positive")
+        if not self.cache_mb > 0:
+            raise ValueError("cache_mb must be positive")
+        if self.max_iter is not None and self.max_iter < 1:
+            raise ValueError("max_iter must be at least 1")
+        if self.threads < 1:
+            raise ValueError("threads must be at least 1")
+        for label, weight in self.class_weight.items():
+            if not (float(weight) > 0 and np.isfinite(float(weight))):
+                raise ValueError(f"the weight of class {label!r} must be positive")
+
+    @property
+    def n_outputs(self) -> int:
+        return self._fitted().n_outputs
+
+    @property
+    def objective_(self) -> list[float]:
+        """libsvm's obj, 0.5 a^T Q a - e^T a at the solution, per pair of classes."""
+        return list(self.stats_.get("objective", []))
+
+    @property
+    def n_support_vectors(self) -> int:
+        return self._expansion().n_support_vectors
+
+    def _fitted(self) -> OneVsOneSumScorer:
+        if self.scorer is None:
+            raise RuntimeError("the classifier is not fitted")
+        return self.scorer
+
+    def _expansion(self) -> OneVsOneExpansion:
+        if self.expansion_ is None:
+            raise RuntimeError("the classifier is not fitted")
+        return self.expansion_
+
+    def fit(self, X: BinaryMatrix, y: np.ndarray) -> "KernelSVM":
+        """Train on the rows of X with labels y (numbers or strings)."""
+        self._check_parameters()
+        y = np.asarray(y)
+        if y.shape != (len(X),):
+            raise ValueError(f"X has {len(X)} rows but y has shape {y.shape}")
+        if len(X) == 0:
+            raise ValueError("cannot fit on zero rows")
+        labels, class_index = _group_labels(y)
+        n_classes = labels.size
+        count = np.bincount(class_index, minlength=n_classes)
+        start = np.zeros(n_classes + 1, dtype=np.int64)
+        np.cumsum(count, out=start[1:])
+        # libsvm's svm_group_classes: rows grouped by class, input order within a class.
+        perm = np.argsort(class_index, kind="stable")
+        used, compact = np.unique(X.indices, return_inverse=True)
+        compact = compact.astype(np.int32).ravel()
+        row_start = X.indptr[:-1]
+        row_len = np.diff(X.indptr).astype(np.int32)
+        weighted_C = [self.C * float(self.class_weight.get(_key(label), 1.0)) for label in labels]
+        pairs = [(i, j) for i in range(n_classes) for j in range(i + 1, n_classes)]
+        max_iter = 0 if self.max_iter is None else self.max_iter
+
+        def solve(pair: tuple[int, int]) -> tuple[np.ndarray, float, float, int, bool, int]:
+            i, j = pair
+            rows = np.concatenate([perm[start[i] : start[i + 1]], perm[start[j] : start[j + 1]]])
+            signs = np.concatenate(
+                [np.ones(count[i], dtype=np.int8), -np.ones(count[j], dtype=np.int8)]
+            )
+            return solve_c_svc(
+                row_start[rows], row_len[rows], compact, max(1, used.size), signs,
+                weighted_C[i], weighted_C[j], self.degree, self.gamma, self.coef0, self.eps,
+                self.cache_mb, self.shrinking, max_iter,
+            )
+
+        if self.threads > 1 and len(pairs) > 1:
+            with ThreadPoolExecutor(max_workers=self.threads) as pool:
+                results = list(pool.map(solve, pairs))
+        else:
+            results = [solve(pair) for pair in pairs]
+
+        nonzero = np.zeros(len(X), dtype=bool)  # by position in perm
+        for (i, j), (coef, *_) in zip(pairs, results):
+            nonzero[start[i] : start[i + 1]] |= coef[: count[i]] != 0
+            nonzero[start[j] : start[j + 1]] |= coef[count[i] :] != 0
+        n_support = np.array(
+            [np.count_nonzero(nonzero[start[c] : start[c + 1]]) for c in range(n_classes)],
+            dtype=np.int32,
+        )
+        sv_positions = np.flatnonzero(nonzero)
+        # Position (in perm order) -> column of sv_coef.
+        column = np.cumsum(nonzero) - 1
+        dual_coef = np.zeros((n_classes - 1, sv_positions.size))
+        for (i, j), (coef, *_) in zip(pairs, results):
+            keep_i = nonzero[start[i] : start[i + 1]]
+            keep_j = nonzero[start[j] : start[j + 1]]
+            dual_coef[j - 1, column[start[i] : start[i + 1]][keep_i]] = coef[: count[i]][keep_i]
+            dual_coef[i, column[start[j] : start[j + 1]][keep_j]] = coef[count[i] :][keep_j]
+        support_vectors = X.take(perm[sv_positions])
+        expansion = OneVsOneExpansion(
+            support_vectors, dual_coef, [r[1] for r in results], self.gamma, self.coef0,
+            self.degree, labels, n_support,
+        )
+        bounded = []
+        for (i, j), (coef, *_) in zip(pairs, results):
+            upper = np.repeat([weighted_C[i], weighted_C[j]], [count[i], count[j]])
+            bounded.append(int(np.count_nonzero(np.abs(coef) >= upper)))
+        self.stats_ = {
+            "objective": [float(r[2]) for r in results],
+            "iterations": [int(r[3]) for r in results],
+            "converged": [bool(r[4]) for r in results],
+            "n_bounded": bounded,
+            "kernel_columns": [int(r[5]) for r in results],
+            "n_training_rows": len(X),
+        }
+        self._set_expansion(expansion)
+        self.support_ = perm[sv_positions].astype(np.int64)
+        return self
+
+    def _set_expansion(self, expansion: OneVsOneExpansion) -> None:
+        sv = expansion.support_vectors
+        self.expansion_ = expansion
+        self.classes_ = expansion.labels
+        self.scorer = OneVsOneSumScorer(
+            sv.indptr, sv.indices, expansion.dual_coef, expansion.rho, expansion.n_support,
+            expansion.degree, expansion.gamma, expansion.coef0,
+        )
+
+    @classmethod
+    def from_expansion(cls, expansion: OneVsOneExpansion, **params: Any) -> "KernelSVM":
+        """A fitted classifier whose decision function is the given expansion."""
+        clf = cls(degree=expansion.degree, gamma=expansion.gamma, coef0=expansion.coef0, **params)
+        clf._set_expansion(expansion)
+        return clf
+
+    def decision_function(self, X: BinaryMatrix) -> np.ndarray:
+        """Decision values (n_rows, n_outputs), one per pair of classes in libsvm's order."""
+        return self._fitted().decision_function(X)
+
+    def predict(self, X: BinaryMatrix) -> np.ndarray:
+        return self.predict_from_decision(self.decision_function(X))
+
+    def predict_from_decision(self, values: np.ndarray) -> np.ndarray:
+        """Labels for decision values of shape (n, n_outputs), by libsvm's vote."""
+        expansion = self._expansion()
+        if values.ndim != 2 or values.shape[1] != self.n_outputs:
+            raise ValueError(f"expected decision values of shape (n, {self.n_outputs})")
+        return expansion.vote(values)
+
+    def parameters(self) -> dict[str, Any]:
+        """The constructor's settings, JSON-ready (class weights as [label, weight] pairs)."""
+        return {
+            "degree": self.degree,
+            "gamma": self.gamma,
+            "coef0": self.coef0,
+            "C": self.C,
+            "eps": self.eps,
+            "cache_mb": self.cache_mb,
+            "shrinking": self.shrinking,
+            "class_weight": [[_key(k), float(v)] for k, v in self.class_weight.items()],
+            "max_iter": self.max_iter,
+            "threads": self.threads,
+        }
+
+    def to_arrays(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+        """Header (JSON-ready) and arrays that from_arrays turns back into this classifier."""
+        scorer = self._fitted()
+        header, arrays = self._expansion().to_arrays()
+        header.update(self.parameters())
+        header.update(backend=BACKEND, n_outputs=scorer.n_outputs, **self.stats_)
+        if self.support_ is not None:
+            arrays["support"] = self.support_
+        return header, arrays
+
+    @classmethod
+    def from_arrays(
+        cls, header: dict[str, Any], arrays: dict[str, np.ndarray], source: str = "model"
+    ) -> "KernelSVM":
+        """Rebuild a classifier from to_arrays() output; ModelFileError names `source`."""
+        if header.get("backend") != BACKEND:
+            raise ModelFileError(
+                f"{source}: holds a {header.get('backend')} classifier, not {BACKEND}"
+            )
+        try:
+            params = {
+                key: header[key]
+                for key in ("C", "eps", "cache_mb", "shrinking", "max_iter", "threads")
+            }
+            params["class_weight"] = {_key(k): v for k, v in header["class_weight"]}
+            n_outputs = int(header["n_outputs"])
+        except (KeyError, TypeError, ValueError) as error:
+            raise ModelFileError(f"{source}: inconsistent model header ({error})") from None
+        expansion = OneVsOneExpansion.from_arrays(header, arrays, source)
+        try:
+            clf = cls.from_expansion(expansion, **params)
+        except (TypeError, ValueError) as error:
+            raise ModelFileError(f"{source}: inconsistent model header ({error})") from None
+        if clf.n_outputs != n_outputs:
+            raise ModelFileError(
+                f"{source}: inconsistent model header ({n_outputs} outputs for "
+                f"{expansion.n_classes} classes)"
+            )
+        clf.stats_ = {key: header[key] for key in _STATS if key in header}
+        support = arrays.get("support")
+        if support is not None:
+            if support.dtype != np.int64 or support.shape != (expansion.n_support_vectors,):
+                raise ModelFileError(f"{source}: inconsistent model (array 'support')")
+            clf.support_ = support
+        return clf
+
+    def save(self, path: str | os.PathLike, metadata: dict[str, Any] | None = None) -> None:
+        """Write a polyparse-clf model file (metadata: JSON-ready extras)."""
+        write_classifier_file(path, self, metadata)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> "KernelSVM":
+        """Read a polyparse-clf kernel-svm model or a libsvm text model file."""
+        with open(path, "rb") as stream:
+            start = stream.read(8)
+        if start == b"svm_type":
+            return cls.load_libsvm(path)
+        header, arrays = read_model_file(path, MODEL_FORMAT)
+        return cls.from_arrays(header, arrays, source=str(path))
+
+    @classmethod
+    def load_libsvm(cls, path: str | os.PathLike) -> "KernelSVM":
+        """A classifier from a libsvm text model file (svm-train / svm_save_model)."""
+        return cls.from_expansion(read_libsvm_model(path).expansion)
+
+    def save_libsvm(self, path: str | os.PathLike) -> None:
+        """Write a libsvm text model file that svm-predict / svm_load_model read."""
+        write_libsvm_model(path, self._expansion())
+
+    def memory_bytes(self) -> dict[str, int]:
+        """Bytes held by each array of the naive scorer."""
+        return {name: int(array.nbytes) for name, array in self._fitted().arrays.items()}
+
+
+def _key(label: Any) -> Any:
+    """A label as a plain Python value (JSON-ready, comparable with dict keys)."""
+    return label.item() if isinstance(label, np.generic) else label
+
+
+def _group_labels(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(labels in libsvm's order, class index of each row).
+
+    libsvm orders labels by first appearance, except that two classes -1 and +1 with -1
+    first are swapped, so that +1 is the positive side of the binary problem.
+    """
+    unique, first, inverse = np.unique(y, return_index=True, return_inverse=True)
+    by_appearance = np.argsort(first, kind="stable")
+    if unique.size == 2 and y.dtype.kind in "iuf":
+        if unique[by_appearance[0]] == -1 and unique[by_appearance[1]] == 1:
+            by_appearance = by_appearance[::-1]
+    rank = np.empty_like(by_appearance)
+    rank[by_appearance] = np.arange(by_appearance.size)
+    return unique[by_appearance], rank[inverse.ravel()].astype(np.int64)

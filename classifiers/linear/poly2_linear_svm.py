@@ -1,0 +1,423 @@
+"""`poly2-linear` and `linear` backends: a linear SVM on an explicit polynomial mapping.
+
+Poly2LinearSVM trains w on phi(x) of Chang et al. 2010 (see classifiers/linear/poly2_linear.pyx for the
+mapping and the solver), so w . phi(x) equals the kernel expansion sum_i y_i alpha_i
+(gamma x_i.x + coef0)^degree of the same dual solution (pairs unseen in training carry no weight
+in either; min_pair_count > 1 trains on the reduced pair set). LinearSVM is the degree-1 case,
+phi(x) = [sqrt(coef0), sqrt(gamma) x_i]; its defaults (gamma = coef0 = 1) are liblinear's `-B 1`.
+
+Storage: after fit the weights are converted to `dtype` (float32 by default) and only the
+dimensions with a nonzero stored weight are kept (plus the singles their pairs need, since pairs
+are looked up only among present singles), so fit -> predict and save -> load -> predict give
+identical decision values. With several outputs the weights are stored by rows sparsely
+(row_ptr, columns, values) when that is smaller than the dense (D, K) matrix.
+
+Labels: classes_ in order of first appearance (libsvm/liblinear's convention). Two classes give
+one output whose positive sign means classes_[0]; K >= 3 classes give K one-vs-rest outputs
+(argmax wins); a single class gives a constant model with one output (+1).
+
+A parser's Cython loop uses `clf.scorer` (a classifiers.scorer.BinaryScorer): its
+`scores(feats, n, out)` writes `clf.scorer.n_outputs` decision values.
+"""
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+
+from classifiers.model_file import (
+    CLASSIFIER_FORMAT,
+    ModelFileError,
+    read_model_file,
+    require_arrays,
+    write_classifier_file,
+)
+from classifiers.linear.poly2_linear import Poly2LinearScorer, expand_rows, remap_rows, solve_dual_cd
+from features.binary_matrix import BinaryMatrix
+from features.key_index import KeyIndex
+
+MODEL_FORMAT = CLASSIFIER_FORMAT
+# Outputs solved together in one shared pass over the rows: bounds the float64 training matrix
+# at (D, OUTPUT_BLOCK) while a row's weight lines still serve several outputs at once.
+OUTPUT_BLOCK = 32
+_LOW = np.uint64(0xFFFFFFFF)
+
+
+_STATS = (
+    "objective",
+    "iterations",
+    "converged",
+    "projected_gradient_gap",
+    "n_support",
+    "n_training_rows",
+    "n_dims_trained",
+    "weight_sparsity",
+)
+
+
+class Poly2LinearSVM:
+    """Linear SVM (dual coordinate descent) on the explicit degree-1/2 polynomial mapping."""
+
+    def __init__(
+        self,
+        degree: int = 2,
+        gamma: float = 1.0,
+        coef0: float = 1.0,
+        C: float = 1.0,
+        loss: str = "l2",
+        eps: float = 0.1,
+        max_iter: int = 1000,
+        min_pair_count: int = 1,
+        seed: int = 1,
+        dtype: str = "float32",
+    ) -> None:
+        self.degree = int(degree)
+        self.gamma = float(gamma)
+        self.coef0 = float(coef0)
+        self.C = float(C)
+        self.loss = loss
+        self.eps = float(eps)
+        self.max_iter = int(max_iter)
+        self.min_pair_count = int(min_pair_count)
+        self.seed = int(seed)
+        self.dtype = str(np.dtype(dtype))
+        self._check_parameters()
+        self.classes_: np.ndarray | None = None
+        self.scorer: Poly2LinearScorer | None = None
+        self.stats_: dict[str, Any] = {}
+
+    @property
+    def backend(self) -> str:
+        return "linear" if self.degree == 1 else "poly2-linear"
+
+    @property
+    def n_outputs(self) -> int:
+        return self._fitted().n_outputs
+
+    @property
+    def objective_(self) -> list[float]:
+        """Dual objective 0.5 a^T (Q + D) a - e^T a per output (the value liblinear prints)."""
+        return list(self.stats_.get("objective", []))
+
+    def _check_parameters(self) -> None:
+        if self.degree not in (1, 2):
+            raise ValueError(f"degree must be 1 or 2, not {self.degree}")
+        if not self.gamma > 0:
+            raise ValueError("gamma must be positive")
+        if self.degree == 1 and self.coef0 < 0:
+            raise ValueError("coef0 must be >= 0 for degree 1 (the bias feature is sqrt(coef0))")
+        if self.degree == 2 and 2 * self.gamma * self.coef0 + self.gamma**2 < 0:
+            raise ValueError("coef0 must be >= -gamma/2 for degree 2 (2 gamma coef0 + gamma^2)")
+        if not self.C > 0:
+            raise ValueError("C must be positive")
+        if self.loss not in ("l1", "l2"):
+            raise ValueError(f"loss must be 'l1' or 'l2', not {self.loss!r}")
+        if not self.eps > 0:
+            raise ValueError("eps must be positive")
+        if self.max_iter < 1:
+            raise ValueError("max_iter must be at least 1")
+        if self.min_pair_count < 1:
+            raise ValueError("min_pair_count must be at least 1")
+        if self.dtype not in ("float32", "float64"):
+            raise ValueError(f"dtype must be float32 or float64, not {self.dtype}")
+        if not 0 <= self.seed < 2**64:
+            raise ValueError("seed must lie in 0 .. 2**64-1")
+
+    def squared_scales(self) -> tuple[float, float, float]:
+        """Squared scales of phi's constant, single and pair coordinates."""
+        g, r = self.gamma, self.coef0
+        if self.degree == 1:
+            return r, g, 0.0
+        return r * r, 2 * g * r + g * g, 2 * g * g
+
+    def _fitted(self) -> Poly2LinearScorer:
+        if self.scorer is None:
+            raise RuntimeError("the classifier is not fitted")
+        return self.scorer
+
+    def fit(self, X: BinaryMatrix, y: np.ndarray) -> "Poly2LinearSVM":
+        """Train on the rows of X with labels y (any hashable numbers or strings)."""
+        self._check_parameters()
+        y = np.asarray(y)
+        if y.shape != (len(X),):
+            raise ValueError(f"X has {len(X)} rows but y has shape {y.shape}")
+        if len(X) == 0:
+            raise ValueError("cannot fit on zero rows")
+        unique, first, inverse = np.unique(y, return_index=True, return_inverse=True)
+        by_appearance = np.argsort(first, kind="stable")
+        rank = np.empty_like(by_appearance)
+        rank[by_appearance] = np.arange(by_appearance.size)
+        self.classes_ = unique[by_appearance]
+        class_index = rank[inverse.ravel()].astype(np.int32)
+        n_classes = self.classes_.size
+        storage = np.dtype(self.dtype)
+        empty = (np.zeros(0, dtype=np.int64),) * 2 + (np.zeros(0, dtype=storage),)
+        if n_classes == 1:
+            # A constant model: decision value +1, i.e. always classes_[0].
+            self._set_model(np.zeros(0, dtype=np.uint64), None, np.ones(1, dtype=storage), *empty)
+            self.stats_ = dict(
+                objective=[0.0], iterations=[0], converged=[True], projected_gradient_gap=[0.0],
+                n_support=[0], n_training_rows=len(X), n_dims_trained=0, weight_sparsity=1.0,
+            )
+            return self
+        n_outputs = _n_outputs(n_classes)
+
+        keys, row_ptr, dims, n_single = expand_rows(X.indptr, X.indices, self.degree)
+        keys, dims = self._condense(keys, row_ptr, dims)
+        is_single = (keys >> np.uint64(32)) == (keys & _LOW)
+        constant_sq, single_sq, pair_sq = self.squared_scales()
+        # Dual objective 0.5 ||w||^2 + sum_i alpha_i (0.5 D_ii alpha_i - 1), w_d = v_d / s_d.
+        inverse_sq = np.empty(keys.size + 1)
+        inverse_sq[0] = _inverse(constant_sq)
+        inverse_sq[1:] = np.where(is_single, _inverse(single_sq), _inverse(pair_sq))
+        diag = 0.5 / self.C if self.loss == "l2" else 0.0
+        stats: dict[str, list] = {name: [] for name in _STATS[:5]}
+        intercept = np.empty(n_outputs, dtype=storage)
+        parts = []
+        for first in range(0, n_outputs, OUTPUT_BLOCK):
+            width = min(OUTPUT_BLOCK, n_outputs - first)
+            labels = class_index if n_outputs == 1 else class_index - np.int32(first)
+            weights, alpha, iterations, converged, gap = solve_dual_cd(
+                row_ptr, dims, n_single, labels, width, keys.size + 1,
+                constant_sq, single_sq, pair_sq, self.C, self.loss == "l2", self.eps,
+                self.max_iter, self.seed % 2**64,
+            )
+            norm = np.einsum("dk,dk,d->k", weights, weights, inverse_sq)
+            objective = 0.5 * norm + np.einsum("ik,ik->k", alpha, 0.5 * diag * alpha - 1.0)
+            stats["objective"] += [float(v) for v in objective]
+            stats["iterations"] += [int(v) for v in iterations]
+            stats["converged"] += [bool(v) for v in converged]
+            stats["projected_gradient_gap"] += [float(v) for v in gap]
+            stats["n_support"] += [int(v) for v in np.count_nonzero(alpha > 0, axis=0)]
+            del alpha
+            stored = weights.astype(storage)
+            del weights
+            intercept[first : first + width] = stored[0]
+            rows, columns = np.nonzero(stored[1:])
+            parts.append((rows, columns + first, stored[1:][rows, columns]))
+            del stored
+        del dims, row_ptr
+        rows, columns, values = (np.concatenate(arrays) for arrays in zip(*parts))
+        if len(parts) > 1:
+            order = np.lexsort((columns, rows))
+            rows, columns, values = rows[order], columns[order], values[order]
+        self.stats_ = {
+            **stats,
+            "n_training_rows": len(X),
+            "n_dims_trained": int(keys.size),
+            "weight_sparsity": 1.0 - rows.size / max(1, keys.size * n_outputs),
+        }
+        self._set_model(*self._prune(keys, is_single, rows), intercept, rows, columns, values)
+        return self
+
+    def _condense(
+        self, keys: np.ndarray, row_ptr: np.ndarray, dims: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Drop pairs seen in fewer than min_pair_count rows; number the rest 1.. by count."""
+        counts = np.bincount(dims, minlength=keys.size)
+        keep = (keys >> np.uint64(32)) == (keys & _LOW)
+        keep |= counts >= self.min_pair_count
+        kept = np.flatnonzero(keep)
+        # Frequent dimensions first, so the weights most rows touch share cache lines.
+        kept = kept[np.argsort(-counts[kept], kind="stable")]
+        new_id = np.full(keys.size, -1, dtype=np.int32)
+        new_id[kept] = np.arange(1, kept.size + 1, dtype=np.int32)
+        size = remap_rows(row_ptr, dims, new_id)
+        return keys[kept], dims[:size]
+
+    def _prune(
+        self, keys: np.ndarray, is_single: np.ndarray, rows: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Keep the dimensions with a nonzero stored weight, plus the singles their pairs need.
+
+        Returns the kept keys and the new index of each old dimension (-1 when dropped).
+        """
+        keep = np.zeros(keys.size, dtype=bool)
+        keep[rows] = True
+        pair_keys = keys[keep & ~is_single]
+        needed = np.union1d(pair_keys >> np.uint64(32), pair_keys & _LOW)
+        single_ids = keys[is_single] & _LOW
+        keep[np.flatnonzero(is_single)[np.isin(single_ids, needed)]] = True
+        new_index = np.cumsum(keep) - 1
+        new_index[~keep] = -1
+        return keys[keep], new_index
+
+    def _set_model(
+        self,
+        keys: np.ndarray,
+        new_index: np.ndarray | None,
+        intercept: np.ndarray,
+        rows: np.ndarray,
+        columns: np.ndarray,
+        values: np.ndarray,
+    ) -> None:
+        """Build the scorer from the nonzero weights (rows, columns, values), sorted by row.
+
+        The weights are stored dense (D, K) unless storing them by rows (row_ptr, columns,
+        values) takes less memory.
+        """
+        if new_index is not None:
+            rows = new_index[rows]
+        index = KeyIndex.from_keys(keys)
+        n_dims, n_outputs = keys.size, intercept.size
+        dense_bytes = n_dims * n_outputs * values.itemsize
+        sparse_bytes = (n_dims + 1) * 8 + rows.size * (4 + values.itemsize)
+        if n_outputs == 1 or dense_bytes <= sparse_bytes:
+            weights = np.zeros((n_dims, n_outputs), dtype=values.dtype)
+            weights[rows, columns] = values
+            self.scorer = Poly2LinearScorer(index, self.degree, intercept, weights=weights)
+        else:
+            row_ptr = np.zeros(n_dims + 1, dtype=np.int64)
+            np.cumsum(np.bincount(rows, minlength=n_dims), out=row_ptr[1:])
+            self.scorer = Poly2LinearScorer(
+                index, self.degree, intercept,
+                row_ptr=row_ptr, columns=columns.astype(np.int32), values=values,
+            )
+
+    def decision_function(self, X: BinaryMatrix) -> np.ndarray:
+        """Decision values, shape (n_rows, n_outputs)."""
+        return self._fitted().decision_function(X)
+
+    def predict(self, X: BinaryMatrix) -> np.ndarray:
+        return self.predict_from_decision(self.decision_function(X))
+
+    def predict_from_decision(self, values: np.ndarray) -> np.ndarray:
+        """Labels for decision values of shape (n, n_outputs)."""
+        assert self.classes_ is not None
+        if values.ndim != 2 or values.shape[1] != self.n_outputs:
+            raise ValueError(f"expected decision values of shape (n, {self.n_outputs})")
+        if self.classes_.size == 1:
+            return np.repeat(self.classes_, values.shape[0])
+        if self.classes_.size == 2:
+            return np.where(values[:, 0] > 0, self.classes_[0], self.classes_[1])
+        return self.classes_[np.argmax(values, axis=1)]
+
+    def to_arrays(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+        """Header (JSON-ready) and arrays that from_arrays turns back into this classifier."""
+        scorer = self._fitted()
+        assert self.classes_ is not None
+        header = {
+            "backend": self.backend,
+            "degree": self.degree,
+            "gamma": self.gamma,
+            "coef0": self.coef0,
+            "C": self.C,
+            "loss": self.loss,
+            "eps": self.eps,
+            "max_iter": self.max_iter,
+            "min_pair_count": self.min_pair_count,
+            "seed": self.seed,
+            "dtype": self.dtype,
+            "classes": self.classes_.tolist(),
+            "n_outputs": scorer.n_outputs,
+            "layout": "sparse" if scorer.sparse else "dense",
+            **self.stats_,
+        }
+        arrays = {"keys": scorer.index.keys(), **scorer.arrays}
+        return header, arrays
+
+    @classmethod
+    def from_arrays(
+        cls, header: dict[str, Any], arrays: dict[str, np.ndarray], source: str = "model"
+    ) -> "Poly2LinearSVM":
+        """Rebuild a classifier from to_arrays() output; ModelFileError names `source`."""
+        backend = header.get("backend")
+        if backend not in ("linear", "poly2-linear"):
+            raise ModelFileError(
+                f"{source}: holds a {backend} classifier, not linear or poly2-linear"
+            )
+        clf = cls.__new__(cls)
+        try:
+            Poly2LinearSVM.__init__(
+                clf,
+                degree=header["degree"],
+                gamma=header["gamma"],
+                coef0=header["coef0"],
+                C=header["C"],
+                loss=header["loss"],
+                eps=header["eps"],
+                max_iter=header["max_iter"],
+                min_pair_count=header["min_pair_count"],
+                seed=header["seed"],
+                dtype=header["dtype"],
+            )
+            classes = np.asarray(header["classes"])
+            n_outputs = int(header["n_outputs"])
+            layout = header["layout"]
+        except (KeyError, TypeError, ValueError) as error:
+            raise ModelFileError(f"{source}: inconsistent model header ({error})") from None
+        if classes.ndim != 1 or classes.size < 1 or n_outputs != _n_outputs(classes.size):
+            raise ModelFileError(
+                f"{source}: inconsistent model header ({classes.size} classes, {n_outputs} outputs)"
+            )
+        expected = {"keys": ("uint64", (None,)), "intercept": (clf.dtype, (n_outputs,))}
+        if layout == "dense":
+            expected["weights"] = (clf.dtype, (None, n_outputs))
+        else:
+            expected.update(
+                row_ptr=("int64", (None,)), columns=("int32", (None,)), values=(clf.dtype, (None,))
+            )
+        require_arrays(source, arrays, expected)
+        try:
+            index = KeyIndex.from_keys(arrays["keys"])
+            if layout == "dense":
+                clf.scorer = Poly2LinearScorer(
+                    index, clf.degree, arrays["intercept"], weights=arrays["weights"]
+                )
+            else:
+                clf.scorer = Poly2LinearScorer(
+                    index, clf.degree, arrays["intercept"],
+                    row_ptr=arrays["row_ptr"], columns=arrays["columns"], values=arrays["values"],
+                )
+        except ValueError as error:
+            raise ModelFileError(f"{source}: inconsistent model ({error})") from None
+        clf.classes_ = classes
+        clf.stats_ = {key: header[key] for key in _STATS if key in header}
+        return clf
+
+    def save(self, path: str | os.PathLike, metadata: dict[str, Any] | None = None) -> None:
+        """Write a polyparse-clf model file (metadata: JSON-ready extras, e.g. training data)."""
+        write_classifier_file(path, self, metadata)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> "Poly2LinearSVM":
+        header, arrays = read_model_file(path, MODEL_FORMAT)
+        return cls.from_arrays(header, arrays, source=str(path))
+
+    def memory_bytes(self) -> dict[str, int]:
+        """Bytes held by each stored array plus the hash table of the condensed index."""
+        scorer = self._fitted()
+        sizes = {name: int(array.nbytes) for name, array in scorer.arrays.items()}
+        slots = 16
+        while slots < 2 * len(scorer.index):
+            slots *= 2
+        sizes["index"] = slots * 12  # KeyIndex.from_keys: uint64 key + int32 id per slot
+        return sizes
+
+
+def _n_outputs(n_classes: int) -> int:
+    """One output for one or two classes, else one per class (one-vs-rest)."""
+    return 1 if n_classes <= 2 else n_classes
+
+
+def _inverse(value: float) -> float:
+    return 1.0 / value if value else 0.0
+
+
+class LinearSVM(Poly2LinearSVM):
+    """Degree-1 backend: phi(x) = [sqrt(coef0), sqrt(gamma) x_i] (defaults = liblinear -B 1)."""
+
+    def __init__(
+        self,
+        gamma: float = 1.0,
+        coef0: float = 1.0,
+        C: float = 1.0,
+        loss: str = "l2",
+        eps: float = 0.1,
+        max_iter: int = 1000,
+        seed: int = 1,
+        dtype: str = "float32",
+    ) -> None:
+        super().__init__(1, gamma, coef0, C, loss, eps, max_iter, 1, seed, dtype)
+

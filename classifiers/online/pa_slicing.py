@@ -1,0 +1,380 @@
+"""`pa-slicing` backend: passive-aggressive training of polynomial-kernel models by kernel slicing.
+
+PASlicing trains one binary learner of classifiers/online/kernel_slicing.pyx per output (the paper,
+Yoshinaga & Kitsuregawa 2010, and the equations are in that module's notes): PA-I by default
+(also PA, PA-II and the perceptron), kernel (x.z + 1)^degree, degree 1..3, `iterations` passes
+over the rows in an order shuffled by `seed` at each pass, averaged parameters (Daume III) by
+default. The margin strategy (`kernel`, `expand`, `split`, `slice`) changes the speed and the
+memory of training, never the model: the same data, seed and settings give the same support
+vectors and coefficients under every strategy, to floating-point rounding.
+
+Labels: classes_ in order of first appearance, except that two classes -1 and +1 put +1 first
+(libsvm's convention). Two classes give one output whose positive sign means classes_[0];
+k >= 3 classes give k one-vs-rest outputs (column c scores classes_[c], argmax wins), trained
+`threads` at a time; a single class gives a constant model (one output, +1).
+
+The result is a KernelExpansion (`expansion_`: the distinct training vectors with a nonzero
+coefficient in some output, coefficients (n_outputs, n_sv), zero intercepts, gamma = coef0 = 1),
+so every exact evaluator of classifiers/evaluators/modes.py scores it; `scorer` is its split-svm
+evaluator (a BinaryScorer for the parsers' Cython loops), built when first used.
+"""
+from __future__ import annotations
+
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import numpy as np
+
+from classifiers.evaluators.modes import build_evaluator
+from classifiers.evaluators.kernel_expansion import KernelExpansion
+from classifiers.online.kernel_slicing import STRATEGIES, VARIANTS, BinaryLearner, SlicingData
+from classifiers.kernel_svm.svc import _group_labels
+from classifiers.evaluators.one_vs_one_expansion import OneVsOneExpansion
+from classifiers.model_file import (
+    CLASSIFIER_FORMAT,
+    ModelFileError,
+    read_model_file,
+    write_classifier_file,
+)
+from classifiers.scorer import BinaryScorer
+from features.binary_matrix import BinaryMatrix
+
+MODEL_FORMAT = CLASSIFIER_FORMAT
+BACKEND = "pa-slicing"
+DEGREES = (1, 2, 3)
+# N, the number of most frequent features whose conjunctions the table holds, by strategy and
+# degree (None: every feature). The paper's and opal's settings on dependency-parsing data.
+DEFAULT_N_COMMON = {
+    "split": {1: None, 2: 1000, 3: 250},
+    "slice": {1: None, 2: 4000, 3: 250},
+}
+_PARAMETERS = ("degree", "C", "variant", "iterations", "average", "strategy", "n_common",
+               "max_table_mb", "seed", "threads", "early_termination")
+# Settings that decide the model (threads only decides how fast it is trained).
+_MODEL_PARAMETERS = tuple(name for name in _PARAMETERS if name != "threads")
+
+
+class PASlicing:
+    """Online PA-I (or PA, PA-II, perceptron) with the kernel (x.z + 1)^degree."""
+
+    backend = BACKEND
+    gamma = 1.0
+    coef0 = 1.0
+
+    def __init__(
+        self,
+        degree: int = 2,
+        C: float = 1.0,
+        variant: str = "pa1",
+        iterations: int = 20,
+        average: bool = True,
+        strategy: str = "slice",
+        n_common: int | None = None,
+        max_table_mb: float | None = None,
+        seed: int = 0,
+        threads: int = 1,
+        early_termination: bool = True,
+    ) -> None:
+        """degree: 1, 2 or 3; C: PA-I/PA-II aggressiveness; variant: perceptron, pa, pa1 or
+        pa2; iterations: passes over the data; average: averaged coefficients; strategy: how
+        margins are computed (kernel, expand, split, slice; the model does not depend on it);
+        n_common: N, the most frequent features whose conjunctions split and slice hold in a
+        table (None: DEFAULT_N_COMMON); max_table_mb: cap on that table per output (None: no
+        cap), N is halved whenever it is exceeded; seed: shuffling; threads: outputs trained at
+        once; early_termination: slice ends margin computations whose loss is surely zero."""
+        self.degree = degree
+        self.C = C
+        self.variant = variant
+        self.iterations = iterations
+        self.average = average
+        self.strategy = strategy
+        self.n_common = n_common
+        self.max_table_mb = max_table_mb
+        self.seed = seed
+        self.threads = threads
+        self.early_termination = early_termination
+        self._check_parameters()
+        self.classes_: np.ndarray | None = None
+        self.expansion_: KernelExpansion | None = None
+        self._scorer: BinaryScorer | None = None
+        self.stats_: dict[str, Any] = {}
+
+    def _check_parameters(self) -> None:
+        if isinstance(self.degree, bool) or self.degree not in DEGREES:
+            raise ValueError(f"degree must be 1, 2 or 3, not {self.degree!r}")
+        self.degree = int(self.degree)
+        try:
+            self.C = float(self.C)
+        except (TypeError, ValueError):
+            raise ValueError(f"C must be a positive number, not {self.C!r}") from None
+        if not (self.C > 0 and np.isfinite(self.C)):
+            raise ValueError(f"C must be positive and finite, not {self.C!r}")
+        if self.variant not in VARIANTS:
+            raise ValueError(
+                f"unknown variant {self.variant!r} (available: {', '.join(VARIANTS)})")
+        if self.strategy not in STRATEGIES:
+            raise ValueError(
+                f"unknown strategy {self.strategy!r} (available: {', '.join(STRATEGIES)})")
+        for name in ("iterations", "seed", "threads"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+                raise ValueError(f"{name} must be an integer, not {value!r}")
+            setattr(self, name, int(value))
+        if self.iterations < 1:
+            raise ValueError(f"iterations must be at least 1, not {self.iterations}")
+        if not 0 <= self.seed < 2**64:
+            raise ValueError(f"seed must lie in 0 .. 2**64-1, not {self.seed}")
+        if self.threads < 1:
+            raise ValueError(f"threads must be at least 1, not {self.threads}")
+        if self.n_common is not None:
+            if isinstance(self.n_common, bool) or not isinstance(self.n_common,
+                                                                  (int, np.integer)):
+                raise ValueError(f"n_common must be an integer or None, not {self.n_common!r}")
+            if self.strategy not in ("split", "slice"):
+                raise ValueError(
+                    f"n_common applies to the split and slice strategies; {self.strategy} "
+                    + ("expands every feature" if self.strategy == "expand"
+                       else "expands none"))
+            if self.n_common < 0:
+                raise ValueError(f"n_common must be >= 0, not {self.n_common}")
+            self.n_common = int(self.n_common)
+        if self.max_table_mb is not None:
+            if self.strategy == "kernel":
+                raise ValueError("max_table_mb applies to the strategies with a table "
+                                 "(expand, split, slice), not kernel")
+            try:
+                self.max_table_mb = float(self.max_table_mb)
+            except (TypeError, ValueError):
+                raise ValueError(
+                    f"max_table_mb must be a positive number, not {self.max_table_mb!r}"
+                ) from None
+            if not (self.max_table_mb > 0 and np.isfinite(self.max_table_mb)):
+                raise ValueError(f"max_table_mb must be positive, not {self.max_table_mb!r}")
+        self.average = bool(self.average)
+        self.early_termination = bool(self.early_termination)
+
+    def resolved_n_common(self, n_features: int) -> int:
+        """N for data with n_features distinct features (the table's features)."""
+        if self.strategy == "kernel":
+            return 0
+        if self.strategy == "expand":
+            return n_features
+        n = self.n_common
+        if n is None:
+            n = DEFAULT_N_COMMON[self.strategy][self.degree]
+        return n_features if n is None else min(n, n_features)
+
+    @property
+    def n_outputs(self) -> int:
+        return self._expansion().n_outputs
+
+    @property
+    def n_support_vectors(self) -> int:
+        return self._expansion().n_support_vectors
+
+    def _expansion(self) -> KernelExpansion:
+        if self.expansion_ is None:
+            raise RuntimeError("the classifier is not fitted")
+        return self.expansion_
+
+    @property
+    def scorer(self) -> BinaryScorer | None:
+        """The split-svm evaluator of expansion_ (built on first use; None before fit)."""
+        if self._scorer is None and self.expansion_ is not None:
+            self._scorer = build_evaluator(self.expansion_, "split")
+        return self._scorer
+
+    def _fitted(self) -> BinaryScorer:
+        scorer = self.scorer
+        if scorer is None:
+            raise RuntimeError("the classifier is not fitted")
+        return scorer
+
+    def fit(self, X: BinaryMatrix, y: np.ndarray) -> "PASlicing":
+        """Train on the rows of X with labels y (numbers or strings)."""
+        self._check_parameters()
+        if not isinstance(X, BinaryMatrix):
+            raise TypeError("X must be a BinaryMatrix")
+        y = np.asarray(y)
+        if y.shape != (len(X),):
+            raise ValueError(f"X has {len(X)} rows but y has shape {y.shape}")
+        if len(X) == 0:
+            raise ValueError("cannot fit on zero rows")
+        labels, class_index = _group_labels(y)
+        started = time.perf_counter()
+        if labels.size == 1:
+            empty = BinaryMatrix(np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int32),
+                                 X.n_features)
+            self.stats_ = {"n_training_rows": len(X), "outputs": [], "seconds": 0.0}
+            self._set_model(labels, KernelExpansion(empty, np.zeros((1, 0)), [1.0], 1.0, 1.0,
+                                                    self.degree))
+            return self
+        data = SlicingData(X)
+        n_common = self.resolved_n_common(data.n_ranked)
+        n_outputs = 1 if labels.size == 2 else labels.size
+        max_bytes = 0 if self.max_table_mb is None else int(self.max_table_mb * 2**20)
+        if self.strategy == "slice":
+            data.build_prefix_nodes()
+        prepare_seconds = time.perf_counter() - started
+
+        def train(output: int) -> tuple[np.ndarray, dict[str, Any]]:
+            signs = np.where(class_index == output, 1, -1).astype(np.int8)
+            learner = BinaryLearner(
+                data, signs, degree=self.degree, variant=self.variant, C=self.C,
+                iterations=self.iterations, average=self.average, strategy=self.strategy,
+                n_common=n_common, max_table_bytes=max_bytes,
+                early_termination=self.early_termination, seed=self.seed,
+            )
+            begun = time.perf_counter()
+            learner.train()
+            seconds = time.perf_counter() - begun
+            stats = learner.stats()
+            stats["seconds"] = seconds
+            return learner.coefficients(), stats
+
+        if self.threads > 1 and n_outputs > 1:
+            with ThreadPoolExecutor(max_workers=self.threads) as pool:
+                results = list(pool.map(train, range(n_outputs)))
+        else:
+            results = [train(output) for output in range(n_outputs)]
+        coefficients = np.stack([coef for coef, _ in results])
+        support = np.flatnonzero(np.any(coefficients != 0.0, axis=0))
+        sv_indptr, sv_indices = data.vectors(support)
+        expansion = KernelExpansion(BinaryMatrix(sv_indptr, sv_indices, X.n_features),
+                                    coefficients[:, support], np.zeros(n_outputs), 1.0, 1.0,
+                                    self.degree)
+        self.stats_ = {
+            "n_training_rows": len(X),
+            "n_distinct_vectors": int(data.n_vectors),
+            "n_features": int(data.n_ranked),
+            "n_common": n_common,
+            "outputs": [stats for _, stats in results],
+            "prepare_seconds": prepare_seconds,
+            "seconds": time.perf_counter() - started,
+        }
+        self._set_model(labels, expansion)
+        return self
+
+    def _set_model(self, labels: np.ndarray, expansion: KernelExpansion) -> None:
+        self.classes_ = labels
+        self.expansion_ = expansion
+        self._scorer = None
+
+    def decision_function(self, X: BinaryMatrix) -> np.ndarray:
+        """Decision values (n_rows, n_outputs)."""
+        return self._fitted().decision_function(X)
+
+    def predict(self, X: BinaryMatrix) -> np.ndarray:
+        return self.predict_from_decision(self.decision_function(X))
+
+    def predict_from_decision(self, values: np.ndarray) -> np.ndarray:
+        """Labels for decision values (n, n_outputs): the sign for two classes (> 0 means
+        classes_[0]), the argmax for more."""
+        classes = self.classes_
+        values = np.asarray(values)
+        if classes is None:
+            raise RuntimeError("the classifier is not fitted")
+        if values.ndim != 2 or values.shape[1] != self.n_outputs:
+            raise ValueError(f"expected decision values of shape (n, {self.n_outputs})")
+        if classes.size == 1:
+            return np.repeat(classes, values.shape[0])
+        if classes.size == 2:
+            return np.where(values[:, 0] > 0, classes[0], classes[1])
+        return classes[np.argmax(values, axis=1)]
+
+    def as_one_vs_one(self) -> OneVsOneExpansion:
+        """A two-class model in libsvm's one-vs-one layout (the support vectors with a positive
+        coefficient first, counted as classes_[0]'s; rho = 0), the same decision function, for
+        classifiers.evaluators.evaluator_model. ValueError for one class or k >= 3 classes, whose
+        one-vs-rest outputs that layout cannot hold."""
+        expansion = self._expansion()
+        classes = self.classes_
+        if classes.size != 2:
+            what = ("knows one class and has no decision function" if classes.size == 1 else
+                    f"has {classes.size} one-vs-rest outputs (argmax); the one-vs-one layout "
+                    "holds one output per pair of classes and takes a vote")
+            raise ValueError(f"the pa-slicing model {what}")
+        coefficients = expansion.coefficients[0]
+        order = np.argsort(coefficients <= 0, kind="stable")
+        positive = int(np.count_nonzero(coefficients > 0))
+        return OneVsOneExpansion(
+            expansion.support_vectors.take(order), coefficients[order][None, :], [0.0],
+            expansion.gamma, expansion.coef0, expansion.degree, classes,
+            np.array([positive, order.size - positive], dtype=np.int32),
+        )
+
+    def parameters(self) -> dict[str, Any]:
+        """The constructor's settings, JSON-ready."""
+        return {name: getattr(self, name) for name in _PARAMETERS}
+
+    def to_arrays(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+        """Header (JSON-ready) and arrays that from_arrays turns back into this classifier.
+        The header holds no timings nor thread counts, so equal runs give byte-identical
+        files."""
+        header, arrays = self._expansion().to_arrays()
+        header.update({name: getattr(self, name) for name in _MODEL_PARAMETERS})
+        header.update(backend=BACKEND, classes=self.classes_.tolist(),
+                      stats=_without_timings(self.stats_))
+        return header, arrays
+
+    @classmethod
+    def from_arrays(
+        cls, header: dict[str, Any], arrays: dict[str, np.ndarray], source: str = "model"
+    ) -> "PASlicing":
+        """Rebuild a classifier from to_arrays() output; ModelFileError names `source`."""
+        if header.get("backend") != BACKEND:
+            raise ModelFileError(
+                f"{source}: holds a {header.get('backend')} classifier, not {BACKEND}")
+        try:
+            params = {name: header[name] for name in _MODEL_PARAMETERS}
+            classes = np.asarray(header["classes"])
+            stats = dict(header.get("stats") or {})
+            clf = cls(**params)
+        except (KeyError, TypeError, ValueError) as error:
+            raise ModelFileError(f"{source}: inconsistent model header ({error})") from None
+        expansion = KernelExpansion.from_arrays(header, arrays, source)
+        expected = 1 if classes.size <= 2 else classes.size
+        if classes.ndim != 1 or classes.size < 1 or expansion.n_outputs != expected:
+            raise ModelFileError(
+                f"{source}: inconsistent model header ({expansion.n_outputs} outputs for "
+                f"{classes.size} classes)")
+        if expansion.degree != clf.degree or expansion.gamma != 1.0 or expansion.coef0 != 1.0:
+            raise ModelFileError(f"{source}: inconsistent model header (the kernel is not "
+                                 f"(x.z + 1)^{clf.degree})")
+        clf.stats_ = stats
+        clf._set_model(classes, expansion)
+        return clf
+
+    def save(self, path: str | os.PathLike, metadata: dict[str, Any] | None = None) -> None:
+        """Write a polyparse-clf model file atomically (metadata: JSON-ready extras)."""
+        write_classifier_file(path, self, metadata)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> "PASlicing":
+        header, arrays = read_model_file(path, MODEL_FORMAT)
+        return cls.from_arrays(header, arrays, source=str(path))
+
+    def memory_bytes(self) -> dict[str, int]:
+        """Bytes of the support vectors and coefficients, and of the split-svm scorer."""
+        expansion = self._expansion()
+        sv = expansion.support_vectors
+        return {
+            "support_vectors": int(sv.indptr.nbytes + sv.indices.nbytes),
+            "coefficients": int(expansion.coefficients.nbytes),
+            "scorer": int(sum(self._fitted().memory_report().values())),
+        }
+
+
+def _without_timings(stats: dict[str, Any]) -> dict[str, Any]:
+    """stats without the entries that depend on the machine (seconds)."""
+    out = {}
+    for key, value in stats.items():
+        if key.endswith("seconds"):
+            continue
+        if isinstance(value, list):
+            value = [_without_timings(item) if isinstance(item, dict) else item
+                     for item in value]
+        out[key] = value
+    return out

@@ -1,0 +1,234 @@
+"""`polyparse dep train|parse|evaluate`: the dependency parser on CoNLL-U / CoNLL-X files."""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import shlex
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TextIO
+
+from tqdm import tqdm
+
+from classifiers.evaluators.modes import DEFAULT_EVAL_MODE, EVAL_MODES
+from classifiers.evaluators.split_svm import parse_rare_threshold
+from features.errors import InputError
+from parser.cli.common import debug_parent
+from parser.formats.conll import FORMATS, Sentence, read_conll, write_conll
+
+PARSE_BATCH = 2000
+
+
+def register(groups: argparse._SubParsersAction) -> None:
+    dep = groups.add_parser("dep", help="arc-eager dependency parsing of CoNLL-U / CoNLL-X")
+    commands = dep.add_subparsers(dest="command", metavar="{train,parse,evaluate}", required=True)
+    parent = debug_parent()
+
+    train = commands.add_parser("train", parents=[parent], help="train a parser model")
+    train.add_argument("--train", required=True, help="training treebank")
+    train.add_argument("--dev", help="development treebank, scored after training")
+    train.add_argument("--model", required=True, help="model file to write")
+    train.add_argument("--classifier", default="poly2-linear",
+                       choices=["poly2-linear", "linear", "kernel-svm", "pa-slicing"])
+    train.add_argument("--features", default="chang2010", choices=["chang2010", "rich"])
+    train.add_argument("--split-column", default="xpos", choices=["xpos", "upos", "none"])
+    train.add_argument("--tag-column", default="xpos", choices=["xpos", "upos"],
+                       help="tag column read by the feature templates")
+    train.add_argument("--split-threshold", type=int, default=1000,
+                       help="splits with fewer training states are pooled (default 1000)")
+    train.add_argument("-C", type=float,
+                       help="SVM cost C (default 0.1 for the linear backends, 1 for kernel-svm)")
+    train.add_argument("--degree", type=int, default=2,
+                       help="kernel-svm: degree d of (gamma x.z + coef0)^d (default 2)")
+    train.add_argument("--gamma", type=float, default=0.2, help="kernel-svm: gamma (default 0.2)")
+    train.add_argument("--coef0", type=float, default=0.4, help="kernel-svm: coef0 (default 0.4)")
+    train.add_argument("--eps", type=float, default=0.1,
+                       help="kernel-svm: SMO stopping tolerance (default 0.1; the kernel-svm "
+                            "defaults are MaltParser's libsvm settings -g 0.2 -r 0.4 -c 1 -e 0.1)")
+    train.add_argument("--cache-mb", type=float, default=100.0,
+                       help="kernel-svm: kernel cache per binary problem in MB (default 100)")
+    train.add_argument("--iterations", type=int, default=20,
+                       help="pa-slicing: passes over the training states (default 20)")
+    train.add_argument("--strategy", default="slice", choices=["kernel", "expand", "split", "slice"],
+                       help="pa-slicing: margin strategy; all give the same model (default slice)")
+    train.add_argument("--variant", default="pa1", choices=["pa1", "pa", "pa2", "perceptron"],
+                       help="pa-slicing: the online update (default pa1: PA-I)")
+    train.add_argument("--no-average", action="store_true",
+                       help="pa-slicing: keep the last parameters instead of their average")
+    train.add_argument("--min-word-count", type=int, default=1,
+                       help="rarer word forms are read as unknown in training (default 1)")
+    train.add_argument("--compress", action="store_true",
+                       help="store the model's arrays zlib-compressed (smaller file, slower load)")
+    train.add_argument("--seed", type=int, default=0)
+    train.add_argument("--threads", type=int, default=2, help="splits trained in parallel")
+    add_io_options(train)
+    train.set_defaults(run=run_train)
+
+    parse = commands.add_parser("parse", parents=[parent], help="parse a file or stdin")
+    parse.add_argument("input", nargs="?", default="-", help="CoNLL file, or - for stdin")
+    parse.add_argument("--model", help="parser model file (default: the bundled English model)")
+    parse.add_argument("-o", "--output", help="output file (default stdout)")
+    parse.add_argument("--eval-mode", default=DEFAULT_EVAL_MODE, choices=EVAL_MODES,
+                       help="how kernel-svm models are evaluated; all give the same trees "
+                            f"(default {DEFAULT_EVAL_MODE})")
+    parse.add_argument("--rare-threshold", type=parse_rare_threshold, default="auto",
+                       help="split evaluation: features held by fewer support vectors (a count, "
+                            "or a fraction of them) are rare (default auto)")
+    add_io_options(parse)
+    parse.set_defaults(run=run_parse)
+
+    evaluate = commands.add_parser("evaluate", parents=[parent], help="UAS/LAS of a parse")
+    evaluate.add_argument("gold")
+    evaluate.add_argument("system", help="system output, or - for stdin")
+    evaluate.add_argument("--punct", default="none", choices=["none", "upos", "unicode", "ptb"])
+    evaluate.add_argument("--json", action="store_true", help="print one JSON object")
+    add_io_options(evaluate)
+    evaluate.set_defaults(run=run_evaluate)
+
+
+def add_io_options(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--format", default="conllu", choices=FORMATS)
+    command.add_argument("--encoding", default="utf-8")
+
+
+def log(message: str) -> None:
+    print(f"polyparse: {message}", file=sys.stderr, flush=True)
+
+
+def read_all(path: str, args: argparse.Namespace, require_tree: bool) -> list[Sentence]:
+    """All sentences; UD (CoNLL-U) trees must be single-rooted, CoNLL-X ones may have several
+    roots and unlabelled arcs ("_", as in the CoNLL 2007 Spanish data)."""
+    conllu = args.format == "conllu"
+    return list(read_conll(path, fmt=args.format, encoding=args.encoding,
+                           require_tree=require_tree, single_root=conllu, require_deprel=conllu))
+
+
+def file_sha256(path: str) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def run_train(args: argparse.Namespace) -> int:
+    from parser.dependency.dependency_parser import DependencyParser, ParserConfig
+    from parser.dependency.evaluate import evaluate
+
+    train = read_all(args.train, args, require_tree=True)
+    dev = read_all(args.dev, args, require_tree=True) if args.dev else None
+    kernel = args.classifier in ("kernel-svm", "pa-slicing")
+    params: dict = {"C": args.C if args.C is not None else 1.0 if kernel else 0.1}
+    if args.classifier == "kernel-svm":
+        params.update(degree=args.degree, gamma=args.gamma, coef0=args.coef0, eps=args.eps,
+                      cache_mb=args.cache_mb)
+    elif args.classifier == "pa-slicing":
+        params.update(degree=args.degree, iterations=args.iterations, strategy=args.strategy,
+                      variant=args.variant, average=not args.no_average)
+    config = ParserConfig(feature_set=args.features, tag_column=args.tag_column,
+                          split_column=args.split_column, split_threshold=args.split_threshold,
+                          min_word_count=args.min_word_count,
+                          single_root=all(s.head.count(0) == 1 for s in train), classifier=args.classifier,
+                          classifier_params=params, seed=args.seed, threads=args.threads)
+    parser = DependencyParser(config)
+    log(f"training on {len(train)} sentences of {args.train}")
+    parser.train(train, log=log, progress=True)
+    header = {"training_command": shlex.join(["polyparse"] + sys.argv[1:]),
+              "train_sha256": file_sha256(args.train)}
+    if dev is not None:
+        started = time.perf_counter()
+        parsed = parser.parse(dev)
+        seconds = time.perf_counter() - started
+        scores = evaluate(dev, [with_tree(s, h, d) for s, (h, d) in zip(dev, parsed)])
+        header["dev_scores"] = scores.as_dict()
+        log(f"dev {args.dev}: UAS {scores.UAS:.2f} LAS {scores.LAS:.2f} "
+            f"({len(dev) / seconds:.0f} sentences/s)")
+    parser.save(args.model, extra_header=header, compress=args.compress)
+    log(f"model written to {args.model}")
+    return 0
+
+
+def with_tree(sentence: Sentence, heads: list[int], deprels: list[str]) -> Sentence:
+    """A copy of the sentence whose words carry the given heads and labels."""
+    from dataclasses import replace
+
+    return replace(sentence, head=list(heads), deprel=list(deprels))
+
+
+def batches(sentences: Iterator[Sentence], size: int) -> Iterator[list[Sentence]]:
+    batch: list[Sentence] = []
+    for sentence in sentences:
+        batch.append(sentence)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+@contextmanager
+def atomic_output(path: str | None, encoding: str) -> Iterator[TextIO]:
+    """stdout, or a temporary file beside `path` that replaces it only on success."""
+    if path is None or path == "-":
+        yield sys.stdout
+        sys.stdout.flush()
+        return
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".polyparse-", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding=encoding, newline="") as out:
+            yield out
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def run_parse(args: argparse.Namespace) -> int:
+    from parser.dependency.dependency_parser import DependencyParser
+
+    model = args.model
+    if model is None:
+        from parser.models.bundled import bundled_model
+
+        found = bundled_model()
+        if found is None:
+            raise InputError("dep parse: no --model given and this installation has no bundled "
+                             "model")
+        model = str(found)
+    parser = DependencyParser.load(model)
+    parser.set_evaluation(args.eval_mode, args.rare_threshold)
+    sentences = read_conll(args.input, fmt=args.format, encoding=args.encoding)
+    progress = tqdm(unit=" sent", disable=None, file=sys.stderr, desc="parsing")
+    with atomic_output(args.output, args.encoding) as out:
+        for batch in batches(sentences, PARSE_BATCH):
+            for sentence, (heads, deprels) in zip(batch, parser.parse(batch)):
+                write_conll(sentence, heads, deprels, out)
+            progress.update(len(batch))
+    progress.close()
+    return 0
+
+
+def run_evaluate(args: argparse.Namespace) -> int:
+    from parser.dependency.evaluate import evaluate
+
+    conllu = args.format == "conllu"
+    gold = read_conll(args.gold, fmt=args.format, encoding=args.encoding, require_tree=True,
+                      single_root=False, require_deprel=conllu)
+    system = read_conll(args.system, fmt=args.format, encoding=args.encoding,
+                        require_tree=True, single_root=False, require_deprel=conllu)
+    scores = evaluate(gold, system, punct=args.punct, gold_name=args.gold,
+                      system_name=args.system)
+    if args.json:
+        print(json.dumps(scores.as_dict(), sort_keys=True))
+    else:
+        punct = {"none": "all words scored"}.get(args.punct, f"punctuation excluded by {args.punct}")
+        print(f"UAS {scores.UAS:.2f}  LAS {scores.LAS:.2f}  LAS(exact labels) "
+              f"{scores.LAS_exact:.2f}  words {scores.words}  sentences {scores.sentences}  "
+              f"({punct})")
+    return 0

@@ -1,0 +1,349 @@
+"""DependencyParser: training, parsing and model files of the arc-eager parser with POS splits.
+
+Training (MaltParser `-d POSTAG -s Input[0] -T N`; Chang et al. 2010, section 5.1): gold trees
+are pseudo-projectivised (Nivre & Nilsson 2005), the static oracle yields one row per state,
+rows are partitioned by the split tag of the first buffer word, splits with fewer than N rows
+are pooled into a fallback split, and each split trains three classifiers: the transition
+(SHIFT/REDUCE/LEFT/RIGHT), the LEFT-arc label and the RIGHT-arc label. Splits train in
+parallel threads (the solvers release the GIL).
+"""
+from __future__ import annotations
+
+import inspect
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+from tqdm import tqdm
+
+from classifiers.backends import BACKENDS, classifier_from_arrays, new_classifier
+from classifiers.evaluators.modes import DEFAULT_EVAL_MODE, EVAL_MODES, build_evaluator
+from classifiers.evaluators.kernel_expansion import KernelExpansion
+from classifiers.kernel_svm.svc import KernelSVM
+from classifiers.model_file import read_model_file, write_model_file
+from features.binary_matrix import BinaryMatrix
+from features.interning import StringInterner
+from features.vocab import FeatureVocab
+from parser.dependency.arc_eager import LEFT_MOVE, RIGHT_MOVE
+from parser.formats.conll import Sentence
+from parser.dependency.decoder import ArcEagerDecoder, ClassifierSlot
+from parser.dependency.feature_templates import template_names
+from parser.dependency.oracle_rows import oracle_rows
+from parser.dependency.projectivize import LIFT_SEPARATOR, deprojectivize, projectivize
+
+MODEL_FORMAT = "polyparse-dep"
+MODEL_VERSION = 1
+SLOT_KINDS = ("transition", "left", "right")
+
+
+@dataclass
+class ParserConfig:
+    feature_set: str = "chang2010"
+    tag_column: str = "xpos"
+    split_column: str = "xpos"
+    split_threshold: int = 1000
+    single_root: bool = True
+    classifier: str = "poly2-linear"
+    classifier_params: dict = field(default_factory=lambda: {"C": 0.1})
+    min_word_count: int = 1
+    seed: int = 0
+    threads: int = 2
+
+
+def classifier_params(config: ParserConfig) -> dict:
+    """The backend's constructor arguments: the configured ones, plus the seed where the
+    backend takes one (kernel-svm's SMO is deterministic and has none)."""
+    params = dict(config.classifier_params)
+    if "seed" in inspect.signature(BACKENDS[config.classifier]).parameters:
+        params["seed"] = config.seed
+    return params
+
+
+@dataclass
+class EncodedCorpus:
+    """Sentences as flat int arrays; sentence i is tokens offsets[i]..offsets[i+1]-1, 0 = root."""
+
+    word: np.ndarray
+    tag: np.ndarray
+    coarse: np.ndarray
+    split_tag: np.ndarray
+    offsets: np.ndarray
+    heads: np.ndarray | None = None
+    labels: np.ndarray | None = None
+
+
+class DependencyParser:
+    def __init__(self, config: ParserConfig) -> None:
+        self.config = config
+        self.words = StringInterner()
+        self.tags = StringInterner()
+        self.labels = StringInterner()
+        self.vocab: FeatureVocab | None = None
+        self.split_names: list[str] = []
+        self.classifiers: dict[tuple[int, str], object] = {}
+        self.info: dict = {}
+        self.eval_mode = DEFAULT_EVAL_MODE
+        self.rare_threshold: int | float | str = "auto"
+        self._decoder: ArcEagerDecoder | None = None
+        self._scorers: list = []
+
+    # ----- encoding -------------------------------------------------------------------------
+
+    def _column(self, sentence: Sentence, column: str) -> list[str]:
+        if column == "upos":
+            return sentence.upos
+        if column == "none":
+            return ["-"] * len(sentence)
+        return [x if x != "_" else u for x, u in zip(sentence.xpos, sentence.upos)]
+
+    def encode(self, sentences: Sequence[Sentence], grow: bool = False,
+               trees: Sequence[tuple[list[int], list[str]]] | None = None) -> EncodedCorpus:
+        word: list[int] = []
+        tag: list[int] = []
+        coarse: list[int] = []
+        split: list[int] = []
+        heads: list[int] = []
+        labels: list[int] = []
+        offsets = [0]
+        cfg = self.config
+        for i, s in enumerate(sentences):
+            word.append(1)
+            word.extend(self.words.encode(s.form))
+            tag.append(1)
+            tag.extend(self.tags.encode(self._column(s, cfg.tag_column), grow))
+            coarse.append(1)
+            coarse.extend(self.tags.encode(s.upos, grow))
+            split.append(1)
+            split.extend(self.tags.encode(self._column(s, cfg.split_column), grow))
+            if trees is not None:
+                h, d = trees[i]
+                heads.append(-1)
+                heads.extend(h)
+                labels.append(-1)
+                labels.extend(lab - 3 for lab in self.labels.encode(d, grow))
+            offsets.append(len(word))
+        as32 = lambda x: np.asarray(x, dtype=np.int32)
+        return EncodedCorpus(as32(word), as32(tag), as32(coarse), as32(split),
+                             np.asarray(offsets, dtype=np.int64),
+                             as32(heads) if trees is not None else None,
+                             as32(labels) if trees is not None else None)
+
+    # ----- training -------------------------------------------------------------------------
+
+    def train(self, sentences: Sequence[Sentence],
+              log: Callable[[str], None] = lambda message: None, progress: bool = False) -> None:
+        cfg = self.config
+        started = time.perf_counter()
+        trees = []
+        lifted_trees = lifted_arcs = 0
+        for s in sentences:
+            heads, deprels, n_lifted = projectivize(s.head, s.deprel)
+            trees.append((heads, deprels))
+            lifted_arcs += n_lifted
+            lifted_trees += n_lifted > 0
+        log(f"pseudo-projective: lifted {lifted_arcs} arcs in {lifted_trees} of "
+            f"{len(sentences)} trees")
+        self._learn_words(sentences)
+        corpus = self.encode(sentences, grow=True, trees=trees)
+        rows = oracle_rows(corpus.word, corpus.tag, corpus.coarse, corpus.split_tag,
+                           corpus.heads, corpus.labels, corpus.offsets, cfg.feature_set,
+                           cfg.single_root)
+        self.vocab = FeatureVocab.count(rows["keys"])
+        ranks = np.sort(self.vocab.transform(rows["keys"]), axis=1)
+        n_rows, width = ranks.shape
+        matrix = BinaryMatrix(np.arange(0, (n_rows + 1) * width, width, dtype=np.int64),
+                              ranks.ravel(), len(self.vocab))
+        log(f"{n_rows} oracle states, {len(self.vocab)} features "
+            f"({len(template_names(cfg.feature_set))} templates)")
+
+        split_of_row = self._choose_splits(rows["split_tag"])
+        jobs = []
+        for split in range(len(self.split_names)):
+            in_split = np.flatnonzero(split_of_row == split)
+            moves = rows["move"][in_split]
+            jobs.append((split, "transition", in_split, moves.astype(np.int32)))
+            for kind, move in (("left", LEFT_MOVE), ("right", RIGHT_MOVE)):
+                chosen = in_split[moves == move]
+                jobs.append((split, kind, chosen, rows["label"][chosen]))
+        jobs.sort(key=lambda job: -len(job[2]))
+        params = classifier_params(cfg)
+
+        def fit(job):
+            split, kind, chosen, y = job
+            if len(chosen) == 0:
+                return split, kind, None
+            clf = new_classifier(cfg.classifier, **params)
+            clf.fit(matrix.take(chosen), y)
+            return split, kind, clf
+
+        bar = tqdm(total=len(jobs), unit=" classifiers", desc="training", file=sys.stderr,
+                   disable=None if progress else True)
+        with ThreadPoolExecutor(max_workers=max(1, cfg.threads)) as pool:
+            for split, kind, clf in pool.map(fit, jobs):
+                self.classifiers[(split, kind)] = clf
+                bar.update()
+        bar.close()
+        attached = corpus.heads > 0
+        root_label_counts = np.bincount(corpus.labels[corpus.heads == 0],
+                                        minlength=len(self.labels.learned()))
+        other_counts = np.bincount(corpus.labels[attached], minlength=len(self.labels.learned()))
+        self.info.update({
+            "train_sentences": len(sentences), "lifted_arcs": int(lifted_arcs),
+            "lifted_trees": int(lifted_trees), "oracle_states": int(n_rows),
+            "root_label_counts": root_label_counts.tolist(),
+            "other_label_counts": other_counts.tolist(),
+        })
+        self._decoder = None
+        log(f"trained {len(jobs)} classifiers in {len(self.split_names)} splits "
+            f"in {time.perf_counter() - started:.1f} s")
+
+    def _learn_words(self, sentences: Sequence[Sentence]) -> None:
+        """Known words: forms seen at least min_word_count times; rarer ones are read as
+        unknown in training too, so that the word templates learn weights for unknown words."""
+        counts = Counter(form for s in sentences for form in s.form)
+        for s in sentences:
+            for form in s.form:
+                if counts[form] >= self.config.min_word_count:
+                    self.words.add(form)
+
+    def _choose_splits(self, split_tag: np.ndarray) -> np.ndarray:
+        """Own split for each split tag with >= threshold rows; the rest pooled into the last."""
+        counts = np.bincount(split_tag, minlength=len(self.tags))
+        big = [t for t in np.argsort(-counts, kind="stable")
+               if counts[t] >= self.config.split_threshold]
+        self.split_names = [self.tags.strings[t] for t in big]
+        split_of_tag = np.full(len(self.tags), len(big), dtype=np.int32)
+        split_of_tag[big] = np.arange(len(big), dtype=np.int32)
+        if (split_of_tag[split_tag] == len(big)).any() or not big:
+            self.split_names.append("<other>")
+        else:
+            split_of_tag[split_of_tag == len(big)] = 0
+        return split_of_tag[split_tag]
+
+    def split_of_tag(self) -> tuple[np.ndarray, int]:
+        index = {name: i for i, name in enumerate(self.split_names)}
+        fallback = index.get("<other>", 0)
+        table = np.full(len(self.tags), fallback, dtype=np.int32)
+        for name, i in index.items():
+            if name != "<other>":
+                table[self.tags.ids[name]] = i
+        return table, fallback
+
+    # ----- parsing --------------------------------------------------------------------------
+
+    def set_evaluation(self, eval_mode: str, rare_threshold: int | float | str = "auto") -> None:
+        """How kernel-svm classifiers are evaluated when parsing (classifiers.evaluators.modes);
+        every mode gives the same decision values. Other backends ignore it."""
+        if eval_mode not in EVAL_MODES:
+            raise ValueError(f"unknown evaluation mode {eval_mode!r} "
+                             f"(available: {', '.join(EVAL_MODES)})")
+        self.eval_mode = eval_mode
+        self.rare_threshold = rare_threshold
+        self._decoder = None
+
+    def _slot(self, clf) -> ClassifierSlot:
+        """The classifier's slot; kernel models (kernel-svm one-vs-one, pa-slicing one-vs-rest)
+        are scored by the evaluator of the current evaluation mode."""
+        expansion = getattr(clf, "expansion_", None)
+        if isinstance(clf, KernelSVM) or isinstance(expansion, KernelExpansion):
+            scorer = build_evaluator(expansion, self.eval_mode, self.rare_threshold)
+            self._scorers.append(scorer)
+            return ClassifierSlot(scorer, clf.classes_, one_vs_one=isinstance(clf, KernelSVM))
+        self._scorers.append(clf.scorer)
+        return ClassifierSlot(clf.scorer, clf.classes_)
+
+    def evaluator_bytes(self) -> int:
+        """Memory of the compiled scorers the decoder uses (kernel models: by eval mode)."""
+        self.decoder()
+        return sum(int(scorer.memory_bytes()) if hasattr(scorer, "memory_bytes")
+                   else sum(int(a.nbytes) for a in getattr(scorer, "arrays", {}).values())
+                   for scorer in self._scorers)
+
+    def decoder(self) -> ArcEagerDecoder:
+        if self._decoder is None:
+            self._decoder = self._build_decoder()
+        return self._decoder
+
+    def _build_decoder(self) -> ArcEagerDecoder:
+        self._scorers = []
+        root_counts = np.asarray(self.info["root_label_counts"], dtype=np.int64)
+        other_counts = np.asarray(self.info["other_label_counts"], dtype=np.int64)
+        slots = {kind: [] for kind in SLOT_KINDS}
+        for split in range(len(self.split_names)):
+            for kind in SLOT_KINDS:
+                clf = self.classifiers.get((split, kind))
+                if clf is None:
+                    default = int(np.argmax(other_counts)) if kind != "transition" else 0
+                    slots[kind].append(ClassifierSlot(None, [default]))
+                elif len(clf.classes_) == 1:
+                    slots[kind].append(ClassifierSlot(None, clf.classes_))
+                else:
+                    slots[kind].append(self._slot(clf))
+        table, fallback = self.split_of_tag()
+        return ArcEagerDecoder(
+            self.vocab.index, self.config.feature_set, self.config.single_root, table,
+            fallback, slots["transition"], slots["left"], slots["right"],
+            (root_counts > 0).astype(np.intc), (other_counts > 0).astype(np.intc),
+            int(np.argmax(root_counts)), int(np.argmax(other_counts)))
+
+    def parse(self, sentences: Sequence[Sentence]) -> list[tuple[list[int], list[str]]]:
+        """Heads and labels for each sentence (deprojectivised)."""
+        corpus = self.encode(sentences)
+        heads, labels = self.decoder().parse(corpus.word, corpus.tag, corpus.coarse,
+                                             corpus.split_tag, corpus.offsets)
+        names = self.labels.learned()
+        out = []
+        offsets = corpus.offsets.tolist()
+        for i in range(len(sentences)):
+            start, end = offsets[i] + 1, offsets[i + 1]
+            h = heads[start:end].tolist()
+            d = [names[lab] for lab in labels[start:end].tolist()]
+            if any(LIFT_SEPARATOR in lab for lab in d):
+                h, d = deprojectivize(h, d)
+            out.append((h, d))
+        return out
+
+    # ----- model files ----------------------------------------------------------------------
+
+    def save(self, path: str, extra_header: dict | None = None, compress: bool = False) -> None:
+        arrays = {"vocab/keys": self.vocab.keys, "vocab/counts": self.vocab.counts}
+        slots = {}
+        for (split, kind), clf in sorted(self.classifiers.items()):
+            if clf is None:
+                continue
+            header, clf_arrays = clf.to_arrays()
+            name = f"split{split}/{kind}"
+            slots[name] = header
+            for key, value in clf_arrays.items():
+                arrays[f"{name}/{key}"] = value
+        header = {
+            "format": MODEL_FORMAT, "format_version": MODEL_VERSION,
+            "config": {k: v for k, v in asdict(self.config).items() if k != "threads"},
+            "words": self.words.learned(), "tags": self.tags.learned(),
+            "labels": self.labels.learned(), "splits": self.split_names,
+            "classifiers": slots, "info": self.info, **(extra_header or {}),
+        }
+        write_model_file(path, header, arrays, compress=compress)
+
+    @classmethod
+    def load(cls, path: str) -> "DependencyParser":
+        header, arrays = read_model_file(path, expected_format=MODEL_FORMAT)
+        parser = cls(ParserConfig(**header["config"]))
+        parser.words = StringInterner(header["words"])
+        parser.tags = StringInterner(header["tags"])
+        parser.labels = StringInterner(header["labels"])
+        parser.vocab = FeatureVocab(arrays["vocab/keys"], arrays["vocab/counts"])
+        parser.split_names = list(header["splits"])
+        parser.info = dict(header["info"])
+        for name, clf_header in header["classifiers"].items():
+            split_name, kind = name.split("/")
+            prefix = name + "/"
+            clf_arrays = {k[len(prefix):]: v for k, v in arrays.items() if k.startswith(prefix)}
+            parser.classifiers[(int(split_name[5:]), kind)] = classifier_from_arrays(
+                clf_header, clf_arrays)
+        parser.header = header
+        return parser

@@ -1,0 +1,34 @@
+# Feature templates of the arc-eager parser: each produces one 64-bit key (template id, value).
+from libc.stdint cimport int32_t, uint64_t
+
+from parser.dependency.arc_eager cimport StateC
+
+cdef enum:
+    CHANG2010 = 0
+    RICH = 1
+    MAX_TEMPLATES = 64
+
+# Reserved value ids shared by the word, tag and label interners.
+cdef enum:
+    VALUE_NONE = 0      # no such token
+    VALUE_ROOT = 1      # the artificial root token / no label yet
+    VALUE_UNKNOWN = 2   # a string not seen in training
+
+cdef struct SentenceC:
+    int n
+    const int32_t* word   # index 0 is the root token
+    const int32_t* tag    # the tag column used by the templates (XPOS by default)
+    const int32_t* coarse # UPOS
+
+cdef inline void sentence_at(SentenceC* sent, const int32_t* word, const int32_t* tag,
+                             const int32_t* coarse, int n) noexcept nogil:
+    """Point `sent` at one sentence of n words whose token 0 (the root) is at the pointers."""
+    sent.n = n
+    sent.word = word
+    sent.tag = tag
+    sent.coarse = coarse
+
+
+cdef int n_templates(int feature_set) noexcept nogil
+cdef int extract_keys(const StateC* st, const SentenceC* sent, int feature_set,
+                      uint64_t* out) noexcept nogil

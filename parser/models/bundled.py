@@ -1,0 +1,26 @@
+"""The English model and the example input that ship inside the package (this folder)."""
+from __future__ import annotations
+
+from importlib.resources import as_file, files
+from pathlib import Path
+
+MODEL_NAME = "en_ewt.model"
+EXAMPLE_NAME = "example.conllu"
+
+
+def _resource(name: str) -> Path | None:
+    resource = files("parser.models") / name
+    if not resource.is_file():
+        return None
+    with as_file(resource) as path:
+        return Path(path)
+
+
+def bundled_model() -> Path | None:
+    """The bundled English parser model, or None when this installation has none."""
+    return _resource(MODEL_NAME)
+
+
+def bundled_example() -> Path | None:
+    """The bundled example input (CoNLL-U with UPOS and XPOS, written for polyparse)."""
+    return _resource(EXAMPLE_NAME)

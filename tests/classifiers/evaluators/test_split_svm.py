@@ -1,0 +1,88 @@
+"""split-svm: the rare threshold, the split itself, extremes, files and memory report."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from classifiers.model_file import ModelFileError, read_model_file, write_model_file
+from classifiers.evaluators.split_svm import (
+    DEFAULT_RARE_THRESHOLD,
+    SplitSVMScorer,
+    minimum_common_count,
+    parse_rare_threshold,
+)
+from tests.classifiers.evaluators.test_kernel_expansion import assert_close, random_expansion, zipf_rows
+
+
+def test_rare_threshold_is_a_count_a_fraction_or_auto() -> None:
+    assert minimum_common_count(10, 5000) == 10.0
+    assert minimum_common_count(0.01, 5000) == 50.0
+    assert minimum_common_count(1.0, 300) == 300.0
+    assert parse_rare_threshold("10") == 10 and isinstance(parse_rare_threshold("10"), int)
+    assert parse_rare_threshold(" 0.005 ") == 0.005
+    assert parse_rare_threshold("1e-3") == 0.001
+    for bad in ("-1", "1.5", "0.0", "x"):
+        with pytest.raises(ValueError):
+            parse_rare_threshold(bad)
+    for bad_value in (-3, 0.0, 2.0, True):
+        with pytest.raises(ValueError):
+            minimum_common_count(bad_value, 100)
+    assert DEFAULT_RARE_THRESHOLD == parse_rare_threshold("auto") == "auto"
+    with pytest.raises(ValueError, match="auto"):
+        minimum_common_count("auto", 100)
+
+
+@pytest.mark.parametrize("threshold", [3, 0.05])
+def test_features_held_by_fewer_than_s_support_vectors_are_rare(threshold: int | float) -> None:
+    expansion, _ = random_expansion(8, 200, 1, 2)
+    holders = np.bincount(expansion.support_vectors.indices)
+    s = minimum_common_count(threshold, 200)
+    scorer = SplitSVMScorer(expansion, threshold)
+    assert scorer.n_common_features == int(np.sum(holders >= s))
+    assert scorer.n_rare_features == int(np.sum((holders > 0) & (holders < s)))
+    common_ids = scorer.arrays["common_ids"]
+    assert np.all(np.diff(holders[common_ids]) <= 0)
+    sv = expansion.support_vectors
+    holding_rare = sum(bool((holders[sv.row(i)] < s).any()) for i in range(len(sv)))
+    assert scorer.n_rare_support_vectors == holding_rare
+
+
+@pytest.mark.parametrize("degree", [1, 2, 3])
+def test_extreme_thresholds_give_pke_and_pki(degree: int) -> None:
+    expansion, vocabulary = random_expansion(degree + 20, 150, 2, degree)
+    X = zipf_rows(np.random.default_rng(degree), 800, vocabulary, 25)
+    reference = expansion.naive_decision_function(X)
+    all_common = SplitSVMScorer(expansion, 0)
+    assert all_common.n_rare_features == 0 and all_common.n_rare_support_vectors == 0
+    all_rare = SplitSVMScorer(expansion, 10**9)
+    assert all_rare.n_common_features == 0
+    for scorer in (all_common, all_rare):
+        assert_close(scorer.decision_function(X), reference)
+
+
+def test_split_files_round_trip_and_are_checked(tmp_path: Path) -> None:
+    expansion, vocabulary = random_expansion(9, 300, 3, 3)
+    X = zipf_rows(np.random.default_rng(9), 500, vocabulary, 30)
+    scorer = SplitSVMScorer(expansion, 0.02, max_dense_bytes=1 << 14)
+    assert 0 < scorer.common.n_dense < scorer.n_common_features
+    header, arrays = scorer.to_arrays()
+    assert header["rare_threshold"] == 0.02 and header["n_support_vectors"] == 300
+    path = tmp_path / "split.model"
+    write_model_file(path, {"format": "polyparse-test", **header}, arrays)
+    read_header, read_arrays = read_model_file(path)
+    again = SplitSVMScorer.from_arrays(read_header, read_arrays, source=str(path))
+    np.testing.assert_array_equal(again.decision_function(X), scorer.decision_function(X))
+    report = scorer.memory_report()
+    assert set(report) == {"common_dense", "common_hashed", "common_ranks", "rare_index",
+                           "rare_support_vectors", "scratch_per_call"}
+    assert scorer.memory_bytes() == again.memory_bytes() == sum(report.values())
+    broken = dict(read_arrays, rare_sv_common=read_arrays["rare_sv_common"] + 10**6)
+    with pytest.raises(ModelFileError, match="split.model: inconsistent split-svm arrays"):
+        SplitSVMScorer.from_arrays(read_header, broken, source=str(path))
+    with pytest.raises(ModelFileError, match="rare_ptr"):
+        SplitSVMScorer.from_arrays(read_header, {k: v for k, v in read_arrays.items()
+                                                 if k != "rare_ptr"})
+    with pytest.raises(ModelFileError, match="header"):
+        SplitSVMScorer.from_arrays({**read_header, "degree": "three"}, read_arrays)

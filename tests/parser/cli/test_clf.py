@@ -1,0 +1,189 @@
+"""`polyparse clf train|predict|info` run in-process: exit codes, JSON keys, one-line errors."""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from classifiers.model_file import write_model_file
+from features.binary_matrix import BinaryMatrix
+from features.svmlight import write_svmlight
+from parser.cli.main import main
+
+
+def datasets() -> Path | None:
+    value = os.environ.get("POLYPARSE_DATASETS")
+    repo = Path(__file__).resolve().parents[3]
+    folder = (Path(value) if value else repo.parent / "shared" / "datasets") / "kwdlc_dep"
+    return folder if (folder / "train.5k.svm").is_file() else None
+
+
+@pytest.fixture()
+def svm_files(tmp_path: Path) -> tuple[Path, Path]:
+    rng = np.random.default_rng(0)
+    hidden = rng.normal(size=(30, 3))
+
+    def make(n: int, name: str) -> Path:
+        rows = [np.sort(rng.choice(30, size=6, replace=False)) for _ in range(n)]
+        scores = [hidden[row].sum(0) + hidden[row[0]] * hidden[row[1]] for row in rows]
+        y = np.argmax(np.array(scores), axis=1)
+        path = tmp_path / name
+        write_svmlight(path, BinaryMatrix.from_rows(rows, n_features=31), y + 1, id_offset=1)
+        return path
+
+    return make(400, "train.svm"), make(200, "test.svm")
+
+
+def train_argv(data: Path, model: Path, *extra: str) -> list[str]:
+    return ["clf", "train", str(data), "--model", str(model), *extra]
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture) -> tuple[int, str, str]:
+    code = main(argv)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.mark.parametrize("classifier", ["linear", "poly2-linear"])
+def test_train_predict_info(svm_files, tmp_path: Path, capsys, classifier: str) -> None:
+    train, test = svm_files
+    model = tmp_path / "m.model"
+    code, out, err = run(train_argv(train, model, "--classifier", classifier, "--json"), capsys)
+    assert code == 0, err
+    summary = json.loads(out)
+    assert summary["backend"] == classifier and summary["rows"] == 400 and summary["classes"] == 3
+
+    values = tmp_path / "values.txt"
+    predict = ["clf", "predict", "--model", str(model), str(test), "--json"]
+    code, out, err = run([*predict, "--decision-values", str(values)], capsys)
+    assert code == 0, err
+    result = json.loads(out)
+    assert {"accuracy", "n", "seconds"} <= set(result)
+    assert result["n"] == 200 and 50 < result["accuracy"] <= 100
+    lines = values.read_text().splitlines()
+    assert len(lines) == 200 and len(lines[0].split()) == 1 + 3
+
+    code, out, err = run(["clf", "predict", "--model", str(model), str(test)], capsys)
+    assert code == 0 and out.startswith("accuracy ")
+
+    code, out, err = run(["clf", "info", "--model", str(model), "--json"], capsys)
+    assert code == 0, err
+    info = json.loads(out)
+    assert {"backend", "objective", "dims", "memory_bytes", "n_outputs", "classes"} <= set(info)
+    assert info["backend"] == classifier and len(info["objective"]) == 3
+    assert info["training"]["data"] == "train.svm"
+    code, out, err = run(["clf", "info", "--model", str(model)], capsys)
+    assert code == 0 and "backend: " + classifier in out
+
+
+def test_same_settings_give_identical_model_files(svm_files, tmp_path: Path, capsys) -> None:
+    train, _ = svm_files
+    for name in ("a.model", "b.model"):
+        argv = train_argv(train, tmp_path / name, "--classifier", "poly2-linear", "--seed", "3")
+        code, _, err = run(argv, capsys)
+        assert code == 0, err
+    assert (tmp_path / "a.model").read_bytes() == (tmp_path / "b.model").read_bytes()
+
+
+def one_line_error(code: int, err: str) -> str:
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("polyparse: ")
+    return lines[0]
+
+
+def test_bad_svmlight_line(tmp_path: Path, capsys) -> None:
+    bad = tmp_path / "bad.svm"
+    bad.write_text("+1 1:1 2:1\n-1 4:1 3:1\n")
+    code, _, err = run(train_argv(bad, tmp_path / "m.model", "--classifier", "linear"), capsys)
+    line = one_line_error(code, err)
+    assert f"{bad}:2: feature ids must be strictly ascending" in line
+    assert not (tmp_path / "m.model").exists()
+
+
+def test_bad_test_file(svm_files, tmp_path: Path, capsys) -> None:
+    train, _ = svm_files
+    model = tmp_path / "m.model"
+    assert run(train_argv(train, model, "--classifier", "linear"), capsys)[0] == 0
+    bad = tmp_path / "bad.svm"
+    bad.write_text("1 1:1\n2 3:0.5\n")
+    code, _, err = run(["clf", "predict", "--model", str(model), str(bad)], capsys)
+    assert "bad.svm:2: feature 3 has value 0.5" in one_line_error(code, err)
+
+
+def test_truncated_model(svm_files, tmp_path: Path, capsys) -> None:
+    train, test = svm_files
+    model = tmp_path / "m.model"
+    assert run(train_argv(train, model, "--classifier", "poly2-linear"), capsys)[0] == 0
+    model.write_bytes(model.read_bytes()[:-100])
+    expected = f"polyparse: {model}: truncated or corrupt model file (checksum mismatch)"
+    for argv in (
+        ["clf", "predict", "--model", str(model), str(test)],
+        ["clf", "info", "--model", str(model)],
+    ):
+        code, _, err = run(argv, capsys)
+        assert one_line_error(code, err) == expected
+
+
+def test_foreign_and_wrong_format_models(svm_files, tmp_path: Path, capsys) -> None:
+    _, test = svm_files
+    libsvm = tmp_path / "svm.model"
+    libsvm.write_text("svm_type c_svc\nkernel_type polynomial\n")
+    code, _, err = run(["clf", "predict", "--model", str(libsvm), str(test)], capsys)
+    line = one_line_error(code, err)
+    assert f"{libsvm}:2: the libsvm model file ends before its SV section" in line
+    text = tmp_path / "notes.model"
+    text.write_text("hello\n")
+    code, _, err = run(["clf", "info", "--model", str(text)], capsys)
+    assert one_line_error(code, err) == f"polyparse: {text}: not a polyparse model file"
+    dep = tmp_path / "dep.model"
+    write_model_file(dep, {"format": "polyparse-dep"}, {})
+    code, _, err = run(["clf", "info", "--model", str(dep)], capsys)
+    assert one_line_error(code, err).endswith("is a polyparse-dep model, expected polyparse-clf")
+
+
+@pytest.mark.parametrize(
+    "extra, fragment",
+    [
+        (["--classifier", "pa-slicing", "--degree", "4"], "degree must be 1, 2 or 3"),
+        (["--classifier", "pa-slicing", "--gamma", "2"], "pa-slicing uses the kernel"),
+        (["--classifier", "pa-slicing", "--eps", "0.1"], "--eps does not apply to pa-slicing"),
+        (["--classifier", "pa-slicing", "--strategy", "kernel", "--n-common", "9"],
+         "n_common applies to the split and slice strategies"),
+        (["--classifier", "kernel-svm", "--variant", "pa"], "--variant applies to pa-slicing"),
+        (["--classifier", "poly2-linear", "--degree", "3"], "degree 3 needs a kernel model"),
+        (["--classifier", "linear", "--degree", "2"], "use --classifier poly2-linear"),
+        (["--classifier", "linear", "-C", "0"], "C must be positive"),
+        (["--classifier", "linear", "--average"], "--average applies to pa-slicing"),
+    ],
+)
+def test_unavailable_or_invalid_settings(
+    svm_files, tmp_path: Path, capsys, extra: list[str], fragment: str
+) -> None:
+    train, _ = svm_files
+    code, _, err = run(train_argv(train, tmp_path / "m.model", *extra), capsys)
+    assert fragment in one_line_error(code, err)
+
+
+def test_missing_file(tmp_path: Path, capsys) -> None:
+    argv = train_argv(tmp_path / "none.svm", tmp_path / "m", "--classifier", "linear")
+    code, _, err = run(argv, capsys)
+    assert "none.svm" in one_line_error(code, err)
+
+
+def test_kwdlc_5k_poly2(tmp_path: Path, capsys) -> None:
+    folder = datasets()
+    if folder is None:
+        pytest.skip("kwdlc_dep dataset not found (set POLYPARSE_DATASETS)")
+    model = tmp_path / "k.model"
+    argv = train_argv(folder / "train.5k.svm", model, "--classifier", "poly2-linear")
+    code, _, err = run(argv, capsys)
+    assert code == 0, err
+    predict = ["clf", "predict", "--model", str(model), str(folder / "test.svm"), "--json"]
+    code, out, err = run(predict, capsys)
+    assert code == 0, err
+    assert json.loads(out)["accuracy"] > 89.0

@@ -1,0 +1,52 @@
+"""The model and example that ship inside the package: parsing with no --model, and the scores
+parser/models/en_ewt.md documents."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from parser.models.bundled import bundled_example, bundled_model
+from parser.cli.main import main
+from parser.formats.conll import read_conll
+from tests.parser.dependency.test_arc_eager import is_tree
+
+NOTE = Path(__file__).resolve().parents[3] / "parser" / "models" / "en_ewt.md"
+
+
+def test_the_package_holds_a_model_and_an_example() -> None:
+    model, example = bundled_model(), bundled_example()
+    assert model is not None and example is not None
+    assert model.stat().st_size < 6 * 2**20
+
+
+def test_parse_the_bundled_example_with_no_model_option(tmp_path: Path, capsys) -> None:
+    assert main(["dep", "parse", str(bundled_example())]) == 0
+    out = tmp_path / "parsed.conllu"
+    out.write_text(capsys.readouterr().out, encoding="utf-8")
+    parsed = list(read_conll(out, require_tree=True))
+    original = list(read_conll(bundled_example()))
+    assert [s.form for s in parsed] == [s.form for s in original]
+    for sentence in parsed:
+        assert is_tree(sentence.head) and sentence.head.count(0) == 1
+    assert parsed[0].deprel[parsed[0].head.index(0)] == "root"
+
+
+def documented_scores() -> tuple[float, float]:
+    match = re.search(r"EWT test \*\*UAS ([\d.]+), LAS ([\d.]+)\*\*", NOTE.read_text())
+    assert match, "en_ewt.md must state the test scores"
+    return float(match.group(1)), float(match.group(2))
+
+
+def test_bundled_model_scores_what_its_note_says(corpora: Path, tmp_path: Path, capsys) -> None:
+    test = corpora / "en_ewt" / "en_ewt-ud-test.conllu"
+    out = tmp_path / "pred.conllu"
+    assert main(["dep", "parse", str(test), "-o", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["dep", "evaluate", str(test), str(out), "--json"]) == 0
+    scores = json.loads(capsys.readouterr().out)
+    uas, las = documented_scores()
+    assert (round(scores["UAS"], 2), round(scores["LAS"], 2)) == (uas, las)
+    assert uas >= 86.0 and las >= 83.5
