@@ -64,9 +64,9 @@ def run(args: argparse.Namespace, extra: list[str], train: Path, dev: Path, test
     emit(record("dep model size", data, round(model.stat().st_size / 2**20, 1), "MB",
                 classifier=args.classifier))
 
-    from parser.formats.conll import read_conll, write_conll
     from parser.dependency.dependency_parser import DependencyParser
     from parser.dependency.evaluate import evaluate
+    from parser.formats.conll import read_conll, write_conll
 
     started = time.perf_counter()
     parser = DependencyParser.load(str(model))

@@ -112,9 +112,9 @@ def measure(args: argparse.Namespace, ewt: Path, model: Path) -> int:
 def one_mode(args: argparse.Namespace, ewt: Path) -> int:
     """Load the model, build the evaluators of one mode, decode the test set (best of
     --repeat, one run for naive), print one JSON line."""
-    from parser.formats.conll import read_conll
     from parser.dependency.dependency_parser import DependencyParser
     from parser.dependency.evaluate import evaluate
+    from parser.formats.conll import read_conll
 
     parser = DependencyParser.load(args.model)
     sentences = list(read_conll(str(ewt / "en_ewt-ud-test.conllu")))
@@ -142,13 +142,14 @@ def one_mode(args: argparse.Namespace, ewt: Path) -> int:
 
 def per_decision(args: argparse.Namespace, ewt: Path, parser) -> None:
     """(b): microseconds per decision of each mode on real oracle rows of EWT dev."""
-    from classifiers.evaluators.modes import build_evaluator
     from classifiers.evaluators.one_vs_one_scorer import OneVsOneVoter
-    from features.binary_matrix import BinaryMatrix
     from parser.dependency.arc_eager import RIGHT_MOVE
-    from parser.formats.conll import read_conll
     from parser.dependency.oracle_rows import oracle_rows
+
+    from classifiers.evaluators.modes import build_evaluator
+    from features.binary_matrix import BinaryMatrix
     from parser.dependency.projectivize import projectivize
+    from parser.formats.conll import read_conll
 
     dev = list(read_conll(str(ewt / "en_ewt-ud-dev.conllu"), require_tree=True))
     trees = [projectivize(s.head, s.deprel)[:2] for s in dev]

@@ -12,9 +12,9 @@ import numpy as np
 from classifiers.evaluators.evaluator_model import BACKENDS as EVALUATOR_BACKENDS
 from classifiers.evaluators.evaluator_model import KernelEvaluatorModel
 from classifiers.kernel_svm.svc import KernelSVM
+from classifiers.linear.poly2_linear_svm import LinearSVM, Poly2LinearSVM
 from classifiers.model_file import ModelFileError
 from classifiers.online.pa_slicing import PASlicing
-from classifiers.linear.poly2_linear_svm import LinearSVM, Poly2LinearSVM
 
 Classifier = Poly2LinearSVM | KernelSVM | KernelEvaluatorModel | PASlicing
 

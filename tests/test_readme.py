@@ -8,7 +8,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-
 from parser.cli.main import build_parser
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -20,31 +20,26 @@ file does not turn back into a kernel model.
 """
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import numpy as np
 
+from classifiers.binary_classifier import BinaryClassifier
 from classifiers.evaluators.modes import (
     DEFAULT_EVAL_MODE,
     EVAL_MODES,
-    as_kernel_expansion,
     build_evaluator,
 )
-from classifiers.evaluators.one_vs_one_expansion import OneVsOneExpansion, one_vs_one_vote
-from classifiers.model_file import (
-    CLASSIFIER_FORMAT,
-    ModelFileError,
-    read_model_file,
-    write_classifier_file,
+from classifiers.evaluators.one_vs_one_expansion import (
+    OneVsOneExpansion,
+    one_vs_one_vote,
 )
 from classifiers.evaluators.pke import PKEScorer
 from classifiers.evaluators.pki import PKIScorer
-from classifiers.scorer import BinaryScorer
 from classifiers.evaluators.split_svm import DEFAULT_RARE_THRESHOLD, SplitSVMScorer
-from features.binary_matrix import BinaryMatrix
+from classifiers.model_file import ModelFileError
+from classifiers.scorer import BinaryScorer
 
-MODEL_FORMAT = CLASSIFIER_FORMAT
 BACKENDS = {"split": "split-svm", "pki": "pki", "pke": "pke"}
 EVALUATORS = {backend: evaluator for evaluator, backend in BACKENDS.items()}
 SCORERS: dict[str, Any] = {"split": SplitSVMScorer, "pki": PKIScorer, "pke": PKEScorer}
@@ -101,7 +96,7 @@ def split_summary(scorer: SplitSVMScorer) -> dict[str, Any]:
     }
 
 
-class KernelEvaluatorModel:
+class KernelEvaluatorModel(BinaryClassifier):
     """Labels, kernel and support-vector counts of a one-vs-one model, and its evaluator."""
 
     def __init__(
@@ -135,7 +130,7 @@ class KernelEvaluatorModel:
                 f"{labels.size} classes ({n_pairs})"
             )
         self.evaluator = evaluator
-        self.scorer = scorer
+        self._scorer = scorer
         self.classes_ = labels
         self.n_support = n_support
         self.degree, self.gamma, self.coef0 = int(degree), float(gamma), float(coef0)
@@ -144,10 +139,6 @@ class KernelEvaluatorModel:
     @property
     def backend(self) -> str:
         return BACKENDS[self.evaluator]
-
-    @property
-    def n_outputs(self) -> int:
-        return int(self.scorer.n_outputs)
 
     @property
     def n_support_vectors(self) -> int:
@@ -169,20 +160,14 @@ class KernelEvaluatorModel:
                 f"the model knows one class ({expansion.labels[0].item()!r}) and has no "
                 "decision function to convert"
             )
-        scorer = build_evaluator(as_kernel_expansion(expansion), evaluator, rare_threshold)
+        scorer = build_evaluator(expansion.as_kernel_expansion(), evaluator, rare_threshold)
         return cls(evaluator, scorer, expansion.labels, expansion.n_support, expansion.degree,
                    expansion.gamma, expansion.coef0, stats)
 
-    def decision_function(self, X: BinaryMatrix) -> np.ndarray:
-        """Decision values (n_rows, n_pairs), one per pair of classes in libsvm's order."""
-        return self.scorer.decision_function(X)
-
     def predict_from_decision(self, values: np.ndarray) -> np.ndarray:
-        """Labels by libsvm's one-vs-one vote."""
-        return one_vs_one_vote(self.classes_, values)
-
-    def predict(self, X: BinaryMatrix) -> np.ndarray:
-        return self.predict_from_decision(self.decision_function(X))
+        """Labels for decision values (n, n_pairs), one per pair of classes in libsvm's
+        order, by libsvm's one-vs-one vote."""
+        return one_vs_one_vote(self.classes_, self._check_decision_values(values))
 
     def memory_report(self) -> dict[str, int]:
         """Bytes of each part of the evaluator (its memory_report)."""
@@ -236,12 +221,3 @@ class KernelEvaluatorModel:
                 f"{labels.size} classes)"
             )
         return model
-
-    def save(self, path: str | os.PathLike) -> None:
-        """Write a polyparse-clf model file atomically."""
-        write_classifier_file(path, self)
-
-    @classmethod
-    def load(cls, path: str | os.PathLike) -> "KernelEvaluatorModel":
-        header, arrays = read_model_file(path, MODEL_FORMAT)
-        return cls.from_arrays(header, arrays, source=str(path))

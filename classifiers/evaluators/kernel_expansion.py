@@ -1,14 +1,16 @@
-"""KernelExpansion: the decision function of a polynomial-kernel machine on binary features.
+"""The decision function of a polynomial-kernel machine on binary features, and its reference.
 
     value_k(x) = sum_i coefficients[k, i] * (gamma * |sv_i & x| + coef0)^degree + intercepts[k]
 
 where sv_i is row i of `support_vectors` (a BinaryMatrix) and |sv_i & x| the number of feature
 ids the two rows share. This is the exchange format between trainers (libsvm-style SMO, PA-I)
-and the exact fast evaluators (classifiers/evaluators/pki.pyx, pke.pyx, split_svm.pyx, kernel_sum.pyx).
-A libsvm model maps onto it directly: sv_coef are the coefficients and -rho the intercepts; a
-one-vs-one model has one output per pair of classes, each with zero coefficients for the support
-vectors of the other classes. `naive_decision_function` is the plain NumPy reference that every
-evaluator must reproduce.
+and the exact fast evaluators of this folder (kernel_sum.pyx, pki.pyx, pke.pyx, split_svm.pyx).
+
+Two forms hold such a sum: KernelExpansion keeps the coefficients of every output densely, and
+OneVsOneExpansion (one_vs_one_expansion.py) keeps a one-vs-one SVM in libsvm's layout, whose
+pair outputs have zero coefficients outside their two classes. Both are SupportVectorExpansions:
+they share the kernel, the shared-id counts and `naive_decision_function`, the one plain NumPy
+reference that every evaluator must reproduce; `as_kernel_expansion()` gives the dense form.
 """
 from __future__ import annotations
 
@@ -29,48 +31,40 @@ _DENSE_IDS = 2048
 _DENSE_HOLDERS = 16
 
 
-@dataclass(eq=False)
-class KernelExpansion:
-    """Support vectors, coefficients (n_outputs, n_sv), intercepts (n_outputs,) and the kernel."""
+class SupportVectorExpansion:
+    """Support vectors and the kernel (gamma |sv & x| + coef0)^degree; the outputs are linear in
+    the kernel values, with the coefficients and intercepts that output_terms() gives."""
 
     support_vectors: BinaryMatrix
-    coefficients: np.ndarray
-    intercepts: np.ndarray
     gamma: float
     coef0: float
     degree: int
 
-    def __post_init__(self) -> None:
+    def _check_kernel(self) -> None:
+        """Check the support vectors and the kernel; store gamma, coef0 as floats, degree as int."""
         if not isinstance(self.support_vectors, BinaryMatrix):
             raise TypeError("support_vectors must be a BinaryMatrix")
-        coefficients = np.array(self.coefficients, dtype=np.float64, order="C", ndmin=2)
-        intercepts = np.array(self.intercepts, dtype=np.float64, ndmin=1).ravel()
-        n_sv = len(self.support_vectors)
-        if coefficients.ndim != 2 or coefficients.shape[1] != n_sv:
-            raise ValueError(
-                f"coefficients must have shape (n_outputs, {n_sv}), got {coefficients.shape}"
-            )
-        if coefficients.shape[0] < 1 or intercepts.shape != (coefficients.shape[0],):
-            raise ValueError("intercepts must hold one value per output (row of coefficients)")
-        if not (np.isfinite(coefficients).all() and np.isfinite(intercepts).all()):
-            raise ValueError("coefficients and intercepts must be finite")
         degree = int(self.degree)
         if degree != self.degree or degree < 1:
-            raise ValueError(f"degree must be a positive integer, got {self.degree}")
+            raise ValueError(f"degree must be a positive integer, not {self.degree}")
         gamma, coef0 = float(self.gamma), float(self.coef0)
         if not (np.isfinite(gamma) and np.isfinite(coef0)):
             raise ValueError("gamma and coef0 must be finite")
-        self.coefficients = coefficients
-        self.intercepts = intercepts
         self.gamma, self.coef0, self.degree = gamma, coef0, degree
-
-    @property
-    def n_outputs(self) -> int:
-        return int(self.coefficients.shape[0])
 
     @property
     def n_support_vectors(self) -> int:
         return len(self.support_vectors)
+
+    def output_terms(self) -> tuple[np.ndarray, np.ndarray]:
+        """Coefficients (n_outputs, n_sv) and intercepts (n_outputs,) of the outputs."""
+        raise NotImplementedError
+
+    def as_kernel_expansion(self) -> KernelExpansion:
+        """The same outputs as a KernelExpansion (dense coefficients)."""
+        coefficients, intercepts = self.output_terms()
+        return KernelExpansion(self.support_vectors, coefficients, intercepts, self.gamma,
+                               self.coef0, self.degree)
 
     def kernel_of_count(self, counts: np.ndarray | int) -> np.ndarray:
         """(gamma * c + coef0)^degree for shared-feature counts c."""
@@ -83,11 +77,41 @@ class KernelExpansion:
             counts[first:last] = block
         return counts
 
+    def kernel_arrays(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+        """The kernel's header entries and the support vectors' arrays (for to_arrays)."""
+        header = {"gamma": self.gamma, "coef0": self.coef0, "degree": self.degree,
+                  "n_features": self.support_vectors.n_features}
+        arrays = {"sv_indptr": self.support_vectors.indptr,
+                  "sv_indices": self.support_vectors.indices}
+        return header, arrays
+
+    @staticmethod
+    def read_kernel_arrays(
+        header: dict[str, Any], arrays: dict[str, np.ndarray], source: str,
+        expected: dict[str, tuple[str, tuple[int | None, ...]]],
+    ) -> tuple[BinaryMatrix, float, float, int]:
+        """(support vectors, gamma, coef0, degree) from kernel_arrays() output, after checking
+        that arrays also hold the `expected` ones (require_arrays); ModelFileError otherwise."""
+        try:
+            n_features = int(header["n_features"])
+            gamma, coef0 = float(header["gamma"]), float(header["coef0"])
+            degree = int(header["degree"])
+        except (KeyError, TypeError, ValueError) as error:
+            raise ModelFileError(f"{source}: inconsistent kernel header ({error})") from None
+        require_arrays(source, arrays, {"sv_indptr": ("int64", (None,)),
+                                        "sv_indices": ("int32", (None,)), **expected})
+        try:
+            support_vectors = BinaryMatrix(arrays["sv_indptr"], arrays["sv_indices"], n_features)
+        except ValueError as error:
+            raise ModelFileError(f"{source}: inconsistent support vectors ({error})") from None
+        return support_vectors, gamma, coef0, degree
+
     def naive_decision_function(self, X: BinaryMatrix) -> np.ndarray:
         """Decision values (n_rows, n_outputs) by the plain kernel sum over all support vectors."""
-        out = np.tile(self.intercepts, (len(X), 1))
+        coefficients, intercepts = self.output_terms()
+        out = np.tile(intercepts, (len(X), 1))
         for first, last, block in self._count_blocks(X):
-            out[first:last] += self.kernel_of_count(block) @ self.coefficients.T
+            out[first:last] += self.kernel_of_count(block) @ coefficients.T
         return out
 
     def _count_blocks(self, X: BinaryMatrix) -> Iterator[tuple[int, int, np.ndarray]]:
@@ -150,21 +174,49 @@ class KernelExpansion:
             yield first, last, block.astype(np.int32)
             first = last
 
+
+@dataclass(eq=False)
+class KernelExpansion(SupportVectorExpansion):
+    """Support vectors, coefficients (n_outputs, n_sv), intercepts (n_outputs,) and the kernel."""
+
+    support_vectors: BinaryMatrix
+    coefficients: np.ndarray
+    intercepts: np.ndarray
+    gamma: float
+    coef0: float
+    degree: int
+
+    def __post_init__(self) -> None:
+        self._check_kernel()
+        coefficients = np.array(self.coefficients, dtype=np.float64, order="C", ndmin=2)
+        intercepts = np.array(self.intercepts, dtype=np.float64, ndmin=1).ravel()
+        n_sv = len(self.support_vectors)
+        if coefficients.ndim != 2 or coefficients.shape[1] != n_sv:
+            raise ValueError(
+                f"coefficients must have shape (n_outputs, {n_sv}), got {coefficients.shape}"
+            )
+        if coefficients.shape[0] < 1 or intercepts.shape != (coefficients.shape[0],):
+            raise ValueError("intercepts must hold one value per output (row of coefficients)")
+        if not (np.isfinite(coefficients).all() and np.isfinite(intercepts).all()):
+            raise ValueError("coefficients and intercepts must be finite")
+        self.coefficients = coefficients
+        self.intercepts = intercepts
+
+    @property
+    def n_outputs(self) -> int:
+        return int(self.coefficients.shape[0])
+
+    def output_terms(self) -> tuple[np.ndarray, np.ndarray]:
+        return self.coefficients, self.intercepts
+
+    def as_kernel_expansion(self) -> KernelExpansion:
+        return self
+
     def to_arrays(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         """Header (JSON-ready) and arrays that from_arrays turns back into this expansion."""
-        header = {
-            "gamma": self.gamma,
-            "coef0": self.coef0,
-            "degree": self.degree,
-            "n_outputs": self.n_outputs,
-            "n_features": self.support_vectors.n_features,
-        }
-        arrays = {
-            "sv_indptr": self.support_vectors.indptr,
-            "sv_indices": self.support_vectors.indices,
-            "coefficients": self.coefficients,
-            "intercepts": self.intercepts,
-        }
+        header, arrays = self.kernel_arrays()
+        header["n_outputs"] = self.n_outputs
+        arrays.update(coefficients=self.coefficients, intercepts=self.intercepts)
         return header, arrays
 
     @classmethod
@@ -174,25 +226,13 @@ class KernelExpansion:
         """Rebuild an expansion from to_arrays() output; ModelFileError names `source`."""
         try:
             n_outputs = int(header["n_outputs"])
-            n_features = int(header["n_features"])
-            gamma, coef0 = float(header["gamma"]), float(header["coef0"])
-            degree = int(header["degree"])
         except (KeyError, TypeError, ValueError) as error:
             raise ModelFileError(f"{source}: inconsistent kernel header ({error})") from None
-        require_arrays(
-            source,
-            arrays,
-            {
-                "sv_indptr": ("int64", (None,)),
-                "sv_indices": ("int32", (None,)),
-                "coefficients": ("float64", (n_outputs, None)),
-                "intercepts": ("float64", (n_outputs,)),
-            },
-        )
+        support_vectors, gamma, coef0, degree = cls.read_kernel_arrays(
+            header, arrays, source, {"coefficients": ("float64", (n_outputs, None)),
+                                     "intercepts": ("float64", (n_outputs,))})
         try:
-            support_vectors = BinaryMatrix(arrays["sv_indptr"], arrays["sv_indices"], n_features)
-            return cls(
-                support_vectors, arrays["coefficients"], arrays["intercepts"], gamma, coef0, degree
-            )
+            return cls(support_vectors, arrays["coefficients"], arrays["intercepts"], gamma,
+                       coef0, degree)
         except ValueError as error:
             raise ModelFileError(f"{source}: inconsistent kernel expansion ({error})") from None

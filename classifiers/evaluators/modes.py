@@ -21,27 +21,18 @@ import numpy as np
 from classifiers.evaluators.kernel_expansion import KernelExpansion
 from classifiers.evaluators.kernel_sum import KernelSumScorer
 from classifiers.evaluators.one_vs_one_expansion import OneVsOneExpansion
-from classifiers.evaluators.one_vs_one_sum import OneVsOneSumScorer
 from classifiers.evaluators.one_vs_one_scorer import OneVsOneScorer
 from classifiers.evaluators.one_vs_one_split import OneVsOneSplitScorer
+from classifiers.evaluators.one_vs_one_sum import OneVsOneSumScorer
 from classifiers.evaluators.pke import PKEScorer
 from classifiers.evaluators.pki import PKIScorer
-from classifiers.scorer import BinaryScorer
 from classifiers.evaluators.split_svm import DEFAULT_RARE_THRESHOLD, SplitSVMScorer
+from classifiers.scorer import BinaryScorer
 
 EVAL_MODES = ("naive", "pki", "pke", "split")
 # One-vs-one models with at least this many classes are evaluated class by class.
 PER_CLASS_MIN_CLASSES = 12
 DEFAULT_EVAL_MODE = "split"
-
-
-def as_kernel_expansion(model: OneVsOneExpansion | KernelExpansion) -> KernelExpansion:
-    """The KernelExpansion of a model: one output per pair of classes for one-vs-one."""
-    if isinstance(model, KernelExpansion):
-        return model
-    coefficients, intercepts = model.pair_outputs()
-    return KernelExpansion(model.support_vectors, coefficients, intercepts, model.gamma,
-                           model.coef0, model.degree)
 
 
 def build_evaluator(model: OneVsOneExpansion | KernelExpansion, mode: str = DEFAULT_EVAL_MODE,
@@ -53,20 +44,20 @@ def build_evaluator(model: OneVsOneExpansion | KernelExpansion, mode: str = DEFA
     if isinstance(model, OneVsOneExpansion) and (mode == "naive" or model.n_classes == 1):
         sv = model.support_vectors
         return OneVsOneSumScorer(sv.indptr, sv.indices, model.dual_coef, model.rho,
-                               model.n_support, model.degree, model.gamma, model.coef0)
+                                 model.n_support, model.degree, model.gamma, model.coef0)
     if isinstance(model, OneVsOneExpansion) and model.n_classes >= PER_CLASS_MIN_CLASSES:
         if mode == "split" and model.degree <= 3:
             return OneVsOneSplitScorer(model, rare_threshold)
         return OneVsOneScorer([_class_scorer(model, c, mode, rare_threshold)
                                for c in range(model.n_classes)], model.rho)
-    expansion = as_kernel_expansion(model)
+    expansion = model.as_kernel_expansion()
     return _scorer(expansion, mode, rare_threshold)
 
 
 def sum_expansion(model: OneVsOneExpansion) -> KernelExpansion:
     """S_c(x) = sum over the pairs (c, j) of the pair value signed towards c (d_cj for c < j,
     -d_jc for j < c): one output per class, the guide of OneVsOneSplitScorer.vote."""
-    coefficients, intercepts = model.pair_outputs()
+    coefficients, intercepts = model.output_terms()
     signs = np.zeros((model.n_classes, model.n_pairs))
     for p, (i, j) in enumerate(model.pairs()):
         signs[i, p], signs[j, p] = 1.0, -1.0

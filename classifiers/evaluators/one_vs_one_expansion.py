@@ -11,7 +11,8 @@ where SV(c) are the n_support[c] consecutive support vectors of class c (classes
 of `labels`) and |sv & x| counts the feature ids two rows share. d_p(x) > 0 votes for
 labels[i], otherwise for labels[j]; the label with most votes wins (ties: the first label).
 This is svm_model's SV / sv_coef / rho / label / nSV, so libsvm model files map onto it
-one to one (classifiers/kernel_svm/libsvm_model.py).
+one to one (classifiers/kernel_svm/libsvm_model.py). It is a SupportVectorExpansion
+(kernel_expansion.py): its reference decision values are the pair outputs' naive kernel sum.
 """
 from __future__ import annotations
 
@@ -20,12 +21,13 @@ from typing import Any
 
 import numpy as np
 
-from classifiers.model_file import ModelFileError, require_arrays
+from classifiers.evaluators.kernel_expansion import SupportVectorExpansion
+from classifiers.model_file import ModelFileError
 from features.binary_matrix import BinaryMatrix
 
 
 @dataclass(eq=False)
-class OneVsOneExpansion:
+class OneVsOneExpansion(SupportVectorExpansion):
     """Support vectors, libsvm's sv_coef (n_classes-1, n_SV), rho per pair, kernel, labels."""
 
     support_vectors: BinaryMatrix
@@ -38,8 +40,7 @@ class OneVsOneExpansion:
     n_support: np.ndarray
 
     def __post_init__(self) -> None:
-        if not isinstance(self.support_vectors, BinaryMatrix):
-            raise TypeError("support_vectors must be a BinaryMatrix")
+        self._check_kernel()
         labels = np.asarray(self.labels)
         if labels.ndim != 1 or labels.size < 1:
             raise ValueError("labels must be a non-empty vector")
@@ -68,14 +69,7 @@ class OneVsOneExpansion:
             raise ValueError(f"rho must hold {n_pairs} values (one per pair), not {rho.size}")
         if not (np.isfinite(dual_coef).all() and np.isfinite(rho).all()):
             raise ValueError("dual_coef and rho must be finite")
-        degree = int(self.degree)
-        if degree != self.degree or degree < 1:
-            raise ValueError(f"degree must be a positive integer, not {self.degree}")
-        gamma, coef0 = float(self.gamma), float(self.coef0)
-        if not (np.isfinite(gamma) and np.isfinite(coef0)):
-            raise ValueError("gamma and coef0 must be finite")
         self.labels, self.n_support, self.dual_coef, self.rho = labels, n_support, dual_coef, rho
-        self.gamma, self.coef0, self.degree = gamma, coef0, degree
 
     @property
     def n_classes(self) -> int:
@@ -84,10 +78,6 @@ class OneVsOneExpansion:
     @property
     def n_pairs(self) -> int:
         return self.n_classes * (self.n_classes - 1) // 2
-
-    @property
-    def n_support_vectors(self) -> int:
-        return len(self.support_vectors)
 
     def class_start(self) -> np.ndarray:
         """First support vector of each class, plus the total: int64 (n_classes + 1,)."""
@@ -114,7 +104,7 @@ class OneVsOneExpansion:
         )
         return rows.astype(np.int64), coef
 
-    def pair_outputs(self) -> tuple[np.ndarray, np.ndarray]:
+    def output_terms(self) -> tuple[np.ndarray, np.ndarray]:
         """Dense per-pair coefficients (n_pairs, n_SV), zero outside the pair's two classes, and
         intercepts -rho (n_pairs,): d_p(x) = coefficients[p] . K(SV, x) + intercepts[p]."""
         coefficients = np.zeros((self.n_pairs, self.n_support_vectors))
@@ -123,54 +113,15 @@ class OneVsOneExpansion:
             coefficients[p, rows] = coef
         return coefficients, -self.rho
 
-    def kernel_of_count(self, counts: np.ndarray | int) -> np.ndarray:
-        """(gamma c + coef0)^degree for shared-feature counts c."""
-        return (self.gamma * np.asarray(counts, dtype=np.float64) + self.coef0) ** self.degree
-
-    def shared_counts(self, X: BinaryMatrix) -> np.ndarray:
-        """(n_rows, n_SV) matrix of |x & sv_s|, by a plain inverted index (a test reference)."""
-        sv = self.support_vectors
-        n_sv = len(sv)
-        counts = np.zeros((len(X), n_sv), dtype=np.int64)
-        if n_sv == 0 or sv.nnz == 0:
-            return counts
-        owner = np.repeat(np.arange(n_sv), sv.row_lengths())
-        order = np.argsort(sv.indices, kind="stable")
-        ids, owners = sv.indices[order], owner[order]
-        for r in range(len(X)):
-            row = X.row(r)
-            lo = np.searchsorted(ids, row, side="left")
-            hi = np.searchsorted(ids, row, side="right")
-            hits = [owners[a:b] for a, b in zip(lo, hi) if b > a]
-            if hits:
-                counts[r] = np.bincount(np.concatenate(hits), minlength=n_sv)
-        return counts
-
-    def reference_decision_function(self, X: BinaryMatrix) -> np.ndarray:
-        """Decision values (n_rows, n_pairs) by the plain formula in NumPy (tests' reference)."""
-        coefficients, intercepts = self.pair_outputs()
-        return self.kernel_of_count(self.shared_counts(X)) @ coefficients.T + intercepts
-
     def vote(self, values: np.ndarray) -> np.ndarray:
         """Labels from decision values (n, n_pairs) by libsvm's one-vs-one voting."""
         return one_vs_one_vote(self.labels, values)
 
     def to_arrays(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         """Header (JSON-ready) and arrays that from_arrays turns back into this expansion."""
-        header = {
-            "degree": self.degree,
-            "gamma": self.gamma,
-            "coef0": self.coef0,
-            "classes": self.labels.tolist(),
-            "n_features": self.support_vectors.n_features,
-        }
-        arrays = {
-            "sv_indptr": self.support_vectors.indptr,
-            "sv_indices": self.support_vectors.indices,
-            "dual_coef": self.dual_coef,
-            "rho": self.rho,
-            "n_support": self.n_support,
-        }
+        header, arrays = self.kernel_arrays()
+        header["classes"] = self.labels.tolist()
+        arrays.update(dual_coef=self.dual_coef, rho=self.rho, n_support=self.n_support)
         return header, arrays
 
     @classmethod
@@ -180,28 +131,17 @@ class OneVsOneExpansion:
         """Rebuild from to_arrays() output; ModelFileError (one line naming source) otherwise."""
         try:
             labels = np.asarray(header["classes"])
-            n_classes = labels.size
-            degree, gamma, coef0 = header["degree"], header["gamma"], header["coef0"]
-            n_features = int(header["n_features"])
         except (KeyError, TypeError, ValueError) as error:
             raise ModelFileError(f"{source}: inconsistent model header ({error})") from None
-        require_arrays(
-            source,
-            arrays,
-            {
-                "sv_indptr": ("int64", (None,)),
-                "sv_indices": ("int32", (None,)),
-                "dual_coef": ("float64", (max(n_classes - 1, 0), None)),
-                "rho": ("float64", (n_classes * (n_classes - 1) // 2,)),
-                "n_support": ("int32", (n_classes,)),
-            },
-        )
+        n_classes = labels.size
+        support_vectors, gamma, coef0, degree = cls.read_kernel_arrays(header, arrays, source, {
+            "dual_coef": ("float64", (max(n_classes - 1, 0), None)),
+            "rho": ("float64", (n_classes * (n_classes - 1) // 2,)),
+            "n_support": ("int32", (n_classes,)),
+        })
         try:
-            support_vectors = BinaryMatrix(arrays["sv_indptr"], arrays["sv_indices"], n_features)
-            return cls(
-                support_vectors, arrays["dual_coef"], arrays["rho"], gamma, coef0, degree,
-                labels, arrays["n_support"],
-            )
+            return cls(support_vectors, arrays["dual_coef"], arrays["rho"], gamma, coef0, degree,
+                       labels, arrays["n_support"])
         except (TypeError, ValueError) as error:
             raise ModelFileError(f"{source}: inconsistent model ({error})") from None
 

@@ -23,20 +23,24 @@ from typing import Any
 
 import numpy as np
 
-from classifiers.evaluators.one_vs_one_expansion import OneVsOneExpansion
-from classifiers.evaluators.one_vs_one_sum import OneVsOneSumScorer
-from classifiers.kernel_svm.smo import solve_c_svc
-from classifiers.kernel_svm.libsvm_model import read_libsvm_model, write_libsvm_model
-from classifiers.model_file import (
-    CLASSIFIER_FORMAT,
-    ModelFileError,
-    read_model_file,
-    write_classifier_file,
+from classifiers.binary_classifier import (
+    BinaryClassifier,
+    check_choice,
+    check_finite,
+    check_integer,
+    check_positive,
+    plain_label,
+    training_labels,
 )
+from classifiers.evaluators.modes import build_evaluator
+from classifiers.evaluators.one_vs_one_expansion import OneVsOneExpansion
+from classifiers.kernel_svm.libsvm_model import read_libsvm_model, write_libsvm_model
+from classifiers.kernel_svm.smo import solve_c_svc
+from classifiers.model_file import ModelFileError
 from features.binary_matrix import BinaryMatrix
 
-MODEL_FORMAT = CLASSIFIER_FORMAT
 BACKEND = "kernel-svm"
+DEGREES = (1, 2, 3, 4)
 _STATS = (
     "objective",
     "iterations",
@@ -47,7 +51,7 @@ _STATS = (
 )
 
 
-class KernelSVM:
+class KernelSVM(BinaryClassifier):
     """One-vs-one C-SVC with kernel (gamma x.z + coef0)^degree, trained by libsvm's SMO."""
 
     backend = BACKEND
@@ -84,34 +88,21 @@ class KernelSVM:
         self._check_parameters()
         self.classes_: np.ndarray | None = None
         self.expansion_: OneVsOneExpansion | None = None
-        self.scorer: OneVsOneSumScorer | None = None
         self.support_: np.ndarray | None = None
         self.stats_: dict[str, Any] = {}
 
     def _check_parameters(self) -> None:
-        if self.degree not in (1, 2, 3, 4):
-            raise ValueError(f"degree must be 1, 2, 3 or 4, not {self.degree}")
-        if not (self.gamma > 0 and np.isfinite(self.gamma)):
-            raise ValueError("gamma must be positive")
-        if not np.isfinite(self.coef0):
-            raise ValueError("coef0 must be finite")
-        if not (self.C > 0 and np.isfinite(self.C)):
-            raise ValueError("C must be positive")
-        if not self.eps > 0:
-            raise ValueError("eps must be positive")
-        if not self.cache_mb > 0:
-            raise ValueError("cache_mb must be positive")
-        if self.max_iter is not None and self.max_iter < 1:
-            raise ValueError("max_iter must be at least 1")
-        if self.threads < 1:
-            raise ValueError("threads must be at least 1")
+        self.degree = check_choice("degree", self.degree, DEGREES)
+        self.gamma = check_positive("gamma", self.gamma)
+        self.coef0 = check_finite("coef0", self.coef0)
+        self.C = check_positive("C", self.C)
+        self.eps = check_positive("eps", self.eps)
+        self.cache_mb = check_positive("cache_mb", self.cache_mb)
+        if self.max_iter is not None:
+            self.max_iter = check_integer("max_iter", self.max_iter, 1)
+        self.threads = check_integer("threads", self.threads, 1)
         for label, weight in self.class_weight.items():
-            if not (float(weight) > 0 and np.isfinite(float(weight))):
-                raise ValueError(f"the weight of class {label!r} must be positive")
-
-    @property
-    def n_outputs(self) -> int:
-        return self._fitted().n_outputs
+            check_positive(f"the weight of class {label!r}", weight)
 
     @property
     def objective_(self) -> list[float]:
@@ -122,11 +113,6 @@ class KernelSVM:
     def n_support_vectors(self) -> int:
         return self._expansion().n_support_vectors
 
-    def _fitted(self) -> OneVsOneSumScorer:
-        if self.scorer is None:
-            raise RuntimeError("the classifier is not fitted")
-        return self.scorer
-
     def _expansion(self) -> OneVsOneExpansion:
         if self.expansion_ is None:
             raise RuntimeError("the classifier is not fitted")
@@ -135,12 +121,7 @@ class KernelSVM:
     def fit(self, X: BinaryMatrix, y: np.ndarray) -> "KernelSVM":
         """Train on the rows of X with labels y (numbers or strings)."""
         self._check_parameters()
-        y = np.asarray(y)
-        if y.shape != (len(X),):
-            raise ValueError(f"X has {len(X)} rows but y has shape {y.shape}")
-        if len(X) == 0:
-            raise ValueError("cannot fit on zero rows")
-        labels, class_index = _group_labels(y)
+        labels, class_index = training_labels(X, y, libsvm_order=True)
         n_classes = labels.size
         count = np.bincount(class_index, minlength=n_classes)
         start = np.zeros(n_classes + 1, dtype=np.int64)
@@ -151,7 +132,7 @@ class KernelSVM:
         compact = compact.astype(np.int32).ravel()
         row_start = X.indptr[:-1]
         row_len = np.diff(X.indptr).astype(np.int32)
-        weighted_C = [self.C * float(self.class_weight.get(_key(label), 1.0)) for label in labels]
+        weighted_C = [self.C * float(self.class_weight.get(plain_label(label), 1.0)) for label in labels]
         pairs = [(i, j) for i in range(n_classes) for j in range(i + 1, n_classes)]
         max_iter = 0 if self.max_iter is None else self.max_iter
 
@@ -212,13 +193,9 @@ class KernelSVM:
         return self
 
     def _set_expansion(self, expansion: OneVsOneExpansion) -> None:
-        sv = expansion.support_vectors
         self.expansion_ = expansion
         self.classes_ = expansion.labels
-        self.scorer = OneVsOneSumScorer(
-            sv.indptr, sv.indices, expansion.dual_coef, expansion.rho, expansion.n_support,
-            expansion.degree, expansion.gamma, expansion.coef0,
-        )
+        self._scorer = build_evaluator(expansion, "naive")
 
     @classmethod
     def from_expansion(cls, expansion: OneVsOneExpansion, **params: Any) -> "KernelSVM":
@@ -227,19 +204,10 @@ class KernelSVM:
         clf._set_expansion(expansion)
         return clf
 
-    def decision_function(self, X: BinaryMatrix) -> np.ndarray:
-        """Decision values (n_rows, n_outputs), one per pair of classes in libsvm's order."""
-        return self._fitted().decision_function(X)
-
-    def predict(self, X: BinaryMatrix) -> np.ndarray:
-        return self.predict_from_decision(self.decision_function(X))
-
     def predict_from_decision(self, values: np.ndarray) -> np.ndarray:
-        """Labels for decision values of shape (n, n_outputs), by libsvm's vote."""
-        expansion = self._expansion()
-        if values.ndim != 2 or values.shape[1] != self.n_outputs:
-            raise ValueError(f"expected decision values of shape (n, {self.n_outputs})")
-        return expansion.vote(values)
+        """Labels for decision values (n, n_outputs), one per pair of classes in libsvm's
+        order, by libsvm's vote."""
+        return self._expansion().vote(self._check_decision_values(values))
 
     def parameters(self) -> dict[str, Any]:
         """The constructor's settings, JSON-ready (class weights as [label, weight] pairs)."""
@@ -251,7 +219,7 @@ class KernelSVM:
             "eps": self.eps,
             "cache_mb": self.cache_mb,
             "shrinking": self.shrinking,
-            "class_weight": [[_key(k), float(v)] for k, v in self.class_weight.items()],
+            "class_weight": [[plain_label(k), float(v)] for k, v in self.class_weight.items()],
             "max_iter": self.max_iter,
             "threads": self.threads,
         }
@@ -271,16 +239,13 @@ class KernelSVM:
         cls, header: dict[str, Any], arrays: dict[str, np.ndarray], source: str = "model"
     ) -> "KernelSVM":
         """Rebuild a classifier from to_arrays() output; ModelFileError names `source`."""
-        if header.get("backend") != BACKEND:
-            raise ModelFileError(
-                f"{source}: holds a {header.get('backend')} classifier, not {BACKEND}"
-            )
+        cls.check_backend(header, source)
         try:
             params = {
                 key: header[key]
                 for key in ("C", "eps", "cache_mb", "shrinking", "max_iter", "threads")
             }
-            params["class_weight"] = {_key(k): v for k, v in header["class_weight"]}
+            params["class_weight"] = {plain_label(k): v for k, v in header["class_weight"]}
             n_outputs = int(header["n_outputs"])
         except (KeyError, TypeError, ValueError) as error:
             raise ModelFileError(f"{source}: inconsistent model header ({error})") from None
@@ -302,10 +267,6 @@ class KernelSVM:
             clf.support_ = support
         return clf
 
-    def save(self, path: str | os.PathLike, metadata: dict[str, Any] | None = None) -> None:
-        """Write a polyparse-clf model file (metadata: JSON-ready extras)."""
-        write_classifier_file(path, self, metadata)
-
     @classmethod
     def load(cls, path: str | os.PathLike) -> "KernelSVM":
         """Read a polyparse-clf kernel-svm model or a libsvm text model file."""
@@ -313,8 +274,7 @@ class KernelSVM:
             start = stream.read(8)
         if start == b"svm_type":
             return cls.load_libsvm(path)
-        header, arrays = read_model_file(path, MODEL_FORMAT)
-        return cls.from_arrays(header, arrays, source=str(path))
+        return super().load(path)
 
     @classmethod
     def load_libsvm(cls, path: str | os.PathLike) -> "KernelSVM":
@@ -328,24 +288,3 @@ class KernelSVM:
     def memory_bytes(self) -> dict[str, int]:
         """Bytes held by each array of the naive scorer."""
         return {name: int(array.nbytes) for name, array in self._fitted().arrays.items()}
-
-
-def _key(label: Any) -> Any:
-    """A label as a plain Python value (JSON-ready, comparable with dict keys)."""
-    return label.item() if isinstance(label, np.generic) else label
-
-
-def _group_labels(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(labels in libsvm's order, class index of each row).
-
-    libsvm orders labels by first appearance, except that two classes -1 and +1 with -1
-    first are swapped, so that +1 is the positive side of the binary problem.
-    """
-    unique, first, inverse = np.unique(y, return_index=True, return_inverse=True)
-    by_appearance = np.argsort(first, kind="stable")
-    if unique.size == 2 and y.dtype.kind in "iuf":
-        if unique[by_appearance[0]] == -1 and unique[by_appearance[1]] == 1:
-            by_appearance = by_appearance[::-1]
-    rank = np.empty_like(by_appearance)
-    rank[by_appearance] = np.arange(by_appearance.size)
-    return unique[by_appearance], rank[inverse.ravel()].astype(np.int64)

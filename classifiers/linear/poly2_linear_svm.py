@@ -21,23 +21,30 @@ A parser's Cython loop uses `clf.scorer` (a classifiers.scorer.BinaryScorer): it
 """
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import numpy as np
-
-from classifiers.model_file import (
-    CLASSIFIER_FORMAT,
-    ModelFileError,
-    read_model_file,
-    require_arrays,
-    write_classifier_file,
-)
-from classifiers.linear.poly2_linear import Poly2LinearScorer, expand_rows, remap_rows, solve_dual_cd
-from features.binary_matrix import BinaryMatrix
 from features.key_index import KeyIndex
 
-MODEL_FORMAT = CLASSIFIER_FORMAT
+from classifiers.binary_classifier import (
+    BinaryClassifier,
+    check_choice,
+    check_finite,
+    check_integer,
+    check_positive,
+    check_seed,
+    one_vs_rest_outputs,
+    training_labels,
+)
+from classifiers.linear.poly2_linear import (
+    Poly2LinearScorer,
+    expand_rows,
+    remap_rows,
+    solve_dual_cd,
+)
+from classifiers.model_file import ModelFileError, require_arrays
+from features.binary_matrix import BinaryMatrix
+
 # Outputs solved together in one shared pass over the rows: bounds the float64 training matrix
 # at (D, OUTPUT_BLOCK) while a row's weight lines still serve several outputs at once.
 OUTPUT_BLOCK = 32
@@ -56,7 +63,7 @@ _STATS = (
 )
 
 
-class Poly2LinearSVM:
+class Poly2LinearSVM(BinaryClassifier):
     """Linear SVM (dual coordinate descent) on the explicit degree-1/2 polynomial mapping."""
 
     def __init__(
@@ -84,7 +91,7 @@ class Poly2LinearSVM:
         self.dtype = str(np.dtype(dtype))
         self._check_parameters()
         self.classes_: np.ndarray | None = None
-        self.scorer: Poly2LinearScorer | None = None
+        self._scorer: Poly2LinearScorer | None = None
         self.stats_: dict[str, Any] = {}
 
     @property
@@ -92,37 +99,25 @@ class Poly2LinearSVM:
         return "linear" if self.degree == 1 else "poly2-linear"
 
     @property
-    def n_outputs(self) -> int:
-        return self._fitted().n_outputs
-
-    @property
     def objective_(self) -> list[float]:
         """Dual objective 0.5 a^T (Q + D) a - e^T a per output (the value liblinear prints)."""
         return list(self.stats_.get("objective", []))
 
     def _check_parameters(self) -> None:
-        if self.degree not in (1, 2):
-            raise ValueError(f"degree must be 1 or 2, not {self.degree}")
-        if not self.gamma > 0:
-            raise ValueError("gamma must be positive")
+        self.degree = check_choice("degree", self.degree, (1, 2))
+        self.gamma = check_positive("gamma", self.gamma)
+        self.coef0 = check_finite("coef0", self.coef0)
         if self.degree == 1 and self.coef0 < 0:
             raise ValueError("coef0 must be >= 0 for degree 1 (the bias feature is sqrt(coef0))")
         if self.degree == 2 and 2 * self.gamma * self.coef0 + self.gamma**2 < 0:
             raise ValueError("coef0 must be >= -gamma/2 for degree 2 (2 gamma coef0 + gamma^2)")
-        if not self.C > 0:
-            raise ValueError("C must be positive")
-        if self.loss not in ("l1", "l2"):
-            raise ValueError(f"loss must be 'l1' or 'l2', not {self.loss!r}")
-        if not self.eps > 0:
-            raise ValueError("eps must be positive")
-        if self.max_iter < 1:
-            raise ValueError("max_iter must be at least 1")
-        if self.min_pair_count < 1:
-            raise ValueError("min_pair_count must be at least 1")
-        if self.dtype not in ("float32", "float64"):
-            raise ValueError(f"dtype must be float32 or float64, not {self.dtype}")
-        if not 0 <= self.seed < 2**64:
-            raise ValueError("seed must lie in 0 .. 2**64-1")
+        self.C = check_positive("C", self.C)
+        check_choice("loss", self.loss, ("l1", "l2"))
+        self.eps = check_positive("eps", self.eps)
+        self.max_iter = check_integer("max_iter", self.max_iter, 1)
+        self.min_pair_count = check_integer("min_pair_count", self.min_pair_count, 1)
+        check_choice("dtype", self.dtype, ("float32", "float64"))
+        self.seed = check_seed(self.seed)
 
     def squared_scales(self) -> tuple[float, float, float]:
         """Squared scales of phi's constant, single and pair coordinates."""
@@ -131,25 +126,11 @@ class Poly2LinearSVM:
             return r, g, 0.0
         return r * r, 2 * g * r + g * g, 2 * g * g
 
-    def _fitted(self) -> Poly2LinearScorer:
-        if self.scorer is None:
-            raise RuntimeError("the classifier is not fitted")
-        return self.scorer
-
     def fit(self, X: BinaryMatrix, y: np.ndarray) -> "Poly2LinearSVM":
         """Train on the rows of X with labels y (any hashable numbers or strings)."""
         self._check_parameters()
-        y = np.asarray(y)
-        if y.shape != (len(X),):
-            raise ValueError(f"X has {len(X)} rows but y has shape {y.shape}")
-        if len(X) == 0:
-            raise ValueError("cannot fit on zero rows")
-        unique, first, inverse = np.unique(y, return_index=True, return_inverse=True)
-        by_appearance = np.argsort(first, kind="stable")
-        rank = np.empty_like(by_appearance)
-        rank[by_appearance] = np.arange(by_appearance.size)
-        self.classes_ = unique[by_appearance]
-        class_index = rank[inverse.ravel()].astype(np.int32)
+        self.classes_, class_index = training_labels(X, y, libsvm_order=False)
+        class_index = class_index.astype(np.int32)
         n_classes = self.classes_.size
         storage = np.dtype(self.dtype)
         empty = (np.zeros(0, dtype=np.int64),) * 2 + (np.zeros(0, dtype=storage),)
@@ -161,7 +142,7 @@ class Poly2LinearSVM:
                 n_support=[0], n_training_rows=len(X), n_dims_trained=0, weight_sparsity=1.0,
             )
             return self
-        n_outputs = _n_outputs(n_classes)
+        n_outputs = one_vs_rest_outputs(n_classes)
 
         keys, row_ptr, dims, n_single = expand_rows(X.indptr, X.indices, self.degree)
         keys, dims = self._condense(keys, row_ptr, dims)
@@ -266,32 +247,14 @@ class Poly2LinearSVM:
         if n_outputs == 1 or dense_bytes <= sparse_bytes:
             weights = np.zeros((n_dims, n_outputs), dtype=values.dtype)
             weights[rows, columns] = values
-            self.scorer = Poly2LinearScorer(index, self.degree, intercept, weights=weights)
+            self._scorer = Poly2LinearScorer(index, self.degree, intercept, weights=weights)
         else:
             row_ptr = np.zeros(n_dims + 1, dtype=np.int64)
             np.cumsum(np.bincount(rows, minlength=n_dims), out=row_ptr[1:])
-            self.scorer = Poly2LinearScorer(
+            self._scorer = Poly2LinearScorer(
                 index, self.degree, intercept,
                 row_ptr=row_ptr, columns=columns.astype(np.int32), values=values,
             )
-
-    def decision_function(self, X: BinaryMatrix) -> np.ndarray:
-        """Decision values, shape (n_rows, n_outputs)."""
-        return self._fitted().decision_function(X)
-
-    def predict(self, X: BinaryMatrix) -> np.ndarray:
-        return self.predict_from_decision(self.decision_function(X))
-
-    def predict_from_decision(self, values: np.ndarray) -> np.ndarray:
-        """Labels for decision values of shape (n, n_outputs)."""
-        assert self.classes_ is not None
-        if values.ndim != 2 or values.shape[1] != self.n_outputs:
-            raise ValueError(f"expected decision values of shape (n, {self.n_outputs})")
-        if self.classes_.size == 1:
-            return np.repeat(self.classes_, values.shape[0])
-        if self.classes_.size == 2:
-            return np.where(values[:, 0] > 0, self.classes_[0], self.classes_[1])
-        return self.classes_[np.argmax(values, axis=1)]
 
     def to_arrays(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         """Header (JSON-ready) and arrays that from_arrays turns back into this classifier."""
@@ -322,11 +285,7 @@ class Poly2LinearSVM:
         cls, header: dict[str, Any], arrays: dict[str, np.ndarray], source: str = "model"
     ) -> "Poly2LinearSVM":
         """Rebuild a classifier from to_arrays() output; ModelFileError names `source`."""
-        backend = header.get("backend")
-        if backend not in ("linear", "poly2-linear"):
-            raise ModelFileError(
-                f"{source}: holds a {backend} classifier, not linear or poly2-linear"
-            )
+        cls.check_backend(header, source, ("linear", "poly2-linear"))
         clf = cls.__new__(cls)
         try:
             Poly2LinearSVM.__init__(
@@ -347,7 +306,7 @@ class Poly2LinearSVM:
             layout = header["layout"]
         except (KeyError, TypeError, ValueError) as error:
             raise ModelFileError(f"{source}: inconsistent model header ({error})") from None
-        if classes.ndim != 1 or classes.size < 1 or n_outputs != _n_outputs(classes.size):
+        if classes.ndim != 1 or classes.size < 1 or n_outputs != one_vs_rest_outputs(classes.size):
             raise ModelFileError(
                 f"{source}: inconsistent model header ({classes.size} classes, {n_outputs} outputs)"
             )
@@ -362,11 +321,11 @@ class Poly2LinearSVM:
         try:
             index = KeyIndex.from_keys(arrays["keys"])
             if layout == "dense":
-                clf.scorer = Poly2LinearScorer(
+                clf._scorer = Poly2LinearScorer(
                     index, clf.degree, arrays["intercept"], weights=arrays["weights"]
                 )
             else:
-                clf.scorer = Poly2LinearScorer(
+                clf._scorer = Poly2LinearScorer(
                     index, clf.degree, arrays["intercept"],
                     row_ptr=arrays["row_ptr"], columns=arrays["columns"], values=arrays["values"],
                 )
@@ -375,15 +334,6 @@ class Poly2LinearSVM:
         clf.classes_ = classes
         clf.stats_ = {key: header[key] for key in _STATS if key in header}
         return clf
-
-    def save(self, path: str | os.PathLike, metadata: dict[str, Any] | None = None) -> None:
-        """Write a polyparse-clf model file (metadata: JSON-ready extras, e.g. training data)."""
-        write_classifier_file(path, self, metadata)
-
-    @classmethod
-    def load(cls, path: str | os.PathLike) -> "Poly2LinearSVM":
-        header, arrays = read_model_file(path, MODEL_FORMAT)
-        return cls.from_arrays(header, arrays, source=str(path))
 
     def memory_bytes(self) -> dict[str, int]:
         """Bytes held by each stored array plus the hash table of the condensed index."""
@@ -394,11 +344,6 @@ class Poly2LinearSVM:
             slots *= 2
         sizes["index"] = slots * 12  # KeyIndex.from_keys: uint64 key + int32 id per slot
         return sizes
-
-
-def _n_outputs(n_classes: int) -> int:
-    """One output for one or two classes, else one per class (one-vs-rest)."""
-    return 1 if n_classes <= 2 else n_classes
 
 
 def _inverse(value: float) -> float:

@@ -20,28 +20,33 @@ evaluator (a BinaryScorer for the parsers' Cython loops), built when first used.
 """
 from __future__ import annotations
 
-import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
 
-from classifiers.evaluators.modes import build_evaluator
+from classifiers.binary_classifier import (
+    BinaryClassifier,
+    check_choice,
+    check_integer,
+    check_positive,
+    check_seed,
+    training_labels,
+)
 from classifiers.evaluators.kernel_expansion import KernelExpansion
-from classifiers.online.kernel_slicing import STRATEGIES, VARIANTS, BinaryLearner, SlicingData
-from classifiers.kernel_svm.svc import _group_labels
+from classifiers.evaluators.modes import build_evaluator
 from classifiers.evaluators.one_vs_one_expansion import OneVsOneExpansion
-from classifiers.model_file import (
-    CLASSIFIER_FORMAT,
-    ModelFileError,
-    read_model_file,
-    write_classifier_file,
+from classifiers.model_file import ModelFileError
+from classifiers.online.kernel_slicing import (
+    STRATEGIES,
+    VARIANTS,
+    BinaryLearner,
+    SlicingData,
 )
 from classifiers.scorer import BinaryScorer
 from features.binary_matrix import BinaryMatrix
 
-MODEL_FORMAT = CLASSIFIER_FORMAT
 BACKEND = "pa-slicing"
 DEGREES = (1, 2, 3)
 # N, the number of most frequent features whose conjunctions the table holds, by strategy and
@@ -56,7 +61,7 @@ _PARAMETERS = ("degree", "C", "variant", "iterations", "average", "strategy", "n
 _MODEL_PARAMETERS = tuple(name for name in _PARAMETERS if name != "threads")
 
 
-class PASlicing:
+class PASlicing(BinaryClassifier):
     """Online PA-I (or PA, PA-II, perceptron) with the kernel (x.z + 1)^degree."""
 
     backend = BACKEND
@@ -102,56 +107,25 @@ class PASlicing:
         self.stats_: dict[str, Any] = {}
 
     def _check_parameters(self) -> None:
-        if isinstance(self.degree, bool) or self.degree not in DEGREES:
-            raise ValueError(f"degree must be 1, 2 or 3, not {self.degree!r}")
-        self.degree = int(self.degree)
-        try:
-            self.C = float(self.C)
-        except (TypeError, ValueError):
-            raise ValueError(f"C must be a positive number, not {self.C!r}") from None
-        if not (self.C > 0 and np.isfinite(self.C)):
-            raise ValueError(f"C must be positive and finite, not {self.C!r}")
-        if self.variant not in VARIANTS:
-            raise ValueError(
-                f"unknown variant {self.variant!r} (available: {', '.join(VARIANTS)})")
-        if self.strategy not in STRATEGIES:
-            raise ValueError(
-                f"unknown strategy {self.strategy!r} (available: {', '.join(STRATEGIES)})")
-        for name in ("iterations", "seed", "threads"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-                raise ValueError(f"{name} must be an integer, not {value!r}")
-            setattr(self, name, int(value))
-        if self.iterations < 1:
-            raise ValueError(f"iterations must be at least 1, not {self.iterations}")
-        if not 0 <= self.seed < 2**64:
-            raise ValueError(f"seed must lie in 0 .. 2**64-1, not {self.seed}")
-        if self.threads < 1:
-            raise ValueError(f"threads must be at least 1, not {self.threads}")
+        self.degree = int(check_choice("degree", self.degree, DEGREES))
+        self.C = check_positive("C", self.C)
+        check_choice("variant", self.variant, VARIANTS)
+        check_choice("strategy", self.strategy, STRATEGIES)
+        self.iterations = check_integer("iterations", self.iterations, 1)
+        self.seed = check_seed(self.seed)
+        self.threads = check_integer("threads", self.threads, 1)
         if self.n_common is not None:
-            if isinstance(self.n_common, bool) or not isinstance(self.n_common,
-                                                                  (int, np.integer)):
-                raise ValueError(f"n_common must be an integer or None, not {self.n_common!r}")
+            self.n_common = check_integer("n_common", self.n_common, 0)
             if self.strategy not in ("split", "slice"):
                 raise ValueError(
                     f"n_common applies to the split and slice strategies; {self.strategy} "
                     + ("expands every feature" if self.strategy == "expand"
                        else "expands none"))
-            if self.n_common < 0:
-                raise ValueError(f"n_common must be >= 0, not {self.n_common}")
-            self.n_common = int(self.n_common)
         if self.max_table_mb is not None:
             if self.strategy == "kernel":
                 raise ValueError("max_table_mb applies to the strategies with a table "
                                  "(expand, split, slice), not kernel")
-            try:
-                self.max_table_mb = float(self.max_table_mb)
-            except (TypeError, ValueError):
-                raise ValueError(
-                    f"max_table_mb must be a positive number, not {self.max_table_mb!r}"
-                ) from None
-            if not (self.max_table_mb > 0 and np.isfinite(self.max_table_mb)):
-                raise ValueError(f"max_table_mb must be positive, not {self.max_table_mb!r}")
+            self.max_table_mb = check_positive("max_table_mb", self.max_table_mb)
         self.average = bool(self.average)
         self.early_termination = bool(self.early_termination)
 
@@ -165,10 +139,6 @@ class PASlicing:
         if n is None:
             n = DEFAULT_N_COMMON[self.strategy][self.degree]
         return n_features if n is None else min(n, n_features)
-
-    @property
-    def n_outputs(self) -> int:
-        return self._expansion().n_outputs
 
     @property
     def n_support_vectors(self) -> int:
@@ -186,23 +156,10 @@ class PASlicing:
             self._scorer = build_evaluator(self.expansion_, "split")
         return self._scorer
 
-    def _fitted(self) -> BinaryScorer:
-        scorer = self.scorer
-        if scorer is None:
-            raise RuntimeError("the classifier is not fitted")
-        return scorer
-
     def fit(self, X: BinaryMatrix, y: np.ndarray) -> "PASlicing":
         """Train on the rows of X with labels y (numbers or strings)."""
         self._check_parameters()
-        if not isinstance(X, BinaryMatrix):
-            raise TypeError("X must be a BinaryMatrix")
-        y = np.asarray(y)
-        if y.shape != (len(X),):
-            raise ValueError(f"X has {len(X)} rows but y has shape {y.shape}")
-        if len(X) == 0:
-            raise ValueError("cannot fit on zero rows")
-        labels, class_index = _group_labels(y)
+        labels, class_index = training_labels(X, y, libsvm_order=True)
         started = time.perf_counter()
         if labels.size == 1:
             empty = BinaryMatrix(np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int32),
@@ -262,28 +219,6 @@ class PASlicing:
         self.expansion_ = expansion
         self._scorer = None
 
-    def decision_function(self, X: BinaryMatrix) -> np.ndarray:
-        """Decision values (n_rows, n_outputs)."""
-        return self._fitted().decision_function(X)
-
-    def predict(self, X: BinaryMatrix) -> np.ndarray:
-        return self.predict_from_decision(self.decision_function(X))
-
-    def predict_from_decision(self, values: np.ndarray) -> np.ndarray:
-        """Labels for decision values (n, n_outputs): the sign for two classes (> 0 means
-        classes_[0]), the argmax for more."""
-        classes = self.classes_
-        values = np.asarray(values)
-        if classes is None:
-            raise RuntimeError("the classifier is not fitted")
-        if values.ndim != 2 or values.shape[1] != self.n_outputs:
-            raise ValueError(f"expected decision values of shape (n, {self.n_outputs})")
-        if classes.size == 1:
-            return np.repeat(classes, values.shape[0])
-        if classes.size == 2:
-            return np.where(values[:, 0] > 0, classes[0], classes[1])
-        return classes[np.argmax(values, axis=1)]
-
     def as_one_vs_one(self) -> OneVsOneExpansion:
         """A two-class model in libsvm's one-vs-one layout (the support vectors with a positive
         coefficient first, counted as classes_[0]'s; rho = 0), the same decision function, for
@@ -324,9 +259,7 @@ class PASlicing:
         cls, header: dict[str, Any], arrays: dict[str, np.ndarray], source: str = "model"
     ) -> "PASlicing":
         """Rebuild a classifier from to_arrays() output; ModelFileError names `source`."""
-        if header.get("backend") != BACKEND:
-            raise ModelFileError(
-                f"{source}: holds a {header.get('backend')} classifier, not {BACKEND}")
+        cls.check_backend(header, source)
         try:
             params = {name: header[name] for name in _MODEL_PARAMETERS}
             classes = np.asarray(header["classes"])
@@ -346,15 +279,6 @@ class PASlicing:
         clf.stats_ = stats
         clf._set_model(classes, expansion)
         return clf
-
-    def save(self, path: str | os.PathLike, metadata: dict[str, Any] | None = None) -> None:
-        """Write a polyparse-clf model file atomically (metadata: JSON-ready extras)."""
-        write_classifier_file(path, self, metadata)
-
-    @classmethod
-    def load(cls, path: str | os.PathLike) -> "PASlicing":
-        header, arrays = read_model_file(path, MODEL_FORMAT)
-        return cls.from_arrays(header, arrays, source=str(path))
 
     def memory_bytes(self) -> dict[str, int]:
         """Bytes of the support vectors and coefficients, and of the split-svm scorer."""

@@ -11,9 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from classifiers.evaluators.split_svm import (
+    DEFAULT_RARE_THRESHOLD,
+    parse_rare_threshold,
+)
+from classifiers.scorer import BinaryScorer
 
 from classifiers.backends import MODEL_BACKENDS, Classifier, classifier_from_arrays
-from classifiers.evaluators.modes import EVAL_MODES, build_evaluator
 from classifiers.evaluators.evaluator_model import BACKENDS as CONVERSIONS
 from classifiers.evaluators.evaluator_model import (
     EXPANDED_DEGREES,
@@ -22,13 +26,17 @@ from classifiers.evaluators.evaluator_model import (
     default_eval_mode,
     split_summary,
 )
-from classifiers.kernel_svm.svc import KernelSVM
+from classifiers.evaluators.modes import EVAL_MODES, build_evaluator
 from classifiers.kernel_svm.libsvm_model import is_libsvm_model
-from classifiers.model_file import ModelFileError, read_model_file, write_model_file
+from classifiers.kernel_svm.svc import KernelSVM
+from classifiers.linear.poly2_linear_svm import LinearSVM, Poly2LinearSVM
+from classifiers.model_file import (
+    CLASSIFIER_FORMAT,
+    ModelFileError,
+    read_model_file,
+    write_model_file,
+)
 from classifiers.online.pa_slicing import PASlicing
-from classifiers.linear.poly2_linear_svm import MODEL_FORMAT, LinearSVM, Poly2LinearSVM
-from classifiers.scorer import BinaryScorer
-from classifiers.evaluators.split_svm import DEFAULT_RARE_THRESHOLD, parse_rare_threshold
 from features.binary_matrix import BinaryMatrix
 from features.errors import InputError
 from features.svmlight import read_svmlight
@@ -321,7 +329,7 @@ def run_train(args: argparse.Namespace) -> int:
     clf.fit(X, y)
     fit_seconds = time.perf_counter() - started
     header, arrays = clf.to_arrays()
-    header["format"] = MODEL_FORMAT
+    header["format"] = CLASSIFIER_FORMAT
     header["training"] = {
         "command": _canonical_command(args, clf),
         "data": Path(args.train_file).name,
@@ -385,7 +393,7 @@ def load_model(path: str) -> tuple[Classifier, dict[str, Any]]:
     if is_libsvm_model(path):
         clf = KernelSVM.load_libsvm(path)
         return clf, {"format": "libsvm", "backend": clf.backend}
-    header, arrays = read_model_file(path, MODEL_FORMAT)
+    header, arrays = read_model_file(path, CLASSIFIER_FORMAT)
     backend = header.get("backend")
     if backend not in MODEL_BACKENDS:
         raise ModelFileError(f"{path}: holds a {backend} model, which this polyparse cannot load")

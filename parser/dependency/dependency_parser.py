@@ -21,19 +21,19 @@ import numpy as np
 from tqdm import tqdm
 
 from classifiers.backends import BACKENDS, classifier_from_arrays, new_classifier
-from classifiers.evaluators.modes import DEFAULT_EVAL_MODE, EVAL_MODES, build_evaluator
 from classifiers.evaluators.kernel_expansion import KernelExpansion
+from classifiers.evaluators.modes import DEFAULT_EVAL_MODE, EVAL_MODES, build_evaluator
 from classifiers.kernel_svm.svc import KernelSVM
 from classifiers.model_file import read_model_file, write_model_file
 from features.binary_matrix import BinaryMatrix
 from features.interning import StringInterner
 from features.vocab import FeatureVocab
 from parser.dependency.arc_eager import LEFT_MOVE, RIGHT_MOVE
-from parser.formats.conll import Sentence
 from parser.dependency.decoder import ArcEagerDecoder, ClassifierSlot
 from parser.dependency.feature_templates import template_names
 from parser.dependency.oracle_rows import oracle_rows
 from parser.dependency.projectivize import LIFT_SEPARATOR, deprojectivize, projectivize
+from parser.formats.conll import Sentence
 
 MODEL_FORMAT = "polyparse-dep"
 MODEL_VERSION = 1

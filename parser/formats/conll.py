@@ -27,8 +27,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import BinaryIO, TextIO
 
-from features.errors import InputError
 from conllu.parser import DEFAULT_FIELDS, ID_DOT_ID, ID_RANGE
+
+from features.errors import InputError
 
 __all__ = ["ConllFormatError", "Sentence", "read_conll", "write_conll", "find_cycle", "FORMATS"]
 

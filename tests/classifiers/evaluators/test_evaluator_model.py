@@ -6,9 +6,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from classifiers.evaluators.pke import PKEScorer
 
 from classifiers.backends import classifier_from_arrays, new_classifier
-from classifiers.evaluators.modes import as_kernel_expansion
 from classifiers.evaluators.evaluator_model import (
     EXPANDED_DEGREES,
     KernelEvaluatorModel,
@@ -16,10 +16,12 @@ from classifiers.evaluators.evaluator_model import (
     default_eval_mode,
     split_summary,
 )
+from classifiers.evaluators.one_vs_one_expansion import (
+    OneVsOneExpansion,
+    one_vs_one_vote,
+)
 from classifiers.kernel_svm.svc import KernelSVM
-from classifiers.evaluators.one_vs_one_expansion import OneVsOneExpansion, one_vs_one_vote
 from classifiers.model_file import ModelFileError, read_model_file, write_model_file
-from classifiers.evaluators.pke import PKEScorer
 from features.binary_matrix import BinaryMatrix
 from tests.classifiers.kernel_svm.test_kernel_svm import random_problem
 
@@ -48,7 +50,7 @@ def test_converted_models_predict_like_the_kernel_model(
     clf, X = trained
     expansion = clf.expansion_
     model = KernelEvaluatorModel.convert(expansion, evaluator, stats={"objective": [1.5]})
-    reference = expansion.reference_decision_function(X)
+    reference = expansion.naive_decision_function(X)
     assert model.backend == {"split": "split-svm"}.get(evaluator, evaluator)
     assert model.n_outputs == expansion.n_pairs
     assert model.n_support_vectors == expansion.n_support_vectors
@@ -97,8 +99,8 @@ def test_degree_limits_and_defaults() -> None:
     model = KernelEvaluatorModel.convert(clf.expansion_, "pki")
     assert_same_values(model.decision_function(X), clf.decision_function(X))
     with pytest.raises(ValueError, match=f"degree 1..{EXPANDED_DEGREES[-1]}, not 4"):
-        PKEScorer(as_kernel_expansion(clf.expansion_))
-    PKEScorer(as_kernel_expansion(KernelSVM(degree=EXPANDED_DEGREES[-1]).fit(X, y).expansion_))
+        PKEScorer(clf.expansion_.as_kernel_expansion())
+    PKEScorer(KernelSVM(degree=EXPANDED_DEGREES[-1]).fit(X, y).expansion_.as_kernel_expansion())
     assert [default_eval_mode(d) for d in (1, 2, 3, 4)] == ["split"] * 3 + ["pki"]
     check_evaluator("naive", 4)
     with pytest.raises(ValueError, match="unknown evaluation mode 'fast'"):
@@ -160,7 +162,7 @@ def test_a_class_without_support_vectors(evaluator: str, tmp_path: Path) -> None
                                   np.array([1, 2, 3]), np.array([2, 0, 1]))
     X = BinaryMatrix.from_rows([[1], [2, 4], [], [1, 3, 4, 5]], n_features=6)
     model = KernelEvaluatorModel.convert(expansion, evaluator)
-    reference = expansion.reference_decision_function(X)
+    reference = expansion.naive_decision_function(X)
     assert_same_values(model.decision_function(X), reference)
     model.save(tmp_path / "m")
     loaded = KernelEvaluatorModel.load(tmp_path / "m")

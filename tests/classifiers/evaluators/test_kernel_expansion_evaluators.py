@@ -5,15 +5,19 @@ import threading
 
 import numpy as np
 import pytest
-
-from classifiers.evaluators.kernel_expansion import KernelExpansion
 from classifiers.evaluators.kernel_sum import KernelSumScorer
 from classifiers.evaluators.pke import PKEScorer
 from classifiers.evaluators.pki import PKIScorer
-from classifiers.scorer import BinaryScorer
 from classifiers.evaluators.split_svm import SplitSVMScorer
+from classifiers.scorer import BinaryScorer
+
+from classifiers.evaluators.kernel_expansion import KernelExpansion
 from features.binary_matrix import BinaryMatrix
-from tests.classifiers.evaluators.test_kernel_expansion import assert_close, random_expansion, zipf_rows
+from tests.classifiers.evaluators.test_kernel_expansion import (
+    assert_close,
+    random_expansion,
+    zipf_rows,
+)
 
 
 def evaluators(expansion) -> dict[str, BinaryScorer]:

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from classifiers.evaluators.modes import EVAL_MODES, as_kernel_expansion, build_evaluator
+from classifiers.evaluators.modes import EVAL_MODES, build_evaluator
 from classifiers.kernel_svm.svc import KernelSVM
 from features.svmlight import read_svmlight
 from tests.classifiers.evaluators.test_kernel_expansion import assert_close
@@ -27,7 +27,7 @@ def model_20k(kwdlc: Path) -> KernelSVM:
 def test_every_mode_equals_the_kernel_sum_on_every_test_row(kwdlc: Path, model_20k: KernelSVM,
                                                            mode: str) -> None:
     X, y = read_svmlight(kwdlc / "test.svm")
-    expansion = as_kernel_expansion(model_20k.expansion_)
+    expansion = model_20k.expansion_.as_kernel_expansion()
     assert 8_500 < expansion.n_support_vectors < 9_700  # libsvm 3.24: 9,099
     reference = expansion.naive_decision_function(X)
     assert_close(build_evaluator(model_20k.expansion_, mode).decision_function(X), reference)

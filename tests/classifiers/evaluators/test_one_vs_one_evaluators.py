@@ -4,16 +4,21 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from classifiers.evaluators.modes import EVAL_MODES, build_evaluator, class_expansion, sum_expansion
-from classifiers.kernel_svm.svc import KernelSVM
-from classifiers.evaluators.one_vs_one_expansion import OneVsOneExpansion
 from classifiers.evaluators.one_vs_one_scorer import OneVsOneScorer
 from classifiers.evaluators.one_vs_one_split import OneVsOneSplitScorer
 from classifiers.evaluators.pki import PKIScorer
 from classifiers.evaluators.split_svm import SplitSVMScorer
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from classifiers.evaluators.modes import (
+    EVAL_MODES,
+    build_evaluator,
+    class_expansion,
+    sum_expansion,
+)
+from classifiers.evaluators.one_vs_one_expansion import OneVsOneExpansion
+from classifiers.kernel_svm.svc import KernelSVM
 from features.binary_matrix import BinaryMatrix
 from tests.classifiers.evaluators.test_kernel_expansion import assert_close, zipf_rows
 
@@ -53,7 +58,7 @@ def python_vote(values: np.ndarray, allowed: np.ndarray) -> int:
 def test_one_vs_one_split_equals_the_kernel_sum(degree: int, rare_threshold) -> None:
     model, vocabulary = random_one_vs_one(degree, 14, degree)
     X = zipf_rows(np.random.default_rng(7), 600, vocabulary, 16)
-    reference = model.reference_decision_function(X)
+    reference = model.naive_decision_function(X)
     scorer = OneVsOneSplitScorer(model, rare_threshold)
     assert scorer.n_outputs == model.n_pairs
     assert_close(scorer.decision_function(X), reference)
@@ -70,13 +75,13 @@ def test_every_mode_of_a_many_class_model_equals_libsvm_sum(mode: str) -> None:
         assert isinstance(scorer, OneVsOneSplitScorer)
     elif mode != "naive":
         assert isinstance(scorer, OneVsOneScorer)
-    assert_close(scorer.decision_function(X), model.reference_decision_function(X))
+    assert_close(scorer.decision_function(X), model.naive_decision_function(X))
 
 
 def test_sum_expansion_signs_each_pair_towards_its_class() -> None:
     model, vocabulary = random_one_vs_one(5, 6, 2)
     X = zipf_rows(np.random.default_rng(1), 50, vocabulary, 12)
-    pairs = model.reference_decision_function(X)
+    pairs = model.naive_decision_function(X)
     expected = np.zeros((len(X), model.n_classes))
     for p, (i, j) in enumerate(model.pairs()):
         expected[:, i] += pairs[:, p]
@@ -91,7 +96,7 @@ def test_guided_vote_is_libsvm_vote_among_allowed_classes(seed: int) -> None:
     k = int(rng.integers(3, 16))
     model, vocabulary = random_one_vs_one(seed % 1000, k, int(rng.integers(1, 4)), n_sv=200)
     X = zipf_rows(rng, 60, vocabulary, 14)
-    values = model.reference_decision_function(X)
+    values = model.naive_decision_function(X)
     guided = OneVsOneSplitScorer(model, "auto")
     weak_guide = OneVsOneSplitScorer(model, 0.02, guide_rows=0.01)
     unguided = OneVsOneSplitScorer(model, 0.05, guided=False)
@@ -114,7 +119,7 @@ def test_guide_and_candidate_pass_equal_the_signed_pair_values(degree: int,
                                                                rare_threshold) -> None:
     model, vocabulary = random_one_vs_one(degree + 20, 9, degree, n_sv=300)
     X = zipf_rows(np.random.default_rng(degree), 80, vocabulary, 14)
-    pairs = model.reference_decision_function(X)
+    pairs = model.naive_decision_function(X)
     k = model.n_classes
     toward = np.zeros((len(X), k, k))
     for p, (i, j) in enumerate(model.pairs()):
@@ -140,7 +145,7 @@ def test_every_path_of_the_guided_vote_is_taken_and_exact() -> None:
     # A guide over 1 % of the rows misses often: the second candidates and the full pass run.
     model, vocabulary = random_one_vs_one(5, 12, 2)
     X = zipf_rows(np.random.default_rng(5), 400, vocabulary, 14)
-    values = model.reference_decision_function(X)
+    values = model.naive_decision_function(X)
     scorer = OneVsOneSplitScorer(model, 0.02, guide_rows=0.01)
     everything = np.ones(model.n_classes, dtype=np.intc)
     expected = [python_vote(values[r], everything) for r in range(len(X))]
@@ -155,12 +160,12 @@ def test_a_pair_too_close_for_float32_is_decided_in_float64() -> None:
     row = zipf_rows(np.random.default_rng(8), 1, vocabulary, 14)
     a, b = 3, 7
     p = model.pairs().index((a, b))
-    value = model.reference_decision_function(row)[0, p]
+    value = model.naive_decision_function(row)[0, p]
     rho = model.rho.copy()
     rho[p] += value - 1e-9 * max(1.0, abs(value))
     close = OneVsOneExpansion(model.support_vectors, model.dual_coef, rho, model.gamma,
                               model.coef0, model.degree, model.labels, model.n_support)
-    assert 0 < close.reference_decision_function(row)[0, p] < 1e-8 * max(1.0, abs(value))
+    assert 0 < close.naive_decision_function(row)[0, p] < 1e-8 * max(1.0, abs(value))
     scorer = OneVsOneSplitScorer(close)
     allowed = np.zeros(12, dtype=np.intc)
     allowed[[a, b]] = 1

@@ -6,9 +6,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from classifiers.evaluators.kernel_expansion import KernelExpansion
-from classifiers.model_file import ModelFileError, read_model_file, write_model_file
 from classifiers.evaluators.pke import (
     PKEScorer,
     conjunction_coefficients,
@@ -17,8 +14,15 @@ from classifiers.evaluators.pke import (
     key_ranks,
     key_sizes,
 )
+
+from classifiers.evaluators.kernel_expansion import KernelExpansion
+from classifiers.model_file import ModelFileError, read_model_file, write_model_file
 from features.binary_matrix import BinaryMatrix
-from tests.classifiers.evaluators.test_kernel_expansion import assert_close, random_expansion, zipf_rows
+from tests.classifiers.evaluators.test_kernel_expansion import (
+    assert_close,
+    random_expansion,
+    zipf_rows,
+)
 
 
 @pytest.mark.parametrize("degree", [1, 2, 3, 4])

@@ -5,10 +5,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from classifiers.evaluators.pki import PKIScorer
 
 from classifiers.model_file import ModelFileError, read_model_file, write_model_file
-from classifiers.evaluators.pki import PKIScorer
-from tests.classifiers.evaluators.test_kernel_expansion import assert_close, random_expansion, zipf_rows
+from tests.classifiers.evaluators.test_kernel_expansion import (
+    assert_close,
+    random_expansion,
+    zipf_rows,
+)
 
 
 @pytest.mark.parametrize("degree", [1, 4, 5])

@@ -5,15 +5,19 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from classifiers.model_file import ModelFileError, read_model_file, write_model_file
 from classifiers.evaluators.split_svm import (
     DEFAULT_RARE_THRESHOLD,
     SplitSVMScorer,
     minimum_common_count,
     parse_rare_threshold,
 )
-from tests.classifiers.evaluators.test_kernel_expansion import assert_close, random_expansion, zipf_rows
+
+from classifiers.model_file import ModelFileError, read_model_file, write_model_file
+from tests.classifiers.evaluators.test_kernel_expansion import (
+    assert_close,
+    random_expansion,
+    zipf_rows,
+)
 
 
 def test_rare_threshold_is_a_count_a_fraction_or_auto() -> None:

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from classifiers.kernel_svm.svc import KernelSVM
-from classifiers.evaluators.one_vs_one_expansion import OneVsOneExpansion
-from classifiers.model_file import ModelFileError, read_model_file, write_model_file
 from classifiers.scorer import BinaryScorer
+
+from classifiers.evaluators.one_vs_one_expansion import OneVsOneExpansion
+from classifiers.kernel_svm.svc import KernelSVM
+from classifiers.model_file import ModelFileError, read_model_file, write_model_file
 from features.binary_matrix import BinaryMatrix
 from features.svmlight import read_svmlight
 
@@ -135,7 +135,7 @@ def test_compiled_scorer_equals_numpy_reference() -> None:
     X, y = random_problem(300, 80, [4, 1, 3], seed=19)
     clf = KernelSVM(degree=3, gamma=0.3, coef0=0.7, C=3.0).fit(X, y)
     test, _ = random_problem(200, 120, [0, 1], seed=20, max_active=25)
-    reference = clf.expansion_.reference_decision_function(test)
+    reference = clf.expansion_.naive_decision_function(test)
     bulk = clf.decision_function(test)
     one_by_one = BinaryScorer.decision_function(clf.scorer, test)  # the per-row `scores`
     np.testing.assert_allclose(bulk, reference, rtol=1e-9, atol=1e-12)
@@ -146,7 +146,7 @@ def test_compiled_scorer_equals_numpy_reference() -> None:
 def test_pair_outputs_and_terms() -> None:
     X, y = random_problem(200, 40, [0, 1, 2], seed=23)
     expansion = KernelSVM().fit(X, y).expansion_
-    coefficients, intercepts = expansion.pair_outputs()
+    coefficients, intercepts = expansion.output_terms()
     assert coefficients.shape == (3, expansion.n_support_vectors)
     start = expansion.class_start()
     for p, (i, j) in enumerate(expansion.pairs()):

@@ -6,13 +6,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from classifiers.kernel_svm.svc import KernelSVM
 from classifiers.kernel_svm.libsvm_model import (
     format_libsvm_model,
     parse_libsvm_model,
     read_libsvm_model,
     write_libsvm_model,
 )
+from classifiers.kernel_svm.svc import KernelSVM
 from classifiers.model_file import ModelFileError
 from features.errors import InputError
 from features.svmlight import read_svmlight, write_svmlight

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from classifiers.model_file import ModelFileError, read_model_file, write_model_file
-from classifiers.linear.poly2_linear_svm import LinearSVM, Poly2LinearSVM
 from classifiers.scorer import BinaryScorer
+
+from classifiers.linear.poly2_linear_svm import LinearSVM, Poly2LinearSVM
+from classifiers.model_file import ModelFileError, read_model_file, write_model_file
 from features.binary_matrix import BinaryMatrix
 from features.svmlight import read_svmlight
 

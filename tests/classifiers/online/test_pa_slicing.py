@@ -6,9 +6,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from classifiers.backends import classifier_from_arrays, new_classifier
-from classifiers.evaluators.modes import EVAL_MODES, build_evaluator
 from classifiers.online.kernel_slicing import (
     STRATEGIES,
     VARIANTS,
@@ -16,6 +13,9 @@ from classifiers.online.kernel_slicing import (
     SlicingData,
     permutations,
 )
+
+from classifiers.backends import classifier_from_arrays, new_classifier
+from classifiers.evaluators.modes import EVAL_MODES, build_evaluator
 from classifiers.model_file import ModelFileError, read_model_file, write_model_file
 from classifiers.online.pa_slicing import PASlicing
 from features.binary_matrix import BinaryMatrix
@@ -273,7 +273,7 @@ def test_one_class_and_string_labels() -> None:
     ({"iterations": 2.5}, "iterations must be an integer"),
     ({"strategy": "kernel", "n_common": 10}, "n_common applies to the split and slice"),
     ({"strategy": "expand", "n_common": 10}, "expand expands every feature"),
-    ({"n_common": -1}, "n_common must be >= 0"),
+    ({"n_common": -1}, "n_common must be at least 0"),
     ({"max_table_mb": 0}, "max_table_mb must be positive"),
     ({"strategy": "kernel", "max_table_mb": 5}, "max_table_mb applies to"),
     ({"threads": 0}, "threads must be at least 1"),

@@ -4,7 +4,6 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from parser.dependency.arc_eager import ArcEagerState
 
 

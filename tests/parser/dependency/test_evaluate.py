@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from parser.formats.conll import ConllFormatError, read_conll
 from parser.dependency.evaluate import PTB_PUNCT_TAGS, evaluate
+from parser.formats.conll import ConllFormatError, read_conll
 
 DATA = Path(__file__).parents[2] / "data"
 GOLD = DATA / "evaluate" / "punct_gold.conllu"

@@ -5,8 +5,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from parser.dependency.projectivize import (
+    LIFT_SEPARATOR,
+    deprojectivize,
+    is_projective,
+    projectivize,
+)
 from parser.formats.conll import find_cycle, read_conll
-from parser.dependency.projectivize import LIFT_SEPARATOR, deprojectivize, is_projective, projectivize
 
 
 def crosses(heads: list[int], include_root: bool = True) -> bool:

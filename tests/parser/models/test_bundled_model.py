@@ -6,11 +6,9 @@ import json
 import re
 from pathlib import Path
 
-import pytest
-
-from parser.models.bundled import bundled_example, bundled_model
 from parser.cli.main import main
 from parser.formats.conll import read_conll
+from parser.models.bundled import bundled_example, bundled_model
 from tests.parser.dependency.test_arc_eager import is_tree
 
 NOTE = Path(__file__).resolve().parents[3] / "parser" / "models" / "en_ewt.md"

@@ -1,0 +1,206 @@
+"""The contract every binary-feature backend keeps, and the pieces they share.
+
+A backend learns from a BinaryMatrix X and labels y (`fit`), gives decision values of shape
+(n_rows, n_outputs) (`decision_function`, through its compiled `scorer`, a BinaryScorer that the
+parsers' Cython loops call directly), turns them into labels (`predict_from_decision`), and
+round-trips through a polyparse-clf model file (`to_arrays`/`from_arrays`, `save`/`load`).
+
+Labels are kept in order of first appearance (libsvm's and liblinear's convention); the libsvm
+backends also swap two classes -1, +1 met in that order, so that +1 is the positive side.
+Two classes give one output whose positive sign means classes_[0]; k >= 3 classes give either
+k one-vs-rest outputs (argmax wins) or one output per pair (libsvm's vote), as the backend says.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from classifiers.model_file import (
+    CLASSIFIER_FORMAT,
+    ModelFileError,
+    read_model_file,
+    write_classifier_file,
+)
+from classifiers.scorer import BinaryScorer
+from features.binary_matrix import BinaryMatrix
+
+
+def check_choice(name: str, value: Any, choices: Sequence[Any]) -> Any:
+    """value when it is one of choices, else ValueError naming them: "unknown variant 'pa9'
+    (available: pa1, pa)" for names, "degree must be 1, 2 or 3, not 5" for numbers (booleans
+    never pass for numbers)."""
+    if all(isinstance(choice, str) for choice in choices):
+        if value not in choices:
+            raise ValueError(f"unknown {name} {value!r} (available: {', '.join(choices)})")
+        return value
+    if isinstance(value, (bool, np.bool_)) or value not in choices:
+        names = [str(choice) for choice in choices]
+        listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+        raise ValueError(f"{name} must be {listed}, not {value!r}")
+    return value
+
+
+def check_positive(name: str, value: Any) -> float:
+    """value as a float when it is positive and finite, else ValueError."""
+    number = _number(name, value)
+    if not (number > 0 and np.isfinite(number)):
+        raise ValueError(f"{name} must be positive and finite, not {value!r}")
+    return number
+
+
+def check_finite(name: str, value: Any) -> float:
+    """value as a finite float, else ValueError."""
+    number = _number(name, value)
+    if not np.isfinite(number):
+        raise ValueError(f"{name} must be finite, not {value!r}")
+    return number
+
+
+def _number(name: str, value: Any) -> float:
+    if isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be a number, not {value!r}")
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a number, not {value!r}") from None
+
+
+def check_integer(name: str, value: Any, minimum: int | None = None,
+                  maximum: int | None = None) -> int:
+    """value as an int when it is an integer within [minimum, maximum], else ValueError."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise ValueError(f"{name} must be an integer, not {value!r}")
+    number = int(value)
+    if minimum is not None and number < minimum:
+        raise ValueError(f"{name} must be at least {minimum}, not {number}")
+    if maximum is not None and number > maximum:
+        raise ValueError(f"{name} must be at most {maximum}, not {number}")
+    return number
+
+
+def check_seed(value: Any) -> int:
+    """A seed: an integer in 0 .. 2**64 - 1."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise ValueError(f"seed must be an integer, not {value!r}")
+    if not 0 <= int(value) < 2**64:
+        raise ValueError(f"seed must lie in 0 .. 2**64-1, not {value}")
+    return int(value)
+
+
+def training_labels(X: BinaryMatrix, y: Any, libsvm_order: bool) -> tuple[np.ndarray, np.ndarray]:
+    """(labels, class index of each row) of fit's inputs, after checking them.
+
+    Labels come in order of first appearance; with libsvm_order, two classes -1 and +1 met in
+    that order are swapped, so that +1 is the positive side of the binary problem (libsvm).
+    TypeError or ValueError (one sentence) when X is not a BinaryMatrix, y does not give one
+    label per row, or there are no rows.
+    """
+    if not isinstance(X, BinaryMatrix):
+        raise TypeError("X must be a BinaryMatrix")
+    y = np.asarray(y)
+    if y.shape != (len(X),):
+        raise ValueError(f"X has {len(X)} rows but y has shape {y.shape}")
+    if len(X) == 0:
+        raise ValueError("cannot fit on zero rows")
+    unique, first, inverse = np.unique(y, return_index=True, return_inverse=True)
+    by_appearance = np.argsort(first, kind="stable")
+    if libsvm_order and unique.size == 2 and y.dtype.kind in "iuf":
+        if unique[by_appearance[0]] == -1 and unique[by_appearance[1]] == 1:
+            by_appearance = by_appearance[::-1]
+    rank = np.empty_like(by_appearance)
+    rank[by_appearance] = np.arange(by_appearance.size)
+    return unique[by_appearance], rank[inverse.ravel()].astype(np.int64)
+
+
+def one_vs_rest_outputs(n_classes: int) -> int:
+    """One output for one or two classes, else one per class."""
+    return 1 if n_classes <= 2 else n_classes
+
+
+def plain_label(label: Any) -> Any:
+    """A label as a plain Python value (JSON-ready, comparable with dict keys)."""
+    return label.item() if isinstance(label, np.generic) else label
+
+
+class BinaryClassifier:
+    """What every backend shares: fitted checks, decision values, prediction, model files.
+
+    A subclass sets `backend` (the name in model headers), keeps `classes_` and its compiled
+    `scorer` once fitted, and defines to_arrays/from_arrays; one-vs-rest backends inherit
+    predict_from_decision, one-vs-one ones override it with libsvm's vote.
+    """
+
+    backend: str = ""
+    classes_: np.ndarray | None = None
+
+    @property
+    def scorer(self) -> BinaryScorer | None:
+        """The compiled decision function (None before fit)."""
+        return self._scorer
+
+    _scorer: BinaryScorer | None = None
+
+    def _fitted(self) -> BinaryScorer:
+        scorer = self.scorer
+        if scorer is None or self.classes_ is None:
+            raise RuntimeError("the classifier is not fitted")
+        return scorer
+
+    @property
+    def n_outputs(self) -> int:
+        return int(self._fitted().n_outputs)
+
+    def decision_function(self, X: BinaryMatrix) -> np.ndarray:
+        """Decision values (n_rows, n_outputs)."""
+        return self._fitted().decision_function(X)
+
+    def predict(self, X: BinaryMatrix) -> np.ndarray:
+        return self.predict_from_decision(self.decision_function(X))
+
+    def _check_decision_values(self, values: np.ndarray) -> np.ndarray:
+        values = np.asarray(values)
+        if values.ndim != 2 or values.shape[1] != self.n_outputs:
+            raise ValueError(f"expected decision values of shape (n, {self.n_outputs})")
+        return values
+
+    def predict_from_decision(self, values: np.ndarray) -> np.ndarray:
+        """Labels for decision values (n, n_outputs): the sign for two classes (> 0 means
+        classes_[0]), the argmax for more, the only class for one."""
+        values = self._check_decision_values(values)
+        classes = self.classes_
+        assert classes is not None
+        if classes.size == 1:
+            return np.repeat(classes, values.shape[0])
+        if classes.size == 2:
+            return np.where(values[:, 0] > 0, classes[0], classes[1])
+        return classes[np.argmax(values, axis=1)]
+
+    def to_arrays(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+        raise NotImplementedError
+
+    @classmethod
+    def from_arrays(cls, header: dict[str, Any], arrays: dict[str, np.ndarray],
+                    source: str = "model") -> BinaryClassifier:
+        raise NotImplementedError
+
+    @classmethod
+    def check_backend(cls, header: dict[str, Any], source: str,
+                      accepted: Sequence[str] | None = None) -> None:
+        """ModelFileError unless the header's backend is one this class reads."""
+        names = tuple(accepted or (cls.backend,))
+        backend = header.get("backend")
+        if backend not in names:
+            raise ModelFileError(f"{source}: holds a {backend} classifier, not {' or '.join(names)}")
+
+    def save(self, path: str | os.PathLike, metadata: dict[str, Any] | None = None) -> None:
+        """Write a polyparse-clf model file atomically (metadata: JSON-ready extras)."""
+        write_classifier_file(path, self, metadata)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> BinaryClassifier:
+        """Read a polyparse-clf model file written by save."""
+        header, arrays = read_model_file(path, CLASSIFIER_FORMAT)
+        return cls.from_arrays(header, arrays, source=str(path))
