@@ -195,6 +195,14 @@ class BinaryClassifier:
         if backend not in names:
             raise ModelFileError(f"{source}: holds a {backend} classifier, not {' or '.join(names)}")
 
+    def check_output_count(self, source: str, found: int, expected: int) -> None:
+        """ModelFileError when a model read from source has `found` outputs (by its header or
+        arrays) where its classes_ give `expected`."""
+        if found != expected:
+            n_classes = 0 if self.classes_ is None else self.classes_.size
+            raise ModelFileError(f"{source}: inconsistent model header ({found} outputs for "
+                                 f"{n_classes} classes)")
+
     def save(self, path: str | os.PathLike, metadata: dict[str, Any] | None = None) -> None:
         """Write a polyparse-clf model file atomically (metadata: JSON-ready extras)."""
         write_classifier_file(path, self, metadata)

@@ -27,6 +27,8 @@ import os
 import struct
 import tempfile
 import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -251,6 +253,16 @@ def decode_model(
         arrays[array_name] = array.reshape(shape)
     del header["arrays"], header["version"]
     return header, arrays
+
+
+@contextmanager
+def inconsistent(source: str, what: str = "model header") -> Iterator[None]:
+    """Inside it, a KeyError, TypeError or ValueError met while reading a model becomes one
+    ModelFileError line: `source: inconsistent {what} ({error})`."""
+    try:
+        yield
+    except (KeyError, TypeError, ValueError) as error:
+        raise ModelFileError(f"{source}: inconsistent {what} ({error})") from None
 
 
 def require_arrays(

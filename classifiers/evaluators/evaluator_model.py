@@ -37,7 +37,7 @@ from classifiers.evaluators.one_vs_one_expansion import (
 from classifiers.evaluators.pke import PKEScorer
 from classifiers.evaluators.pki import PKIScorer
 from classifiers.evaluators.split_svm import DEFAULT_RARE_THRESHOLD, SplitSVMScorer
-from classifiers.model_file import ModelFileError
+from classifiers.model_file import inconsistent
 from classifiers.scorer import BinaryScorer
 
 BACKENDS = {"split": "split-svm", "pki": "pki", "pke": "pke"}
@@ -196,7 +196,7 @@ class KernelEvaluatorModel(BinaryClassifier):
         cls, header: dict[str, Any], arrays: dict[str, np.ndarray], source: str = "model"
     ) -> "KernelEvaluatorModel":
         """Rebuild from to_arrays() output; ModelFileError (one line naming source) otherwise."""
-        try:
+        with inconsistent(source):
             evaluator = EVALUATORS[header["backend"]]
             if header["evaluator"] != evaluator:
                 raise ValueError(
@@ -207,17 +207,9 @@ class KernelEvaluatorModel(BinaryClassifier):
             n_support = np.asarray(header["n_support"], dtype=np.int32)
             degree, gamma, coef0 = header["degree"], header["gamma"], header["coef0"]
             n_outputs = int(header["n_outputs"])
-        except (KeyError, TypeError, ValueError) as error:
-            raise ModelFileError(f"{source}: inconsistent model header ({error})") from None
         scorer = SCORERS[evaluator].from_arrays(scorer_header, arrays, source)
         stats = {key: value for key, value in header.items() if key not in _LAYOUT}
-        try:
+        with inconsistent(source, "model"):
             model = cls(evaluator, scorer, labels, n_support, degree, gamma, coef0, stats)
-        except (TypeError, ValueError) as error:
-            raise ModelFileError(f"{source}: inconsistent model ({error})") from None
-        if model.n_outputs != n_outputs:
-            raise ModelFileError(
-                f"{source}: inconsistent model header ({n_outputs} outputs for "
-                f"{labels.size} classes)"
-            )
+        model.check_output_count(source, n_outputs, model.n_outputs)
         return model

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from classifiers.model_file import ModelFileError, require_arrays
+from classifiers.model_file import inconsistent, require_arrays
 from features.binary_matrix import BinaryMatrix
 
 # Bound on the (row, support vector) pairs that naive_decision_function gathers at once.
@@ -92,18 +92,14 @@ class SupportVectorExpansion:
     ) -> tuple[BinaryMatrix, float, float, int]:
         """(support vectors, gamma, coef0, degree) from kernel_arrays() output, after checking
         that arrays also hold the `expected` ones (require_arrays); ModelFileError otherwise."""
-        try:
+        with inconsistent(source, "kernel header"):
             n_features = int(header["n_features"])
             gamma, coef0 = float(header["gamma"]), float(header["coef0"])
             degree = int(header["degree"])
-        except (KeyError, TypeError, ValueError) as error:
-            raise ModelFileError(f"{source}: inconsistent kernel header ({error})") from None
         require_arrays(source, arrays, {"sv_indptr": ("int64", (None,)),
                                         "sv_indices": ("int32", (None,)), **expected})
-        try:
+        with inconsistent(source, "support vectors"):
             support_vectors = BinaryMatrix(arrays["sv_indptr"], arrays["sv_indices"], n_features)
-        except ValueError as error:
-            raise ModelFileError(f"{source}: inconsistent support vectors ({error})") from None
         return support_vectors, gamma, coef0, degree
 
     def naive_decision_function(self, X: BinaryMatrix) -> np.ndarray:
@@ -224,15 +220,11 @@ class KernelExpansion(SupportVectorExpansion):
         cls, header: dict[str, Any], arrays: dict[str, np.ndarray], source: str = "model"
     ) -> KernelExpansion:
         """Rebuild an expansion from to_arrays() output; ModelFileError names `source`."""
-        try:
+        with inconsistent(source, "kernel header"):
             n_outputs = int(header["n_outputs"])
-        except (KeyError, TypeError, ValueError) as error:
-            raise ModelFileError(f"{source}: inconsistent kernel header ({error})") from None
         support_vectors, gamma, coef0, degree = cls.read_kernel_arrays(
             header, arrays, source, {"coefficients": ("float64", (n_outputs, None)),
                                      "intercepts": ("float64", (n_outputs,))})
-        try:
+        with inconsistent(source, "kernel expansion"):
             return cls(support_vectors, arrays["coefficients"], arrays["intercepts"], gamma,
                        coef0, degree)
-        except ValueError as error:
-            raise ModelFileError(f"{source}: inconsistent kernel expansion ({error})") from None

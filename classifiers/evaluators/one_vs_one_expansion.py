@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from classifiers.evaluators.kernel_expansion import SupportVectorExpansion
-from classifiers.model_file import ModelFileError
+from classifiers.model_file import inconsistent
 from features.binary_matrix import BinaryMatrix
 
 
@@ -129,21 +129,17 @@ class OneVsOneExpansion(SupportVectorExpansion):
         cls, header: dict[str, Any], arrays: dict[str, np.ndarray], source: str = "model"
     ) -> "OneVsOneExpansion":
         """Rebuild from to_arrays() output; ModelFileError (one line naming source) otherwise."""
-        try:
+        with inconsistent(source):
             labels = np.asarray(header["classes"])
-        except (KeyError, TypeError, ValueError) as error:
-            raise ModelFileError(f"{source}: inconsistent model header ({error})") from None
         n_classes = labels.size
         support_vectors, gamma, coef0, degree = cls.read_kernel_arrays(header, arrays, source, {
             "dual_coef": ("float64", (max(n_classes - 1, 0), None)),
             "rho": ("float64", (n_classes * (n_classes - 1) // 2,)),
             "n_support": ("int32", (n_classes,)),
         })
-        try:
+        with inconsistent(source, "model"):
             return cls(support_vectors, arrays["dual_coef"], arrays["rho"], gamma, coef0, degree,
                        labels, arrays["n_support"])
-        except (TypeError, ValueError) as error:
-            raise ModelFileError(f"{source}: inconsistent model ({error})") from None
 
 
 def class_pairs(n_classes: int) -> list[tuple[int, int]]:

@@ -36,7 +36,7 @@ from classifiers.evaluators.modes import build_evaluator
 from classifiers.evaluators.one_vs_one_expansion import OneVsOneExpansion
 from classifiers.kernel_svm.libsvm_model import read_libsvm_model, write_libsvm_model
 from classifiers.kernel_svm.smo import solve_c_svc
-from classifiers.model_file import ModelFileError
+from classifiers.model_file import ModelFileError, inconsistent
 from features.binary_matrix import BinaryMatrix
 
 BACKEND = "kernel-svm"
@@ -240,25 +240,15 @@ class KernelSVM(BinaryClassifier):
     ) -> "KernelSVM":
         """Rebuild a classifier from to_arrays() output; ModelFileError names `source`."""
         cls.check_backend(header, source)
-        try:
-            params = {
-                key: header[key]
-                for key in ("C", "eps", "cache_mb", "shrinking", "max_iter", "threads")
-            }
+        with inconsistent(source):
+            params = {key: header[key]
+                      for key in ("C", "eps", "cache_mb", "shrinking", "max_iter", "threads")}
             params["class_weight"] = {plain_label(k): v for k, v in header["class_weight"]}
             n_outputs = int(header["n_outputs"])
-        except (KeyError, TypeError, ValueError) as error:
-            raise ModelFileError(f"{source}: inconsistent model header ({error})") from None
         expansion = OneVsOneExpansion.from_arrays(header, arrays, source)
-        try:
+        with inconsistent(source):
             clf = cls.from_expansion(expansion, **params)
-        except (TypeError, ValueError) as error:
-            raise ModelFileError(f"{source}: inconsistent model header ({error})") from None
-        if clf.n_outputs != n_outputs:
-            raise ModelFileError(
-                f"{source}: inconsistent model header ({n_outputs} outputs for "
-                f"{expansion.n_classes} classes)"
-            )
+        clf.check_output_count(source, n_outputs, clf.n_outputs)
         clf.stats_ = {key: header[key] for key in _STATS if key in header}
         support = arrays.get("support")
         if support is not None:

@@ -42,7 +42,7 @@ from classifiers.linear.poly2_linear import (
     remap_rows,
     solve_dual_cd,
 )
-from classifiers.model_file import ModelFileError, require_arrays
+from classifiers.model_file import ModelFileError, inconsistent, require_arrays
 from features.binary_matrix import BinaryMatrix
 
 # Outputs solved together in one shared pass over the rows: bounds the float64 training matrix
@@ -287,7 +287,7 @@ class Poly2LinearSVM(BinaryClassifier):
         """Rebuild a classifier from to_arrays() output; ModelFileError names `source`."""
         cls.check_backend(header, source, ("linear", "poly2-linear"))
         clf = cls.__new__(cls)
-        try:
+        with inconsistent(source):
             Poly2LinearSVM.__init__(
                 clf,
                 degree=header["degree"],
@@ -304,8 +304,6 @@ class Poly2LinearSVM(BinaryClassifier):
             classes = np.asarray(header["classes"])
             n_outputs = int(header["n_outputs"])
             layout = header["layout"]
-        except (KeyError, TypeError, ValueError) as error:
-            raise ModelFileError(f"{source}: inconsistent model header ({error})") from None
         if classes.ndim != 1 or classes.size < 1 or n_outputs != one_vs_rest_outputs(classes.size):
             raise ModelFileError(
                 f"{source}: inconsistent model header ({classes.size} classes, {n_outputs} outputs)"
@@ -318,7 +316,7 @@ class Poly2LinearSVM(BinaryClassifier):
                 row_ptr=("int64", (None,)), columns=("int32", (None,)), values=(clf.dtype, (None,))
             )
         require_arrays(source, arrays, expected)
-        try:
+        with inconsistent(source, "model"):
             index = KeyIndex.from_keys(arrays["keys"])
             if layout == "dense":
                 clf._scorer = Poly2LinearScorer(
@@ -329,8 +327,6 @@ class Poly2LinearSVM(BinaryClassifier):
                     index, clf.degree, arrays["intercept"],
                     row_ptr=arrays["row_ptr"], columns=arrays["columns"], values=arrays["values"],
                 )
-        except ValueError as error:
-            raise ModelFileError(f"{source}: inconsistent model ({error})") from None
         clf.classes_ = classes
         clf.stats_ = {key: header[key] for key in _STATS if key in header}
         return clf

@@ -32,12 +32,13 @@ from classifiers.binary_classifier import (
     check_integer,
     check_positive,
     check_seed,
+    one_vs_rest_outputs,
     training_labels,
 )
 from classifiers.evaluators.kernel_expansion import KernelExpansion
 from classifiers.evaluators.modes import build_evaluator
 from classifiers.evaluators.one_vs_one_expansion import OneVsOneExpansion
-from classifiers.model_file import ModelFileError
+from classifiers.model_file import ModelFileError, inconsistent
 from classifiers.online.kernel_slicing import (
     STRATEGIES,
     VARIANTS,
@@ -260,24 +261,20 @@ class PASlicing(BinaryClassifier):
     ) -> "PASlicing":
         """Rebuild a classifier from to_arrays() output; ModelFileError names `source`."""
         cls.check_backend(header, source)
-        try:
+        with inconsistent(source):
             params = {name: header[name] for name in _MODEL_PARAMETERS}
             classes = np.asarray(header["classes"])
             stats = dict(header.get("stats") or {})
             clf = cls(**params)
-        except (KeyError, TypeError, ValueError) as error:
-            raise ModelFileError(f"{source}: inconsistent model header ({error})") from None
         expansion = KernelExpansion.from_arrays(header, arrays, source)
-        expected = 1 if classes.size <= 2 else classes.size
-        if classes.ndim != 1 or classes.size < 1 or expansion.n_outputs != expected:
-            raise ModelFileError(
-                f"{source}: inconsistent model header ({expansion.n_outputs} outputs for "
-                f"{classes.size} classes)")
+        if classes.ndim != 1 or classes.size < 1:
+            raise ModelFileError(f"{source}: inconsistent model header (classes {classes})")
         if expansion.degree != clf.degree or expansion.gamma != 1.0 or expansion.coef0 != 1.0:
             raise ModelFileError(f"{source}: inconsistent model header (the kernel is not "
                                  f"(x.z + 1)^{clf.degree})")
         clf.stats_ = stats
         clf._set_model(classes, expansion)
+        clf.check_output_count(source, expansion.n_outputs, one_vs_rest_outputs(classes.size))
         return clf
 
     def memory_bytes(self) -> dict[str, int]:
