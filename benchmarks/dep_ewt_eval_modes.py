@@ -142,12 +142,11 @@ def one_mode(args: argparse.Namespace, ewt: Path) -> int:
 
 def per_decision(args: argparse.Namespace, ewt: Path, parser) -> None:
     """(b): microseconds per decision of each mode on real oracle rows of EWT dev."""
+    from classifiers.evaluators.modes import build_evaluator
     from classifiers.evaluators.one_vs_one_scorer import OneVsOneVoter
+    from features.binary_matrix import BinaryMatrix
     from parser.dependency.arc_eager import RIGHT_MOVE
     from parser.dependency.oracle_rows import oracle_rows
-
-    from classifiers.evaluators.modes import build_evaluator
-    from features.binary_matrix import BinaryMatrix
     from parser.dependency.projectivize import projectivize
     from parser.formats.conll import read_conll
 

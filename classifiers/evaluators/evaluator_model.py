@@ -169,7 +169,7 @@ class KernelEvaluatorModel(BinaryClassifier):
         order, by libsvm's one-vs-one vote."""
         return one_vs_one_vote(self.classes_, self._check_decision_values(values))
 
-    def memory_report(self) -> dict[str, int]:
+    def memory_bytes(self) -> dict[str, int]:
         """Bytes of each part of the evaluator (its memory_report)."""
         return {name: int(size) for name, size in self.scorer.memory_report().items()}
 

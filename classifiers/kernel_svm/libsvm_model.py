@@ -190,25 +190,17 @@ def _header_value(lines: _Lines, key: str, values: list[str]) -> object:
             raise lines.error(f"{what} {text!r} is not finite")
         return value
 
-    if key == "svm_type":
+    if key in ("svm_type", "kernel_type"):
         value = one()
-        if value in OTHER_SVM_TYPES:
-            raise lines.error(
-                f"svm_type {value} is not supported (polyparse reads the classifiers "
-                f"{' and '.join(SVM_TYPES)})"
-            )
-        if value not in SVM_TYPES:
-            raise lines.error(f"unknown svm_type {value!r}")
-        return value
-    if key == "kernel_type":
-        value = one()
-        if value in OTHER_KERNELS:
-            raise lines.error(
-                f"kernel_type {value} is not supported (polyparse reads linear and "
-                "polynomial kernels)"
-            )
-        if value not in KERNELS:
-            raise lines.error(f"unknown kernel_type {value!r}")
+        if key == "svm_type":
+            read, others, what = (SVM_TYPES, OTHER_SVM_TYPES,
+                                  f"the classifiers {' and '.join(SVM_TYPES)}")
+        else:
+            read, others, what = KERNELS, OTHER_KERNELS, "linear and polynomial kernels"
+        if value in others:
+            raise lines.error(f"{key} {value} is not supported (polyparse reads {what})")
+        if value not in read:
+            raise lines.error(f"unknown {key} {value!r}")
         return value
     if key in ("degree", "nr_class", "total_sv"):
         value = integer(one(), key)

@@ -24,7 +24,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from features.key_index import KeyIndex
 
 from classifiers.binary_classifier import (
     BinaryClassifier,
@@ -44,6 +43,7 @@ from classifiers.linear.poly2_linear import (
 )
 from classifiers.model_file import ModelFileError, inconsistent, require_arrays
 from features.binary_matrix import BinaryMatrix
+from features.key_index import KeyIndex
 
 # Outputs solved together in one shared pass over the rows: bounds the float64 training matrix
 # at (D, OUTPUT_BLOCK) while a row's weight lines still serve several outputs at once.

@@ -11,11 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from classifiers.evaluators.split_svm import (
-    DEFAULT_RARE_THRESHOLD,
-    parse_rare_threshold,
-)
-from classifiers.scorer import BinaryScorer
 
 from classifiers.backends import MODEL_BACKENDS, Classifier, classifier_from_arrays
 from classifiers.evaluators.evaluator_model import BACKENDS as CONVERSIONS
@@ -27,6 +22,10 @@ from classifiers.evaluators.evaluator_model import (
     split_summary,
 )
 from classifiers.evaluators.modes import EVAL_MODES, build_evaluator
+from classifiers.evaluators.split_svm import (
+    DEFAULT_RARE_THRESHOLD,
+    parse_rare_threshold,
+)
 from classifiers.kernel_svm.libsvm_model import is_libsvm_model
 from classifiers.kernel_svm.svc import KernelSVM
 from classifiers.linear.poly2_linear_svm import LinearSVM, Poly2LinearSVM
@@ -37,6 +36,7 @@ from classifiers.model_file import (
     write_model_file,
 )
 from classifiers.online.pa_slicing import PASlicing
+from classifiers.scorer import BinaryScorer
 from features.binary_matrix import BinaryMatrix
 from features.errors import InputError
 from features.svmlight import read_svmlight
@@ -128,7 +128,7 @@ def register(groups: argparse._SubParsersAction) -> None:
         help="pa-slicing: cap on the conjunction table of each class (N is halved when it "
         "is exceeded)",
     )
-    train.add_argument("--json", action="store_true", help="print a JSON summary on stdout")
+    _add_json(train, "print a JSON summary on stdout")
     train.set_defaults(run=run_train)
 
     predict = commands.add_parser(
@@ -141,16 +141,13 @@ def register(groups: argparse._SubParsersAction) -> None:
         help="exact evaluator of kernel models (default split; pki for degree 4); a converted "
         "model uses its own, linear backends their expanded weights",
     )
-    predict.add_argument(
-        "--rare-threshold", type=_rare_threshold, metavar="S",
-        help="split evaluator: features held by fewer than S support vectors are rare "
-        "(a count, a fraction in (0, 1] or auto, the default)",
-    )
+    _add_rare_threshold(predict, "split evaluator: features held by fewer than S support "
+                        "vectors are rare (a count, a fraction in (0, 1] or auto, the default)")
     predict.add_argument(
         "--decision-values", metavar="FILE",
         help="write each example's predicted label and decision values to FILE",
     )
-    predict.add_argument("--json", action="store_true", help="print a JSON summary on stdout")
+    _add_json(predict, "print a JSON summary on stdout")
     predict.set_defaults(run=run_predict)
 
     convert = commands.add_parser(
@@ -162,22 +159,25 @@ def register(groups: argparse._SubParsersAction) -> None:
     convert.add_argument("--to", required=True, choices=tuple(CONVERSIONS),
                          help="evaluator to store: split (split-svm), pki or pke")
     convert.add_argument("--output", required=True, metavar="OUT", help="model file to write")
-    convert.add_argument(
-        "--rare-threshold", type=_rare_threshold, metavar="S",
-        help="--to split: features held by fewer than S support vectors are rare "
-        "(a count, a fraction in (0, 1] or auto, the default)",
-    )
-    convert.add_argument("--json", action="store_true", help="print a JSON summary on stdout")
+    _add_rare_threshold(convert, "--to split: features held by fewer than S support vectors "
+                        "are rare (a count, a fraction in (0, 1] or auto, the default)")
+    _add_json(convert, "print a JSON summary on stdout")
     convert.set_defaults(run=run_convert)
 
     info = commands.add_parser("info", parents=[debug_parent()], help="describe a model file")
     info.add_argument("--model", required=True, metavar="M", help="model file")
-    info.add_argument(
-        "--rare-threshold", type=_rare_threshold, metavar="S",
-        help="kernel models: describe the split form at this rare threshold (default auto)",
-    )
-    info.add_argument("--json", action="store_true", help="print JSON on stdout")
+    _add_rare_threshold(info, "kernel models: describe the split form at this rare threshold "
+                        "(default auto)")
+    _add_json(info, "print JSON on stdout")
     info.set_defaults(run=run_info)
+
+
+def _add_rare_threshold(command: argparse.ArgumentParser, help: str) -> None:
+    command.add_argument("--rare-threshold", type=_rare_threshold, metavar="S", help=help)
+
+
+def _add_json(command: argparse.ArgumentParser, help: str) -> None:
+    command.add_argument("--json", action="store_true", help=help)
 
 
 def _build_classifier(args: argparse.Namespace) -> Poly2LinearSVM | KernelModel:
@@ -550,12 +550,12 @@ def run_convert(args: argparse.Namespace) -> int:
         raise InputError(f"clf convert: {args.model}: {error}") from None
     seconds = time.perf_counter() - started
     if args.to == "split":
-        pke_memory = KernelEvaluatorModel.convert(expansion, "pke").memory_report()
+        pke_memory = KernelEvaluatorModel.convert(expansion, "pke").memory_bytes()
         model.stats_["conversion"] = dict(
             conversion, pke_memory_total_bytes=sum(pke_memory.values())
         )
     model.save(args.output)
-    memory = model.memory_report()
+    memory = model.memory_bytes()
     summary = {
         "backend": model.backend,
         "evaluator": model.evaluator,
@@ -579,24 +579,20 @@ def run_convert(args: argparse.Namespace) -> int:
 
 def run_info(args: argparse.Namespace) -> int:
     clf, header = load_model(args.model)
-    if isinstance(clf, KernelSVM):
-        details = _kernel_svm_info(clf, header)
-        memory = clf.memory_bytes()
-        forms = _evaluator_forms(clf, args.rare_threshold)
-    elif isinstance(clf, PASlicing):
-        details = _pa_slicing_info(clf)
-        memory = clf.memory_bytes()
-        forms = _pa_slicing_forms(clf, args.rare_threshold)
+    if isinstance(clf, (KernelSVM, PASlicing)):
+        forms = _kernel_forms(clf, args.rare_threshold)
     else:
         _reject_rare_threshold("info", args, clf)
-        if isinstance(clf, KernelEvaluatorModel):
-            details = _converted_info(clf, header)
-            memory = clf.memory_report()
-            forms = _converted_forms(clf, header)
-        else:
-            details = _linear_info(clf, header)
-            memory = clf.memory_bytes()
-            forms = {}
+        forms = _converted_forms(clf, header) if isinstance(clf, KernelEvaluatorModel) else {}
+    if isinstance(clf, KernelSVM):
+        details = _kernel_svm_info(clf, header)
+    elif isinstance(clf, PASlicing):
+        details = _pa_slicing_info(clf)
+    elif isinstance(clf, KernelEvaluatorModel):
+        details = _converted_info(clf, header)
+    else:
+        details = _linear_info(clf, header)
+    memory = clf.memory_bytes()
     info: dict[str, Any] = {
         "backend": clf.backend,
         "format": header.get("format"),
@@ -630,29 +626,6 @@ def _kernel_svm_info(clf: KernelSVM, header: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _evaluator_forms(
-    clf: KernelSVM, rare_threshold: int | float | str | None
-) -> dict[str, dict[str, Any] | None]:
-    """What `clf convert --to split` would keep at the rare threshold, beside PKE's memory (None
-    when the model has one class or a degree these evaluators do not expand)."""
-    expansion = clf.expansion_
-    assert expansion is not None
-    if expansion.n_classes < 2 or clf.degree not in EXPANDED_DEGREES:
-        if rare_threshold is not None:
-            reason = ("one class" if expansion.n_classes < 2 else
-                      f"degree {clf.degree}; split expands degree "
-                      f"{EXPANDED_DEGREES[0]}..{EXPANDED_DEGREES[-1]}")
-            raise InputError(f"clf info: --rare-threshold: the model has no split form ({reason})")
-        return {"split": None, "pke": None}
-    threshold = DEFAULT_RARE_THRESHOLD if rare_threshold is None else rare_threshold
-    split = KernelEvaluatorModel.convert(expansion, "split", threshold)
-    pke_memory = KernelEvaluatorModel.convert(expansion, "pke").memory_report()
-    return {
-        "split": split_summary(split.scorer),
-        "pke": {"memory_bytes": pke_memory, "memory_total_bytes": sum(pke_memory.values())},
-    }
-
-
 def _pa_slicing_info(clf: PASlicing) -> dict[str, Any]:
     parameters = clf.parameters()
     del parameters["degree"]
@@ -660,18 +633,29 @@ def _pa_slicing_info(clf: PASlicing) -> dict[str, Any]:
             "training_stats": clf.stats_}
 
 
-def _pa_slicing_forms(
-    clf: PASlicing, rare_threshold: int | float | str | None
-) -> dict[str, dict[str, Any]]:
-    """The split form of the model's outputs at the rare threshold, beside PKE's memory."""
+def _kernel_forms(
+    clf: KernelModel, rare_threshold: int | float | str | None
+) -> dict[str, dict[str, Any] | None]:
+    """What the split evaluator keeps at the rare threshold (what `clf convert --to split`
+    stores), beside PKE's memory; None when the model has no pair of classes to evaluate or a
+    degree these evaluators do not expand."""
     expansion = clf.expansion_
     assert expansion is not None
+    one_class = isinstance(clf, KernelSVM) and expansion.n_classes < 2
+    if one_class or clf.degree not in EXPANDED_DEGREES:
+        if rare_threshold is not None:
+            reason = ("one class" if one_class else
+                      f"degree {clf.degree}; split expands degree "
+                      f"{EXPANDED_DEGREES[0]}..{EXPANDED_DEGREES[-1]}")
+            raise InputError(f"clf info: --rare-threshold: the model has no split form ({reason})")
+        return {"split": None, "pke": None}
+    dense = expansion.as_kernel_expansion()
     threshold = DEFAULT_RARE_THRESHOLD if rare_threshold is None else rare_threshold
     try:
-        split = build_evaluator(expansion, "split", threshold)
+        split = build_evaluator(dense, "split", threshold)
     except ValueError as error:
         raise InputError(f"clf info: --rare-threshold: {error}") from None
-    pke_memory = build_evaluator(expansion, "pke").memory_report()
+    pke_memory = build_evaluator(dense, "pke").memory_report()
     return {
         "split": split_summary(split),
         "pke": {"memory_bytes": pke_memory, "memory_total_bytes": sum(pke_memory.values())},

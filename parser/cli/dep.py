@@ -13,10 +13,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TextIO
 
-from classifiers.evaluators.split_svm import parse_rare_threshold
 from tqdm import tqdm
 
 from classifiers.evaluators.modes import DEFAULT_EVAL_MODE, EVAL_MODES
+from classifiers.evaluators.split_svm import parse_rare_threshold
 from features.errors import InputError
 from parser.cli.common import debug_parent
 from parser.formats.conll import FORMATS, Sentence, read_conll, write_conll

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from classifiers.evaluators.pke import PKEScorer
 
 from classifiers.backends import classifier_from_arrays, new_classifier
 from classifiers.evaluators.evaluator_model import (
@@ -20,6 +19,7 @@ from classifiers.evaluators.one_vs_one_expansion import (
     OneVsOneExpansion,
     one_vs_one_vote,
 )
+from classifiers.evaluators.pke import PKEScorer
 from classifiers.kernel_svm.svc import KernelSVM
 from classifiers.model_file import ModelFileError, read_model_file, write_model_file
 from features.binary_matrix import BinaryMatrix

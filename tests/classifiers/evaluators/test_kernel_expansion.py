@@ -1,11 +1,14 @@
 """KernelExpansion and its NumPy reference; helpers shared by the evaluator tests."""
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import numpy as np
 import pytest
 
 from classifiers.evaluators.kernel_expansion import KernelExpansion
-from classifiers.model_file import ModelFileError
+from classifiers.model_file import ModelFileError, read_model_file, write_model_file
 from features.binary_matrix import BinaryMatrix
 
 RELATIVE = 1e-9
@@ -50,6 +53,18 @@ def random_expansion(
         gamma=float(rng.uniform(0.2, 1.5)), coef0=float(rng.uniform(0.0, 2.0)), degree=degree,
     )
     return expansion, vocabulary
+
+
+def file_round_trip(scorer: Any, X: BinaryMatrix, path: Path
+                    ) -> tuple[Any, dict[str, Any], dict[str, np.ndarray]]:
+    """Write a scorer's arrays to a model file and read them back with its class's from_arrays:
+    (the scorer read back, the header and arrays read); the two score X identically."""
+    header, arrays = scorer.to_arrays()
+    write_model_file(path, {"format": "polyparse-test", **header}, arrays)
+    read_header, read_arrays = read_model_file(path)
+    again = type(scorer).from_arrays(read_header, read_arrays, source=str(path))
+    np.testing.assert_array_equal(again.decision_function(X), scorer.decision_function(X))
+    return again, read_header, read_arrays
 
 
 def dense_reference(expansion: KernelExpansion, X: BinaryMatrix) -> np.ndarray:

@@ -5,13 +5,13 @@ import threading
 
 import numpy as np
 import pytest
+
+from classifiers.evaluators.kernel_expansion import KernelExpansion
 from classifiers.evaluators.kernel_sum import KernelSumScorer
 from classifiers.evaluators.pke import PKEScorer
 from classifiers.evaluators.pki import PKIScorer
 from classifiers.evaluators.split_svm import SplitSVMScorer
 from classifiers.scorer import BinaryScorer
-
-from classifiers.evaluators.kernel_expansion import KernelExpansion
 from features.binary_matrix import BinaryMatrix
 from tests.classifiers.evaluators.test_kernel_expansion import (
     assert_close,

@@ -4,10 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from classifiers.evaluators.one_vs_one_scorer import OneVsOneScorer
-from classifiers.evaluators.one_vs_one_split import OneVsOneSplitScorer
-from classifiers.evaluators.pki import PKIScorer
-from classifiers.evaluators.split_svm import SplitSVMScorer
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,6 +14,10 @@ from classifiers.evaluators.modes import (
     sum_expansion,
 )
 from classifiers.evaluators.one_vs_one_expansion import OneVsOneExpansion
+from classifiers.evaluators.one_vs_one_scorer import OneVsOneScorer
+from classifiers.evaluators.one_vs_one_split import OneVsOneSplitScorer
+from classifiers.evaluators.pki import PKIScorer
+from classifiers.evaluators.split_svm import SplitSVMScorer
 from classifiers.kernel_svm.svc import KernelSVM
 from features.binary_matrix import BinaryMatrix
 from tests.classifiers.evaluators.test_kernel_expansion import assert_close, zipf_rows

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
+from classifiers.evaluators.kernel_expansion import KernelExpansion
 from classifiers.evaluators.pke import (
     PKEScorer,
     conjunction_coefficients,
@@ -14,12 +16,11 @@ from classifiers.evaluators.pke import (
     key_ranks,
     key_sizes,
 )
-
-from classifiers.evaluators.kernel_expansion import KernelExpansion
-from classifiers.model_file import ModelFileError, read_model_file, write_model_file
+from classifiers.model_file import ModelFileError
 from features.binary_matrix import BinaryMatrix
 from tests.classifiers.evaluators.test_kernel_expansion import (
     assert_close,
+    file_round_trip,
     random_expansion,
     zipf_rows,
 )
@@ -92,12 +93,8 @@ def test_pke_files_round_trip_and_are_checked(tmp_path: Path) -> None:
     expansion, vocabulary = random_expansion(2, 120, 3, 3)
     X = zipf_rows(np.random.default_rng(2), 500, vocabulary, 30)
     scorer = PKEScorer(expansion, max_dense_bytes=1 << 16)
-    header, arrays = scorer.to_arrays()
     path = tmp_path / "pke.model"
-    write_model_file(path, {"format": "polyparse-test", **header}, arrays)
-    read_header, read_arrays = read_model_file(path)
-    again = PKEScorer.from_arrays(read_header, read_arrays, source=str(path))
-    np.testing.assert_array_equal(again.decision_function(X), scorer.decision_function(X))
+    again, read_header, read_arrays = file_round_trip(scorer, X, path)
     assert again.memory_bytes() == scorer.memory_bytes() > 0
     assert set(scorer.memory_report()) == {
         "dense_conjunctions", "hashed_conjunctions", "feature_ranks", "constant"

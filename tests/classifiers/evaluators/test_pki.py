@@ -5,11 +5,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from classifiers.evaluators.pki import PKIScorer
 
-from classifiers.model_file import ModelFileError, read_model_file, write_model_file
+from classifiers.evaluators.pki import PKIScorer
+from classifiers.model_file import ModelFileError
 from tests.classifiers.evaluators.test_kernel_expansion import (
     assert_close,
+    file_round_trip,
     random_expansion,
     zipf_rows,
 )
@@ -27,12 +28,8 @@ def test_pki_files_round_trip_and_are_checked(tmp_path: Path) -> None:
     expansion, vocabulary = random_expansion(4, 150, 3, 2)
     X = zipf_rows(np.random.default_rng(4), 500, vocabulary, 30)
     scorer = PKIScorer(expansion)
-    header, arrays = scorer.to_arrays()
     path = tmp_path / "pki.model"
-    write_model_file(path, {"format": "polyparse-test", **header}, arrays)
-    read_header, read_arrays = read_model_file(path)
-    again = PKIScorer.from_arrays(read_header, read_arrays, source=str(path))
-    np.testing.assert_array_equal(again.decision_function(X), scorer.decision_function(X))
+    again, read_header, read_arrays = file_round_trip(scorer, X, path)
     report = scorer.memory_report()
     assert set(report) == {"inverted_index", "coefficients", "tables", "scratch_per_call"}
     assert scorer.memory_bytes() == sum(report.values())

@@ -5,16 +5,17 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from classifiers.evaluators.split_svm import (
     DEFAULT_RARE_THRESHOLD,
     SplitSVMScorer,
     minimum_common_count,
     parse_rare_threshold,
 )
-
-from classifiers.model_file import ModelFileError, read_model_file, write_model_file
+from classifiers.model_file import ModelFileError
 from tests.classifiers.evaluators.test_kernel_expansion import (
     assert_close,
+    file_round_trip,
     random_expansion,
     zipf_rows,
 )
@@ -74,10 +75,7 @@ def test_split_files_round_trip_and_are_checked(tmp_path: Path) -> None:
     header, arrays = scorer.to_arrays()
     assert header["rare_threshold"] == 0.02 and header["n_support_vectors"] == 300
     path = tmp_path / "split.model"
-    write_model_file(path, {"format": "polyparse-test", **header}, arrays)
-    read_header, read_arrays = read_model_file(path)
-    again = SplitSVMScorer.from_arrays(read_header, read_arrays, source=str(path))
-    np.testing.assert_array_equal(again.decision_function(X), scorer.decision_function(X))
+    again, read_header, read_arrays = file_round_trip(scorer, X, path)
     report = scorer.memory_report()
     assert set(report) == {"common_dense", "common_hashed", "common_ranks", "rare_index",
                            "rare_support_vectors", "scratch_per_call"}

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from classifiers.scorer import BinaryScorer
 
 from classifiers.evaluators.one_vs_one_expansion import OneVsOneExpansion
 from classifiers.kernel_svm.svc import KernelSVM
 from classifiers.model_file import ModelFileError, read_model_file, write_model_file
+from classifiers.scorer import BinaryScorer
 from features.binary_matrix import BinaryMatrix
 from features.svmlight import read_svmlight
 

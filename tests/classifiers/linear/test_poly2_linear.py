@@ -5,13 +5,14 @@ import math
 import re
 import threading
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
-from classifiers.scorer import BinaryScorer
 
 from classifiers.linear.poly2_linear_svm import LinearSVM, Poly2LinearSVM
 from classifiers.model_file import ModelFileError, read_model_file, write_model_file
+from classifiers.scorer import BinaryScorer
 from features.binary_matrix import BinaryMatrix
 from features.svmlight import read_svmlight
 
@@ -180,16 +181,24 @@ def test_poly2_matches_liblinear_on_explicit_phi(
     assert agreement >= 0.999
 
 
-def test_multiclass_matches_liblinear_one_vs_rest(capfd) -> None:
-    liblinear = pytest.importorskip("liblinear.liblinearutil")
-    X, y = random_problem(1500, 60, 4, seed=7)
-    clf = LinearSVM(eps=0.001).fit(X, y)
+def same_one_vs_rest_as_liblinear(liblinear: Any, clf: LinearSVM, X: BinaryMatrix,
+                                  y: np.ndarray, capfd: Any) -> tuple[Any, list[dict]]:
+    """Train liblinear's one-vs-rest L1-loss SVM (-s 1 -B 1) on the same rows, check its labels
+    and per-class dual objectives against clf's, and return (its model, its rows)."""
     rows = [{int(f) + 1: 1.0 for f in X.row(i)} for i in range(len(X))]
     capfd.readouterr()
     model = liblinear.train(y.astype(float).tolist(), rows, "-s 1 -c 1 -e 0.001 -B 1")
     objectives = liblinear_objectives(capfd.readouterr().out)
     assert [int(v) for v in model.get_labels()] == clf.classes_.tolist()
     np.testing.assert_allclose(clf.objective_, objectives, rtol=1e-4)
+    return model, rows
+
+
+def test_multiclass_matches_liblinear_one_vs_rest(capfd) -> None:
+    liblinear = pytest.importorskip("liblinear.liblinearutil")
+    X, y = random_problem(1500, 60, 4, seed=7)
+    clf = LinearSVM(eps=0.001).fit(X, y)
+    model, rows = same_one_vs_rest_as_liblinear(liblinear, clf, X, y, capfd)
     predicted, _, _ = liblinear.predict(y.astype(float).tolist(), rows, model, "-q")
     assert np.mean(clf.predict(X) == np.array(predicted, dtype=np.int64)) >= 0.999
 
@@ -201,12 +210,7 @@ def test_output_blocks_match_liblinear_one_vs_rest(capfd) -> None:
     X, y = random_problem(1500, 60, OUTPUT_BLOCK + 8, seed=8)
     clf = LinearSVM(eps=0.001).fit(X, y)
     assert clf.n_outputs > OUTPUT_BLOCK
-    rows = [{int(f) + 1: 1.0 for f in X.row(i)} for i in range(len(X))]
-    capfd.readouterr()
-    model = liblinear.train(y.astype(float).tolist(), rows, "-s 1 -c 1 -e 0.001 -B 1")
-    objectives = liblinear_objectives(capfd.readouterr().out)
-    assert [int(v) for v in model.get_labels()] == clf.classes_.tolist()
-    np.testing.assert_allclose(clf.objective_, objectives, rtol=1e-4)
+    same_one_vs_rest_as_liblinear(liblinear, clf, X, y, capfd)
     X_test, _ = random_problem(200, 60, OUTPUT_BLOCK + 8, seed=9)
     np.testing.assert_allclose(
         clf.decision_function(X_test), reference_decision(clf, X_test), atol=1e-9

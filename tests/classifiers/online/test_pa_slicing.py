@@ -6,6 +6,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
+from classifiers.backends import classifier_from_arrays, new_classifier
+from classifiers.evaluators.modes import EVAL_MODES, build_evaluator
+from classifiers.model_file import ModelFileError, read_model_file, write_model_file
 from classifiers.online.kernel_slicing import (
     STRATEGIES,
     VARIANTS,
@@ -13,10 +17,6 @@ from classifiers.online.kernel_slicing import (
     SlicingData,
     permutations,
 )
-
-from classifiers.backends import classifier_from_arrays, new_classifier
-from classifiers.evaluators.modes import EVAL_MODES, build_evaluator
-from classifiers.model_file import ModelFileError, read_model_file, write_model_file
 from classifiers.online.pa_slicing import PASlicing
 from features.binary_matrix import BinaryMatrix
 

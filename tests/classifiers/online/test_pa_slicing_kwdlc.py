@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from classifiers.online.kernel_slicing import SlicingData
 
+from classifiers.online.kernel_slicing import SlicingData
 from classifiers.online.pa_slicing import PASlicing
 from features.svmlight import read_svmlight
 from tests.classifiers.online.test_pa_slicing import assert_same_run, run

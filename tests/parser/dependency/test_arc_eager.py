@@ -4,6 +4,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from parser.dependency.arc_eager import ArcEagerState
 
 

@@ -9,16 +9,16 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from parser.dependency.arc_eager import ArcEagerState
-from parser.dependency.decoder import ClassifierSlot
-from parser.dependency.feature_templates import state_keys
 
 from classifiers.backends import classifier_from_arrays
 from classifiers.evaluators.modes import EVAL_MODES
 from classifiers.kernel_svm.svc import KernelSVM
 from features.binary_matrix import BinaryMatrix
+from parser.dependency.arc_eager import ArcEagerState
+from parser.dependency.decoder import ClassifierSlot
 from parser.dependency.dependency_parser import DependencyParser, ParserConfig
 from parser.dependency.evaluate import evaluate
+from parser.dependency.feature_templates import state_keys
 from parser.formats.conll import Sentence, read_conll
 from tests.parser.dependency.synthetic import TAGS, WORDS, write_treebank
 from tests.parser.dependency.test_arc_eager import is_tree

@@ -5,6 +5,7 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from parser.dependency.arc_eager import ArcEagerState
 from parser.dependency.feature_templates import state_keys, template_names
 
