@@ -85,3 +85,33 @@ def test_basque_example(tmp_path: Path, corpora: Path) -> None:
     result = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "eus.model").exists()
+
+
+PYTHON_BLOCKS = re.findall(r"```python\n(.*?)```", README, flags=re.S)
+
+
+def run_python(code: str, cwd: Path, **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", code], cwd=cwd, env={**os.environ, **env},
+                          capture_output=True, text=True, check=False)
+
+
+def test_python_example_parses_with_the_bundled_model(tmp_path: Path) -> None:
+    result = run_python(PYTHON_BLOCKS[0], tmp_path)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "# sent_id = example-1" in result.stdout and "\troot\t" in result.stdout
+    assert "3 barked 0 root" in result.stdout
+
+
+def test_python_example_trains_and_evaluates_on_ewt(tmp_path: Path, corpora: Path) -> None:
+    result = run_python(PYTHON_BLOCKS[1], tmp_path, POLYPARSE_CORPORA=str(corpora))
+    assert result.returncode == 0, result.stderr[-2000:]
+    for line in result.stdout.splitlines():
+        assert f"`{line}`" in README, f"the README does not show what the example prints: {line}"
+    assert (tmp_path / "ewt-rich.model").exists()
+
+
+def test_python_example_trains_and_converts_a_classifier(tmp_path: Path, kwdlc: Path) -> None:
+    result = run_python(PYTHON_BLOCKS[2], tmp_path, POLYPARSE_DATASETS=str(kwdlc.parent))
+    assert result.returncode == 0, result.stderr[-2000:]
+    for line in result.stdout.splitlines():
+        assert f"`{line}`" in README, f"the README does not show what the example prints: {line}"

@@ -12,7 +12,12 @@ from typing import Any
 
 import numpy as np
 
-from classifiers.backends import MODEL_BACKENDS, Classifier, classifier_from_arrays
+from classifiers.backends import (
+    Classifier,
+    KernelModel,
+    convert_classifier,
+    load_classifier,
+)
 from classifiers.evaluators.evaluator_model import BACKENDS as CONVERSIONS
 from classifiers.evaluators.evaluator_model import (
     EXPANDED_DEGREES,
@@ -26,13 +31,10 @@ from classifiers.evaluators.split_svm import (
     DEFAULT_RARE_THRESHOLD,
     parse_rare_threshold,
 )
-from classifiers.kernel_svm.libsvm_model import is_libsvm_model
 from classifiers.kernel_svm.svc import KernelSVM
 from classifiers.linear.poly2_linear_svm import LinearSVM, Poly2LinearSVM
 from classifiers.model_file import (
     CLASSIFIER_FORMAT,
-    ModelFileError,
-    read_model_file,
     write_model_file,
 )
 from classifiers.online.pa_slicing import PASlicing
@@ -43,8 +45,6 @@ from features.svmlight import read_svmlight
 from parser.cli.common import debug_parent
 
 AVAILABLE = ("linear", "poly2-linear", "kernel-svm", "pa-slicing")
-# Classifiers whose decision function is a kernel expansion: evaluated by --eval-mode.
-KernelModel = KernelSVM | PASlicing
 
 
 def register(groups: argparse._SubParsersAction) -> None:
@@ -387,19 +387,6 @@ def _warn_if_stopped(clf: Poly2LinearSVM | KernelModel) -> None:
           file=sys.stderr)
 
 
-def load_model(path: str) -> tuple[Classifier, dict[str, Any]]:
-    """Classifier and header of a polyparse-clf model file or of a libsvm text model (header
-    {"format": "libsvm", ...}); one-line ModelFileError when unusable."""
-    if is_libsvm_model(path):
-        clf = KernelSVM.load_libsvm(path)
-        return clf, {"format": "libsvm", "backend": clf.backend}
-    header, arrays = read_model_file(path, CLASSIFIER_FORMAT)
-    backend = header.get("backend")
-    if backend not in MODEL_BACKENDS:
-        raise ModelFileError(f"{path}: holds a {backend} model, which this polyparse cannot load")
-    return classifier_from_arrays(header, arrays, source=str(path)), header
-
-
 def _rare_threshold(text: str) -> int | float | str:
     """argparse type of --rare-threshold: 'auto', a count or a fraction in (0, 1]."""
     try:
@@ -465,7 +452,7 @@ def _decision_function(
 
 def run_predict(args: argparse.Namespace) -> int:
     started = time.perf_counter()
-    clf, _ = load_model(args.model)
+    clf, _ = load_classifier(args.model)
     load_seconds = time.perf_counter() - started
     started = time.perf_counter()
     decision_function, eval_mode = _decision_function(args, clf)
@@ -510,25 +497,7 @@ def _write_decision_values(path: str, predicted: np.ndarray, values: np.ndarray)
 
 
 def run_convert(args: argparse.Namespace) -> int:
-    clf, header = load_model(args.model)
-    if not isinstance(clf, (KernelSVM, PASlicing)):
-        what = ("a converted model (convert the kernel model it came from)"
-                if isinstance(clf, KernelEvaluatorModel)
-                else "explicit weights, no support vectors")
-        raise InputError(
-            f"clf convert: {args.model} holds a {clf.backend} model ({what}); clf convert takes "
-            "kernel-svm, pa-slicing and libsvm models"
-        )
-    if isinstance(clf, PASlicing):
-        try:
-            expansion = clf.as_one_vs_one()
-        except ValueError as error:
-            raise InputError(
-                f"clf convert: {args.model}: {error}, so it cannot be converted; "
-                "clf predict --eval-mode evaluates it exactly"
-            ) from None
-    else:
-        expansion = clf.expansion_
+    clf, header = load_classifier(args.model)
     if args.rare_threshold is not None and args.to != "split":
         raise InputError(f"clf convert: --rare-threshold applies to --to split, not {args.to}")
     rare_threshold = DEFAULT_RARE_THRESHOLD if args.rare_threshold is None else args.rare_threshold
@@ -545,12 +514,12 @@ def run_convert(args: argparse.Namespace) -> int:
              "conversion": conversion}
     started = time.perf_counter()
     try:
-        model = KernelEvaluatorModel.convert(expansion, args.to, rare_threshold, stats)
+        model = convert_classifier(clf, args.to, rare_threshold, stats)
     except ValueError as error:
         raise InputError(f"clf convert: {args.model}: {error}") from None
     seconds = time.perf_counter() - started
     if args.to == "split":
-        pke_memory = KernelEvaluatorModel.convert(expansion, "pke").memory_bytes()
+        pke_memory = convert_classifier(clf, "pke").memory_bytes()
         model.stats_["conversion"] = dict(
             conversion, pke_memory_total_bytes=sum(pke_memory.values())
         )
@@ -578,7 +547,7 @@ def run_convert(args: argparse.Namespace) -> int:
 
 
 def run_info(args: argparse.Namespace) -> int:
-    clf, header = load_model(args.model)
+    clf, header = load_classifier(args.model)
     if isinstance(clf, (KernelSVM, PASlicing)):
         forms = _kernel_forms(clf, args.rare_threshold)
     else:

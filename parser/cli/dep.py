@@ -8,7 +8,6 @@ import os
 import shlex
 import sys
 import tempfile
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TextIO
@@ -19,6 +18,7 @@ from classifiers.evaluators.modes import DEFAULT_EVAL_MODE, EVAL_MODES
 from classifiers.evaluators.split_svm import parse_rare_threshold
 from features.errors import InputError
 from parser.cli.common import debug_parent
+from parser.dependency.config import ParserConfig, classifier_options
 from parser.formats.conll import FORMATS, Sentence, read_conll, write_conll
 
 PARSE_BATCH = 2000
@@ -42,23 +42,25 @@ def register(groups: argparse._SubParsersAction) -> None:
     train.add_argument("--split-threshold", type=int, default=1000,
                        help="splits with fewer training states are pooled (default 1000)")
     train.add_argument("-C", type=float,
-                       help="SVM cost C (default 0.1 for the linear backends, 1 for kernel-svm)")
-    train.add_argument("--degree", type=int, default=2,
-                       help="kernel-svm: degree d of (gamma x.z + coef0)^d (default 2)")
-    train.add_argument("--gamma", type=float, default=0.2, help="kernel-svm: gamma (default 0.2)")
-    train.add_argument("--coef0", type=float, default=0.4, help="kernel-svm: coef0 (default 0.4)")
-    train.add_argument("--eps", type=float, default=0.1,
+                       help="SVM cost C (default 0.1 for the linear backends, 1 for kernel-svm "
+                            "and pa-slicing)")
+    train.add_argument("--degree", type=int,
+                       help="kernel-svm, pa-slicing: degree d of the polynomial kernel "
+                            "(default 2)")
+    train.add_argument("--gamma", type=float, help="kernel-svm: gamma (default 0.2)")
+    train.add_argument("--coef0", type=float, help="kernel-svm: coef0 (default 0.4)")
+    train.add_argument("--eps", type=float,
                        help="kernel-svm: SMO stopping tolerance (default 0.1; the kernel-svm "
                             "defaults are MaltParser's libsvm settings -g 0.2 -r 0.4 -c 1 -e 0.1)")
-    train.add_argument("--cache-mb", type=float, default=100.0,
+    train.add_argument("--cache-mb", type=float,
                        help="kernel-svm: kernel cache per binary problem in MB (default 100)")
-    train.add_argument("--iterations", type=int, default=20,
+    train.add_argument("--iterations", type=int,
                        help="pa-slicing: passes over the training states (default 20)")
-    train.add_argument("--strategy", default="slice", choices=["kernel", "expand", "split", "slice"],
+    train.add_argument("--strategy", choices=["kernel", "expand", "split", "slice"],
                        help="pa-slicing: margin strategy; all give the same model (default slice)")
-    train.add_argument("--variant", default="pa1", choices=["pa1", "pa", "pa2", "perceptron"],
+    train.add_argument("--variant", choices=["pa1", "pa", "pa2", "perceptron"],
                        help="pa-slicing: the online update (default pa1: PA-I)")
-    train.add_argument("--no-average", action="store_true",
+    train.add_argument("--no-average", dest="average", action="store_false", default=None,
                        help="pa-slicing: keep the last parameters instead of their average")
     train.add_argument("--min-word-count", type=int, default=1,
                        help="rarer word forms are read as unknown in training (default 1)")
@@ -117,47 +119,30 @@ def file_sha256(path: str) -> str:
 
 
 def run_train(args: argparse.Namespace) -> int:
-    from parser.dependency.dependency_parser import DependencyParser, ParserConfig
-    from parser.dependency.evaluate import evaluate
+    from parser.dependency.training import train_parser
 
+    try:
+        params = classifier_options(
+            args.classifier, C=args.C, degree=args.degree, gamma=args.gamma, coef0=args.coef0,
+            eps=args.eps, cache_mb=args.cache_mb, iterations=args.iterations,
+            strategy=args.strategy, variant=args.variant, average=args.average)
+        config = ParserConfig(feature_set=args.features, tag_column=args.tag_column,
+                              split_column=args.split_column,
+                              split_threshold=args.split_threshold,
+                              min_word_count=args.min_word_count, classifier=args.classifier,
+                              classifier_params=params, seed=args.seed, threads=args.threads)
+    except ValueError as error:
+        raise InputError(f"dep train: {error}") from None
     train = read_all(args.train, args, require_tree=True)
     dev = read_all(args.dev, args, require_tree=True) if args.dev else None
-    kernel = args.classifier in ("kernel-svm", "pa-slicing")
-    params: dict = {"C": args.C if args.C is not None else 1.0 if kernel else 0.1}
-    if args.classifier == "kernel-svm":
-        params.update(degree=args.degree, gamma=args.gamma, coef0=args.coef0, eps=args.eps,
-                      cache_mb=args.cache_mb)
-    elif args.classifier == "pa-slicing":
-        params.update(degree=args.degree, iterations=args.iterations, strategy=args.strategy,
-                      variant=args.variant, average=not args.no_average)
-    config = ParserConfig(feature_set=args.features, tag_column=args.tag_column,
-                          split_column=args.split_column, split_threshold=args.split_threshold,
-                          min_word_count=args.min_word_count,
-                          single_root=all(s.head.count(0) == 1 for s in train), classifier=args.classifier,
-                          classifier_params=params, seed=args.seed, threads=args.threads)
-    parser = DependencyParser(config)
-    log(f"training on {len(train)} sentences of {args.train}")
-    parser.train(train, log=log, progress=True)
+    parser, scores = train_parser(train, config, dev, log=log, progress=True)
     header = {"training_command": shlex.join(["polyparse"] + sys.argv[1:]),
               "train_sha256": file_sha256(args.train)}
-    if dev is not None:
-        started = time.perf_counter()
-        parsed = parser.parse(dev)
-        seconds = time.perf_counter() - started
-        scores = evaluate(dev, [with_tree(s, h, d) for s, (h, d) in zip(dev, parsed)])
+    if scores is not None:
         header["dev_scores"] = scores.as_dict()
-        log(f"dev {args.dev}: UAS {scores.UAS:.2f} LAS {scores.LAS:.2f} "
-            f"({len(dev) / seconds:.0f} sentences/s)")
     parser.save(args.model, extra_header=header, compress=args.compress)
     log(f"model written to {args.model}")
     return 0
-
-
-def with_tree(sentence: Sentence, heads: list[int], deprels: list[str]) -> Sentence:
-    """A copy of the sentence whose words carry the given heads and labels."""
-    from dataclasses import replace
-
-    return replace(sentence, head=list(heads), deprel=list(deprels))
 
 
 def batches(sentences: Iterator[Sentence], size: int) -> Iterator[list[Sentence]]:

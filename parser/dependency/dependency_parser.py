@@ -9,18 +9,17 @@ parallel threads (the solvers release the GIL).
 """
 from __future__ import annotations
 
-import inspect
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 
 import numpy as np
 from tqdm import tqdm
 
-from classifiers.backends import BACKENDS, classifier_from_arrays, new_classifier
+from classifiers.backends import classifier_from_arrays, new_classifier
 from classifiers.evaluators.kernel_expansion import KernelExpansion
 from classifiers.evaluators.modes import DEFAULT_EVAL_MODE, EVAL_MODES, build_evaluator
 from classifiers.kernel_svm.svc import KernelSVM
@@ -29,6 +28,7 @@ from features.binary_matrix import BinaryMatrix
 from features.interning import StringInterner
 from features.vocab import FeatureVocab
 from parser.dependency.arc_eager import LEFT_MOVE, RIGHT_MOVE
+from parser.dependency.config import ParserConfig, classifier_params
 from parser.dependency.decoder import ArcEagerDecoder, ClassifierSlot
 from parser.dependency.feature_templates import template_names
 from parser.dependency.oracle_rows import oracle_rows
@@ -38,29 +38,6 @@ from parser.formats.conll import Sentence
 MODEL_FORMAT = "polyparse-dep"
 MODEL_VERSION = 1
 SLOT_KINDS = ("transition", "left", "right")
-
-
-@dataclass
-class ParserConfig:
-    feature_set: str = "chang2010"
-    tag_column: str = "xpos"
-    split_column: str = "xpos"
-    split_threshold: int = 1000
-    single_root: bool = True
-    classifier: str = "poly2-linear"
-    classifier_params: dict = field(default_factory=lambda: {"C": 0.1})
-    min_word_count: int = 1
-    seed: int = 0
-    threads: int = 2
-
-
-def classifier_params(config: ParserConfig) -> dict:
-    """The backend's constructor arguments: the configured ones, plus the seed where the
-    backend takes one (kernel-svm's SMO is deterministic and has none)."""
-    params = dict(config.classifier_params)
-    if "seed" in inspect.signature(BACKENDS[config.classifier]).parameters:
-        params["seed"] = config.seed
-    return params
 
 
 @dataclass
@@ -77,7 +54,13 @@ class EncodedCorpus:
 
 
 class DependencyParser:
-    def __init__(self, config: ParserConfig) -> None:
+    """An arc-eager parser with per-POS split classifiers: train(), parse(), save(), load()."""
+
+    def __init__(self, config: ParserConfig | None = None) -> None:
+        if config is None:
+            config = ParserConfig()
+        if not isinstance(config, ParserConfig):
+            raise TypeError(f"config must be a ParserConfig, not {type(config).__name__}")
         self.config = config
         self.words = StringInterner()
         self.tags = StringInterner()
@@ -134,8 +117,13 @@ class DependencyParser:
 
     # ----- training -------------------------------------------------------------------------
 
-    def train(self, sentences: Sequence[Sentence],
+    def train(self, sentences: Iterable[Sentence],
               log: Callable[[str], None] = lambda message: None, progress: bool = False) -> None:
+        """Learn from gold trees (Sentence objects, e.g. from parser.formats.conll.read_conll
+        with require_tree=True); ValueError when there are none."""
+        sentences = list(sentences)
+        if not sentences:
+            raise ValueError("no training sentences")
         cfg = self.config
         started = time.perf_counter()
         trees = []
@@ -263,7 +251,13 @@ class DependencyParser:
                    else sum(int(a.nbytes) for a in getattr(scorer, "arrays", {}).values())
                    for scorer in self._scorers)
 
+    @property
+    def trained(self) -> bool:
+        return self.vocab is not None and "root_label_counts" in self.info
+
     def decoder(self) -> ArcEagerDecoder:
+        if not self.trained:
+            raise RuntimeError("the parser is not trained (train it or load a model)")
         if self._decoder is None:
             self._decoder = self._build_decoder()
         return self._decoder
@@ -290,9 +284,12 @@ class DependencyParser:
             (root_counts > 0).astype(np.intc), (other_counts > 0).astype(np.intc),
             int(np.argmax(root_counts)), int(np.argmax(other_counts)))
 
-    def parse(self, sentences: Sequence[Sentence]) -> list[tuple[list[int], list[str]]]:
+    def parse(self, sentences: Iterable[Sentence]) -> list[tuple[list[int], list[str]]]:
         """Heads and labels for each sentence (deprojectivised)."""
+        sentences = list(sentences)
         corpus = self.encode(sentences)
+        if not sentences:
+            return []
         heads, labels = self.decoder().parse(corpus.word, corpus.tag, corpus.coarse,
                                              corpus.split_tag, corpus.offsets)
         names = self.labels.learned()

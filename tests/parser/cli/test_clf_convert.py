@@ -316,8 +316,8 @@ def test_models_that_do_not_convert(problem, tmp_path: Path, capsys) -> None:
     code, _, err = run(["clf", "convert", "--model", str(linear), "--to", "split", "--output",
                         str(output)], capsys)
     assert one_line_error(code, err) == (
-        f"polyparse: clf convert: {linear} holds a poly2-linear model (explicit weights, no "
-        "support vectors); clf convert takes kernel-svm, pa-slicing and libsvm models"
+        f"polyparse: clf convert: {linear}: it holds a poly2-linear model (explicit weights, no "
+        "support vectors); only kernel-svm, pa-slicing and libsvm models convert"
     )
     converted = tmp_path / "m.pki"
     assert run(["clf", "convert", "--model", str(problem["model"]), "--to", "pki", "--output",

@@ -15,8 +15,9 @@ from classifiers.evaluators.modes import EVAL_MODES
 from classifiers.kernel_svm.svc import KernelSVM
 from features.binary_matrix import BinaryMatrix
 from parser.dependency.arc_eager import ArcEagerState
+from parser.dependency.config import ParserConfig
 from parser.dependency.decoder import ClassifierSlot
-from parser.dependency.dependency_parser import DependencyParser, ParserConfig
+from parser.dependency.dependency_parser import DependencyParser
 from parser.dependency.evaluate import evaluate
 from parser.dependency.feature_templates import state_keys
 from parser.formats.conll import Sentence, read_conll

@@ -1,0 +1,44 @@
+"""Training a dependency parser from gold trees and scoring it on development trees."""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+
+from parser.dependency.config import ParserConfig
+from parser.dependency.dependency_parser import DependencyParser
+from parser.dependency.evaluate import Scores, evaluate
+from parser.formats.conll import Sentence
+
+
+def train_parser(train: Iterable[Sentence], config: ParserConfig,
+                 dev: Iterable[Sentence] | None = None,
+                 log: Callable[[str], None] = lambda message: None,
+                 progress: bool = False) -> tuple[DependencyParser, Scores | None]:
+    """A parser trained on gold trees, and its scores on dev (None without dev).
+
+    config.single_root is set from the data: UD trees (one root each) are parsed with the root
+    attached last; treebanks with several roots in some sentence (CoNLL-X) are not.
+    """
+    train = list(train)
+    if not train:
+        raise ValueError("no training sentences")
+    config = replace(config, single_root=all(s.head.count(0) == 1 for s in train))
+    parser = DependencyParser(config)
+    log(f"training on {len(train)} sentences")
+    parser.train(train, log=log, progress=progress)
+    if dev is None:
+        return parser, None
+    dev = list(dev)
+    started = time.perf_counter()
+    parsed = parser.parse(dev)
+    seconds = time.perf_counter() - started
+    scores = evaluate(dev, [with_tree(s, h, d) for s, (h, d) in zip(dev, parsed)])
+    log(f"dev: UAS {scores.UAS:.2f} LAS {scores.LAS:.2f} "
+        f"({len(dev) / max(seconds, 1e-9):.0f} sentences/s)")
+    return parser, scores
+
+
+def with_tree(sentence: Sentence, heads: list[int], deprels: list[str]) -> Sentence:
+    """A copy of the sentence whose words carry the given heads and labels."""
+    return replace(sentence, head=list(heads), deprel=list(deprels))

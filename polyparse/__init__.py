@@ -1,0 +1,43 @@
+"""polyparse: fast, exact polynomial-kernel classifiers inside NLP parsers.
+
+The Python entry point. Dependency parsing::
+
+    import polyparse
+    parser = polyparse.load_parser()            # the bundled English model
+    print(parser.parse("1\\tHello\\t_\\tINTJ\\tUH\\t_\\t_\\t_\\t_\\t_\\n\\n"))
+
+Classifiers on binary features::
+
+    X, y = polyparse.read_svmlight("train.svm")
+    clf = polyparse.train_classifier(X, y, "kernel-svm", degree=2)
+    fast = polyparse.convert_classifier(clf, "split")
+
+Bad input raises polyparse.InputError (one line naming file, line and problem); bad settings
+raise ValueError.
+"""
+from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError, version
+
+from classifiers.backends import BACKENDS, Classifier, convert_classifier
+from classifiers.binary_classifier import BinaryClassifier
+from classifiers.evaluators.modes import EVAL_MODES
+from features.binary_matrix import BinaryMatrix
+from features.errors import InputError
+from features.svmlight import read_svmlight, write_svmlight
+from parser.formats.conll import ConllFormatError
+from parser.models.bundled import bundled_example, bundled_model
+from polyparse.classifiers import load_classifier, train_classifier
+from polyparse.dependency import Parser, evaluate, load_parser, train_parser
+
+try:
+    __version__ = version("polyparse")
+except PackageNotFoundError:
+    __version__ = "0+unknown"
+
+__all__ = [
+    "BACKENDS", "EVAL_MODES", "BinaryClassifier", "BinaryMatrix", "Classifier",
+    "ConllFormatError", "InputError", "Parser", "bundled_example", "bundled_model",
+    "convert_classifier", "evaluate", "load_classifier", "load_parser", "read_svmlight",
+    "train_classifier", "train_parser", "write_svmlight", "__version__",
+]

@@ -1,0 +1,133 @@
+"""The dependency parser as a Python user meets it: load or train, parse, evaluate, save.
+
+`Parser` adapts what users hold (CoNLL-U text, conllu TokenLists, tagged words) to the library's
+DependencyParser (parser/dependency/) and back; files are read and checked by
+parser/formats/conll.py, so bad input raises the same one-line InputError as the command line.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import conllu
+
+from features.errors import InputError
+from parser.dependency.config import ParserConfig, classifier_options
+from parser.dependency.dependency_parser import DependencyParser
+from parser.dependency.evaluate import evaluate as attachment_scores
+from parser.dependency.training import train_parser as train_on_sentences
+from parser.formats.conll import Sentence, read_conll
+from parser.formats.tokens import (
+    TaggedWord,
+    sentences_from_tagged,
+    sentences_from_text,
+    sentences_from_tokenlists,
+    to_text,
+    to_tokenlists,
+)
+from parser.models.bundled import bundled_model
+
+Path = str | os.PathLike
+ParserInput = str | conllu.TokenList | Iterable[conllu.TokenList] | Iterable[Sequence[TaggedWord]]
+
+
+class Parser:
+    """A trained arc-eager dependency parser.
+
+    parse() takes CoNLL-U text (returns CoNLL-U text), one conllu.TokenList (returns a
+    TokenList), or an iterable of TokenLists or of tagged sentences, each a sequence of
+    forms, (form, upos) or (form, upos, xpos) tuples (returns a list of TokenLists); only HEAD
+    and DEPREL are set, everything else is kept.
+    """
+
+    def __init__(self, model: DependencyParser) -> None:
+        if not isinstance(model, DependencyParser):
+            raise TypeError(f"model must be a DependencyParser, not {type(model).__name__}")
+        self.model = model
+
+    @property
+    def config(self) -> ParserConfig:
+        return self.model.config
+
+    def parse(self, sentences: ParserInput) -> str | conllu.TokenList | list[conllu.TokenList]:
+        if isinstance(sentences, str):
+            parsed = sentences_from_text(sentences)
+            return to_text(parsed, self.model.parse(parsed))
+        if isinstance(sentences, conllu.TokenList):
+            return self.parse([sentences])[0]
+        items = list(sentences)
+        if not items:
+            return []
+        if all(isinstance(item, conllu.TokenList) for item in items):
+            parsed = sentences_from_tokenlists(items)
+        else:
+            parsed = sentences_from_tagged(items)
+        return to_tokenlists(parsed, self.model.parse(parsed))
+
+    def save(self, path: Path, compress: bool = False) -> None:
+        """Write the model file (compress: zlib-compressed arrays, smaller and slower to load)."""
+        self.model.save(os.fspath(path), compress=compress)
+
+
+def load_parser(path: Path | None = None, eval_mode: str = "split",
+                rare_threshold: int | float | str = "auto") -> Parser:
+    """A parser from a model file, or the bundled English model when path is None.
+
+    eval_mode and rare_threshold choose how kernel models are evaluated (naive, pki, pke or
+    split; every mode gives the same trees). InputError when the file cannot be used.
+    """
+    if path is None:
+        path = bundled_model()
+        if path is None:
+            raise InputError("this installation has no bundled model; give a model file")
+    model = DependencyParser.load(os.fspath(path))
+    model.set_evaluation(eval_mode, rare_threshold)
+    return Parser(model)
+
+
+def train_parser(train: Path | Iterable[conllu.TokenList],
+                 dev: Path | Iterable[conllu.TokenList] | None = None, *,
+                 classifier: str = "poly2-linear", features: str = "chang2010",
+                 tag_column: str = "xpos", split_column: str = "xpos",
+                 split_threshold: int = 1000, min_word_count: int = 1, seed: int = 0,
+                 threads: int = 2, format: str = "conllu", encoding: str = "utf-8",
+                 **classifier_settings: Any) -> tuple[Parser, dict[str, Any] | None]:
+    """A parser trained on a treebank file (or TokenLists with gold trees), and its scores on
+    dev (a dict as evaluate() gives; None without dev).
+
+    classifier_settings are the backend's (C, degree, gamma, coef0, eps, cache_mb, iterations,
+    strategy, variant, average), over the parser's defaults; ValueError for a setting the
+    backend does not take or an invalid value, before any data is read.
+    """
+    config = ParserConfig(feature_set=features, tag_column=tag_column,
+                          split_column=split_column, split_threshold=split_threshold,
+                          min_word_count=min_word_count, classifier=classifier,
+                          classifier_params=classifier_options(classifier,
+                                                               **classifier_settings),
+                          seed=seed, threads=threads)
+    gold = _gold_sentences(train, format, encoding)
+    dev_gold = None if dev is None else _gold_sentences(dev, format, encoding)
+    model, scores = train_on_sentences(gold, config, dev_gold)
+    return Parser(model), None if scores is None else scores.as_dict()
+
+
+def evaluate(gold: Path | Iterable[conllu.TokenList], system: Path | Iterable[conllu.TokenList],
+             punct: str = "none", format: str = "conllu",
+             encoding: str = "utf-8") -> dict[str, Any]:
+    """UAS, LAS and the other attachment scores (CoNLL 2018 rules; punct: none, upos,
+    unicode or ptb) of system trees against gold ones, files or TokenLists."""
+    scores = attachment_scores(_gold_sentences(gold, format, encoding, single_root=False),
+                               _gold_sentences(system, format, encoding, single_root=False),
+                               punct=punct)
+    return scores.as_dict()
+
+
+def _gold_sentences(source: Path | Iterable[conllu.TokenList], fmt: str, encoding: str,
+                    single_root: bool = True) -> list[Sentence]:
+    """Trees of a file (checked: every word has a head, the heads form a tree) or TokenLists."""
+    if isinstance(source, (str, os.PathLike)):
+        return list(read_conll(source, fmt=fmt, encoding=encoding, require_tree=True,
+                               single_root=single_root and fmt == "conllu",
+                               require_deprel=fmt == "conllu"))
+    return sentences_from_tokenlists(source, require_tree=True, single_root=single_root)
