@@ -17,24 +17,24 @@ streams (level 9), their table entries naming `codec: "zlib"` and the `stored` b
 uncompressed file stays version 1, byte for byte.
 
 Nothing in the file depends on time or on the machine, so the same header and arrays always give
-byte-identical files. Writing goes to a temporary file in the target's folder followed by
-`os.replace`, so an interrupted run never leaves a half-written model behind.
+byte-identical files. Writing goes through features/output_files.py (a temporary file in the
+target's folder followed by `os.replace`), so an interrupted run never leaves a half-written
+model behind.
 """
 from __future__ import annotations
 
 import json
 import os
 import struct
-import tempfile
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from features.errors import InputError
+from features.output_files import write_bytes
 
 MAGIC = b"\x89polyparse\r\n\x1a\n\x00\x00\x00"
 VERSION = 2  # the newest layout this module reads and writes
@@ -116,9 +116,10 @@ def write_model_file(
     path: str | os.PathLike, header: dict[str, Any], arrays: dict[str, np.ndarray],
     compress: bool = False,
 ) -> None:
-    """Write a model file atomically: a temporary file in the same folder, then os.replace
-    (compress: arrays as zlib streams, for files that are shipped rather than mapped)."""
-    write_bytes_atomically(path, encode_model(header, arrays, compress))
+    """Write a model file, never half of one (features/output_files.py: a temporary file in the
+    same folder, then os.replace; FIFOs and devices written directly); compress: arrays as
+    zlib streams, for files that are shipped rather than mapped."""
+    write_bytes(path, encode_model(header, arrays, compress))
 
 
 def write_classifier_file(path: str | os.PathLike, classifier: Any,
@@ -130,32 +131,6 @@ def write_classifier_file(path: str | os.PathLike, classifier: Any,
     if metadata:
         header["metadata"] = metadata
     write_model_file(path, header, arrays)
-
-
-def write_bytes_atomically(path: str | os.PathLike, data: bytes) -> None:
-    """Write `data` to a temporary file beside `path`, then os.replace it: never half a file."""
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(descriptor, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(temporary, 0o644 & ~_umask())
-        os.replace(temporary, target)
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except FileNotFoundError:
-            pass
-        raise
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def read_model_file(

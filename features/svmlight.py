@@ -29,6 +29,7 @@ import numpy as np
 
 from features.binary_matrix import BinaryMatrix
 from features.errors import InputError
+from features.output_files import output_stream
 
 MAX_ID = np.iinfo(np.int32).max
 CHUNK_BYTES = 1 << 21
@@ -285,7 +286,7 @@ def write_svmlight(
     labels = [_label_text(value) for value in y.tolist()]
     indptr = X.indptr
     ids = (X.indices.astype(np.int64) + id_offset).tolist()
-    with open(path, "w", encoding="utf-8", newline="\n") as out:
+    with output_stream(path, newline="\n") as out:
         for i, label in enumerate(labels):
             row = ids[indptr[i] : indptr[i + 1]]
             out.write(label + " %d:1" * len(row) % tuple(row) + "\n")

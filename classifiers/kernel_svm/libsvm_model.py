@@ -32,8 +32,9 @@ from pathlib import Path
 import numpy as np
 
 from classifiers.evaluators.one_vs_one_expansion import OneVsOneExpansion
-from classifiers.model_file import ModelFileError, write_bytes_atomically
+from classifiers.model_file import ModelFileError
 from features.binary_matrix import BinaryMatrix
+from features.output_files import write_bytes
 
 MAGIC = b"svm_type"
 SVM_TYPES = ("c_svc", "nu_svc")
@@ -320,7 +321,7 @@ def write_libsvm_model(
     path: str | os.PathLike, expansion: OneVsOneExpansion, svm_type: str = "c_svc"
 ) -> None:
     """Write a libsvm model file atomically (a temporary file, then os.replace)."""
-    write_bytes_atomically(path, format_libsvm_model(expansion, svm_type).encode("ascii"))
+    write_bytes(path, format_libsvm_model(expansion, svm_type).encode("ascii"))
 
 
 def _real(value: float) -> str:

@@ -41,6 +41,7 @@ from classifiers.online.pa_slicing import PASlicing
 from classifiers.scorer import BinaryScorer
 from features.binary_matrix import BinaryMatrix
 from features.errors import InputError
+from features.output_files import check_output_path, output_stream
 from features.svmlight import read_svmlight
 from parser.cli.common import debug_parent
 
@@ -321,6 +322,7 @@ def _canonical_command(args: argparse.Namespace, clf: Poly2LinearSVM | KernelMod
 
 def run_train(args: argparse.Namespace) -> int:
     clf = _build_classifier(args)
+    check_output_path(args.model, "model")
     data_sha256 = hashlib.sha256(Path(args.train_file).read_bytes()).hexdigest()
     started = time.perf_counter()
     X, y = read_svmlight(args.train_file)
@@ -451,6 +453,7 @@ def _decision_function(
 
 
 def run_predict(args: argparse.Namespace) -> int:
+    check_output_path(args.decision_values, "decision values")
     started = time.perf_counter()
     clf, _ = load_classifier(args.model)
     load_seconds = time.perf_counter() - started
@@ -491,15 +494,16 @@ def run_predict(args: argparse.Namespace) -> int:
 
 
 def _write_decision_values(path: str, predicted: np.ndarray, values: np.ndarray) -> None:
-    with open(path, "w", encoding="utf-8", newline="\n") as out:
+    with output_stream(path, newline="\n") as out:
         for label, row in zip(predicted.tolist(), values.tolist()):
             out.write(" ".join([str(label)] + [repr(v) for v in row]) + "\n")
 
 
 def run_convert(args: argparse.Namespace) -> int:
-    clf, header = load_classifier(args.model)
     if args.rare_threshold is not None and args.to != "split":
         raise InputError(f"clf convert: --rare-threshold applies to --to split, not {args.to}")
+    check_output_path(args.output, "model")
+    clf, header = load_classifier(args.model)
     rare_threshold = DEFAULT_RARE_THRESHOLD if args.rare_threshold is None else args.rare_threshold
     command = f"polyparse clf convert --to {args.to}"
     if args.to == "split":

@@ -4,21 +4,22 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
+import select
 import shlex
 import sys
-import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TextIO
+from typing import BinaryIO
 
 from tqdm import tqdm
 
 from classifiers.evaluators.modes import DEFAULT_EVAL_MODE, EVAL_MODES
 from classifiers.evaluators.split_svm import parse_rare_threshold
 from features.errors import InputError
+from features.output_files import check_output_path, is_regular_stream, output_stream
 from parser.cli.common import debug_parent
 from parser.dependency.config import ParserConfig, classifier_options
+from parser.dependency.tag_coverage import TagCoverage
 from parser.formats.conll import FORMATS, Sentence, read_conll, write_conll
 
 PARSE_BATCH = 2000
@@ -75,6 +76,9 @@ def register(groups: argparse._SubParsersAction) -> None:
     parse.add_argument("input", nargs="?", default="-", help="CoNLL file, or - for stdin")
     parse.add_argument("--model", help="parser model file (default: the bundled English model)")
     parse.add_argument("-o", "--output", help="output file (default stdout)")
+    parse.add_argument("--keep-deps", action="store_true",
+                       help="keep the input's DEPS column (CoNLL-X: PHEAD, PDEPREL); by default "
+                            "it is written as _, since it no longer matches the new tree")
     parse.add_argument("--eval-mode", default=DEFAULT_EVAL_MODE, choices=EVAL_MODES,
                        help="how kernel-svm models are evaluated; all give the same trees "
                             f"(default {DEFAULT_EVAL_MODE})")
@@ -121,6 +125,7 @@ def file_sha256(path: str) -> str:
 def run_train(args: argparse.Namespace) -> int:
     from parser.dependency.training import train_parser
 
+    check_output_path(args.model, "model")
     try:
         params = classifier_options(
             args.classifier, C=args.C, degree=args.degree, gamma=args.gamma, coef0=args.coef0,
@@ -145,11 +150,15 @@ def run_train(args: argparse.Namespace) -> int:
     return 0
 
 
-def batches(sentences: Iterator[Sentence], size: int) -> Iterator[list[Sentence]]:
+def ready_batches(sentences: Iterator[Sentence], size: int,
+                  more_ready: Callable[[], bool]) -> Iterator[list[Sentence]]:
+    """Batches of at most size sentences; a batch is also cut when more_ready() says that no
+    more input is waiting, so that a pipeline feeding one sentence at a time gets each one
+    back at once, while a file is read in full batches."""
     batch: list[Sentence] = []
     for sentence in sentences:
         batch.append(sentence)
-        if len(batch) == size:
+        if len(batch) == size or not more_ready():
             yield batch
             batch = []
     if batch:
@@ -157,26 +166,28 @@ def batches(sentences: Iterator[Sentence], size: int) -> Iterator[list[Sentence]
 
 
 @contextmanager
-def atomic_output(path: str | None, encoding: str) -> Iterator[TextIO]:
-    """stdout, or a temporary file beside `path` that replaces it only on success."""
-    if path is None or path == "-":
-        yield sys.stdout
-        sys.stdout.flush()
+def input_stream(path: str) -> Iterator[tuple[BinaryIO, Callable[[], bool]]]:
+    """The input's binary stream (path "-": standard input) and a test telling whether more
+    input is waiting: always for a regular file, by select() for a pipe or a terminal."""
+    if path == "-":
+        stream = sys.stdin.buffer
+        yield stream, _more_ready(stream)
         return
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".polyparse-", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding=encoding, newline="") as out:
-            yield out
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    with open(path, "rb") as stream:
+        yield stream, _more_ready(stream)
+
+
+def _more_ready(stream: BinaryIO) -> Callable[[], bool]:
+    if is_regular_stream(stream):
+        return lambda: True
+    descriptor = stream.fileno()
+    return lambda: bool(select.select([descriptor], [], [], 0)[0])
 
 
 def run_parse(args: argparse.Namespace) -> int:
     from parser.dependency.dependency_parser import DependencyParser
 
+    check_output_path(args.output)
     model = args.model
     if model is None:
         from parser.models.bundled import bundled_model
@@ -188,14 +199,26 @@ def run_parse(args: argparse.Namespace) -> int:
         model = str(found)
     parser = DependencyParser.load(model)
     parser.set_evaluation(args.eval_mode, args.rare_threshold)
-    sentences = read_conll(args.input, fmt=args.format, encoding=args.encoding)
+    name = "<stdin>" if args.input == "-" else args.input
+    coverage = TagCoverage(parser)
     progress = tqdm(unit=" sent", disable=None, file=sys.stderr, desc="parsing")
-    with atomic_output(args.output, args.encoding) as out:
-        for batch in batches(sentences, PARSE_BATCH):
+    with input_stream(args.input) as (stream, more_ready), \
+            output_stream(args.output, encoding=args.encoding) as out:
+        sentences = read_conll(None, fmt=args.format, encoding=args.encoding, stream=stream,
+                               name=name)
+        flush = not is_regular_stream(out)
+        for batch in ready_batches(sentences, PARSE_BATCH, more_ready):
             for sentence, (heads, deprels) in zip(batch, parser.parse(batch)):
-                write_conll(sentence, heads, deprels, out)
+                write_conll(sentence, heads, deprels, out, keep_deps=args.keep_deps,
+                            fmt=args.format)
+            coverage.add(batch)
+            if flush:
+                out.flush()
             progress.update(len(batch))
     progress.close()
+    warning = coverage.warning(name)
+    if warning:
+        log(f"warning: {warning}")
     return 0
 
 

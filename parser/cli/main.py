@@ -1,12 +1,43 @@
-"""The `polyparse` command line: one entry point with subcommand groups (DESIGN.md, "The command line")."""
+"""The `polyparse` command line: one entry point with subcommand groups (DESIGN.md, "The command line").
+
+What every command shares is settled here: bad input ends in one line on stderr and exit code
+2 (`--debug` shows the traceback); SIGINT, SIGTERM and SIGHUP end a run quietly with 128 plus
+the signal's number, after the outputs being written have removed their temporary files; a
+closed pipe on standard output (`polyparse dep parse big.conllu | head`) ends it quietly with
+141, as it ends the Unix tools.
+"""
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from importlib.metadata import PackageNotFoundError, version
 
 from features.errors import InputError
 from parser.cli import clf, dep
+
+BROKEN_PIPE_EXIT = 128 + signal.SIGPIPE
+TERMINATING_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+
+class Terminated(BaseException):
+    """A terminating signal (SIGTERM, SIGHUP) raised where the main thread runs, so that the
+    outputs being written clean up as they do for KeyboardInterrupt."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def installed_version() -> str:
+    try:
+        return version("polyparse")
+    except PackageNotFoundError:
+        return "unknown"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -15,10 +46,26 @@ def build_parser() -> argparse.ArgumentParser:
         description="Fast, exact conjunctive-feature classifiers inside NLP parsers.",
     )
     parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+    parser.add_argument("--version", action="version",
+                        version=f"polyparse {installed_version()}")
     groups = parser.add_subparsers(dest="group", metavar="{dep,clf}", required=True)
     dep.register(groups)
     clf.register(groups)
     return parser
+
+
+@contextmanager
+def terminating_signals_raise() -> Iterator[None]:
+    """While inside, SIGTERM and SIGHUP raise Terminated in the main thread."""
+    def handler(signum: int, frame: object) -> None:
+        raise Terminated(signum)
+
+    previous = {signum: signal.signal(signum, handler) for signum in TERMINATING_SIGNALS}
+    try:
+        yield
+    finally:
+        for signum, action in previous.items():
+            signal.signal(signum, action)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -27,12 +74,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.run(args) or 0)
+        with terminating_signals_raise():
+            return int(args.run(args) or 0)
     except InputError as error:
         if debug:
             raise
         print(f"polyparse: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # Nothing more can reach the reader; later flushes go to /dev/null, quietly.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return BROKEN_PIPE_EXIT
     except OSError as error:
         if debug:
             raise
@@ -40,7 +92,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"polyparse: {where}{error.strerror or error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        return 130
+        return end_now(128 + signal.SIGINT)
+    except Terminated as stop:
+        return end_now(128 + stop.signum)
+
+
+def end_now(code: int) -> int:
+    """code, after which the process ends; when worker threads are still training, the
+    process ends here at once, so that they do not hold the exit back (the outputs have
+    already removed their temporary files while the signal unwound)."""
+    if threading.active_count() > 1:
+        sys.stderr.flush()
+        try:
+            sys.stdout.flush()
+        except (BrokenPipeError, ValueError):
+            pass
+        os._exit(code)
+    return code
 
 
 if __name__ == "__main__":

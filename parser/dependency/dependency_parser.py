@@ -180,6 +180,9 @@ class DependencyParser:
                                         minlength=len(self.labels.learned()))
         other_counts = np.bincount(corpus.labels[attached], minlength=len(self.labels.learned()))
         self.info.update({
+            "column_tags": {column: sorted({tag for s in sentences
+                                            for tag in self._column(s, column)})
+                            for column in ("xpos", "upos")},
             "train_sentences": len(sentences), "lifted_arcs": int(lifted_arcs),
             "lifted_trees": int(lifted_trees), "oracle_states": int(n_rows),
             "root_label_counts": root_label_counts.tolist(),
@@ -188,6 +191,14 @@ class DependencyParser:
         self._decoder = None
         log(f"trained {len(jobs)} classifiers in {len(self.split_names)} splits "
             f"in {time.perf_counter() - started:.1f} s")
+
+    def column_tags(self, column: str) -> list[str]:
+        """The tags a column ("xpos" with missing ones read as UPOS, or "upos") held in
+        training (models written before this was recorded: every tag they know)."""
+        recorded = self.info.get("column_tags")
+        if recorded is None:
+            return list(self.tags.learned())
+        return list(recorded[column])
 
     def _learn_words(self, sentences: Sequence[Sentence]) -> None:
         """Known words: forms seen at least min_word_count times; rarer ones are read as

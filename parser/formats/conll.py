@@ -136,12 +136,15 @@ def _read_sentences(
 
 
 def write_conll(
-    sentence: Sentence, heads: Sequence[int], deprels: Sequence[str], out: TextIO
+    sentence: Sentence, heads: Sequence[int], deprels: Sequence[str], out: TextIO,
+    keep_deps: bool = False, fmt: str = "conllu",
 ) -> None:
     """Write ``sentence`` with new HEAD and DEPREL columns, then one blank line.
 
-    Every other byte of the block (comments, range lines, empty nodes, the other columns of
-    word lines) is written as it was read. A head of -1 is written as ``_``.
+    The columns that describe the old tree beside HEAD and DEPREL (CoNLL-U: DEPS; CoNLL-X:
+    PHEAD and PDEPREL) are written as ``_`` unless keep_deps. Every other byte of the block
+    (comments, range lines, empty nodes, the other columns of word lines) is written as it
+    was read. A head of -1 is written as ``_``.
     """
     n = len(sentence.word_lines)
     if len(heads) != n or len(deprels) != n:
@@ -149,11 +152,14 @@ def write_conll(
             f"sentence at line {sentence.start_line} has {n} words, "
             f"got {len(heads)} heads and {len(deprels)} labels"
         )
+    stale = () if keep_deps else (DEPS,) if fmt == "conllu" else (DEPS, MISC)
     lines = list(sentence.lines)
     for index, head, deprel in zip(sentence.word_lines, heads, deprels):
         columns = lines[index].split("\t")
         columns[HEAD] = "_" if head < 0 else str(head)
         columns[DEPREL] = deprel
+        for column in stale:
+            columns[column] = "_"
         lines[index] = "\t".join(columns)
     lines.append("\n")
     out.write("\n".join(lines))

@@ -15,7 +15,7 @@ def read_all(path: Path | str, **options) -> list[Sentence]:
     return list(read_conll(path, **options))
 
 
-def write_all(sentences: list[Sentence], heads=None, deprels=None) -> str:
+def write_all(sentences: list[Sentence], heads=None, deprels=None, keep_deps=True) -> str:
     out = io.StringIO()
     for index, sentence in enumerate(sentences):
         write_conll(
@@ -23,6 +23,7 @@ def write_all(sentences: list[Sentence], heads=None, deprels=None) -> str:
             sentence.head if heads is None else heads[index],
             sentence.deprel if deprels is None else deprels[index],
             out,
+            keep_deps=keep_deps,
         )
     return out.getvalue()
 
@@ -53,20 +54,25 @@ def test_reads_words_and_keeps_special_lines():
     assert first.line_number(4) == 9
 
 
-def test_write_changes_only_head_and_deprel():
+@pytest.mark.parametrize("keep_deps", [False, True])
+def test_write_changes_only_head_deprel_and_deps(keep_deps: bool):
     sentences = read_all(CONLL_DATA / "good.conllu")
     heads = [[0, 1, 1, 1], [0, 1]]
     deprels = [["root", "x", "y", "z"], ["root", "punct"]]
-    text = write_all(sentences, heads, deprels)
+    text = write_all(sentences, heads, deprels, keep_deps=keep_deps)
     original = (CONLL_DATA / "good.conllu").read_text().split("\n")
     written = text.split("\n")
     assert len(written) == len(original) + 1 and written[-2:] == ["", ""]
+    deps_changed = 0
     for old, new in zip(original, written):
         old_columns, new_columns = old.split("\t"), new.split("\t")
         if old_columns[0].isdigit():
-            assert old_columns[:6] + old_columns[8:] == new_columns[:6] + new_columns[8:]
+            assert old_columns[:6] + old_columns[9:] == new_columns[:6] + new_columns[9:]
+            assert new_columns[8] == (old_columns[8] if keep_deps else "_")
+            deps_changed += old_columns[8] != new_columns[8]
         else:
             assert old == new
+    assert (deps_changed > 0) != keep_deps
     assert written[3].split("\t")[6:8] == ["0", "root"]
     assert written[5].split("\t")[6:8] == ["1", "x"]
 
@@ -130,7 +136,7 @@ def test_basque_conllx_latin1(data_dir):
     assert second.head == [0, 0]
     out = io.StringIO()
     for sentence in (first, second):
-        write_conll(sentence, sentence.head, sentence.deprel, out)
+        write_conll(sentence, sentence.head, sentence.deprel, out, fmt="conllx")
     assert out.getvalue().encode("iso-8859-1") == path.read_bytes()
 
 

@@ -1,0 +1,131 @@
+"""Output files that are never half written, and never destroy what they are written to.
+
+- A regular file, or a path that does not exist yet, is written through a temporary file in
+  its folder (`.NAME.XXXXXXXX.tmp`) that `os.replace` puts in place once everything is written;
+  an interrupted run removes the temporary file and leaves the target as it was.
+- A symlink is followed: its target is written (as above), the link stays a link.
+- A FIFO, a character device (`/dev/null`, a terminal) or a socket is opened and written
+  directly: replacing it by a regular file would destroy it, and a reader waiting on a FIFO
+  would never see the data.
+- A replaced file keeps its permission bits; a new one gets 0o666 less the umask, as `open`
+  would give it.
+
+`check_output_path` tells, before any work is done, why a path cannot be written (an empty
+path, a folder, a missing folder, a folder without write permission), naming the user's path.
+"""
+from __future__ import annotations
+
+import io
+import os
+import stat
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import IO
+
+from features.errors import InputError
+
+STDOUT = "-"
+
+
+class OutputPathError(InputError):
+    """An output path that cannot be written: `path: problem` in one line."""
+
+
+def check_output_path(path: str | os.PathLike | None, what: str = "output") -> None:
+    """OutputPathError unless path (None or "-": standard output) can be written."""
+    if path is None or os.fspath(path) == STDOUT:
+        return
+    text = os.fspath(path)
+    if text == "":
+        raise OutputPathError(f"the {what} path is empty")
+    target = os.path.realpath(text)
+    if os.path.isdir(target):
+        raise OutputPathError(f"{text}: is a folder, not a file ({what})")
+    if os.path.exists(target):
+        mode = os.stat(target).st_mode
+        if not stat.S_ISREG(mode):
+            if not os.access(target, os.W_OK):
+                raise OutputPathError(f"{text}: permission denied")
+            return
+    folder = os.path.dirname(target) or "."
+    if not os.path.isdir(folder):
+        raise OutputPathError(f"{text}: no such folder {os.path.dirname(text) or '.'}")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise OutputPathError(f"{text}: cannot write in its folder (permission denied)")
+
+
+def is_special(path: str | os.PathLike) -> bool:
+    """True when path (symlinks followed) exists and is not a regular file: a FIFO, a device,
+    a socket."""
+    try:
+        mode = os.stat(os.path.realpath(os.fspath(path))).st_mode
+    except FileNotFoundError:
+        return False
+    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
+
+
+@contextmanager
+def output_stream(path: str | os.PathLike | None, binary: bool = False,
+                  encoding: str = "utf-8", newline: str | None = "") -> Iterator[IO]:
+    """A stream writing to path (None or "-": standard output), as the module notes say."""
+    if path is None or os.fspath(path) == STDOUT:
+        stream = sys.stdout.buffer if binary else sys.stdout
+        yield stream
+        stream.flush()
+        return
+    check_output_path(path)
+    target = os.path.realpath(os.fspath(path))
+    mode = "wb" if binary else "w"
+    options = {} if binary else {"encoding": encoding, "newline": newline}
+    if is_special(target):
+        with open(target, mode, **options) as stream:
+            yield stream
+        return
+    try:
+        permissions = stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        permissions = 0o666 & ~_umask()
+    folder, name = os.path.split(target)
+    descriptor, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(descriptor, mode, **options) as stream:
+            yield stream
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.chmod(temporary, permissions)
+        os.replace(temporary, target)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def write_bytes(path: str | os.PathLike, data: bytes | bytearray | memoryview) -> None:
+    """Write data to path through output_stream."""
+    with output_stream(path, binary=True) as stream:
+        stream.write(data)
+
+
+def write_text(path: str | os.PathLike, text: str, encoding: str = "utf-8") -> None:
+    """Write text to path through output_stream."""
+    with output_stream(path, encoding=encoding) as stream:
+        stream.write(text)
+
+
+def is_regular_stream(stream: IO | io.IOBase) -> bool:
+    """True when the stream is backed by a regular file (its output needs no flushing to reach a
+    reader as it is made)."""
+    try:
+        return stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
