@@ -19,6 +19,7 @@ from features.errors import InputError
 from features.output_files import check_output_path, is_regular_stream, output_stream
 from parser.cli.common import debug_parent
 from parser.dependency.config import ParserConfig, classifier_options
+from parser.dependency.evaluate import METRICS, PUNCT_POLICIES, evaluate
 from parser.dependency.tag_coverage import TagCoverage
 from parser.formats.conll import FORMATS, Sentence, read_conll, write_conll
 
@@ -88,10 +89,18 @@ def register(groups: argparse._SubParsersAction) -> None:
     add_io_options(parse)
     parse.set_defaults(run=run_parse)
 
-    evaluate = commands.add_parser("evaluate", parents=[parent], help="UAS/LAS of a parse")
-    evaluate.add_argument("gold")
+    keys = "; ".join(f"{key}: {meaning}" for key, meaning in METRICS.items())
+    evaluate = commands.add_parser(
+        "evaluate", parents=[parent], help="UAS, LAS, CLAS, MLAS, BLEX of a parse",
+        description="Scores a system file against a gold file as the CoNLL 2018 shared task "
+                    "does (conll18_ud_eval.py): words are aligned through the text, so the "
+                    "tokenizations may differ; scores are F1 percentages. JSON keys: " + keys)
+    evaluate.add_argument("gold", help="gold file")
     evaluate.add_argument("system", help="system output, or - for stdin")
-    evaluate.add_argument("--punct", default="none", choices=["none", "upos", "unicode", "ptb"])
+    evaluate.add_argument("--punct", default="none", choices=PUNCT_POLICIES,
+                          help="words left out of the scores: none (default), upos (UPOS "
+                               "PUNCT), unicode (every character punctuation, eval.pl), ptb "
+                               "(PTB punctuation XPOS)")
     evaluate.add_argument("--json", action="store_true", help="print one JSON object")
     add_io_options(evaluate)
     evaluate.set_defaults(run=run_evaluate)
@@ -223,20 +232,18 @@ def run_parse(args: argparse.Namespace) -> int:
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
-    from parser.dependency.evaluate import evaluate
-
+    if args.gold == "-":
+        raise InputError("dep evaluate: the gold file must be a file; only the system output "
+                         "may come from stdin (-)")
     conllu = args.format == "conllu"
     gold = read_conll(args.gold, fmt=args.format, encoding=args.encoding, require_tree=True,
                       single_root=False, require_deprel=conllu)
     system = read_conll(args.system, fmt=args.format, encoding=args.encoding,
                         require_tree=True, single_root=False, require_deprel=conllu)
     scores = evaluate(gold, system, punct=args.punct, gold_name=args.gold,
-                      system_name=args.system)
+                      system_name="<stdin>" if args.system == "-" else args.system)
     if args.json:
         print(json.dumps(scores.as_dict(), sort_keys=True))
     else:
-        punct = {"none": "all words scored"}.get(args.punct, f"punctuation excluded by {args.punct}")
-        print(f"UAS {scores.UAS:.2f}  LAS {scores.LAS:.2f}  LAS(exact labels) "
-              f"{scores.LAS_exact:.2f}  words {scores.words}  sentences {scores.sentences}  "
-              f"({punct})")
+        print(scores.summary())
     return 0

@@ -1,77 +1,160 @@
-"""Attachment scores (UAS, LAS) of a system file against a gold file.
+"""Attachment scores of a system file against a gold file, as the CoNLL 2018 shared task scores.
 
-Conventions of the CoNLL 2018 shared task scorer ``conll18_ud_eval.py``: only words are
-scored (range lines and empty nodes are not), LAS compares the universal part of DEPREL (the
-part before the first ':'); ``LAS_exact`` compares the full label. Gold and system must hold
-the same sentences with the same words (the 2018 scorer also aligns different tokenizations;
-here they are an error).
+The conventions and metrics of ``conll18_ud_eval.py`` (Zeman et al. 2018, section 3):
 
-Punctuation policies (which gold words are left out of every score):
+- Words are aligned through the text. Both files' tokens (multiword tokens ``3-4`` as one
+  token, other words as themselves; empty nodes left out) are concatenated without Unicode
+  space characters (category Zs); the two texts must be equal. A word that is not part of a
+  multiword token is aligned with the system word of exactly the same character span. Inside
+  a *multiword span* (the smallest stretch of text holding whole multiword tokens of either
+  file) the words are aligned by the longest common subsequence of their lower-cased forms.
+- Every metric counts correct aligned words and reports P = correct / system words, R =
+  correct / gold words and F1 = 2 correct / (gold + system words); with the same tokenization
+  in both files F1 equals the accuracy. The scores below are F1, in percent.
+- UAS: the head is right (the system head is aligned with the gold head, or both are the
+  root). LAS: also the universal part of DEPREL (before ':'). CLAS: LAS over content words
+  (words whose relation is one of CONTENT_DEPRELS). MLAS: CLAS that also asks for the right
+  UPOS, universal features, and functional children (relations in FUNCTIONAL_DEPRELS) with
+  their relation, UPOS and features. BLEX: CLAS that also asks for the right lemma (a gold
+  lemma "_" matches any). UPOS, XPOS, UFeats (universal features), AllTags and Lemmas score
+  the aligned words' tags; Words, Tokens and Sentences score the segmentation.
+- Beyond conll18: LAS_exact compares the full DEPREL, LA the label alone; UEM and LEM count
+  gold sentences whose scored words are all aligned with the right head (and label).
+
+Punctuation policies (which words are left out of the attachment and tag scores; a system
+word is judged by its own columns):
 
 - ``none``: score every word (the 2018 default);
-- ``upos``: gold UPOS is PUNCT;
-- ``unicode``: every character of the gold form is Unicode punctuation (category P*), as in
-  the CoNLL-X scorer ``eval.pl``;
-- ``ptb``: gold XPOS is one of the Penn Treebank punctuation tags in ``PTB_PUNCT_TAGS``: two
+- ``upos``: UPOS is PUNCT;
+- ``unicode``: every character of the form is Unicode punctuation (category P*), as in the
+  CoNLL-X scorer ``eval.pl``;
+- ``ptb``: XPOS is one of the Penn Treebank punctuation tags in ``PTB_PUNCT_TAGS``: two
   backquotes (opening quotes), two single quotes (closing quotes), period, comma, colon,
   -LRB- and -RRB-.
 """
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass
-from itertools import zip_longest
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
 
 from parser.formats.conll import ConllFormatError, Sentence
 
-__all__ = ["PUNCT_POLICIES", "PTB_PUNCT_TAGS", "Scores", "evaluate"]
+__all__ = ["CONTENT_DEPRELS", "FUNCTIONAL_DEPRELS", "METRICS", "PUNCT_POLICIES",
+           "PTB_PUNCT_TAGS", "Scores", "evaluate"]
 
 PUNCT_POLICIES = ("none", "upos", "unicode", "ptb")
 PTB_PUNCT_TAGS = frozenset({"``", "''", ".", ",", ":", "-LRB-", "-RRB-"})
+CONTENT_DEPRELS = frozenset({
+    "nsubj", "obj", "iobj", "csubj", "ccomp", "xcomp", "obl", "vocative", "expl", "dislocated",
+    "advcl", "advmod", "discourse", "nmod", "appos", "nummod", "acl", "amod", "conj", "fixed",
+    "flat", "compound", "list", "parataxis", "orphan", "goeswith", "reparandum", "root", "dep",
+})
+FUNCTIONAL_DEPRELS = frozenset({"aux", "cop", "mark", "det", "clf", "case", "cc"})
+UNIVERSAL_FEATURES = frozenset({
+    "PronType", "NumType", "Poss", "Reflex", "Foreign", "Abbr", "Gender", "Animacy", "Number",
+    "Case", "Definite", "Degree", "VerbForm", "Mood", "Tense", "Aspect", "Voice", "Evident",
+    "Polarity", "Person", "Polite",
+})
+# What each key of Scores.as_dict() means (shown by `polyparse dep evaluate --help`).
+METRICS = {
+    "UAS": "F1 of words with the right head",
+    "LAS": "F1 of words with the right head and universal relation (DEPREL before ':')",
+    "CLAS": "LAS over content words (conll18's content relations)",
+    "MLAS": "CLAS that also needs UPOS, universal features and functional children right",
+    "BLEX": "CLAS that also needs the lemma right",
+    "LAS_exact": "LAS comparing the full DEPREL, subtypes included",
+    "LA": "F1 of words with the right universal relation, whatever the head",
+    "UEM": "percent of gold sentences whose scored words all have the right head",
+    "LEM": "percent of gold sentences whose scored words all have the right head and relation",
+    "UPOS": "F1 of words with the right UPOS", "XPOS": "F1 of words with the right XPOS",
+    "UFeats": "F1 of words with the right universal features",
+    "AllTags": "F1 of words with UPOS, XPOS and universal features right",
+    "Lemmas": "F1 of words with the right lemma",
+    "Words": "F1 of word segmentation (aligned words)",
+    "Tokens": "F1 of tokenization", "Sentences": "F1 of sentence segmentation",
+    "words": "gold words scored", "system_words": "system words scored",
+    "aligned_words": "scored gold words aligned with a system word",
+    "sentences": "gold sentences", "punct": "the punctuation policy",
+    "excluded": "gold words left out by the punctuation policy",
+}
 
 
 @dataclass
 class Scores:
-    """Percentages over the scored words (UEM/LEM: over sentences)."""
+    """F1 percentages (conll18) and the counts they come from; see METRICS."""
 
     UAS: float
     LAS: float
+    CLAS: float
+    MLAS: float
+    BLEX: float
     LAS_exact: float
     LA: float
     UEM: float
     LEM: float
+    UPOS: float
+    XPOS: float
+    UFeats: float
+    AllTags: float
+    Lemmas: float
+    Words: float
+    Tokens: float
+    Sentences: float
     words: int
+    system_words: int
+    aligned_words: int
     sentences: int
     punct: str
     excluded: int
 
     def as_dict(self) -> dict[str, float | int | str]:
-        """UAS, LAS, LAS_exact, LA (label accuracy), UEM/LEM (complete match), words,
-        sentences, punct (the policy), excluded (words left out by the policy)."""
+        """Every score and count by its METRICS name."""
         return asdict(self)
 
     def summary(self) -> str:
         """One line for people, naming the punctuation policy."""
         return (
-            f"UAS {self.UAS:.2f}  LAS {self.LAS:.2f}  LAS_exact {self.LAS_exact:.2f}  "
-            f"LA {self.LA:.2f}  UEM {self.UEM:.2f}  LEM {self.LEM:.2f}  "
+            f"UAS {self.UAS:.2f}  LAS {self.LAS:.2f}  CLAS {self.CLAS:.2f}  "
+            f"MLAS {self.MLAS:.2f}  BLEX {self.BLEX:.2f}  LAS_exact {self.LAS_exact:.2f}  "
             f"({self.words} words, {self.sentences} sentences, "
             f"punct={self.punct}, {self.excluded} words excluded)"
         )
 
 
+@dataclass(eq=False)
+class _Word:
+    start: int
+    end: int
+    multiword: bool
+    form: str
+    lemma: str
+    upos: str
+    xpos: str
+    feats: str
+    deprel: str
+    head: int
+    sentence: int
+    line: int
+    excluded: bool = False
+    parent: _Word | None = None
+    functional_children: list[_Word] = field(default_factory=list)
+
+    @property
+    def relation(self) -> str:
+        return self.deprel.partition(":")[0]
+
+
 @dataclass
-class _Counts:
-    words: int = 0
-    excluded: int = 0
-    heads: int = 0
-    labelled: int = 0
-    labelled_exact: int = 0
-    labels: int = 0
-    sentences: int = 0
-    unlabelled_complete: int = 0
-    labelled_complete: int = 0
+class _Text:
+    """A file's words, tokens and sentences as spans of its text without spaces."""
+
+    name: str
+    characters: list[str] = field(default_factory=list)
+    words: list[_Word] = field(default_factory=list)
+    tokens: list[tuple[int, int]] = field(default_factory=list)
+    sentences: list[tuple[int, int]] = field(default_factory=list)
+    lines: list[int] = field(default_factory=list)  # file line of each character
 
 
 def evaluate(
@@ -83,31 +166,27 @@ def evaluate(
 ) -> Scores:
     """Score ``system`` against ``gold`` (see the module comment for the conventions).
 
-    Raises ConllFormatError (``system_name:LINE: ...``) when the files do not hold the same
-    sentences and words, and ValueError for an unknown punctuation policy.
+    Raises ConllFormatError (``system_name:LINE: ...``) when the two texts differ, and
+    ValueError for an unknown punctuation policy.
     """
     excluded = _punctuation_test(punct)
-    counts = _Counts()
-    previous: Sentence | None = None
-    for gold_sentence, system_sentence in zip_longest(gold, system):
-        _check_same_words(
-            gold_sentence, system_sentence, previous, gold_name, system_name, counts.sentences
-        )
-        _count_sentence(gold_sentence, system_sentence, excluded, counts)
-        previous = system_sentence
-    return _scores(counts, punct)
+    gold_text = _read(gold, gold_name, excluded)
+    system_text = _read(system, system_name, excluded)
+    _check_same_text(gold_text, system_text)
+    aligned = _align(gold_text.words, system_text.words)
+    return _scores(gold_text, system_text, aligned, punct)
 
 
-def _punctuation_test(punct: str) -> Callable[[Sentence, int], bool]:
-    """Predicate (gold sentence, 0-based word index) -> is the word left out."""
+def _punctuation_test(punct: str) -> Callable[[str, str, str], bool]:
+    """Predicate (form, upos, xpos) -> is the word left out."""
     if punct == "none":
-        return lambda sentence, index: False
+        return lambda form, upos, xpos: False
     if punct == "upos":
-        return lambda sentence, index: sentence.upos[index] == "PUNCT"
+        return lambda form, upos, xpos: upos == "PUNCT"
     if punct == "ptb":
-        return lambda sentence, index: sentence.xpos[index] in PTB_PUNCT_TAGS
+        return lambda form, upos, xpos: xpos in PTB_PUNCT_TAGS
     if punct == "unicode":
-        return lambda sentence, index: _is_unicode_punctuation(sentence.form[index])
+        return lambda form, upos, xpos: _is_unicode_punctuation(form)
     expected = ", ".join(PUNCT_POLICIES)
     raise ValueError(f"unknown punctuation policy {punct!r}, expected one of {expected}")
 
@@ -125,79 +204,249 @@ def _is_unicode_punctuation(form: str) -> bool:
     return known
 
 
-def _check_same_words(
-    gold: Sentence | None,
-    system: Sentence | None,
-    previous: Sentence | None,
-    gold_name: str,
-    system_name: str,
-    done: int,
-) -> None:
-    if system is None:
-        line = previous.end_line if previous is not None else 1
-        raise ConllFormatError(
-            f"{system_name}:{line}: system file ends after {_sentences(done)}, "
-            f"but {gold_name} goes on (sentence at line {gold.start_line})"
-        )
-    if gold is None:
-        raise ConllFormatError(
-            f"{system_name}:{system.start_line}: "
-            f"extra sentence, {gold_name} ends after {_sentences(done)}"
-        )
-    where = (
-        f"{system_name}:{system.start_line}: "
-        f"sentence {done + 1} differs from {gold_name}:{gold.start_line}"
-    )
-    if len(system) != len(gold):
-        raise ConllFormatError(f"{where}: {len(system)} words instead of {len(gold)}")
-    if system.form != gold.form:
-        index = next(i for i, (a, b) in enumerate(zip(system.form, gold.form)) if a != b)
-        raise ConllFormatError(
-            f"{where}: word {index + 1} is {system.form[index]!r}, gold has {gold.form[index]!r}"
-        )
+def _without_spaces(form: str) -> str:
+    return "".join(char for char in form if unicodedata.category(char) != "Zs")
 
 
-def _sentences(count: int) -> str:
-    return f"{count} sentence" if count == 1 else f"{count} sentences"
+def _universal_features(feats: str) -> str:
+    return "|".join(sorted(feature for feature in feats.split("|")
+                           if feature.partition("=")[0] in UNIVERSAL_FEATURES))
 
 
-def _count_sentence(
-    gold: Sentence, system: Sentence, excluded: Callable[[Sentence, int], bool], counts: _Counts
-) -> None:
-    unlabelled_complete = labelled_complete = True
-    for index in range(len(gold)):
-        if excluded(gold, index):
-            counts.excluded += 1
-            continue
-        counts.words += 1
-        gold_label, system_label = gold.deprel[index], system.deprel[index]
-        same_head = gold.head[index] == system.head[index]
-        same_label = gold_label.partition(":")[0] == system_label.partition(":")[0]
-        counts.labels += same_label
-        if same_head:
-            counts.heads += 1
-            counts.labelled += same_label
-            counts.labelled_exact += gold_label == system_label
-        unlabelled_complete = unlabelled_complete and same_head
-        labelled_complete = labelled_complete and same_head and same_label
-    counts.sentences += 1
-    counts.unlabelled_complete += unlabelled_complete
-    counts.labelled_complete += labelled_complete
+def _read(sentences: Iterable[Sentence], name: str,
+          excluded: Callable[[str, str, str], bool]) -> _Text:
+    """The words of a file with their token spans, parents and functional children."""
+    text = _Text(name)
+    for number, sentence in enumerate(sentences):
+        sentence_start = len(text.characters)
+        first_word = len(text.words)
+        multiword_end = 0
+        multiword_span = (0, 0)
+        word_index = 0
+        for offset, line in enumerate(sentence.lines):
+            if not line or line[0] == "#":
+                continue
+            columns = line.split("\t")
+            word_id = columns[0]
+            if "." in word_id:
+                continue
+            line_number = sentence.start_line + offset
+            if "-" in word_id:
+                first, last = word_id.split("-")
+                multiword_end = int(last)
+                multiword_span = _add_token(text, columns[1], line_number)
+                continue
+            index = word_index
+            word_index += 1
+            multiword = int(word_id) <= multiword_end
+            span = multiword_span if multiword else _add_token(text, columns[1], line_number)
+            form = _without_spaces(columns[1])
+            text.words.append(_Word(
+                span[0], span[1], multiword, form, sentence.lemma[index], sentence.upos[index],
+                sentence.xpos[index], _universal_features(columns[5]), sentence.deprel[index],
+                sentence.head[index], number, line_number,
+                excluded(sentence.form[index], sentence.upos[index], sentence.xpos[index]),
+            ))
+        words = text.words[first_word:]
+        for word in words:
+            if word.head > 0:
+                word.parent = words[word.head - 1]
+                if word.relation in FUNCTIONAL_DEPRELS:
+                    word.parent.functional_children.append(word)
+        text.sentences.append((sentence_start, len(text.characters)))
+    return text
 
 
-def _scores(counts: _Counts, punct: str) -> Scores:
-    def percent(part: int, whole: int) -> float:
-        return 100.0 * part / whole if whole else 0.0
+def _add_token(text: _Text, form: str, line: int) -> tuple[int, int]:
+    characters = _without_spaces(form)
+    start = len(text.characters)
+    text.characters.extend(characters)
+    text.lines.extend([line] * len(characters))
+    text.tokens.append((start, len(text.characters)))
+    return start, len(text.characters)
 
+
+def _check_same_text(gold: _Text, system: _Text) -> None:
+    if gold.characters == system.characters:
+        return
+    index = 0
+    limit = min(len(gold.characters), len(system.characters))
+    while index < limit and gold.characters[index] == system.characters[index]:
+        index += 1
+    system_line = system.lines[index] if index < len(system.lines) else (
+        system.lines[-1] if system.lines else 1)
+    gold_line = gold.lines[index] if index < len(gold.lines) else (
+        gold.lines[-1] if gold.lines else 1)
+    shown_system = "".join(system.characters[index:index + 20]) or "the end of the file"
+    shown_gold = "".join(gold.characters[index:index + 20]) or "the end of the file"
+    raise ConllFormatError(
+        f"{system.name}:{system_line}: the text differs from {gold.name}:{gold_line} after "
+        f"{index} characters: {shown_system!r} against {shown_gold!r}")
+
+
+def _align(gold: Sequence[_Word], system: Sequence[_Word]) -> dict[int, _Word]:
+    """id(system word) -> its gold word, for the aligned pairs (see the module comment)."""
+    aligned: dict[int, _Word] = {}
+    g = s = 0
+    while g < len(gold) and s < len(system):
+        if gold[g].multiword or system[s].multiword:
+            g_start, s_start, g, s = _multiword_span(gold, system, g, s)
+            _align_by_forms(gold[g_start:g], system[s_start:s], aligned)
+        elif (gold[g].start, gold[g].end) == (system[s].start, system[s].end):
+            aligned[id(system[s])] = gold[g]
+            g += 1
+            s += 1
+        elif gold[g].start <= system[s].start:
+            g += 1
+        else:
+            s += 1
+    return aligned
+
+
+def _multiword_span(gold: Sequence[_Word], system: Sequence[_Word], g: int,
+                    s: int) -> tuple[int, int, int, int]:
+    """(first gold word, first system word, end gold word, end system word) of the smallest
+    multiword span holding the multiword token at gold[g] or system[s]."""
+    if gold[g].multiword:
+        end = gold[g].end
+        if not system[s].multiword and system[s].start < gold[g].start:
+            s += 1
+    else:
+        end = system[s].end
+        if not gold[g].multiword and gold[g].start < system[s].start:
+            g += 1
+    g_start, s_start = g, s
+    while not _beyond(gold, g, end) or not _beyond(system, s, end):
+        if g < len(gold) and (s >= len(system) or gold[g].start <= system[s].start):
+            end = max(end, gold[g].end) if gold[g].multiword else end
+            g += 1
+        else:
+            end = max(end, system[s].end) if system[s].multiword else end
+            s += 1
+    return g_start, s_start, g, s
+
+
+def _beyond(words: Sequence[_Word], i: int, end: int) -> bool:
+    if i >= len(words):
+        return True
+    return words[i].start >= end if words[i].multiword else words[i].end > end
+
+
+def _align_by_forms(gold: Sequence[_Word], system: Sequence[_Word],
+                    aligned: dict[int, _Word]) -> None:
+    """Align the words of one multiword span by the LCS of their lower-cased forms."""
+    if not gold or not system:
+        return
+    gold_forms = [word.form.lower() for word in gold]
+    system_forms = [word.form.lower() for word in system]
+    # lcs[i][j]: length of the LCS of gold_forms[i:] and system_forms[j:].
+    lcs = [[0] * (len(system) + 1) for _ in range(len(gold) + 1)]
+    for i in range(len(gold) - 1, -1, -1):
+        for j in range(len(system) - 1, -1, -1):
+            if gold_forms[i] == system_forms[j]:
+                lcs[i][j] = 1 + lcs[i + 1][j + 1]
+            else:
+                lcs[i][j] = max(lcs[i + 1][j], lcs[i][j + 1])
+    i = j = 0
+    while i < len(gold) and j < len(system):
+        if gold_forms[i] == system_forms[j]:
+            aligned[id(system[j])] = gold[i]
+            i += 1
+            j += 1
+        elif lcs[i][j] == lcs[i + 1][j]:
+            i += 1
+        else:
+            j += 1
+
+
+def _scores(gold: _Text, system: _Text, aligned: dict[int, _Word], punct: str) -> Scores:
+    pairs = [(aligned[id(word)], word) for word in system.words if id(word) in aligned]
+    scored_gold = [word for word in gold.words if not word.excluded]
+    scored_system = [word for word in system.words if not word.excluded]
+    scored_pairs = [(g, s) for g, s in pairs if not g.excluded]
+
+    def parent_in_gold(word: _Word | None) -> _Word | str | None:
+        if word is None:
+            return None
+        return aligned.get(id(word), "not aligned")
+
+    def head_right(g: _Word, s: _Word) -> bool:
+        return g.parent is parent_in_gold(s.parent)
+
+    def lemma_right(g: _Word, s: _Word) -> bool:
+        return g.lemma == "_" or g.lemma == s.lemma
+
+    def children(word: _Word, gold_side: bool) -> list[tuple]:
+        return [(child if gold_side else aligned.get(id(child), "not aligned"), child.relation,
+                 child.upos, child.feats) for child in word.functional_children]
+
+    def f1(test: Callable[[_Word, _Word], bool],
+           content_only: bool = False) -> float:
+        def counted(word: _Word) -> bool:
+            return not content_only or word.relation in CONTENT_DEPRELS
+
+        correct = sum(1 for g, s in scored_pairs if counted(g) and test(g, s))
+        total = (sum(1 for word in scored_gold if counted(word))
+                 + sum(1 for word in scored_system if counted(word)))
+        return 200.0 * correct / total if total else 0.0
+
+    def las(g: _Word, s: _Word) -> bool:
+        return head_right(g, s) and g.relation == s.relation
+
+    unlabelled = [True] * len(gold.sentences)
+    labelled = [True] * len(gold.sentences)
+    system_of = {id(g): s for g, s in pairs}
+    for word in scored_gold:
+        match = system_of.get(id(word))
+        if match is None or not head_right(word, match):
+            unlabelled[word.sentence] = labelled[word.sentence] = False
+        elif word.relation != match.relation:
+            labelled[word.sentence] = False
+    n_sentences = len(gold.sentences)
     return Scores(
-        UAS=percent(counts.heads, counts.words),
-        LAS=percent(counts.labelled, counts.words),
-        LAS_exact=percent(counts.labelled_exact, counts.words),
-        LA=percent(counts.labels, counts.words),
-        UEM=percent(counts.unlabelled_complete, counts.sentences),
-        LEM=percent(counts.labelled_complete, counts.sentences),
-        words=counts.words,
-        sentences=counts.sentences,
+        UAS=f1(head_right),
+        LAS=f1(las),
+        CLAS=f1(las, content_only=True),
+        MLAS=f1(lambda g, s: las(g, s) and g.upos == s.upos and g.feats == s.feats
+                and children(g, True) == children(s, False), content_only=True),
+        BLEX=f1(lambda g, s: las(g, s) and lemma_right(g, s), content_only=True),
+        LAS_exact=f1(lambda g, s: head_right(g, s) and g.deprel == s.deprel),
+        LA=f1(lambda g, s: g.relation == s.relation),
+        UEM=100.0 * sum(unlabelled) / n_sentences if n_sentences else 0.0,
+        LEM=100.0 * sum(labelled) / n_sentences if n_sentences else 0.0,
+        UPOS=f1(lambda g, s: g.upos == s.upos),
+        XPOS=f1(lambda g, s: g.xpos == s.xpos),
+        UFeats=f1(lambda g, s: g.feats == s.feats),
+        AllTags=f1(lambda g, s: (g.upos, g.xpos, g.feats) == (s.upos, s.xpos, s.feats)),
+        Lemmas=f1(lemma_right),
+        Words=_span_f1([(w.start, w.end) for w in gold.words], len(pairs),
+                       len(system.words)),
+        Tokens=_spans_f1(gold.tokens, system.tokens),
+        Sentences=_spans_f1(gold.sentences, system.sentences),
+        words=len(scored_gold),
+        system_words=len(scored_system),
+        aligned_words=len(scored_pairs),
+        sentences=n_sentences,
         punct=punct,
-        excluded=counts.excluded,
+        excluded=len(gold.words) - len(scored_gold),
     )
+
+
+def _span_f1(gold: Sequence[tuple[int, int]], correct: int, n_system: int) -> float:
+    total = len(gold) + n_system
+    return 200.0 * correct / total if total else 0.0
+
+
+def _spans_f1(gold: Sequence[tuple[int, int]], system: Sequence[tuple[int, int]]) -> float:
+    """F1 of spans that start and end at the same characters in both files."""
+    correct = g = s = 0
+    while g < len(gold) and s < len(system):
+        if system[s][0] < gold[g][0]:
+            s += 1
+        elif gold[g][0] < system[s][0]:
+            g += 1
+        else:
+            correct += gold[g][1] == system[s][1]
+            g += 1
+            s += 1
+    return _span_f1(gold, correct, len(system))

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -82,29 +84,119 @@ ONE = "# a\n1\tHi\thi\tINTJ\tUH\t_\t0\troot\t_\t_\n2\tthere\tthere\tADV\tRB\t_\t
 OTHER = "1\tBye\tbye\tINTJ\tUH\t_\t0\troot\t_\t_\n\n"
 
 
-def test_different_word_count():
+def test_texts_that_differ_are_rejected_with_both_places():
     system_text = ONE + OTHER.replace("\n\n", "\n2\tnow\tnow\tADV\tRB\t_\t1\tadvmod\t_\t_\n\n")
     gold, system = sentences(ONE + OTHER), sentences(system_text)
     with pytest.raises(ConllFormatError) as caught:
         evaluate(gold, system, gold_name="g.conllu", system_name="s.conllu")
-    expected = "s.conllu:5: sentence 2 differs from g.conllu:5: 2 words instead of 1"
-    assert str(caught.value) == expected
-
-
-def test_different_form():
-    system_text = ONE.replace("there", "here")
-    with pytest.raises(ConllFormatError) as caught:
-        evaluate(sentences(ONE), sentences(system_text), gold_name="g", system_name="s")
-    expected = "s:1: sentence 1 differs from g:1: word 2 is 'here', gold has 'there'"
-    assert str(caught.value) == expected
-
-
-def test_missing_and_extra_sentences():
-    message = r"^s:3: system file ends after 1 sentence, but g goes on \(sentence at line 5\)$"
-    with pytest.raises(ConllFormatError, match=message):
+    assert str(caught.value) == ("s.conllu:6: the text differs from g.conllu:5 after 10 "
+                                 "characters: 'now' against 'the end of the file'")
+    with pytest.raises(ConllFormatError, match=r"^s:3: the text differs from g:3 after 2 "
+                                               r"characters: 'here' against 'there'$"):
+        evaluate(sentences(ONE), sentences(ONE.replace("there", "here")), gold_name="g",
+                 system_name="s")
+    with pytest.raises(ConllFormatError, match=r"^s:3: the text differs from g:5 after 7 "
+                                               r"characters: 'the end of the file' against 'Bye'$"):
         evaluate(sentences(ONE + OTHER), sentences(ONE), gold_name="g", system_name="s")
-    with pytest.raises(ConllFormatError, match=r"^s:5: extra sentence, g ends after 1 sentence$"):
-        evaluate(sentences(ONE), sentences(ONE + OTHER), gold_name="g", system_name="s")
+
+
+def words_file(tokens: list[str]) -> list:
+    """A one-sentence file of the tokens; "abc a b c" is the multiword token abc of the words
+    a, b, c (the notation of conll18_ud_eval.py's own alignment tests); heads: a chain."""
+    lines, n = [], 0
+    for token in tokens:
+        parts = token.split(" ")
+        if len(parts) > 1:
+            lines.append(f"{n + 1}-{n + len(parts) - 1}\t{parts[0]}\t_\t_\t_\t_\t_\t_\t_\t_")
+            parts = parts[1:]
+        for part in parts:
+            n += 1
+            lines.append(f"{n}\t{part}\t_\tX\t_\t_\t{n - 1}\t{'root' if n == 1 else 'dep'}"
+                         "\t_\t_")
+    return sentences("\n".join(lines) + "\n\n")
+
+
+# conll18_ud_eval.py's alignment cases: (gold tokens, system tokens, aligned words).
+ALIGNMENT_CASES = [
+    (["a"], ["a"], 1),
+    (["a", "b", "c"], ["a", "b", "c"], 3),
+    (["abc a b c"], ["a", "b", "c"], 3),
+    (["a", "bc b c", "d"], ["a", "b", "c", "d"], 4),
+    (["abcd a b c d"], ["ab a b", "cd c d"], 4),
+    (["abc a b c", "de d e"], ["a", "bcd b c d", "e"], 5),
+    (["abcd"], ["a", "b", "c", "d"], 0),
+    (["abc", "d"], ["a", "b", "c", "d"], 1),
+    (["a", "bc", "d"], ["a", "b", "c", "d"], 2),
+    (["a", "bc b c", "d"], ["a", "b", "cd"], 2),
+    (["abc a BX c", "def d EX f"], ["ab a b", "cd c d", "ef e f"], 4),
+    (["ab a b", "cd bc d"], ["a", "bc", "d"], 2),
+    (["a", "bc b c", "d"], ["ab AX BX", "cd CX a"], 1),
+]
+
+
+@pytest.mark.parametrize("gold, system, aligned", ALIGNMENT_CASES)
+def test_words_are_aligned_as_conll18_aligns_them(gold, system, aligned):
+    scores = evaluate(words_file(gold), words_file(system))
+    n_gold = sum(max(1, len(token.split(" ")) - 1) for token in gold)
+    n_system = sum(max(1, len(token.split(" ")) - 1) for token in system)
+    assert (scores.aligned_words, scores.words, scores.system_words) == (aligned, n_gold, n_system)
+    assert scores.Words == pytest.approx(200 * aligned / (n_gold + n_system))
+
+
+def test_content_and_morphology_scores_by_hand():
+    gold_text = ("1\tThe\tthe\tDET\tDT\tDefinite=Def\t2\tdet\t_\t_\n"
+                 "2\tdog\tdog\tNOUN\tNN\tNumber=Sing\t3\tnsubj\t_\t_\n"
+                 "3\tbarks\tbark\tVERB\tVBZ\tNumber=Sing\t0\troot\t_\t_\n"
+                 "4\tloudly\tloudly\tADV\tRB\t_\t3\tadvmod\t_\t_\n\n")
+    # dog: right head and relation but a wrong lemma; barks: right, but its functional child
+    # 'The' is not its child in the system (it is dog's in both); loudly: wrong head.
+    system_text = (gold_text.replace("\tdog\tdog\t", "\tdog\tdogs\t")
+                   .replace("4\tloudly\tloudly\tADV\tRB\t_\t3", "4\tloudly\tloudly\tADV\tRB\t_\t2"))
+    scores = evaluate(sentences(gold_text), sentences(system_text))
+    assert (scores.UAS, scores.LAS) == (75.0, 75.0)
+    assert scores.CLAS == pytest.approx(100 * 2 / 3)
+    assert scores.MLAS == pytest.approx(100 * 2 / 3)
+    assert scores.BLEX == pytest.approx(100 * 1 / 3)
+    assert scores.Lemmas == 75.0
+    wrong_child = system_text.replace("DT\tDefinite=Def\t2\tdet", "DT\tDefinite=Ind\t2\tdet")
+    scores = evaluate(sentences(gold_text), sentences(wrong_child))
+    assert scores.MLAS == pytest.approx(100 * 1 / 3) and scores.CLAS == pytest.approx(200 / 3)
+
+
+def udapi_scores(gold: Path, system: Path) -> dict[str, float]:
+    """F1 of udapi's reimplementation of conll18_ud_eval.py (udapy eval.Conll18)."""
+    udapy = Path(sys.executable).parent / "udapy"
+    result = subprocess.run(
+        [str(udapy), "read.Conllu", "zone=gold", f"files={gold}", "read.Conllu", "zone=pred",
+         f"files={system}", "ignore_sent_id=1", "util.ResegmentGold", "eval.Conll18"],
+        capture_output=True, text=True, check=True)
+    rows = [line.split("|") for line in result.stdout.splitlines() if "|" in line]
+    return {row[0].strip(): float(row[3]) for row in rows[1:] if row[3].strip()}
+
+
+def without_range_lines(path: Path, out: Path) -> Path:
+    """The file with its multiword tokens split into plain words (same text, other tokens)."""
+    kept = [line for line in path.read_text(encoding="utf-8").split("\n")
+            if "-" not in line.split("\t", 1)[0] or line.startswith("#")]
+    out.write_text("\n".join(kept), encoding="utf-8")
+    return out
+
+
+def test_ewt_scores_equal_udapis_conll18(corpora, tmp_path):
+    pytest.importorskip("udapi")
+    from parser.cli.main import main
+
+    gold = corpora / "en_ewt" / "en_ewt-ud-test.conllu"
+    system = tmp_path / "pred.conllu"
+    assert main(["dep", "parse", str(gold), "-o", str(system)]) == 0
+    for candidate in (system, without_range_lines(system, tmp_path / "split.conllu")):
+        ours = evaluate(read_conll(gold), read_conll(candidate), gold_name=str(gold),
+                        system_name=str(candidate))
+        theirs = udapi_scores(gold, candidate)
+        for metric in ("Words", "UPOS", "Lemmas", "UAS", "LAS", "CLAS", "MLAS", "BLEX"):
+            assert round(getattr(ours, metric), 2) == theirs[metric], (candidate.name, metric)
+    split = evaluate(read_conll(gold), read_conll(tmp_path / "split.conllu"))
+    assert split.system_words == split.words and split.Tokens < 100.0
 
 
 @pytest.mark.parametrize("punct", ["none", "upos", "unicode", "ptb"])
