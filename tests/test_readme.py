@@ -115,3 +115,22 @@ def test_python_example_trains_and_converts_a_classifier(tmp_path: Path, kwdlc: 
     assert result.returncode == 0, result.stderr[-2000:]
     for line in result.stdout.splitlines():
         assert f"`{line}`" in README, f"the README does not show what the example prints: {line}"
+
+
+def test_every_option_of_every_command_is_in_the_usage() -> None:
+    usage = BLOCKS[2]
+    parser = build_parser()
+    for action in parser._subparsers._group_actions:
+        for group_name, group in action.choices.items():
+            for commands in group._subparsers._group_actions:
+                for name, command in commands.choices.items():
+                    found = re.search(rf"^polyparse {group_name} {name}(.*(?:\n {{20,}}.*)*)",
+                                      usage, flags=re.M)
+                    assert found, f"polyparse {group_name} {name} is not in the usage"
+                    for option in command._actions:
+                        names = [o for o in option.option_strings if o not in ("-h", "--help",
+                                                                               "--debug")]
+                        if names and not any(re.search(rf"(?<![\w-]){re.escape(o)}(?![\w-])",
+                                                        found.group(1)) for o in names):
+                            raise AssertionError(f"polyparse {group_name} {name} {names[0]}")
+    assert "--debug" in README and "polyparse --version" in usage

@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -41,11 +42,13 @@ from classifiers.online.pa_slicing import PASlicing
 from classifiers.scorer import BinaryScorer
 from features.binary_matrix import BinaryMatrix
 from features.errors import InputError
-from features.output_files import check_output_path, output_stream
+from features.output_files import check_output_path, is_special, output_stream
 from features.svmlight import read_svmlight
-from parser.cli.common import debug_parent
+from parser.cli.common import debug_parent, warn
 
 AVAILABLE = ("linear", "poly2-linear", "kernel-svm", "pa-slicing")
+# How the linear backends are scored: w . phi(x) with the explicit mapping's weights.
+EXPLICIT_WEIGHTS = "explicit-weights"
 
 
 def register(groups: argparse._SubParsersAction) -> None:
@@ -327,6 +330,10 @@ def run_train(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     X, y = read_svmlight(args.train_file)
     read_seconds = time.perf_counter() - started
+    labels = np.unique(y)
+    if labels.size == 1:
+        warn(f"{args.train_file} holds one class ({labels[0].item()}): the model gives it to "
+             "every example")
     started = time.perf_counter()
     clf.fit(X, y)
     fit_seconds = time.perf_counter() - started
@@ -385,8 +392,7 @@ def _warn_if_stopped(clf: Poly2LinearSVM | KernelModel) -> None:
     else:
         gap = max(stats["projected_gradient_gap"])
         reason = f"with projected-gradient gap {gap:.3g} > --eps {clf.eps:g}"
-    print(f"polyparse: warning: stopped after --iterations {clf.max_iter} {reason}",
-          file=sys.stderr)
+    warn(f"stopped after --iterations {clf.max_iter} {reason}")
 
 
 def _rare_threshold(text: str) -> int | float | str:
@@ -444,12 +450,12 @@ def _decision_function(
                 "it was converted from"
             )
         return clf.decision_function, clf.evaluator
-    if args.eval_mode not in (None, "pke"):
+    if args.eval_mode is not None:
         raise InputError(
             f"clf predict: --eval-mode {args.eval_mode} applies to kernel models; "
-            f"{clf.backend} models score with their expanded weights (pke)"
+            f"{clf.backend} models score with the weights of their explicit mapping"
         )
-    return clf.decision_function, "pke"
+    return clf.decision_function, EXPLICIT_WEIGHTS
 
 
 def run_predict(args: argparse.Namespace) -> int:
@@ -469,6 +475,11 @@ def run_predict(args: argparse.Namespace) -> int:
     predicted = clf.predict_from_decision(values)
     correct = int(np.count_nonzero(predicted == y))
     n = len(X)
+    unseen = ~np.isin(y, clf.classes_)
+    if unseen.any():
+        labels = ", ".join(str(label) for label in np.unique(y[unseen])[:10].tolist())
+        warn(f"{args.test_file}: {int(unseen.sum())} of {n} examples have labels the model "
+             f"never saw in training ({labels}); they count as errors")
     if args.decision_values:
         _write_decision_values(args.decision_values, predicted, values)
     result = {
@@ -529,22 +540,25 @@ def run_convert(args: argparse.Namespace) -> int:
         )
     model.save(args.output)
     memory = model.memory_bytes()
+    file_bytes = os.stat(args.output).st_size if not is_special(args.output) else None
     summary = {
         "backend": model.backend,
         "evaluator": model.evaluator,
         "n_support_vectors": model.n_support_vectors,
         "classes": len(model.classes_),
         "memory_total_bytes": sum(memory.values()),
+        "file_bytes": file_bytes,
         "seconds": round(seconds, 3),
         "output": str(args.output),
     }
     if args.json:
         print(json.dumps(summary))
     else:
+        on_disk = "" if file_bytes is None else f", a {file_bytes / 2**20:.1f} MiB file"
         print(
             f"converted {clf.backend} ({model.n_support_vectors} support vectors) to "
-            f"{model.backend}, {sum(memory.values()) / 2**20:.1f} MiB in {seconds:.2f} s "
-            f"-> {args.output}",
+            f"{model.backend} in {seconds:.2f} s: {sum(memory.values()) / 2**20:.1f} MiB in "
+            f"memory when loaded (its tables and scratch space){on_disk} -> {args.output}",
             file=sys.stderr,
         )
     return 0

@@ -17,7 +17,7 @@ from classifiers.evaluators.modes import DEFAULT_EVAL_MODE, EVAL_MODES
 from classifiers.evaluators.split_svm import parse_rare_threshold
 from features.errors import InputError
 from features.output_files import check_output_path, is_regular_stream, output_stream
-from parser.cli.common import debug_parent
+from parser.cli.common import debug_parent, log, warn
 from parser.dependency.config import ParserConfig, classifier_options
 from parser.dependency.evaluate import METRICS, PUNCT_POLICIES, evaluate
 from parser.dependency.tag_coverage import TagCoverage
@@ -109,10 +109,6 @@ def register(groups: argparse._SubParsersAction) -> None:
 def add_io_options(command: argparse.ArgumentParser) -> None:
     command.add_argument("--format", default="conllu", choices=FORMATS)
     command.add_argument("--encoding", default="utf-8")
-
-
-def log(message: str) -> None:
-    print(f"polyparse: {message}", file=sys.stderr, flush=True)
 
 
 def read_all(path: str, args: argparse.Namespace, require_tree: bool) -> list[Sentence]:
@@ -227,7 +223,7 @@ def run_parse(args: argparse.Namespace) -> int:
     progress.close()
     warning = coverage.warning(name)
     if warning:
-        log(f"warning: {warning}")
+        warn(warning)
     return 0
 
 

@@ -1,0 +1,347 @@
+"""What a user hits first, run as a user runs it: the installed `polyparse` in a child process.
+
+Outputs never destroy what they are written to (FIFOs, devices, symlinks, permission bits),
+signals and closed pipes end runs quietly without leftovers, options are checked before any
+data is read, output streams sentence by sentence, and inputs that cannot give the model its
+tags are reported in one line.
+"""
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import stat
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from features.binary_matrix import BinaryMatrix
+from features.svmlight import write_svmlight
+from tests.parser.dependency.synthetic import write_treebank
+
+POLYPARSE = str(Path(sys.executable).parent / "polyparse")
+
+
+def polyparse(*args: str, **options) -> subprocess.CompletedProcess:
+    return subprocess.run([POLYPARSE, *args], capture_output=True, text=True, **options)
+
+
+def one_line(result: subprocess.CompletedProcess, *expected: str) -> str:
+    assert result.returncode == 2, result
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
+    for text in expected:
+        assert text in lines[0], lines[0]
+    return lines[0]
+
+
+def leftovers(folder: Path) -> list[str]:
+    return sorted(name for name in os.listdir(folder) if name.endswith(".tmp"))
+
+
+@pytest.fixture(scope="module")
+def treebank(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A synthetic training treebank and a model trained on it (XPOS templates and splits)."""
+    folder = tmp_path_factory.mktemp("user")
+    train = write_treebank(folder / "train.conllu", 300, seed=4)
+    model = folder / "syn.model"
+    result = polyparse("dep", "train", "--train", str(train), "--model", str(model),
+                       "--split-threshold", "100", "--classifier", "linear")
+    assert result.returncode == 0, result.stderr
+    return train, model
+
+
+@pytest.fixture(scope="module")
+def big_input(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """About 60,000 sentences: long enough to interrupt."""
+    return write_treebank(tmp_path_factory.mktemp("big") / "big.conllu", 60_000, seed=7)
+
+
+# ----- outputs -------------------------------------------------------------------------------
+
+
+def test_fifo_output_is_written_into_not_replaced(treebank, tmp_path: Path) -> None:
+    train, model = treebank
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()))
+    reader.start()
+    result = polyparse("dep", "parse", "--model", str(model), str(train), "-o", str(fifo))
+    reader.join(timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert received and received[0].count(b"\n\n") == 300
+    assert leftovers(tmp_path) == []
+
+
+def test_character_device_output_stays_a_device(treebank) -> None:
+    """A terminal (a pseudo-terminal here, never /dev/null itself) is written, not replaced."""
+    train, model = treebank
+    master, slave = os.openpty()
+    device = os.ttyname(slave)
+    chunks: list[bytes] = []
+    done = threading.Event()
+
+    def drain() -> None:
+        while True:
+            ready, _, _ = select.select([master], [], [], 0.1)
+            if not ready:
+                if done.is_set():
+                    return
+                continue
+            try:
+                chunks.append(os.read(master, 1 << 16))
+            except OSError:
+                return
+
+    reader = threading.Thread(target=drain)
+    reader.start()
+    try:
+        result = polyparse("dep", "parse", "--model", str(model), str(train), "-o", device)
+        done.set()
+        reader.join(timeout=60)
+        assert result.returncode == 0, result.stderr
+        assert stat.S_ISCHR(os.stat(device).st_mode)
+    finally:
+        done.set()
+        os.close(slave)
+        os.close(master)
+    assert b"\troot\t" in b"".join(chunks)
+
+
+def test_symlink_is_followed_and_permissions_kept(treebank, tmp_path: Path) -> None:
+    train, model = treebank
+    target = tmp_path / "target.conllu"
+    target.write_text("old\n")
+    target.chmod(0o640)
+    link = tmp_path / "link.conllu"
+    link.symlink_to(target.name)
+    result = polyparse("dep", "parse", "--model", str(model), str(train), "-o", str(link))
+    assert result.returncode == 0, result.stderr
+    assert link.is_symlink() and os.readlink(link) == target.name
+    assert stat.S_IMODE(os.stat(target).st_mode) == 0o640
+    assert target.read_text().count("\n\n") == 300
+    assert leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o077])
+def test_new_outputs_follow_the_umask(treebank, tmp_path: Path, umask: int) -> None:
+    train, model = treebank
+    outputs = {"parse": tmp_path / "p.conllu", "model": tmp_path / "m.model",
+               "svm": tmp_path / "m.svm", "values": tmp_path / "v.txt"}
+    svm = tmp_path / "d.svm"
+    write_svmlight(svm, BinaryMatrix.from_rows([[0, 2], [1, 2], [0, 1], [2]], n_features=3),
+                   np.array([1, 2, 1, 2]), id_offset=1)
+    runs = [
+        ("dep", "parse", "--model", str(model), str(train), "-o", str(outputs["parse"])),
+        ("dep", "train", "--train", str(train), "--model", str(outputs["model"]),
+         "--split-threshold", "100", "--classifier", "linear"),
+        ("clf", "train", str(svm), "--model", str(outputs["svm"]), "--classifier", "linear"),
+        ("clf", "predict", "--model", str(outputs["svm"]), str(svm), "--decision-values",
+         str(outputs["values"])),
+    ]
+    previous = os.umask(umask)
+    try:
+        for argv in runs:
+            result = polyparse(*argv)
+            assert result.returncode == 0, (argv, result.stderr)
+    finally:
+        os.umask(previous)
+    for path in outputs.values():
+        assert stat.S_IMODE(os.stat(path).st_mode) == 0o666 & ~umask, path
+
+
+@pytest.mark.parametrize("where, message", [
+    ("", "the output path is empty"),
+    ("adir", "adir: is a folder"),
+    ("nodir/out.conllu", "nodir/out.conllu: no such folder nodir"),
+])
+def test_bad_output_paths_are_named_before_the_work(treebank, big_input, tmp_path: Path,
+                                                     where: str, message: str) -> None:
+    train, model = treebank
+    (tmp_path / "adir").mkdir()
+    started = time.perf_counter()
+    result = polyparse("dep", "parse", "--model", str(model), str(big_input), "-o", where,
+                       cwd=tmp_path)
+    line = one_line(result, message)
+    assert ".polyparse" not in line and ".tmp" not in line
+    assert time.perf_counter() - started < 5, "the path was checked after parsing"
+    result = polyparse("dep", "train", "--train", str(train), "--model",
+                       where.replace("out.conllu", "x.model") or "", cwd=tmp_path)
+    one_line(result)
+    assert sorted(os.listdir(tmp_path)) == ["adir"] and os.listdir(tmp_path / "adir") == []
+
+
+# ----- signals and pipes ---------------------------------------------------------------------
+
+
+def wait_for(condition, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out")
+        time.sleep(0.01)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
+def test_a_signal_while_writing_leaves_nothing(treebank, big_input, tmp_path: Path,
+                                               signum: int) -> None:
+    _, model = treebank
+    out = tmp_path / "out.conllu"
+    child = subprocess.Popen([POLYPARSE, "dep", "parse", "--model", str(model), str(big_input),
+                              "-o", str(out)], stderr=subprocess.PIPE, text=True)
+    wait_for(lambda: leftovers(tmp_path) and os.path.getsize(tmp_path / leftovers(tmp_path)[0]))
+    child.send_signal(signum)
+    _, err = child.communicate(timeout=60)
+    assert child.returncode == 128 + signum
+    assert err.strip() == "" and os.listdir(tmp_path) == []
+
+
+def test_a_signal_while_training_ends_it_at_once(treebank, tmp_path: Path) -> None:
+    train, _ = treebank
+    big = write_treebank(tmp_path / "big-train.conllu", 20_000, seed=3)
+    model = tmp_path / "m.model"
+    child = subprocess.Popen([POLYPARSE, "dep", "train", "--train", str(big), "--model",
+                              str(model), "--classifier", "pa-slicing", "--iterations", "50"],
+                             stderr=subprocess.PIPE, text=True)
+    lines = []
+    while not any("oracle states" in line for line in lines):
+        line = child.stderr.readline()
+        assert line, "".join(lines)
+        lines.append(line)
+    child.send_signal(signal.SIGTERM)
+    started = time.perf_counter()
+    child.communicate(timeout=60)
+    assert child.returncode == 128 + signal.SIGTERM
+    assert time.perf_counter() - started < 5
+    assert sorted(os.listdir(tmp_path)) == ["big-train.conllu"]
+
+
+def test_closed_pipe_ends_quietly(treebank, big_input) -> None:
+    _, model = treebank
+    result = subprocess.run(f"set -o pipefail; '{POLYPARSE}' dep parse --model '{model}' "
+                            f"'{big_input}' | head -c 100 > /dev/null",
+                            shell=True, executable="/bin/bash", capture_output=True, text=True)
+    assert result.stderr == ""
+    assert result.returncode == 128 + signal.SIGPIPE
+
+
+def test_each_sentence_comes_back_as_soon_as_it_is_fed(treebank) -> None:
+    train, model = treebank
+    sentences = train.read_text().split("\n\n")[:3]
+    child = subprocess.Popen([POLYPARSE, "dep", "parse", "--model", str(model)],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
+    try:
+        delays = []
+        for sentence in sentences:
+            sent = time.perf_counter()
+            child.stdin.write(sentence.encode() + b"\n\n")
+            child.stdin.flush()
+            text = b""
+            while not text.endswith(b"\n\n"):
+                ready, _, _ = select.select([child.stdout], [], [], 30)
+                assert ready, "no output"
+                text += os.read(child.stdout.fileno(), 1 << 16)
+            delays.append(time.perf_counter() - sent)
+            assert text.count(b"\n\n") == 1
+        # The first sentence waits for the model to load; the next ones show the latency.
+        assert max(delays[1:]) < 0.2, delays
+    finally:
+        child.stdin.close()
+        child.wait(timeout=30)
+    assert child.returncode == 0
+
+
+# ----- options ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("options, message", [
+    (["-C", "0"], "C must be positive"),
+    (["--classifier", "pa-slicing", "--iterations", "0"], "iterations must be at least 1"),
+    (["--iterations", "5"], "iterations applies to pa-slicing, not poly2-linear"),
+    (["--classifier", "pa-slicing", "--degree", "5"], "degree must be 1, 2 or 3"),
+    (["--classifier", "kernel-svm", "--degree", "9"], "degree must be 1, 2, 3 or 4"),
+    (["--classifier", "kernel-svm", "--gamma", "-1"], "gamma must be positive"),
+    (["--classifier", "kernel-svm", "--cache-mb", "0"], "cache_mb must be positive"),
+    (["--classifier", "kernel-svm", "--eps", "0"], "eps must be positive"),
+    (["--classifier", "linear", "--degree", "3"], "degree applies to kernel-svm and pa-slicing"),
+    (["--split-threshold", "0"], "split_threshold must be at least 1"),
+    (["--threads", "0"], "threads must be at least 1"),
+    (["--seed", "-1"], "seed must lie in"),
+])
+def test_dep_train_options_are_checked_before_the_data(tmp_path: Path, options: list[str],
+                                                       message: str) -> None:
+    missing = tmp_path / "not-there.conllu"
+    result = polyparse("dep", "train", "--train", str(missing), "--model",
+                       str(tmp_path / "m.model"), *options)
+    one_line(result, "dep train: " + message)
+    assert os.listdir(tmp_path) == []
+
+
+def test_version() -> None:
+    result = polyparse("--version")
+    assert result.returncode == 0 and result.stdout.startswith("polyparse ")
+
+
+# ----- tags the model cannot use ------------------------------------------------------------
+
+
+def test_missing_or_unknown_tags_are_reported_in_one_line(treebank, tmp_path: Path) -> None:
+    train, model = treebank
+    good = polyparse("dep", "parse", "--model", str(model), str(train))
+    assert good.returncode == 0 and good.stderr == ""
+    lines = train.read_text().split("\n")
+    blank = tmp_path / "no-xpos.conllu"
+    blank.write_text("\n".join(_with_column(line, 4, "_") for line in lines))
+    result = polyparse("dep", "parse", "--model", str(model), str(blank))
+    assert result.returncode == 0
+    warnings = result.stderr.strip().splitlines()
+    words = sum(1 for line in lines if line[:1].isdigit())
+    assert len(warnings) == 1 and warnings[0].startswith(f"polyparse: warning: {blank}: ")
+    assert f"{words} of {words} words have no XPOS" in warnings[0]
+    foreign = tmp_path / "foreign.conllu"
+    foreign.write_text("\n".join(_with_column(line, 4, "ZZ") for line in lines))
+    result = polyparse("dep", "parse", "--model", str(model), str(foreign))
+    assert f"{words} have XPOS tags the model never saw" in result.stderr
+
+
+def _with_column(line: str, column: int, value: str) -> str:
+    if not line[:1].isdigit():
+        return line
+    columns = line.split("\t")
+    columns[column] = value
+    return "\t".join(columns)
+
+
+# ----- classifiers --------------------------------------------------------------------------
+
+
+def test_clf_warnings_and_evaluator_names(tmp_path: Path) -> None:
+    X = BinaryMatrix.from_rows([[0, 2], [1, 2], [0, 1], [2]], n_features=3)
+    one_class = tmp_path / "one.svm"
+    write_svmlight(one_class, X, np.array([1, 1, 1, 1]), id_offset=1)
+    result = polyparse("clf", "train", str(one_class), "--model", str(tmp_path / "one.model"),
+                       "--classifier", "linear")
+    assert result.returncode == 0
+    assert result.stderr.splitlines()[0] == (f"polyparse: warning: {one_class} holds one "
+                                             "class (1): the model gives it to every example")
+    two = tmp_path / "two.svm"
+    write_svmlight(two, X, np.array([1, 2, 1, 2]), id_offset=1)
+    assert polyparse("clf", "train", str(two), "--model", str(tmp_path / "two.model"),
+                     "--classifier", "linear").returncode == 0
+    unseen = tmp_path / "unseen.svm"
+    write_svmlight(unseen, X, np.array([1, 2, 3, 3]), id_offset=1)
+    result = polyparse("clf", "predict", "--model", str(tmp_path / "two.model"), str(unseen),
+                       "--json")
+    assert result.returncode == 0
+    assert json.loads(result.stdout)["eval_mode"] == "explicit-weights"
+    assert ("2 of 4 examples have labels the model never saw in training (3)"
+            in result.stderr)
