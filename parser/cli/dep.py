@@ -64,6 +64,9 @@ def register(groups: argparse._SubParsersAction) -> None:
                        help="pa-slicing: the online update (default pa1: PA-I)")
     train.add_argument("--no-average", dest="average", action="store_false", default=None,
                        help="pa-slicing: keep the last parameters instead of their average")
+    train.add_argument("--explore-rounds", type=int, default=0,
+                       help="rounds of training on the states the parser itself reaches, "
+                            "labelled by the dynamic oracle (DAgger; default 0)")
     train.add_argument("--min-word-count", type=int, default=1,
                        help="rarer word forms are read as unknown in training (default 1)")
     train.add_argument("--compress", action="store_true",
@@ -139,7 +142,9 @@ def run_train(args: argparse.Namespace) -> int:
         config = ParserConfig(feature_set=args.features, tag_column=args.tag_column,
                               split_column=args.split_column,
                               split_threshold=args.split_threshold,
-                              min_word_count=args.min_word_count, classifier=args.classifier,
+                              min_word_count=args.min_word_count,
+                              explore_rounds=args.explore_rounds,
+                              classifier=args.classifier,
                               classifier_params=params, seed=args.seed, threads=args.threads)
     except ValueError as error:
         raise InputError(f"dep train: {error}") from None

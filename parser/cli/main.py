@@ -1,4 +1,5 @@
-"""The `polyparse` command line: one entry point with subcommand groups (DESIGN.md, "The command line").
+"""The `polyparse` command line: one entry point with subcommand groups (DESIGN.md, "The
+command line").
 
 What every command shares is settled here: bad input ends in one line on stderr and exit code
 2 (`--debug` shows the traceback); SIGINT, SIGTERM and SIGHUP end a run quietly with 128 plus

@@ -51,8 +51,10 @@ class ParserConfig:
     split_column: the tags that split the states (none: one split); split_threshold: splits
     with fewer training states are pooled; single_root: UD trees (one root, attached last);
     classifier and classifier_params: the backend and its constructor arguments;
-    min_word_count: rarer training forms are read as unknown; seed: the classifiers' seed;
-    threads: splits trained at once (the model does not depend on it)."""
+    min_word_count: rarer training forms are read as unknown; explore_rounds: rounds of
+    training on the states the parser itself reaches, labelled by the dynamic oracle
+    (DAgger; 0: the static oracle's states only); seed: the classifiers' seed; threads:
+    splits trained at once (the model does not depend on it)."""
 
     feature_set: str = "chang2010"
     tag_column: str = "xpos"
@@ -62,6 +64,7 @@ class ParserConfig:
     classifier: str = "poly2-linear"
     classifier_params: dict = field(default_factory=lambda: {"C": 0.1})
     min_word_count: int = 1
+    explore_rounds: int = 0
     seed: int = 0
     threads: int = 2
 
@@ -72,6 +75,7 @@ class ParserConfig:
         check_choice("classifier", self.classifier, tuple(BACKENDS))
         self.split_threshold = check_integer("split_threshold", self.split_threshold, 1)
         self.min_word_count = check_integer("min_word_count", self.min_word_count, 1)
+        self.explore_rounds = check_integer("explore_rounds", self.explore_rounds, 0)
         self.seed = check_seed(self.seed)
         self.threads = check_integer("threads", self.threads, 1)
         self.single_root = bool(self.single_root)

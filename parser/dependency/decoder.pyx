@@ -5,7 +5,7 @@ Per state: template keys -> feature ranks (FeatureVocab hash) -> the split's tra
 classifier -> the best valid move under the validity mask -> for an arc, the split's LEFT or
 RIGHT label classifier -> the best label allowed at that head (root labels only under 0).
 """
-from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint64_t
 from libc.stdlib cimport free, malloc
 
 import numpy as np
@@ -14,13 +14,17 @@ from classifiers.evaluators.one_vs_one_scorer cimport OneVsOneVoter
 from classifiers.scorer cimport BinaryScorer
 from features.key_index cimport KeyIndex
 from parser.dependency.arc_eager cimport (LEFT, N_MOVES, REDUCE, RIGHT, SHIFT, StateC, apply_move,
-                               finish, is_final, stack_at, state_free, state_new, state_reset,
-                               valid_moves)
-from parser.dependency.feature_templates cimport MAX_TEMPLATES, SentenceC, extract_keys, sentence_at
+                                         finish, is_final, move_cost, oracle_move, stack_at,
+                                         state_free, state_new, state_reset, valid_moves)
+from parser.dependency.feature_templates cimport (MAX_TEMPLATES, SentenceC, extract_keys,
+                                                  n_templates, sentence_at)
 from parser.dependency.feature_templates import FEATURE_SETS
 
 # When a split's classifier knows none of the valid moves, take the first valid one in this order.
 cdef int[4] MOVE_PREFERENCE = [SHIFT, RIGHT, LEFT, REDUCE]
+# Among moves of least cost that the static oracle does not give, exploration's target is the
+# first in this order.
+cdef int[4] TARGET_PREFERENCE = [LEFT, RIGHT, REDUCE, SHIFT]
 
 
 cdef class ClassifierSlot:
@@ -226,13 +230,12 @@ cdef class ArcEagerDecoder:
         cdef uint64_t keys[MAX_TEMPLATES]
         cdef int32_t feats[MAX_TEMPLATES]
         cdef bint valid[N_MOVES]
-        cdef int n_keys, n_feats, j, move, label, split, s0, tag_id, n_valid
+        cdef int n_keys, n_feats, j, move, label
         cdef int32_t rank
-        cdef const bint* allowed
         sentence_at(&sent, &word[start], &tag[start], &coarse[start], n)
         state_reset(st, n)
         while not is_final(st):
-            n_valid = valid_moves(st, valid)
+            valid_moves(st, valid)
             n_keys = extract_keys(st, &sent, self.feature_set, keys)
             n_feats = 0
             for j in range(n_keys):
@@ -241,39 +244,143 @@ cdef class ArcEagerDecoder:
                     feats[n_feats] = rank
                     n_feats += 1
             sort_small(feats, n_feats)
-            tag_id = split_tag[start + st.buffer]
-            if 0 <= tag_id < self.split_of_tag.shape[0]:
-                split = self.split_of_tag[tag_id]
-            else:
-                split = self.fallback_split
-            move = -1
-            if n_valid == 1:
-                for j in range(N_MOVES):
-                    if valid[j]:
-                        move = j
-            else:
-                move = best_of(self.transition_slots[split], feats, n_feats, valid)
-                if move < 0:
-                    for j in range(N_MOVES):
-                        if valid[MOVE_PREFERENCE[j]]:
-                            move = MOVE_PREFERENCE[j]
-                            break
-            label = -1
-            if move == LEFT or move == RIGHT:
-                s0 = stack_at(st, 0)
-                if move == RIGHT and s0 == 0:
-                    allowed = &self.root_labels[0]
-                    label = best_of(self.right_slots[split], feats, n_feats, allowed)
-                    if label < 0:
-                        label = self.default_root_label
-                else:
-                    allowed = &self.other_labels[0]
-                    label = best_of(self.left_slots[split] if move == LEFT
-                                    else self.right_slots[split], feats, n_feats, allowed)
-                    if label < 0:
-                        label = self.default_label
+            move, label = self._choose(st, self._split(split_tag[start + st.buffer]), feats,
+                                       n_feats, valid)
             apply_move(st, move, label)
         finish(st, self.default_root_label)
         for j in range(1, n + 1):
             heads[start + j] = st.heads[j]
             labels[start + j] = st.labels[j]
+
+    cdef int _split(self, int tag_id) noexcept:
+        """The split of a first-buffer-word tag (unknown tags: the fallback split)."""
+        if 0 <= tag_id < self.split_of_tag.shape[0]:
+            return self.split_of_tag[tag_id]
+        return self.fallback_split
+
+    cdef (int, int) _choose(self, const StateC* st, int split, const int32_t* feats,
+                            int n_feats, const bint* valid) noexcept:
+        """The best valid move of the split's transition classifier and, for an arc, the
+        best label allowed at its head (root labels only under 0)."""
+        cdef int j, move = -1, label = -1, n_valid = 0, s0
+        cdef const bint* allowed
+        for j in range(N_MOVES):
+            if valid[j]:
+                n_valid += 1
+                move = j
+        if n_valid > 1:
+            move = best_of(self.transition_slots[split], feats, n_feats, valid)
+            if move < 0:
+                for j in range(N_MOVES):
+                    if valid[MOVE_PREFERENCE[j]]:
+                        move = MOVE_PREFERENCE[j]
+                        break
+        if move == LEFT or move == RIGHT:
+            s0 = stack_at(st, 0)
+            if move == RIGHT and s0 == 0:
+                allowed = &self.root_labels[0]
+                label = best_of(self.right_slots[split], feats, n_feats, allowed)
+                if label < 0:
+                    label = self.default_root_label
+            else:
+                allowed = &self.other_labels[0]
+                label = best_of(self.left_slots[split] if move == LEFT
+                                else self.right_slots[split], feats, n_feats, allowed)
+                if label < 0:
+                    label = self.default_label
+        return move, label
+
+    def explore(self, const int32_t[::1] word, const int32_t[::1] tag,
+                const int32_t[::1] coarse, const int32_t[::1] split_tag,
+                const int32_t[::1] gold_heads, const int32_t[::1] gold_labels,
+                const int64_t[::1] offsets) -> dict:
+        """Training rows of the states this parser reaches on gold-annotated sentences.
+
+        DAgger (Ross, Gordon & Bagnell 2011) with the dynamic oracle of Goldberg & Nivre
+        (2012) as the expert: the parser follows its own moves, and every state it reaches
+        becomes a row whose target is the best move from there, the valid move of least cost
+        (arc_eager.move_cost: the gold arcs it makes unreachable), the static oracle's move
+        when that one is among them, else the first in the order LEFT, RIGHT, REDUCE, SHIFT.
+        An arc move's label is the gold label when the arc is gold, else -1 (no label row).
+        Rows as oracle_rows gives them: keys, move, label, split_tag.
+        """
+        cdef Py_ssize_t n_sentences = offsets.shape[0] - 1, i
+        cdef Py_ssize_t max_rows = 2 * (word.shape[0] - n_sentences) + 1
+        cdef int n_t = n_templates(self.feature_set)
+        keys_out = np.empty((max_rows, n_t), dtype=np.uint64)
+        move_out = np.empty(max_rows, dtype=np.int8)
+        label_out = np.empty(max_rows, dtype=np.int32)
+        split_out = np.empty(max_rows, dtype=np.int32)
+        cdef uint64_t[:, ::1] k = keys_out
+        cdef int8_t[::1] mv = move_out
+        cdef int32_t[::1] lb = label_out
+        cdef int32_t[::1] sp = split_out
+        cdef Py_ssize_t row = 0
+        cdef int max_n = 1
+        for i in range(n_sentences):
+            max_n = max(max_n, <int>(offsets[i + 1] - offsets[i]))
+        cdef StateC* st = state_new(max_n, self.single_root)
+        try:
+            for i in range(n_sentences):
+                row = self._explore_one(st, word, tag, coarse, split_tag, gold_heads,
+                                        gold_labels, offsets[i],
+                                        <int>(offsets[i + 1] - offsets[i] - 1), k, mv, lb, sp,
+                                        row)
+        finally:
+            state_free(st)
+        return {"keys": keys_out[:row], "move": move_out[:row], "label": label_out[:row],
+                "split_tag": split_out[:row]}
+
+    cdef Py_ssize_t _explore_one(self, StateC* st, const int32_t[::1] word,
+                                 const int32_t[::1] tag, const int32_t[::1] coarse,
+                                 const int32_t[::1] split_tag, const int32_t[::1] gold_heads,
+                                 const int32_t[::1] gold_labels, int64_t start, int n,
+                                 uint64_t[:, ::1] k, int8_t[::1] mv, int32_t[::1] lb,
+                                 int32_t[::1] sp, Py_ssize_t row):
+        cdef SentenceC sent
+        cdef int32_t feats[MAX_TEMPLATES]
+        cdef bint valid[N_MOVES]
+        cdef int cost[N_MOVES]
+        cdef int n_keys, n_feats, j, move, target, label, split, s0, b0, static, least
+        cdef int32_t rank
+        cdef const int32_t* heads = &gold_heads[start]
+        sentence_at(&sent, &word[start], &tag[start], &coarse[start], n)
+        state_reset(st, n)
+        while not is_final(st):
+            valid_moves(st, valid)
+            n_keys = extract_keys(st, &sent, self.feature_set, &k[row, 0])
+            least = -1
+            for j in range(N_MOVES):
+                if valid[j]:
+                    cost[j] = move_cost(st, j, heads)
+                    if least < 0 or cost[j] < least:
+                        least = cost[j]
+            static = oracle_move(st, heads)
+            if valid[static] and cost[static] == least:
+                target = static
+            else:
+                for j in range(N_MOVES):
+                    if valid[TARGET_PREFERENCE[j]] and cost[TARGET_PREFERENCE[j]] == least:
+                        target = TARGET_PREFERENCE[j]
+                        break
+            s0 = stack_at(st, 0)
+            b0 = st.buffer
+            mv[row] = target
+            sp[row] = split_tag[start + b0]
+            lb[row] = -1
+            if target == LEFT and heads[s0] == b0:
+                lb[row] = gold_labels[start + s0]
+            elif target == RIGHT and heads[b0] == s0:
+                lb[row] = gold_labels[start + b0]
+            row += 1
+            n_feats = 0
+            for j in range(n_keys):
+                rank = self.vocab.get(k[row - 1, j])
+                if rank >= 0:
+                    feats[n_feats] = rank
+                    n_feats += 1
+            sort_small(feats, n_feats)
+            split = self._split(split_tag[start + b0])
+            move, label = self._choose(st, split, feats, n_feats, valid)
+            apply_move(st, move, label)
+        return row

@@ -140,14 +140,43 @@ class DependencyParser:
         rows = oracle_rows(corpus.word, corpus.tag, corpus.coarse, corpus.split_tag,
                            corpus.heads, corpus.labels, corpus.offsets, cfg.feature_set,
                            cfg.single_root)
+        attached = corpus.heads > 0
+        n_labels = len(self.labels.learned())
+        self.info.update({
+            "column_tags": {column: sorted({tag for s in sentences
+                                            for tag in self._column(s, column)})
+                            for column in ("xpos", "upos")},
+            "train_sentences": len(sentences), "lifted_arcs": int(lifted_arcs),
+            "lifted_trees": int(lifted_trees), "oracle_states": len(rows["move"]),
+            "root_label_counts": np.bincount(corpus.labels[corpus.heads == 0],
+                                             minlength=n_labels).tolist(),
+            "other_label_counts": np.bincount(corpus.labels[attached],
+                                              minlength=n_labels).tolist(),
+        })
+        self._fit_rows(rows, log, progress)
+        for round_number in range(1, cfg.explore_rounds + 1):
+            explored = self.decoder().explore(corpus.word, corpus.tag, corpus.coarse,
+                                              corpus.split_tag, corpus.heads, corpus.labels,
+                                              corpus.offsets)
+            log(f"exploration round {round_number}: {len(explored['move'])} states reached "
+                "by the parser, labelled by the dynamic oracle")
+            rows = {name: np.concatenate([rows[name], explored[name]]) for name in rows}
+            self._fit_rows(rows, log, progress)
+        self.info["explored_states"] = len(rows["move"]) - self.info["oracle_states"]
+        log(f"trained {len(self.classifiers)} classifiers in {len(self.split_names)} splits "
+            f"in {time.perf_counter() - started:.1f} s")
+
+    def _fit_rows(self, rows: dict[str, np.ndarray], log: Callable[[str], None],
+                  progress: bool) -> None:
+        """Count the features of the rows, choose the splits and train every classifier."""
+        cfg = self.config
         self.vocab = FeatureVocab.count(rows["keys"])
         ranks = np.sort(self.vocab.transform(rows["keys"]), axis=1)
         n_rows, width = ranks.shape
         matrix = BinaryMatrix(np.arange(0, (n_rows + 1) * width, width, dtype=np.int64),
                               ranks.ravel(), len(self.vocab))
-        log(f"{n_rows} oracle states, {len(self.vocab)} features "
+        log(f"{n_rows} training states, {len(self.vocab)} features "
             f"({len(template_names(cfg.feature_set))} templates)")
-
         split_of_row = self._choose_splits(rows["split_tag"])
         jobs = []
         for split in range(len(self.split_names)):
@@ -155,7 +184,7 @@ class DependencyParser:
             moves = rows["move"][in_split]
             jobs.append((split, "transition", in_split, moves.astype(np.int32)))
             for kind, move in (("left", LEFT_MOVE), ("right", RIGHT_MOVE)):
-                chosen = in_split[moves == move]
+                chosen = in_split[(moves == move) & (rows["label"][in_split] >= 0)]
                 jobs.append((split, kind, chosen, rows["label"][chosen]))
         jobs.sort(key=lambda job: -len(job[2]))
         params = classifier_params(cfg)
@@ -170,27 +199,13 @@ class DependencyParser:
 
         bar = tqdm(total=len(jobs), unit=" classifiers", desc="training", file=sys.stderr,
                    disable=None if progress else True)
+        self.classifiers = {}
         with ThreadPoolExecutor(max_workers=max(1, cfg.threads)) as pool:
             for split, kind, clf in pool.map(fit, jobs):
                 self.classifiers[(split, kind)] = clf
                 bar.update()
         bar.close()
-        attached = corpus.heads > 0
-        root_label_counts = np.bincount(corpus.labels[corpus.heads == 0],
-                                        minlength=len(self.labels.learned()))
-        other_counts = np.bincount(corpus.labels[attached], minlength=len(self.labels.learned()))
-        self.info.update({
-            "column_tags": {column: sorted({tag for s in sentences
-                                            for tag in self._column(s, column)})
-                            for column in ("xpos", "upos")},
-            "train_sentences": len(sentences), "lifted_arcs": int(lifted_arcs),
-            "lifted_trees": int(lifted_trees), "oracle_states": int(n_rows),
-            "root_label_counts": root_label_counts.tolist(),
-            "other_label_counts": other_counts.tolist(),
-        })
         self._decoder = None
-        log(f"trained {len(jobs)} classifiers in {len(self.split_names)} splits "
-            f"in {time.perf_counter() - started:.1f} s")
 
     def column_tags(self, column: str) -> list[str]:
         """The tags a column ("xpos" with missing ones read as UPOS, or "upos") held in

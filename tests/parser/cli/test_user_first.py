@@ -212,7 +212,7 @@ def test_a_signal_while_training_ends_it_at_once(treebank, tmp_path: Path) -> No
                               str(model), "--classifier", "pa-slicing", "--iterations", "50"],
                              stderr=subprocess.PIPE, text=True)
     lines = []
-    while not any("oracle states" in line for line in lines):
+    while not any("training states" in line for line in lines):
         line = child.stderr.readline()
         assert line, "".join(lines)
         lines.append(line)
