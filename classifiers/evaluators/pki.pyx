@@ -152,7 +152,6 @@ cdef class PKIScorer(BinaryScorer):
         cdef int n_outputs = self.n_outputs
         cdef int slot, i, k
         cdef int32_t f, s, m = 0
-        cdef int64_t p
         cdef double kd
         cdef const double* coef
         cdef int32_t* touched
@@ -166,12 +165,8 @@ cdef class PKIScorer(BinaryScorer):
             f = feats[i]
             if f >= self.n_ids:
                 break
-            for p in range(self.postings_ptr[f], self.postings_ptr[f + 1]):
-                s = self.postings[p]
-                if counts[s] == 0:
-                    touched[m] = s
-                    m += 1
-                counts[s] += 1
+            m = count_postings(self.postings + self.postings_ptr[f],
+                               self.postings_ptr[f + 1] - self.postings_ptr[f], counts, touched, m)
         for k in range(n_outputs):
             out[k] = self.constant[k]
         for i in range(m):
