@@ -11,6 +11,7 @@ from libc.stdlib cimport free, malloc
 import numpy as np
 
 from classifiers.evaluators.one_vs_one_scorer cimport OneVsOneVoter
+from classifiers.evaluators.pke cimport sort_ranks
 from classifiers.scorer cimport BinaryScorer
 from features.key_index cimport KeyIndex
 from parser.dependency.arc_eager cimport (LEFT, N_MOVES, REDUCE, RIGHT, SHIFT, StateC, apply_move,
@@ -144,18 +145,6 @@ cdef inline int best_of(void* slot, const int32_t* feats, int n, const bint* all
     return (<ClassifierSlot>slot).best(feats, n, allowed)
 
 
-cdef inline void sort_small(int32_t* a, int n) noexcept nogil:
-    cdef int i, j
-    cdef int32_t v
-    for i in range(1, n):
-        v = a[i]
-        j = i - 1
-        while j >= 0 and a[j] > v:
-            a[j + 1] = a[j]
-            j -= 1
-        a[j + 1] = v
-
-
 cdef class ArcEagerDecoder:
     """Everything the parse loop needs, held in C-friendly form."""
 
@@ -240,7 +229,7 @@ cdef class ArcEagerDecoder:
                 if rank >= 0:
                     feats[n_feats] = rank
                     n_feats += 1
-            sort_small(feats, n_feats)
+            sort_ranks(feats, n_feats)
             tag_id = split_tag[start + st.buffer]
             if 0 <= tag_id < self.split_of_tag.shape[0]:
                 split = self.split_of_tag[tag_id]
