@@ -50,6 +50,7 @@ from classifiers.evaluators.pke cimport KEY_BITS, extend_key, sort_ranks
 from classifiers.evaluators.pke import build_store, key_ranks, key_sizes
 from classifiers.evaluators.pki cimport ScratchPool
 from classifiers.evaluators.one_vs_one_scorer cimport OneVsOneVoter
+from classifiers.evaluators.scorer_arrays import part_bytes
 from classifiers.evaluators.split_svm cimport (RareIndex, RareScratch, point_rare_index,
                                                rare_scratch, rare_scratch_bytes, split_features)
 from classifiers.evaluators.split_svm import minimum_common_count, split_index
@@ -726,22 +727,21 @@ cdef class OneVsOneSplitScorer(OneVsOneVoter):
     def memory_report(self) -> dict[str, int]:
         """Bytes of each part: conjunctions (hash, class entries, the candidate pass's pair
         weights), the guide's rows, rare index, rare support vectors, scratch of one call."""
-        a = self.arrays
-        return {
-            "common_conjunctions": int((self.index.mask + 1) * 12 + a["entry_ptr"].nbytes
-                                       + a["entry_class"].nbytes + a["entry_weights"].nbytes
-                                       + (a["single_row"].nbytes + a["pair_row"].nbytes
-                                          if self.dense_rows else 0)),
-            "candidate_pair_weights": a["champion_weights"].nbytes + a["champion_bounds"].nbytes,
-            "guide": (a["guide_weights"].nbytes + a["guide_row"].nbytes
-                      + a["guide_constant"].nbytes + a["rare_sv_guide"].nbytes),
-            "rare_index": a["feature_class"].nbytes + a["rare_ptr"].nbytes + a["rare_postings"].nbytes,
-            "rare_support_vectors": (a["rare_sv_ptr"].nbytes + a["rare_sv_common"].nbytes
-                                     + a["rare_sv_class"].nbytes + a["rare_sv_coef"].nbytes
-                                     + a["kernel"].nbytes),
-            "constants": a["constant"].nbytes + a["rho"].nbytes,
-            "scratch_per_call": self.pool.bytes_per_call,
-        }
+        rows = ("entry_ptr", "entry_class", "entry_weights")
+        if self.dense_rows:
+            rows += ("single_row", "pair_row")
+        report = part_bytes(self.arrays, {
+            "common_conjunctions": rows,
+            "candidate_pair_weights": ("champion_weights", "champion_bounds"),
+            "guide": ("guide_weights", "guide_row", "guide_constant", "rare_sv_guide"),
+            "rare_index": ("feature_class", "rare_ptr", "rare_postings"),
+            "rare_support_vectors": ("rare_sv_ptr", "rare_sv_common", "rare_sv_class",
+                                     "rare_sv_coef", "kernel"),
+            "constants": ("constant", "rho"),
+        })
+        report["common_conjunctions"] += int((self.index.mask + 1) * 12)
+        report["scratch_per_call"] = self.pool.bytes_per_call
+        return report
 
     def memory_bytes(self) -> int:
         return sum(self.memory_report().values())

@@ -20,7 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from classifiers.model_file import ModelFileError, require_arrays
+from classifiers.model_file import require_arrays
+from classifiers.evaluators.scorer_arrays import arrays_checked, header_values, part_bytes
 from classifiers.scorer cimport BinaryScorer
 
 cdef extern from *:
@@ -180,11 +181,10 @@ cdef class PKIScorer(BinaryScorer):
 
     def memory_report(self) -> dict[str, int]:
         """Bytes of each part: inverted index, coefficients, tables, scratch of one call."""
-        a = self.arrays
         return {
-            "inverted_index": a["postings_ptr"].nbytes + a["postings"].nbytes,
-            "coefficients": a["coef_by_sv"].nbytes,
-            "tables": a["constant"].nbytes + a["kernel_delta"].nbytes,
+            **part_bytes(self.arrays, {"inverted_index": ("postings_ptr", "postings"),
+                                       "coefficients": ("coef_by_sv",),
+                                       "tables": ("constant", "kernel_delta")}),
             "scratch_per_call": self.pool.bytes_per_call,
         }
 
@@ -202,23 +202,16 @@ cdef class PKIScorer(BinaryScorer):
         cls, header: dict[str, Any], arrays: dict[str, np.ndarray], source: str = "model"
     ) -> PKIScorer:
         """Rebuild a scorer from to_arrays() output; ModelFileError names `source`."""
-        try:
-            if header["evaluator"] != "pki":
-                raise ValueError(f"evaluator {header['evaluator']!r} is not pki")
-            n_outputs, degree = int(header["n_outputs"]), int(header["degree"])
-            gamma, coef0 = float(header["gamma"]), float(header["coef0"])
-        except (KeyError, TypeError, ValueError) as error:
-            raise ModelFileError(f"{source}: inconsistent PKI header ({error})") from None
+        values = header_values(header, "pki", "PKI", {"n_outputs": int, "degree": int,
+                                                      "gamma": float, "coef0": float}, source)
         require_arrays(source, arrays, {
             "postings_ptr": ("int64", (None,)),
             "postings": ("int32", (None,)),
-            "coef_by_sv": ("float64", (None, n_outputs)),
-            "constant": ("float64", (n_outputs,)),
+            "coef_by_sv": ("float64", (None, values["n_outputs"])),
+            "constant": ("float64", (values["n_outputs"],)),
             "kernel_delta": ("float64", (None,)),
         })
         scorer = cls.__new__(cls)
-        try:
-            scorer._install(dict(arrays), gamma, coef0, degree)
-        except ValueError as error:
-            raise ModelFileError(f"{source}: inconsistent PKI arrays ({error})") from None
+        with arrays_checked(source, "PKI"):
+            scorer._install(dict(arrays), values["gamma"], values["coef0"], values["degree"])
         return scorer

@@ -36,7 +36,8 @@ from typing import Any
 
 import numpy as np
 
-from classifiers.model_file import ModelFileError, require_arrays
+from classifiers.model_file import require_arrays
+from classifiers.evaluators.scorer_arrays import arrays_checked, header_values, part_bytes
 from classifiers.evaluators.pke cimport ConjunctionStore
 from classifiers.evaluators.pke import (
     DEFAULT_MAX_DENSE_BYTES,
@@ -287,16 +288,16 @@ cdef class SplitSVMScorer(BinaryScorer):
 
     def memory_report(self) -> dict[str, int]:
         """Bytes of each part: common expansion, rare index, rare support vectors, scratch."""
-        a = self.arrays
         parts = self.common.memory_report()
         return {
             "common_dense": parts["dense"],
             "common_hashed": parts["hashed"],
-            "common_ranks": a["constant"].nbytes + a["common_ids"].nbytes,
-            "rare_index": (a["feature_class"].nbytes + a["rare_ptr"].nbytes
-                           + a["rare_postings"].nbytes),
-            "rare_support_vectors": (a["rare_sv_ptr"].nbytes + a["rare_sv_common"].nbytes
-                                     + a["rare_sv_coef"].nbytes + a["kernel"].nbytes),
+            **part_bytes(self.arrays, {
+                "common_ranks": ("constant", "common_ids"),
+                "rare_index": ("feature_class", "rare_ptr", "rare_postings"),
+                "rare_support_vectors": ("rare_sv_ptr", "rare_sv_common", "rare_sv_coef",
+                                         "kernel"),
+            }),
             "scratch_per_call": self.pool.bytes_per_call,
         }
 
@@ -307,32 +308,24 @@ cdef class SplitSVMScorer(BinaryScorer):
         """Header (JSON-ready) and arrays that from_arrays turns back into this scorer."""
         header = {"evaluator": "split", "n_outputs": self.n_outputs,
                   "n_dense": self.common.n_dense, **self.settings}
-        arrays = dict(self.arrays)
-        arrays["dense_weights"] = self.common.dense_weights
-        arrays["keys"] = self.common.keys()
-        arrays["hashed_weights"] = self.common.hashed_weights
-        return header, arrays
+        return header, {**self.arrays, **self.common.to_arrays()}
 
     @classmethod
     def from_arrays(
         cls, header: dict[str, Any], arrays: dict[str, np.ndarray], source: str = "model"
     ) -> SplitSVMScorer:
         """Rebuild a scorer from to_arrays() output; ModelFileError names `source`."""
-        try:
-            if header["evaluator"] != "split":
-                raise ValueError(f"evaluator {header['evaluator']!r} is not split")
-            n_outputs, degree = int(header["n_outputs"]), int(header["degree"])
-            n_dense = int(header["n_dense"])
-            settings = {
-                "degree": degree,
-                "gamma": float(header["gamma"]),
-                "coef0": float(header["coef0"]),
-                "rare_threshold": header["rare_threshold"],
-                "min_common_count": float(header["min_common_count"]),
-                "n_support_vectors": int(header["n_support_vectors"]),
-            }
-        except (KeyError, TypeError, ValueError) as error:
-            raise ModelFileError(f"{source}: inconsistent split-svm header ({error})") from None
+        settings = header_values(header, "split", "split-svm", {
+            "n_outputs": int,
+            "n_dense": int,
+            "degree": int,
+            "gamma": float,
+            "coef0": float,
+            "rare_threshold": None,
+            "min_common_count": float,
+            "n_support_vectors": int,
+        }, source)
+        n_outputs, n_dense = settings.pop("n_outputs"), settings.pop("n_dense")
         expected = {
             "constant": ("float64", (n_outputs,)),
             "common_ids": ("int32", (None,)),
@@ -344,18 +337,11 @@ cdef class SplitSVMScorer(BinaryScorer):
             "rare_sv_coef": ("float64", (None, n_outputs)),
             "kernel": ("float64", (None,)),
         }
-        store_arrays = {
-            "dense_weights": ("float64", (None, n_outputs)),
-            "keys": ("uint64", (None,)),
-            "hashed_weights": ("float64", (None, n_outputs)),
-        }
-        require_arrays(source, arrays, {**expected, **store_arrays})
+        require_arrays(source, arrays, expected)
         scorer = cls.__new__(cls)
-        try:
-            store = ConjunctionStore(arrays["dense_weights"], arrays["keys"],
-                                     arrays["hashed_weights"], degree,
-                                     arrays["common_ids"].size, n_dense)
+        with arrays_checked(source, "split-svm"):
+            store = ConjunctionStore.from_arrays(arrays, settings["degree"],
+                                                 arrays["common_ids"].size, n_dense, n_outputs,
+                                                 source)
             scorer._install(store, {name: arrays[name] for name in expected}, settings)
-        except ValueError as error:
-            raise ModelFileError(f"{source}: inconsistent split-svm arrays ({error})") from None
         return scorer
