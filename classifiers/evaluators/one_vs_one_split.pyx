@@ -38,7 +38,7 @@ vote and shared by the passes, and the rows' weights are prefetched a few rows a
 adds the two halves of a pair in another order than the full pass does, so both give the pair
 values to rounding (as every evaluator here does).
 """
-from libc.math cimport INFINITY, NAN
+from libc.math cimport INFINITY
 from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.stdlib cimport free, malloc
 
@@ -54,6 +54,7 @@ from classifiers.evaluators.scorer_arrays import part_bytes
 from classifiers.evaluators.split_svm cimport (RareIndex, RareScratch, point_rare_index,
                                                rare_scratch, rare_scratch_bytes, split_features)
 from classifiers.evaluators.split_svm import minimum_common_count, split_index
+from classifiers.scorer cimport no_scores
 from features.key_index cimport KeyIndex
 
 cdef extern from *:
@@ -582,8 +583,7 @@ cdef class OneVsOneSplitScorer(OneVsOneVoter):
             rows = self.acquire_rows(feats, n, &scratch, &slot, ranks, &m_common, &n_rare,
                                      &n_rows)
         if rows == NULL:
-            for i in range(self.n_outputs):
-                out[i] = NAN
+            no_scores(out, self.n_outputs)
         else:
             reached = rare_scratch(&self.rare, scratch)
             self.all_halves(rows, n_rows, reached.touched, reached.kernel_terms, n_rare, h)

@@ -29,7 +29,6 @@ sub-conjunctions do, so this pruning is exact. With drop_zero_weights, hashed co
 weights are exactly 0.0 for every output are removed, except the pairs that such lookups go
 through; the values stay exactly the same.
 """
-from libc.math cimport NAN
 from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy
@@ -41,7 +40,7 @@ import numpy as np
 
 from classifiers.model_file import require_arrays
 from classifiers.evaluators.scorer_arrays import arrays_checked, header_values, part_bytes
-from classifiers.scorer cimport BinaryScorer
+from classifiers.scorer cimport BinaryScorer, no_scores
 from features.key_index cimport KeyIndex
 
 cdef enum:
@@ -511,8 +510,7 @@ cdef class PKEScorer(BinaryScorer):
         if n > STACK_FEATURES:
             ranks = <int32_t*>malloc(n * sizeof(int32_t))
             if ranks == NULL:
-                for k in range(self.n_outputs):
-                    out[k] = NAN
+                no_scores(out, self.n_outputs)
                 return
         for k in range(self.n_outputs):
             out[k] = self.constant[k]

@@ -12,7 +12,6 @@ contributes (gamma 0 + coef0)^d = coef0^d, so
 with K(c) = (gamma c + coef0)^d: the bracket is stored per output ("constant"), the touched
 support vectors are collected while counting and their counts reset to 0 on the way out.
 """
-from libc.math cimport NAN
 from libc.stdint cimport int32_t, int64_t
 from libc.stdlib cimport calloc, free
 
@@ -22,7 +21,7 @@ import numpy as np
 
 from classifiers.model_file import require_arrays
 from classifiers.evaluators.scorer_arrays import arrays_checked, header_values, part_bytes
-from classifiers.scorer cimport BinaryScorer
+from classifiers.scorer cimport BinaryScorer, no_scores
 
 cdef extern from *:
     """
@@ -158,8 +157,7 @@ cdef class PKIScorer(BinaryScorer):
         cdef int32_t* touched
         cdef int32_t* counts = <int32_t*>self.pool.acquire(&slot)
         if counts == NULL:
-            for k in range(n_outputs):
-                out[k] = NAN
+            no_scores(out, n_outputs)
             return
         touched = counts + self.n_support_vectors
         for i in range(n):

@@ -28,7 +28,6 @@ Nothing is approximated: the total is the kernel sum (to floating-point rounding
 makes every feature common (PKE); s above the largest count makes every feature rare (all support
 vectors go through the index, as in PKI).
 """
-from libc.math cimport NAN
 from libc.stdint cimport int32_t, int64_t
 from libc.stdlib cimport free, malloc
 
@@ -46,7 +45,7 @@ from classifiers.evaluators.pke import (
     rank_features,
 )
 from classifiers.evaluators.pki cimport ScratchPool
-from classifiers.scorer cimport BinaryScorer
+from classifiers.scorer cimport BinaryScorer, no_scores
 
 cdef enum:
     STACK_FEATURES = 256
@@ -271,8 +270,7 @@ cdef class SplitSVMScorer(BinaryScorer):
         if n > STACK_FEATURES:
             x_ranks = <int32_t*>malloc(n * sizeof(int32_t))
         if buffer == NULL or x_ranks == NULL:
-            for k in range(n_outputs):
-                out[k] = NAN
+            no_scores(out, n_outputs)
             if buffer != NULL:
                 self.pool.release(buffer, slot)
             if x_ranks != stack_ranks:
