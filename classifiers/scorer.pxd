@@ -1,4 +1,5 @@
 # The Cython-level contract of every binary-feature backend (DESIGN.md, "classifiers/").
+from libc.math cimport NAN
 from libc.stdint cimport int32_t
 
 
@@ -7,5 +8,13 @@ cdef class BinaryScorer:
     cdef readonly int n_outputs
 
     # Write the n_outputs decision values of the example whose n active feature ids
-    # (sorted, unique) are feats[0..n) into out[0..n_outputs). Safe to call from several threads.
+    # (sorted, unique) are feats[0..n) into out[0..n_outputs). Safe to call from several threads;
+    # out of memory, the values are NaN (no_scores).
     cdef void scores(self, const int32_t* feats, int n, double* out) noexcept nogil
+
+
+# What scores writes when it cannot get the memory it needs: NaN for every decision value.
+cdef inline void no_scores(double* out, int n_outputs) noexcept nogil:
+    cdef int k
+    for k in range(n_outputs):
+        out[k] = NAN

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from classifiers.evaluators.kernel_sum cimport powi, shared_count
+from classifiers.evaluators.scorer_arrays import part_bytes
 from classifiers.scorer cimport BinaryScorer
 
 
@@ -74,12 +75,9 @@ cdef class KernelSumScorer(BinaryScorer):
 
     def memory_report(self) -> dict[str, int]:
         """Bytes of each part: support vectors, coefficients, tables."""
-        a = self.arrays
-        return {
-            "support_vectors": a["sv_indptr"].nbytes + a["sv_indices"].nbytes,
-            "coefficients": a["coef_by_sv"].nbytes,
-            "tables": a["intercepts"].nbytes + a["kernel"].nbytes,
-        }
+        return part_bytes(self.arrays, {"support_vectors": ("sv_indptr", "sv_indices"),
+                                        "coefficients": ("coef_by_sv",),
+                                        "tables": ("intercepts", "kernel")})
 
     def memory_bytes(self) -> int:
         return sum(self.memory_report().values())

@@ -12,13 +12,12 @@ outputs (libsvm's sv_coef rows restricted to SV(c)). OneVsOneScorer gives each c
 evaluator (PKI or PKE), whose tables then hold only that class's conjunctions or postings.
 The values are the kernel sum's to rounding.
 """
-from libc.math cimport NAN
 from libc.stdint cimport int32_t, int64_t
 from libc.stdlib cimport free, malloc
 
 import numpy as np
 
-from classifiers.scorer cimport BinaryScorer
+from classifiers.scorer cimport BinaryScorer, no_scores
 
 
 cdef class OneVsOneVoter(BinaryScorer):
@@ -106,8 +105,7 @@ cdef class OneVsOneScorer(OneVsOneVoter):
         cdef int c, i, j, p = 0
         cdef double* halves = <double*>malloc(k * (k - 1) * sizeof(double))
         if halves == NULL:
-            for i in range(self.n_outputs):
-                out[i] = NAN
+            no_scores(out, self.n_outputs)
             return
         for c in range(k):
             (<BinaryScorer>self.scorers[c]).scores(feats, n, halves + c * (k - 1))

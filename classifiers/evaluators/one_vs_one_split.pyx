@@ -38,8 +38,8 @@ vote and shared by the passes, and the rows' weights are prefetched a few rows a
 adds the two halves of a pair in another order than the full pass does, so both give the pair
 values to rounding (as every evaluator here does).
 """
-from libc.math cimport INFINITY, NAN
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
+from libc.math cimport INFINITY
+from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.stdlib cimport free, malloc
 
 from typing import Any
@@ -47,10 +47,14 @@ from typing import Any
 import numpy as np
 
 from classifiers.evaluators.pke cimport KEY_BITS, extend_key, sort_ranks
-from classifiers.evaluators.pke import build_store, key_ranks, key_sizes, rank_features
+from classifiers.evaluators.pke import build_store, key_ranks, key_sizes
 from classifiers.evaluators.pki cimport ScratchPool
 from classifiers.evaluators.one_vs_one_scorer cimport OneVsOneVoter
-from classifiers.evaluators.split_svm import minimum_common_count
+from classifiers.evaluators.scorer_arrays import part_bytes
+from classifiers.evaluators.split_svm cimport (RareIndex, RareScratch, point_rare_index,
+                                               rare_scratch, rare_scratch_bytes, split_features)
+from classifiers.evaluators.split_svm import minimum_common_count, split_index
+from classifiers.scorer cimport no_scores
 from features.key_index cimport KeyIndex
 
 cdef extern from *:
@@ -60,8 +64,6 @@ cdef enum:
     # Rows looked ahead by the software prefetches of the guide and candidate passes.
     PREFETCH_ROWS = 6
     STACK_FEATURES = 256
-    ABSENT = -1
-    FIRST_RARE = -2
     ALL_CLASSES = -1
 
 # u = 2^-24, the unit roundoff of float32.
@@ -103,13 +105,7 @@ def build_arrays(model, rare_threshold: int | float | str = "auto",
         s = max(2.0, float(np.ceil(DEFAULT_RARE_FRACTION * n_sv)))
     else:
         s = minimum_common_count(rare_threshold, n_sv)
-    common = (holders >= s) & (holders > 0)
-    rare = (holders < s) & (holders > 0)
-    common_ids = rank_features(sv, common)
-    rare_ids = np.flatnonzero(rare)
-    feature_class = np.full(n_ids, ABSENT, dtype=np.int32)
-    feature_class[common_ids] = np.arange(common_ids.size, dtype=np.int32)
-    feature_class[rare_ids] = FIRST_RARE - np.arange(rare_ids.size, dtype=np.int32)
+    common_ids, rare_index, rare_svs = split_index(sv, holders, s)
     keys, classes, weights, constant = [], [], [], []
     for c in range(k):
         store, const = build_store(class_expansion(model, c), common_ids, 0, True)
@@ -126,19 +122,6 @@ def build_arrays(model, rare_threshold: int | float | str = "auto",
     np.cumsum(entry_count, out=entry_ptr[1:])
     entry_class = np.concatenate(classes)[order]
     entry_weights = np.concatenate(weights)[order].reshape(-1, width)
-    rows = np.repeat(np.arange(n_sv), sv.row_lengths())
-    rare_svs = np.unique(rows[rare[sv.indices]])
-    sub = sv.take(rare_svs)
-    sub_rows = np.repeat(np.arange(rare_svs.size), sub.row_lengths())
-    sub_class = feature_class[sub.indices]
-    in_rare = sub_class <= FIRST_RARE
-    rare_number = FIRST_RARE - sub_class[in_rare]
-    postings_order = np.lexsort((sub_rows[in_rare], rare_number))
-    rare_ptr = np.zeros(rare_ids.size + 1, dtype=np.int64)
-    np.cumsum(np.bincount(rare_number, minlength=rare_ids.size), out=rare_ptr[1:])
-    in_common = sub_class >= 0
-    rare_sv_ptr = np.zeros(rare_svs.size + 1, dtype=np.int64)
-    np.cumsum(np.bincount(sub_rows[in_common], minlength=rare_svs.size), out=rare_sv_ptr[1:])
     sv_class = np.repeat(np.arange(k, dtype=np.int32), model.n_support)
     longest = int(sv.row_lengths().max()) if n_sv else 0
     champion_weights = champion_table(entry_ptr, entry_class, entry_weights)
@@ -178,12 +161,8 @@ def build_arrays(model, rare_threshold: int | float | str = "auto",
         "constant": halves_constant,
         "guide_constant": guide_constant,
         "rho": model.rho,
-        "feature_class": feature_class,
         "n_common": np.array([common_ids.size], dtype=np.int64),
-        "rare_ptr": rare_ptr,
-        "rare_postings": sub_rows[in_rare][postings_order].astype(np.int32),
-        "rare_sv_ptr": rare_sv_ptr,
-        "rare_sv_common": sub_class[in_common].astype(np.int32),
+        **rare_index,
         "rare_sv_class": rare_sv_class,
         "rare_sv_coef": rare_sv_coef,
         "rare_sv_guide": toward_each_class(rare_sv_coef, rare_sv_class, k),
@@ -250,9 +229,7 @@ cdef class OneVsOneSplitScorer(OneVsOneVoter):
     cdef bint dense_rows
     cdef const int32_t* single_row
     cdef const int32_t* pair_row
-    cdef int32_t n_ids
-    cdef int32_t n_common
-    cdef int32_t n_rare_support_vectors
+    cdef RareIndex rare
     cdef const int64_t* entry_ptr
     cdef const int32_t* entry_class
     cdef const double* entry_weights
@@ -269,15 +246,9 @@ cdef class OneVsOneSplitScorer(OneVsOneVoter):
     cdef const double* constant
     cdef const double* guide_constant
     cdef const double* rho
-    cdef const int32_t* feature_class
-    cdef const int64_t* rare_ptr
-    cdef const int32_t* rare_postings
-    cdef const int64_t* rare_sv_ptr
-    cdef const int32_t* rare_sv_common
     cdef const int32_t* rare_sv_class
     cdef const double* rare_sv_coef
     cdef const double* rare_sv_guide
-    cdef const double* kernel
 
     def __init__(self, model, rare_threshold: int | float | str = "auto", guided: bool = True,
                  guide_rows: float = DEFAULT_GUIDE_ROWS):
@@ -290,6 +261,7 @@ cdef class OneVsOneSplitScorer(OneVsOneVoter):
         self._install(arrays.pop("settings"), arrays, guided)
 
     def _install(self, dict settings, dict arrays, bint guided) -> None:
+        cdef RareIndex rare
         a = {name: np.ascontiguousarray(value) for name, value in arrays.items()}
         k = int(a["rho"].size)
         n_classes = int(round((1 + (1 + 8 * k) ** 0.5) / 2))
@@ -315,6 +287,7 @@ cdef class OneVsOneSplitScorer(OneVsOneVoter):
                 raise ValueError(f"{name} must have shape {shape}, not {a[name].shape}")
         if n_entries and (a["entry_class"].min() < 0 or a["entry_class"].max() >= n_classes):
             raise ValueError("entry_class must hold class indices")
+        point_rare_index(&rare, a, n_common)
         self.index = KeyIndex.from_keys(a["keys"])
         self.dense_rows = n_common <= MAX_DENSE_ROW_FEATURES
         if self.dense_rows:
@@ -328,12 +301,8 @@ cdef class OneVsOneSplitScorer(OneVsOneVoter):
         self.n_classes = n_classes
         self.width = width
         self.n_outputs = k
-        self.n_ids = a["feature_class"].size
-        self.n_common = n_common
-        self.n_rare_support_vectors = n_rare_sv
-        # Per call: the kernel terms of the rare support vectors reached, their shared rare
-        # feature counts and numbers, and a mark per common feature.
-        self.pool = ScratchPool(n_rare_sv * (sizeof(double) + 2 * sizeof(int32_t)) + n_common)
+        self.rare = rare
+        self.pool = ScratchPool(rare_scratch_bytes(&rare))
         self.entry_ptr = <const int64_t*><size_t>a["entry_ptr"].ctypes.data
         self.entry_class = <const int32_t*><size_t>a["entry_class"].ctypes.data
         self.entry_weights = <const double*><size_t>a["entry_weights"].ctypes.data
@@ -349,63 +318,17 @@ cdef class OneVsOneSplitScorer(OneVsOneVoter):
         self.constant = <const double*><size_t>a["constant"].ctypes.data
         self.guide_constant = <const double*><size_t>a["guide_constant"].ctypes.data
         self.rho = <const double*><size_t>a["rho"].ctypes.data
-        self.feature_class = <const int32_t*><size_t>a["feature_class"].ctypes.data
-        self.rare_ptr = <const int64_t*><size_t>a["rare_ptr"].ctypes.data
-        self.rare_postings = <const int32_t*><size_t>a["rare_postings"].ctypes.data
-        self.rare_sv_ptr = <const int64_t*><size_t>a["rare_sv_ptr"].ctypes.data
-        self.rare_sv_common = <const int32_t*><size_t>a["rare_sv_common"].ctypes.data
         self.rare_sv_class = <const int32_t*><size_t>a["rare_sv_class"].ctypes.data
         self.rare_sv_coef = <const double*><size_t>a["rare_sv_coef"].ctypes.data
         self.rare_sv_guide = <const double*><size_t>a["rare_sv_guide"].ctypes.data
-        self.kernel = <const double*><size_t>a["kernel"].ctypes.data
 
     @property
     def n_common_features(self) -> int:
-        return int(self.n_common)
+        return int(self.rare.n_common)
 
     @property
     def n_rare_features(self) -> int:
         return int(self.arrays["rare_ptr"].size - 1)
-
-    cdef int prepare(self, const int32_t* feats, int n, void* scratch, int32_t* ranks,
-                     int* n_rare) noexcept nogil:
-        # The sorted common ranks of x (returns their number) and the rare support vectors it
-        # reaches (touched[0..n_rare)) with their kernel terms K_R (delta).
-        cdef double* delta = <double*>scratch
-        cdef int32_t* counts = <int32_t*>(delta + self.n_rare_support_vectors)
-        cdef int32_t* touched = counts + self.n_rare_support_vectors
-        cdef uint8_t* marks = <uint8_t*>(touched + self.n_rare_support_vectors)
-        cdef int i, m_common = 0
-        cdef int32_t f, cls, s, shared, m = 0
-        cdef int64_t p
-        for i in range(n):
-            f = feats[i]
-            if f >= self.n_ids:
-                break
-            cls = self.feature_class[f]
-            if cls >= 0:
-                ranks[m_common] = cls
-                m_common += 1
-                marks[cls] = 1
-            elif cls <= FIRST_RARE:
-                for p in range(self.rare_ptr[FIRST_RARE - cls], self.rare_ptr[FIRST_RARE - cls + 1]):
-                    s = self.rare_postings[p]
-                    if counts[s] == 0:
-                        touched[m] = s
-                        m += 1
-                    counts[s] += 1
-        for i in range(m):
-            s = touched[i]
-            shared = 0
-            for p in range(self.rare_sv_ptr[s], self.rare_sv_ptr[s + 1]):
-                shared += marks[self.rare_sv_common[p]]
-            delta[i] = self.kernel[shared + counts[s]] - self.kernel[shared]
-            counts[s] = 0
-        for i in range(m_common):
-            marks[ranks[i]] = 0
-        sort_ranks(ranks, m_common)
-        n_rare[0] = m
-        return m_common
 
     cdef int64_t row_bound(self, int64_t m) noexcept nogil:
         # The most conjunction rows that m common features can reach.
@@ -630,12 +553,16 @@ cdef class OneVsOneSplitScorer(OneVsOneVoter):
     cdef int32_t* acquire_rows(self, const int32_t* feats, int n, void** scratch, int* slot,
                                int32_t* ranks, int* m_common, int* n_rare,
                                int64_t* n_rows) noexcept nogil:
-        # Scratch and the rows of x, or NULL (nothing held) when out of memory.
+        # Scratch (the rare support vectors x reaches with their kernel terms, split_features),
+        # x's sorted common ranks and the rows of their conjunctions; NULL (nothing held) when
+        # out of memory.
         cdef int32_t* rows
         scratch[0] = self.pool.acquire(slot)
         if scratch[0] == NULL:
             return NULL
-        m_common[0] = self.prepare(feats, n, scratch[0], ranks, n_rare)
+        m_common[0] = split_features(&self.rare, rare_scratch(&self.rare, scratch[0]), feats, n,
+                                     ranks, n_rare, NULL, 0, NULL)
+        sort_ranks(ranks, m_common[0])
         rows = <int32_t*>malloc(max(1, self.row_bound(m_common[0])) * sizeof(int32_t))
         if rows == NULL:
             self.pool.release(scratch[0], slot[0])
@@ -648,8 +575,7 @@ cdef class OneVsOneSplitScorer(OneVsOneVoter):
         cdef int i, j, p = 0, slot, m_common, n_rare
         cdef int64_t n_rows
         cdef void* scratch
-        cdef double* delta
-        cdef int32_t* touched
+        cdef RareScratch reached
         cdef int32_t* ranks = <int32_t*>malloc(max(n, 1) * sizeof(int32_t))
         cdef int32_t* rows = NULL
         cdef double* h = <double*>malloc(k * self.width * sizeof(double))
@@ -657,12 +583,10 @@ cdef class OneVsOneSplitScorer(OneVsOneVoter):
             rows = self.acquire_rows(feats, n, &scratch, &slot, ranks, &m_common, &n_rare,
                                      &n_rows)
         if rows == NULL:
-            for i in range(self.n_outputs):
-                out[i] = NAN
+            no_scores(out, self.n_outputs)
         else:
-            delta = <double*>scratch
-            touched = <int32_t*>(delta + self.n_rare_support_vectors) + self.n_rare_support_vectors
-            self.all_halves(rows, n_rows, touched, delta, n_rare, h)
+            reached = rare_scratch(&self.rare, scratch)
+            self.all_halves(rows, n_rows, reached.touched, reached.kernel_terms, n_rare, h)
             self.pool.release(scratch, slot)
             for i in range(k):
                 for j in range(i + 1, k):
@@ -680,8 +604,7 @@ cdef class OneVsOneSplitScorer(OneVsOneVoter):
         cdef int n_beating_second
         cdef int64_t n_rows
         cdef void* scratch
-        cdef double* delta
-        cdef int32_t* touched
+        cdef RareScratch reached
         cdef int32_t* rows = NULL
         cdef int32_t* ranks = <int32_t*>malloc(max(n, 1) * sizeof(int32_t))
         cdef double* h = <double*>malloc((k * self.width + 3 * k) * sizeof(double))
@@ -698,16 +621,16 @@ cdef class OneVsOneSplitScorer(OneVsOneVoter):
             rows = self.acquire_rows(feats, n, &scratch, &slot, ranks, &m_common, &n_rare,
                                      &n_rows)
         if rows != NULL:
-            delta = <double*>scratch
-            touched = <int32_t*>(delta + self.n_rare_support_vectors) + self.n_rare_support_vectors
+            reached = rare_scratch(&self.rare, scratch)
             if self.guided:
                 self.n_votes += 1
-                self.guide_sums(rows, n_rows, touched, delta, n_rare, sums, acc)
+                self.guide_sums(rows, n_rows, reached.touched, reached.kernel_terms, n_rare, sums,
+                                acc)
                 for c in range(k):
                     if allowed[c] and (best < 0 or sums[c] > sums[best]):
                         best = c
-                if not self.candidate_wins(rows, n_rows, touched, delta, n_rare, best, allowed,
-                                           h, acc, beaten_by, &n_beaten):
+                if not self.candidate_wins(rows, n_rows, reached.touched, reached.kernel_terms,
+                                           n_rare, best, allowed, h, acc, beaten_by, &n_beaten):
                     best = -1
                     self.n_candidate_misses += 1
                     # A class that wins all its pairs beat the candidate: try the two of those
@@ -720,14 +643,15 @@ cdef class OneVsOneSplitScorer(OneVsOneVoter):
                         beaten_by[t], beaten_by[c] = beaten_by[c], beaten_by[t]
                         self.n_second_candidates += 1
                         # (votes is free here: it takes the classes that beat this one.)
-                        if self.candidate_wins(rows, n_rows, touched, delta, n_rare,
-                                               beaten_by[t], allowed, h + self.width, acc,
-                                               votes, &n_beating_second):
+                        if self.candidate_wins(rows, n_rows, reached.touched,
+                                               reached.kernel_terms, n_rare, beaten_by[t],
+                                               allowed, h + self.width, acc, votes,
+                                               &n_beating_second):
                             best = beaten_by[t]
                             break
             if best < 0:
                 self.n_full_passes += 1
-                self.all_halves(rows, n_rows, touched, delta, n_rare, h)
+                self.all_halves(rows, n_rows, reached.touched, reached.kernel_terms, n_rare, h)
                 for c in range(k):
                     votes[c] = 0
                 for i in range(k):
@@ -776,8 +700,7 @@ cdef class OneVsOneSplitScorer(OneVsOneVoter):
         cdef int64_t n_rows
         cdef void* scratch
         cdef int32_t* rows
-        cdef double* delta
-        cdef int32_t* touched
+        cdef RareScratch reached
         cdef double slack = 0.0
         size = self.n_classes if champion < 0 else self.width
         out = np.empty(size, dtype=np.float64)
@@ -790,13 +713,13 @@ cdef class OneVsOneSplitScorer(OneVsOneVoter):
                                  &scratch, &slot, &rank_view[0], &m_common, &n_rare, &n_rows)
         if rows == NULL:
             raise MemoryError()
-        delta = <double*>scratch
-        touched = <int32_t*>(delta + self.n_rare_support_vectors) + self.n_rare_support_vectors
+        reached = rare_scratch(&self.rare, scratch)
         if champion < 0:
-            self.guide_sums(rows, n_rows, touched, delta, n_rare, &values[0], &acc[0])
+            self.guide_sums(rows, n_rows, reached.touched, reached.kernel_terms, n_rare,
+                            &values[0], &acc[0])
         else:
-            slack = self.champion_pass(rows, n_rows, touched, delta, n_rare, champion, exact,
-                                       &values[0], &acc[0])
+            slack = self.champion_pass(rows, n_rows, reached.touched, reached.kernel_terms,
+                                       n_rare, champion, exact, &values[0], &acc[0])
         self.pool.release(scratch, slot)
         free(rows)
         return out, slack
@@ -804,22 +727,21 @@ cdef class OneVsOneSplitScorer(OneVsOneVoter):
     def memory_report(self) -> dict[str, int]:
         """Bytes of each part: conjunctions (hash, class entries, the candidate pass's pair
         weights), the guide's rows, rare index, rare support vectors, scratch of one call."""
-        a = self.arrays
-        return {
-            "common_conjunctions": int((self.index.mask + 1) * 12 + a["entry_ptr"].nbytes
-                                       + a["entry_class"].nbytes + a["entry_weights"].nbytes
-                                       + (a["single_row"].nbytes + a["pair_row"].nbytes
-                                          if self.dense_rows else 0)),
-            "candidate_pair_weights": a["champion_weights"].nbytes + a["champion_bounds"].nbytes,
-            "guide": (a["guide_weights"].nbytes + a["guide_row"].nbytes
-                      + a["guide_constant"].nbytes + a["rare_sv_guide"].nbytes),
-            "rare_index": a["feature_class"].nbytes + a["rare_ptr"].nbytes + a["rare_postings"].nbytes,
-            "rare_support_vectors": (a["rare_sv_ptr"].nbytes + a["rare_sv_common"].nbytes
-                                     + a["rare_sv_class"].nbytes + a["rare_sv_coef"].nbytes
-                                     + a["kernel"].nbytes),
-            "constants": a["constant"].nbytes + a["rho"].nbytes,
-            "scratch_per_call": self.pool.bytes_per_call,
-        }
+        rows = ("entry_ptr", "entry_class", "entry_weights")
+        if self.dense_rows:
+            rows += ("single_row", "pair_row")
+        report = part_bytes(self.arrays, {
+            "common_conjunctions": rows,
+            "candidate_pair_weights": ("champion_weights", "champion_bounds"),
+            "guide": ("guide_weights", "guide_row", "guide_constant", "rare_sv_guide"),
+            "rare_index": ("feature_class", "rare_ptr", "rare_postings"),
+            "rare_support_vectors": ("rare_sv_ptr", "rare_sv_common", "rare_sv_class",
+                                     "rare_sv_coef", "kernel"),
+            "constants": ("constant", "rho"),
+        })
+        report["common_conjunctions"] += int((self.index.mask + 1) * 12)
+        report["scratch_per_call"] = self.pool.bytes_per_call
+        return report
 
     def memory_bytes(self) -> int:
         return sum(self.memory_report().values())

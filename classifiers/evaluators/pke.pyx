@@ -29,7 +29,6 @@ sub-conjunctions do, so this pruning is exact. With drop_zero_weights, hashed co
 weights are exactly 0.0 for every output are removed, except the pairs that such lookups go
 through; the values stay exactly the same.
 """
-from libc.math cimport NAN
 from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy
@@ -39,8 +38,9 @@ from typing import Any
 
 import numpy as np
 
-from classifiers.model_file import ModelFileError, require_arrays
-from classifiers.scorer cimport BinaryScorer
+from classifiers.model_file import require_arrays
+from classifiers.evaluators.scorer_arrays import arrays_checked, header_values, part_bytes
+from classifiers.scorer cimport BinaryScorer, no_scores
 from features.key_index cimport KeyIndex
 
 cdef enum:
@@ -304,6 +304,25 @@ cdef class ConjunctionStore:
     def keys(self) -> np.ndarray:
         return self.index.keys()
 
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        """The arrays that from_arrays (with the degree, n_ranked and n_dense) turns back into
+        this store."""
+        return {"dense_weights": self.dense_weights, "keys": self.keys(),
+                "hashed_weights": self.hashed_weights}
+
+    @staticmethod
+    def from_arrays(dict arrays, int degree, int32_t n_ranked, int32_t n_dense, int n_outputs,
+                    str source) -> ConjunctionStore:
+        """The store of to_arrays() output: ModelFileError naming `source` when an array is
+        missing or of another type or shape, ValueError when they do not fit together."""
+        require_arrays(source, arrays, {
+            "dense_weights": ("float64", (None, n_outputs)),
+            "keys": ("uint64", (None,)),
+            "hashed_weights": ("float64", (None, n_outputs)),
+        })
+        return ConjunctionStore(arrays["dense_weights"], arrays["keys"], arrays["hashed_weights"],
+                                degree, n_ranked, n_dense)
+
     def memory_report(self) -> dict[str, int]:
         """Bytes of the dense weights and of the hashed part (12 per slot plus the weights)."""
         return {
@@ -491,8 +510,7 @@ cdef class PKEScorer(BinaryScorer):
         if n > STACK_FEATURES:
             ranks = <int32_t*>malloc(n * sizeof(int32_t))
             if ranks == NULL:
-                for k in range(self.n_outputs):
-                    out[k] = NAN
+                no_scores(out, self.n_outputs)
                 return
         for k in range(self.n_outputs):
             out[k] = self.constant[k]
@@ -513,8 +531,8 @@ cdef class PKEScorer(BinaryScorer):
         return {
             **{f"{name}_conjunctions": size
                for name, size in self.store.memory_report().items()},
-            "feature_ranks": self.arrays["rank_of"].nbytes + self.arrays["ranked_ids"].nbytes,
-            "constant": self.arrays["constant"].nbytes,
+            **part_bytes(self.arrays, {"feature_ranks": ("rank_of", "ranked_ids"),
+                                       "constant": ("constant",)}),
         }
 
     def memory_bytes(self) -> int:
@@ -533,9 +551,7 @@ cdef class PKEScorer(BinaryScorer):
         arrays = {
             "ranked_ids": self.arrays["ranked_ids"],
             "constant": self.arrays["constant"],
-            "dense_weights": self.store.dense_weights,
-            "keys": self.store.keys(),
-            "hashed_weights": self.store.hashed_weights,
+            **self.store.to_arrays(),
         }
         return header, arrays
 
@@ -544,28 +560,19 @@ cdef class PKEScorer(BinaryScorer):
         cls, header: dict[str, Any], arrays: dict[str, np.ndarray], source: str = "model"
     ) -> PKEScorer:
         """Rebuild a scorer from to_arrays() output; ModelFileError names `source`."""
-        try:
-            if header["evaluator"] != "pke":
-                raise ValueError(f"evaluator {header['evaluator']!r} is not pke")
-            n_outputs, degree = int(header["n_outputs"]), int(header["degree"])
-            n_dense = int(header["n_dense"])
-            gamma, coef0 = float(header["gamma"]), float(header["coef0"])
-        except (KeyError, TypeError, ValueError) as error:
-            raise ModelFileError(f"{source}: inconsistent PKE header ({error})") from None
+        values = header_values(header, "pke", "PKE", {"n_outputs": int, "degree": int,
+                                                      "n_dense": int, "gamma": float,
+                                                      "coef0": float}, source)
         require_arrays(source, arrays, {
             "ranked_ids": ("int32", (None,)),
-            "constant": ("float64", (n_outputs,)),
-            "dense_weights": ("float64", (None, n_outputs)),
-            "keys": ("uint64", (None,)),
-            "hashed_weights": ("float64", (None, n_outputs)),
+            "constant": ("float64", (values["n_outputs"],)),
         })
         scorer = cls.__new__(cls)
-        try:
-            store = ConjunctionStore(arrays["dense_weights"], arrays["keys"],
-                                     arrays["hashed_weights"], degree,
-                                     arrays["ranked_ids"].size, n_dense)
+        with arrays_checked(source, "PKE"):
+            store = ConjunctionStore.from_arrays(arrays, values["degree"],
+                                                 arrays["ranked_ids"].size, values["n_dense"],
+                                                 values["n_outputs"], source)
             scorer._install(store, {"ranked_ids": arrays["ranked_ids"],
-                                    "constant": arrays["constant"]}, gamma, coef0)
-        except ValueError as error:
-            raise ModelFileError(f"{source}: inconsistent PKE arrays ({error})") from None
+                                    "constant": arrays["constant"]},
+                            values["gamma"], values["coef0"])
         return scorer

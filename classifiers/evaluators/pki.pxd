@@ -4,6 +4,22 @@ from libc.stdint cimport int32_t, int64_t
 from classifiers.scorer cimport BinaryScorer
 
 
+cdef inline int32_t count_postings(const int32_t* postings, int64_t n_postings, int32_t* counts,
+                                   int32_t* touched, int32_t n_touched) noexcept nogil:
+    # PKI's counting step (Kudo & Matsumoto 2003, section 3.1): counts[s] += 1 for every support
+    # vector s of one posting list, appending those first seen to touched[n_touched..]; returns
+    # the new number of touched support vectors.
+    cdef int64_t p
+    cdef int32_t s
+    for p in range(n_postings):
+        s = postings[p]
+        if counts[s] == 0:
+            touched[n_touched] = s
+            n_touched += 1
+        counts[s] += 1
+    return n_touched
+
+
 cdef class ScratchPool:
     # Zeroed buffers of slot_bytes each, handed to one call at a time so that scorers stay safe to
     # call from several threads: a caller takes a free slot (or, when all are busy, a buffer of

@@ -12,7 +12,6 @@ contributes (gamma 0 + coef0)^d = coef0^d, so
 with K(c) = (gamma c + coef0)^d: the bracket is stored per output ("constant"), the touched
 support vectors are collected while counting and their counts reset to 0 on the way out.
 """
-from libc.math cimport NAN
 from libc.stdint cimport int32_t, int64_t
 from libc.stdlib cimport calloc, free
 
@@ -20,8 +19,9 @@ from typing import Any
 
 import numpy as np
 
-from classifiers.model_file import ModelFileError, require_arrays
-from classifiers.scorer cimport BinaryScorer
+from classifiers.model_file import require_arrays
+from classifiers.evaluators.scorer_arrays import arrays_checked, header_values, part_bytes
+from classifiers.scorer cimport BinaryScorer, no_scores
 
 cdef extern from *:
     """
@@ -152,26 +152,20 @@ cdef class PKIScorer(BinaryScorer):
         cdef int n_outputs = self.n_outputs
         cdef int slot, i, k
         cdef int32_t f, s, m = 0
-        cdef int64_t p
         cdef double kd
         cdef const double* coef
         cdef int32_t* touched
         cdef int32_t* counts = <int32_t*>self.pool.acquire(&slot)
         if counts == NULL:
-            for k in range(n_outputs):
-                out[k] = NAN
+            no_scores(out, n_outputs)
             return
         touched = counts + self.n_support_vectors
         for i in range(n):
             f = feats[i]
             if f >= self.n_ids:
                 break
-            for p in range(self.postings_ptr[f], self.postings_ptr[f + 1]):
-                s = self.postings[p]
-                if counts[s] == 0:
-                    touched[m] = s
-                    m += 1
-                counts[s] += 1
+            m = count_postings(self.postings + self.postings_ptr[f],
+                               self.postings_ptr[f + 1] - self.postings_ptr[f], counts, touched, m)
         for k in range(n_outputs):
             out[k] = self.constant[k]
         for i in range(m):
@@ -185,11 +179,10 @@ cdef class PKIScorer(BinaryScorer):
 
     def memory_report(self) -> dict[str, int]:
         """Bytes of each part: inverted index, coefficients, tables, scratch of one call."""
-        a = self.arrays
         return {
-            "inverted_index": a["postings_ptr"].nbytes + a["postings"].nbytes,
-            "coefficients": a["coef_by_sv"].nbytes,
-            "tables": a["constant"].nbytes + a["kernel_delta"].nbytes,
+            **part_bytes(self.arrays, {"inverted_index": ("postings_ptr", "postings"),
+                                       "coefficients": ("coef_by_sv",),
+                                       "tables": ("constant", "kernel_delta")}),
             "scratch_per_call": self.pool.bytes_per_call,
         }
 
@@ -207,23 +200,16 @@ cdef class PKIScorer(BinaryScorer):
         cls, header: dict[str, Any], arrays: dict[str, np.ndarray], source: str = "model"
     ) -> PKIScorer:
         """Rebuild a scorer from to_arrays() output; ModelFileError names `source`."""
-        try:
-            if header["evaluator"] != "pki":
-                raise ValueError(f"evaluator {header['evaluator']!r} is not pki")
-            n_outputs, degree = int(header["n_outputs"]), int(header["degree"])
-            gamma, coef0 = float(header["gamma"]), float(header["coef0"])
-        except (KeyError, TypeError, ValueError) as error:
-            raise ModelFileError(f"{source}: inconsistent PKI header ({error})") from None
+        values = header_values(header, "pki", "PKI", {"n_outputs": int, "degree": int,
+                                                      "gamma": float, "coef0": float}, source)
         require_arrays(source, arrays, {
             "postings_ptr": ("int64", (None,)),
             "postings": ("int32", (None,)),
-            "coef_by_sv": ("float64", (None, n_outputs)),
-            "constant": ("float64", (n_outputs,)),
+            "coef_by_sv": ("float64", (None, values["n_outputs"])),
+            "constant": ("float64", (values["n_outputs"],)),
             "kernel_delta": ("float64", (None,)),
         })
         scorer = cls.__new__(cls)
-        try:
-            scorer._install(dict(arrays), gamma, coef0, degree)
-        except ValueError as error:
-            raise ModelFileError(f"{source}: inconsistent PKI arrays ({error})") from None
+        with arrays_checked(source, "PKI"):
+            scorer._install(dict(arrays), values["gamma"], values["coef0"], values["degree"])
         return scorer

@@ -1,25 +1,115 @@
 # split-svm: exact kernel sum as a common-feature expansion plus rare-feature corrections.
-from libc.stdint cimport int32_t, int64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t
 
 from classifiers.evaluators.pke cimport ConjunctionStore
-from classifiers.evaluators.pki cimport ScratchPool
+from classifiers.evaluators.pki cimport ScratchPool, count_postings
 from classifiers.scorer cimport BinaryScorer
+
+# feature_class of a feature that no support vector holds, and of the first rare feature (rare
+# feature r has FIRST_RARE - r).
+cdef enum:
+    ABSENT = -1
+    FIRST_RARE = -2
+
+
+cdef struct RareIndex:
+    # The rare side of a split (Goldberg & Elhadad 2008, section 3), over a scorer's arrays: for
+    # f < n_ids, feature_class[f] is a common rank (0..n_common), ABSENT or FIRST_RARE - r; the
+    # rare feature r is held by the rare support vectors rare_postings[rare_ptr[r]:rare_ptr[r+1]]
+    # (numbers 0..n_support_vectors); rare support vector s holds the common ranks
+    # rare_sv_common[rare_sv_ptr[s]:rare_sv_ptr[s+1]]; kernel[c] = K(c).
+    int32_t n_ids
+    int32_t n_common
+    int32_t n_support_vectors
+    const int32_t* feature_class
+    const int64_t* rare_ptr
+    const int32_t* rare_postings
+    const int64_t* rare_sv_ptr
+    const int32_t* rare_sv_common
+    const double* kernel
+
+
+cdef struct RareScratch:
+    # One call's scratch, carved out of a zeroed buffer of rare_scratch_bytes: for the rare support
+    # vectors x reaches, in order, their kernel terms and numbers; per rare support vector its
+    # count of rare features shared with x; a mark per common rank.
+    double* kernel_terms
+    int32_t* counts
+    int32_t* touched
+    uint8_t* marks
+
+
+# Bytes of one call's RareScratch.
+cdef inline size_t rare_scratch_bytes(const RareIndex* index) noexcept nogil:
+    return index.n_support_vectors * (sizeof(double) + 2 * sizeof(int32_t)) + index.n_common
+
+
+# The parts of a scratch buffer, laid out as rare_scratch_bytes counts them.
+cdef inline RareScratch rare_scratch(const RareIndex* index, void* buffer) noexcept nogil:
+    cdef RareScratch scratch
+    scratch.kernel_terms = <double*>buffer
+    scratch.counts = <int32_t*>(scratch.kernel_terms + index.n_support_vectors)
+    scratch.touched = scratch.counts + index.n_support_vectors
+    scratch.marks = <uint8_t*>(scratch.touched + index.n_support_vectors)
+    return scratch
+
+
+cdef inline int split_features(const RareIndex* index, RareScratch scratch, const int32_t* feats,
+                               int n, int32_t* ranks, int* n_rare, const double* rare_coef,
+                               int n_outputs, double* out) noexcept nogil:
+    # One example x against a split (Goldberg & Elhadad 2008, section 3): its common ranks go to
+    # ranks in x's order (their number is returned); the n_rare rare support vectors s sharing a
+    # rare feature with x go to scratch.touched in the order reached, with
+    # K_R(s, x) = K(|s_C & x_C| + |s_R & x_R|) - K(|s_C & x_C|) at the same place of
+    # scratch.kernel_terms, and out[k] += rare_coef[s n_outputs + k] K_R(s, x) in that order
+    # (n_outputs = 0 leaves out alone). counts and marks are left zeroed.
+    cdef int i, k, m_common = 0
+    cdef int32_t f, c, s, shared, m = 0
+    cdef int64_t p
+    cdef double term
+    cdef const double* coef
+    for i in range(n):
+        f = feats[i]
+        if f >= index.n_ids:
+            break
+        c = index.feature_class[f]
+        if c >= 0:
+            ranks[m_common] = c
+            m_common += 1
+            scratch.marks[c] = 1
+        elif c <= FIRST_RARE:
+            p = index.rare_ptr[FIRST_RARE - c]
+            m = count_postings(index.rare_postings + p, index.rare_ptr[FIRST_RARE - c + 1] - p,
+                               scratch.counts, scratch.touched, m)
+    for i in range(m):
+        s = scratch.touched[i]
+        shared = 0
+        for p in range(index.rare_sv_ptr[s], index.rare_sv_ptr[s + 1]):
+            shared += scratch.marks[index.rare_sv_common[p]]
+        term = index.kernel[shared + scratch.counts[s]] - index.kernel[shared]
+        scratch.kernel_terms[i] = term
+        scratch.counts[s] = 0
+        coef = rare_coef + <int64_t>s * n_outputs
+        for k in range(n_outputs):
+            out[k] += coef[k] * term
+    for i in range(m_common):
+        scratch.marks[ranks[i]] = 0
+    n_rare[0] = m
+    return m_common
+
+
+# Point index at the rare-index arrays (feature_class, rare_ptr, rare_postings, rare_sv_ptr,
+# rare_sv_common, kernel; the caller keeps them alive) after checking that they fit together and
+# with n_common common ranks; ValueError otherwise.
+cdef int point_rare_index(RareIndex* index, dict arrays, int32_t n_common) except -1
 
 
 cdef class SplitSVMScorer(BinaryScorer):
     # Common part: conjunction weights over the ranks of the common features (pke.pxd).
     cdef readonly ConjunctionStore common
-    cdef readonly int32_t n_common
     cdef readonly dict arrays
     cdef readonly dict settings
-    cdef readonly int32_t n_ids
-    cdef readonly int32_t n_rare_support_vectors
     cdef readonly ScratchPool pool
+    cdef RareIndex rare
     cdef const double* constant
-    cdef const int32_t* feature_class
-    cdef const int64_t* rare_ptr
-    cdef const int32_t* rare_postings
-    cdef const int64_t* rare_sv_ptr
-    cdef const int32_t* rare_sv_common
     cdef const double* rare_sv_coef
-    cdef const double* kernel

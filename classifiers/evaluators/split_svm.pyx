@@ -28,15 +28,15 @@ Nothing is approximated: the total is the kernel sum (to floating-point rounding
 makes every feature common (PKE); s above the largest count makes every feature rare (all support
 vectors go through the index, as in PKI).
 """
-from libc.math cimport NAN
-from libc.stdint cimport int32_t, int64_t, uint8_t
+from libc.stdint cimport int32_t, int64_t
 from libc.stdlib cimport free, malloc
 
 from typing import Any
 
 import numpy as np
 
-from classifiers.model_file import ModelFileError, require_arrays
+from classifiers.model_file import require_arrays
+from classifiers.evaluators.scorer_arrays import arrays_checked, header_values, part_bytes
 from classifiers.evaluators.pke cimport ConjunctionStore
 from classifiers.evaluators.pke import (
     DEFAULT_MAX_DENSE_BYTES,
@@ -45,12 +45,10 @@ from classifiers.evaluators.pke import (
     rank_features,
 )
 from classifiers.evaluators.pki cimport ScratchPool
-from classifiers.scorer cimport BinaryScorer
+from classifiers.scorer cimport BinaryScorer, no_scores
 
 cdef enum:
     STACK_FEATURES = 256
-    ABSENT = -1
-    FIRST_RARE = -2
 
 AUTO = "auto"
 DEFAULT_RARE_THRESHOLD = AUTO
@@ -89,6 +87,85 @@ def parse_rare_threshold(text: str) -> int | float | str:
     return value
 
 
+def split_index(support_vectors, holders: np.ndarray, double min_common_count
+                ) -> tuple[np.ndarray, dict[str, np.ndarray], np.ndarray]:
+    """The split of the features at s = min_common_count (holders[f]: the number of support
+    vectors holding f, for every id they hold): the ids of the common features by rank
+    (rank_features), the arrays of the RareIndex but its kernel (split_svm.pxd), and the support
+    vectors holding a rare feature, ascending (the rare support vectors 0, 1, ...)."""
+    sv = support_vectors
+    common = (holders >= min_common_count) & (holders > 0)
+    rare = (holders < min_common_count) & (holders > 0)
+    common_ids = rank_features(sv, common)
+    rare_ids = np.flatnonzero(rare)
+    feature_class = np.full(holders.size, ABSENT, dtype=np.int32)
+    feature_class[common_ids] = np.arange(common_ids.size, dtype=np.int32)
+    feature_class[rare_ids] = FIRST_RARE - np.arange(rare_ids.size, dtype=np.int32)
+    # The rare support vectors' rare features as postings, their common features as ranks.
+    rows = np.repeat(np.arange(len(sv)), sv.row_lengths())
+    rare_svs = np.unique(rows[rare[sv.indices]])
+    sub = sv.take(rare_svs)
+    sub_rows = np.repeat(np.arange(rare_svs.size), sub.row_lengths())
+    sub_class = feature_class[sub.indices]
+    in_rare = sub_class <= FIRST_RARE
+    rare_number = FIRST_RARE - sub_class[in_rare]
+    order = np.lexsort((sub_rows[in_rare], rare_number))
+    rare_ptr = np.zeros(rare_ids.size + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rare_number, minlength=rare_ids.size), out=rare_ptr[1:])
+    in_common = sub_class >= 0
+    rare_sv_ptr = np.zeros(rare_svs.size + 1, dtype=np.int64)
+    np.cumsum(np.bincount(sub_rows[in_common], minlength=rare_svs.size), out=rare_sv_ptr[1:])
+    index = {
+        "feature_class": feature_class,
+        "rare_ptr": rare_ptr,
+        "rare_postings": sub_rows[in_rare][order].astype(np.int32),
+        "rare_sv_ptr": rare_sv_ptr,
+        "rare_sv_common": sub_class[in_common],
+    }
+    return common_ids, index, rare_svs
+
+
+cdef int point_rare_index(RareIndex* index, dict arrays, int32_t n_common) except -1:
+    for name, dtype in (("feature_class", np.int32), ("rare_ptr", np.int64),
+                        ("rare_postings", np.int32), ("rare_sv_ptr", np.int64),
+                        ("rare_sv_common", np.int32), ("kernel", np.float64)):
+        array = arrays[name]
+        if array.dtype != dtype or array.ndim != 1 or not array.flags.c_contiguous:
+            raise ValueError(f"{name} must be a {np.dtype(dtype)} array")
+    for ptr_name, data_name in (("rare_ptr", "rare_postings"),
+                                ("rare_sv_ptr", "rare_sv_common")):
+        ptr, data = arrays[ptr_name], arrays[data_name]
+        if (ptr.size < 1 or ptr[0] != 0 or ptr[ptr.size - 1] != data.size
+                or np.any(np.diff(ptr) < 0)):
+            raise ValueError(f"{ptr_name} must delimit {data_name}")
+    fc = arrays["feature_class"]
+    n_rare = arrays["rare_ptr"].size - 1
+    n_rare_sv = arrays["rare_sv_ptr"].size - 1
+    if fc.size and (fc.min() <= FIRST_RARE - n_rare or fc.max() >= n_common):
+        raise ValueError("feature_class must hold ranks, -1 or rare feature numbers")
+    postings, ranks = arrays["rare_postings"], arrays["rare_sv_common"]
+    if postings.size and (postings.min() < 0 or postings.max() >= n_rare_sv):
+        raise ValueError("rare_postings must hold rare support vector numbers")
+    if ranks.size and (ranks.min() < 0 or ranks.max() >= n_common):
+        raise ValueError("rare_sv_common must hold common feature ranks")
+    longest = 0
+    if n_rare_sv:
+        longest = int((np.diff(arrays["rare_sv_ptr"])
+                       + np.bincount(postings, minlength=n_rare_sv)).max())
+    if arrays["kernel"].size < longest + 1:
+        raise ValueError("kernel must cover every possible shared-feature count")
+    index.n_ids = fc.size
+    index.n_common = n_common
+    index.n_support_vectors = n_rare_sv
+    index.feature_class = <const int32_t*><size_t>fc.ctypes.data
+    index.rare_ptr = <const int64_t*><size_t>arrays["rare_ptr"].ctypes.data
+    index.rare_postings = <const int32_t*><size_t>postings.ctypes.data
+    index.rare_sv_ptr = <const int64_t*><size_t>arrays["rare_sv_ptr"].ctypes.data
+    index.rare_sv_common = <const int32_t*><size_t>ranks.ctypes.data
+    index.kernel = <const double*><size_t>arrays["kernel"].ctypes.data
+    return 0
+
+
 cdef class SplitSVMScorer(BinaryScorer):
     def __init__(
         self,
@@ -114,39 +191,13 @@ cdef class SplitSVMScorer(BinaryScorer):
             s = float(auto_common_count(holders, n_dense))
         else:
             s = minimum_common_count(rare_threshold, n_sv)
-        common = (holders >= s) & (holders > 0)
-        rare = (holders < s) & (holders > 0)
-        common_ids = rank_features(sv, common)
-        n_common = common_ids.size
-        rare_ids = np.flatnonzero(rare)
-        feature_class = np.full(n_ids, ABSENT, dtype=np.int32)
-        feature_class[common_ids] = np.arange(n_common, dtype=np.int32)
-        feature_class[rare_ids] = FIRST_RARE - np.arange(rare_ids.size, dtype=np.int32)
+        common_ids, rare_index, rare_svs = split_index(sv, holders, s)
         store, constant = build_store(expansion, common_ids, max_dense_bytes, drop_zero_weights)
-        # Support vectors holding a rare feature, numbered 0.. in their order; their rare
-        # features as postings, their common features as ranks.
-        rows = np.repeat(np.arange(n_sv), sv.row_lengths())
-        rare_svs = np.unique(rows[rare[sv.indices]])
-        sub = sv.take(rare_svs)
-        sub_rows = np.repeat(np.arange(rare_svs.size), sub.row_lengths())
-        sub_class = feature_class[sub.indices]
-        in_rare = sub_class <= FIRST_RARE
-        rare_number = FIRST_RARE - sub_class[in_rare]
-        order = np.lexsort((sub_rows[in_rare], rare_number))
-        rare_ptr = np.zeros(rare_ids.size + 1, dtype=np.int64)
-        np.cumsum(np.bincount(rare_number, minlength=rare_ids.size), out=rare_ptr[1:])
-        in_common = sub_class >= 0
-        rare_sv_ptr = np.zeros(rare_svs.size + 1, dtype=np.int64)
-        np.cumsum(np.bincount(sub_rows[in_common], minlength=rare_svs.size), out=rare_sv_ptr[1:])
         longest = int(sv.row_lengths().max()) if n_sv else 0
         arrays = {
             "constant": constant,
             "common_ids": common_ids,
-            "feature_class": feature_class,
-            "rare_ptr": rare_ptr,
-            "rare_postings": sub_rows[in_rare][order].astype(np.int32),
-            "rare_sv_ptr": rare_sv_ptr,
-            "rare_sv_common": sub_class[in_common],
+            **rare_index,
             "rare_sv_coef": np.ascontiguousarray(expansion.coefficients.T[rare_svs]),
             "kernel": expansion.kernel_of_count(np.arange(longest + 1)),
         }
@@ -161,68 +212,41 @@ cdef class SplitSVMScorer(BinaryScorer):
         self._install(store, arrays, settings)
 
     def _install(self, ConjunctionStore store, dict arrays, dict settings) -> None:
+        cdef RareIndex rare
         a = {name: np.ascontiguousarray(value) for name, value in arrays.items()}
-        for name, dtype in (("constant", np.float64), ("common_ids", np.int32),
-                            ("feature_class", np.int32), ("rare_ptr", np.int64),
-                            ("rare_postings", np.int32), ("rare_sv_ptr", np.int64),
-                            ("rare_sv_common", np.int32), ("rare_sv_coef", np.float64),
-                            ("kernel", np.float64)):
-            if a[name].dtype != dtype or a[name].ndim != (2 if name == "rare_sv_coef" else 1):
+        for name, dtype, ndim in (("constant", np.float64, 1), ("common_ids", np.int32, 1),
+                                  ("rare_sv_coef", np.float64, 2)):
+            if a[name].dtype != dtype or a[name].ndim != ndim:
                 raise ValueError(f"{name} must be a {np.dtype(dtype)} array")
         n_outputs = store.n_outputs
         n_common = a["common_ids"].size
-        n_rare_sv = a["rare_sv_ptr"].size - 1
-        n_rare = a["rare_ptr"].size - 1
-        fc = a["feature_class"]
         if store.degree != int(settings["degree"]) or store.n_ranked != n_common:
             raise ValueError("the conjunction store does not match the degree or common features")
         if a["constant"].shape != (n_outputs,):
             raise ValueError("constant must hold one value per output")
-        if a["rare_sv_coef"].shape != (n_rare_sv, n_outputs):
+        point_rare_index(&rare, a, n_common)
+        if a["rare_sv_coef"].shape != (rare.n_support_vectors, n_outputs):
             raise ValueError("rare_sv_coef must be (n_rare_support_vectors, n_outputs)")
-        for ptr_name, data_name in (("rare_ptr", "rare_postings"),
-                                    ("rare_sv_ptr", "rare_sv_common")):
-            ptr, data = a[ptr_name], a[data_name]
-            if (ptr.ndim != 1 or ptr.size < 1 or ptr[0] != 0 or ptr[ptr.size - 1] != data.size
-                    or np.any(np.diff(ptr) < 0)):
-                raise ValueError(f"{ptr_name} must delimit {data_name}")
-        if fc.size and (fc.min() <= FIRST_RARE - n_rare or fc.max() >= n_common):
-            raise ValueError("feature_class must hold ranks, -1 or rare feature numbers")
-        ids = a["common_ids"]
+        fc, ids = a["feature_class"], a["common_ids"]
         if n_common and (ids.min() < 0 or ids.max() >= fc.size
                          or (fc[ids] != np.arange(n_common)).any()):
             raise ValueError("common_ids and feature_class disagree")
-        postings, ranks = a["rare_postings"], a["rare_sv_common"]
-        if postings.size and (postings.min() < 0 or postings.max() >= n_rare_sv):
-            raise ValueError("rare_postings must hold rare support vector numbers")
-        if ranks.size and (ranks.min() < 0 or ranks.max() >= n_common):
-            raise ValueError("rare_sv_common must hold common feature ranks")
-        longest = 0
-        if n_rare_sv:
-            longest = int((np.diff(a["rare_sv_ptr"])
-                           + np.bincount(postings, minlength=n_rare_sv)).max())
-        if a["kernel"].size < longest + 1:
-            raise ValueError("kernel must cover every possible shared-feature count")
         self.common = store
-        self.n_common = n_common
         self.arrays = a
         self.settings = dict(settings)
         self.n_outputs = n_outputs
-        self.n_ids = fc.size
-        self.n_rare_support_vectors = n_rare_sv
-        self.pool = ScratchPool(2 * n_rare_sv * sizeof(int32_t) + n_common)
+        self.rare = rare
+        self.pool = ScratchPool(rare_scratch_bytes(&rare))
         self.constant = <const double*><size_t>a["constant"].ctypes.data
-        self.feature_class = <const int32_t*><size_t>fc.ctypes.data
-        self.rare_ptr = <const int64_t*><size_t>a["rare_ptr"].ctypes.data
-        self.rare_postings = <const int32_t*><size_t>postings.ctypes.data
-        self.rare_sv_ptr = <const int64_t*><size_t>a["rare_sv_ptr"].ctypes.data
-        self.rare_sv_common = <const int32_t*><size_t>ranks.ctypes.data
         self.rare_sv_coef = <const double*><size_t>a["rare_sv_coef"].ctypes.data
-        self.kernel = <const double*><size_t>a["kernel"].ctypes.data
 
     @property
     def n_common_features(self) -> int:
-        return int(self.n_common)
+        return int(self.rare.n_common)
+
+    @property
+    def n_rare_support_vectors(self) -> int:
+        return int(self.rare.n_support_vectors)
 
     @property
     def n_rare_features(self) -> int:
@@ -237,72 +261,41 @@ cdef class SplitSVMScorer(BinaryScorer):
         cdef int32_t stack_ranks[STACK_FEATURES]
         cdef int32_t* x_ranks = stack_ranks
         cdef int n_outputs = self.n_outputs
-        cdef int slot, i, k, m_common = 0
-        cdef int32_t f, c, s, shared, m = 0
-        cdef int64_t p
-        cdef double kr
-        cdef const double* coef
-        cdef int32_t* counts
-        cdef int32_t* touched
-        cdef uint8_t* marks
+        cdef int slot, k, m_common, n_rare
+        cdef RareScratch scratch
+        cdef void* buffer
         for k in range(n_outputs):
             out[k] = self.constant[k]
-        counts = <int32_t*>self.pool.acquire(&slot)
+        buffer = self.pool.acquire(&slot)
         if n > STACK_FEATURES:
             x_ranks = <int32_t*>malloc(n * sizeof(int32_t))
-        if counts == NULL or x_ranks == NULL:
-            for k in range(n_outputs):
-                out[k] = NAN
-            if counts != NULL:
-                self.pool.release(counts, slot)
+        if buffer == NULL or x_ranks == NULL:
+            no_scores(out, n_outputs)
+            if buffer != NULL:
+                self.pool.release(buffer, slot)
+            if x_ranks != stack_ranks:
+                free(x_ranks)
             return
-        touched = counts + self.n_rare_support_vectors
-        marks = <uint8_t*>(touched + self.n_rare_support_vectors)
-        for i in range(n):
-            f = feats[i]
-            if f >= self.n_ids:
-                break
-            c = self.feature_class[f]
-            if c >= 0:
-                x_ranks[m_common] = c
-                m_common += 1
-                marks[c] = 1
-            elif c <= FIRST_RARE:
-                for p in range(self.rare_ptr[FIRST_RARE - c], self.rare_ptr[FIRST_RARE - c + 1]):
-                    s = self.rare_postings[p]
-                    if counts[s] == 0:
-                        touched[m] = s
-                        m += 1
-                    counts[s] += 1
-        for i in range(m):
-            s = touched[i]
-            shared = 0
-            for p in range(self.rare_sv_ptr[s], self.rare_sv_ptr[s + 1]):
-                shared += marks[self.rare_sv_common[p]]
-            kr = self.kernel[shared + counts[s]] - self.kernel[shared]
-            counts[s] = 0
-            coef = self.rare_sv_coef + <int64_t>s * n_outputs
-            for k in range(n_outputs):
-                out[k] += coef[k] * kr
-        for i in range(m_common):
-            marks[x_ranks[i]] = 0
-        self.pool.release(counts, slot)
+        scratch = rare_scratch(&self.rare, buffer)
+        m_common = split_features(&self.rare, scratch, feats, n, x_ranks, &n_rare,
+                                  self.rare_sv_coef, n_outputs, out)
+        self.pool.release(buffer, slot)
         self.common.add(x_ranks, m_common, out)
         if x_ranks != stack_ranks:
             free(x_ranks)
 
     def memory_report(self) -> dict[str, int]:
         """Bytes of each part: common expansion, rare index, rare support vectors, scratch."""
-        a = self.arrays
         parts = self.common.memory_report()
         return {
             "common_dense": parts["dense"],
             "common_hashed": parts["hashed"],
-            "common_ranks": a["constant"].nbytes + a["common_ids"].nbytes,
-            "rare_index": (a["feature_class"].nbytes + a["rare_ptr"].nbytes
-                           + a["rare_postings"].nbytes),
-            "rare_support_vectors": (a["rare_sv_ptr"].nbytes + a["rare_sv_common"].nbytes
-                                     + a["rare_sv_coef"].nbytes + a["kernel"].nbytes),
+            **part_bytes(self.arrays, {
+                "common_ranks": ("constant", "common_ids"),
+                "rare_index": ("feature_class", "rare_ptr", "rare_postings"),
+                "rare_support_vectors": ("rare_sv_ptr", "rare_sv_common", "rare_sv_coef",
+                                         "kernel"),
+            }),
             "scratch_per_call": self.pool.bytes_per_call,
         }
 
@@ -313,32 +306,24 @@ cdef class SplitSVMScorer(BinaryScorer):
         """Header (JSON-ready) and arrays that from_arrays turns back into this scorer."""
         header = {"evaluator": "split", "n_outputs": self.n_outputs,
                   "n_dense": self.common.n_dense, **self.settings}
-        arrays = dict(self.arrays)
-        arrays["dense_weights"] = self.common.dense_weights
-        arrays["keys"] = self.common.keys()
-        arrays["hashed_weights"] = self.common.hashed_weights
-        return header, arrays
+        return header, {**self.arrays, **self.common.to_arrays()}
 
     @classmethod
     def from_arrays(
         cls, header: dict[str, Any], arrays: dict[str, np.ndarray], source: str = "model"
     ) -> SplitSVMScorer:
         """Rebuild a scorer from to_arrays() output; ModelFileError names `source`."""
-        try:
-            if header["evaluator"] != "split":
-                raise ValueError(f"evaluator {header['evaluator']!r} is not split")
-            n_outputs, degree = int(header["n_outputs"]), int(header["degree"])
-            n_dense = int(header["n_dense"])
-            settings = {
-                "degree": degree,
-                "gamma": float(header["gamma"]),
-                "coef0": float(header["coef0"]),
-                "rare_threshold": header["rare_threshold"],
-                "min_common_count": float(header["min_common_count"]),
-                "n_support_vectors": int(header["n_support_vectors"]),
-            }
-        except (KeyError, TypeError, ValueError) as error:
-            raise ModelFileError(f"{source}: inconsistent split-svm header ({error})") from None
+        settings = header_values(header, "split", "split-svm", {
+            "n_outputs": int,
+            "n_dense": int,
+            "degree": int,
+            "gamma": float,
+            "coef0": float,
+            "rare_threshold": None,
+            "min_common_count": float,
+            "n_support_vectors": int,
+        }, source)
+        n_outputs, n_dense = settings.pop("n_outputs"), settings.pop("n_dense")
         expected = {
             "constant": ("float64", (n_outputs,)),
             "common_ids": ("int32", (None,)),
@@ -350,18 +335,11 @@ cdef class SplitSVMScorer(BinaryScorer):
             "rare_sv_coef": ("float64", (None, n_outputs)),
             "kernel": ("float64", (None,)),
         }
-        store_arrays = {
-            "dense_weights": ("float64", (None, n_outputs)),
-            "keys": ("uint64", (None,)),
-            "hashed_weights": ("float64", (None, n_outputs)),
-        }
-        require_arrays(source, arrays, {**expected, **store_arrays})
+        require_arrays(source, arrays, expected)
         scorer = cls.__new__(cls)
-        try:
-            store = ConjunctionStore(arrays["dense_weights"], arrays["keys"],
-                                     arrays["hashed_weights"], degree,
-                                     arrays["common_ids"].size, n_dense)
+        with arrays_checked(source, "split-svm"):
+            store = ConjunctionStore.from_arrays(arrays, settings["degree"],
+                                                 arrays["common_ids"].size, n_dense, n_outputs,
+                                                 source)
             scorer._install(store, {name: arrays[name] for name in expected}, settings)
-        except ValueError as error:
-            raise ModelFileError(f"{source}: inconsistent split-svm arrays ({error})") from None
         return scorer

@@ -17,13 +17,13 @@ Weights are kept pre-multiplied by the mapping's scale ("effective weights" v_d 
 w . phi(x) is a plain sum of v over the dimensions present, and a dual step w += delta phi(x_i)
 becomes v_d += delta s_d^2.
 """
-from libc.math cimport INFINITY, NAN, fabs
+from libc.math cimport INFINITY, fabs
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 
 import numpy as np
 
-from classifiers.scorer cimport BinaryScorer
+from classifiers.scorer cimport BinaryScorer, no_scores
 from features.key_index cimport KeyIndex
 
 cdef enum:
@@ -70,8 +70,7 @@ cdef void _score(
     if pairs and n > STACK_FEATURES:
         seen = <int32_t*>malloc(n * sizeof(int32_t))
         if seen == NULL:
-            for k in range(n_outputs):
-                out[k] = NAN
+            no_scores(out, n_outputs)
             return
     for i in range(n):
         r = feats[i]

@@ -11,6 +11,7 @@ from libc.stdlib cimport free, malloc
 import numpy as np
 
 from classifiers.evaluators.one_vs_one_scorer cimport OneVsOneVoter
+from classifiers.evaluators.pke cimport sort_ranks
 from classifiers.scorer cimport BinaryScorer
 from features.key_index cimport KeyIndex
 from parser.dependency.arc_eager cimport (LEFT, N_MOVES, REDUCE, RIGHT, SHIFT, StateC, apply_move,
@@ -148,18 +149,6 @@ cdef inline int best_of(void* slot, const int32_t* feats, int n, const bint* all
     return (<ClassifierSlot>slot).best(feats, n, allowed)
 
 
-cdef inline void sort_small(int32_t* a, int n) noexcept nogil:
-    cdef int i, j
-    cdef int32_t v
-    for i in range(1, n):
-        v = a[i]
-        j = i - 1
-        while j >= 0 and a[j] > v:
-            a[j + 1] = a[j]
-            j -= 1
-        a[j + 1] = v
-
-
 cdef class ArcEagerDecoder:
     """Everything the parse loop needs, held in C-friendly form."""
 
@@ -231,19 +220,12 @@ cdef class ArcEagerDecoder:
         cdef int32_t feats[MAX_TEMPLATES]
         cdef bint valid[N_MOVES]
         cdef int n_keys, n_feats, j, move, label
-        cdef int32_t rank
         sentence_at(&sent, &word[start], &tag[start], &coarse[start], n)
         state_reset(st, n)
         while not is_final(st):
             valid_moves(st, valid)
             n_keys = extract_keys(st, &sent, self.feature_set, keys)
-            n_feats = 0
-            for j in range(n_keys):
-                rank = self.vocab.get(keys[j])
-                if rank >= 0:
-                    feats[n_feats] = rank
-                    n_feats += 1
-            sort_small(feats, n_feats)
+            n_feats = self._ranks(keys, n_keys, feats)
             move, label = self._choose(st, self._split(split_tag[start + st.buffer]), feats,
                                        n_feats, valid)
             apply_move(st, move, label)
@@ -251,6 +233,19 @@ cdef class ArcEagerDecoder:
         for j in range(1, n + 1):
             heads[start + j] = st.heads[j]
             labels[start + j] = st.labels[j]
+
+    cdef int _ranks(self, const uint64_t* keys, int n_keys, int32_t* feats) noexcept:
+        """The sorted feature ranks of a state's keys (keys the vocabulary lacks are dropped);
+        returns their number."""
+        cdef int j, n_feats = 0
+        cdef int32_t rank
+        for j in range(n_keys):
+            rank = self.vocab.get(keys[j])
+            if rank >= 0:
+                feats[n_feats] = rank
+                n_feats += 1
+        sort_ranks(feats, n_feats)
+        return n_feats
 
     cdef int _split(self, int tag_id) noexcept:
         """The split of a first-buffer-word tag (unknown tags: the fallback split)."""
@@ -342,7 +337,6 @@ cdef class ArcEagerDecoder:
         cdef bint valid[N_MOVES]
         cdef int cost[N_MOVES]
         cdef int n_keys, n_feats, j, move, target, label, split, s0, b0, static, least
-        cdef int32_t rank
         cdef const int32_t* heads = &gold_heads[start]
         sentence_at(&sent, &word[start], &tag[start], &coarse[start], n)
         state_reset(st, n)
@@ -372,14 +366,8 @@ cdef class ArcEagerDecoder:
                 lb[row] = gold_labels[start + s0]
             elif target == RIGHT and heads[b0] == s0:
                 lb[row] = gold_labels[start + b0]
+            n_feats = self._ranks(&k[row, 0], n_keys, feats)
             row += 1
-            n_feats = 0
-            for j in range(n_keys):
-                rank = self.vocab.get(k[row - 1, j])
-                if rank >= 0:
-                    feats[n_feats] = rank
-                    n_feats += 1
-            sort_small(feats, n_feats)
             split = self._split(split_tag[start + b0])
             move, label = self._choose(st, split, feats, n_feats, valid)
             apply_move(st, move, label)
