@@ -23,6 +23,7 @@ from classifiers.online.pa_slicing import PASlicing
 Classifier = Poly2LinearSVM | KernelSVM | KernelEvaluatorModel | PASlicing
 # Classifiers whose decision function is a kernel expansion (evaluated by any exact evaluator).
 KernelModel = KernelSVM | PASlicing
+KERNEL_MODELS = (KernelSVM, PASlicing)
 
 BACKENDS = {
     "poly2-linear": Poly2LinearSVM, "linear": LinearSVM, "kernel-svm": KernelSVM,
@@ -63,10 +64,9 @@ def load_classifier(path: str | os.PathLike) -> tuple[Classifier, dict[str, Any]
 def convert_classifier(clf: Classifier, to: str,
                        rare_threshold: int | float | str = DEFAULT_RARE_THRESHOLD,
                        stats: dict[str, Any] | None = None) -> KernelEvaluatorModel:
-    """A kernel model (kernel-svm, libsvm, two-class pa-slicing) kept as one of its exact
-    evaluators: `to` is split, pki or pke (rare_threshold: split only). ValueError (one
-    sentence) for a model without support vectors, a converted one, or one the one-vs-one
-    layout cannot hold."""
+    """A kernel model (kernel-svm, libsvm, pa-slicing) kept as one of its exact evaluators:
+    `to` is split, pki or pke (rare_threshold: split only). ValueError (one sentence) for a
+    model without support vectors, a converted one, or one of a single class."""
     if not isinstance(clf, (KernelSVM, PASlicing)):
         what = ("a converted model (convert the kernel model it came from)"
                 if isinstance(clf, KernelEvaluatorModel)
@@ -76,11 +76,6 @@ def convert_classifier(clf: Classifier, to: str,
     if to != "split" and rare_threshold != DEFAULT_RARE_THRESHOLD:
         raise ValueError(f"the rare threshold applies to the split evaluator, not {to}")
     if isinstance(clf, PASlicing):
-        try:
-            expansion = clf.as_one_vs_one()
-        except ValueError as error:
-            raise ValueError(f"{error}, so it cannot be converted (every evaluation mode scores "
-                             "it exactly as it is)") from None
-    else:
-        expansion = clf.expansion_
-    return KernelEvaluatorModel.convert(expansion, to, rare_threshold, stats)
+        return KernelEvaluatorModel.convert_one_vs_rest(clf.expansion_, clf.classes_, to,
+                                                        rare_threshold, stats)
+    return KernelEvaluatorModel.convert(clf.expansion_, to, rare_threshold, stats)

@@ -1,4 +1,4 @@
-"""A one-vs-one polynomial-kernel SVM kept as one of its exact fast evaluators.
+"""A polynomial-kernel classifier kept as one of its exact fast evaluators.
 
 `polyparse clf convert` turns a kernel-svm model (ours or libsvm's) into this form: the arrays of
 one evaluator of all its pair values, built by classifiers.evaluators.modes.build_evaluator from the
@@ -24,7 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from classifiers.binary_classifier import BinaryClassifier
+from classifiers.binary_classifier import BinaryClassifier, one_vs_rest_outputs
+from classifiers.evaluators.kernel_expansion import KernelExpansion
 from classifiers.evaluators.modes import (
     DEFAULT_EVAL_MODE,
     EVAL_MODES,
@@ -45,9 +46,12 @@ EVALUATORS = {backend: evaluator for evaluator, backend in BACKENDS.items()}
 SCORERS: dict[str, Any] = {"split": SplitSVMScorer, "pki": PKIScorer, "pke": PKEScorer}
 # Degrees whose conjunctions PKE and split-svm expand (MAX_EXPANDED_DEGREE of classifiers/evaluators/pke.pxd).
 EXPANDED_DEGREES = (1, 2, 3)
+# How decision values become labels: libsvm's vote over one value per pair of classes, or the
+# sign (two classes) / argmax (more) of one value per class.
+DECISIONS = ("one-vs-one", "one-vs-rest")
 _LAYOUT = frozenset([
     "format", "backend", "evaluator", "scorer", "classes", "n_support", "n_support_vectors",
-    "n_outputs", "degree", "gamma", "coef0",
+    "n_outputs", "degree", "gamma", "coef0", "decision",
 ])
 
 
@@ -97,7 +101,12 @@ def split_summary(scorer: SplitSVMScorer) -> dict[str, Any]:
 
 
 class KernelEvaluatorModel(BinaryClassifier):
-    """Labels, kernel and support-vector counts of a one-vs-one model, and its evaluator."""
+    """Labels, kernel and support-vector counts of a kernel model, and its evaluator.
+
+    decision "one-vs-one" (kernel-svm, libsvm): one value per pair of classes in libsvm's
+    order, libsvm's vote, n_support per class; "one-vs-rest" (pa-slicing): one value per class
+    (one for two classes, positive meaning the first), n_support the one total.
+    """
 
     def __init__(
         self,
@@ -109,27 +118,36 @@ class KernelEvaluatorModel(BinaryClassifier):
         gamma: float,
         coef0: float,
         stats: dict[str, Any] | None = None,
+        decision: str = "one-vs-one",
     ) -> None:
-        """evaluator: pki, pke or split; scorer: an instance of SCORERS[evaluator] giving one
-        decision value per pair of classes in libsvm's order; labels in libsvm's order;
-        n_support: support vectors per class; stats: JSON-ready facts about the source model
-        (objective, training, conversion)."""
+        """evaluator: pki, pke or split; scorer: an instance of SCORERS[evaluator] giving the
+        decision values; labels in the source model's order; n_support: support vectors per
+        class (one-vs-one) or their total (one-vs-rest); stats: JSON-ready facts about the
+        source model (objective, training, conversion)."""
         check_conversion(evaluator, int(degree))
         if not isinstance(scorer, SCORERS[evaluator]):
             raise TypeError(f"the {evaluator} evaluator is a {SCORERS[evaluator].__name__}")
+        if decision not in DECISIONS:
+            raise ValueError(f"unknown decision {decision!r} (available: {', '.join(DECISIONS)})")
         labels = np.asarray(labels)
-        n_support = np.asarray(n_support, dtype=np.int32)
+        n_support = np.asarray(n_support, dtype=np.int32).reshape(-1)
         if labels.ndim != 1 or labels.size < 2 or np.unique(labels).size != labels.size:
             raise ValueError("labels must hold two or more distinct classes")
-        if n_support.shape != labels.shape or (n_support < 0).any():
-            raise ValueError("n_support must hold one count per class")
-        n_pairs = labels.size * (labels.size - 1) // 2
-        if scorer.n_outputs != n_pairs:
+        counts = labels.size if decision == "one-vs-one" else 1
+        if n_support.shape != (counts,) or (n_support < 0).any():
+            raise ValueError("n_support must hold one count per class (one-vs-one) or one "
+                             "total (one-vs-rest)")
+        if decision == "one-vs-one":
+            expected, what = labels.size * (labels.size - 1) // 2, "pair of"
+        else:
+            expected, what = one_vs_rest_outputs(labels.size), "one-vs-rest output of"
+        if scorer.n_outputs != expected:
             raise ValueError(
-                f"the evaluator has {scorer.n_outputs} outputs, not one per pair of the "
-                f"{labels.size} classes ({n_pairs})"
+                f"the evaluator has {scorer.n_outputs} outputs, not one per {what} the "
+                f"{labels.size} classes ({expected})"
             )
         self.evaluator = evaluator
+        self.decision = decision
         self._scorer = scorer
         self.classes_ = labels
         self.n_support = n_support
@@ -164,9 +182,31 @@ class KernelEvaluatorModel(BinaryClassifier):
         return cls(evaluator, scorer, expansion.labels, expansion.n_support, expansion.degree,
                    expansion.gamma, expansion.coef0, stats)
 
+    @classmethod
+    def convert_one_vs_rest(
+        cls,
+        expansion: KernelExpansion,
+        labels: np.ndarray,
+        evaluator: str,
+        rare_threshold: int | float | str = DEFAULT_RARE_THRESHOLD,
+        stats: dict[str, Any] | None = None,
+    ) -> "KernelEvaluatorModel":
+        """Build the named evaluator of a one-vs-rest kernel model of two or more classes
+        (one output per class, or one for two classes)."""
+        check_conversion(evaluator, expansion.degree)
+        labels = np.asarray(labels)
+        if labels.size < 2:
+            raise ValueError(f"the model knows one class ({labels[0].item()!r}) and has no "
+                             "decision function to convert")
+        scorer = build_evaluator(expansion, evaluator, rare_threshold)
+        return cls(evaluator, scorer, labels, [expansion.n_support_vectors], expansion.degree,
+                   expansion.gamma, expansion.coef0, stats, decision="one-vs-rest")
+
     def predict_from_decision(self, values: np.ndarray) -> np.ndarray:
-        """Labels for decision values (n, n_pairs), one per pair of classes in libsvm's
-        order, by libsvm's one-vs-one vote."""
+        """Labels for decision values: libsvm's vote over the pair values (one-vs-one), or the
+        sign / argmax of the class values (one-vs-rest)."""
+        if self.decision == "one-vs-rest":
+            return super().predict_from_decision(values)
         return one_vs_one_vote(self.classes_, self._check_decision_values(values))
 
     def memory_bytes(self) -> dict[str, int]:
@@ -187,6 +227,7 @@ class KernelEvaluatorModel(BinaryClassifier):
             "degree": self.degree,
             "gamma": self.gamma,
             "coef0": self.coef0,
+            "decision": self.decision,
             **self.stats_,
         }
         return header, arrays
@@ -207,9 +248,11 @@ class KernelEvaluatorModel(BinaryClassifier):
             n_support = np.asarray(header["n_support"], dtype=np.int32)
             degree, gamma, coef0 = header["degree"], header["gamma"], header["coef0"]
             n_outputs = int(header["n_outputs"])
+            decision = header.get("decision", "one-vs-one")
         scorer = SCORERS[evaluator].from_arrays(scorer_header, arrays, source)
         stats = {key: value for key, value in header.items() if key not in _LAYOUT}
         with inconsistent(source, "model"):
-            model = cls(evaluator, scorer, labels, n_support, degree, gamma, coef0, stats)
+            model = cls(evaluator, scorer, labels, n_support, degree, gamma, coef0, stats,
+                        decision)
         model.check_output_count(source, n_outputs, model.n_outputs)
         return model

@@ -37,7 +37,6 @@ from classifiers.binary_classifier import (
 )
 from classifiers.evaluators.kernel_expansion import KernelExpansion
 from classifiers.evaluators.modes import build_evaluator
-from classifiers.evaluators.one_vs_one_expansion import OneVsOneExpansion
 from classifiers.model_file import ModelFileError, inconsistent
 from classifiers.online.kernel_slicing import (
     STRATEGIES,
@@ -219,27 +218,6 @@ class PASlicing(BinaryClassifier):
         self.classes_ = labels
         self.expansion_ = expansion
         self._scorer = None
-
-    def as_one_vs_one(self) -> OneVsOneExpansion:
-        """A two-class model in libsvm's one-vs-one layout (the support vectors with a positive
-        coefficient first, counted as classes_[0]'s; rho = 0), the same decision function, for
-        classifiers.evaluators.evaluator_model. ValueError for one class or k >= 3 classes, whose
-        one-vs-rest outputs that layout cannot hold."""
-        expansion = self._expansion()
-        classes = self.classes_
-        if classes.size != 2:
-            what = ("knows one class and has no decision function" if classes.size == 1 else
-                    f"has {classes.size} one-vs-rest outputs (argmax); the one-vs-one layout "
-                    "holds one output per pair of classes and takes a vote")
-            raise ValueError(f"the pa-slicing model {what}")
-        coefficients = expansion.coefficients[0]
-        order = np.argsort(coefficients <= 0, kind="stable")
-        positive = int(np.count_nonzero(coefficients > 0))
-        return OneVsOneExpansion(
-            expansion.support_vectors.take(order), coefficients[order][None, :], [0.0],
-            expansion.gamma, expansion.coef0, expansion.degree, classes,
-            np.array([positive, order.size - positive], dtype=np.int32),
-        )
 
     def parameters(self) -> dict[str, Any]:
         """The constructor's settings, JSON-ready."""

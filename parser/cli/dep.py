@@ -13,6 +13,7 @@ from typing import BinaryIO
 
 from tqdm import tqdm
 
+from classifiers.evaluators.evaluator_model import BACKENDS as CONVERSIONS
 from classifiers.evaluators.modes import DEFAULT_EVAL_MODE, EVAL_MODES
 from classifiers.evaluators.split_svm import parse_rare_threshold
 from features.errors import InputError
@@ -28,7 +29,8 @@ PARSE_BATCH = 2000
 
 def register(groups: argparse._SubParsersAction) -> None:
     dep = groups.add_parser("dep", help="arc-eager dependency parsing of CoNLL-U / CoNLL-X")
-    commands = dep.add_subparsers(dest="command", metavar="{train,parse,evaluate}", required=True)
+    commands = dep.add_subparsers(dest="command", metavar="{train,parse,evaluate,convert}",
+                                  required=True)
     parent = debug_parent()
 
     train = commands.add_parser("train", parents=[parent], help="train a parser model")
@@ -37,7 +39,7 @@ def register(groups: argparse._SubParsersAction) -> None:
     train.add_argument("--model", required=True, help="model file to write")
     train.add_argument("--classifier", default="poly2-linear",
                        choices=["poly2-linear", "linear", "kernel-svm", "pa-slicing"])
-    train.add_argument("--features", default="chang2010", choices=["chang2010", "rich"])
+    train.add_argument("--features", default="chang2010", choices=["chang2010", "rich", "zn2011", "zn2011-affix"])
     train.add_argument("--split-column", default="xpos", choices=["xpos", "upos", "none"])
     train.add_argument("--tag-column", default="xpos", choices=["xpos", "upos"],
                        help="tag column read by the feature templates")
@@ -83,10 +85,10 @@ def register(groups: argparse._SubParsersAction) -> None:
     parse.add_argument("--keep-deps", action="store_true",
                        help="keep the input's DEPS column (CoNLL-X: PHEAD, PDEPREL); by default "
                             "it is written as _, since it no longer matches the new tree")
-    parse.add_argument("--eval-mode", default=DEFAULT_EVAL_MODE, choices=EVAL_MODES,
-                       help="how kernel-svm models are evaluated; all give the same trees "
-                            f"(default {DEFAULT_EVAL_MODE})")
-    parse.add_argument("--rare-threshold", type=parse_rare_threshold, default="auto",
+    parse.add_argument("--eval-mode", choices=EVAL_MODES,
+                       help="how kernel models are evaluated; all give the same trees "
+                            f"(default {DEFAULT_EVAL_MODE}; a converted model uses its own)")
+    parse.add_argument("--rare-threshold", type=parse_rare_threshold,
                        help="split evaluation: features held by fewer support vectors (a count, "
                             "or a fraction of them) are rare (default auto)")
     add_io_options(parse)
@@ -107,6 +109,23 @@ def register(groups: argparse._SubParsersAction) -> None:
     evaluate.add_argument("--json", action="store_true", help="print one JSON object")
     add_io_options(evaluate)
     evaluate.set_defaults(run=run_evaluate)
+
+    convert = commands.add_parser(
+        "convert", parents=[parent],
+        help="store a kernel parser model's classifiers as their exact evaluators",
+        description="Keeps every kernel classifier (kernel-svm, pa-slicing) of a parser model "
+                    "as the arrays of one exact evaluator, so that parsing loads them instead "
+                    "of building them (the trees stay the same).")
+    convert.add_argument("--model", required=True, help="parser model file")
+    convert.add_argument("--to", required=True, choices=tuple(CONVERSIONS),
+                         help="evaluator to store: split, pki or pke")
+    convert.add_argument("--output", required=True, help="model file to write")
+    convert.add_argument("--rare-threshold", type=parse_rare_threshold,
+                         help="--to split: features held by fewer support vectors are rare "
+                              "(default auto)")
+    convert.add_argument("--compress", action="store_true",
+                         help="store the arrays zlib-compressed (smaller file, slower load)")
+    convert.set_defaults(run=run_convert)
 
 
 def add_io_options(command: argparse.ArgumentParser) -> None:
@@ -208,7 +227,14 @@ def run_parse(args: argparse.Namespace) -> int:
                              "model")
         model = str(found)
     parser = DependencyParser.load(model)
-    parser.set_evaluation(args.eval_mode, args.rare_threshold)
+    converted = parser.info.get("converted")
+    if converted and (args.eval_mode or args.rare_threshold is not None):
+        option = "--eval-mode" if args.eval_mode else "--rare-threshold"
+        raise InputError(f"dep parse: {model} holds classifiers converted to "
+                         f"{converted['evaluator']}; {option} applies to unconverted kernel "
+                         "models")
+    parser.set_evaluation(args.eval_mode or DEFAULT_EVAL_MODE,
+                          "auto" if args.rare_threshold is None else args.rare_threshold)
     name = "<stdin>" if args.input == "-" else args.input
     coverage = TagCoverage(parser)
     progress = tqdm(unit=" sent", disable=None, file=sys.stderr, desc="parsing")
@@ -247,4 +273,30 @@ def run_evaluate(args: argparse.Namespace) -> int:
         print(json.dumps(scores.as_dict(), sort_keys=True))
     else:
         print(scores.summary())
+    return 0
+
+
+def run_convert(args: argparse.Namespace) -> int:
+    from parser.dependency.dependency_parser import DependencyParser
+
+    if args.rare_threshold is not None and args.to != "split":
+        raise InputError(f"dep convert: --rare-threshold applies to --to split, not {args.to}")
+    check_output_path(args.output, "model")
+    parser = DependencyParser.load(args.model)
+    if parser.info.get("converted"):
+        raise InputError(f"dep convert: {args.model} is already converted "
+                         f"({parser.info['converted']['evaluator']}); convert the model it "
+                         "came from")
+    rare_threshold = "auto" if args.rare_threshold is None else args.rare_threshold
+    try:
+        count = parser.convert(args.to, rare_threshold)
+    except ValueError as error:
+        raise InputError(f"dep convert: {args.model}: {error}") from None
+    if count == 0:
+        raise InputError(f"dep convert: {args.model} has no kernel classifiers (its backend is "
+                         f"{parser.config.classifier}); nothing to convert")
+    parser.save(args.output, extra_header={
+        key: parser.header[key] for key in ("training_command", "train_sha256", "dev_scores")
+        if key in parser.header}, compress=args.compress)
+    log(f"converted {count} classifiers to {args.to} -> {args.output}")
     return 0

@@ -16,7 +16,6 @@ import sys
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from importlib.metadata import PackageNotFoundError, version
 
 from features.errors import InputError
 from parser.cli import clf, dep
@@ -34,11 +33,25 @@ class Terminated(BaseException):
         self.signum = signum
 
 
-def installed_version() -> str:
-    try:
-        return version("polyparse")
-    except PackageNotFoundError:
-        return "unknown"
+class VersionAction(argparse.Action):
+    """--version: print the installed version and exit (looked up only when asked for, since
+    importlib.metadata takes longer to import than a small parse takes to run)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                         help="print the installed version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            found = version("polyparse")
+        except PackageNotFoundError:
+            found = "unknown"
+        print(f"polyparse {found}")
+        parser.exit()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -47,8 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Fast, exact conjunctive-feature classifiers inside NLP parsers.",
     )
     parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
-    parser.add_argument("--version", action="version",
-                        version=f"polyparse {installed_version()}")
+    parser.add_argument("--version", action=VersionAction)
     groups = parser.add_subparsers(dest="group", metavar="{dep,clf}", required=True)
     dep.register(groups)
     clf.register(groups)

@@ -191,8 +191,8 @@ cdef class ArcEagerDecoder:
         free(self.right_slots)
 
     def parse(self, const int32_t[::1] word, const int32_t[::1] tag,
-              const int32_t[::1] coarse, const int32_t[::1] split_tag,
-              const int64_t[::1] offsets):
+              const int32_t[::1] coarse, const int32_t[::1] suffix, const int32_t[::1] shape,
+              const int32_t[::1] split_tag, const int64_t[::1] offsets):
         """Heads and label ids of every token (index 0 of each sentence is the root, head -1)."""
         cdef Py_ssize_t n_sentences = offsets.shape[0] - 1, i
         cdef Py_ssize_t n_tokens = word.shape[0]
@@ -206,21 +206,23 @@ cdef class ArcEagerDecoder:
         cdef StateC* st = state_new(max_n, self.single_root)
         try:
             for i in range(n_sentences):
-                self._parse_one(st, word, tag, coarse, split_tag, offsets[i],
+                self._parse_one(st, word, tag, coarse, suffix, shape, split_tag, offsets[i],
                                 <int>(offsets[i + 1] - offsets[i] - 1), heads, labels)
         finally:
             state_free(st)
         return heads_out, labels_out
 
     cdef void _parse_one(self, StateC* st, const int32_t[::1] word, const int32_t[::1] tag,
-                         const int32_t[::1] coarse, const int32_t[::1] split_tag,
+                         const int32_t[::1] coarse, const int32_t[::1] suffix,
+                         const int32_t[::1] shape, const int32_t[::1] split_tag,
                          int64_t start, int n, int32_t[::1] heads, int32_t[::1] labels):
         cdef SentenceC sent
         cdef uint64_t keys[MAX_TEMPLATES]
         cdef int32_t feats[MAX_TEMPLATES]
         cdef bint valid[N_MOVES]
         cdef int n_keys, n_feats, j, move, label
-        sentence_at(&sent, &word[start], &tag[start], &coarse[start], n)
+        sentence_at(&sent, &word[start], &tag[start], &coarse[start], &suffix[start],
+                    &shape[start], n)
         state_reset(st, n)
         while not is_final(st):
             valid_moves(st, valid)
@@ -286,7 +288,8 @@ cdef class ArcEagerDecoder:
         return move, label
 
     def explore(self, const int32_t[::1] word, const int32_t[::1] tag,
-                const int32_t[::1] coarse, const int32_t[::1] split_tag,
+                const int32_t[::1] coarse, const int32_t[::1] suffix, const int32_t[::1] shape,
+                const int32_t[::1] split_tag,
                 const int32_t[::1] gold_heads, const int32_t[::1] gold_labels,
                 const int64_t[::1] offsets) -> dict:
         """Training rows of the states this parser reaches on gold-annotated sentences.
@@ -317,8 +320,8 @@ cdef class ArcEagerDecoder:
         cdef StateC* st = state_new(max_n, self.single_root)
         try:
             for i in range(n_sentences):
-                row = self._explore_one(st, word, tag, coarse, split_tag, gold_heads,
-                                        gold_labels, offsets[i],
+                row = self._explore_one(st, word, tag, coarse, suffix, shape, split_tag,
+                                        gold_heads, gold_labels, offsets[i],
                                         <int>(offsets[i + 1] - offsets[i] - 1), k, mv, lb, sp,
                                         row)
         finally:
@@ -328,6 +331,7 @@ cdef class ArcEagerDecoder:
 
     cdef Py_ssize_t _explore_one(self, StateC* st, const int32_t[::1] word,
                                  const int32_t[::1] tag, const int32_t[::1] coarse,
+                                 const int32_t[::1] suffix, const int32_t[::1] shape,
                                  const int32_t[::1] split_tag, const int32_t[::1] gold_heads,
                                  const int32_t[::1] gold_labels, int64_t start, int n,
                                  uint64_t[:, ::1] k, int8_t[::1] mv, int32_t[::1] lb,
@@ -338,7 +342,8 @@ cdef class ArcEagerDecoder:
         cdef int cost[N_MOVES]
         cdef int n_keys, n_feats, j, move, target, label, split, s0, b0, static, least
         cdef const int32_t* heads = &gold_heads[start]
-        sentence_at(&sent, &word[start], &tag[start], &coarse[start], n)
+        sentence_at(&sent, &word[start], &tag[start], &coarse[start], &suffix[start],
+                    &shape[start], n)
         state_reset(st, n)
         while not is_final(st):
             valid_moves(st, valid)

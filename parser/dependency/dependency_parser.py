@@ -19,7 +19,13 @@ from dataclasses import asdict, dataclass
 import numpy as np
 from tqdm import tqdm
 
-from classifiers.backends import classifier_from_arrays, new_classifier
+from classifiers.backends import (
+    KERNEL_MODELS,
+    classifier_from_arrays,
+    convert_classifier,
+    new_classifier,
+)
+from classifiers.evaluators.evaluator_model import KernelEvaluatorModel
 from classifiers.evaluators.kernel_expansion import KernelExpansion
 from classifiers.evaluators.modes import DEFAULT_EVAL_MODE, EVAL_MODES, build_evaluator
 from classifiers.kernel_svm.svc import KernelSVM
@@ -27,6 +33,7 @@ from classifiers.model_file import read_model_file, write_model_file
 from features.binary_matrix import BinaryMatrix
 from features.interning import StringInterner
 from features.vocab import FeatureVocab
+from features.word_shape import shape, suffix
 from parser.dependency.arc_eager import LEFT_MOVE, RIGHT_MOVE
 from parser.dependency.config import ParserConfig, classifier_params
 from parser.dependency.decoder import ArcEagerDecoder, ClassifierSlot
@@ -47,6 +54,8 @@ class EncodedCorpus:
     word: np.ndarray
     tag: np.ndarray
     coarse: np.ndarray
+    suffix: np.ndarray
+    shape: np.ndarray
     split_tag: np.ndarray
     offsets: np.ndarray
     heads: np.ndarray | None = None
@@ -65,6 +74,8 @@ class DependencyParser:
         self.words = StringInterner()
         self.tags = StringInterner()
         self.labels = StringInterner()
+        self.suffixes = StringInterner()
+        self.shapes = StringInterner()
         self.vocab: FeatureVocab | None = None
         self.split_names: list[str] = []
         self.classifiers: dict[tuple[int, str], object] = {}
@@ -88,6 +99,8 @@ class DependencyParser:
         word: list[int] = []
         tag: list[int] = []
         coarse: list[int] = []
+        suffixes: list[int] = []
+        shapes: list[int] = []
         split: list[int] = []
         heads: list[int] = []
         labels: list[int] = []
@@ -100,6 +113,10 @@ class DependencyParser:
             tag.extend(self.tags.encode(self._column(s, cfg.tag_column), grow))
             coarse.append(1)
             coarse.extend(self.tags.encode(s.upos, grow))
+            suffixes.append(1)
+            suffixes.extend(self.suffixes.encode([suffix(form) for form in s.form], grow))
+            shapes.append(1)
+            shapes.extend(self.shapes.encode([shape(form) for form in s.form], grow))
             split.append(1)
             split.extend(self.tags.encode(self._column(s, cfg.split_column), grow))
             if trees is not None:
@@ -110,7 +127,8 @@ class DependencyParser:
                 labels.extend(lab - 3 for lab in self.labels.encode(d, grow))
             offsets.append(len(word))
         as32 = lambda x: np.asarray(x, dtype=np.int32)
-        return EncodedCorpus(as32(word), as32(tag), as32(coarse), as32(split),
+        return EncodedCorpus(as32(word), as32(tag), as32(coarse), as32(suffixes), as32(shapes),
+                             as32(split),
                              np.asarray(offsets, dtype=np.int64),
                              as32(heads) if trees is not None else None,
                              as32(labels) if trees is not None else None)
@@ -137,9 +155,9 @@ class DependencyParser:
             f"{len(sentences)} trees")
         self._learn_words(sentences)
         corpus = self.encode(sentences, grow=True, trees=trees)
-        rows = oracle_rows(corpus.word, corpus.tag, corpus.coarse, corpus.split_tag,
-                           corpus.heads, corpus.labels, corpus.offsets, cfg.feature_set,
-                           cfg.single_root)
+        rows = oracle_rows(corpus.word, corpus.tag, corpus.coarse, corpus.suffix, corpus.shape,
+                           corpus.split_tag, corpus.heads, corpus.labels, corpus.offsets,
+                           cfg.feature_set, cfg.single_root)
         attached = corpus.heads > 0
         n_labels = len(self.labels.learned())
         self.info.update({
@@ -156,8 +174,8 @@ class DependencyParser:
         self._fit_rows(rows, log, progress)
         for round_number in range(1, cfg.explore_rounds + 1):
             explored = self.decoder().explore(corpus.word, corpus.tag, corpus.coarse,
-                                              corpus.split_tag, corpus.heads, corpus.labels,
-                                              corpus.offsets)
+                                              corpus.suffix, corpus.shape, corpus.split_tag,
+                                              corpus.heads, corpus.labels, corpus.offsets)
             log(f"exploration round {round_number}: {len(explored['move'])} states reached "
                 "by the parser, labelled by the dynamic oracle")
             rows = {name: np.concatenate([rows[name], explored[name]]) for name in rows}
@@ -259,9 +277,27 @@ class DependencyParser:
         self.rare_threshold = rare_threshold
         self._decoder = None
 
+    def convert(self, evaluator: str, rare_threshold: int | float | str = "auto") -> int:
+        """Keep every kernel classifier (kernel-svm, pa-slicing) as its evaluator (split, pki
+        or pke), so that a saved model loads without building evaluators; returns how many
+        were converted. ValueError when the evaluator cannot expand the model's degree."""
+        converted = 0
+        for slot, clf in self.classifiers.items():
+            if isinstance(clf, KERNEL_MODELS) and len(clf.classes_) > 1:
+                self.classifiers[slot] = convert_classifier(clf, evaluator, rare_threshold)
+                converted += 1
+        self.info["converted"] = {"evaluator": evaluator, "rare_threshold": rare_threshold}
+        self._decoder = None
+        return converted
+
     def _slot(self, clf) -> ClassifierSlot:
         """The classifier's slot; kernel models (kernel-svm one-vs-one, pa-slicing one-vs-rest)
-        are scored by the evaluator of the current evaluation mode."""
+        are scored by the evaluator of the current evaluation mode, converted ones by their
+        own."""
+        if isinstance(clf, KernelEvaluatorModel):
+            self._scorers.append(clf.scorer)
+            return ClassifierSlot(clf.scorer, clf.classes_,
+                                  one_vs_one=clf.decision == "one-vs-one")
         expansion = getattr(clf, "expansion_", None)
         if isinstance(clf, KernelSVM) or isinstance(expansion, KernelExpansion):
             scorer = build_evaluator(expansion, self.eval_mode, self.rare_threshold)
@@ -317,7 +353,8 @@ class DependencyParser:
         if not sentences:
             return []
         heads, labels = self.decoder().parse(corpus.word, corpus.tag, corpus.coarse,
-                                             corpus.split_tag, corpus.offsets)
+                                             corpus.suffix, corpus.shape, corpus.split_tag,
+                                             corpus.offsets)
         names = self.labels.learned()
         out = []
         offsets = corpus.offsets.tolist()
@@ -347,6 +384,7 @@ class DependencyParser:
             "format": MODEL_FORMAT, "format_version": MODEL_VERSION,
             "config": {k: v for k, v in asdict(self.config).items() if k != "threads"},
             "words": self.words.learned(), "tags": self.tags.learned(),
+            "suffixes": self.suffixes.learned(), "shapes": self.shapes.learned(),
             "labels": self.labels.learned(), "splits": self.split_names,
             "classifiers": slots, "info": self.info, **(extra_header or {}),
         }
@@ -359,6 +397,8 @@ class DependencyParser:
         parser.words = StringInterner(header["words"])
         parser.tags = StringInterner(header["tags"])
         parser.labels = StringInterner(header["labels"])
+        parser.suffixes = StringInterner(header.get("suffixes", ()))
+        parser.shapes = StringInterner(header.get("shapes", ()))
         parser.vocab = FeatureVocab(arrays["vocab/keys"], arrays["vocab/counts"])
         parser.split_names = list(header["splits"])
         parser.info = dict(header["info"])

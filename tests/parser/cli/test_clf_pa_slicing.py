@@ -102,10 +102,19 @@ def test_same_seed_same_bytes_and_multiclass(files, tmp_path: Path, capsys) -> N
     assert reference.n_outputs == 3
     assert json.loads(out)["accuracy"] == pytest.approx(
         100 * np.mean(reference.predict(test_X) == test_y))
+    converted = tmp_path / "c.model"
     code, _, err = run(["clf", "convert", "--model", str(paths[0]), "--to", "split",
-                        "--output", str(tmp_path / "c.model")], capsys)
-    assert code == 2 and err.count("\n") == 1
-    assert "has 3 one-vs-rest outputs" in err and "cannot be converted" in err
+                        "--output", str(converted)], capsys)
+    assert code == 0, err
+    code, out, err = run(["clf", "predict", "--model", str(converted), str(files["mtest"]),
+                          "--json", "--decision-values", str(tmp_path / "c.values")], capsys)
+    assert code == 0, err
+    assert json.loads(out)["accuracy"] == pytest.approx(
+        100 * np.mean(reference.predict(test_X) == test_y))
+    values = np.array([[float(v) for v in line.split()[1:]]
+                       for line in (tmp_path / "c.values").read_text().splitlines()])
+    np.testing.assert_allclose(values, reference.decision_function(test_X), rtol=1e-9,
+                               atol=1e-9)
 
 
 def test_no_average_and_variant(files, tmp_path: Path, capsys) -> None:

@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from classifiers.evaluators.evaluator_model import KernelEvaluatorModel
 from parser.cli.main import main
+from parser.dependency.dependency_parser import DependencyParser
 from tests.parser.dependency.synthetic import write_treebank
 
 CONLL = Path(__file__).resolve().parents[2] / "data" / "conll"
@@ -166,3 +168,39 @@ def test_same_command_same_bytes_with_dev_scores(tmp_path: Path) -> None:
                      "--iterations", "3", "--compress"]) == 0
         digests.append(model.read_bytes())
     assert digests[0] == digests[1]
+
+
+@pytest.mark.parametrize("evaluator", ["split", "pki", "pke"])
+def test_converted_kernel_parser_gives_the_same_trees(evaluator: str, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture) -> None:
+    train = write_treebank(tmp_path / "train.conllu", 200, seed=4)
+    test = write_treebank(tmp_path / "test.conllu", 40, seed=9)
+    kernel = tmp_path / "pa.model"
+    assert main(["dep", "train", "--train", str(train), "--model", str(kernel),
+                 "--classifier", "pa-slicing", "--iterations", "3",
+                 "--split-threshold", "100"]) == 0
+    converted = tmp_path / f"{evaluator}.model"
+    assert main(["dep", "convert", "--model", str(kernel), "--to", evaluator, "--output",
+                 str(converted)]) == 0
+    capsys.readouterr()
+    assert main(["dep", "parse", "--model", str(kernel), str(test), "--eval-mode",
+                 evaluator]) == 0
+    expected = capsys.readouterr().out
+    assert main(["dep", "parse", "--model", str(converted), str(test)]) == 0
+    assert capsys.readouterr().out == expected
+    loaded = DependencyParser.load(str(converted))
+    assert loaded.info["converted"]["evaluator"] == evaluator
+    assert any(isinstance(clf, KernelEvaluatorModel) for clf in loaded.classifiers.values())
+    code = main(["dep", "parse", "--model", str(converted), str(test), "--eval-mode", "pki"])
+    one_error_line(capsys, code, "--eval-mode applies to unconverted kernel models")
+    code = main(["dep", "convert", "--model", str(converted), "--to", "pki", "--output",
+                 str(tmp_path / "again.model")])
+    one_error_line(capsys, code, "already converted")
+
+
+def test_convert_needs_a_kernel_model(model: Path, tmp_path: Path,
+                                      capsys: pytest.CaptureFixture) -> None:
+    code = main(["dep", "convert", "--model", str(model), "--to", "split", "--output",
+                 str(tmp_path / "x.model")])
+    one_error_line(capsys, code, "has no kernel classifiers")
+    assert list(tmp_path.iterdir()) == []
