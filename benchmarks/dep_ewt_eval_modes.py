@@ -156,9 +156,8 @@ def per_decision(args: argparse.Namespace, ewt: Path, parser) -> None:
              for h, ds in trees]
     corpus = parser.encode(dev, trees=known)
     cfg = parser.config
-    rows = oracle_rows(corpus.word, corpus.tag, corpus.coarse, corpus.suffix, corpus.shape,
-                       corpus.split_tag, corpus.heads, corpus.labels, corpus.offsets,
-                       cfg.feature_set, cfg.single_root)
+    rows = oracle_rows(corpus.word, corpus.tag, corpus.coarse, corpus.split_tag, corpus.heads,
+                       corpus.labels, corpus.offsets, cfg.feature_set, cfg.single_root)
     ranks = parser.vocab.transform(rows["keys"])
     table, fallback = parser.split_of_tag()
     split = np.where(rows["split_tag"] < len(table),

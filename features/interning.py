@@ -15,8 +15,13 @@ class StringInterner:
     def __init__(self, strings: Iterable[str] = ()) -> None:
         self.strings: list[str] = list(RESERVED)
         self.ids: dict[str, int] = {s: i for i, s in enumerate(self.strings)}
-        for s in strings:
-            self.add(s)
+        given = list(strings)
+        if len(set(given)) == len(given) and not self.ids.keys() & set(given):
+            self.ids.update({s: i for i, s in enumerate(given, len(self.strings))})
+            self.strings.extend(given)
+        else:
+            for s in given:
+                self.add(s)
 
     def __len__(self) -> int:
         return len(self.strings)

@@ -90,8 +90,7 @@ def train_parser(train: Path | Iterable[conllu.TokenList],
                  dev: Path | Iterable[conllu.TokenList] | None = None, *,
                  classifier: str = "poly2-linear", features: str = "chang2010",
                  tag_column: str = "xpos", split_column: str = "xpos",
-                 split_threshold: int = 1000, min_word_count: int = 1,
-                 explore_rounds: int = 0, seed: int = 0,
+                 split_threshold: int = 1000, min_word_count: int = 1, seed: int = 0,
                  threads: int = 2, format: str = "conllu", encoding: str = "utf-8",
                  **classifier_settings: Any) -> tuple[Parser, dict[str, Any] | None]:
     """A parser trained on a treebank file (or TokenLists with gold trees), and its scores on
@@ -103,8 +102,7 @@ def train_parser(train: Path | Iterable[conllu.TokenList],
     """
     config = ParserConfig(feature_set=features, tag_column=tag_column,
                           split_column=split_column, split_threshold=split_threshold,
-                          min_word_count=min_word_count, explore_rounds=explore_rounds,
-                          classifier=classifier,
+                          min_word_count=min_word_count, classifier=classifier,
                           classifier_params=classifier_options(classifier,
                                                                **classifier_settings),
                           seed=seed, threads=threads)

@@ -202,6 +202,15 @@ class KernelEvaluatorModel(BinaryClassifier):
         return cls(evaluator, scorer, labels, [expansion.n_support_vectors], expansion.degree,
                    expansion.gamma, expansion.coef0, stats, decision="one-vs-rest")
 
+    def kernel_expansion(self) -> KernelExpansion:
+        """The kernel expansion of the decision values (one output each), read back from a PKI
+        index, which keeps every support vector; ValueError for the split and PKE forms, which
+        do not."""
+        if self.evaluator != "pki":
+            raise ValueError(f"the {self.evaluator} form does not keep every support vector; "
+                             "only a pki model gives its kernel expansion back")
+        return self.scorer.kernel_expansion()
+
     def predict_from_decision(self, values: np.ndarray) -> np.ndarray:
         """Labels for decision values: libsvm's vote over the pair values (one-vs-one), or the
         sign / argmax of the class values (one-vs-rest)."""

@@ -189,11 +189,50 @@ cdef class PKIScorer(BinaryScorer):
     def memory_bytes(self) -> int:
         return sum(self.memory_report().values())
 
+    def kernel_expansion(self):
+        """The KernelExpansion this index was built from: the support vectors are the index
+        read by support vector (features ascending), the intercepts the constants less the
+        kernel of no shared feature (equal to the original ones up to rounding)."""
+        from classifiers.evaluators.kernel_expansion import KernelExpansion
+        from features.binary_matrix import BinaryMatrix
+
+        ptr = self.arrays["postings_ptr"]
+        postings = self.arrays["postings"]
+        coef = self.arrays["coef_by_sv"]
+        kernel_zero = self.coef0 ** self.degree
+        features = np.repeat(np.arange(ptr.size - 1, dtype=np.int32), np.diff(ptr))
+        order = np.lexsort((features, postings))
+        indptr = np.zeros(self.n_support_vectors + 1, dtype=np.int64)
+        np.cumsum(np.bincount(postings, minlength=self.n_support_vectors), out=indptr[1:])
+        support_vectors = BinaryMatrix(indptr, features[order], max(int(ptr.size - 1), 1))
+        intercepts = self.arrays["constant"] - kernel_zero * coef.sum(axis=0)
+        return KernelExpansion(support_vectors, np.ascontiguousarray(coef.T), intercepts,
+                               self.gamma, self.coef0, self.degree)
+
     def to_arrays(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-        """Header (JSON-ready) and arrays that from_arrays turns back into this scorer."""
+        """Header (JSON-ready) and arrays that from_arrays turns back into this scorer.
+
+        Stored sparsely, since a model file is read at every load: the index as the features
+        that have postings and their counts (from_arrays rebuilds postings_ptr), and the
+        coefficients as the nonzero entries of each support vector's row (their number per
+        support vector, their outputs as int16 when that holds them, and values)."""
         header = {"evaluator": "pki", "degree": self.degree, "gamma": self.gamma,
-                  "coef0": self.coef0, "n_outputs": self.n_outputs}
-        return header, dict(self.arrays)
+                  "coef0": self.coef0, "n_outputs": self.n_outputs, "n_ids": self.n_ids}
+        counts = np.diff(self.arrays["postings_ptr"])
+        features = np.flatnonzero(counts).astype(np.int32)
+        coef = self.arrays["coef_by_sv"]
+        rows, outputs = np.nonzero(coef)
+        arrays = {
+            "index_features": features,
+            "index_counts": counts[features].astype(np.int32),
+            "postings": self.arrays["postings"],
+            "coef_counts": np.bincount(rows, minlength=coef.shape[0]).astype(np.int32),
+            "coef_outputs": outputs.astype(np.int16 if self.n_outputs < 2**15 else np.int32),
+            "coef_values": coef[rows, outputs],
+            "constant": self.arrays["constant"],
+            "kernel_delta": self.arrays["kernel_delta"],
+        }
+        return header, arrays
 
     @classmethod
     def from_arrays(
@@ -201,15 +240,43 @@ cdef class PKIScorer(BinaryScorer):
     ) -> PKIScorer:
         """Rebuild a scorer from to_arrays() output; ModelFileError names `source`."""
         values = header_values(header, "pki", "PKI", {"n_outputs": int, "degree": int,
-                                                      "gamma": float, "coef0": float}, source)
+                                                      "gamma": float, "coef0": float,
+                                                      "n_ids": int}, source)
         require_arrays(source, arrays, {
-            "postings_ptr": ("int64", (None,)),
+            "index_features": ("int32", (None,)),
+            "index_counts": ("int32", (None,)),
             "postings": ("int32", (None,)),
-            "coef_by_sv": ("float64", (None, values["n_outputs"])),
+            "coef_counts": ("int32", (None,)),
+            "coef_values": ("float64", (None,)),
             "constant": ("float64", (values["n_outputs"],)),
             "kernel_delta": ("float64", (None,)),
         })
-        scorer = cls.__new__(cls)
+        n_ids, n_outputs = values["n_ids"], values["n_outputs"]
+        outputs_dtype = np.int16 if n_outputs < 2**15 else np.int32
+        require_arrays(source, arrays, {"coef_outputs": (np.dtype(outputs_dtype).name, (None,))})
         with arrays_checked(source, "PKI"):
-            scorer._install(dict(arrays), values["gamma"], values["coef0"], values["degree"])
+            features, counts = arrays["index_features"], arrays["index_counts"]
+            if features.shape != counts.shape or (features.size and (
+                    features.min() < 0 or features.max() >= n_ids or counts.min() < 0)):
+                raise ValueError("index_features and index_counts must name features below "
+                                 "n_ids with their posting counts")
+            all_counts = np.zeros(n_ids, dtype=np.int64)
+            all_counts[features] = counts
+            postings_ptr = np.zeros(n_ids + 1, dtype=np.int64)
+            np.cumsum(all_counts, out=postings_ptr[1:])
+            coef_counts, outputs = arrays["coef_counts"], arrays["coef_outputs"]
+            coefficients = arrays["coef_values"]
+            n_sv = coef_counts.size
+            if (outputs.shape != coefficients.shape or (n_sv and coef_counts.min() < 0)
+                    or int(coef_counts.sum()) != outputs.size
+                    or (outputs.size and (outputs.min() < 0 or outputs.max() >= n_outputs))):
+                raise ValueError("coef_counts, coef_outputs and coef_values must give each "
+                                 "support vector's nonzero coefficients")
+            coef_by_sv = np.zeros((n_sv, n_outputs))
+            coef_by_sv[np.repeat(np.arange(n_sv), coef_counts), outputs] = coefficients
+            scorer = cls.__new__(cls)
+            scorer._install({"postings_ptr": postings_ptr, "postings": arrays["postings"],
+                             "coef_by_sv": coef_by_sv, "constant": arrays["constant"],
+                             "kernel_delta": arrays["kernel_delta"]},
+                            values["gamma"], values["coef0"], values["degree"])
         return scorer

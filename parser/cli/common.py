@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 
 def debug_parent() -> argparse.ArgumentParser:
@@ -21,3 +22,23 @@ def log(message: str) -> None:
 def warn(message: str) -> None:
     """One warning line on stderr: the run goes on, but its result may not be what was meant."""
     log(f"warning: {message}")
+
+
+class _NoProgress:
+    """What a progress bar offers, doing nothing (stderr is not a terminal)."""
+
+    def update(self, n: int = 1) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def progress_bar(**options: Any) -> Any:
+    """A tqdm progress bar on stderr when stderr is a terminal, else a silent stand-in (tqdm is
+    then not even imported, which keeps short runs short)."""
+    if not sys.stderr.isatty():
+        return _NoProgress()
+    from tqdm import tqdm
+
+    return tqdm(file=sys.stderr, **options)

@@ -11,14 +11,12 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import BinaryIO
 
-from tqdm import tqdm
-
 from classifiers.evaluators.evaluator_model import BACKENDS as CONVERSIONS
 from classifiers.evaluators.modes import DEFAULT_EVAL_MODE, EVAL_MODES
 from classifiers.evaluators.split_svm import parse_rare_threshold
 from features.errors import InputError
 from features.output_files import check_output_path, is_regular_stream, output_stream
-from parser.cli.common import debug_parent, log, warn
+from parser.cli.common import debug_parent, log, progress_bar, warn
 from parser.dependency.config import ParserConfig, classifier_options
 from parser.dependency.evaluate import METRICS, PUNCT_POLICIES, evaluate
 from parser.dependency.tag_coverage import TagCoverage
@@ -39,7 +37,7 @@ def register(groups: argparse._SubParsersAction) -> None:
     train.add_argument("--model", required=True, help="model file to write")
     train.add_argument("--classifier", default="poly2-linear",
                        choices=["poly2-linear", "linear", "kernel-svm", "pa-slicing"])
-    train.add_argument("--features", default="chang2010", choices=["chang2010", "rich", "zn2011", "zn2011-affix"])
+    train.add_argument("--features", default="chang2010", choices=["chang2010", "rich"])
     train.add_argument("--split-column", default="xpos", choices=["xpos", "upos", "none"])
     train.add_argument("--tag-column", default="xpos", choices=["xpos", "upos"],
                        help="tag column read by the feature templates")
@@ -66,9 +64,9 @@ def register(groups: argparse._SubParsersAction) -> None:
                        help="pa-slicing: the online update (default pa1: PA-I)")
     train.add_argument("--no-average", dest="average", action="store_false", default=None,
                        help="pa-slicing: keep the last parameters instead of their average")
-    train.add_argument("--explore-rounds", type=int, default=0,
-                       help="rounds of training on the states the parser itself reaches, "
-                            "labelled by the dynamic oracle (DAgger; default 0)")
+    train.add_argument("--min-pair-count", type=int,
+                       help="poly2-linear: feature pairs seen in fewer training states are "
+                            "dropped (default 1)")
     train.add_argument("--min-word-count", type=int, default=1,
                        help="rarer word forms are read as unknown in training (default 1)")
     train.add_argument("--compress", action="store_true",
@@ -87,7 +85,8 @@ def register(groups: argparse._SubParsersAction) -> None:
                             "it is written as _, since it no longer matches the new tree")
     parse.add_argument("--eval-mode", choices=EVAL_MODES,
                        help="how kernel models are evaluated; all give the same trees "
-                            f"(default {DEFAULT_EVAL_MODE}; a converted model uses its own)")
+                            f"(default {DEFAULT_EVAL_MODE}; a converted model its own, and a pki "
+                            "model, like the bundled one, builds any other from its index)")
     parse.add_argument("--rare-threshold", type=parse_rare_threshold,
                        help="split evaluation: features held by fewer support vectors (a count, "
                             "or a fraction of them) are rare (default auto)")
@@ -157,13 +156,12 @@ def run_train(args: argparse.Namespace) -> int:
         params = classifier_options(
             args.classifier, C=args.C, degree=args.degree, gamma=args.gamma, coef0=args.coef0,
             eps=args.eps, cache_mb=args.cache_mb, iterations=args.iterations,
-            strategy=args.strategy, variant=args.variant, average=args.average)
+            strategy=args.strategy, variant=args.variant, average=args.average,
+            min_pair_count=args.min_pair_count)
         config = ParserConfig(feature_set=args.features, tag_column=args.tag_column,
                               split_column=args.split_column,
                               split_threshold=args.split_threshold,
-                              min_word_count=args.min_word_count,
-                              explore_rounds=args.explore_rounds,
-                              classifier=args.classifier,
+                              min_word_count=args.min_word_count, classifier=args.classifier,
                               classifier_params=params, seed=args.seed, threads=args.threads)
     except ValueError as error:
         raise InputError(f"dep train: {error}") from None
@@ -228,16 +226,18 @@ def run_parse(args: argparse.Namespace) -> int:
         model = str(found)
     parser = DependencyParser.load(model)
     converted = parser.info.get("converted")
-    if converted and (args.eval_mode or args.rare_threshold is not None):
-        option = "--eval-mode" if args.eval_mode else "--rare-threshold"
+    eval_mode = args.eval_mode or (converted["evaluator"] if converted else DEFAULT_EVAL_MODE)
+    if converted and eval_mode != converted["evaluator"] and converted["evaluator"] != "pki":
         raise InputError(f"dep parse: {model} holds classifiers converted to "
-                         f"{converted['evaluator']}; {option} applies to unconverted kernel "
-                         "models")
-    parser.set_evaluation(args.eval_mode or DEFAULT_EVAL_MODE,
-                          "auto" if args.rare_threshold is None else args.rare_threshold)
+                         f"{converted['evaluator']}, which keep no support vectors to build "
+                         f"{eval_mode} from (a pki model does)")
+    if args.rare_threshold is not None and eval_mode != "split":
+        raise InputError(f"dep parse: --rare-threshold applies to --eval-mode split, not "
+                         f"{eval_mode}")
+    parser.set_evaluation(eval_mode, "auto" if args.rare_threshold is None else args.rare_threshold)
     name = "<stdin>" if args.input == "-" else args.input
     coverage = TagCoverage(parser)
-    progress = tqdm(unit=" sent", disable=None, file=sys.stderr, desc="parsing")
+    progress = progress_bar(unit=" sent", desc="parsing")
     with input_stream(args.input) as (stream, more_ready), \
             output_stream(args.output, encoding=args.encoding) as out:
         sentences = read_conll(None, fmt=args.format, encoding=args.encoding, stream=stream,

@@ -1,5 +1,5 @@
 # Arc-eager transition system (Nivre 2003): state, moves, validity mask and static oracle.
-from libc.stdint cimport int32_t, uint64_t
+from libc.stdint cimport int32_t
 
 cdef enum:
     SHIFT = 0
@@ -21,8 +21,6 @@ cdef struct StateC:
     int* rightmost2
     int* n_left           # number of left and right children (valency)
     int* n_right
-    uint64_t* left_labels # sets of the labels of left and right children: bit label % 64
-    uint64_t* right_labels
     bint single_root
 
 cdef StateC* state_new(int n, bint single_root) except NULL nogil

@@ -18,7 +18,6 @@ the default model; its root decisions come too early.)
 Without single_root (CoNLL-X treebanks with several roots) the plain system is used and words
 left headless at the end are attached to 0.
 """
-from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free, malloc
 
 import numpy as np
@@ -41,12 +40,9 @@ cdef StateC* state_new(int n, bint single_root) except NULL nogil:
     st.rightmost2 = <int*>malloc(size * sizeof(int))
     st.n_left = <int*>malloc(size * sizeof(int))
     st.n_right = <int*>malloc(size * sizeof(int))
-    st.left_labels = <uint64_t*>malloc(size * sizeof(uint64_t))
-    st.right_labels = <uint64_t*>malloc(size * sizeof(uint64_t))
     if (st.stack == NULL or st.heads == NULL or st.labels == NULL or st.leftmost == NULL
             or st.leftmost2 == NULL or st.rightmost == NULL or st.rightmost2 == NULL
-            or st.n_left == NULL or st.n_right == NULL or st.left_labels == NULL
-            or st.right_labels == NULL):
+            or st.n_left == NULL or st.n_right == NULL):
         state_free(st)
         with gil:
             raise MemoryError()
@@ -67,8 +63,6 @@ cdef void state_free(StateC* st) noexcept nogil:
     free(st.rightmost2)
     free(st.n_left)
     free(st.n_right)
-    free(st.left_labels)
-    free(st.right_labels)
     free(st)
 
 
@@ -88,8 +82,6 @@ cdef void state_reset(StateC* st, int n) noexcept nogil:
         st.rightmost2[i] = -1
         st.n_left[i] = 0
         st.n_right[i] = 0
-        st.left_labels[i] = 0
-        st.right_labels[i] = 0
 
 
 cdef bint is_final(const StateC* st) noexcept nogil:
@@ -133,8 +125,6 @@ cdef inline void add_arc(StateC* st, int head, int child, int label) noexcept no
     st.labels[child] = label
     if child < head:
         st.n_left[head] += 1
-        if label >= 0:
-            st.left_labels[head] |= (<uint64_t>1) << (label % 64)
         if st.leftmost[head] < 0 or child < st.leftmost[head]:
             st.leftmost2[head] = st.leftmost[head]
             st.leftmost[head] = child
@@ -142,8 +132,6 @@ cdef inline void add_arc(StateC* st, int head, int child, int label) noexcept no
             st.leftmost2[head] = child
     else:
         st.n_right[head] += 1
-        if label >= 0:
-            st.right_labels[head] |= (<uint64_t>1) << (label % 64)
         if st.rightmost[head] < 0 or child > st.rightmost[head]:
             st.rightmost2[head] = st.rightmost[head]
             st.rightmost[head] = child

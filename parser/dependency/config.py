@@ -19,7 +19,7 @@ TAG_COLUMNS = ("xpos", "upos")
 SPLIT_COLUMNS = ("xpos", "upos", "none")
 # The parser's defaults for each backend's settings (the settings each backend takes).
 CLASSIFIER_DEFAULTS: dict[str, dict[str, Any]] = {
-    "poly2-linear": {"C": 0.1},
+    "poly2-linear": {"C": 0.1, "min_pair_count": 1},
     "linear": {"C": 0.1},
     "kernel-svm": {"C": 1.0, "degree": 2, "gamma": 0.2, "coef0": 0.4, "eps": 0.1,
                    "cache_mb": 100.0},
@@ -51,10 +51,8 @@ class ParserConfig:
     split_column: the tags that split the states (none: one split); split_threshold: splits
     with fewer training states are pooled; single_root: UD trees (one root, attached last);
     classifier and classifier_params: the backend and its constructor arguments;
-    min_word_count: rarer training forms are read as unknown; explore_rounds: rounds of
-    training on the states the parser itself reaches, labelled by the dynamic oracle
-    (DAgger; 0: the static oracle's states only); seed: the classifiers' seed; threads:
-    splits trained at once (the model does not depend on it)."""
+    min_word_count: rarer training forms are read as unknown; seed: the classifiers' seed;
+    threads: splits trained at once (the model does not depend on it)."""
 
     feature_set: str = "chang2010"
     tag_column: str = "xpos"
@@ -64,7 +62,6 @@ class ParserConfig:
     classifier: str = "poly2-linear"
     classifier_params: dict = field(default_factory=lambda: {"C": 0.1})
     min_word_count: int = 1
-    explore_rounds: int = 0
     seed: int = 0
     threads: int = 2
 
@@ -75,7 +72,6 @@ class ParserConfig:
         check_choice("classifier", self.classifier, tuple(BACKENDS))
         self.split_threshold = check_integer("split_threshold", self.split_threshold, 1)
         self.min_word_count = check_integer("min_word_count", self.min_word_count, 1)
-        self.explore_rounds = check_integer("explore_rounds", self.explore_rounds, 0)
         self.seed = check_seed(self.seed)
         self.threads = check_integer("threads", self.threads, 1)
         self.single_root = bool(self.single_root)

@@ -5,7 +5,7 @@ Per state: template keys -> feature ranks (FeatureVocab hash) -> the split's tra
 classifier -> the best valid move under the validity mask -> for an arc, the split's LEFT or
 RIGHT label classifier -> the best label allowed at that head (root labels only under 0).
 """
-from libc.stdint cimport int8_t, int32_t, int64_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.stdlib cimport free, malloc
 
 import numpy as np
@@ -15,17 +15,13 @@ from classifiers.evaluators.pke cimport sort_ranks
 from classifiers.scorer cimport BinaryScorer
 from features.key_index cimport KeyIndex
 from parser.dependency.arc_eager cimport (LEFT, N_MOVES, REDUCE, RIGHT, SHIFT, StateC, apply_move,
-                                         finish, is_final, move_cost, oracle_move, stack_at,
-                                         state_free, state_new, state_reset, valid_moves)
-from parser.dependency.feature_templates cimport (MAX_TEMPLATES, SentenceC, extract_keys,
-                                                  n_templates, sentence_at)
+                                         finish, is_final, stack_at, state_free, state_new,
+                                         state_reset, valid_moves)
+from parser.dependency.feature_templates cimport MAX_TEMPLATES, SentenceC, extract_keys, sentence_at
 from parser.dependency.feature_templates import FEATURE_SETS
 
 # When a split's classifier knows none of the valid moves, take the first valid one in this order.
 cdef int[4] MOVE_PREFERENCE = [SHIFT, RIGHT, LEFT, REDUCE]
-# Among moves of least cost that the static oracle does not give, exploration's target is the
-# first in this order.
-cdef int[4] TARGET_PREFERENCE = [LEFT, RIGHT, REDUCE, SHIFT]
 
 
 cdef class ClassifierSlot:
@@ -191,8 +187,8 @@ cdef class ArcEagerDecoder:
         free(self.right_slots)
 
     def parse(self, const int32_t[::1] word, const int32_t[::1] tag,
-              const int32_t[::1] coarse, const int32_t[::1] suffix, const int32_t[::1] shape,
-              const int32_t[::1] split_tag, const int64_t[::1] offsets):
+              const int32_t[::1] coarse, const int32_t[::1] split_tag,
+              const int64_t[::1] offsets):
         """Heads and label ids of every token (index 0 of each sentence is the root, head -1)."""
         cdef Py_ssize_t n_sentences = offsets.shape[0] - 1, i
         cdef Py_ssize_t n_tokens = word.shape[0]
@@ -206,23 +202,21 @@ cdef class ArcEagerDecoder:
         cdef StateC* st = state_new(max_n, self.single_root)
         try:
             for i in range(n_sentences):
-                self._parse_one(st, word, tag, coarse, suffix, shape, split_tag, offsets[i],
+                self._parse_one(st, word, tag, coarse, split_tag, offsets[i],
                                 <int>(offsets[i + 1] - offsets[i] - 1), heads, labels)
         finally:
             state_free(st)
         return heads_out, labels_out
 
     cdef void _parse_one(self, StateC* st, const int32_t[::1] word, const int32_t[::1] tag,
-                         const int32_t[::1] coarse, const int32_t[::1] suffix,
-                         const int32_t[::1] shape, const int32_t[::1] split_tag,
+                         const int32_t[::1] coarse, const int32_t[::1] split_tag,
                          int64_t start, int n, int32_t[::1] heads, int32_t[::1] labels):
         cdef SentenceC sent
         cdef uint64_t keys[MAX_TEMPLATES]
         cdef int32_t feats[MAX_TEMPLATES]
         cdef bint valid[N_MOVES]
         cdef int n_keys, n_feats, j, move, label
-        sentence_at(&sent, &word[start], &tag[start], &coarse[start], &suffix[start],
-                    &shape[start], n)
+        sentence_at(&sent, &word[start], &tag[start], &coarse[start], n)
         state_reset(st, n)
         while not is_final(st):
             valid_moves(st, valid)
@@ -286,94 +280,3 @@ cdef class ArcEagerDecoder:
                 if label < 0:
                     label = self.default_label
         return move, label
-
-    def explore(self, const int32_t[::1] word, const int32_t[::1] tag,
-                const int32_t[::1] coarse, const int32_t[::1] suffix, const int32_t[::1] shape,
-                const int32_t[::1] split_tag,
-                const int32_t[::1] gold_heads, const int32_t[::1] gold_labels,
-                const int64_t[::1] offsets) -> dict:
-        """Training rows of the states this parser reaches on gold-annotated sentences.
-
-        DAgger (Ross, Gordon & Bagnell 2011) with the dynamic oracle of Goldberg & Nivre
-        (2012) as the expert: the parser follows its own moves, and every state it reaches
-        becomes a row whose target is the best move from there, the valid move of least cost
-        (arc_eager.move_cost: the gold arcs it makes unreachable), the static oracle's move
-        when that one is among them, else the first in the order LEFT, RIGHT, REDUCE, SHIFT.
-        An arc move's label is the gold label when the arc is gold, else -1 (no label row).
-        Rows as oracle_rows gives them: keys, move, label, split_tag.
-        """
-        cdef Py_ssize_t n_sentences = offsets.shape[0] - 1, i
-        cdef Py_ssize_t max_rows = 2 * (word.shape[0] - n_sentences) + 1
-        cdef int n_t = n_templates(self.feature_set)
-        keys_out = np.empty((max_rows, n_t), dtype=np.uint64)
-        move_out = np.empty(max_rows, dtype=np.int8)
-        label_out = np.empty(max_rows, dtype=np.int32)
-        split_out = np.empty(max_rows, dtype=np.int32)
-        cdef uint64_t[:, ::1] k = keys_out
-        cdef int8_t[::1] mv = move_out
-        cdef int32_t[::1] lb = label_out
-        cdef int32_t[::1] sp = split_out
-        cdef Py_ssize_t row = 0
-        cdef int max_n = 1
-        for i in range(n_sentences):
-            max_n = max(max_n, <int>(offsets[i + 1] - offsets[i]))
-        cdef StateC* st = state_new(max_n, self.single_root)
-        try:
-            for i in range(n_sentences):
-                row = self._explore_one(st, word, tag, coarse, suffix, shape, split_tag,
-                                        gold_heads, gold_labels, offsets[i],
-                                        <int>(offsets[i + 1] - offsets[i] - 1), k, mv, lb, sp,
-                                        row)
-        finally:
-            state_free(st)
-        return {"keys": keys_out[:row], "move": move_out[:row], "label": label_out[:row],
-                "split_tag": split_out[:row]}
-
-    cdef Py_ssize_t _explore_one(self, StateC* st, const int32_t[::1] word,
-                                 const int32_t[::1] tag, const int32_t[::1] coarse,
-                                 const int32_t[::1] suffix, const int32_t[::1] shape,
-                                 const int32_t[::1] split_tag, const int32_t[::1] gold_heads,
-                                 const int32_t[::1] gold_labels, int64_t start, int n,
-                                 uint64_t[:, ::1] k, int8_t[::1] mv, int32_t[::1] lb,
-                                 int32_t[::1] sp, Py_ssize_t row):
-        cdef SentenceC sent
-        cdef int32_t feats[MAX_TEMPLATES]
-        cdef bint valid[N_MOVES]
-        cdef int cost[N_MOVES]
-        cdef int n_keys, n_feats, j, move, target, label, split, s0, b0, static, least
-        cdef const int32_t* heads = &gold_heads[start]
-        sentence_at(&sent, &word[start], &tag[start], &coarse[start], &suffix[start],
-                    &shape[start], n)
-        state_reset(st, n)
-        while not is_final(st):
-            valid_moves(st, valid)
-            n_keys = extract_keys(st, &sent, self.feature_set, &k[row, 0])
-            least = -1
-            for j in range(N_MOVES):
-                if valid[j]:
-                    cost[j] = move_cost(st, j, heads)
-                    if least < 0 or cost[j] < least:
-                        least = cost[j]
-            static = oracle_move(st, heads)
-            if valid[static] and cost[static] == least:
-                target = static
-            else:
-                for j in range(N_MOVES):
-                    if valid[TARGET_PREFERENCE[j]] and cost[TARGET_PREFERENCE[j]] == least:
-                        target = TARGET_PREFERENCE[j]
-                        break
-            s0 = stack_at(st, 0)
-            b0 = st.buffer
-            mv[row] = target
-            sp[row] = split_tag[start + b0]
-            lb[row] = -1
-            if target == LEFT and heads[s0] == b0:
-                lb[row] = gold_labels[start + s0]
-            elif target == RIGHT and heads[b0] == s0:
-                lb[row] = gold_labels[start + b0]
-            n_feats = self._ranks(&k[row, 0], n_keys, feats)
-            row += 1
-            split = self._split(split_tag[start + b0])
-            move, label = self._choose(st, split, feats, n_feats, valid)
-            apply_move(st, move, label)
-        return row

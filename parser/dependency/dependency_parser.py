@@ -17,7 +17,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 
 import numpy as np
-from tqdm import tqdm
 
 from classifiers.backends import (
     KERNEL_MODELS,
@@ -33,7 +32,6 @@ from classifiers.model_file import read_model_file, write_model_file
 from features.binary_matrix import BinaryMatrix
 from features.interning import StringInterner
 from features.vocab import FeatureVocab
-from features.word_shape import shape, suffix
 from parser.dependency.arc_eager import LEFT_MOVE, RIGHT_MOVE
 from parser.dependency.config import ParserConfig, classifier_params
 from parser.dependency.decoder import ArcEagerDecoder, ClassifierSlot
@@ -54,8 +52,6 @@ class EncodedCorpus:
     word: np.ndarray
     tag: np.ndarray
     coarse: np.ndarray
-    suffix: np.ndarray
-    shape: np.ndarray
     split_tag: np.ndarray
     offsets: np.ndarray
     heads: np.ndarray | None = None
@@ -74,8 +70,6 @@ class DependencyParser:
         self.words = StringInterner()
         self.tags = StringInterner()
         self.labels = StringInterner()
-        self.suffixes = StringInterner()
-        self.shapes = StringInterner()
         self.vocab: FeatureVocab | None = None
         self.split_names: list[str] = []
         self.classifiers: dict[tuple[int, str], object] = {}
@@ -99,8 +93,6 @@ class DependencyParser:
         word: list[int] = []
         tag: list[int] = []
         coarse: list[int] = []
-        suffixes: list[int] = []
-        shapes: list[int] = []
         split: list[int] = []
         heads: list[int] = []
         labels: list[int] = []
@@ -113,10 +105,6 @@ class DependencyParser:
             tag.extend(self.tags.encode(self._column(s, cfg.tag_column), grow))
             coarse.append(1)
             coarse.extend(self.tags.encode(s.upos, grow))
-            suffixes.append(1)
-            suffixes.extend(self.suffixes.encode([suffix(form) for form in s.form], grow))
-            shapes.append(1)
-            shapes.extend(self.shapes.encode([shape(form) for form in s.form], grow))
             split.append(1)
             split.extend(self.tags.encode(self._column(s, cfg.split_column), grow))
             if trees is not None:
@@ -127,8 +115,7 @@ class DependencyParser:
                 labels.extend(lab - 3 for lab in self.labels.encode(d, grow))
             offsets.append(len(word))
         as32 = lambda x: np.asarray(x, dtype=np.int32)
-        return EncodedCorpus(as32(word), as32(tag), as32(coarse), as32(suffixes), as32(shapes),
-                             as32(split),
+        return EncodedCorpus(as32(word), as32(tag), as32(coarse), as32(split),
                              np.asarray(offsets, dtype=np.int64),
                              as32(heads) if trees is not None else None,
                              as32(labels) if trees is not None else None)
@@ -155,9 +142,9 @@ class DependencyParser:
             f"{len(sentences)} trees")
         self._learn_words(sentences)
         corpus = self.encode(sentences, grow=True, trees=trees)
-        rows = oracle_rows(corpus.word, corpus.tag, corpus.coarse, corpus.suffix, corpus.shape,
-                           corpus.split_tag, corpus.heads, corpus.labels, corpus.offsets,
-                           cfg.feature_set, cfg.single_root)
+        rows = oracle_rows(corpus.word, corpus.tag, corpus.coarse, corpus.split_tag,
+                           corpus.heads, corpus.labels, corpus.offsets, cfg.feature_set,
+                           cfg.single_root)
         attached = corpus.heads > 0
         n_labels = len(self.labels.learned())
         self.info.update({
@@ -172,15 +159,6 @@ class DependencyParser:
                                               minlength=n_labels).tolist(),
         })
         self._fit_rows(rows, log, progress)
-        for round_number in range(1, cfg.explore_rounds + 1):
-            explored = self.decoder().explore(corpus.word, corpus.tag, corpus.coarse,
-                                              corpus.suffix, corpus.shape, corpus.split_tag,
-                                              corpus.heads, corpus.labels, corpus.offsets)
-            log(f"exploration round {round_number}: {len(explored['move'])} states reached "
-                "by the parser, labelled by the dynamic oracle")
-            rows = {name: np.concatenate([rows[name], explored[name]]) for name in rows}
-            self._fit_rows(rows, log, progress)
-        self.info["explored_states"] = len(rows["move"]) - self.info["oracle_states"]
         log(f"trained {len(self.classifiers)} classifiers in {len(self.split_names)} splits "
             f"in {time.perf_counter() - started:.1f} s")
 
@@ -214,6 +192,8 @@ class DependencyParser:
             clf = new_classifier(cfg.classifier, **params)
             clf.fit(matrix.take(chosen), y)
             return split, kind, clf
+
+        from tqdm import tqdm
 
         bar = tqdm(total=len(jobs), unit=" classifiers", desc="training", file=sys.stderr,
                    disable=None if progress else True)
@@ -295,9 +275,12 @@ class DependencyParser:
         are scored by the evaluator of the current evaluation mode, converted ones by their
         own."""
         if isinstance(clf, KernelEvaluatorModel):
-            self._scorers.append(clf.scorer)
-            return ClassifierSlot(clf.scorer, clf.classes_,
-                                  one_vs_one=clf.decision == "one-vs-one")
+            scorer = clf.scorer
+            if self.eval_mode != clf.evaluator:
+                scorer = build_evaluator(clf.kernel_expansion(), self.eval_mode,
+                                         self.rare_threshold)
+            self._scorers.append(scorer)
+            return ClassifierSlot(scorer, clf.classes_, one_vs_one=clf.decision == "one-vs-one")
         expansion = getattr(clf, "expansion_", None)
         if isinstance(clf, KernelSVM) or isinstance(expansion, KernelExpansion):
             scorer = build_evaluator(expansion, self.eval_mode, self.rare_threshold)
@@ -353,8 +336,7 @@ class DependencyParser:
         if not sentences:
             return []
         heads, labels = self.decoder().parse(corpus.word, corpus.tag, corpus.coarse,
-                                             corpus.suffix, corpus.shape, corpus.split_tag,
-                                             corpus.offsets)
+                                             corpus.split_tag, corpus.offsets)
         names = self.labels.learned()
         out = []
         offsets = corpus.offsets.tolist()
@@ -384,7 +366,6 @@ class DependencyParser:
             "format": MODEL_FORMAT, "format_version": MODEL_VERSION,
             "config": {k: v for k, v in asdict(self.config).items() if k != "threads"},
             "words": self.words.learned(), "tags": self.tags.learned(),
-            "suffixes": self.suffixes.learned(), "shapes": self.shapes.learned(),
             "labels": self.labels.learned(), "splits": self.split_names,
             "classifiers": slots, "info": self.info, **(extra_header or {}),
         }
@@ -397,8 +378,6 @@ class DependencyParser:
         parser.words = StringInterner(header["words"])
         parser.tags = StringInterner(header["tags"])
         parser.labels = StringInterner(header["labels"])
-        parser.suffixes = StringInterner(header.get("suffixes", ()))
-        parser.shapes = StringInterner(header.get("shapes", ()))
         parser.vocab = FeatureVocab(arrays["vocab/keys"], arrays["vocab/counts"])
         parser.split_names = list(header["splits"])
         parser.info = dict(header["info"])

@@ -6,9 +6,7 @@ from parser.dependency.arc_eager cimport StateC
 cdef enum:
     CHANG2010 = 0
     RICH = 1
-    ZN2011 = 2
-    ZN2011_AFFIX = 3
-    MAX_TEMPLATES = 96
+    MAX_TEMPLATES = 64
 
 # Reserved value ids shared by the word, tag and label interners.
 cdef enum:
@@ -21,19 +19,14 @@ cdef struct SentenceC:
     const int32_t* word   # index 0 is the root token
     const int32_t* tag    # the tag column used by the templates (XPOS by default)
     const int32_t* coarse # UPOS
-    const int32_t* suffix # the last three characters of the lower-cased form
-    const int32_t* shape  # the form's character classes (Xx, dd, x-x, ...)
 
 cdef inline void sentence_at(SentenceC* sent, const int32_t* word, const int32_t* tag,
-                             const int32_t* coarse, const int32_t* suffix,
-                             const int32_t* shape, int n) noexcept nogil:
+                             const int32_t* coarse, int n) noexcept nogil:
     """Point `sent` at one sentence of n words whose token 0 (the root) is at the pointers."""
     sent.n = n
     sent.word = word
     sent.tag = tag
     sent.coarse = coarse
-    sent.suffix = suffix
-    sent.shape = shape
 
 
 cdef int n_templates(int feature_set) noexcept nogil

@@ -25,7 +25,6 @@ class OracleError(ValueError):
 
 
 def oracle_rows(const int32_t[::1] word, const int32_t[::1] tag, const int32_t[::1] coarse,
-                const int32_t[::1] suffix, const int32_t[::1] shape,
                 const int32_t[::1] split_tag, const int32_t[::1] heads,
                 const int32_t[::1] labels, const int64_t[::1] offsets, str feature_set,
                 bint single_root=True) -> dict[str, np.ndarray]:
@@ -60,8 +59,7 @@ def oracle_rows(const int32_t[::1] word, const int32_t[::1] tag, const int32_t[:
             for i in range(n_sentences):
                 start = offsets[i]
                 n = <int>(offsets[i + 1] - start - 1)
-                sentence_at(&sent, &word[start], &tag[start], &coarse[start], &suffix[start],
-                            &shape[start], n)
+                sentence_at(&sent, &word[start], &tag[start], &coarse[start], n)
                 state_reset(st, n)
                 while not is_final(st):
                     move = oracle_move(st, &heads[start])

@@ -191,8 +191,12 @@ def test_converted_kernel_parser_gives_the_same_trees(evaluator: str, tmp_path: 
     loaded = DependencyParser.load(str(converted))
     assert loaded.info["converted"]["evaluator"] == evaluator
     assert any(isinstance(clf, KernelEvaluatorModel) for clf in loaded.classifiers.values())
-    code = main(["dep", "parse", "--model", str(converted), str(test), "--eval-mode", "pki"])
-    one_error_line(capsys, code, "--eval-mode applies to unconverted kernel models")
+    for mode in ("naive", "pki", "pke", "split"):
+        code = main(["dep", "parse", "--model", str(converted), str(test), "--eval-mode", mode])
+        if evaluator == "pki" or mode == evaluator:
+            assert code == 0 and capsys.readouterr().out == expected
+        else:
+            one_error_line(capsys, code, "keep no support vectors")
     code = main(["dep", "convert", "--model", str(converted), "--to", "pki", "--output",
                  str(tmp_path / "again.model")])
     one_error_line(capsys, code, "already converted")

@@ -138,9 +138,8 @@ def one_vs_one_vote(classes: list[int], values: np.ndarray, allowed: set[int]) -
 def python_parse(parser: DependencyParser, sentence: Sentence) -> tuple[list[int], list[int]]:
     """Plain-Python greedy decoding through the ArcEagerState view: the decoder's reference."""
     corpus = parser.encode([sentence])
-    word, tag, coarse, suffix, shape, split_tag = (
-        a.tolist() for a in (corpus.word, corpus.tag, corpus.coarse, corpus.suffix, corpus.shape,
-                             corpus.split_tag))
+    word, tag, coarse, split_tag = (a.tolist() for a in (corpus.word, corpus.tag, corpus.coarse,
+                                                         corpus.split_tag))
     names = parser.labels.learned()
     table, fallback = parser.split_of_tag()
     root_counts = np.asarray(parser.info["root_label_counts"])
@@ -150,7 +149,7 @@ def python_parse(parser: DependencyParser, sentence: Sentence) -> tuple[list[int
     s = ArcEagerState(len(sentence), parser.config.single_root, labels=names)
     while not s.is_final:
         valid = {MOVES.index(m) for m in s.valid()}
-        keys = state_keys(s, word, tag, coarse, parser.config.feature_set, suffix, shape)
+        keys = state_keys(s, word, tag, coarse, parser.config.feature_set)
         ranks = sorted(int(r) for r in parser.vocab.transform(keys) if r >= 0)
         t = split_tag[s.buffer[0]]
         split = int(table[t]) if 0 <= t < len(table) else fallback
@@ -181,8 +180,7 @@ def python_parse(parser: DependencyParser, sentence: Sentence) -> tuple[list[int
 def assert_decoder_matches_python(parser: DependencyParser, sentences: list[Sentence]) -> None:
     corpus = parser.encode(sentences)
     heads, labels = parser.decoder().parse(corpus.word, corpus.tag, corpus.coarse,
-                                           corpus.suffix, corpus.shape, corpus.split_tag,
-                                           corpus.offsets)
+                                           corpus.split_tag, corpus.offsets)
     for i, sentence in enumerate(sentences):
         start, end = corpus.offsets[i] + 1, corpus.offsets[i + 1]
         assert python_parse(parser, sentence) == (heads[start:end].tolist(),
