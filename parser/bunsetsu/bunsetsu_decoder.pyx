@@ -1,0 +1,327 @@
+# cython: language_level=3
+"""The bunsetsu parser's loops: dependency parsing by Sassano's shift-reduce or by Kudo &
+Matsumoto's cascaded chunking, bunsetsu chunking, and the oracle runs that give their training
+examples. Every decision is binary: "does chunk i depend on chunk j?" or "does morpheme m start
+a bunsetsu?".
+
+Shift-reduce for head-final languages (Sassano 2004, "Linear-time dependency analysis for
+Japanese", COLING; as in J.DepP): for j = 1 .. n-1, push j - 1; while the stack is not empty,
+let i be its top; if j is the last chunk or the classifier says i depends on j, then head(i) = j
+and pop, otherwise go on to the next j. Every chunk is pushed once and popped once: at most
+2n - 3 decisions, none for pairs whose head can only be the last chunk.
+
+Cascaded chunking (Kudo & Matsumoto 2002, "Japanese dependency analysis using cascaded
+chunking", CoNLL): while more than one chunk is unresolved, tag each unresolved chunk D when it
+depends on the next unresolved one (always D when that one is the last chunk), then resolve
+every chunk tagged D whose preceding unresolved chunk is not tagged D (its modifiers are all
+resolved) and remove it. The last chunk before the end is always D, so each round resolves at
+least one chunk.
+
+Oracle runs take the gold decisions (head(i) == j; morpheme m starts a chunk) and record each
+decision's keys and label; parsing looks the keys up in the feature vocabulary (KeyIndex), sorts
+the ids and asks the classifier (a BinaryScorer) for its value, whose sign, read through
+`positive_means_yes`, decides.
+"""
+from libc.stdint cimport int32_t, int64_t, uint64_t
+from libcpp.algorithm cimport sort
+from libcpp.vector cimport vector
+
+import numpy as np
+
+from features.key_index cimport KeyIndex
+from classifiers.scorer cimport BinaryScorer
+from parser.bunsetsu.bunsetsu_features cimport (
+    MAX_PAIR_KEYS,
+    SentenceBuffers,
+    SentenceView,
+    SpecialIds,
+    boundary_keys,
+    chunk_properties,
+    pair_keys,
+)
+
+ALGORITHMS = ("shift-reduce", "cascaded")
+cdef enum:
+    SHIFT_REDUCE = 0
+    CASCADED = 1
+
+
+cdef struct Examples:
+    vector[uint64_t]* keys
+    vector[int64_t]* indptr
+    vector[int32_t]* labels
+
+
+cdef class Decision:
+    """One binary classifier as the loops use it; None scorer: the constant `constant`."""
+
+    cdef KeyIndex index
+    cdef BinaryScorer scorer
+    cdef bint yes_sign
+    cdef bint constant
+
+    def __init__(self, KeyIndex index=None, BinaryScorer scorer=None,
+                 bint positive_means_yes=True, bint constant=False):
+        self.index = index
+        self.scorer = scorer
+        self.yes_sign = positive_means_yes
+        self.constant = constant
+
+    cdef bint decide(self, const uint64_t* keys, int n, double* value) noexcept nogil:
+        cdef int32_t ids[MAX_PAIR_KEYS]
+        cdef int m = 0, t, u = 0
+        cdef int32_t f
+        cdef double out = 0.0
+        if self.scorer is None:
+            value[0] = 1.0 if self.constant else -1.0
+            return self.constant
+        for t in range(n):
+            f = self.index.get(keys[t])
+            if f >= 0:
+                ids[m] = f
+                m += 1
+        sort(&ids[0], &ids[0] + m)
+        for t in range(m):
+            if u == 0 or ids[t] != ids[u - 1]:
+                ids[u] = ids[t]
+                u += 1
+        self.scorer.scores(ids, u, &out)
+        if not self.yes_sign:
+            out = -out
+        value[0] = out
+        return out > 0.0
+
+
+cdef inline void record(Examples* ex, const uint64_t* keys, int n, int label) noexcept nogil:
+    cdef int t
+    for t in range(n):
+        ex.keys.push_back(keys[t])
+    ex.indptr.push_back(<int64_t>ex.keys.size())
+    ex.labels.push_back(label)
+
+
+cdef class Corpus:
+    """Sentences as flat arrays: morpheme attributes (lexicon ids), sentence offsets into them,
+    and per sentence its chunks' first morphemes relative to the sentence, followed by its
+    morpheme count (chunk_bounds[chunk_ptr[t] + t : chunk_ptr[t + 1] + t + 1])."""
+
+    cdef readonly object surface, pos1, pos2, conj_form, morpheme_ptr, chunk_ptr, chunk_bounds
+    cdef const int32_t[::1] su, p1, p2, cf, cb
+    cdef const int64_t[::1] mp, cp
+    cdef readonly int n_sentences
+    cdef readonly int max_morphemes
+
+    def __init__(self, surface, pos1, pos2, conj_form, morpheme_ptr, chunk_ptr, chunk_bounds):
+        self.surface = np.ascontiguousarray(surface, dtype=np.int32)
+        self.pos1 = np.ascontiguousarray(pos1, dtype=np.int32)
+        self.pos2 = np.ascontiguousarray(pos2, dtype=np.int32)
+        self.conj_form = np.ascontiguousarray(conj_form, dtype=np.int32)
+        self.morpheme_ptr = np.ascontiguousarray(morpheme_ptr, dtype=np.int64)
+        self.chunk_ptr = np.ascontiguousarray(chunk_ptr, dtype=np.int64)
+        self.chunk_bounds = np.ascontiguousarray(chunk_bounds, dtype=np.int32)
+        self.n_sentences = self.morpheme_ptr.shape[0] - 1
+        if self.chunk_ptr.shape[0] != self.n_sentences + 1:
+            raise ValueError("morpheme_ptr and chunk_ptr differ in sentence count")
+        if self.chunk_bounds.shape[0] != self.chunk_ptr[-1] + self.n_sentences:
+            raise ValueError("chunk_bounds must hold each sentence's chunk starts and length")
+        lengths = np.diff(self.morpheme_ptr)
+        self.max_morphemes = int(lengths.max()) if lengths.size else 0
+        self.su, self.p1, self.p2, self.cf = self.surface, self.pos1, self.pos2, self.conj_form
+        self.mp, self.cp, self.cb = self.morpheme_ptr, self.chunk_ptr, self.chunk_bounds
+
+    cdef void view(self, int t, SentenceView* s) noexcept nogil:
+        cdef int64_t m0 = self.mp[t]
+        s.n_morphemes = <int>(self.mp[t + 1] - m0)
+        s.n_chunks = <int>(self.cp[t + 1] - self.cp[t])
+        if s.n_morphemes == 0:
+            return
+        s.surface = &self.su[m0]
+        s.pos1 = &self.p1[m0]
+        s.pos2 = &self.p2[m0]
+        s.conj_form = &self.cf[m0]
+        s.chunk_start = &self.cb[self.cp[t] + t]
+
+
+cdef class BunsetsuDecoder:
+    """Parses, chunks and runs the oracles over a Corpus."""
+
+    cdef SpecialIds ids
+    cdef int algorithm
+
+    def __init__(self, dict special_ids, str algorithm="shift-reduce"):
+        if algorithm not in ALGORITHMS:
+            raise ValueError(f"unknown algorithm {algorithm!r} (available: "
+                             f"{', '.join(ALGORITHMS)})")
+        self.ids = special_ids
+        self.algorithm = ALGORITHMS.index(algorithm)
+
+    def parse(self, Corpus corpus, Decision decision) -> np.ndarray:
+        """The head of every chunk (relative to its sentence, -1 for the last), flat."""
+        heads = np.full(corpus.chunk_ptr[-1], -1, dtype=np.int32)
+        self._run(corpus, decision, heads, None, NULL)
+        return heads
+
+    def oracle(self, Corpus corpus, gold_heads) -> tuple:
+        """(keys, indptr, labels) of every decision the gold heads (flat, relative) imply."""
+        cdef vector[uint64_t] keys
+        cdef vector[int64_t] indptr
+        cdef vector[int32_t] labels
+        cdef Examples ex
+        gold = np.ascontiguousarray(gold_heads, dtype=np.int32)
+        if gold.shape[0] != corpus.chunk_ptr[-1]:
+            raise ValueError("one gold head per chunk needed")
+        indptr.push_back(0)
+        ex.keys, ex.indptr, ex.labels = &keys, &indptr, &labels
+        heads = np.full(gold.shape[0], -1, dtype=np.int32)
+        self._run(corpus, None, heads, gold, &ex)
+        return _examples(&ex)
+
+    cdef void _run(self, Corpus corpus, Decision decision, int32_t[::1] heads, gold_heads,
+                   Examples* ex):
+        cdef const int32_t[::1] gold
+        cdef const int32_t* g = NULL
+        cdef SentenceBuffers buffers = SentenceBuffers(corpus.max_morphemes + 1)
+        cdef SentenceView s
+        cdef int t, c
+        cdef int64_t c0
+        buffers.attach(&s)
+        if gold_heads is not None:
+            gold = gold_heads
+        with nogil:
+            for t in range(corpus.n_sentences):
+                corpus.view(t, &s)
+                if s.n_chunks == 0:
+                    continue
+                c0 = corpus.cp[t]
+                if ex != NULL:
+                    g = &gold[c0]
+                chunk_properties(&s, &self.ids)
+                if self.algorithm == SHIFT_REDUCE:
+                    shift_reduce(&s, decision, g, ex)
+                else:
+                    cascaded(&s, decision, g, ex)
+                for c in range(s.n_chunks):
+                    heads[c0 + c] = s.heads[c]
+
+    def chunk(self, Corpus corpus, Decision decision) -> np.ndarray:
+        """1 for each morpheme that starts a bunsetsu, flat (the first of a sentence always)."""
+        starts = np.zeros(corpus.morpheme_ptr[-1], dtype=np.int8)
+        self._chunk(corpus, decision, starts, None, NULL)
+        return starts
+
+    def chunk_oracle(self, Corpus corpus, gold_starts) -> tuple:
+        """(keys, indptr, labels) of every boundary decision; gold_starts flat 0/1 per morpheme."""
+        cdef vector[uint64_t] keys
+        cdef vector[int64_t] indptr
+        cdef vector[int32_t] labels
+        cdef Examples ex
+        gold = np.ascontiguousarray(gold_starts, dtype=np.int8)
+        if gold.shape[0] != corpus.morpheme_ptr[-1]:
+            raise ValueError("one gold flag per morpheme needed")
+        indptr.push_back(0)
+        ex.keys, ex.indptr, ex.labels = &keys, &indptr, &labels
+        self._chunk(corpus, None, np.zeros(gold.shape[0], dtype=np.int8), gold, &ex)
+        return _examples(&ex)
+
+    cdef void _chunk(self, Corpus corpus, Decision decision, signed char[::1] starts,
+                     gold_starts, Examples* ex):
+        cdef const signed char[::1] gold
+        cdef SentenceView s
+        cdef uint64_t keys[MAX_PAIR_KEYS]
+        cdef int t, m, n
+        cdef int64_t m0
+        cdef double value
+        cdef bint yes
+        if gold_starts is not None:
+            gold = gold_starts
+        with nogil:
+            for t in range(corpus.n_sentences):
+                s.n_chunks = 0
+                corpus.view(t, &s)
+                m0 = corpus.mp[t]
+                if s.n_morphemes > 0:
+                    starts[m0] = 1
+                for m in range(1, s.n_morphemes):
+                    n = boundary_keys(&s, m, keys)
+                    if ex != NULL:
+                        yes = gold[m0 + m] != 0
+                        record(ex, keys, n, 1 if yes else -1)
+                    else:
+                        yes = decision.decide(keys, n, &value)
+                    starts[m0 + m] = 1 if yes else 0
+
+
+cdef tuple _examples(Examples* ex):
+    n_keys = ex.keys.size()
+    n_rows = ex.labels.size()
+    keys = np.empty(n_keys, dtype=np.uint64)
+    indptr = np.empty(n_rows + 1, dtype=np.int64)
+    labels = np.empty(n_rows, dtype=np.int32)
+    cdef uint64_t[::1] k = keys
+    cdef int64_t[::1] p = indptr
+    cdef int32_t[::1] y = labels
+    cdef size_t r
+    for r in range(n_keys):
+        k[r] = ex.keys[0][r]
+    for r in range(n_rows + 1):
+        p[r] = ex.indptr[0][r]
+    for r in range(n_rows):
+        y[r] = ex.labels[0][r]
+    return keys, indptr, labels
+
+
+cdef inline bint attach(SentenceView* s, Decision decision, const int32_t* gold, Examples* ex,
+                        int i, int j, double* value) noexcept nogil:
+    cdef uint64_t keys[MAX_PAIR_KEYS]
+    cdef int n = pair_keys(s, i, j, keys)
+    cdef bint yes
+    if ex != NULL:
+        yes = gold[i] == j
+        record(ex, keys, n, 1 if yes else -1)
+        value[0] = 1.0 if yes else -1.0
+        return yes
+    return decision.decide(keys, n, value)
+
+
+cdef void shift_reduce(SentenceView* s, Decision decision, const int32_t* gold,
+                       Examples* ex) noexcept nogil:
+    cdef int n = s.n_chunks, j, i
+    cdef double value
+    cdef vector[int] stack
+    for j in range(n):
+        s.heads[j] = -1
+    for j in range(1, n):
+        stack.push_back(j - 1)
+        while stack.size() > 0:
+            i = stack.back()
+            if j != n - 1 and not attach(s, decision, gold, ex, i, j, &value):
+                break
+            s.heads[i] = j
+            stack.pop_back()
+
+
+cdef void cascaded(SentenceView* s, Decision decision, const int32_t* gold,
+                   Examples* ex) noexcept nogil:
+    cdef int n = s.n_chunks, x, m, kept
+    cdef double value
+    cdef vector[int] active
+    cdef vector[char] tagged
+    for x in range(n):
+        s.heads[x] = -1
+        active.push_back(x)
+    while active.size() > 1:
+        m = <int>active.size()
+        tagged.assign(m, 0)
+        for x in range(m - 1):
+            if x == m - 2:
+                tagged[x] = 1
+            else:
+                tagged[x] = attach(s, decision, gold, ex, active[x], active[x + 1], &value)
+        kept = 0
+        for x in range(m):
+            if x < m - 1 and tagged[x] and (x == 0 or not tagged[x - 1]):
+                s.heads[active[x]] = active[x + 1]
+            else:
+                active[kept] = active[x]
+                kept += 1
+        active.resize(kept)
