@@ -65,7 +65,7 @@ cdef enum:
     T_GAP_BRACKET = 57
     T_GAP_PUNCT = 58
     T_CHILD_PARTICLE = 59
-    T_I_CHILD_PARTICLE = 100
+    T_I_CHILD_PARTICLE = 60
     # Boundary templates.
     T_B_PREV2 = 64
     T_B_PREV = 68
