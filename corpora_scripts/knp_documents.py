@@ -1,0 +1,118 @@
+"""Concatenate the KNP documents of an id list, in the list's order, into one file.
+
+    python corpora_scripts/knp_documents.py --ids ID_FILE --corpus DIR/knp [-o OUT]
+
+ID_FILE holds one document id a line (blank lines are skipped). The document of an id is looked
+up as the two corpora lay them out, the first that exists winning:
+
+- `DIR/<id minus its last 5 characters>/<id>.knp` (KWDLC: `w201106-00000/w201106-0000060050.knp`);
+- `DIR/<first 8 characters of the id>/<id>.knp` (the Wikipedia Annotated Corpus:
+  `wiki0001/wiki00010002.knp`).
+
+Every id is looked up before anything is written; a missing document stops the run with one
+line naming the id file and line. The documents are copied byte for byte (a newline is added
+after a document that does not end with one), to standard output or, with `-o`, through a
+temporary file that replaces OUT only when complete.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from corpora_scripts.script_runner import run_script
+from features.errors import InputError
+from features.output_files import check_output_path, output_stream
+
+KNP_SUFFIX = ".knp"
+COPY_CHUNK = 1 << 20
+
+
+def candidate_paths(corpus: Path, document_id: str) -> list[Path]:
+    """Where the document of document_id may be, in the order they are tried."""
+    folders = [document_id[:-5], document_id[:8]]
+    paths: list[Path] = []
+    for folder in folders:
+        path = corpus / folder / f"{document_id}{KNP_SUFFIX}"
+        if folder and path not in paths:
+            paths.append(path)
+    return paths
+
+
+def read_ids(id_file: Path) -> list[tuple[int, str]]:
+    """(line number, id) of each non-blank line of id_file."""
+    try:
+        text = id_file.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(f"{id_file}: not UTF-8 text ({error.reason})") from None
+    ids = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        document_id = line.strip()
+        if not document_id:
+            continue
+        if "/" in document_id or document_id.startswith(".") or any(c.isspace()
+                                                                     for c in document_id):
+            raise InputError(f"{id_file}:{number}: {document_id!r} is not a document id")
+        ids.append((number, document_id))
+    return ids
+
+
+def document_paths(id_file: Path, corpus: Path) -> list[Path]:
+    """The document of every id of id_file, in order; InputError naming the id file and line
+    of the first id without a document."""
+    if not corpus.is_dir():
+        raise InputError(f"{corpus}: no such corpus folder")
+    paths = []
+    for number, document_id in read_ids(id_file):
+        candidates = candidate_paths(corpus, document_id)
+        found = next((path for path in candidates if path.exists() and not path.is_dir()), None)
+        if found is None:
+            tried = ", ".join(str(path) for path in candidates)
+            raise InputError(f"{id_file}:{number}: no document {document_id} (tried {tried})")
+        paths.append(found)
+    return paths
+
+
+def concatenate(paths: Sequence[Path], output: str | None) -> None:
+    """Copy the files at paths, in order, to output (None or "-": standard output)."""
+    with output_stream(output, binary=True) as stream:
+        for path in paths:
+            last = b"\n"
+            with open(path, "rb") as document:
+                while chunk := document.read(COPY_CHUNK):
+                    stream.write(chunk)
+                    last = chunk[-1:]
+            if last != b"\n":
+                stream.write(b"\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="knp_documents.py",
+        description="Concatenate the KNP documents of an id list, in order, into one file.")
+    parser.add_argument("--ids", required=True, type=Path, metavar="ID_FILE",
+                        help="one document id a line")
+    parser.add_argument("--corpus", required=True, type=Path, metavar="DIR",
+                        help="the corpus's knp/ folder")
+    parser.add_argument("-o", "--output", metavar="OUT",
+                        help="output file (default: standard output)")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+
+    def run() -> None:
+        check_output_path(args.output)
+        concatenate(document_paths(args.ids, args.corpus), args.output)
+
+    return run_script("knp_documents.py", run, debug=args.debug)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

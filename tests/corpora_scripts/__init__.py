@@ -1,0 +1,1 @@
+"""The corpora scripts (corpora_scripts/)."""
