@@ -88,8 +88,9 @@ def output_stream(path: str | os.PathLike | None, binary: bool = False,
     except FileNotFoundError:
         permissions = 0o666 & ~_umask()
     folder, name = os.path.split(target)
-    descriptor, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
+    temporary = None
     try:
+        descriptor, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
         with os.fdopen(descriptor, mode, **options) as stream:
             yield stream
             stream.flush()
@@ -97,10 +98,11 @@ def output_stream(path: str | os.PathLike | None, binary: bool = False,
         os.chmod(temporary, permissions)
         os.replace(temporary, target)
     except BaseException:
-        try:
-            os.unlink(temporary)
-        except FileNotFoundError:
-            pass
+        if temporary is not None:
+            try:
+                os.unlink(temporary)
+            except FileNotFoundError:
+                pass
         raise
 
 
