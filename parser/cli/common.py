@@ -1,10 +1,18 @@
-"""What every command group of the `polyparse` command line shares: the `--debug` flag and the
-lines written to stderr."""
+"""What every command group of the `polyparse` command line shares: the `--debug` flag, the
+lines written to stderr, input read in batches as it arrives, and file digests."""
 from __future__ import annotations
 
 import argparse
+import hashlib
+import select
 import sys
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any, BinaryIO, TypeVar
+
+from features.output_files import is_regular_stream
+
+Item = TypeVar("Item")
 
 
 def debug_parent() -> argparse.ArgumentParser:
@@ -42,3 +50,45 @@ def progress_bar(**options: Any) -> Any:
     from tqdm import tqdm
 
     return tqdm(file=sys.stderr, **options)
+
+
+def file_sha256(path: str) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def ready_batches(sentences: Iterable[Item], size: int,
+                  more_ready: Callable[[], bool]) -> Iterator[list[Item]]:
+    """Batches of at most size sentences; a batch is also cut when more_ready() says that no
+    more input is waiting, so that a pipeline feeding one sentence at a time gets each one
+    back at once, while a file is read in full batches."""
+    batch: list[Item] = []
+    for sentence in sentences:
+        batch.append(sentence)
+        if len(batch) == size or not more_ready():
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+@contextmanager
+def input_stream(path: str) -> Iterator[tuple[BinaryIO, Callable[[], bool]]]:
+    """The input's binary stream (path "-": standard input) and a test telling whether more
+    input is waiting: always for a regular file, by select() for a pipe or a terminal."""
+    if path == "-":
+        stream = sys.stdin.buffer
+        yield stream, _more_ready(stream)
+        return
+    with open(path, "rb") as stream:
+        yield stream, _more_ready(stream)
+
+
+def _more_ready(stream: BinaryIO) -> Callable[[], bool]:
+    if is_regular_stream(stream):
+        return lambda: True
+    descriptor = stream.fileno()
+    return lambda: bool(select.select([descriptor], [], [], 0)[0])

@@ -2,21 +2,24 @@
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
-import select
 import shlex
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from typing import BinaryIO
 
 from classifiers.evaluators.evaluator_model import BACKENDS as CONVERSIONS
 from classifiers.evaluators.modes import DEFAULT_EVAL_MODE, EVAL_MODES
 from classifiers.evaluators.split_svm import parse_rare_threshold
 from features.errors import InputError
 from features.output_files import check_output_path, is_regular_stream, output_stream
-from parser.cli.common import debug_parent, log, progress_bar, warn
+from parser.cli.common import (
+    debug_parent,
+    file_sha256,
+    input_stream,
+    log,
+    progress_bar,
+    ready_batches,
+    warn,
+)
 from parser.dependency.config import ParserConfig, classifier_options
 from parser.dependency.evaluate import METRICS, PUNCT_POLICIES, evaluate
 from parser.dependency.tag_coverage import TagCoverage
@@ -140,14 +143,6 @@ def read_all(path: str, args: argparse.Namespace, require_tree: bool) -> list[Se
                            require_tree=require_tree, single_root=conllu, require_deprel=conllu))
 
 
-def file_sha256(path: str) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
 def run_train(args: argparse.Namespace) -> int:
     from parser.dependency.training import train_parser
 
@@ -175,40 +170,6 @@ def run_train(args: argparse.Namespace) -> int:
     parser.save(args.model, extra_header=header, compress=args.compress)
     log(f"model written to {args.model}")
     return 0
-
-
-def ready_batches(sentences: Iterator[Sentence], size: int,
-                  more_ready: Callable[[], bool]) -> Iterator[list[Sentence]]:
-    """Batches of at most size sentences; a batch is also cut when more_ready() says that no
-    more input is waiting, so that a pipeline feeding one sentence at a time gets each one
-    back at once, while a file is read in full batches."""
-    batch: list[Sentence] = []
-    for sentence in sentences:
-        batch.append(sentence)
-        if len(batch) == size or not more_ready():
-            yield batch
-            batch = []
-    if batch:
-        yield batch
-
-
-@contextmanager
-def input_stream(path: str) -> Iterator[tuple[BinaryIO, Callable[[], bool]]]:
-    """The input's binary stream (path "-": standard input) and a test telling whether more
-    input is waiting: always for a regular file, by select() for a pipe or a terminal."""
-    if path == "-":
-        stream = sys.stdin.buffer
-        yield stream, _more_ready(stream)
-        return
-    with open(path, "rb") as stream:
-        yield stream, _more_ready(stream)
-
-
-def _more_ready(stream: BinaryIO) -> Callable[[], bool]:
-    if is_regular_stream(stream):
-        return lambda: True
-    descriptor = stream.fileno()
-    return lambda: bool(select.select([descriptor], [], [], 0)[0])
 
 
 def run_parse(args: argparse.Namespace) -> int:
