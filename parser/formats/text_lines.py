@@ -116,11 +116,14 @@ def _decoded_chunks(
             pending = data
             continue
         pending = data[cut:]
-        complete = data[: cut - 1]
+        # Without its last "\n", and without the "\r" of a last "\r\n".
+        complete = data[: cut - 2 if cut > 1 and data[cut - 2] == 13 else cut - 1]
         yield _split_text(_decode(complete, encoding, display, lines_before, error), first)
         lines_before += complete.count(b"\n") + 1
         first = False
     if pending:
+        if pending.endswith(b"\r"):
+            pending = pending[:-1]
         yield _split_text(_decode(pending, encoding, display, lines_before, error), first)
 
 
