@@ -20,9 +20,7 @@ Every problem is reported as a ``ConllFormatError`` whose message is one line,
 from __future__ import annotations
 
 import codecs
-import io
 import os
-import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import BinaryIO, TextIO
@@ -30,15 +28,14 @@ from typing import BinaryIO, TextIO
 from conllu.parser import DEFAULT_FIELDS, ID_DOT_ID, ID_RANGE
 
 from features.errors import InputError
+from parser.formats.text_lines import display_name, text_lines
 
-__all__ = ["ConllFormatError", "Sentence", "read_conll", "write_conll", "find_cycle", "FORMATS"]
+__all__ = ["FORMATS", "ConllFormatError", "Sentence", "find_cycle", "read_conll", "write_conll"]
 
 FORMATS = ("conllu", "conllx")
 N_COLUMNS = len(DEFAULT_FIELDS)
 ID, FORM, LEMMA, UPOS, XPOS, FEATS, HEAD, DEPREL, DEPS, MISC = range(N_COLUMNS)
 assert DEFAULT_FIELDS[HEAD] == "head" and DEFAULT_FIELDS[DEPREL] == "deprel"
-
-CHUNK_BYTES = 1 << 20
 
 
 class ConllFormatError(InputError, ValueError):
@@ -95,7 +92,7 @@ def read_conll(
     """
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}, expected one of {', '.join(FORMATS)}")
-    display = _display_name(path, stream, name)
+    display = display_name(path, stream, name)
     try:
         codecs.lookup(encoding)
     except LookupError:
@@ -117,7 +114,7 @@ def _read_sentences(
     block: list[str] = []
     start_line = 0
     lineno = 0
-    for line in _text_lines(path, stream, encoding, display):
+    for line in text_lines(path, stream, encoding, display, ConllFormatError):
         lineno += 1
         if not line or line.isspace():
             if block:
@@ -163,100 +160,6 @@ def write_conll(
         lines[index] = "\t".join(columns)
     lines.append("\n")
     out.write("\n".join(lines))
-
-
-def _display_name(path: str | os.PathLike | None, stream: object, name: str | None) -> str:
-    if name is not None:
-        return name
-    if stream is not None:
-        stream_name = getattr(stream, "name", None)
-        return stream_name if isinstance(stream_name, str) else "<stream>"
-    if path is None or os.fspath(path) == "-":
-        return "<stdin>"
-    return os.fspath(path)
-
-
-def _text_lines(
-    path: str | os.PathLike | None, stream: TextIO | BinaryIO | None, encoding: str, display: str
-) -> Iterator[str]:
-    """Yield the lines of the input without their terminators ("\\n" or "\\r\\n")."""
-    if stream is None and (path is None or os.fspath(path) == "-"):
-        stream = sys.stdin
-    if stream is None:
-        with open(path, "rb") as binary:
-            yield from _decoded_lines(binary, encoding, display)
-        return
-    if isinstance(stream, io.TextIOBase) or hasattr(stream, "encoding"):
-        buffer = getattr(stream, "buffer", None)
-        if buffer is None:
-            yield from _str_lines(stream, display, encoding)
-            return
-        stream = buffer
-    yield from _decoded_lines(stream, encoding, display)
-
-
-def _str_lines(stream: TextIO, display: str, encoding: str) -> Iterator[str]:
-    lineno = 0
-    try:
-        for line in stream:
-            lineno += 1
-            if line.endswith("\n"):
-                line = line[:-2] if line.endswith("\r\n") else line[:-1]
-            yield line
-    except UnicodeDecodeError as error:
-        encoding = getattr(stream, "encoding", None) or encoding
-        message = f"{display}:{lineno + 1}: not valid {encoding} text ({error.reason})"
-        raise ConllFormatError(message) from None
-
-
-def _decoded_lines(binary: BinaryIO, encoding: str, display: str) -> Iterator[str]:
-    """Decode a binary stream in chunks cut at line ends; exact line numbers on bad bytes."""
-    if "\n".encode(encoding) != b"\n":
-        data = binary.read()
-        yield from _split_text(_decode(data, encoding, display, 0), first=True)
-        return
-    read = getattr(binary, "read1", binary.read)
-    pending = b""
-    lines_before = 0
-    first = True
-    while True:
-        chunk = read(CHUNK_BYTES)
-        if not chunk:
-            break
-        data = pending + chunk
-        cut = data.rfind(b"\n") + 1
-        if cut == 0:
-            pending = data
-            continue
-        pending = data[cut:]
-        complete = data[: cut - 1]
-        yield from _split_text(_decode(complete, encoding, display, lines_before), first)
-        lines_before += complete.count(b"\n") + 1
-        first = False
-    if pending:
-        yield from _split_text(_decode(pending, encoding, display, lines_before), first)
-
-
-def _decode(data: bytes, encoding: str, display: str, lines_before: int) -> str:
-    try:
-        return data.decode(encoding)
-    except UnicodeDecodeError as error:
-        line_start = data.rfind(b"\n", 0, error.start) + 1
-        line = lines_before + data.count(b"\n", 0, error.start) + 1
-        bad = data[error.start : error.end].hex(" ")
-        column = error.start - line_start + 1
-        raise ConllFormatError(
-            f"{display}:{line}: not valid {encoding} text "
-            f"(byte {bad} at byte column {column}: {error.reason})"
-        ) from None
-
-
-def _split_text(text: str, first: bool) -> list[str]:
-    if first and text.startswith("\ufeff"):
-        text = text[1:]
-    if "\r" in text:
-        text = text.replace("\r\n", "\n")
-    return text.split("\n")
 
 
 def _build_sentence(

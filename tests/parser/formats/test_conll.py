@@ -221,7 +221,7 @@ def test_non_utf8_bytes():
 
 
 def test_non_utf8_bytes_far_into_a_large_stream():
-    good = "1\ta\ta\tX\tX\t_\t0\troot\t_\t_\n\n".encode()
+    good = b"1\ta\ta\tX\tX\t_\t0\troot\t_\t_\n\n"
     data = good * 100_000 + "1\tb\xe9\tb\tX\tX\t_\t0\troot\t_\t_\n\n".encode("latin-1")
     message = r"^big:200001: not valid utf-8 text \(byte e9 at byte column 4"
     with pytest.raises(ConllFormatError, match=message):

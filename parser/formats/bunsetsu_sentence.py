@@ -1,0 +1,262 @@
+"""The sentence of the Japanese bunsetsu formats (KNP and CaboCha) and its dependency checks.
+
+A ``BunsetsuSentence`` holds one block of a KNP or CaboCha file: its raw lines (so that writing
+it back changes only the heads of bunsetsu lines), the morphemes as one list per field, and the
+bunsetsu (chunks) with their heads. Bunsetsu are numbered from 0 in their order in the sentence,
+as the heads of both formats are; -1 is the root.
+
+Japanese bunsetsu dependencies are head-final (Kurohashi & Nagao 1994; Kudo & Matsumoto 2002):
+every bunsetsu but the last depends on a bunsetsu to its right, and the last one is the root.
+``malformed`` names the first violation of that rule (or a bunsetsu without morphemes) as one
+line, ``source:LINE: problem``, LINE being the line of the offending bunsetsu; ``validate``
+raises it as a ``BunsetsuFormatError``. Training skips a malformed sentence with its message as
+a warning; parsing and evaluation refuse it.
+"""
+from __future__ import annotations
+
+import codecs
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+from operator import lt
+from typing import BinaryIO, TextIO
+
+from features.errors import InputError
+from parser.formats.text_lines import display_name, line_chunks
+
+__all__ = ["DEP_TYPES", "BunsetsuFormatError", "BunsetsuSentence", "checked_tree", "eos_blocks",
+           "input_source", "malformed", "validate", "with_chunk_lines"]
+
+# Dependency types of KNP: D (ordinary), P (parallel), A (apposition), I (partial parallel).
+DEP_TYPES = "DPAI"
+
+
+class BunsetsuFormatError(InputError, ValueError):
+    """Malformed KNP or CaboCha input; the message is one line, ``path:LINE: problem``."""
+
+
+@dataclass(slots=True)
+class BunsetsuSentence:
+    """One sentence block; morpheme ``i`` is ``lines[morpheme_lines[i]]``, bunsetsu ``j`` starts
+    at morpheme ``chunk_starts[j]`` and its ``*`` line is ``lines[chunk_lines[j]]``."""
+
+    sid: str
+    lines: list[str]
+    surface: list[str]
+    reading: list[str]
+    base: list[str]
+    pos1: list[str]
+    pos2: list[str]
+    conj_type: list[str]
+    conj_form: list[str]
+    morpheme_lines: list[int]
+    chunk_starts: list[int]
+    chunk_lines: list[int]
+    heads: list[int]
+    dep_types: list[str]
+    start_line: int
+    source: str
+
+    def __len__(self) -> int:
+        """Number of morphemes."""
+        return len(self.surface)
+
+    def line_number(self, index: int) -> int:
+        """1-based line number in the file of ``lines[index]``."""
+        return self.start_line + index
+
+
+def malformed(sentence: BunsetsuSentence) -> str | None:
+    """``source:LINE: problem`` for the first bunsetsu that breaks the head-final tree, or None.
+
+    Checked in the order of the bunsetsu: a head outside the sentence, a bunsetsu that is its
+    own head, a head to the left, a root (-1) that is not the last bunsetsu, and a bunsetsu with
+    no morphemes. A sentence without bunsetsu lines (morphemes only) has nothing to check.
+    """
+    heads = sentence.heads
+    n = len(heads)
+    if n == 0:
+        return None
+    starts = sentence.chunk_starts
+    # Fast acceptance: each head right of its bunsetsu and inside, the last one the root, and
+    # every bunsetsu at least one morpheme long.
+    if (
+        heads[-1] == -1
+        and all(map(lt, range(n - 1), heads))
+        and (n == 1 or max(heads) < n)
+        and all(map(lt, starts, starts[1:]))
+        and starts[-1] < len(sentence.surface)
+    ):
+        return None
+    for index, head in enumerate(heads):
+        problem = _head_problem(index, head, heads)
+        if problem is None:
+            end = starts[index + 1] if index + 1 < n else len(sentence.surface)
+            if starts[index] >= end:
+                problem = f"bunsetsu {index} has no morphemes"
+        if problem is not None:
+            line = sentence.start_line + sentence.chunk_lines[index]
+            return f"{sentence.source}:{line}: {problem}"
+    return None
+
+
+def _head_problem(index: int, head: int, heads: list[int]) -> str | None:
+    n = len(heads)
+    if head >= n or head < -1:
+        return f"head {head} of bunsetsu {index} is outside the sentence ({n} bunsetsu)"
+    if head == index:
+        return f"bunsetsu {index} is its own head"
+    if 0 <= head < index:
+        return (f"head {head} of bunsetsu {index} is to its left "
+                "(heads are to the right: Japanese is head-final)")
+    if head == -1 and index != n - 1:
+        roots = [str(other) for other, other_head in enumerate(heads) if other_head == -1]
+        if len(roots) > 1:
+            return (f"several roots: bunsetsu {', '.join(roots)} have head -1 "
+                    "(only the last bunsetsu is the root)")
+        return f"bunsetsu {index} has head -1, but only the last bunsetsu ({n - 1}) is the root"
+    return None
+
+
+def validate(sentence: BunsetsuSentence) -> None:
+    """Raise a BunsetsuFormatError with ``malformed``'s message when there is one."""
+    problem = malformed(sentence)
+    if problem is not None:
+        raise BunsetsuFormatError(problem)
+
+
+def input_source(
+    path: str | os.PathLike | TextIO | BinaryIO | None, name: str | None
+) -> tuple[str | os.PathLike | None, TextIO | BinaryIO | None, str]:
+    """(path, stream, display name) of a reader's first argument: a path, "-" or None for
+    standard input, or an open text or binary stream."""
+    if path is not None and hasattr(path, "read"):
+        return None, path, display_name(None, path, name)
+    return path, None, display_name(path, None, name)
+
+
+def eos_blocks(
+    path: str | os.PathLike | None, stream: TextIO | BinaryIO | None, encoding: str,
+    display: str,
+) -> Iterator[tuple[list[str], int]]:
+    """Yield (lines, line number of the first one) of each block ending with an ``EOS`` line.
+
+    Blank lines before a block are dropped (blank lines inside one are kept). A file with no
+    block, or whose last block has no ``EOS``, is an error.
+    """
+    try:
+        codecs.lookup(encoding)
+    except LookupError:
+        raise BunsetsuFormatError(f"{display}:1: unknown text encoding {encoding!r}") from None
+    pending: list[str] = []
+    pending_start = 1
+    lines_before = 0
+    n_blocks = 0
+    for chunk in line_chunks(path, stream, encoding, display, BunsetsuFormatError):
+        position = 0
+        find = chunk.index
+        while True:
+            try:
+                end = find("EOS", position)
+            except ValueError:
+                break
+            if pending:
+                block = pending + chunk[position : end + 1]
+                start = pending_start
+                pending = []
+            else:
+                block = chunk[position : end + 1]
+                start = lines_before + position + 1
+            if not block[0] or block[0].isspace():
+                skip = _blank_prefix(block)
+                block = block[skip:]
+                start += skip
+            yield block, start
+            n_blocks += 1
+            position = end + 1
+        if position < len(chunk):
+            if not pending:
+                pending_start = lines_before + position + 1
+            pending.extend(chunk[position:])
+        lines_before += len(chunk)
+    skip = _blank_prefix(pending)
+    if skip < len(pending):
+        last = lines_before - _blank_suffix(pending)
+        raise BunsetsuFormatError(
+            f"{display}:{last}: end of file without EOS "
+            f"(the sentence starting at line {pending_start + skip} is not closed)"
+        )
+    if n_blocks == 0:
+        raise BunsetsuFormatError(f"{display}:1: empty file, no sentences")
+
+
+def _blank_prefix(lines: list[str]) -> int:
+    count = 0
+    while count < len(lines) and (not lines[count] or lines[count].isspace()):
+        count += 1
+    return count
+
+
+def _blank_suffix(lines: list[str]) -> int:
+    count = 0
+    while count < len(lines) and (not lines[-1 - count] or lines[-1 - count].isspace()):
+        count += 1
+    return count
+
+
+def checked_tree(
+    sentence: BunsetsuSentence,
+    heads: Sequence[int],
+    dep_types: Sequence[str] | None,
+    chunk_starts: Sequence[int] | None,
+) -> tuple[list[int], list[str] | None]:
+    """Check the arguments of a format function; heads and types as lists."""
+    heads = list(heads)
+    if sentence.chunk_lines:
+        if chunk_starts is not None and list(chunk_starts) != sentence.chunk_starts:
+            raise ValueError(f"sentence at {sentence.source}:{sentence.start_line} has its own "
+                             "bunsetsu; chunk_starts must be None or equal to them")
+        n = len(sentence.chunk_lines)
+    else:
+        if chunk_starts is None:
+            raise ValueError(f"sentence at {sentence.source}:{sentence.start_line} has no "
+                             "bunsetsu lines; give chunk_starts")
+        starts = list(chunk_starts)
+        n = len(starts)
+        if n == 0 or starts[0] != 0 or starts[-1] >= len(sentence.surface) or any(
+            a >= b for a, b in pairwise(starts)
+        ):
+            raise ValueError(f"chunk_starts {starts} are not increasing from 0 within the "
+                             f"{len(sentence.surface)} morphemes")
+    if len(heads) != n:
+        raise ValueError(f"sentence at {sentence.source}:{sentence.start_line} has {n} "
+                         f"bunsetsu, got {len(heads)} heads")
+    if dep_types is not None:
+        dep_types = list(dep_types)
+        if len(dep_types) != n:
+            raise ValueError(f"sentence at {sentence.source}:{sentence.start_line} has {n} "
+                             f"bunsetsu, got {len(dep_types)} dependency types")
+    return heads, dep_types
+
+
+def with_chunk_lines(
+    sentence: BunsetsuSentence,
+    heads: list[int],
+    dep_types: list[str] | None,
+    chunk_starts: Sequence[int],
+    template: str,
+) -> list[str]:
+    """The lines of the sentence with a bunsetsu line before each bunsetsu's first morpheme;
+    ``template`` gets the bunsetsu index, the head and the type."""
+    lines = sentence.lines
+    out: list[str] = []
+    position = 0
+    for number, start in enumerate(chunk_starts):
+        index = sentence.morpheme_lines[start]
+        out.extend(lines[position:index])
+        dep_type = "D" if dep_types is None else dep_types[number]
+        out.append(template.format(heads[number], dep_type, index=number))
+        position = index
+    out.extend(lines[position:])
+    return out
