@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 from features.errors import InputError
-from parser.cli import clf, dep
+from parser.cli import clf, dep, ja
 
 BROKEN_PIPE_EXIT = 128 + signal.SIGPIPE
 TERMINATING_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
@@ -61,8 +61,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
     parser.add_argument("--version", action=VersionAction)
-    groups = parser.add_subparsers(dest="group", metavar="{dep,clf}", required=True)
+    groups = parser.add_subparsers(dest="group", metavar="{dep,ja,clf}", required=True)
     dep.register(groups)
+    ja.register(groups)
     clf.register(groups)
     return parser
 

@@ -1,0 +1,274 @@
+"""`polyparse ja train|parse|evaluate`: the Japanese bunsetsu dependency parser on KNP and
+CaboCha files."""
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+from features.errors import InputError
+from features.output_files import check_output_path, is_regular_stream, output_stream
+from parser.bunsetsu.bunsetsu_decoder import ALGORITHMS
+from parser.cli.common import (
+    debug_parent,
+    file_sha256,
+    input_stream,
+    log,
+    progress_bar,
+    ready_batches,
+    warn,
+)
+from parser.formats.bunsetsu import BUNSETSU_FORMATS, format_bunsetsu, read_bunsetsu
+from parser.formats.bunsetsu_sentence import BunsetsuSentence, malformed
+
+PARSE_BATCH = 2000
+CLASSIFIERS = ("pa-slicing", "poly2-linear", "linear", "kernel-svm")
+EVALUATORS = ("split", "pki", "pke", "none")
+
+
+def register(groups: argparse._SubParsersAction) -> None:
+    ja = groups.add_parser("ja", help="Japanese bunsetsu dependency parsing of KNP / CaboCha")
+    commands = ja.add_subparsers(dest="command", metavar="{train,parse,evaluate}",
+                                 required=True)
+    parent = debug_parent()
+
+    train = commands.add_parser("train", parents=[parent], help="train a parser model")
+    train.add_argument("--train", nargs="+", metavar="FILE", help="training files")
+    train.add_argument("--ids", help="document id list (with --corpus) instead of --train")
+    train.add_argument("--corpus", help="the KNP folder the ids name (e.g. kwdlc/knp)")
+    train.add_argument("--dev", help="development file, scored after training")
+    train.add_argument("--model", required=True, help="model file to write")
+    train.add_argument("--algorithm", default="shift-reduce", choices=ALGORITHMS)
+    train.add_argument("--classifier", default="pa-slicing", choices=CLASSIFIERS)
+    train.add_argument("--degree", type=int, help="kernel degree (default 2)")
+    train.add_argument("-C", type=float, help="regularisation (pa-slicing default 0.0002)")
+    train.add_argument("--iterations", type=int, help="pa-slicing passes (default 40)")
+    train.add_argument("--evaluator", default="split", choices=EVALUATORS,
+                       help="what a kernel model is stored as (default split; none keeps "
+                            "the kernel model)")
+    train.add_argument("--no-chunker", dest="chunker", action="store_false",
+                       help="do not train the bunsetsu chunker")
+    train.add_argument("--strict", action="store_true",
+                       help="stop at a malformed training sentence instead of skipping it")
+    train.add_argument("--seed", type=int, default=0)
+    add_io_options(train)
+    train.set_defaults(run=run_train)
+
+    parse = commands.add_parser("parse", parents=[parent], help="parse a file or stdin")
+    parse.add_argument("input", nargs="?", default="-", help="KNP/CaboCha file, or - for stdin")
+    parse.add_argument("--model", required=True, help="parser model file")
+    parse.add_argument("-o", "--output", help="output file (default stdout)")
+    parse.add_argument("--rechunk", action="store_true",
+                       help="chunk every sentence, even those with bunsetsu lines")
+    add_io_options(parse)
+    parse.set_defaults(run=run_parse)
+
+    evaluate = commands.add_parser("evaluate", parents=[parent],
+                                   help="dependency and sentence accuracy (and chunk F1)")
+    evaluate.add_argument("gold", help="gold file")
+    evaluate.add_argument("system", help="system output, or - for stdin")
+    evaluate.add_argument("--chunked", action="store_true",
+                          help="report chunk F1 even when every bunsetsu matches")
+    evaluate.add_argument("--json", action="store_true", help="print one JSON object")
+    add_io_options(evaluate)
+    evaluate.set_defaults(run=run_evaluate)
+
+
+def add_io_options(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--format", default="knp", choices=BUNSETSU_FORMATS)
+    command.add_argument("--encoding", default="utf-8")
+
+
+def document_paths(ids: str, corpus: str) -> list[Path]:
+    """The KNP files of an id list: `corpus/<id minus 5 characters>/<id>.knp` (KWDLC) or
+    `corpus/<id[:8]>/<id>.knp` (the Wikipedia Annotated Corpus)."""
+    root = Path(corpus)
+    if not root.is_dir():
+        raise InputError(f"ja train: --corpus {corpus}: not a folder")
+    paths = []
+    with open(ids, encoding="utf-8") as lines:
+        for number, line in enumerate(lines, 1):
+            doc = line.strip()
+            if not doc:
+                continue
+            for folder in (doc[:-5], doc[:8]):
+                path = root / folder / f"{doc}.knp"
+                if path.is_file():
+                    paths.append(path)
+                    break
+            else:
+                raise InputError(f"{ids}:{number}: no document {doc} under {corpus}")
+    return paths
+
+
+def training_sentences(paths: list, args: argparse.Namespace) -> list[BunsetsuSentence]:
+    """Every well-formed sentence; a malformed one is skipped with one warning naming it (an
+    error with --strict)."""
+    kept, skipped = [], 0
+    for path in paths:
+        for sentence in read_bunsetsu(str(path), args.format, validate=False,
+                                      encoding=args.encoding):
+            problem = malformed(sentence)
+            if problem is None:
+                kept.append(sentence)
+            elif args.strict:
+                raise InputError(problem)
+            else:
+                skipped += 1
+                warn(f"skipped {sentence.sid or 'sentence'}: {problem}")
+    if skipped:
+        warn(f"skipped {skipped} malformed training sentence{'s' * (skipped != 1)} "
+             f"of {skipped + len(kept)}")
+    return kept
+
+
+def run_train(args: argparse.Namespace) -> int:
+    from parser.bunsetsu.bunsetsu_parser import (
+        BunsetsuConfig,
+        BunsetsuParser,
+        classifier_options,
+    )
+
+    check_output_path(args.model, "model")
+    if bool(args.ids) != bool(args.corpus):
+        raise InputError("ja train: --ids and --corpus go together")
+    if bool(args.train) == bool(args.ids):
+        raise InputError("ja train: give either --train FILE... or --ids with --corpus")
+    if args.ids and args.format != "knp":
+        raise InputError("ja train: --ids reads KNP documents; --format must be knp")
+    try:
+        params = classifier_options(args.classifier, C=args.C, degree=args.degree,
+                                    iterations=args.iterations)
+        config = BunsetsuConfig(algorithm=args.algorithm, classifier=args.classifier,
+                                classifier_params=params, evaluator=args.evaluator,
+                                chunker=args.chunker, seed=args.seed)
+        parser = BunsetsuParser(config)
+    except ValueError as error:
+        raise InputError(f"ja train: {error}") from None
+    paths = document_paths(args.ids, args.corpus) if args.ids else args.train
+    sentences = training_sentences(paths, args)
+    dev = list(read_bunsetsu(args.dev, args.format, encoding=args.encoding)) if args.dev \
+        else None
+    if not sentences:
+        raise InputError("ja train: no well-formed training sentences")
+    log(f"training on {len(sentences)} sentences")
+    parser.train(sentences, log=log)
+    header = {"training_command": shlex.join(["polyparse"] + sys.argv[1:])}
+    if args.train:
+        header["train_sha256"] = [file_sha256(str(path)) for path in args.train]
+    if dev is not None:
+        scores = dev_scores(parser, dev)
+        header["dev_scores"] = scores
+        log(f"dev: dependency accuracy {scores['dependency_accuracy']:.2f}, sentence "
+            f"accuracy {scores['sentence_accuracy']:.2f}")
+    parser.save(args.model, extra_header=header)
+    log(f"model written to {args.model}")
+    return 0
+
+
+def dev_scores(parser, sentences: list[BunsetsuSentence]) -> dict:
+    from parser.bunsetsu.evaluate import evaluate_bunsetsu
+
+    parsed = parser.parse(sentences, chunk=False)
+    gold = [(s.chunk_starts, s.heads, len(s.surface)) for s in sentences]
+    system = [(starts, heads, len(s.surface)) for s, (starts, heads) in zip(sentences, parsed)]
+    return evaluate_bunsetsu(gold, system)
+
+
+class LexiconCoverage:
+    """Counts the POS tags of the input that the model never saw in training (a CaboCha file
+    with IPAdic tags given to a model trained on JUMAN's, say)."""
+
+    def __init__(self, parser) -> None:
+        self.known = parser.lexicon.ids
+        self.seen: dict[str, int] = {}
+
+    def add(self, batch: list[BunsetsuSentence]) -> None:
+        for sentence in batch:
+            for tag in sentence.pos1:
+                self.seen[tag] = self.seen.get(tag, 0) + 1
+
+    def warning(self, name: str) -> str | None:
+        total = sum(self.seen.values())
+        unknown = {tag: n for tag, n in self.seen.items() if tag not in self.known}
+        missed = sum(unknown.values())
+        if not total or missed * 20 < total:
+            return None
+        examples = ", ".join(sorted(unknown, key=lambda tag: -unknown[tag])[:5])
+        return (f"{name}: {missed} of {total} morphemes have a part of speech the model never "
+                f"saw ({examples}); is the input tagged with the dictionary of the training "
+                "data?")
+
+
+def parsed_blocks(parser, batch: list[BunsetsuSentence], fmt: str,
+                  rechunk: bool) -> Iterator[str]:
+    results = parser.parse(batch, chunk=True if rechunk else None)
+    for sentence, (starts, heads) in zip(batch, results):
+        new_chunks = starts if (rechunk or not sentence.chunk_lines) else None
+        yield format_bunsetsu(sentence, heads, None, new_chunks, fmt)
+
+
+def run_parse(args: argparse.Namespace) -> int:
+    from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
+
+    check_output_path(args.output)
+    parser = BunsetsuParser.load(args.model)
+    if args.rechunk and not parser.can_chunk:
+        raise InputError(f"ja parse: {args.model} has no bunsetsu chunker (trained with "
+                         "--no-chunker); --rechunk needs one")
+    name = "<stdin>" if args.input == "-" else args.input
+    coverage = LexiconCoverage(parser)
+    progress = progress_bar(unit=" sent", desc="parsing")
+    with input_stream(args.input) as (stream, more_ready), \
+            output_stream(args.output, encoding=args.encoding) as out:
+        sentences = read_bunsetsu(stream, args.format, validate=False, encoding=args.encoding,
+                                  name=name)
+        flush = not is_regular_stream(out)
+        for batch in ready_batches(sentences, PARSE_BATCH, more_ready):
+            if any(not s.chunk_lines for s in batch) and not parser.can_chunk:
+                raise InputError(f"ja parse: {name}: sentences without bunsetsu lines need a "
+                                 f"chunker, which {args.model} lacks")
+            out.write("".join(parsed_blocks(parser, batch, args.format, args.rechunk)))
+            coverage.add(batch)
+            if flush:
+                out.flush()
+            progress.update(len(batch))
+    progress.close()
+    warning = coverage.warning(name)
+    if warning:
+        warn(warning)
+    return 0
+
+
+def run_evaluate(args: argparse.Namespace) -> int:
+    from parser.bunsetsu.evaluate import BunsetsuEvaluationError, evaluate_bunsetsu
+
+    if args.gold == "-":
+        raise InputError("ja evaluate: the gold file must be a file; only the system output "
+                         "may come from stdin (-)")
+    system_name = "<stdin>" if args.system == "-" else args.system
+    gold = list(read_bunsetsu(args.gold, args.format, encoding=args.encoding))
+    system = list(read_bunsetsu(None if args.system == "-" else args.system, args.format,
+                                encoding=args.encoding, name=system_name))
+    if len(gold) != len(system):
+        raise InputError(f"ja evaluate: {args.gold} has {len(gold)} sentences, {system_name} "
+                         f"{len(system)}")
+    chunked = args.chunked or any(g.chunk_starts != s.chunk_starts for g, s in zip(gold, system))
+    try:
+        scores = evaluate_bunsetsu(
+            [(s.chunk_starts, s.heads, len(s.surface)) for s in gold],
+            [(s.chunk_starts, s.heads, len(s.surface)) for s in system], chunked=chunked)
+    except BunsetsuEvaluationError as error:
+        raise InputError(f"ja evaluate: {system_name}: {error}") from None
+    if args.json:
+        print(json.dumps(scores, sort_keys=True))
+    else:
+        lines = [f"dependency accuracy {scores['dependency_accuracy']:.2f}",
+                 f"sentence accuracy   {scores['sentence_accuracy']:.2f}"]
+        if "chunk_f1" in scores:
+            lines.append(f"chunk F1            {scores['chunk_f1']:.2f}")
+        print("\n".join(lines))
+    return 0
