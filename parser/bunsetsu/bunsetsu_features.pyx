@@ -118,11 +118,24 @@ cdef inline int bracket_state(int opened, int closed) noexcept nogil:
     return 3
 
 
-cdef void chunk_properties(SentenceView* s, const SpecialIds* ids) noexcept nogil:
+cdef inline int32_t known(int32_t value) noexcept nogil:
+    # A special string the lexicon lacks (NO_ID) matches no morpheme, not those of unknown POS.
+    return value if value > NO_ID else -1
+
+
+cdef void chunk_properties(SentenceView* s, const SpecialIds* given) noexcept nogil:
     # J.DepP's scan of each chunk's morphemes from last to first.
     cdef int c, m, q, p = 0, first
     cdef int32_t pos1, pos2
     cdef bint seen
+    cdef SpecialIds known_ids
+    cdef const SpecialIds* ids = &known_ids
+    known_ids.special = known(given.special)
+    known_ids.comma = known(given.comma)
+    known_ids.period = known(given.period)
+    known_ids.bracket_in = known(given.bracket_in)
+    known_ids.bracket_out = known(given.bracket_out)
+    known_ids.particle = known(given.particle)
     for c in range(s.n_chunks):
         s.mhead[c] = -1
         s.mtail[c] = -1
@@ -163,7 +176,9 @@ cdef void chunk_properties(SentenceView* s, const SpecialIds* ids) noexcept nogi
 
 
 cdef inline int chunk_head_surface(const SentenceView* s, int c) noexcept nogil:
-    if c < 0 or c >= s.n_chunks or s.mhead[c] < 0:
+    # -1 when there is no head word or the lexicon lacks it: two unknown words are not "the
+    # same head word".
+    if c < 0 or c >= s.n_chunks or s.mhead[c] < 0 or s.surface[s.mhead[c]] <= NO_ID:
         return -1
     return s.surface[s.mhead[c]]
 

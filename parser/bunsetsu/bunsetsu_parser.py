@@ -81,7 +81,8 @@ class BunsetsuConfig:
 
     def _params(self) -> dict[str, Any]:
         params = dict(self.classifier_params)
-        if self.classifier in ("pa-slicing", "kernel-svm") or "seed" in params:
+        # kernel-svm (SMO) takes no seed.
+        if self.classifier == "pa-slicing" or "seed" in params:
             params.setdefault("seed", self.seed)
         return params
 
@@ -130,6 +131,7 @@ class BunsetsuParser:
         self.vocabs: dict[str, FeatureVocab] = {}
         self.classifiers: dict[str, Any] = {}
         self.info: dict[str, Any] = {}
+        self.training_seconds = 0.0
         self._decisions: dict[str, Decision] = {}
 
     # ----- encoding ------------------------------------------------------------------------
@@ -206,8 +208,9 @@ class BunsetsuParser:
             log(f"{name}: trained in {time.perf_counter() - fit_started:.1f} s")
             self.vocabs[name] = vocab
             self.classifiers[name] = clf
-        self.info = {"training_sentences": len(sentences),
-                     "training_seconds": round(time.perf_counter() - started, 3)}
+        # The model file keeps no timing, so that one seed gives a byte-identical file.
+        self.info = {"training_sentences": len(sentences)}
+        self.training_seconds = round(time.perf_counter() - started, 3)
         self._decisions = {}
 
     # ----- parsing -------------------------------------------------------------------------
