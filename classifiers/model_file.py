@@ -39,6 +39,8 @@ from features.output_files import write_bytes
 MAGIC = b"\x89polyparse\r\n\x1a\n\x00\x00\x00"
 VERSION = 2  # the newest layout this module reads and writes
 PLAIN_VERSION = 1
+# zlib level of compressed arrays: level 9 takes five times as long for 0.5 % less on models.
+COMPRESSION_LEVEL = 6
 # The `format` of a classifier's model file (`polyparse clf`); the parser's is its own.
 CLASSIFIER_FORMAT = "polyparse-clf"
 ALIGNMENT = 64
@@ -87,7 +89,7 @@ def encode_model(header: dict[str, Any], arrays: dict[str, np.ndarray],
         }
         payload = array.reshape(-1).view(np.uint8)
         if compress:
-            payload = np.frombuffer(zlib.compress(payload.tobytes(), 9), dtype=np.uint8)
+            payload = np.frombuffer(zlib.compress(payload.tobytes(), COMPRESSION_LEVEL), dtype=np.uint8)
             entry.update(codec="zlib", stored=int(payload.size))
         table.append(entry)
         chunks.append((offset, payload))

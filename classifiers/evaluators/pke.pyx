@@ -39,7 +39,13 @@ from typing import Any
 import numpy as np
 
 from classifiers.model_file import require_arrays
-from classifiers.evaluators.scorer_arrays import arrays_checked, header_values, part_bytes
+from classifiers.evaluators.scorer_arrays import (
+    arrays_checked,
+    header_values,
+    part_bytes,
+    read_sparsely,
+    stored_sparsely,
+)
 from classifiers.scorer cimport BinaryScorer, no_scores
 from features.key_index cimport KeyIndex
 
@@ -307,7 +313,7 @@ cdef class ConjunctionStore:
     def to_arrays(self) -> dict[str, np.ndarray]:
         """The arrays that from_arrays (with the degree, n_ranked and n_dense) turns back into
         this store."""
-        return {"dense_weights": self.dense_weights, "keys": self.keys(),
+        return {**stored_sparsely("dense_weights", self.dense_weights), "keys": self.keys(),
                 "hashed_weights": self.hashed_weights}
 
     @staticmethod
@@ -315,6 +321,7 @@ cdef class ConjunctionStore:
                     str source) -> ConjunctionStore:
         """The store of to_arrays() output: ModelFileError naming `source` when an array is
         missing or of another type or shape, ValueError when they do not fit together."""
+        arrays = read_sparsely("dense_weights", arrays, source)
         require_arrays(source, arrays, {
             "dense_weights": ("float64", (None, n_outputs)),
             "keys": ("uint64", (None,)),

@@ -36,7 +36,13 @@ from typing import Any
 import numpy as np
 
 from classifiers.model_file import require_arrays
-from classifiers.evaluators.scorer_arrays import arrays_checked, header_values, part_bytes
+from classifiers.evaluators.scorer_arrays import (
+    arrays_checked,
+    header_values,
+    narrow_ranks,
+    part_bytes,
+    widened_ranks,
+)
 from classifiers.evaluators.pke cimport ConjunctionStore
 from classifiers.evaluators.pke import (
     DEFAULT_MAX_DENSE_BYTES,
@@ -306,7 +312,9 @@ cdef class SplitSVMScorer(BinaryScorer):
         """Header (JSON-ready) and arrays that from_arrays turns back into this scorer."""
         header = {"evaluator": "split", "n_outputs": self.n_outputs,
                   "n_dense": self.common.n_dense, **self.settings}
-        return header, {**self.arrays, **self.common.to_arrays()}
+        arrays = {**self.arrays, **self.common.to_arrays()}
+        arrays["rare_sv_common"] = narrow_ranks(arrays["rare_sv_common"])
+        return header, arrays
 
     @classmethod
     def from_arrays(
@@ -324,6 +332,7 @@ cdef class SplitSVMScorer(BinaryScorer):
             "n_support_vectors": int,
         }, source)
         n_outputs, n_dense = settings.pop("n_outputs"), settings.pop("n_dense")
+        arrays = widened_ranks("rare_sv_common", arrays)
         expected = {
             "constant": ("float64", (n_outputs,)),
             "common_ids": ("int32", (None,)),

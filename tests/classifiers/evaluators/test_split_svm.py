@@ -80,7 +80,9 @@ def test_split_files_round_trip_and_are_checked(tmp_path: Path) -> None:
     assert set(report) == {"common_dense", "common_hashed", "common_ranks", "rare_index",
                            "rare_support_vectors", "scratch_per_call"}
     assert scorer.memory_bytes() == again.memory_bytes() == sum(report.values())
-    broken = dict(read_arrays, rare_sv_common=read_arrays["rare_sv_common"] + 10**6)
+    assert read_arrays["rare_sv_common"].dtype == np.int16
+    broken = dict(read_arrays,
+                  rare_sv_common=read_arrays["rare_sv_common"].astype(np.int32) + 10**6)
     with pytest.raises(ModelFileError, match="split.model: inconsistent split-svm arrays"):
         SplitSVMScorer.from_arrays(read_header, broken, source=str(path))
     with pytest.raises(ModelFileError, match="rare_ptr"):
