@@ -54,6 +54,8 @@ def register(groups: argparse._SubParsersAction) -> None:
     train.add_argument("--strict", action="store_true",
                        help="stop at a malformed training sentence instead of skipping it")
     train.add_argument("--seed", type=int, default=0)
+    train.add_argument("--threads", type=int, default=2,
+                       help="classifiers trained at once (the model does not depend on it)")
     add_io_options(train)
     train.set_defaults(run=run_train)
 
@@ -137,6 +139,8 @@ def run_train(args: argparse.Namespace) -> int:
         raise InputError("ja train: --ids and --corpus go together")
     if bool(args.train) == bool(args.ids):
         raise InputError("ja train: give either --train FILE... or --ids with --corpus")
+    if args.threads < 1:
+        raise InputError("ja train: --threads must be at least 1")
     if args.ids and args.format != "knp":
         raise InputError("ja train: --ids reads KNP documents; --format must be knp")
     try:
@@ -155,7 +159,7 @@ def run_train(args: argparse.Namespace) -> int:
     if not sentences:
         raise InputError("ja train: no well-formed training sentences")
     log(f"training on {len(sentences)} sentences")
-    parser.train(sentences, log=log)
+    parser.train(sentences, log=log, threads=args.threads)
     header = {"training_command": shlex.join(["polyparse"] + sys.argv[1:])}
     if args.train:
         header["train_sha256"] = [file_sha256(str(path)) for path in args.train]
