@@ -101,17 +101,20 @@ cdef inline void record(Examples* ex, const uint64_t* keys, int n, int label) no
 
 
 cdef class Corpus:
-    """Sentences as flat arrays: morpheme attributes (lexicon ids), sentence offsets into them,
+    """Sentences as flat arrays: morpheme attributes (lexicon ids; char_class, the chunker's
+    character classes, bunsetsu_features.char_class, zeros when None), sentence offsets into them,
     and per sentence its chunks' first morphemes relative to the sentence, followed by its
     morpheme count (chunk_bounds[chunk_ptr[t] + t : chunk_ptr[t + 1] + t + 1])."""
 
     cdef readonly object surface, pos1, pos2, conj_form, morpheme_ptr, chunk_ptr, chunk_bounds
-    cdef const int32_t[::1] su, p1, p2, cf, cb
+    cdef readonly object char_class
+    cdef const int32_t[::1] su, p1, p2, cf, cb, cc
     cdef const int64_t[::1] mp, cp
     cdef readonly int n_sentences
     cdef readonly int max_morphemes
 
-    def __init__(self, surface, pos1, pos2, conj_form, morpheme_ptr, chunk_ptr, chunk_bounds):
+    def __init__(self, surface, pos1, pos2, conj_form, morpheme_ptr, chunk_ptr, chunk_bounds,
+                 char_class=None):
         self.surface = np.ascontiguousarray(surface, dtype=np.int32)
         self.pos1 = np.ascontiguousarray(pos1, dtype=np.int32)
         self.pos2 = np.ascontiguousarray(pos2, dtype=np.int32)
@@ -119,6 +122,10 @@ cdef class Corpus:
         self.morpheme_ptr = np.ascontiguousarray(morpheme_ptr, dtype=np.int64)
         self.chunk_ptr = np.ascontiguousarray(chunk_ptr, dtype=np.int64)
         self.chunk_bounds = np.ascontiguousarray(chunk_bounds, dtype=np.int32)
+        self.char_class = np.ascontiguousarray(
+            np.zeros(self.surface.shape[0]) if char_class is None else char_class, dtype=np.int32)
+        if self.char_class.shape[0] != self.surface.shape[0]:
+            raise ValueError("one char_class per morpheme needed")
         self.n_sentences = self.morpheme_ptr.shape[0] - 1
         if self.chunk_ptr.shape[0] != self.n_sentences + 1:
             raise ValueError("morpheme_ptr and chunk_ptr differ in sentence count")
@@ -127,6 +134,7 @@ cdef class Corpus:
         lengths = np.diff(self.morpheme_ptr)
         self.max_morphemes = int(lengths.max()) if lengths.size else 0
         self.su, self.p1, self.p2, self.cf = self.surface, self.pos1, self.pos2, self.conj_form
+        self.cc = self.char_class
         self.mp, self.cp, self.cb = self.morpheme_ptr, self.chunk_ptr, self.chunk_bounds
 
     cdef void view(self, int t, SentenceView* s) noexcept nogil:
@@ -139,6 +147,7 @@ cdef class Corpus:
         s.pos1 = &self.p1[m0]
         s.pos2 = &self.p2[m0]
         s.conj_form = &self.cf[m0]
+        s.char_class = &self.cc[m0]
         s.chunk_start = &self.cb[self.cp[t] + t]
 
 
@@ -228,7 +237,7 @@ cdef class BunsetsuDecoder:
         cdef const signed char[::1] gold
         cdef SentenceView s
         cdef uint64_t keys[MAX_PAIR_KEYS]
-        cdef int t, m, n
+        cdef int t, m, n, start
         cdef int64_t m0
         cdef double value
         cdef bint yes
@@ -241,14 +250,17 @@ cdef class BunsetsuDecoder:
                 m0 = corpus.mp[t]
                 if s.n_morphemes > 0:
                     starts[m0] = 1
+                start = 0
                 for m in range(1, s.n_morphemes):
-                    n = boundary_keys(&s, m, keys)
+                    n = boundary_keys(&s, m, start, keys)
                     if ex != NULL:
                         yes = gold[m0 + m] != 0
                         record(ex, keys, n, 1 if yes else -1)
                     else:
                         yes = decision.decide(keys, n, &value)
                     starts[m0 + m] = 1 if yes else 0
+                    if yes:
+                        start = m
 
 
 cdef tuple _examples(Examples* ex):

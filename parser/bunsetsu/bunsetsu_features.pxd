@@ -25,6 +25,7 @@ cdef struct SentenceView:
     const int32_t* pos1
     const int32_t* pos2
     const int32_t* conj_form
+    const int32_t* char_class   # per morpheme: script of its first and last character (chunker)
     const int32_t* chunk_start  # n_chunks + 1: chunk c is morphemes chunk_start[c]:[c+1]
     # Per chunk, filled by chunk_properties: the last morpheme that is neither 特殊 nor 助詞
     # (head word) and the last that is not 特殊 (function word), -1 when none.
@@ -39,7 +40,7 @@ cdef struct SentenceView:
 
 cdef void chunk_properties(SentenceView* s, const SpecialIds* ids) noexcept nogil
 cdef int pair_keys(const SentenceView* s, int i, int j, uint64_t* out) noexcept nogil
-cdef int boundary_keys(const SentenceView* s, int i, uint64_t* out) noexcept nogil
+cdef int boundary_keys(const SentenceView* s, int m, int start, uint64_t* out) noexcept nogil
 
 
 cdef class SentenceBuffers:

@@ -25,7 +25,10 @@ chunk or morpheme gives no key, nor does a string the lexicon lacks (id < 3).
 
 The chunker (J.DepP's) decides at each morpheme m >= 1 whether m starts a bunsetsu, from
 m - 2 {surf, pos2, form}, m - 1 and m {surf, pos1, pos2, form}, m + 1 {surf, pos1, pos2} and
-m + 2 {surf}.
+m + 2 {surf}; the character class of m - 1 and of m (the scripts of the first and the last
+character: kanji, hiragana, katakana, digit, latin, other; char_class); and, dynamically, the
+pos1 and pos2 of the first morpheme of the bunsetsu holding m - 1 when that bunsetsu already has
+two morphemes or more (its start is the last start decided before m).
 """
 from libc.stdint cimport int32_t, uint32_t, uint64_t
 
@@ -72,6 +75,9 @@ cdef enum:
     T_B_THIS = 72
     T_B_NEXT = 76
     T_B_NEXT2 = 80
+    T_B_CLASS_PREV = 84
+    T_B_CLASS_THIS = 85
+    T_B_FIRST = 86          # + attribute: the first morpheme of the bunsetsu holding m - 1
 
 
 cdef inline uint64_t make_key(int template, int32_t value) noexcept nogil:
@@ -249,8 +255,9 @@ cdef int pair_keys(const SentenceView* s, int i, int j, uint64_t* out) noexcept 
     return n
 
 
-cdef int boundary_keys(const SentenceView* s, int m, uint64_t* out) noexcept nogil:
-    """The keys of "does morpheme m (>= 1) start a bunsetsu?" into out; returns their count."""
+cdef int boundary_keys(const SentenceView* s, int m, int start, uint64_t* out) noexcept nogil:
+    """The keys of "does morpheme m (>= 1) start a bunsetsu?" into out, given that the bunsetsu
+    holding m - 1 starts at morpheme start (decided before m); returns their count."""
     cdef int n = 0, a
     if m >= 2:
         n = add_token(s, m - 2, T_B_PREV2, SURF, out, n)
@@ -265,6 +272,11 @@ cdef int boundary_keys(const SentenceView* s, int m, uint64_t* out) noexcept nog
         n = add_token(s, m + 1, T_B_NEXT, POS2, out, n)
     if m + 2 < s.n_morphemes:
         n = add_token(s, m + 2, T_B_NEXT2, SURF, out, n)
+    n = add_value(T_B_CLASS_PREV, s.char_class[m - 1], out, n)
+    n = add_value(T_B_CLASS_THIS, s.char_class[m], out, n)
+    if start < m - 1:
+        n = add_token(s, start, T_B_FIRST, POS1, out, n)
+        n = add_token(s, start, T_B_FIRST, POS2, out, n)
     return n
 
 
@@ -295,15 +307,19 @@ def special_ids(lexicon) -> dict:
 
 
 def sentence_keys(surface, pos1, pos2, conj_form, chunk_start, heads, dict ids,
-                  pairs=(), boundaries=()) -> tuple[list, list]:
+                  pairs=(), boundaries=(), char_class=None) -> tuple[list, list]:
     """Keys of the given (i, j) pairs and morpheme boundaries of one sentence (arrays of lexicon
     ids; chunk_start with n_chunks + 1 entries; heads of the chunks decided so far, -1 none):
-    the Python view of pair_keys and boundary_keys, for tests."""
+    the Python view of pair_keys and boundary_keys, for tests. A boundary m sees the chunks of
+chunk_start as the decisions before it; char_class: per morpheme (char_class()), 0 if None."""
     cdef const int32_t[::1] su = np.ascontiguousarray(surface, dtype=np.int32)
     cdef const int32_t[::1] p1 = np.ascontiguousarray(pos1, dtype=np.int32)
     cdef const int32_t[::1] p2 = np.ascontiguousarray(pos2, dtype=np.int32)
     cdef const int32_t[::1] cf = np.ascontiguousarray(conj_form, dtype=np.int32)
     cdef const int32_t[::1] cs = np.ascontiguousarray(chunk_start, dtype=np.int32)
+    cdef const int32_t[::1] cc = np.ascontiguousarray(
+        np.zeros(su.shape[0], dtype=np.int32) if char_class is None else char_class,
+        dtype=np.int32)
     cdef SentenceBuffers buffers = SentenceBuffers(su.shape[0] + 1)
     cdef SentenceView s
     cdef SpecialIds special = ids
@@ -315,6 +331,7 @@ def sentence_keys(surface, pos1, pos2, conj_form, chunk_start, heads, dict ids,
     s.pos1 = &p1[0]
     s.pos2 = &p2[0]
     s.conj_form = &cf[0]
+    s.char_class = &cc[0]
     s.chunk_start = &cs[0]
     buffers.attach(&s)
     for c in range(s.n_chunks):
@@ -326,6 +343,30 @@ def sentence_keys(surface, pos1, pos2, conj_form, chunk_start, heads, dict ids,
         pair_out.append([keys[c] for c in range(n)])
     boundary_out = []
     for m in boundaries:
-        n = boundary_keys(&s, m, keys)
+        start = max(x for x in chunk_start[:-1] if x < m)
+        n = boundary_keys(&s, m, start, keys)
         boundary_out.append([keys[c] for c in range(n)])
     return pair_out, boundary_out
+
+
+cdef inline int script(Py_UCS4 c):
+    # 1 kanji, 2 hiragana, 3 katakana (and the long vowel mark; not ・), 4 digit, 5 latin, 0 other.
+    if 0x4E00 <= c <= 0x9FFF or 0x3400 <= c <= 0x4DBF or c == 0x3005:
+        return 1
+    if 0x3041 <= c <= 0x309F:
+        return 2
+    if (0x30A0 <= c <= 0x30FF and c != 0x30FB) or 0xFF66 <= c <= 0xFF9F:
+        return 3
+    if 0x30 <= c <= 0x39 or 0xFF10 <= c <= 0xFF19:
+        return 4
+    if 0x41 <= c <= 0x5A or 0x61 <= c <= 0x7A or 0xFF21 <= c <= 0xFF3A or 0xFF41 <= c <= 0xFF5A:
+        return 5
+    return 0
+
+
+def char_class(str text) -> int:
+    """The scripts of the first and last characters of a morpheme (8 * first + last; script:
+    1 kanji, 2 hiragana, 3 katakana, 4 digit, 5 latin, 0 other); 0 for an empty string."""
+    if not text:
+        return 0
+    return 8 * script(text[0]) + script(text[len(text) - 1])

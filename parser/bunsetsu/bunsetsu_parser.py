@@ -35,7 +35,7 @@ from features.binary_matrix import BinaryMatrix
 from features.interning import StringInterner
 from features.vocab import FeatureVocab
 from parser.bunsetsu.bunsetsu_decoder import ALGORITHMS, BunsetsuDecoder, Corpus, Decision
-from parser.bunsetsu.bunsetsu_features import special_ids
+from parser.bunsetsu.bunsetsu_features import char_class, special_ids
 
 MODEL_FORMAT = "polyparse-ja"
 MODEL_VERSION = 1
@@ -164,7 +164,10 @@ class BunsetsuParser:
                 bounds.append(len(s.surface))
         else:
             bounds = lengths.tolist()
-        return Corpus(*columns, morpheme_ptr, chunk_ptr, np.asarray(bounds, dtype=np.int32))
+        classes = np.fromiter((char_class(x) for s in sentences for x in s.surface),
+                              dtype=np.int32, count=len(columns[0]))
+        return Corpus(*columns, morpheme_ptr, chunk_ptr, np.asarray(bounds, dtype=np.int32),
+                      classes)
 
     @staticmethod
     def _with_chunks(corpus: Corpus, starts: np.ndarray) -> Corpus:
@@ -177,7 +180,7 @@ class BunsetsuParser:
         ends = np.diff(corpus.morpheme_ptr)
         bounds = np.insert(relative, chunk_ptr[1:], ends).astype(np.int32)
         return Corpus(corpus.surface, corpus.pos1, corpus.pos2, corpus.conj_form,
-                      corpus.morpheme_ptr, chunk_ptr, bounds)
+                      corpus.morpheme_ptr, chunk_ptr, bounds, corpus.char_class)
 
     # ----- training ------------------------------------------------------------------------
 

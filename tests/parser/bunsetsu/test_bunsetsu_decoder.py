@@ -86,6 +86,7 @@ class Encoded:
 
     columns: list[np.ndarray]
     chunk_start: np.ndarray
+    char_class: np.ndarray
 
     @property
     def n_chunks(self) -> int:
@@ -99,7 +100,8 @@ def sentences_of(corpus: Corpus) -> list[Encoded]:
         lo, hi = mp[t], mp[t + 1]
         columns = [c[lo:hi] for c in (corpus.surface, corpus.pos1, corpus.pos2,
                                       corpus.conj_form)]
-        out.append(Encoded(columns, corpus.chunk_bounds[cp[t] + t:cp[t + 1] + t + 1]))
+        out.append(Encoded(columns, corpus.chunk_bounds[cp[t] + t:cp[t + 1] + t + 1],
+                           corpus.char_class[lo:hi]))
     return out
 
 
@@ -237,7 +239,7 @@ def check_chunk_oracle(sentences: Sequence[Sentence]) -> None:
     for s, sentence in zip(sentences_of(corpus), sentences):
         n = len(s.columns[0])
         _, boundaries = sentence_keys(*s.columns, s.chunk_start, [-1] * s.n_chunks, ids, (),
-                                      range(1, n))
+                                      range(1, n), s.char_class)
         for m in range(1, n):
             assert labels[row] == (1 if m in sentence.chunk_starts else -1)
             got = keys[indptr[row]:indptr[row + 1]].tolist()
@@ -281,9 +283,13 @@ def reference_chunk(corpus: Corpus, decide: ClassifierDecide) -> np.ndarray:
     starts: list[int] = []
     for s in sentences_of(corpus):
         n = len(s.columns[0])
-        _, boundaries = sentence_keys(*s.columns, s.chunk_start, [-1] * s.n_chunks,
-                                      decide.ids, (), range(1, n))
-        starts += [1] + [int(decide.value(keys) > 0) for keys in boundaries]
+        decided = [0]  # the starts so far: the chunker's dynamic keys read them
+        for m in range(1, n):
+            _, (keys,) = sentence_keys(*s.columns, decided + [n], [-1] * len(decided),
+                                       decide.ids, (), [m], s.char_class)
+            if decide.value(keys) > 0:
+                decided.append(m)
+        starts += [int(m in decided) for m in range(n)]
     return np.asarray(starts, dtype=np.int8)
 
 

@@ -27,6 +27,7 @@ T_I_PARTICLE, T_J_PARTICLE = 54, 55
 T_DISTANCE, T_GAP_BRACKET, T_GAP_PUNCT = 56, 57, 58
 T_CHILD_PARTICLE, T_I_CHILD_PARTICLE = 59, 60
 T_B_PREV2, T_B_PREV, T_B_THIS, T_B_NEXT, T_B_NEXT2 = 64, 68, 72, 76, 80
+T_B_CLASS_PREV, T_B_CLASS_THIS, T_B_FIRST = 84, 85, 86
 # Bracket states: no brackets, more 括弧始 than 括弧終, fewer, as many (> 0).
 NO_BRACKET, OPENED, CLOSED, BALANCED = 0, 1, 2, 3
 COMMA, PERIOD = 1, 2  # punctuation flags (both: 3)
@@ -95,8 +96,10 @@ class Reference:
 
     def __init__(self, surface: Sequence[int], pos1: Sequence[int], pos2: Sequence[int],
                  conj_form: Sequence[int], chunk_start: Sequence[int], heads: Sequence[int],
-                 ids: dict[str, int]) -> None:
+                 ids: dict[str, int], char_class: Sequence[int] | None = None) -> None:
         self.columns = [list(surface), list(pos1), list(pos2), list(conj_form)]
+        self.char_class = [0] * len(surface) if char_class is None else list(char_class)
+        self.chunk_start = list(chunk_start)
         self.heads = list(heads)
         self.chunks = [chunk_of(surface, pos1, pos2, chunk_start[c], chunk_start[c + 1], ids)
                        for c in range(len(chunk_start) - 1)]
@@ -178,6 +181,12 @@ class Reference:
             keys += self.token(T_B_NEXT, m + 1, [SURF, POS1, POS2])
         if m + 2 < n:
             keys += self.token(T_B_NEXT2, m + 2, [SURF])
+        keys.append(key(T_B_CLASS_PREV, self.char_class[m - 1]))
+        keys.append(key(T_B_CLASS_THIS, self.char_class[m]))
+        # The bunsetsu holding m - 1, as the chunker has decided it before m.
+        start = max(c for c in self.chunk_start[:-1] if c < m)
+        if start < m - 1:
+            keys += self.token(T_B_FIRST, start, [POS1, POS2])
         return keys
 
 
@@ -197,9 +206,11 @@ def compare(surface: Sequence[int], pos1: Sequence[int], pos2: Sequence[int],
     n_chunks, n_morphemes = len(chunk_start) - 1, len(surface)
     pairs = [(i, j) for j in range(n_chunks) for i in range(j)]
     boundaries = list(range(1, n_morphemes))
+    # Character classes: any small values, as a function of the surface (0 included).
+    char_class = [(7 * x) % 46 for x in surface]
     got_pairs, got_boundaries = sentence_keys(surface, pos1, pos2, conj_form, chunk_start,
-                                              heads, ids, pairs, boundaries)
-    reference = Reference(surface, pos1, pos2, conj_form, chunk_start, heads, ids)
+                                              heads, ids, pairs, boundaries, char_class)
+    reference = Reference(surface, pos1, pos2, conj_form, chunk_start, heads, ids, char_class)
     for (i, j), got in zip(pairs, got_pairs):
         expected = reference.pair(i, j)
         assert sorted(got) == sorted(expected), (i, j, difference(got, expected))
@@ -315,3 +326,15 @@ def test_kwdlc_sentences_match_the_reference(kwdlc_test: list[Sentence]) -> None
                       [h if rng.random() < 0.5 else -1 for h in s.heads]):
             compared += compare(*columns, chunk_start, heads, ids)
     assert compared > 30000
+
+
+def test_char_class_scripts() -> None:
+    from parser.bunsetsu.bunsetsu_features import char_class
+    # 1 kanji, 2 hiragana, 3 katakana, 4 digit, 5 latin, 0 other: 8 * first + last.
+    assert char_class("") == 0
+    assert char_class("食べ") == 8 * 1 + 2
+    assert char_class("コーヒー") == 8 * 3 + 3
+    assert char_class("１８年") == 8 * 4 + 1
+    assert char_class("ＮＨＫ") == 8 * 5 + 5
+    assert char_class("・") == 0
+    assert char_class("a々") == 8 * 5 + 1
