@@ -86,7 +86,8 @@ cdef class KnpScan:
     ``conj_form``, ``morpheme_ptr``, ``chunk_ptr``, ``chunk_bounds`` (as
     ``parser.bunsetsu.bunsetsu_decoder.Corpus`` takes them) and per bunsetsu ``head_start``,
     ``head_end`` (byte span of ``HEAD TYPE`` in the buffer), ``old_heads`` and ``old_types``.
-    ``end`` is the byte after the last complete block, ``n_lines`` the lines before it.
+    ``end`` is the byte after the last complete block, ``n_lines`` the lines before it, and
+    ``valid_utf8`` tells whether the bytes before ``end`` are valid UTF-8.
     """
 
     cdef const unsigned char[::1] buffer
@@ -94,6 +95,7 @@ cdef class KnpScan:
     cdef readonly object surface, pos1, pos2, conj_form, morpheme_ptr, chunk_ptr, chunk_bounds
     cdef readonly object head_start, head_end, old_heads, old_types
     cdef readonly int64_t end, n_lines
+    cdef readonly bint valid_utf8
     cdef vector[string] unknown_order
     cdef unordered_map[string, int64_t] unknown_counts
 
@@ -253,11 +255,15 @@ cdef bint _scan_morpheme(const unsigned char* line, int64_t length, int64_t line
             if not _is_digit(line[i]):
                 return False
     # The rest of the line only matters for JUMAN's escaped space.
-    i = ends[10]
-    while i + 1 < length:
-        if line[i] == c'\\' and line[i + 1] == c' ':
+    cdef const unsigned char* rest = line + ends[10]
+    cdef const unsigned char* stop = line + length
+    while rest < stop:
+        rest = <const unsigned char*>memchr(rest, c'\\', stop - rest)
+        if rest == NULL:
+            break
+        if rest + 1 < stop and rest[1] == c' ':
             return False
-        i += 1
+        rest += 1
     out.surface.push_back(lexicon.lookup(line + starts[0], ends[0] - starts[0], key))
     pos1 = lexicon.lookup(line + starts[3], ends[3] - starts[3], key)
     out.pos1.push_back(pos1)
@@ -366,16 +372,7 @@ cdef void _scan(const unsigned char* data, int64_t n, KnpLexicon lexicon, ScanBu
             out.block_end.push_back(line_end + 1)
             out.block_line.push_back(block_first_line)
             if slow:
-                out.surface.resize(m0)
-                out.pos1.resize(m0)
-                out.pos2.resize(m0)
-                out.conj_form.resize(m0)
-                out.head_start.resize(c0)
-                out.head_end.resize(c0)
-                out.old_heads.resize(c0)
-                out.old_types.resize(c0)
-                out.chunk_bounds.resize(b0)
-                out.unknown.resize(u0)
+                _drop_block(out, m0, c0, b0, u0)
                 out.block_fast.push_back(0)
                 out.block_fast_index.push_back(-1)
             else:
@@ -427,6 +424,62 @@ cdef void _scan(const unsigned char* data, int64_t n, KnpLexicon lexicon, ScanBu
                     seen_morpheme = True
                     block_morphemes += 1
         position = line_end + 1
+    _drop_block(out, m0, c0, b0, u0)
+
+
+cdef void _drop_block(ScanBuffers* out, size_t m0, size_t c0, size_t b0,
+                      size_t u0) noexcept nogil:
+    """Forget what a block added after the given sizes (a slow or unfinished block)."""
+    out.surface.resize(m0)
+    out.pos1.resize(m0)
+    out.pos2.resize(m0)
+    out.conj_form.resize(m0)
+    out.head_start.resize(c0)
+    out.head_end.resize(c0)
+    out.old_heads.resize(c0)
+    out.old_types.resize(c0)
+    out.chunk_bounds.resize(b0)
+    out.unknown.resize(u0)
+
+
+cdef bint _valid_utf8(const unsigned char* data, int64_t n) noexcept nogil:
+    """Whether data is UTF-8 as Python's strict decoder takes it (no overlong forms, no
+    surrogates, nothing above U+10FFFF)."""
+    cdef int64_t i = 0
+    cdef unsigned char c, lo, hi
+    cdef int follow, k
+    while i < n:
+        c = data[i]
+        if c < 0x80:
+            i += 1
+            continue
+        lo = 0x80
+        hi = 0xBF
+        if 0xC2 <= c <= 0xDF:
+            follow = 1
+        elif 0xE0 <= c <= 0xEF:
+            follow = 2
+            if c == 0xE0:
+                lo = 0xA0
+            elif c == 0xED:
+                hi = 0x9F
+        elif 0xF0 <= c <= 0xF4:
+            follow = 3
+            if c == 0xF0:
+                lo = 0x90
+            elif c == 0xF4:
+                hi = 0x8F
+        else:
+            return False
+        if i + follow >= n:
+            return False
+        if not (lo <= data[i + 1] <= hi):
+            return False
+        for k in range(2, follow + 1):
+            if not (0x80 <= data[i + k] <= 0xBF):
+                return False
+        i += follow + 1
+    return True
 
 
 cdef object _int64_array(const vector[int64_t]& values):
@@ -464,9 +517,11 @@ def scan_knp(KnpLexicon lexicon, buffer) -> KnpScan:
     cdef string key
     cdef unordered_map[string, int64_t].iterator found
     scan.buffer = data
+    scan.valid_utf8 = True
     if data.shape[0]:
         with nogil:
             _scan(&data[0], data.shape[0], lexicon, &out, &end, &n_lines)
+            scan.valid_utf8 = _valid_utf8(&data[0], end)
     else:
         out.morpheme_ptr.push_back(0)
         out.chunk_ptr.push_back(0)
