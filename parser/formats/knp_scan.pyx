@@ -515,7 +515,6 @@ def scan_knp(KnpLexicon lexicon, buffer) -> KnpScan:
     cdef int64_t end = 0, n_lines = 0
     cdef Span span
     cdef string key
-    cdef unordered_map[string, int64_t].iterator found
     scan.buffer = data
     scan.valid_utf8 = True
     if data.shape[0]:
@@ -527,12 +526,9 @@ def scan_knp(KnpLexicon lexicon, buffer) -> KnpScan:
         out.chunk_ptr.push_back(0)
     for span in out.unknown:
         key.assign(<const char*>&data[span.start], span.length)
-        found = scan.unknown_counts.find(key)
-        if found == scan.unknown_counts.end():
-            scan.unknown_counts[key] = 1
+        if scan.unknown_counts.count(key) == 0:
             scan.unknown_order.push_back(key)
-        else:
-            dereference(found).second += 1
+        scan.unknown_counts[key] += 1
     scan.end = end
     scan.n_lines = n_lines
     scan.block_start = _int64_array(out.block_start)
