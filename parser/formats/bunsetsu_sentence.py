@@ -138,22 +138,24 @@ def input_source(
 
 def eos_blocks(
     path: str | os.PathLike | None, stream: TextIO | BinaryIO | None, encoding: str,
-    display: str,
+    display: str, first_line: int = 1,
 ) -> Iterator[tuple[list[str], int]]:
     """Yield (lines, line number of the first one) of each block ending with an ``EOS`` line.
 
     Blank lines before a block are dropped (blank lines inside one are kept). A file with no
-    block, or whose last block has no ``EOS``, is an error.
+    block, or whose last block has no ``EOS``, is an error. ``first_line`` is the number of
+    the input's first line (above 1 when it is a later part of a file).
     """
     try:
         codecs.lookup(encoding)
     except LookupError:
         raise BunsetsuFormatError(f"{display}:1: unknown text encoding {encoding!r}") from None
     pending: list[str] = []
-    pending_start = 1
-    lines_before = 0
+    pending_start = first_line
+    lines_before = first_line - 1
     n_blocks = 0
-    for chunk in line_chunks(path, stream, encoding, display, BunsetsuFormatError):
+    for chunk in line_chunks(path, stream, encoding, display, BunsetsuFormatError,
+                             first_line):
         position = 0
         find = chunk.index
         while True:
@@ -188,7 +190,7 @@ def eos_blocks(
             f"(the sentence starting at line {pending_start + skip} is not closed)"
         )
     if n_blocks == 0:
-        raise BunsetsuFormatError(f"{display}:1: empty file, no sentences")
+        raise BunsetsuFormatError(f"{display}:{first_line}: empty file, no sentences")
 
 
 def _blank_prefix(lines: list[str]) -> int:

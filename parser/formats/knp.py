@@ -72,6 +72,7 @@ def read_knp(
     validate: bool = True,
     encoding: str = "utf-8",
     name: str | None = None,
+    first_line: int = 1,
 ) -> Iterator[BunsetsuSentence]:
     """Yield the sentences of a KNP file.
 
@@ -79,9 +80,11 @@ def read_knp(
     stream; ``name`` is the file name used in messages. With ``validate`` every sentence must
     be a head-final tree (see ``bunsetsu_sentence.malformed``); without it only the syntax is
     checked, so that training can skip malformed sentences. The input is read lazily.
+    ``first_line`` numbers the input's first line in messages and sentences, for an input
+    that is a later part of a file (its byte order mark, if any, is then kept as text).
     """
     path, stream, display = input_source(path, name)
-    blocks = eos_blocks(path, stream, encoding, display)
+    blocks = eos_blocks(path, stream, encoding, display, first_line)
     return _sentences(blocks, display, validate)
 
 

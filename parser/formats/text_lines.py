@@ -5,7 +5,9 @@ is read in bounded memory and a byte that is not valid in the encoding is report
 line: ``path:LINE: not valid utf-8 text (byte ff at byte column 3: invalid start byte)``. Lines
 come without their terminators (``"\\n"`` or ``"\\r\\n"``); a UTF-8 byte order mark at the start
 of the input is dropped. Every problem is raised as the reader's own error class (a subclass of
-``features.errors.InputError``), so its message stays one line.
+``features.errors.InputError``), so its message stays one line. An input that is a later part
+of a file (``first_line`` > 1) is numbered from ``first_line`` and keeps a byte order mark at its
+start as text.
 """
 from __future__ import annotations
 
@@ -47,33 +49,34 @@ def text_lines(
 
 def line_chunks(
     path: str | os.PathLike | None, stream: TextIO | BinaryIO | None, encoding: str,
-    display: str, error: type[InputError],
+    display: str, error: type[InputError], first_line: int = 1,
 ) -> Iterator[list[str]]:
     """Yield the lines of the input in consecutive lists, each line without its terminator.
 
     ``stream`` wins over ``path``; with neither, or ``path="-"``, standard input is read. A text
     stream with a binary ``buffer`` (like ``sys.stdin``) is read through that buffer so that
-    ``encoding`` applies.
+    ``encoding`` applies. ``first_line`` is the line number of the input's first line in
+    messages.
     """
     if stream is None and (path is None or os.fspath(path) == "-"):
         stream = sys.stdin
     if stream is None:
         with open(path, "rb") as binary:
-            yield from _decoded_chunks(binary, encoding, display, error)
+            yield from _decoded_chunks(binary, encoding, display, error, first_line)
         return
     if isinstance(stream, io.TextIOBase) or hasattr(stream, "encoding"):
         buffer = getattr(stream, "buffer", None)
         if buffer is None:
-            yield from _str_chunks(stream, display, encoding, error)
+            yield from _str_chunks(stream, display, encoding, error, first_line)
             return
         stream = buffer
-    yield from _decoded_chunks(stream, encoding, display, error)
+    yield from _decoded_chunks(stream, encoding, display, error, first_line)
 
 
 def _str_chunks(
-    stream: TextIO, display: str, encoding: str, error: type[InputError]
+    stream: TextIO, display: str, encoding: str, error: type[InputError], first_line: int
 ) -> Iterator[list[str]]:
-    lineno = 0
+    lineno = first_line - 1
     chunk: list[str] = []
     try:
         for line in stream:
@@ -95,17 +98,18 @@ def _str_chunks(
 
 
 def _decoded_chunks(
-    binary: BinaryIO, encoding: str, display: str, error: type[InputError]
+    binary: BinaryIO, encoding: str, display: str, error: type[InputError], first_line: int
 ) -> Iterator[list[str]]:
     """Decode a binary stream in chunks cut at line ends; exact line numbers on bad bytes."""
     if "\n".encode(encoding) != b"\n":
         data = binary.read()
-        yield _split_text(_decode(data, encoding, display, 0, error), first=True)
+        yield _split_text(_decode(data, encoding, display, first_line - 1, error),
+                          first=first_line == 1)
         return
     read = getattr(binary, "read1", binary.read)
     pending = b""
-    lines_before = 0
-    first = True
+    lines_before = first_line - 1
+    first = first_line == 1
     while True:
         chunk = read(CHUNK_BYTES)
         if not chunk:

@@ -1,0 +1,550 @@
+"""A fast path for KNP input: complete sentences scanned in C, their ``*`` heads rewritten in C.
+
+``scan_knp(lexicon, buffer)`` reads a bytes buffer of UTF-8 KNP text (the format is described
+in ``parser.formats.knp``) without making a Python string per field. A block is the bytes up to
+and including an ``EOS`` line (``EOS\\n``; ``EOS\\r\\n`` also ends a block); bytes after the last
+one are left for the next buffer. In each block:
+
+- ``# ...`` comment lines may come before the first bunsetsu line;
+- ``* HEAD TYPE ...`` bunsetsu lines start a bunsetsu: HEAD is ``-?[0-9]{1,9}``, TYPE one of
+  ``DPAI``, followed by a space or the end of the line; the byte span of ``HEAD TYPE`` is kept
+  with the old head and type, for ``KnpScan.rewrite``;
+- ``+ HEAD ...`` basic-phrase lines (third byte ``-`` or a digit) are passed over;
+- every other line is a morpheme line ``surface reading base pos1 pos1-id pos2 pos2-id
+  conj-type conj-type-id conj-form conj-form-id [rest]``: at least 11 non-empty fields
+  separated by single spaces, the four ids ASCII digits; fields 0, 3, 5 and 9 are mapped to
+  lexicon ids through a C++ hash map (``KnpLexicon``), an unknown string giving 2.
+
+A block that holds anything else is *slow*: a blank line, a ``\\r``, a ``\\ `` (JUMAN's escaped
+space) in a morpheme line, an ``@`` homograph line, a ``*`` line of another shape, a ``+`` line
+without a head, a comment after the first bunsetsu or morpheme line or one with seven fields
+in a row shaped like the ids of a morpheme line (it could be a morpheme whose surface is
+``#``), a morpheme before the first bunsetsu line (which includes a block without bunsetsu
+lines), a bunsetsu without morphemes, or no morpheme at all.
+Slow blocks are only located (byte span, first line); the caller reads them with
+``parser.formats.knp.read_knp``, which accepts the rarer spellings and names the exact line of
+an error. On every block it accepts, the scanner gives exactly what
+``BunsetsuParser.encode(read_knp(...))`` gives, and ``rewrite`` exactly the bytes of
+``format_knp(sentence, heads)``.
+"""
+from libc.stdint cimport int32_t, int64_t, uint8_t
+from libc.string cimport memchr, memcmp, memcpy
+from libcpp.string cimport string
+from libcpp.unordered_map cimport unordered_map
+from libcpp.vector cimport vector
+from cython.operator cimport dereference
+
+import numpy as np
+
+cdef int32_t UNKNOWN_ID = 2
+cdef int N_FIELDS = 11
+# At most this many head digits, so that a head always fits an int32.
+cdef int MAX_HEAD_DIGITS = 9
+
+
+cdef class KnpLexicon:
+    """The lexicon's strings as UTF-8 keys of a C++ hash map; a string's id is its position in
+    ``strings`` (``StringInterner.strings``)."""
+
+    cdef unordered_map[string, int32_t] ids
+
+    def __init__(self, strings: list) -> None:
+        cdef string key
+        cdef int32_t index
+        for index, text in enumerate(strings):
+            try:
+                key = (<str>text).encode("utf-8")
+            except UnicodeEncodeError:
+                # A lone surrogate: no valid UTF-8 input can spell it.
+                continue
+            self.ids[key] = index
+
+    def __len__(self) -> int:
+        return self.ids.size()
+
+    cdef inline int32_t lookup(self, const unsigned char* text, Py_ssize_t length,
+                               string& key) noexcept nogil:
+        key.assign(<const char*>text, length)
+        cdef unordered_map[string, int32_t].iterator found = self.ids.find(key)
+        if found == self.ids.end():
+            return UNKNOWN_ID
+        return dereference(found).second
+
+
+cdef struct Span:
+    int64_t start
+    int64_t length
+
+
+cdef class KnpScan:
+    """What ``scan_knp`` found in a buffer.
+
+    Per block (fast or slow, in order): ``block_start``/``block_end`` (byte span, the ``EOS``
+    line included), ``block_line`` (lines of the buffer before it), ``block_fast`` (1 when
+    scanned, 0 when slow) and ``block_fast_index`` (its sentence in the corpus arrays, -1 when
+    slow). Over the fast blocks only: the corpus arrays ``surface``, ``pos1``, ``pos2``,
+    ``conj_form``, ``morpheme_ptr``, ``chunk_ptr``, ``chunk_bounds`` (as
+    ``parser.bunsetsu.bunsetsu_decoder.Corpus`` takes them) and per bunsetsu ``head_start``,
+    ``head_end`` (byte span of ``HEAD TYPE`` in the buffer), ``old_heads`` and ``old_types``.
+    ``end`` is the byte after the last complete block, ``n_lines`` the lines before it, and
+    ``valid_utf8`` tells whether the bytes before ``end`` are valid UTF-8.
+    """
+
+    cdef const unsigned char[::1] buffer
+    cdef readonly object block_start, block_end, block_line, block_fast, block_fast_index
+    cdef readonly object surface, pos1, pos2, conj_form, morpheme_ptr, chunk_ptr, chunk_bounds
+    cdef readonly object head_start, head_end, old_heads, old_types
+    cdef readonly int64_t end, n_lines
+    cdef readonly bint valid_utf8
+    cdef vector[string] unknown_order
+    cdef unordered_map[string, int64_t] unknown_counts
+
+    @property
+    def n_blocks(self) -> int:
+        return len(self.block_start)
+
+    @property
+    def n_fast(self) -> int:
+        return len(self.morpheme_ptr) - 1
+
+    @property
+    def all_fast(self) -> bool:
+        return bool(self.block_fast.all())
+
+    def unknown_pos1(self) -> dict:
+        """Each pos1 of the fast blocks that the lexicon lacks, with its count, in the order
+        of first appearance."""
+        cdef string tag
+        return {tag.decode("utf-8"): self.unknown_counts[tag] for tag in self.unknown_order}
+
+    def rewrite(self, new_heads, Py_ssize_t first_block, Py_ssize_t last_block) -> bytes:
+        """The bytes of blocks ``first_block`` to ``last_block - 1`` (all fast) with the heads
+        of ``new_heads`` (flat over the bunsetsu of all fast blocks, relative to each
+        sentence): a ``HEAD TYPE`` token is kept when its head is unchanged and becomes
+        ``<head>D`` otherwise; every other byte is copied."""
+        cdef const int32_t[::1] heads = np.ascontiguousarray(new_heads, dtype=np.int32)
+        cdef const int64_t[::1] starts = self.block_start
+        cdef const int64_t[::1] ends = self.block_end
+        cdef const int64_t[::1] fast_index = self.block_fast_index
+        cdef const int64_t[::1] chunk_ptr = self.chunk_ptr
+        cdef const int64_t[::1] head_start = self.head_start
+        cdef const int64_t[::1] head_end = self.head_end
+        cdef const int32_t[::1] old_heads = self.old_heads
+        if first_block < 0 or last_block > starts.shape[0] or first_block > last_block:
+            raise IndexError(f"blocks {first_block}:{last_block} of {starts.shape[0]}")
+        if heads.shape[0] != old_heads.shape[0]:
+            raise ValueError(f"{heads.shape[0]} heads for {old_heads.shape[0]} bunsetsu")
+        if first_block == last_block:
+            return b""
+        for b in range(first_block, last_block):
+            if fast_index[b] < 0:
+                raise ValueError(f"block {b} is slow; rewrite takes fast blocks only")
+        cdef int64_t c0 = chunk_ptr[fast_index[first_block]]
+        cdef int64_t c1 = chunk_ptr[fast_index[last_block - 1] + 1]
+        cdef int64_t begin = starts[first_block]
+        cdef int64_t finish = ends[last_block - 1]
+        cdef int64_t size = _rewritten_size(heads, old_heads, head_start, head_end, c0, c1,
+                                            begin, finish)
+        out = bytearray(size)
+        cdef unsigned char[::1] target = out
+        with nogil:
+            _rewrite(&self.buffer[0], &target[0], heads, old_heads, head_start, head_end,
+                     c0, c1, begin, finish)
+        return bytes(out)
+
+
+cdef inline int _digits(int32_t value) noexcept nogil:
+    cdef int n = 1
+    if value < 0:
+        n += 1
+        value = -value
+    while value >= 10:
+        value //= 10
+        n += 1
+    return n
+
+
+cdef int64_t _rewritten_size(const int32_t[::1] heads, const int32_t[::1] old_heads,
+                             const int64_t[::1] head_start, const int64_t[::1] head_end,
+                             int64_t c0, int64_t c1, int64_t begin, int64_t finish) noexcept nogil:
+    cdef int64_t size = finish - begin
+    cdef int64_t c
+    for c in range(c0, c1):
+        if heads[c] != old_heads[c]:
+            size += _digits(heads[c]) + 1 - (head_end[c] - head_start[c])
+    return size
+
+
+cdef void _rewrite(const unsigned char* source, unsigned char* target,
+                   const int32_t[::1] heads, const int32_t[::1] old_heads,
+                   const int64_t[::1] head_start, const int64_t[::1] head_end,
+                   int64_t c0, int64_t c1, int64_t begin, int64_t finish) noexcept nogil:
+    cdef int64_t position = begin
+    cdef int64_t written = 0
+    cdef int64_t c
+    cdef int n, k
+    cdef int32_t value
+    for c in range(c0, c1):
+        if heads[c] == old_heads[c]:
+            continue
+        memcpy(target + written, source + position, head_start[c] - position)
+        written += head_start[c] - position
+        value = heads[c]
+        n = _digits(value)
+        if value < 0:
+            target[written] = c'-'
+            value = -value
+        k = n - 1
+        while True:
+            target[written + k] = <unsigned char>(c'0' + value % 10)
+            value //= 10
+            k -= 1
+            if value == 0:
+                break
+        target[written + n] = c'D'
+        written += n + 1
+        position = head_end[c]
+    memcpy(target + written, source + position, finish - position)
+
+
+cdef struct ScanBuffers:
+    vector[int64_t] block_start, block_end, block_line, block_fast_index
+    vector[uint8_t] block_fast
+    vector[int32_t] surface, pos1, pos2, conj_form, chunk_bounds, old_heads
+    vector[int64_t] morpheme_ptr, chunk_ptr, head_start, head_end
+    vector[uint8_t] old_types
+    vector[Span] unknown
+
+
+cdef inline bint _is_digit(unsigned char c) noexcept nogil:
+    return c'0' <= c <= c'9'
+
+
+cdef inline bint _is_type(unsigned char c) noexcept nogil:
+    return c == c'D' or c == c'P' or c == c'A' or c == c'I'
+
+
+cdef bint _scan_morpheme(const unsigned char* line, int64_t length, int64_t line_start,
+                         KnpLexicon lexicon, ScanBuffers* out, string& key) noexcept nogil:
+    """Append the ids of one morpheme line; False when the line is not in the plain
+    spelling."""
+    cdef int64_t starts[11]
+    cdef int64_t ends[11]
+    cdef int field = 0
+    cdef int64_t i = 0
+    cdef int64_t field_start = 0
+    cdef unsigned char c
+    cdef int32_t pos1
+    while field < N_FIELDS:
+        if i == length or line[i] == c' ':
+            if i == field_start:
+                return False
+            starts[field] = field_start
+            ends[field] = i
+            field += 1
+            if i == length:
+                break
+            field_start = i + 1
+        elif line[i] == c'\\' and i + 1 < length and line[i + 1] == c' ':
+            return False
+        i += 1
+    if field < N_FIELDS:
+        return False
+    for field in range(4, N_FIELDS, 2):
+        for i in range(starts[field], ends[field]):
+            if not _is_digit(line[i]):
+                return False
+    # The rest of the line only matters for JUMAN's escaped space.
+    cdef const unsigned char* rest = line + ends[10]
+    cdef const unsigned char* stop = line + length
+    while rest < stop:
+        rest = <const unsigned char*>memchr(rest, c'\\', stop - rest)
+        if rest == NULL:
+            break
+        if rest + 1 < stop and rest[1] == c' ':
+            return False
+        rest += 1
+    out.surface.push_back(lexicon.lookup(line + starts[0], ends[0] - starts[0], key))
+    pos1 = lexicon.lookup(line + starts[3], ends[3] - starts[3], key)
+    out.pos1.push_back(pos1)
+    out.pos2.push_back(lexicon.lookup(line + starts[5], ends[5] - starts[5], key))
+    out.conj_form.push_back(lexicon.lookup(line + starts[9], ends[9] - starts[9], key))
+    if pos1 == UNKNOWN_ID:
+        out.unknown.push_back(Span(line_start + starts[3], ends[3] - starts[3]))
+    return True
+
+
+cdef bint _scan_bunsetsu(const unsigned char* line, int64_t length, int64_t line_start,
+                         ScanBuffers* out) noexcept nogil:
+    """Append the head span, head and type of a ``* HEAD TYPE`` line; False otherwise."""
+    cdef int64_t i = 2
+    cdef int32_t head = 0
+    cdef bint negative = False
+    cdef int64_t digits_start
+    if length < 4 or line[1] != c' ':
+        return False
+    if line[i] == c'-':
+        negative = True
+        i += 1
+    digits_start = i
+    while i < length and _is_digit(line[i]):
+        if i - digits_start == MAX_HEAD_DIGITS:
+            return False
+        head = head * 10 + (line[i] - c'0')
+        i += 1
+    if i == digits_start or i == length or not _is_type(line[i]):
+        return False
+    if i + 1 < length and line[i + 1] != c' ':
+        return False
+    out.head_start.push_back(line_start + 2)
+    out.head_end.push_back(line_start + i + 1)
+    out.old_heads.push_back(-head if negative else head)
+    out.old_types.push_back(line[i])
+    return True
+
+
+cdef bint _has_id_fields(const unsigned char* line, int64_t length) noexcept nogil:
+    """Whether the line has seven consecutive space-separated fields, digits, any, digits,
+    any, digits, any, digits (the ids and fields 5 to 11 of a morpheme line): without them
+    neither the plain split nor the escaped-space pattern of parser.formats.knp can take the
+    line for a morpheme."""
+    # kinds[k]: the kind of the k-th field before the current one (0 empty, 1 other, 2 digits).
+    cdef int kinds[7]
+    cdef int kind = 2
+    cdef int64_t i
+    cdef int64_t field_length = 0
+    cdef int k
+    for k in range(7):
+        kinds[k] = 0
+    for i in range(length + 1):
+        if i == length or line[i] == c' ':
+            for k in range(6, 0, -1):
+                kinds[k] = kinds[k - 1]
+            kinds[0] = 0 if field_length == 0 else kind
+            if kinds[0] == 2 and kinds[1] >= 1 and kinds[2] == 2 and kinds[3] >= 1 and \
+                    kinds[4] == 2 and kinds[5] >= 1 and kinds[6] == 2:
+                return True
+            kind = 2
+            field_length = 0
+        else:
+            field_length += 1
+            if not _is_digit(line[i]):
+                kind = 1
+    return False
+
+
+cdef void _scan(const unsigned char* data, int64_t n, KnpLexicon lexicon, ScanBuffers* out,
+                int64_t* end, int64_t* n_lines) noexcept nogil:
+    cdef int64_t position = 0
+    cdef int64_t lines = 0
+    cdef int64_t block_begin = 0
+    cdef int64_t block_first_line = 0
+    cdef int64_t line_end, length
+    cdef const unsigned char* line
+    cdef const unsigned char* newline
+    cdef bint slow = False
+    cdef bint seen_chunk = False
+    cdef bint seen_morpheme = False
+    cdef int64_t block_morphemes = 0
+    cdef int64_t last_chunk_start = 0
+    # Sizes at the start of the block, to drop a slow block's entries.
+    cdef size_t m0 = 0, c0 = 0, b0 = 0, u0 = 0
+    cdef unsigned char first_byte
+    cdef string key
+    out.morpheme_ptr.push_back(0)
+    out.chunk_ptr.push_back(0)
+    end[0] = 0
+    n_lines[0] = 0
+    while position < n:
+        newline = <const unsigned char*>memchr(data + position, c'\n', n - position)
+        if newline == NULL:
+            break
+        line = data + position
+        line_end = newline - data
+        length = line_end - position
+        lines += 1
+        if (length == 3 and memcmp(line, b"EOS", 3) == 0) or \
+                (length == 4 and memcmp(line, b"EOS\r", 4) == 0):
+            if length == 4 or block_morphemes == 0 or \
+                    last_chunk_start == block_morphemes:
+                slow = True
+            out.block_start.push_back(block_begin)
+            out.block_end.push_back(line_end + 1)
+            out.block_line.push_back(block_first_line)
+            if slow:
+                _drop_block(out, m0, c0, b0, u0)
+                out.block_fast.push_back(0)
+                out.block_fast_index.push_back(-1)
+            else:
+                out.chunk_bounds.push_back(<int32_t>block_morphemes)
+                out.block_fast.push_back(1)
+                out.block_fast_index.push_back(out.morpheme_ptr.size() - 1)
+                out.morpheme_ptr.push_back(out.surface.size())
+                out.chunk_ptr.push_back(out.head_start.size())
+            m0 = out.surface.size()
+            c0 = out.head_start.size()
+            b0 = out.chunk_bounds.size()
+            u0 = out.unknown.size()
+            slow = seen_chunk = seen_morpheme = False
+            block_morphemes = 0
+            last_chunk_start = 0
+            position = line_end + 1
+            block_begin = position
+            block_first_line = lines
+            end[0] = position
+            n_lines[0] = lines
+            continue
+        if not slow:
+            if length == 0 or line[length - 1] == c'\r':
+                slow = True
+            else:
+                first_byte = line[0]
+                if first_byte == c'*':
+                    if (seen_chunk and last_chunk_start == block_morphemes) or \
+                            not _scan_bunsetsu(line, length, position, out):
+                        slow = True
+                    else:
+                        seen_chunk = True
+                        last_chunk_start = block_morphemes
+                        out.chunk_bounds.push_back(<int32_t>block_morphemes)
+                elif first_byte == c'+':
+                    if length < 3 or not (line[2] == c'-' or _is_digit(line[2])):
+                        slow = True
+                elif first_byte == c'#':
+                    if seen_chunk or seen_morpheme:
+                        slow = True
+                    elif _has_id_fields(line, length):
+                        slow = True
+                elif first_byte == c'@':
+                    slow = True
+                elif not seen_chunk or \
+                        not _scan_morpheme(line, length, position, lexicon, out, key):
+                    slow = True
+                else:
+                    seen_morpheme = True
+                    block_morphemes += 1
+        position = line_end + 1
+    _drop_block(out, m0, c0, b0, u0)
+
+
+cdef void _drop_block(ScanBuffers* out, size_t m0, size_t c0, size_t b0,
+                      size_t u0) noexcept nogil:
+    """Forget what a block added after the given sizes (a slow or unfinished block)."""
+    out.surface.resize(m0)
+    out.pos1.resize(m0)
+    out.pos2.resize(m0)
+    out.conj_form.resize(m0)
+    out.head_start.resize(c0)
+    out.head_end.resize(c0)
+    out.old_heads.resize(c0)
+    out.old_types.resize(c0)
+    out.chunk_bounds.resize(b0)
+    out.unknown.resize(u0)
+
+
+cdef bint _valid_utf8(const unsigned char* data, int64_t n) noexcept nogil:
+    """Whether data is UTF-8 as Python's strict decoder takes it (no overlong forms, no
+    surrogates, nothing above U+10FFFF)."""
+    cdef int64_t i = 0
+    cdef unsigned char c, lo, hi
+    cdef int follow, k
+    while i < n:
+        c = data[i]
+        if c < 0x80:
+            i += 1
+            continue
+        lo = 0x80
+        hi = 0xBF
+        if 0xC2 <= c <= 0xDF:
+            follow = 1
+        elif 0xE0 <= c <= 0xEF:
+            follow = 2
+            if c == 0xE0:
+                lo = 0xA0
+            elif c == 0xED:
+                hi = 0x9F
+        elif 0xF0 <= c <= 0xF4:
+            follow = 3
+            if c == 0xF0:
+                lo = 0x90
+            elif c == 0xF4:
+                hi = 0x8F
+        else:
+            return False
+        if i + follow >= n:
+            return False
+        if not (lo <= data[i + 1] <= hi):
+            return False
+        for k in range(2, follow + 1):
+            if not (0x80 <= data[i + k] <= 0xBF):
+                return False
+        i += follow + 1
+    return True
+
+
+cdef object _int64_array(const vector[int64_t]& values):
+    array = np.empty(values.size(), dtype=np.int64)
+    cdef int64_t[::1] view = array
+    if values.size():
+        memcpy(&view[0], values.data(), values.size() * sizeof(int64_t))
+    return array
+
+
+cdef object _int32_array(const vector[int32_t]& values):
+    array = np.empty(values.size(), dtype=np.int32)
+    cdef int32_t[::1] view = array
+    if values.size():
+        memcpy(&view[0], values.data(), values.size() * sizeof(int32_t))
+    return array
+
+
+cdef object _uint8_array(const vector[uint8_t]& values):
+    array = np.empty(values.size(), dtype=np.uint8)
+    cdef uint8_t[::1] view = array
+    if values.size():
+        memcpy(&view[0], values.data(), values.size())
+    return array
+
+
+def scan_knp(KnpLexicon lexicon, buffer) -> KnpScan:
+    """Scan the complete blocks of ``buffer`` (bytes-like, UTF-8 KNP text); see the module
+    notes. The buffer is kept by the result, for ``KnpScan.rewrite``."""
+    cdef const unsigned char[::1] data = buffer
+    cdef ScanBuffers out
+    cdef KnpScan scan = KnpScan.__new__(KnpScan)
+    cdef int64_t end = 0, n_lines = 0
+    cdef Span span
+    cdef string key
+    scan.buffer = data
+    scan.valid_utf8 = True
+    if data.shape[0]:
+        with nogil:
+            _scan(&data[0], data.shape[0], lexicon, &out, &end, &n_lines)
+            scan.valid_utf8 = _valid_utf8(&data[0], end)
+    else:
+        out.morpheme_ptr.push_back(0)
+        out.chunk_ptr.push_back(0)
+    for span in out.unknown:
+        key.assign(<const char*>&data[span.start], span.length)
+        if scan.unknown_counts.count(key) == 0:
+            scan.unknown_order.push_back(key)
+        scan.unknown_counts[key] += 1
+    scan.end = end
+    scan.n_lines = n_lines
+    scan.block_start = _int64_array(out.block_start)
+    scan.block_end = _int64_array(out.block_end)
+    scan.block_line = _int64_array(out.block_line)
+    scan.block_fast = _uint8_array(out.block_fast)
+    scan.block_fast_index = _int64_array(out.block_fast_index)
+    scan.surface = _int32_array(out.surface)
+    scan.pos1 = _int32_array(out.pos1)
+    scan.pos2 = _int32_array(out.pos2)
+    scan.conj_form = _int32_array(out.conj_form)
+    scan.morpheme_ptr = _int64_array(out.morpheme_ptr)
+    scan.chunk_ptr = _int64_array(out.chunk_ptr)
+    scan.chunk_bounds = _int32_array(out.chunk_bounds)
+    scan.head_start = _int64_array(out.head_start)
+    scan.head_end = _int64_array(out.head_end)
+    scan.old_heads = _int32_array(out.old_heads)
+    scan.old_types = _uint8_array(out.old_types)
+    return scan

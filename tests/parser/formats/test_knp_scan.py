@@ -1,0 +1,150 @@
+"""The KNP fast path (parser.formats.knp_scan) against the Python reader and writer: lexicon ids
+equal BunsetsuParser.encode(read_knp(...)), the rewritten bytes equal format_knp, and unusual
+blocks are left to the Python reader."""
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from features.interning import StringInterner
+from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
+from parser.formats.knp import format_knp, read_knp
+from parser.formats.knp_scan import KnpLexicon, scan_knp
+from tests.parser.formats.test_knp import CORPORA, SMALL, corpus_files
+
+CORPUS_ARRAYS = ("surface", "pos1", "pos2", "conj_form", "morpheme_ptr", "chunk_ptr",
+                 "chunk_bounds")
+PLAIN = """\
+# S-ID:x-1
+* 1D
++ 1D
+太郎 たろう 太郎 名詞 6 人名 5 * 0 * 0
+* -1D
++ -1D
+来た きた 来る 動詞 2 * 0 カ変動詞 14 タ形 10
+EOS
+"""
+
+
+def parser_with(strings: list[str]) -> BunsetsuParser:
+    parser = BunsetsuParser()
+    parser.lexicon = StringInterner(strings)
+    return parser
+
+
+def assert_equivalent(data: bytes, parser: BunsetsuParser, seed: int = 0) -> None:
+    """Every block scanned fast; ids and rewritten bytes as the Python path gives them."""
+    scan = scan_knp(KnpLexicon(parser.lexicon.strings), data)
+    sentences = list(read_knp(io.BytesIO(data), validate=False))
+    assert scan.end == len(data) and scan.n_blocks == len(sentences)
+    assert scan.all_fast, np.flatnonzero(scan.block_fast == 0)[:5]
+    corpus = parser.encode(sentences)
+    for name in CORPUS_ARRAYS:
+        assert np.array_equal(getattr(corpus, name), getattr(scan, name)), name
+    rng = np.random.default_rng(seed)
+    heads = scan.old_heads.copy()
+    changed = rng.random(len(heads)) < 0.5
+    heads[changed] = rng.integers(-1, 40, int(changed.sum()))
+    cp = scan.chunk_ptr
+    expected = "".join(format_knp(s, heads[cp[t]:cp[t + 1]].tolist())
+                       for t, s in enumerate(sentences)).encode("utf-8")
+    assert scan.rewrite(heads, 0, scan.n_blocks) == expected
+    middle = scan.n_blocks // 2
+    assert scan.rewrite(heads, 0, middle) + scan.rewrite(heads, middle, scan.n_blocks) == expected
+    n_unknown = sum(scan.unknown_pos1().values())
+    assert n_unknown == int((corpus.pos1 == 2).sum())
+
+
+def test_small_file_equals_the_python_path() -> None:
+    data = (SMALL + PLAIN).encode()
+    assert_equivalent(data, parser_with(["太郎", "名詞", "人名", "*", "は"]))
+    assert_equivalent(data, parser_with([]))
+
+
+def test_unknown_pos1_counted_in_order() -> None:
+    scan = scan_knp(KnpLexicon(["名詞"]), (SMALL + PLAIN).encode())
+    assert scan.unknown_pos1() == {"助詞": 2, "動詞": 2, "感動詞": 1}
+
+
+def test_reserved_strings_keep_their_ids() -> None:
+    line = "<none> <none> <none> <unknown> 1 <root> 2 * 0 * 0\n"
+    scan = scan_knp(KnpLexicon(parser_with([]).lexicon.strings), f"* -1D\n{line}EOS\n".encode())
+    assert scan.surface.tolist() == [0] and scan.pos1.tolist() == [2]
+    assert scan.pos2.tolist() == [1]
+
+
+def test_incomplete_block_is_left_for_the_next_buffer() -> None:
+    data = PLAIN.encode() + b"# S-ID:x-2\n* -1D\n"
+    scan = scan_knp(KnpLexicon([]), data)
+    assert scan.n_blocks == 1 and scan.end == len(PLAIN.encode())
+    assert scan.n_lines == PLAIN.count("\n") and scan.n_fast == 1
+    assert len(scan.chunk_bounds) == 3
+
+
+@pytest.mark.parametrize("block", [
+    "* -1D\n\\ \\ \\ 特殊 1 空白 6 * 0 * 0\nEOS\n",          # JUMAN's escaped space
+    "* -1D\na\\ b a a 名詞 6 人名 5 * 0 * 0\nEOS\n",         # escaped space inside a field
+    "* -1D\na a a 名詞 6 人名 5 * 0 * 0 \\ rest\nEOS\n",     # ... or in the rest of the line
+    "* -1D\na a a 名詞 6 人名 5 * 0 * 0\n@ b b b 名詞 6 人名 5 * 0 * 0\nEOS\n",  # homograph
+    "\n* -1D\na a a 名詞 6 人名 5 * 0 * 0\nEOS\n",           # blank line before the block
+    "* -1D\r\na a a 名詞 6 人名 5 * 0 * 0\r\nEOS\r\n",       # \r\n
+    "* -1D\na a a 名詞 6 人名 5 * 0\nEOS\n",                 # 9 fields
+    "* -1D\na a a 名詞 6 人名 x * 0 * 0\nEOS\n",             # an id that is not digits
+    "* -1D\na  a 名詞 6 人名 5 * 0 * 0\nEOS\n",              # an empty field
+    "* -1X\na a a 名詞 6 人名 5 * 0 * 0\nEOS\n",             # unknown type
+    "* 1\na a a 名詞 6 人名 5 * 0 * 0\nEOS\n",               # no type
+    "* 1D<x>\na a a 名詞 6 人名 5 * 0 * 0\nEOS\n",           # no space after the type
+    "*  1D\na a a 名詞 6 人名 5 * 0 * 0\nEOS\n",
+    "* 1234567890D\na a a 名詞 6 人名 5 * 0 * 0\nEOS\n",     # a head too long for int32
+    "a a a 名詞 6 人名 5 * 0 * 0\nEOS\n",                    # no bunsetsu lines
+    "a a a 名詞 6 人名 5 * 0 * 0\n* -1D\nb b b 名詞 6 人名 5 * 0 * 0\nEOS\n",  # morpheme first
+    "* 1D\n* -1D\na a a 名詞 6 人名 5 * 0 * 0\nEOS\n",       # an empty bunsetsu
+    "* -1D\nEOS\n",                                          # no morphemes
+    "* -1D\n+ D\na a a 名詞 6 人名 5 * 0 * 0\nEOS\n",        # + line without a head
+    "* -1D\n# late comment\na a a 名詞 6 人名 5 * 0 * 0\nEOS\n",
+    "# a a 名詞 6 人名 5 * 0 * 0\n* -1D\na a a 名詞 6 人名 5 * 0 * 0\nEOS\n",  # '#' morpheme
+    "\ufeff* -1D\na a a 名詞 6 人名 5 * 0 * 0\nEOS\n",       # byte order mark
+])
+def test_unusual_blocks_are_slow(block: str) -> None:
+    data = PLAIN.encode() + block.encode() + PLAIN.encode()
+    scan = scan_knp(KnpLexicon(["名詞"]), data)
+    assert scan.block_fast.tolist() == [1, 0, 1]
+    assert scan.block_fast_index.tolist() == [0, -1, 1]
+    assert scan.block_line.tolist() == [0, PLAIN.count("\n"),
+                                        PLAIN.count("\n") + block.count("\n")]
+    assert scan.n_fast == 2 and len(scan.surface) == 4
+    assert np.array_equal(scan.chunk_bounds, [0, 1, 2, 0, 1, 2])
+    with pytest.raises(ValueError):
+        scan.rewrite(scan.old_heads, 0, 2)
+    assert scan.rewrite(scan.old_heads, 2, 3) == PLAIN.encode()
+
+
+def test_long_comment_without_id_fields_is_fast() -> None:
+    comment = "# S-ID:1 " + " ".join(f"a{k}:b" for k in range(20)) + "\n"
+    scan = scan_knp(KnpLexicon([]), (comment + PLAIN).encode())
+    assert scan.all_fast
+
+
+def test_utf8_check() -> None:
+    assert scan_knp(KnpLexicon([]), PLAIN.encode()).valid_utf8
+    for bad in (b"\xff", b"\xc0\xaf", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xe3\x81"):
+        data = PLAIN.encode().replace("太郎".encode(), bad)
+        assert not scan_knp(KnpLexicon([]), data).valid_utf8, bad
+
+
+# -- the corpora ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("corpus", sorted(CORPORA))
+def test_every_corpus_sentence_equals_the_python_path(corpora: Path, corpus: str) -> None:
+    files = corpus_files(corpora, corpus)
+    # A lexicon from a tenth of the files, so that some strings are unknown.
+    training = [s for path in files[::10] for s in read_knp(path, validate=False)]
+    parser = BunsetsuParser()
+    parser.encode(training, grow=True)
+    for start in range(0, len(files), 200):
+        data = b"".join(path.read_bytes() for path in files[start:start + 200])
+        assert_equivalent(data, parser, seed=start)
