@@ -6,6 +6,11 @@ The Python entry point. Dependency parsing::
     parser = polyparse.load_parser()            # the bundled English model
     print(parser.parse("1\\tHello\\t_\\tINTJ\\tUH\\t_\\t_\\t_\\t_\\t_\\n\\n"))
 
+Japanese bunsetsu dependency parsing (KNP or CaboCha text)::
+
+    ja, dev_scores, skipped = polyparse.train_japanese_parser("train.knp", dev="dev.knp")
+    print(ja.parse(open("test.knp", encoding="utf-8").read()))
+
 Classifiers on binary features::
 
     X, y = polyparse.read_svmlight("train.svm")
@@ -29,6 +34,12 @@ from parser.formats.conll import ConllFormatError
 from parser.models.bundled import bundled_example, bundled_model
 from polyparse.classifiers import load_classifier, train_classifier
 from polyparse.dependency import Parser, evaluate, load_parser, train_parser
+from polyparse.japanese import (
+    JapaneseParser,
+    evaluate_japanese,
+    load_japanese_parser,
+    train_japanese_parser,
+)
 
 try:
     __version__ = version("polyparse")
@@ -36,8 +47,27 @@ except PackageNotFoundError:
     __version__ = "0+unknown"
 
 __all__ = [
-    "BACKENDS", "EVAL_MODES", "BinaryClassifier", "BinaryMatrix", "Classifier",
-    "ConllFormatError", "InputError", "Parser", "bundled_example", "bundled_model",
-    "convert_classifier", "evaluate", "load_classifier", "load_parser", "read_svmlight",
-    "train_classifier", "train_parser", "write_svmlight", "__version__",
+    "BACKENDS",
+    "EVAL_MODES",
+    "BinaryClassifier",
+    "BinaryMatrix",
+    "Classifier",
+    "ConllFormatError",
+    "InputError",
+    "JapaneseParser",
+    "Parser",
+    "__version__",
+    "bundled_example",
+    "bundled_model",
+    "convert_classifier",
+    "evaluate",
+    "evaluate_japanese",
+    "load_classifier",
+    "load_japanese_parser",
+    "load_parser",
+    "read_svmlight",
+    "train_classifier",
+    "train_japanese_parser",
+    "train_parser",
+    "write_svmlight",
 ]
