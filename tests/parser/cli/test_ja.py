@@ -197,13 +197,14 @@ def test_model_path_is_checked_before_the_data(tmp_path: Path) -> None:
                        str(tmp_path / "no" / "such" / "m.model")), "m.model")
 
 
-@pytest.mark.parametrize("case", ["broken bunsetsu line", "no EOS", "utf-8"])
+@pytest.mark.parametrize("case", ["broken bunsetsu line", "bunsetsu line without head",
+                                  "no EOS", "utf-8"])
 def test_bad_parse_input_is_one_line_and_writes_nothing(data, tmp_path: Path, case: str) -> None:
     good = knp_block(synthetic_sentences(3, 1)[0], "a")
-    if case == "broken bunsetsu line":
+    if case in ("broken bunsetsu line", "bunsetsu line without head"):
         lines = good.splitlines(keepends=True)
         star = next(i for i, line in enumerate(lines) if line.startswith("* "))
-        lines[star] = "* xD\n"
+        lines[star] = "* xD\n" if case == "broken bunsetsu line" else "*\n"
         data_bytes = (good + "".join(lines)).encode("utf-8")
         line_no = good.count("\n") + star + 1
     elif case == "no EOS":
@@ -274,3 +275,20 @@ def test_cabocha_files_train_parse_and_evaluate(data, tmp_path: Path) -> None:
         input=polyparse("ja", "parse", "--model", str(data["model"]),
                         str(data["test"])).stdout).stdout)
     assert scores == knp_scores
+
+
+def test_broken_cabocha_bunsetsu_line_is_one_line(data, tmp_path: Path) -> None:
+    sentences = list(read_knp(str(data["test"])))[:2]
+    text = "".join(knp_to_cabocha(s) for s in sentences)
+    lines = text.splitlines(keepends=True)
+    second = [i for i, line in enumerate(lines) if line.startswith("* ")][-1]
+    lines[second] = "* 1 xD 0/0 0.000000\n"
+    bad = tmp_path / "bad.cabocha"
+    bad.write_text("".join(lines), encoding="utf-8")
+    out = tmp_path / "out.cabocha"
+    one_line(polyparse("ja", "parse", "--model", str(data["model"]), str(bad), "-o", str(out),
+                       "--format", "cabocha"), f"{bad}:{second + 1}:")
+    assert not out.exists()
+    one_line(polyparse("ja", "train", "--train", str(bad), "--format", "cabocha", "--model",
+                       str(tmp_path / "m.model")), f"{bad}:{second + 1}:")
+    assert not (tmp_path / "m.model").exists()
