@@ -30,8 +30,8 @@ from typing import Protocol
 if __name__ == "__main__":
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from corpora_scripts.knp_documents import document_paths
 from corpora_scripts.script_runner import run_script
+from parser.formats.knp_documents import document_paths
 
 PROBLEMS = ("self_loop", "no_root", "several_roots", "head_outside", "head_to_left")
 # KWDLC `w201106-0000060050-1`, the Wikipedia Annotated Corpus `wiki00010002-00-01`, the Kyoto

@@ -37,6 +37,7 @@ from polyparse.dependency import Parser, evaluate, load_parser, train_parser
 from polyparse.japanese import (
     JapaneseParser,
     evaluate_japanese,
+    knp_documents,
     load_japanese_parser,
     train_japanese_parser,
 )
@@ -62,6 +63,7 @@ __all__ = [
     "convert_classifier",
     "evaluate",
     "evaluate_japanese",
+    "knp_documents",
     "load_classifier",
     "load_japanese_parser",
     "load_parser",

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import os
 from collections.abc import Iterable
+from pathlib import Path as FilePath
 from typing import Any
 
 from features.errors import InputError
@@ -18,6 +19,7 @@ from parser.bunsetsu.bunsetsu_parser import BunsetsuConfig, BunsetsuParser, clas
 from parser.bunsetsu.evaluate import evaluate_bunsetsu
 from parser.formats.bunsetsu import format_bunsetsu, read_bunsetsu
 from parser.formats.bunsetsu_sentence import BunsetsuSentence, malformed
+from parser.formats.knp_documents import document_paths
 
 Path = str | os.PathLike
 
@@ -51,6 +53,13 @@ class JapaneseParser:
 
     def save(self, path: Path) -> None:
         self.model.save(os.fspath(path))
+
+
+def knp_documents(ids: Path, corpus: Path) -> list[FilePath]:
+    """The KNP files of a document id list, in its order (KWDLC's and the Wikipedia Annotated
+    Corpus's layouts under their knp/ folder); InputError naming the id file's line of the
+    first id without a document."""
+    return document_paths(FilePath(ids), FilePath(corpus))
 
 
 def load_japanese_parser(path: Path) -> JapaneseParser:

@@ -134,3 +134,25 @@ def test_every_option_of_every_command_is_in_the_usage() -> None:
                                                         found.group(1)) for o in names):
                             raise AssertionError(f"polyparse {group_name} {name} {names[0]}")
     assert "--debug" in README and "polyparse --version" in usage
+
+
+def test_japanese_recipe_trains_parses_chunks_and_scores_kwdlc(tmp_path: Path,
+                                                                corpora: Path) -> None:
+    recipe = next(block for block in BLOCKS if "knp_documents.py" in block)
+    (tmp_path / "corpora_scripts").symlink_to(ROOT / "corpora_scripts")  # run from a checkout
+    result = run_commands(recipe.strip(), tmp_path, corpora)
+    assert result.returncode == 0, result.stderr[-2000:]
+    import json
+
+    lines = result.stdout.strip().splitlines()
+    assert lines[0].startswith("dependency accuracy ") and float(lines[0].split()[-1]) >= 92.2
+    scores = json.loads(lines[-1])
+    assert scores["chunk_f1"] > 95.0 and scores["dependency_accuracy"] > 85.0
+
+
+def test_python_example_trains_and_parses_japanese(tmp_path: Path, corpora: Path) -> None:
+    code = next(block for block in PYTHON_BLOCKS if "train_japanese_parser" in block)
+    result = run_python(code, tmp_path, POLYPARSE_CORPORA=str(corpora))
+    assert result.returncode == 0, result.stderr[-2000:]
+    for line in result.stdout.splitlines():
+        assert f"`{line}`" in README, f"the README does not show what the example prints: {line}"

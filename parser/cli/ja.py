@@ -24,6 +24,7 @@ from parser.cli.common import (
 from parser.cli.ja_stream import KnpStreamParser, LexiconCoverage, parsed_blocks
 from parser.formats.bunsetsu import BUNSETSU_FORMATS, read_bunsetsu
 from parser.formats.bunsetsu_sentence import BunsetsuSentence, malformed
+from parser.formats.knp_documents import document_paths
 
 PARSE_BATCH = 2000
 CLASSIFIERS = ("pa-slicing", "poly2-linear", "linear", "kernel-svm")
@@ -85,28 +86,6 @@ def add_io_options(command: argparse.ArgumentParser) -> None:
     command.add_argument("--encoding", default="utf-8")
 
 
-def document_paths(ids: str, corpus: str) -> list[Path]:
-    """The KNP files of an id list: `corpus/<id minus 5 characters>/<id>.knp` (KWDLC) or
-    `corpus/<id[:8]>/<id>.knp` (the Wikipedia Annotated Corpus)."""
-    root = Path(corpus)
-    if not root.is_dir():
-        raise InputError(f"ja train: --corpus {corpus}: not a folder")
-    paths = []
-    with open(ids, encoding="utf-8") as lines:
-        for number, line in enumerate(lines, 1):
-            doc = line.strip()
-            if not doc:
-                continue
-            for folder in (doc[:-5], doc[:8]):
-                path = root / folder / f"{doc}.knp"
-                if path.is_file():
-                    paths.append(path)
-                    break
-            else:
-                raise InputError(f"{ids}:{number}: no document {doc} under {corpus}")
-    return paths
-
-
 def training_sentences(paths: list, args: argparse.Namespace) -> list[BunsetsuSentence]:
     """Every well-formed sentence; a malformed one is skipped with one warning naming it (an
     error with --strict)."""
@@ -153,7 +132,7 @@ def run_train(args: argparse.Namespace) -> int:
         parser = BunsetsuParser(config)
     except ValueError as error:
         raise InputError(f"ja train: {error}") from None
-    paths = document_paths(args.ids, args.corpus) if args.ids else args.train
+    paths = document_paths(Path(args.ids), Path(args.corpus)) if args.ids else args.train
     sentences = training_sentences(paths, args)
     dev = list(read_bunsetsu(args.dev, args.format, encoding=args.encoding)) if args.dev \
         else None

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from corpora_scripts.knp_documents import candidate_paths
+from parser.formats.knp_documents import candidate_paths
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "corpora_scripts" / "knp_documents.py"
