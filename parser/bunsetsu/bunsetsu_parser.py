@@ -229,10 +229,16 @@ class BunsetsuParser:
             log(f"{name}: trained in {time.perf_counter() - fit_started:.1f} s")
             return name, vocab, clf
 
-        with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
+        # Not `with`: an interrupt (SIGINT, SIGTERM) must not wait for the training threads.
+        pool = ThreadPoolExecutor(max_workers=max(1, threads))
+        try:
             for name, vocab, clf in pool.map(fit, list(jobs)):
                 self.vocabs[name] = vocab
                 self.classifiers[name] = clf
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        pool.shutdown()
         self.info = {"training_sentences": len(sentences)}
         self.training_seconds = round(time.perf_counter() - started, 3)
         self._decisions = {}

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -292,3 +295,63 @@ def test_broken_cabocha_bunsetsu_line_is_one_line(data, tmp_path: Path) -> None:
     one_line(polyparse("ja", "train", "--train", str(bad), "--format", "cabocha", "--model",
                        str(tmp_path / "m.model")), f"{bad}:{second + 1}:")
     assert not (tmp_path / "m.model").exists()
+
+
+def leftovers(folder: Path) -> list[str]:
+    return sorted(name for name in os.listdir(folder) if name.endswith(".tmp"))
+
+
+def wait_for(condition, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out")
+        time.sleep(0.01)
+
+
+@pytest.fixture(scope="module")
+def big_input(data) -> Path:
+    """About 60,000 sentences (the test file repeated): long enough to interrupt."""
+    path = data["folder"] / "big.knp"
+    path.write_text(data["test"].read_text(encoding="utf-8") * 1000, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_while_parsing_leaves_nothing(data, big_input, tmp_path: Path,
+                                               signum: int) -> None:
+    out = tmp_path / "out.knp"
+    child = subprocess.Popen([POLYPARSE, "ja", "parse", "--model", str(data["model"]),
+                              str(big_input), "-o", str(out)], stderr=subprocess.PIPE, text=True)
+    wait_for(lambda: leftovers(tmp_path) and os.path.getsize(tmp_path / leftovers(tmp_path)[0]))
+    child.send_signal(signum)
+    _, err = child.communicate(timeout=60)
+    assert child.returncode == 128 + signum
+    assert err.strip() == "" and os.listdir(tmp_path) == []
+
+
+def test_a_signal_while_training_ends_it_at_once(data, tmp_path: Path) -> None:
+    big = write_knp(tmp_path / "big-train.knp", synthetic_sentences(9, 20_000), "big")
+    model = tmp_path / "m.model"
+    child = subprocess.Popen([POLYPARSE, "ja", "train", "--train", str(big), "--model",
+                              str(model), "--iterations", "200"], stderr=subprocess.PIPE,
+                             text=True)
+    lines: list[str] = []
+    while not any("examples" in line for line in lines):
+        line = child.stderr.readline()
+        assert line, "".join(lines)
+        lines.append(line)
+    child.send_signal(signal.SIGTERM)
+    started = time.perf_counter()
+    child.communicate(timeout=60)
+    assert child.returncode == 128 + signal.SIGTERM
+    assert time.perf_counter() - started < 5
+    assert sorted(os.listdir(tmp_path)) == ["big-train.knp"]
+
+
+def test_closed_pipe_ends_quietly(data, big_input) -> None:
+    result = subprocess.run(f"set -o pipefail; '{POLYPARSE}' ja parse --model '{data['model']}' "
+                            f"'{big_input}' | head -c 100 > /dev/null", shell=True,
+                            executable="/bin/bash", capture_output=True, text=True, check=False)
+    assert result.stderr == ""
+    assert result.returncode == 128 + signal.SIGPIPE
