@@ -75,11 +75,9 @@ def documents(corpora: Path, corpus: str, ids: str, target: Path) -> Path:
 
 
 def scores_of(gold: list, parsed: list, chunked: bool) -> dict:
-    from parser.bunsetsu.evaluate import evaluate_bunsetsu
+    from parser.bunsetsu.bunsetsu_files import parsed_scores
 
-    return evaluate_bunsetsu([(s.chunk_starts, s.heads, len(s.surface)) for s in gold],
-                             [(starts, heads, len(s.surface))
-                              for s, (starts, heads) in zip(gold, parsed)], chunked=chunked)
+    return parsed_scores(gold, parsed, chunked)
 
 
 def measure(config: str, corpora: Path, workdir: Path, test_file: Path, big_file: Path,

@@ -1,10 +1,10 @@
 """The Japanese bunsetsu parser as a Python user meets it: train, load, parse KNP or CaboCha
 text, evaluate.
 
-`JapaneseParser` wraps parser/bunsetsu/'s BunsetsuParser; text is read and written by
-parser/formats/ (KNP, CaboCha), so bad input raises the same one-line InputError as
-`polyparse ja`, and a parse changes nothing but the bunsetsu heads (and adds bunsetsu lines to
-sentences that had none).
+`JapaneseParser` wraps parser/bunsetsu/'s BunsetsuParser; text and files are read and written by
+parser/formats/ and parser/bunsetsu/bunsetsu_files.py, as `polyparse ja` reads and writes them,
+so bad input raises the same one-line InputError, and a parse changes nothing but the bunsetsu
+heads (and adds bunsetsu lines to sentences that had none).
 """
 from __future__ import annotations
 
@@ -14,11 +14,15 @@ from collections.abc import Iterable
 from pathlib import Path as FilePath
 from typing import Any
 
-from features.errors import InputError
+from parser.bunsetsu.bunsetsu_files import (
+    file_scores,
+    parsed_blocks,
+    parsed_scores,
+    training_sentences,
+)
 from parser.bunsetsu.bunsetsu_parser import BunsetsuConfig, BunsetsuParser, classifier_options
-from parser.bunsetsu.evaluate import evaluate_bunsetsu
-from parser.formats.bunsetsu import format_bunsetsu, read_bunsetsu
-from parser.formats.bunsetsu_sentence import BunsetsuSentence, malformed
+from parser.formats.bunsetsu import read_bunsetsu
+from parser.formats.bunsetsu_sentence import BunsetsuSentence
 from parser.formats.knp_documents import document_paths
 
 Path = str | os.PathLike
@@ -37,19 +41,12 @@ class JapaneseParser:
         lines (morphemes only) are chunked first, all of them with rechunk."""
         sentences = list(read_bunsetsu(io.StringIO(text), format, validate=False,
                                        name="<text>"))
-        return "".join(self._blocks(sentences, format, rechunk))
+        return "".join(parsed_blocks(self.model, sentences, format, rechunk))
 
     def parse_sentences(self, sentences: Iterable[BunsetsuSentence],
                         rechunk: bool = False) -> list[tuple[list[int], list[int]]]:
         """(chunk_starts, heads) of each sentence read by parser.formats."""
         return self.model.parse(list(sentences), chunk=True if rechunk else None)
-
-    def _blocks(self, sentences: list[BunsetsuSentence], fmt: str,
-                rechunk: bool) -> Iterable[str]:
-        for sentence, (starts, heads) in zip(sentences,
-                                             self.parse_sentences(sentences, rechunk)):
-            new_chunks = starts if (rechunk or not sentence.chunk_lines) else None
-            yield format_bunsetsu(sentence, heads, None, new_chunks, fmt)
 
     def save(self, path: Path) -> None:
         self.model.save(os.fspath(path))
@@ -74,54 +71,29 @@ def train_japanese_parser(train: Path | Iterable[Path], dev: Path | None = None,
                           encoding: str = "utf-8", **classifier_settings: Any
                           ) -> tuple[JapaneseParser, dict[str, Any] | None, list[str]]:
     """A parser trained on KNP/CaboCha files, its scores on dev (None without dev), and the
-    problems of the malformed training sentences it skipped (InputError for the first one
-    with strict). classifier_settings (C, degree, iterations, ...) go over the backend's
-    defaults; ValueError for a bad setting, before any data is read."""
+    problems (`file:line: what`) of the malformed training sentences it skipped (InputError
+    for the first one with strict). classifier_settings (C, degree, iterations, ...) go over
+    the backend's defaults; ValueError for a bad setting, before any data is read."""
     config = BunsetsuConfig(algorithm=algorithm, classifier=classifier,
                             classifier_params=classifier_options(classifier,
                                                                  **classifier_settings),
                             evaluator=evaluator, chunker=chunker, seed=seed)
     model = BunsetsuParser(config)
     paths = [train] if isinstance(train, (str, os.PathLike)) else list(train)
-    sentences, skipped = [], []
-    for path in paths:
-        for sentence in read_bunsetsu(os.fspath(path), format, validate=False,
-                                      encoding=encoding):
-            problem = malformed(sentence)
-            if problem is None:
-                sentences.append(sentence)
-            elif strict:
-                raise InputError(problem)
-            else:
-                skipped.append(problem)
+    problems: list[str] = []
+    sentences, _ = training_sentences(paths, format, encoding, strict,
+                                      lambda sentence, problem: problems.append(problem))
     dev_gold = None if dev is None else list(read_bunsetsu(os.fspath(dev), format,
                                                            encoding=encoding))
     model.train(sentences, threads=threads)
-    parser = JapaneseParser(model)
     scores = None
     if dev_gold is not None:
-        parsed = parser.parse_sentences(dev_gold)
-        scores = _scores(dev_gold, parsed, chunked=False)
-    return parser, scores, skipped
+        scores = parsed_scores(dev_gold, model.parse(dev_gold, chunk=False))
+    return JapaneseParser(model), scores, problems
 
 
 def evaluate_japanese(gold: Path, system: Path, format: str = "knp",
                       encoding: str = "utf-8") -> dict[str, Any]:
     """Dependency and sentence accuracy (and chunk F1 when the bunsetsu differ) of a system
     file against a gold one."""
-    gold_sentences = list(read_bunsetsu(os.fspath(gold), format, encoding=encoding))
-    system_sentences = list(read_bunsetsu(os.fspath(system), format, encoding=encoding))
-    if len(gold_sentences) != len(system_sentences):
-        raise InputError(f"{system}: {len(system_sentences)} sentences, {gold} has "
-                         f"{len(gold_sentences)}")
-    chunked = any(g.chunk_starts != s.chunk_starts
-                  for g, s in zip(gold_sentences, system_sentences))
-    return _scores(gold_sentences, [(s.chunk_starts, s.heads) for s in system_sentences],
-                   chunked)
-
-
-def _scores(gold: list[BunsetsuSentence], system: list[tuple[list[int], list[int]]],
-            chunked: bool) -> dict[str, Any]:
-    return evaluate_bunsetsu([(s.chunk_starts, s.heads, len(s.surface)) for s in gold],
-                             [(starts, heads, len(s.surface))
-                              for s, (starts, heads) in zip(gold, system)], chunked=chunked)
+    return file_scores(gold, system, format, encoding)

@@ -12,6 +12,12 @@ from pathlib import Path
 from features.errors import InputError
 from features.output_files import check_output_path, is_regular_stream, output_stream
 from parser.bunsetsu.bunsetsu_decoder import ALGORITHMS
+from parser.bunsetsu.bunsetsu_files import (
+    file_scores,
+    parsed_blocks,
+    parsed_scores,
+    training_sentences,
+)
 from parser.cli.common import (
     debug_parent,
     file_sha256,
@@ -21,9 +27,8 @@ from parser.cli.common import (
     ready_batches,
     warn,
 )
-from parser.cli.ja_stream import KnpStreamParser, LexiconCoverage, parsed_blocks
+from parser.cli.ja_stream import KnpStreamParser, LexiconCoverage
 from parser.formats.bunsetsu import BUNSETSU_FORMATS, read_bunsetsu
-from parser.formats.bunsetsu_sentence import BunsetsuSentence, malformed
 from parser.formats.knp_documents import document_paths
 
 PARSE_BATCH = 2000
@@ -86,27 +91,6 @@ def add_io_options(command: argparse.ArgumentParser) -> None:
     command.add_argument("--encoding", default="utf-8")
 
 
-def training_sentences(paths: list, args: argparse.Namespace) -> list[BunsetsuSentence]:
-    """Every well-formed sentence; a malformed one is skipped with one warning naming it (an
-    error with --strict)."""
-    kept, skipped = [], 0
-    for path in paths:
-        for sentence in read_bunsetsu(str(path), args.format, validate=False,
-                                      encoding=args.encoding):
-            problem = malformed(sentence)
-            if problem is None:
-                kept.append(sentence)
-            elif args.strict:
-                raise InputError(problem)
-            else:
-                skipped += 1
-                warn(f"skipped {sentence.sid or 'sentence'}: {problem}")
-    if skipped:
-        warn(f"skipped {skipped} malformed training sentence{'s' * (skipped != 1)} "
-             f"of {skipped + len(kept)}")
-    return kept
-
-
 def run_train(args: argparse.Namespace) -> int:
     from parser.bunsetsu.bunsetsu_parser import (
         BunsetsuConfig,
@@ -133,7 +117,12 @@ def run_train(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise InputError(f"ja train: {error}") from None
     paths = document_paths(Path(args.ids), Path(args.corpus)) if args.ids else args.train
-    sentences = training_sentences(paths, args)
+    sentences, skipped = training_sentences(
+        paths, args.format, args.encoding, args.strict,
+        lambda sentence, problem: warn(f"skipped {sentence.sid or 'sentence'}: {problem}"))
+    if skipped:
+        warn(f"skipped {skipped} malformed training sentence{'s' * (skipped != 1)} "
+             f"of {skipped + len(sentences)}")
     dev = list(read_bunsetsu(args.dev, args.format, encoding=args.encoding)) if args.dev \
         else None
     if not sentences:
@@ -144,22 +133,13 @@ def run_train(args: argparse.Namespace) -> int:
     if args.train:
         header["train_sha256"] = [file_sha256(str(path)) for path in args.train]
     if dev is not None:
-        scores = dev_scores(parser, dev)
+        scores = parsed_scores(dev, parser.parse(dev, chunk=False))
         header["dev_scores"] = scores
         log(f"dev: dependency accuracy {scores['dependency_accuracy']:.2f}, sentence "
             f"accuracy {scores['sentence_accuracy']:.2f}")
     parser.save(args.model, extra_header=header)
     log(f"model written to {args.model}")
     return 0
-
-
-def dev_scores(parser, sentences: list[BunsetsuSentence]) -> dict:
-    from parser.bunsetsu.evaluate import evaluate_bunsetsu
-
-    parsed = parser.parse(sentences, chunk=False)
-    gold = [(s.chunk_starts, s.heads, len(s.surface)) for s in sentences]
-    system = [(starts, heads, len(s.surface)) for s, (starts, heads) in zip(sentences, parsed)]
-    return evaluate_bunsetsu(gold, system)
 
 
 def fast_knp_input(args: argparse.Namespace) -> bool:
@@ -224,25 +204,10 @@ def run_parse(args: argparse.Namespace) -> int:
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
-    from parser.bunsetsu.evaluate import BunsetsuEvaluationError, evaluate_bunsetsu
-
     if args.gold == "-":
         raise InputError("ja evaluate: the gold file must be a file; only the system output "
                          "may come from stdin (-)")
-    system_name = "<stdin>" if args.system == "-" else args.system
-    gold = list(read_bunsetsu(args.gold, args.format, encoding=args.encoding))
-    system = list(read_bunsetsu(None if args.system == "-" else args.system, args.format,
-                                encoding=args.encoding, name=system_name))
-    if len(gold) != len(system):
-        raise InputError(f"ja evaluate: {args.gold} has {len(gold)} sentences, {system_name} "
-                         f"{len(system)}")
-    chunked = args.chunked or any(g.chunk_starts != s.chunk_starts for g, s in zip(gold, system))
-    try:
-        scores = evaluate_bunsetsu(
-            [(s.chunk_starts, s.heads, len(s.surface)) for s in gold],
-            [(s.chunk_starts, s.heads, len(s.surface)) for s in system], chunked=chunked)
-    except BunsetsuEvaluationError as error:
-        raise InputError(f"ja evaluate: {system_name}: {error}") from None
+    scores = file_scores(args.gold, args.system, args.format, args.encoding, args.chunked)
     if args.json:
         print(json.dumps(scores, sort_keys=True))
     else:

@@ -1,15 +1,15 @@
-"""How `polyparse ja parse` turns input into output: parsed KNP/CaboCha blocks from sentences
-read by parser/formats/, the KNP fast path (KnpStreamParser, over parser/formats/knp_scan.pyx),
-and the count of parts of speech the model never saw (LexiconCoverage)."""
+"""How `polyparse ja parse` reads and writes fast: the KNP fast path (KnpStreamParser, over
+parser/formats/knp_scan.pyx), and the count of parts of speech the model never saw
+(LexiconCoverage)."""
 from __future__ import annotations
 
 import io
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any, BinaryIO
 
 from features.errors import InputError
-from parser.formats.bunsetsu import format_bunsetsu
+from parser.bunsetsu.bunsetsu_files import parsed_blocks
 from parser.formats.bunsetsu_sentence import BunsetsuSentence
 
 # The KNP fast path reads the input this many bytes at a time, and parses a batch once this
@@ -52,14 +52,6 @@ class LexiconCoverage:
         return (f"{name}: {missed} of {total} morphemes have a part of speech the model never "
                 f"saw ({examples}); is the input tagged with the dictionary of the training "
                 "data?")
-
-
-def parsed_blocks(parser, batch: list[BunsetsuSentence], fmt: str,
-                  rechunk: bool) -> Iterator[str]:
-    results = parser.parse(batch, chunk=True if rechunk else None)
-    for sentence, (starts, heads) in zip(batch, results):
-        new_chunks = starts if (rechunk or not sentence.chunk_lines) else None
-        yield format_bunsetsu(sentence, heads, None, new_chunks, fmt)
 
 
 class KnpStreamParser:

@@ -1,0 +1,79 @@
+"""The bunsetsu parser over files: training sentences with the malformed ones set aside, parsed
+sentences written back in their format, and the accuracy of parsed sentences or of a system
+file against a gold one (what `polyparse ja` and polyparse.japanese share)."""
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, BinaryIO, TextIO
+
+from features.errors import InputError
+from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
+from parser.bunsetsu.evaluate import BunsetsuEvaluationError, evaluate_bunsetsu
+from parser.formats.bunsetsu import format_bunsetsu, read_bunsetsu
+from parser.formats.bunsetsu_sentence import BunsetsuSentence, malformed
+
+Source = str | os.PathLike | TextIO | BinaryIO | None
+
+
+def training_sentences(paths: Iterable[str | os.PathLike], fmt: str = "knp",
+                       encoding: str = "utf-8", strict: bool = False,
+                       skipped: Callable[[BunsetsuSentence, str], None] = lambda s, p: None
+                       ) -> tuple[list[BunsetsuSentence], int]:
+    """The well-formed sentences of the files and how many malformed ones were set aside, each
+    reported to skipped(sentence, problem) (the problem is `file:line: what`); with strict the
+    first malformed sentence raises InputError instead."""
+    kept: list[BunsetsuSentence] = []
+    n_skipped = 0
+    for path in paths:
+        for sentence in read_bunsetsu(os.fspath(path), fmt, validate=False, encoding=encoding):
+            problem = malformed(sentence)
+            if problem is None:
+                kept.append(sentence)
+            elif strict:
+                raise InputError(problem)
+            else:
+                n_skipped += 1
+                skipped(sentence, problem)
+    return kept, n_skipped
+
+
+def parsed_blocks(parser: BunsetsuParser, sentences: list[BunsetsuSentence], fmt: str,
+                  rechunk: bool = False) -> Iterator[str]:
+    """Each sentence's block with the parser's heads (and, for sentences without bunsetsu
+    lines or with rechunk, the chunker's bunsetsu), in the format it was read in."""
+    results = parser.parse(sentences, chunk=True if rechunk else None)
+    for sentence, (starts, heads) in zip(sentences, results):
+        new_chunks = starts if (rechunk or not sentence.chunk_lines) else None
+        yield format_bunsetsu(sentence, heads, None, new_chunks, fmt)
+
+
+def parsed_scores(gold: Sequence[BunsetsuSentence],
+                  parsed: Sequence[tuple[Sequence[int], Sequence[int]]],
+                  chunked: bool = False) -> dict[str, Any]:
+    """Scores of (chunk_starts, heads) per gold sentence (parser/bunsetsu/evaluate.py)."""
+    return evaluate_bunsetsu([(s.chunk_starts, s.heads, len(s.surface)) for s in gold],
+                             [(starts, heads, len(s.surface))
+                              for s, (starts, heads) in zip(gold, parsed)], chunked=chunked)
+
+
+def file_scores(gold: str | os.PathLike, system: Source, fmt: str = "knp",
+                encoding: str = "utf-8", chunked: bool = False,
+                system_name: str | None = None) -> dict[str, Any]:
+    """Scores of a system file (a path, "-"/None for standard input, or a stream) against a
+    well-formed gold file; chunk_f1 when chunked or when their bunsetsu differ anywhere.
+    InputError (one line) when the files do not pair up sentence by sentence."""
+    name = system_name or ("<stdin>" if system in (None, "-") else os.fspath(system))
+    gold_sentences = list(read_bunsetsu(os.fspath(gold), fmt, encoding=encoding))
+    system_sentences = list(read_bunsetsu(None if system == "-" else system, fmt,
+                                          encoding=encoding, name=name))
+    if len(gold_sentences) != len(system_sentences):
+        raise InputError(f"{gold} has {len(gold_sentences)} sentences, {name} "
+                         f"{len(system_sentences)}")
+    chunked = chunked or any(g.chunk_starts != s.chunk_starts
+                             for g, s in zip(gold_sentences, system_sentences))
+    try:
+        return parsed_scores(gold_sentences,
+                             [(s.chunk_starts, s.heads) for s in system_sentences], chunked)
+    except BunsetsuEvaluationError as error:
+        raise InputError(f"{name}: {error}") from None
