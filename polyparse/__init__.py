@@ -31,7 +31,12 @@ from features.binary_matrix import BinaryMatrix
 from features.errors import InputError
 from features.svmlight import read_svmlight, write_svmlight
 from parser.formats.conll import ConllFormatError
-from parser.models.bundled import bundled_example, bundled_model
+from parser.models.bundled import (
+    bundled_example,
+    bundled_japanese_example,
+    bundled_japanese_model,
+    bundled_model,
+)
 from polyparse.classifiers import load_classifier, train_classifier
 from polyparse.dependency import Parser, evaluate, load_parser, train_parser
 from polyparse.japanese import (
@@ -59,6 +64,8 @@ __all__ = [
     "Parser",
     "__version__",
     "bundled_example",
+    "bundled_japanese_example",
+    "bundled_japanese_model",
     "bundled_model",
     "convert_classifier",
     "evaluate",

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path as FilePath
 from typing import Any
 
+from features.errors import InputError
 from parser.bunsetsu.bunsetsu_files import (
     file_scores,
     parsed_blocks,
@@ -24,6 +25,7 @@ from parser.bunsetsu.bunsetsu_parser import BunsetsuConfig, BunsetsuParser, clas
 from parser.formats.bunsetsu import read_bunsetsu
 from parser.formats.bunsetsu_sentence import BunsetsuSentence
 from parser.formats.knp_documents import document_paths
+from parser.models.bundled import bundled_japanese_model
 
 Path = str | os.PathLike
 
@@ -59,8 +61,14 @@ def knp_documents(ids: Path, corpus: Path) -> list[FilePath]:
     return document_paths(FilePath(ids), FilePath(corpus))
 
 
-def load_japanese_parser(path: Path) -> JapaneseParser:
-    """A parser from a `polyparse ja train` model file; InputError when it cannot be used."""
+def load_japanese_parser(path: Path | None = None) -> JapaneseParser:
+    """A parser from a `polyparse ja train` model file, or the bundled one (trained on the
+    Wikipedia Annotated Corpus) when path is None; InputError when it cannot be used."""
+    if path is None:
+        path = bundled_japanese_model()
+        if path is None:
+            raise InputError("this installation has no bundled Japanese model; give a model "
+                             "file")
     return JapaneseParser(BunsetsuParser.load(os.fspath(path)))
 
 

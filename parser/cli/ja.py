@@ -68,7 +68,8 @@ def register(groups: argparse._SubParsersAction) -> None:
 
     parse = commands.add_parser("parse", parents=[parent], help="parse a file or stdin")
     parse.add_argument("input", nargs="?", default="-", help="KNP/CaboCha file, or - for stdin")
-    parse.add_argument("--model", required=True, help="parser model file")
+    parse.add_argument("--model", help="parser model file (default: the bundled model, "
+                                        "trained on the Wikipedia Annotated Corpus)")
     parse.add_argument("-o", "--output", help="output file (default stdout)")
     parse.add_argument("--rechunk", action="store_true",
                        help="chunk every sentence, even those with bunsetsu lines")
@@ -155,6 +156,14 @@ def run_parse(args: argparse.Namespace) -> int:
     from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
 
     check_output_path(args.output)
+    if args.model is None:
+        from parser.models.bundled import bundled_japanese_model
+
+        found = bundled_japanese_model()
+        if found is None:
+            raise InputError("ja parse: no --model given and this installation has no bundled "
+                             "Japanese model")
+        args.model = str(found)
     parser = BunsetsuParser.load(args.model)
     if args.rechunk and not parser.can_chunk:
         raise InputError(f"ja parse: {args.model} has no bunsetsu chunker (trained with "

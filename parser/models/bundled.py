@@ -1,4 +1,5 @@
-"""The English model and the example input that ship inside the package (this folder)."""
+"""The models and example inputs that ship inside the package (this folder): English
+(dependency parsing, CoNLL-U) and Japanese (bunsetsu parsing, KNP)."""
 from __future__ import annotations
 
 from importlib.resources import as_file, files
@@ -6,6 +7,8 @@ from pathlib import Path
 
 MODEL_NAME = "en_ewt.model"
 EXAMPLE_NAME = "example.conllu"
+JAPANESE_MODEL_NAME = "ja_wac.model"
+JAPANESE_EXAMPLE_NAME = "example.knp"
 
 
 def _resource(name: str) -> Path | None:
@@ -24,3 +27,14 @@ def bundled_model() -> Path | None:
 def bundled_example() -> Path | None:
     """The bundled example input (CoNLL-U with UPOS and XPOS, written for polyparse)."""
     return _resource(EXAMPLE_NAME)
+
+
+def bundled_japanese_model() -> Path | None:
+    """The bundled Japanese bunsetsu parser model, or None when this installation has none."""
+    return _resource(JAPANESE_MODEL_NAME)
+
+
+def bundled_japanese_example() -> Path | None:
+    """The bundled Japanese example input (KNP morphemes without bunsetsu lines, written for
+    polyparse)."""
+    return _resource(JAPANESE_EXAMPLE_NAME)

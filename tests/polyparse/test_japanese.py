@@ -60,3 +60,10 @@ def test_settings_are_checked_before_the_data_and_bad_text_is_one_line(
     assert len(skipped) == 1 and "is its own head" in skipped[0]
     with pytest.raises(polyparse.InputError, match="its own head"):
         polyparse.train_japanese_parser(bad, iterations=2, chunker=False, strict=True)
+
+
+def test_bundled_model_parses_the_bundled_example() -> None:
+    text = polyparse.bundled_japanese_example().read_text(encoding="utf-8")
+    parsed = polyparse.load_japanese_parser().parse(text)
+    assert [line for line in parsed.splitlines() if line.startswith("* ")] == \
+        ["* 3D", "* 2D", "* 3D", "* -1D"]

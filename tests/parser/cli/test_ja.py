@@ -355,3 +355,15 @@ def test_closed_pipe_ends_quietly(data, big_input) -> None:
                             executable="/bin/bash", capture_output=True, text=True, check=False)
     assert result.stderr == ""
     assert result.returncode == 128 + signal.SIGPIPE
+
+
+def test_parse_without_model_uses_the_bundled_model() -> None:
+    from parser.models.bundled import bundled_japanese_example
+
+    example = bundled_japanese_example()
+    result = polyparse("ja", "parse", str(example))
+    assert result.returncode == 0, result.stderr
+    parsed = list(read_knp(io.StringIO(result.stdout)))
+    assert parsed[0].chunk_starts == [0, 2, 4, 6]
+    assert parsed[0].heads == [3, 2, 3, -1]
+    assert without_bunsetsu_lines(result.stdout) == example.read_text(encoding="utf-8")
