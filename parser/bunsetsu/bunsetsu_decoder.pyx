@@ -264,8 +264,8 @@ cdef class BunsetsuDecoder:
 
 
 cdef tuple _examples(Examples* ex):
-    n_keys = ex.keys.size()
-    n_rows = ex.labels.size()
+    cdef size_t n_keys = ex.keys.size()
+    cdef size_t n_rows = ex.labels.size()
     keys = np.empty(n_keys, dtype=np.uint64)
     indptr = np.empty(n_rows + 1, dtype=np.int64)
     labels = np.empty(n_rows, dtype=np.int32)
