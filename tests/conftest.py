@@ -37,3 +37,15 @@ def kwdlc() -> Path:
     if not (folder / "train.5k.svm").is_file() or not (folder / "test.svm").is_file():
         pytest.skip(f"kwdlc_dep not found under {root} (set POLYPARSE_DATASETS)")
     return folder
+
+
+@pytest.fixture(scope="session")
+def srl_boundary() -> Path:
+    """datasets/srl_boundary from POLYPARSE_DATASETS or <repo>/../shared/datasets, else skip."""
+    value = os.environ.get("POLYPARSE_DATASETS")
+    repo = Path(__file__).resolve().parents[1]
+    root = Path(value) if value else repo.parent / "shared" / "datasets"
+    folder = root / "srl_boundary"
+    if not (folder / "train.5k.tk").is_file():
+        pytest.skip(f"srl_boundary not found under {root} (set POLYPARSE_DATASETS)")
+    return folder

@@ -1,0 +1,1 @@
+"""Tree kernels (SST, ST, PT, ET) over features.trees.TreeForest, and their combinations."""

@@ -1,0 +1,50 @@
+# The Cython-level contract of the tree kernels: a forest seen through raw pointers, the kernel
+# parameters and a reusable scratch workspace, and one kernel evaluation on two trees that needs
+# neither the GIL nor Python objects (for batch evaluation, DAG models and perceptrons).
+from libc.stdint cimport int32_t, int64_t
+
+
+cdef enum TreeKernelKind:
+    KIND_SST = 0
+    KIND_ST = 1
+    KIND_PT = 2
+    KIND_ET = 3
+
+
+# The arrays of a features.trees.TreeForest (see that module); node indices are global.
+cdef struct ForestView:
+    const int64_t* tree_ptr
+    const int32_t* label
+    const int32_t* production
+    const int64_t* child_ptr
+    const int32_t* children
+    const int32_t* subtree_end
+    const int32_t* production_order
+    const int32_t* label_order
+    int64_t n_trees
+
+
+cdef struct KernelParams:
+    int kind
+    double lam    # decay lambda (SVM-light-TK -L)
+    double mu     # PT vertical decay mu (SVM-light-TK -M)
+
+
+# Scratch memory one thread reuses across evaluations; start zeroed, free with workspace_free.
+cdef struct Workspace:
+    double* delta
+    size_t delta_capacity
+    double* scratch
+    size_t scratch_capacity
+    int32_t* ranges
+    size_t ranges_capacity
+
+
+cdef void workspace_free(Workspace* w) noexcept nogil
+
+# The kernel of tree i of a and tree j of b (0 for an empty tree); NaN when out of memory.
+cdef double pair_kernel(const ForestView* a, int64_t i, const ForestView* b, int64_t j,
+                        const KernelParams* params, Workspace* w) noexcept nogil
+
+cdef ForestView forest_view(object forest) except *
+cdef KernelParams kernel_params(str kind, double lam, double mu) except *

@@ -1,0 +1,186 @@
+"""TreeForest: ordered labelled trees (Penn brackets, read with nltk) held as flat arrays.
+
+Many trees are concatenated; tree t owns the nodes tree_ptr[t] .. tree_ptr[t+1]-1, stored in
+pre-order (a node's subtree is the contiguous range node .. subtree_end[node]-1). Per node:
+
+- `label`: id in the shared label interner; a word leaf's label is the word itself.
+- `production`: id in the shared production interner, "LABEL -> c1 c2 ..." over the labels of
+  the children (so a preterminal's production holds its word: "NN -> board"); word leaves and
+  any other childless node have production 0 (`<none>`): they expand nothing. The SST and ST
+  kernels compare productions, so a leaf is matched as part of its parent's production; the PT
+  and ET kernels compare labels, so leaves take part as nodes of their own.
+- `child_ptr`, `children`: the children of node n are children[child_ptr[n]:child_ptr[n+1]],
+  as global node indices, left to right.
+- `is_leaf` (no children), `is_word` (a leaf that was a word, not a bracketed `(X)`) and
+  `is_preterminal` (has children, all of them leaves).
+- `production_order` / `label_order`: per tree, the tree's global node indices sorted by
+  production id / label id (ties in pre-order), over the same slice tree_ptr[t]:tree_ptr[t+1].
+  Merging two such lists yields exactly the node pairs with equal productions (labels), the
+  fast evaluation of Moschitti (2006, EACL, "Making tree kernels practical").
+
+Labels and productions are interned in two `StringInterner`s that a forest shares with others
+(pass them in), so that ids of trees read at different times compare.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import nltk
+import numpy as np
+
+from features.interning import StringInterner
+
+NO_PRODUCTION = 0
+
+
+class TreeSyntaxError(ValueError):
+    """A bracketed tree that nltk cannot read (unbalanced or stray brackets)."""
+
+
+def parse_tree(text: str) -> nltk.Tree | None:
+    """The nltk tree of one Penn-bracket string; None for an empty string."""
+    text = text.strip()
+    if not text:
+        return None
+    if text.count("(") != text.count(")"):
+        raise TreeSyntaxError(
+            f"unbalanced brackets ({text.count('(')} '(' and {text.count(')')} ')')"
+        )
+    try:
+        tree = nltk.Tree.fromstring(text)
+    except ValueError as error:
+        raise TreeSyntaxError(" ".join(str(error).split())) from None
+    if not isinstance(tree, nltk.Tree):
+        raise TreeSyntaxError(f"expected a bracketed tree, found {text!r}")
+    return tree
+
+
+class TreeForest:
+    """Trees as arrays for the Cython kernels (see the module notes for each array)."""
+
+    __slots__ = (
+        "labels", "productions", "tree_ptr", "label", "production", "child_ptr", "children",
+        "subtree_end", "is_word", "is_leaf", "is_preterminal", "production_order", "label_order",
+    )
+
+    def __init__(
+        self,
+        trees: Iterable[nltk.Tree | None],
+        labels: StringInterner | None = None,
+        productions: StringInterner | None = None,
+    ) -> None:
+        self.labels = labels if labels is not None else StringInterner()
+        self.productions = productions if productions is not None else StringInterner()
+        builder = _Builder(self.labels, self.productions)
+        for tree in trees:
+            builder.add(tree)
+        self.tree_ptr = np.asarray(builder.tree_ptr, dtype=np.int64)
+        self.label = np.asarray(builder.label, dtype=np.int32)
+        self.production = np.asarray(builder.production, dtype=np.int32)
+        self.child_ptr = np.asarray(builder.child_ptr, dtype=np.int64)
+        self.children = np.asarray(builder.children, dtype=np.int32)
+        self.subtree_end = np.asarray(builder.subtree_end, dtype=np.int32)
+        self.is_word = np.asarray(builder.is_word, dtype=np.uint8)
+        n_children = np.diff(self.child_ptr)
+        self.is_leaf = (n_children == 0).astype(np.uint8)
+        leaf_children = np.zeros(self.label.size, dtype=np.int64)
+        if self.children.size:
+            parents = np.repeat(np.arange(self.label.size), n_children)
+            np.add.at(leaf_children, parents, self.is_leaf[self.children])
+        self.is_preterminal = ((n_children > 0) & (leaf_children == n_children)).astype(np.uint8)
+        tree_of_node = np.repeat(np.arange(len(self), dtype=np.int64), np.diff(self.tree_ptr))
+        self.production_order = np.lexsort((self.production, tree_of_node)).astype(np.int32)
+        self.label_order = np.lexsort((self.label, tree_of_node)).astype(np.int32)
+
+    @classmethod
+    def from_brackets(
+        cls,
+        texts: Iterable[str],
+        labels: StringInterner | None = None,
+        productions: StringInterner | None = None,
+    ) -> "TreeForest":
+        """A forest of Penn-bracket strings (an empty string is an empty tree)."""
+        return cls((parse_tree(text) for text in texts), labels, productions)
+
+    def __len__(self) -> int:
+        return self.tree_ptr.size - 1
+
+    @property
+    def n_nodes(self) -> int:
+        return int(self.label.size)
+
+    def tree_size(self, t: int) -> int:
+        return int(self.tree_ptr[t + 1] - self.tree_ptr[t])
+
+    def node_children(self, node: int) -> np.ndarray:
+        return self.children[self.child_ptr[node] : self.child_ptr[node + 1]]
+
+    def to_nltk(self, t: int) -> nltk.Tree | None:
+        """Tree t back as an nltk tree (word leaves as strings); None for an empty tree."""
+        if self.tree_size(t) == 0:
+            return None
+        return self._node_to_nltk(int(self.tree_ptr[t]))
+
+    def to_brackets(self, t: int) -> str:
+        """Tree t in Penn brackets on one line ('' for an empty tree)."""
+        tree = self.to_nltk(t)
+        return "" if tree is None else tree.pformat(margin=1 << 30)
+
+    def _node_to_nltk(self, node: int) -> nltk.Tree | str:
+        label = self.labels.strings[self.label[node]]
+        kids = self.node_children(node)
+        if self.is_word[node]:
+            return label
+        return nltk.Tree(label, [self._node_to_nltk(int(k)) for k in kids])
+
+
+class _Builder:
+    """Accumulates the arrays of a TreeForest, tree by tree, in pre-order."""
+
+    def __init__(self, labels: StringInterner, productions: StringInterner) -> None:
+        self.labels = labels
+        self.productions = productions
+        self.tree_ptr = [0]
+        self.label: list[int] = []
+        self.production: list[int] = []
+        self.child_ptr = [0]
+        self.children: list[int] = []
+        self.subtree_end: list[int] = []
+        self.is_word: list[int] = []
+
+    def add(self, tree: nltk.Tree | None) -> None:
+        if tree is not None:
+            self._add_node(tree)
+        self.tree_ptr.append(len(self.label))
+
+    def _add_node(self, node: nltk.Tree | str) -> int:
+        index = len(self.label)
+        self.subtree_end.append(0)
+        if isinstance(node, str):
+            self.label.append(self.labels.add(node))
+            self.production.append(NO_PRODUCTION)
+            self.child_ptr.append(self.child_ptr[-1])
+            self.is_word.append(1)
+            self.subtree_end[index] = index + 1
+            return index
+        name = node.label()
+        self.label.append(self.labels.add(name))
+        if len(node):
+            kids = [kid if isinstance(kid, str) else kid.label() for kid in node]
+            self.production.append(self.productions.add(f"{name} -> {' '.join(kids)}"))
+        else:
+            self.production.append(NO_PRODUCTION)
+        self.is_word.append(0)
+        self.child_ptr.append(self.child_ptr[index] + len(node))
+        child_indices = [self._add_node(kid) for kid in node]
+        self._place_children(index, child_indices)
+        self.subtree_end[index] = len(self.label)
+        return index
+
+    def _place_children(self, index: int, child_indices: list[int]) -> None:
+        """Children lists are stored in node order; fill node index's slice."""
+        start = self.child_ptr[index]
+        needed = start + len(child_indices)
+        if len(self.children) < needed:
+            self.children.extend([0] * (needed - len(self.children)))
+        self.children[start:needed] = child_indices
