@@ -272,6 +272,10 @@ def gold_conll_documents(
         yield document
 
 
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
 def _where(sentence: ConllSrlSentence) -> str:
     return (f"sentence {sentence.sentence_index} of {sentence.document_id} "
             f"(line {sentence.first_line})")
@@ -362,12 +366,12 @@ class _Reader:
         table = [row.split() for row in rows]
         n_columns = len(table[0])
         if n_columns < layout.minimum_columns:
-            raise self.fail(start, f"{n_columns} columns, a row has at least "
+            raise self.fail(start, f"{_count(n_columns, 'column')}, a row has at least "
                                    f"{layout.minimum_columns} in the {layout.name} layout")
         document_id = table[0][DOCUMENT]
         for index, fields in enumerate(table):
             if len(fields) != n_columns:
-                raise self.fail(start + index, f"{len(fields)} columns, expected {n_columns} "
+                raise self.fail(start + index, f"{_count(len(fields), 'column')}, expected {n_columns} "
                                                f"as on the sentence's first row (line {start})")
             if fields[DOCUMENT] != document_id:
                 raise self.fail(start + index, f"document id {fields[DOCUMENT]} in a sentence "
@@ -380,9 +384,9 @@ class _Reader:
                           if fields[ROLESET] != NO_VALUE]
         n_arguments = n_columns - layout.minimum_columns
         if n_arguments != len(predicate_rows):
-            raise self.fail(start, f"{n_arguments} argument columns but "
-                                   f"{len(predicate_rows)} predicates (rows with a roleset in "
-                                   f"column {ROLESET + 1})")
+            raise self.fail(start, f"{_count(n_arguments, 'argument column')} but "
+                                   f"{_count(len(predicate_rows), 'predicate')} (rows with a "
+                                   f"roleset in column {ROLESET + 1})")
         predicates = []
         for column, predicate_row in enumerate(predicate_rows):
             spans = self.column_spans(table, start, column)
@@ -421,14 +425,14 @@ class _Reader:
                                                f"parse tree")
             depth += opens - closes
             if depth < 0:
-                raise self.fail(start + index, f"parse bit {bit!r} closes {-depth} more "
-                                               f"brackets than are open")
+                raise self.fail(start + index, f"parse bit {bit!r} closes "
+                                               f"{_count(-depth, 'bracket')} more than are open")
             if depth == 0 and index < last:
                 raise self.fail(start + index, f"parse bit {bit!r} closes the parse tree "
                                                f"before the sentence ends")
         if depth:
-            raise self.fail(start + last, f"the parse bits leave {depth} brackets open at the "
-                                          f"end of the sentence")
+            raise self.fail(start + last, f"the parse bits leave {_count(depth, 'bracket')} open "
+                                          f"at the end of the sentence")
 
     def column_spans(self, table: list[list[str]], start: int,
                      column: int) -> tuple[ArgumentSpan, ...]:
