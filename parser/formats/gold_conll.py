@@ -2,10 +2,11 @@
 columns), keeping every byte that is not an argument column.
 
 Format (Pradhan et al. 2012, "CoNLL-2012 shared task: modeling multilingual unrestricted
-coreference in OntoNotes"; the argument columns are those of Carreras & Marquez 2005, "Introduction
-to the CoNLL-2005 shared task: semantic role labeling"). One row per word, fields separated by
-whitespace, a blank line after every sentence; lines starting with ``#`` (``#begin document
-(ID); part 000``, ``#end document``) may frame the documents. Two layouts of the fixed columns:
+coreference in OntoNotes"; the argument columns are those of Carreras & Màrquez 2005,
+"Introduction to the CoNLL-2005 shared task: semantic role labeling"). One row per word,
+fields separated by whitespace, a blank line after every sentence; lines starting with ``#``
+(``#begin document (ID); part 000``, ``#end document``) may frame the documents. Two layouts of
+the fixed columns:
 
 - ``PROPBANK_RELEASE`` (the propbank-release conversion, ``map_all_to_conll.py``; 8 columns):
   document id, sentence number, word number, word, POS, parse bit, predicate lemma (the frame
@@ -371,8 +372,9 @@ class _Reader:
         document_id = table[0][DOCUMENT]
         for index, fields in enumerate(table):
             if len(fields) != n_columns:
-                raise self.fail(start + index, f"{_count(len(fields), 'column')}, expected {n_columns} "
-                                               f"as on the sentence's first row (line {start})")
+                raise self.fail(start + index, f"{_count(len(fields), 'column')}, expected "
+                                               f"{n_columns} as on the sentence's first row "
+                                               f"(line {start})")
             if fields[DOCUMENT] != document_id:
                 raise self.fail(start + index, f"document id {fields[DOCUMENT]} in a sentence "
                                                f"of {document_id} (line {start})")
