@@ -18,10 +18,19 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 from features.errors import InputError
-from parser.cli import clf, dep, ja
 
 BROKEN_PIPE_EXIT = 128 + signal.SIGPIPE
 TERMINATING_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+# The command modules import NumPy, whose OpenBLAS starts a worker thread. A signal the kernel
+# hands to that thread instead of the main one never interrupts a main thread blocked in a read
+# (a FIFO, a quiet pipe), so the run would not end; threads started during the import inherit
+# these signals blocked, and the main thread unblocks them once the import is done.
+_QUIT_SIGNALS = (signal.SIGINT, *TERMINATING_SIGNALS)
+_blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _QUIT_SIGNALS)
+try:
+    from parser.cli import clf, dep, ja
+finally:
+    signal.pthread_sigmask(signal.SIG_SETMASK, _blocked)
 
 
 class Terminated(BaseException):

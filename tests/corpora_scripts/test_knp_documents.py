@@ -122,6 +122,10 @@ def test_a_terminated_run_leaves_the_output_as_it_was(corpus: Path, tmp_path: Pa
             assert time.monotonic() < deadline and process.poll() is None
             time.sleep(0.02)
     assert any(p.name.endswith(".tmp") for p in tmp_path.iterdir())
+    # Let the script reach its read of the FIFO: CPython runs a signal's handler between
+    # bytecodes or when a system call is interrupted, so a signal landing between the open and
+    # the read that then blocks is only seen when the read returns.
+    time.sleep(1.0)
     process.send_signal(signal.SIGTERM)
     _, stderr = process.communicate(timeout=30)
     os.close(writer)
