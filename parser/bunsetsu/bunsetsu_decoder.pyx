@@ -32,9 +32,6 @@ from features.key_index cimport KeyIndex
 from classifiers.scorer cimport BinaryScorer
 from parser.bunsetsu.bunsetsu_features cimport (
     MAX_PAIR_KEYS,
-    candidate_keys,
-    modifier_keys,
-    pair_only_keys,
     SentenceBuffers,
     SentenceView,
     SpecialIds,
@@ -47,19 +44,6 @@ ALGORITHMS = ("shift-reduce", "cascaded")
 cdef enum:
     SHIFT_REDUCE = 0
     CASCADED = 1
-
-
-# The feature ids of each chunk of a sentence as modifier (mod) and as candidate head (cand),
-# looked up once per sentence when parsing: chunk c's are ids[c * MAX_ROLE_IDS ..][:count[c]].
-cdef enum:
-    MAX_ROLE_IDS = MAX_PAIR_KEYS
-
-
-cdef struct RoleIds:
-    int32_t* mod_ids
-    int32_t* mod_count
-    int32_t* cand_ids
-    int32_t* cand_count
 
 
 cdef struct Examples:
@@ -83,30 +67,19 @@ cdef class Decision:
         self.yes_sign = positive_means_yes
         self.constant = constant
 
-    cdef int lookup(self, const uint64_t* keys, int n, int32_t* ids, int m) noexcept nogil:
-        """The feature ids of the keys the vocabulary holds, appended to ids[0..m)."""
-        cdef int t
+    cdef bint decide(self, const uint64_t* keys, int n, double* value) noexcept nogil:
+        cdef int32_t ids[MAX_PAIR_KEYS]
+        cdef int m = 0, t, u = 0
         cdef int32_t f
-        if self.index is None:
-            return m
+        cdef double out = 0.0
+        if self.scorer is None:
+            value[0] = 1.0 if self.constant else -1.0
+            return self.constant
         for t in range(n):
             f = self.index.get(keys[t])
             if f >= 0:
                 ids[m] = f
                 m += 1
-        return m
-
-    cdef bint decide(self, const uint64_t* keys, int n, double* value) noexcept nogil:
-        cdef int32_t ids[MAX_PAIR_KEYS]
-        return self.decide_ids(ids, self.lookup(keys, n, ids, 0), value)
-
-    cdef bint decide_ids(self, int32_t* ids, int m, double* value) noexcept nogil:
-        """The decision on the feature ids ids[0..m) (any order, repeats allowed; reordered)."""
-        cdef int t, u = 0
-        cdef double out = 0.0
-        if self.scorer is None:
-            value[0] = 1.0 if self.constant else -1.0
-            return self.constant
         sort(&ids[0], &ids[0] + m)
         for t in range(m):
             if u == 0 or ids[t] != ids[u - 1]:
@@ -220,21 +193,9 @@ cdef class BunsetsuDecoder:
         cdef SentenceView s
         cdef int t, c
         cdef int64_t c0
-        cdef int capacity = corpus.max_morphemes + 1
-        cdef vector[int32_t] mod_ids, mod_count, cand_ids, cand_count
-        cdef RoleIds roles
-        cdef RoleIds* cache = NULL
         buffers.attach(&s)
         if gold_heads is not None:
             gold = gold_heads
-        if ex == NULL:
-            mod_ids.resize(capacity * MAX_ROLE_IDS)
-            cand_ids.resize(capacity * MAX_ROLE_IDS)
-            mod_count.resize(capacity)
-            cand_count.resize(capacity)
-            roles.mod_ids, roles.mod_count = mod_ids.data(), mod_count.data()
-            roles.cand_ids, roles.cand_count = cand_ids.data(), cand_count.data()
-            cache = &roles
         with nogil:
             for t in range(corpus.n_sentences):
                 corpus.view(t, &s)
@@ -244,12 +205,10 @@ cdef class BunsetsuDecoder:
                 if ex != NULL:
                     g = &gold[c0]
                 chunk_properties(&s, &self.ids)
-                if cache != NULL:
-                    role_ids(&s, decision, cache)
                 if self.algorithm == SHIFT_REDUCE:
-                    shift_reduce(&s, decision, g, ex, cache)
+                    shift_reduce(&s, decision, g, ex)
                 else:
-                    cascaded(&s, decision, g, ex, cache)
+                    cascaded(&s, decision, g, ex)
                 for c in range(s.n_chunks):
                     heads[c0 + c] = s.heads[c]
 
@@ -323,44 +282,21 @@ cdef tuple _examples(Examples* ex):
     return keys, indptr, labels
 
 
-cdef void role_ids(const SentenceView* s, Decision decision, RoleIds* cache) noexcept nogil:
-    # The ids of every chunk's modifier and candidate keys (pair_keys = modifier_keys +
-    # candidate_keys + pair_only_keys), so that a decision looks up only its pair's own keys.
-    cdef uint64_t keys[MAX_ROLE_IDS]
-    cdef int c, n
-    for c in range(s.n_chunks):
-        n = modifier_keys(s, c, keys, 0)
-        cache.mod_count[c] = decision.lookup(keys, n, &cache.mod_ids[c * MAX_ROLE_IDS], 0)
-        n = candidate_keys(s, c, keys, 0)
-        cache.cand_count[c] = decision.lookup(keys, n, &cache.cand_ids[c * MAX_ROLE_IDS], 0)
-
-
 cdef inline bint attach(SentenceView* s, Decision decision, const int32_t* gold, Examples* ex,
-                        RoleIds* cache, int i, int j, double* value) noexcept nogil:
+                        int i, int j, double* value) noexcept nogil:
     cdef uint64_t keys[MAX_PAIR_KEYS]
-    cdef int32_t ids[3 * MAX_PAIR_KEYS]
-    cdef int n, m = 0, t
+    cdef int n = pair_keys(s, i, j, keys)
     cdef bint yes
     if ex != NULL:
-        n = pair_keys(s, i, j, keys)
         yes = gold[i] == j
         record(ex, keys, n, 1 if yes else -1)
         value[0] = 1.0 if yes else -1.0
         return yes
-    if cache == NULL:
-        return decision.decide(keys, pair_keys(s, i, j, keys), value)
-    for t in range(cache.mod_count[i]):
-        ids[m] = cache.mod_ids[i * MAX_ROLE_IDS + t]
-        m += 1
-    for t in range(cache.cand_count[j]):
-        ids[m] = cache.cand_ids[j * MAX_ROLE_IDS + t]
-        m += 1
-    n = pair_only_keys(s, i, j, keys, 0)
-    return decision.decide_ids(ids, decision.lookup(keys, n, ids, m), value)
+    return decision.decide(keys, n, value)
 
 
 cdef void shift_reduce(SentenceView* s, Decision decision, const int32_t* gold,
-                       Examples* ex, RoleIds* cache) noexcept nogil:
+                       Examples* ex) noexcept nogil:
     cdef int n = s.n_chunks, j, i
     cdef double value
     cdef vector[int] stack
@@ -370,14 +306,14 @@ cdef void shift_reduce(SentenceView* s, Decision decision, const int32_t* gold,
         stack.push_back(j - 1)
         while stack.size() > 0:
             i = stack.back()
-            if j != n - 1 and not attach(s, decision, gold, ex, cache, i, j, &value):
+            if j != n - 1 and not attach(s, decision, gold, ex, i, j, &value):
                 break
             s.heads[i] = j
             stack.pop_back()
 
 
 cdef void cascaded(SentenceView* s, Decision decision, const int32_t* gold,
-                   Examples* ex, RoleIds* cache) noexcept nogil:
+                   Examples* ex) noexcept nogil:
     cdef int n = s.n_chunks, x, m, kept
     cdef double value
     cdef vector[int] active
@@ -392,8 +328,7 @@ cdef void cascaded(SentenceView* s, Decision decision, const int32_t* gold,
             if x == m - 2:
                 tagged[x] = 1
             else:
-                tagged[x] = attach(s, decision, gold, ex, cache, active[x], active[x + 1],
-                                   &value)
+                tagged[x] = attach(s, decision, gold, ex, active[x], active[x + 1], &value)
         kept = 0
         for x in range(m):
             if x < m - 1 and tagged[x] and (x == 0 or not tagged[x - 1]):

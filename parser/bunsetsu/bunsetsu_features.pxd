@@ -39,10 +39,6 @@ cdef struct SentenceView:
     int32_t* heads              # head chunk of each chunk so far, -1 when none yet
 
 cdef void chunk_properties(SentenceView* s, const SpecialIds* ids) noexcept nogil
-cdef int modifier_keys(const SentenceView* s, int i, uint64_t* out, int n) noexcept nogil
-cdef int candidate_keys(const SentenceView* s, int j, uint64_t* out, int n) noexcept nogil
-cdef int pair_only_keys(const SentenceView* s, int i, int j, uint64_t* out,
-                        int n) noexcept nogil
 cdef int pair_keys(const SentenceView* s, int i, int j, uint64_t* out) noexcept nogil
 cdef int boundary_keys(const SentenceView* s, int m, int start, uint64_t* out) noexcept nogil
 

@@ -197,30 +197,18 @@ cdef inline int add_particles(const SentenceView* s, int c, int template, uint64
     return n
 
 
-cdef int modifier_keys(const SentenceView* s, int i, uint64_t* out, int n) noexcept nogil:
-    """The keys of a pair that depend on the modifier i alone (and on nothing decided so far),
-    appended to out[0..n); returns the new count."""
-    cdef int a
-    if i >= 1:
-        n = add_token(s, s.chunk_start[i] - 1, T_H_LAST, SURF, out, n)
+cdef int pair_keys(const SentenceView* s, int i, int j, uint64_t* out) noexcept nogil:
+    """The keys of "does chunk i depend on chunk j?" (i < j) into out; returns their count."""
+    cdef int n = 0, a, h = i - 1, k = j + 1, c, opened = 0, closed = 0, punct = 0, dist
+    cdef int hs, is_, js
+    if h >= 0:
+        n = add_token(s, s.chunk_start[h + 1] - 1, T_H_LAST, SURF, out, n)
     for a in range(4):
         n = add_token(s, s.mhead[i], T_I_HEAD, a, out, n)
         n = add_token(s, s.mtail[i], T_I_TAIL, a, out, n)
+        n = add_token(s, s.mhead[j], T_J_HEAD, a, out, n)
     n = add_token(s, s.chunk_start[i + 1] - 1, T_I_LAST, SURF, out, n)
     n = add_token(s, s.chunk_start[i + 1] - 1, T_I_LAST, POS2, out, n)
-    if i == 0:
-        n = add_value(T_I_FIRST, 1, out, n)
-    n = add_value(T_I_BRACKET, bracket_state(s.bracket_in[i], s.bracket_out[i]), out, n)
-    n = add_value(T_I_PUNCT, s.punct[i], out, n)
-    return add_particles(s, i, T_I_PARTICLE, out, n)
-
-
-cdef int candidate_keys(const SentenceView* s, int j, uint64_t* out, int n) noexcept nogil:
-    """The keys of a pair that depend on the candidate head j alone, appended to out[0..n);
-    returns the new count."""
-    cdef int a, k = j + 1
-    for a in range(4):
-        n = add_token(s, s.mhead[j], T_J_HEAD, a, out, n)
     n = add_token(s, s.chunk_start[j], T_J_ZERO, SURF, out, n)
     n = add_token(s, s.chunk_start[j], T_J_ZERO, POS2, out, n)
     n = add_token(s, s.mtail[j], T_J_TAIL, SURF, out, n)
@@ -231,28 +219,25 @@ cdef int candidate_keys(const SentenceView* s, int j, uint64_t* out, int n) noex
         n = add_token(s, s.chunk_start[k], T_K_ZERO, SURF, out, n)
         n = add_token(s, s.mhead[k], T_K_HEAD, SURF, out, n)
         n = add_token(s, s.chunk_start[k + 1] - 1, T_K_LAST, SURF, out, n)
-    if j == s.n_chunks - 1:
-        n = add_value(T_J_FINAL, 1, out, n)
-    n = add_value(T_J_BRACKET, bracket_state(s.bracket_in[j], s.bracket_out[j]), out, n)
-    n = add_value(T_J_PUNCT, s.punct[j], out, n)
-    return add_particles(s, j, T_J_PARTICLE, out, n)
-
-
-cdef int pair_only_keys(const SentenceView* s, int i, int j, uint64_t* out,
-                        int n) noexcept nogil:
-    """The keys of a pair that depend on both chunks or on the heads decided so far
-    (coordination, distance, what lies between, the particles of the chunks attached to j and
-    to i), appended to out[0..n); returns the new count."""
-    cdef int h = i - 1, k = j + 1, c, opened = 0, closed = 0, punct = 0, dist
-    cdef int hs = chunk_head_surface(s, h)
-    cdef int is_ = chunk_head_surface(s, i)
-    cdef int js = chunk_head_surface(s, j)
+    hs = chunk_head_surface(s, h)
+    is_ = chunk_head_surface(s, i)
+    js = chunk_head_surface(s, j)
     if js >= 0 and hs == js:
         n = add_value(T_COORD_HJ, 1, out, n)
     if js >= 0 and is_ == js:
         n = add_value(T_COORD_IJ, 1, out, n)
     if is_ >= 0 and is_ == chunk_head_surface(s, k):
         n = add_value(T_COORD_IK, 1, out, n)
+    if i == 0:
+        n = add_value(T_I_FIRST, 1, out, n)
+    if j == s.n_chunks - 1:
+        n = add_value(T_J_FINAL, 1, out, n)
+    n = add_value(T_I_BRACKET, bracket_state(s.bracket_in[i], s.bracket_out[i]), out, n)
+    n = add_value(T_J_BRACKET, bracket_state(s.bracket_in[j], s.bracket_out[j]), out, n)
+    n = add_value(T_I_PUNCT, s.punct[i], out, n)
+    n = add_value(T_J_PUNCT, s.punct[j], out, n)
+    n = add_particles(s, i, T_I_PARTICLE, out, n)
+    n = add_particles(s, j, T_J_PARTICLE, out, n)
     dist = j - i
     n = add_value(T_DISTANCE, 0 if dist == 1 else (1 if dist < 6 else 2), out, n)
     for c in range(i + 1, j):
@@ -268,14 +253,6 @@ cdef int pair_only_keys(const SentenceView* s, int i, int j, uint64_t* out,
         if s.heads[c] == i:
             n = add_particles(s, c, T_I_CHILD_PARTICLE, out, n)
     return n
-
-
-cdef int pair_keys(const SentenceView* s, int i, int j, uint64_t* out) noexcept nogil:
-    """The keys of "does chunk i depend on chunk j?" (i < j) into out; returns their count:
-    the modifier's, the candidate's and the pair's own."""
-    cdef int n = modifier_keys(s, i, out, 0)
-    n = candidate_keys(s, j, out, n)
-    return pair_only_keys(s, i, j, out, n)
 
 
 cdef int boundary_keys(const SentenceView* s, int m, int start, uint64_t* out) noexcept nogil:
