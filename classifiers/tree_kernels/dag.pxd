@@ -1,6 +1,7 @@
 # The Cython-level face of a DAG model (classifiers/tree_kernels/dag.pyx): the distinct subtrees
 # of a weighted forest of model trees, each stored once with its weight, and the score of one
 # forest tree against it without the GIL (for the perceptrons and cutting-plane learners).
+cimport cython
 from libc.stdint cimport int32_t, int64_t
 from libcpp.vector cimport vector
 
@@ -23,6 +24,7 @@ cdef struct DagWorkspace:
 cdef void dag_workspace_free(DagWorkspace* w) noexcept nogil
 
 
+@cython.final
 cdef class TreeDag:
     # DAG node d: label, production, children child_ptr[d] .. child_ptr[d+1]-1 (DAG nodes,
     # all smaller than d), the node count of its subtree and its weight f(d).

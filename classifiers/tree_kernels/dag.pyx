@@ -97,7 +97,7 @@ cdef class TreeDag:
 
     @classmethod
     def from_forest(cls, forest, coefficients, str kind="sst", double lam=0.4,
-                    double mu=0.4, bint normalize=True) -> "TreeDag":
+                    double mu=0.4, bint normalize=True) -> TreeDag:
         """The DAG of sum_t coefficients[t] K(., tree t of forest)."""
         coef = np.ascontiguousarray(coefficients, dtype=np.float64)
         if coef.shape != (len(forest),):
