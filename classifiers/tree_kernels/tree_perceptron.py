@@ -1,0 +1,214 @@
+"""Kernel perceptron and voted / averaged perceptron over trees, with a plain or a DAG model.
+
+Kernel perceptron (Rosenblatt; over tree kernels: Collins & Duffy 2002): instances (x_t, y_t),
+y_t = +-1, visited in order for `epochs` passes; the score of x is
+    s(x) = sum over mistakes m of y_m K(x_m, x),    K normalised: K(a, b) / sqrt(K(a, a) K(b, b)),
+and y_t s(x_t) <= 0 records a mistake (x_t joins the model with weight y_t).
+
+Voted perceptron (Freund & Schapire 1999): v_1 = 0 and v_{k+1} = v_k + y_m x_m at mistake m = k;
+v_k survives c_k examples (the new v_{k+1} counts the example that made it, c_{k+1} = 1, then
+one more per example classified correctly). With T examples seen in all and mistake m made at
+step t_m (0-based over the whole stream):
+    voted:    sign(sum_k c_k sign(v_k . x)),  c_{m+1} = t_{m+1} - t_m (t_{M+1} = T), v_1 . x = 0
+    averaged: sign(sum_k c_k v_k . x) = sign(sum_m y_m w_m K(x_m, x)),  w_m = T - t_m,
+so the averaged perceptron is the kernel expansion (or DAG) of the mistakes with weights y_m w_m,
+and the voted one needs the partial sums v_k . x = sum_{m < k} y_m K(x_m, x): a prefix sum over
+the per-mistake kernel values.
+
+Model stores with one interface: `plain` keeps the mistake trees as coefficients over the
+training forest (kernels.kernel_expansion), `dag` a TreeDag with one `add_tree` per mistake
+(dag.dag_score). They make the same mistakes in the same order up to floating-point rounding.
+Forests scored after training must share the label and production interners of the training
+forest (read_svmlight_tk(path, train.forest.labels, train.forest.productions)).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from classifiers.tree_kernels.dag import TreeDag, dag_score, dag_scores
+from classifiers.tree_kernels.kernels import gram_matrix, kernel_expansion, self_kernels
+from features.trees import TreeForest
+
+STORES = ("plain", "dag")
+
+
+class _PlainStore:
+    """sum_m weight_m K_n(x_m, .) as coefficients weight_m / sqrt(K(x_m, x_m)) over the
+    training forest (un-normalised expansion, then divided by sqrt(K(x, x)))."""
+
+    def __init__(self, forest: TreeForest, norms: np.ndarray, kind: str, lam: float,
+                 mu: float) -> None:
+        self.forest = forest
+        self.norms = norms
+        self.kind, self.lam, self.mu = kind, lam, mu
+        self.coefficients = np.zeros(len(forest), dtype=np.float64)
+        self._row = np.zeros(1, dtype=np.int64)
+
+    def add(self, t: int, weight: float) -> None:
+        if self.norms[t] > 0.0 and weight != 0.0:
+            self.coefficients[t] += weight / np.sqrt(self.norms[t])
+
+    def score(self, t: int) -> float:
+        if self.norms[t] <= 0.0:
+            return 0.0
+        self._row[0] = t
+        raw = kernel_expansion(self.forest, self.forest, self.coefficients, self.kind, self.lam,
+                               self.mu, False, rows_x=self._row)[0]
+        return float(raw / np.sqrt(self.norms[t]))
+
+    def scores(self, forest: TreeForest) -> np.ndarray:
+        raw = kernel_expansion(forest, self.forest, self.coefficients, self.kind, self.lam,
+                               self.mu, False)
+        norms = self_kernels(forest, self.kind, self.lam, self.mu)
+        out = np.zeros(len(forest), dtype=np.float64)
+        positive = norms > 0.0
+        out[positive] = raw[positive] / np.sqrt(norms[positive])
+        return out
+
+
+class _DagStore:
+    """sum_m weight_m K_n(x_m, .) as a TreeDag (each distinct subtree stored once)."""
+
+    def __init__(self, forest: TreeForest, kind: str, lam: float, mu: float) -> None:
+        self.forest = forest
+        self.dag = TreeDag(kind, lam, mu, True)
+
+    def add(self, t: int, weight: float) -> None:
+        self.dag.add_tree(self.forest, t, weight)
+
+    def score(self, t: int) -> float:
+        return dag_score(self.dag, self.forest, t)
+
+    def scores(self, forest: TreeForest) -> np.ndarray:
+        return dag_scores(self.dag, forest)
+
+
+class TreePerceptron:
+    """Kernel perceptron over trees (normalised tree kernel `kind` with lam, mu), trained
+    online in file order for `epochs` passes; `average` predicts with the averaged perceptron
+    (Freund & Schapire), else with the last one. `voted_decision_function` gives the voted
+    perceptron's sum_k c_k sign(v_k . x)."""
+
+    def __init__(self, kind: str = "sst", lam: float = 0.4, mu: float = 0.4, epochs: int = 1,
+                 store: str = "dag", average: bool = True) -> None:
+        if store not in STORES:
+            raise ValueError(f"store must be one of {STORES}, not {store!r}")
+        if epochs < 1:
+            raise ValueError(f"epochs must be >= 1, not {epochs}")
+        self.kind, self.lam, self.mu = kind, lam, mu
+        self.epochs = epochs
+        self.store = store
+        self.average = average
+        self.mistake_rows = np.zeros(0, dtype=np.int64)
+        self.mistake_steps = np.zeros(0, dtype=np.int64)
+        self.mistake_labels = np.zeros(0, dtype=np.float64)
+        self.train_scores = np.zeros(0, dtype=np.float64)
+        self.n_seen = 0
+        self._forest: TreeForest | None = None
+        self._last: _PlainStore | _DagStore | None = None
+        self._averaged: _PlainStore | _DagStore | None = None
+
+    def _new_store(self, forest: TreeForest, norms: np.ndarray) -> _PlainStore | _DagStore:
+        if self.store == "plain":
+            return _PlainStore(forest, norms, self.kind, self.lam, self.mu)
+        return _DagStore(forest, self.kind, self.lam, self.mu)
+
+    def fit(self, forest: TreeForest, y: np.ndarray) -> TreePerceptron:
+        """Train on tree t of forest with label y[t] (+1 / -1), t in order, `epochs` times."""
+        labels = np.asarray(y, dtype=np.float64)
+        if labels.shape != (len(forest),):
+            raise ValueError(f"{labels.size} labels for {len(forest)} trees")
+        if not np.all(np.abs(labels) == 1.0):
+            raise ValueError("labels must be +1 or -1")
+        norms = self_kernels(forest, self.kind, self.lam, self.mu)
+        model = self._new_store(forest, norms)
+        rows: list[int] = []
+        steps: list[int] = []
+        scores = np.empty(len(forest) * self.epochs, dtype=np.float64)
+        step = 0
+        for _ in range(self.epochs):
+            for t in range(len(forest)):
+                s = model.score(t)
+                scores[step] = s
+                if labels[t] * s <= 0.0:
+                    model.add(t, float(labels[t]))
+                    rows.append(t)
+                    steps.append(step)
+                step += 1
+        self._forest = forest
+        self._norms = norms
+        self.n_seen = step
+        self.mistake_rows = np.asarray(rows, dtype=np.int64)
+        self.mistake_steps = np.asarray(steps, dtype=np.int64)
+        self.mistake_labels = labels[self.mistake_rows] if rows else np.zeros(0)
+        self.train_scores = scores
+        self._last = model
+        self._averaged = self._new_store(forest, norms)
+        for t, label, weight in zip(rows, self.mistake_labels.tolist(),
+                                    self.averaging_weights().tolist()):
+            self._averaged.add(t, label * weight)
+        return self
+
+    def averaging_weights(self) -> np.ndarray:
+        """w_m = T - t_m: the examples v_{m+1}, v_{m+2}, ... survive in all."""
+        return (self.n_seen - self.mistake_steps).astype(np.float64)
+
+    def survival_counts(self) -> np.ndarray:
+        """c_{m+1} = t_{m+1} - t_m (t_{M+1} = T) of the perceptron made by mistake m."""
+        return np.diff(np.append(self.mistake_steps, self.n_seen)).astype(np.float64)
+
+    def _check_fitted(self) -> None:
+        if self._forest is None:
+            raise RuntimeError("the perceptron is not trained (call fit first)")
+
+    def decision_function(self, forest: TreeForest) -> np.ndarray:
+        """Averaged sum_m y_m w_m K_n(x_m, x) (average) or last sum_m y_m K_n(x_m, x)."""
+        self._check_fitted()
+        store = self._averaged if self.average else self._last
+        return store.scores(forest)
+
+    def predict(self, forest: TreeForest) -> np.ndarray:
+        """+1 where the decision value is > 0, else -1."""
+        return np.where(self.decision_function(forest) > 0.0, 1, -1)
+
+    def mistake_kernels(self, forest: TreeForest, rows: np.ndarray | None = None) -> np.ndarray:
+        """K_n(x_m, x)[i, m] for the trees `rows` of forest (all by default) and mistakes m."""
+        self._check_fitted()
+        index = np.arange(len(forest)) if rows is None else np.asarray(rows, dtype=np.int64)
+        distinct, position = np.unique(self.mistake_rows, return_inverse=True)
+        gram = gram_matrix(forest, self._forest, self.kind, self.lam, self.mu, True,
+                           rows_a=index, rows_b=distinct)
+        return gram[:, position]
+
+    def voted_decision_function(self, forest: TreeForest, chunk: int = 1000) -> np.ndarray:
+        """sum_k c_k sign(v_k . x) by a prefix sum over the mistakes' kernel values."""
+        self._check_fitted()
+        counts = self.survival_counts()
+        out = np.zeros(len(forest), dtype=np.float64)
+        if counts.size == 0:
+            return out
+        for start in range(0, len(forest), chunk):
+            rows = np.arange(start, min(start + chunk, len(forest)))
+            partial = np.cumsum(self.mistake_kernels(forest, rows) * self.mistake_labels, axis=1)
+            out[rows] = np.sign(partial) @ counts
+        return out
+
+    def predict_voted(self, forest: TreeForest) -> np.ndarray:
+        return np.where(self.voted_decision_function(forest) > 0.0, 1, -1)
+
+    @property
+    def n_mistakes(self) -> int:
+        return int(self.mistake_rows.size)
+
+    @property
+    def n_tree_nodes(self) -> int:
+        """Nodes of the mistake trees, counted once per mistake (the plain model's size)."""
+        self._check_fitted()
+        sizes = np.diff(self._forest.tree_ptr)[self.mistake_rows]
+        return int(sizes[self._norms[self.mistake_rows] > 0.0].sum())
+
+    @property
+    def n_dag_nodes(self) -> int:
+        """Nodes of the DAG of the mistake trees (the dag store's size; 0 for plain)."""
+        self._check_fitted()
+        return int(self._last.dag.n_nodes) if isinstance(self._last, _DagStore) else 0

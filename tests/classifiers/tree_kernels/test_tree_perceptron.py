@@ -1,0 +1,140 @@
+"""Kernel / voted / averaged tree perceptron: plain store against DAG store against a direct
+Freund & Schapire implementation."""
+from __future__ import annotations
+
+import zlib
+
+import numpy as np
+import pytest
+
+from classifiers.tree_kernels.kernels import normalized_tree_kernel
+from classifiers.tree_kernels.tree_perceptron import TreePerceptron
+from features.svmlight_tk import read_svmlight_tk
+from features.trees import TreeForest
+
+from .test_kernels import random_tree
+
+KINDS = ("sst", "st", "pt", "et")
+
+
+def _random_data(seed: int, n: int) -> tuple[TreeForest, np.ndarray]:
+    """Random trees labelled by whether they contain a "B" node, with 10% label noise."""
+    rng = np.random.default_rng(seed)
+    trees = [random_tree(rng) for _ in range(n)]
+    y = np.array([1 if any(s.label() == "B" for s in t.subtrees()) else -1 for t in trees])
+    flip = rng.random(n) < 0.1
+    y[flip] = -y[flip]
+    return TreeForest(trees), y
+
+
+def _first(forest: TreeForest, n: int) -> TreeForest:
+    return TreeForest([forest.to_nltk(t) for t in range(n)], forest.labels, forest.productions)
+
+
+def _brute_force(forest: TreeForest, y: np.ndarray, queries: TreeForest, kind: str,
+                 epochs: int) -> tuple[list[int], np.ndarray, np.ndarray, np.ndarray]:
+    """Freund & Schapire's voted perceptron as written: the list of (v_k, c_k), each v_k a list
+    of (tree, label), every v_k . x evaluated from scratch with the normalised kernel."""
+    def dot(v: list[tuple[int, int]], a: TreeForest, j: int) -> float:
+        return sum(label * normalized_tree_kernel(forest, m, a, j, kind) for m, label in v)
+
+    perceptrons: list[tuple[list[tuple[int, int]], int]] = [([], 0)]
+    mistakes = []
+    for _ in range(epochs):
+        for t in range(len(forest)):
+            v, c = perceptrons[-1]
+            if y[t] * dot(v, forest, t) <= 0.0:
+                perceptrons.append((v + [(t, int(y[t]))], 1))
+                mistakes.append(t)
+            else:
+                perceptrons[-1] = (v, c + 1)
+    n = len(queries)
+    voted, averaged, last = np.zeros(n), np.zeros(n), np.zeros(n)
+    for j in range(n):
+        for v, c in perceptrons:
+            s = dot(v, queries, j)
+            voted[j] += c * np.sign(s)
+            averaged[j] += c * s
+        last[j] = dot(perceptrons[-1][0], queries, j)
+    return mistakes, voted, averaged, last
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_plain_and_dag_make_the_same_mistakes_random(kind: str) -> None:
+    forest, y = _random_data(zlib.crc32(kind.encode()), 300)
+    plain = TreePerceptron(kind, 0.4, 0.4, epochs=2, store="plain").fit(forest, y)
+    dag = TreePerceptron(kind, 0.4, 0.4, epochs=2, store="dag").fit(forest, y)
+    assert plain.n_mistakes > 10
+    assert np.array_equal(plain.mistake_steps, dag.mistake_steps)
+    assert np.array_equal(plain.mistake_rows, dag.mistake_rows)
+    bound = 1e-9 * np.maximum(1.0, np.arange(1, plain.train_scores.size + 1))
+    assert np.all(np.abs(plain.train_scores - dag.train_scores) <= bound)
+    queries, _ = _random_data(zlib.crc32(kind.encode()) + 1, 100)
+    queries = TreeForest([queries.to_nltk(t) for t in range(len(queries))], forest.labels,
+                         forest.productions)
+    for average in (True, False):
+        plain.average = dag.average = average
+        a, b = plain.decision_function(queries), dag.decision_function(queries)
+        assert np.all(np.abs(a - b) <= 1e-9 * max(1.0, float(np.abs(a).max())))
+        assert np.array_equal(plain.predict(queries), dag.predict(queries))
+    assert dag.n_dag_nodes < dag.n_tree_nodes == plain.n_tree_nodes
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("epochs", (1, 3))
+def test_voted_and_averaged_against_brute_force(kind: str, epochs: int) -> None:
+    seed = zlib.crc32(repr((kind, epochs)).encode())
+    forest, y = _random_data(seed, 40)
+    queries = TreeForest([random_tree(np.random.default_rng(seed + 1)) for _ in range(15)],
+                         forest.labels, forest.productions)
+    mistakes, voted, averaged, last = _brute_force(forest, y, queries, kind, epochs)
+    for store in ("plain", "dag"):
+        model = TreePerceptron(kind, 0.4, 0.4, epochs=epochs, store=store).fit(forest, y)
+        assert model.mistake_rows.tolist() == mistakes
+        assert model.survival_counts().sum() == epochs * len(forest)
+        assert np.allclose(model.voted_decision_function(queries), voted, rtol=0, atol=1e-9)
+        assert np.allclose(model.decision_function(queries), averaged, rtol=1e-9, atol=1e-9)
+        model.average = False
+        assert np.allclose(model.decision_function(queries), last, rtol=1e-9, atol=1e-9)
+
+
+def test_bad_arguments() -> None:
+    forest, y = _random_data(3, 10)
+    with pytest.raises(ValueError):
+        TreePerceptron(store="list")
+    with pytest.raises(ValueError):
+        TreePerceptron().fit(forest, y[:5])
+    with pytest.raises(ValueError):
+        TreePerceptron().fit(forest, np.zeros(10))
+    with pytest.raises(RuntimeError):
+        TreePerceptron().predict(forest)
+
+
+def test_plain_and_dag_make_the_same_mistakes_dataset(srl_boundary) -> None:
+    data = read_svmlight_tk(srl_boundary / "train.5k.tk")
+    forest, y = _first(data.forest, 2000), data.labels[:2000]
+    plain = TreePerceptron("sst", 0.4, 0.4, store="plain").fit(forest, y)
+    dag = TreePerceptron("sst", 0.4, 0.4, store="dag").fit(forest, y)
+    assert np.array_equal(plain.mistake_rows, dag.mistake_rows)
+    bound = 1e-9 * np.maximum(1.0, np.arange(1, plain.train_scores.size + 1))
+    assert np.all(np.abs(plain.train_scores - dag.train_scores) <= bound)
+    assert np.array_equal(plain.predict(forest), dag.predict(forest))
+    a, b = plain.decision_function(forest), dag.decision_function(forest)
+    assert np.all(np.abs(a - b) <= 1e-9 * float(np.abs(a).max()))
+    assert dag.n_dag_nodes < dag.n_tree_nodes
+
+
+def test_positive_class_f1_on_test(srl_boundary) -> None:
+    train = read_svmlight_tk(srl_boundary / "train.5k.tk")
+    test = read_svmlight_tk(srl_boundary / "test.10k.tk", train.forest.labels,
+                            train.forest.productions)
+    model = TreePerceptron("sst", 0.4, 0.4, store="dag").fit(train.forest, train.labels)
+    queries, gold = _first(test.forest, 2000), test.labels[:2000]
+    predicted = model.predict(queries)
+    true_positive = np.count_nonzero((predicted == 1) & (gold == 1))
+    precision = true_positive / max(1, np.count_nonzero(predicted == 1))
+    recall = true_positive / max(1, np.count_nonzero(gold == 1))
+    f1 = 2 * precision * recall / max(1e-12, precision + recall)
+    print(f"train.5k -> test.10k[:2000] SST averaged: P={precision:.4f} R={recall:.4f} "
+          f"F1={f1:.4f} mistakes={model.n_mistakes}")
+    assert f1 > 0.0
