@@ -20,6 +20,10 @@ training forest (kernels.kernel_expansion), `dag` a TreeDag with one `add_tree` 
 (dag.dag_score). They make the same mistakes in the same order up to floating-point rounding.
 Forests scored after training must share the label and production interners of the training
 forest (read_svmlight_tk(path, train.forest.labels, train.forest.productions)).
+
+Optional vector part (plain store only), SVM-light-TK's `-C +` (combination.svmlight_tk_sum):
+    K(a, b) = P(x_a, x_b) / sqrt(P(x_a, x_a) P(x_b, x_b)) + T * TK_n(a, b),  P(x, z) = (s x.z + r)^d,
+on the instances' binary vectors (a zero P(x, x) replaced by 1, as combination.polynomial_gram).
 """
 from __future__ import annotations
 
@@ -27,43 +31,93 @@ import numpy as np
 
 from classifiers.tree_kernels.dag import TreeDag, dag_score, dag_scores
 from classifiers.tree_kernels.kernels import gram_matrix, kernel_expansion, self_kernels
+from features.binary_matrix import BinaryMatrix
 from features.trees import TreeForest
 
 STORES = ("plain", "dag")
 
 
+class _Polynomial:
+    """The normalised polynomial kernel P_n(x, z) = (s x.z + r)^d / sqrt(P(x, x) P(z, z)) of
+    binary vectors, against a growing list of model vectors through an inverted index."""
+
+    def __init__(self, degree: int, s: float, r: float) -> None:
+        self.degree, self.s, self.r = degree, s, r
+        self.postings: dict[int, list[int]] = {}
+        self.norms: list[float] = []
+
+    def norm(self, n_ones: np.ndarray) -> np.ndarray:
+        value = (self.s * np.asarray(n_ones, dtype=np.float64) + self.r) ** self.degree
+        return np.where(value == 0.0, 1.0, value)
+
+    def add(self, ids: np.ndarray) -> None:
+        entry = len(self.norms)
+        for f in ids.tolist():
+            self.postings.setdefault(f, []).append(entry)
+        self.norms.append(float(self.norm(ids.size)))
+
+    def kernels(self, ids: np.ndarray) -> np.ndarray:
+        """P_n(x, model vector e) for every model vector e."""
+        hits = [self.postings[f] for f in ids.tolist() if f in self.postings]
+        flat = np.concatenate(hits).astype(np.int64) if hits else np.zeros(0, dtype=np.int64)
+        dots = np.bincount(flat, minlength=len(self.norms)).astype(np.float64)
+        own = float(self.norm(ids.size))
+        return (self.s * dots + self.r) ** self.degree / np.sqrt(own * np.asarray(self.norms))
+
+
 class _PlainStore:
     """sum_m weight_m K_n(x_m, .) as coefficients weight_m / sqrt(K(x_m, x_m)) over the
-    training forest (un-normalised expansion, then divided by sqrt(K(x, x)))."""
+    training forest (un-normalised expansion, then divided by sqrt(K(x, x))); with a vector
+    part, plus sum_m weight_m P_n(v_m, .) and the tree part times tree_constant."""
 
     def __init__(self, forest: TreeForest, norms: np.ndarray, kind: str, lam: float,
-                 mu: float) -> None:
+                 mu: float, vectors: BinaryMatrix | None = None,
+                 polynomial: tuple[int, float, float] | None = None,
+                 tree_constant: float = 1.0) -> None:
         self.forest = forest
         self.norms = norms
         self.kind, self.lam, self.mu = kind, lam, mu
         self.coefficients = np.zeros(len(forest), dtype=np.float64)
         self._row = np.zeros(1, dtype=np.int64)
+        self.vectors = vectors
+        self.poly = _Polynomial(*polynomial) if polynomial is not None else None
+        self.tree_constant = tree_constant
+        self.entry_weights: list[float] = []
 
     def add(self, t: int, weight: float) -> None:
         if self.norms[t] > 0.0 and weight != 0.0:
             self.coefficients[t] += weight / np.sqrt(self.norms[t])
+        if self.poly is not None and weight != 0.0:
+            self.poly.add(self.vectors.row(t))
+            self.entry_weights.append(weight)
+
+    def _vector_score(self, ids: np.ndarray) -> float:
+        if not self.entry_weights:
+            return 0.0
+        return float(np.dot(self.entry_weights, self.poly.kernels(ids)))
 
     def score(self, t: int) -> float:
-        if self.norms[t] <= 0.0:
-            return 0.0
-        self._row[0] = t
-        raw = kernel_expansion(self.forest, self.forest, self.coefficients, self.kind, self.lam,
-                               self.mu, False, rows_x=self._row)[0]
-        return float(raw / np.sqrt(self.norms[t]))
+        tree = 0.0
+        if self.norms[t] > 0.0:
+            self._row[0] = t
+            raw = kernel_expansion(self.forest, self.forest, self.coefficients, self.kind,
+                                   self.lam, self.mu, False, rows_x=self._row)[0]
+            tree = float(raw / np.sqrt(self.norms[t]))
+        if self.poly is None:
+            return tree
+        return self._vector_score(self.vectors.row(t)) + self.tree_constant * tree
 
-    def scores(self, forest: TreeForest) -> np.ndarray:
+    def scores(self, forest: TreeForest, vectors: BinaryMatrix | None = None) -> np.ndarray:
         raw = kernel_expansion(forest, self.forest, self.coefficients, self.kind, self.lam,
                                self.mu, False)
         norms = self_kernels(forest, self.kind, self.lam, self.mu)
         out = np.zeros(len(forest), dtype=np.float64)
         positive = norms > 0.0
         out[positive] = raw[positive] / np.sqrt(norms[positive])
-        return out
+        if self.poly is None:
+            return out
+        vector = np.array([self._vector_score(vectors.row(i)) for i in range(len(forest))])
+        return vector + self.tree_constant * out
 
 
 class _DagStore:
@@ -79,7 +133,7 @@ class _DagStore:
     def score(self, t: int) -> float:
         return dag_score(self.dag, self.forest, t)
 
-    def scores(self, forest: TreeForest) -> np.ndarray:
+    def scores(self, forest: TreeForest, vectors: BinaryMatrix | None = None) -> np.ndarray:
         return dag_scores(self.dag, forest)
 
 
@@ -87,14 +141,19 @@ class TreePerceptron:
     """Kernel perceptron over trees (normalised tree kernel `kind` with lam, mu), trained
     online in file order for `epochs` passes; `average` predicts with the averaged perceptron
     (Freund & Schapire), else with the last one. `voted_decision_function` gives the voted
-    perceptron's sum_k c_k sign(v_k . x)."""
+    perceptron's sum_k c_k sign(v_k . x). With `degree`, the kernel is the `-C +` sum
+    P_n + tree_constant * TK_n with the instances' binary vectors (plain store only)."""
 
     def __init__(self, kind: str = "sst", lam: float = 0.4, mu: float = 0.4, epochs: int = 1,
-                 store: str = "dag", average: bool = True) -> None:
+                 store: str = "dag", average: bool = True, degree: int | None = None,
+                 s: float = 1.0, r: float = 1.0, tree_constant: float = 1.0) -> None:
         if store not in STORES:
             raise ValueError(f"store must be one of {STORES}, not {store!r}")
         if epochs < 1:
             raise ValueError(f"epochs must be >= 1, not {epochs}")
+        if degree is not None and store != "plain":
+            raise ValueError("the vector part (degree) needs store='plain'")
+        self.degree, self.s, self.r, self.tree_constant = degree, s, r, tree_constant
         self.kind, self.lam, self.mu = kind, lam, mu
         self.epochs = epochs
         self.store = store
@@ -107,19 +166,30 @@ class TreePerceptron:
         self._forest: TreeForest | None = None
         self._last: _PlainStore | _DagStore | None = None
         self._averaged: _PlainStore | _DagStore | None = None
+        self._vectors: BinaryMatrix | None = None
 
     def _new_store(self, forest: TreeForest, norms: np.ndarray) -> _PlainStore | _DagStore:
         if self.store == "plain":
-            return _PlainStore(forest, norms, self.kind, self.lam, self.mu)
+            polynomial = None if self.degree is None else (self.degree, self.s, self.r)
+            return _PlainStore(forest, norms, self.kind, self.lam, self.mu, self._vectors,
+                               polynomial, self.tree_constant)
         return _DagStore(forest, self.kind, self.lam, self.mu)
 
-    def fit(self, forest: TreeForest, y: np.ndarray) -> TreePerceptron:
-        """Train on tree t of forest with label y[t] (+1 / -1), t in order, `epochs` times."""
+    def _check_vectors(self, forest: TreeForest, vectors: BinaryMatrix | None) -> None:
+        if self.degree is not None and (vectors is None or len(vectors) != len(forest)):
+            raise ValueError("the vector part needs one binary vector per tree")
+
+    def fit(self, forest: TreeForest, y: np.ndarray,
+            vectors: BinaryMatrix | None = None) -> TreePerceptron:
+        """Train on tree t of forest (and vectors row t, with `degree`) with label y[t]
+        (+1 / -1), t in order, `epochs` times."""
         labels = np.asarray(y, dtype=np.float64)
         if labels.shape != (len(forest),):
             raise ValueError(f"{labels.size} labels for {len(forest)} trees")
         if not np.all(np.abs(labels) == 1.0):
             raise ValueError("labels must be +1 or -1")
+        self._check_vectors(forest, vectors)
+        self._vectors = vectors
         norms = self_kernels(forest, self.kind, self.lam, self.mu)
         model = self._new_store(forest, norms)
         rows: list[int] = []
@@ -161,26 +231,37 @@ class TreePerceptron:
         if self._forest is None:
             raise RuntimeError("the perceptron is not trained (call fit first)")
 
-    def decision_function(self, forest: TreeForest) -> np.ndarray:
-        """Averaged sum_m y_m w_m K_n(x_m, x) (average) or last sum_m y_m K_n(x_m, x)."""
+    def decision_function(self, forest: TreeForest,
+                          vectors: BinaryMatrix | None = None) -> np.ndarray:
+        """Averaged sum_m y_m w_m K(x_m, x) (average) or last sum_m y_m K(x_m, x)."""
         self._check_fitted()
+        self._check_vectors(forest, vectors)
         store = self._averaged if self.average else self._last
-        return store.scores(forest)
+        return store.scores(forest, vectors)
 
-    def predict(self, forest: TreeForest) -> np.ndarray:
+    def predict(self, forest: TreeForest, vectors: BinaryMatrix | None = None) -> np.ndarray:
         """+1 where the decision value is > 0, else -1."""
-        return np.where(self.decision_function(forest) > 0.0, 1, -1)
+        return np.where(self.decision_function(forest, vectors) > 0.0, 1, -1)
 
-    def mistake_kernels(self, forest: TreeForest, rows: np.ndarray | None = None) -> np.ndarray:
-        """K_n(x_m, x)[i, m] for the trees `rows` of forest (all by default) and mistakes m."""
+    def mistake_kernels(self, forest: TreeForest, rows: np.ndarray | None = None,
+                        vectors: BinaryMatrix | None = None) -> np.ndarray:
+        """K(x_m, x)[i, m] for the trees `rows` of forest (all by default) and mistakes m."""
         self._check_fitted()
+        self._check_vectors(forest, vectors)
         index = np.arange(len(forest)) if rows is None else np.asarray(rows, dtype=np.int64)
         distinct, position = np.unique(self.mistake_rows, return_inverse=True)
         gram = gram_matrix(forest, self._forest, self.kind, self.lam, self.mu, True,
-                           rows_a=index, rows_b=distinct)
-        return gram[:, position]
+                           rows_a=index, rows_b=distinct)[:, position]
+        if self.degree is None:
+            return gram
+        polynomial = _Polynomial(self.degree, self.s, self.r)
+        for t in self.mistake_rows.tolist():
+            polynomial.add(self._vectors.row(t))
+        vector = np.array([polynomial.kernels(vectors.row(i)) for i in index.tolist()])
+        return vector.reshape(gram.shape) + self.tree_constant * gram
 
-    def voted_decision_function(self, forest: TreeForest, chunk: int = 1000) -> np.ndarray:
+    def voted_decision_function(self, forest: TreeForest, vectors: BinaryMatrix | None = None,
+                                chunk: int = 1000) -> np.ndarray:
         """sum_k c_k sign(v_k . x) by a prefix sum over the mistakes' kernel values."""
         self._check_fitted()
         counts = self.survival_counts()
@@ -189,12 +270,14 @@ class TreePerceptron:
             return out
         for start in range(0, len(forest), chunk):
             rows = np.arange(start, min(start + chunk, len(forest)))
-            partial = np.cumsum(self.mistake_kernels(forest, rows) * self.mistake_labels, axis=1)
+            kernels = self.mistake_kernels(forest, rows, vectors)
+            partial = np.cumsum(kernels * self.mistake_labels, axis=1)
             out[rows] = np.sign(partial) @ counts
         return out
 
-    def predict_voted(self, forest: TreeForest) -> np.ndarray:
-        return np.where(self.voted_decision_function(forest) > 0.0, 1, -1)
+    def predict_voted(self, forest: TreeForest,
+                      vectors: BinaryMatrix | None = None) -> np.ndarray:
+        return np.where(self.voted_decision_function(forest, vectors) > 0.0, 1, -1)
 
     @property
     def n_mistakes(self) -> int:

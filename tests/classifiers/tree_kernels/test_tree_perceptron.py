@@ -7,8 +7,10 @@ import zlib
 import numpy as np
 import pytest
 
+from classifiers.tree_kernels.combination import polynomial_gram, svmlight_tk_sum
 from classifiers.tree_kernels.kernels import normalized_tree_kernel
 from classifiers.tree_kernels.tree_perceptron import TreePerceptron
+from features.binary_matrix import BinaryMatrix
 from features.svmlight_tk import read_svmlight_tk
 from features.trees import TreeForest
 
@@ -31,31 +33,40 @@ def _first(forest: TreeForest, n: int) -> TreeForest:
     return TreeForest([forest.to_nltk(t) for t in range(n)], forest.labels, forest.productions)
 
 
-def _brute_force(forest: TreeForest, y: np.ndarray, queries: TreeForest, kind: str,
+def _tree_grams(forest: TreeForest, queries: TreeForest,
+                kind: str) -> tuple[np.ndarray, np.ndarray]:
+    """K_n(train i, train m) and K_n(query j, train m), one normalised kernel at a time."""
+    def gram(a: TreeForest) -> np.ndarray:
+        return np.array([[normalized_tree_kernel(a, i, forest, m, kind)
+                          for m in range(len(forest))] for i in range(len(a))])
+    return gram(forest), gram(queries)
+
+
+def _brute_force(train_gram: np.ndarray, y: np.ndarray, query_gram: np.ndarray,
                  epochs: int) -> tuple[list[int], np.ndarray, np.ndarray, np.ndarray]:
     """Freund & Schapire's voted perceptron as written: the list of (v_k, c_k), each v_k a list
-    of (tree, label), every v_k . x evaluated from scratch with the normalised kernel."""
-    def dot(v: list[tuple[int, int]], a: TreeForest, j: int) -> float:
-        return sum(label * normalized_tree_kernel(forest, m, a, j, kind) for m, label in v)
+    of (instance, label), every v_k . x evaluated from scratch from the kernel matrices."""
+    def dot(v: list[tuple[int, int]], gram: np.ndarray, j: int) -> float:
+        return sum(label * gram[j, m] for m, label in v)
 
     perceptrons: list[tuple[list[tuple[int, int]], int]] = [([], 0)]
     mistakes = []
     for _ in range(epochs):
-        for t in range(len(forest)):
+        for t in range(len(y)):
             v, c = perceptrons[-1]
-            if y[t] * dot(v, forest, t) <= 0.0:
+            if y[t] * dot(v, train_gram, t) <= 0.0:
                 perceptrons.append((v + [(t, int(y[t]))], 1))
                 mistakes.append(t)
             else:
                 perceptrons[-1] = (v, c + 1)
-    n = len(queries)
+    n = len(query_gram)
     voted, averaged, last = np.zeros(n), np.zeros(n), np.zeros(n)
     for j in range(n):
         for v, c in perceptrons:
-            s = dot(v, queries, j)
+            s = dot(v, query_gram, j)
             voted[j] += c * np.sign(s)
             averaged[j] += c * s
-        last[j] = dot(perceptrons[-1][0], queries, j)
+        last[j] = dot(perceptrons[-1][0], query_gram, j)
     return mistakes, voted, averaged, last
 
 
@@ -87,7 +98,8 @@ def test_voted_and_averaged_against_brute_force(kind: str, epochs: int) -> None:
     forest, y = _random_data(seed, 40)
     queries = TreeForest([random_tree(np.random.default_rng(seed + 1)) for _ in range(15)],
                          forest.labels, forest.productions)
-    mistakes, voted, averaged, last = _brute_force(forest, y, queries, kind, epochs)
+    train_gram, query_gram = _tree_grams(forest, queries, kind)
+    mistakes, voted, averaged, last = _brute_force(train_gram, y, query_gram, epochs)
     for store in ("plain", "dag"):
         model = TreePerceptron(kind, 0.4, 0.4, epochs=epochs, store=store).fit(forest, y)
         assert model.mistake_rows.tolist() == mistakes
@@ -98,10 +110,42 @@ def test_voted_and_averaged_against_brute_force(kind: str, epochs: int) -> None:
         assert np.allclose(model.decision_function(queries), last, rtol=1e-9, atol=1e-9)
 
 
+def _random_vectors(rng: np.random.Generator, n: int) -> BinaryMatrix:
+    return BinaryMatrix.from_rows([np.unique(rng.integers(0, 12, size=int(rng.integers(0, 5))))
+                                   for _ in range(n)], n_features=12)
+
+
+@pytest.mark.parametrize("epochs", (1, 2))
+def test_tree_plus_vector_kernel_against_brute_force(epochs: int) -> None:
+    forest, y = _random_data(77 + epochs, 40)
+    rng = np.random.default_rng(epochs)
+    vectors = _random_vectors(rng, 40)
+    queries = TreeForest([random_tree(rng) for _ in range(15)], forest.labels,
+                         forest.productions)
+    query_vectors = _random_vectors(rng, 15)
+    tree_train, tree_query = _tree_grams(forest, queries, "sst")
+    train_gram = svmlight_tk_sum(tree_train, polynomial_gram(vectors, vectors, 2), 0.5)
+    query_gram = svmlight_tk_sum(tree_query, polynomial_gram(query_vectors, vectors, 2), 0.5)
+    mistakes, voted, averaged, last = _brute_force(train_gram, y, query_gram, epochs)
+    model = TreePerceptron("sst", 0.4, 0.4, epochs=epochs, store="plain", degree=2,
+                           tree_constant=0.5).fit(forest, y, vectors)
+    assert model.mistake_rows.tolist() == mistakes
+    assert np.allclose(model.voted_decision_function(queries, query_vectors), voted, atol=1e-9)
+    assert np.allclose(model.decision_function(queries, query_vectors), averaged, rtol=1e-9,
+                       atol=1e-9)
+    model.average = False
+    assert np.allclose(model.decision_function(queries, query_vectors), last, rtol=1e-9,
+                       atol=1e-9)
+    with pytest.raises(ValueError):
+        model.decision_function(queries)
+
+
 def test_bad_arguments() -> None:
     forest, y = _random_data(3, 10)
     with pytest.raises(ValueError):
         TreePerceptron(store="list")
+    with pytest.raises(ValueError):
+        TreePerceptron(store="dag", degree=2)
     with pytest.raises(ValueError):
         TreePerceptron().fit(forest, y[:5])
     with pytest.raises(ValueError):
