@@ -22,7 +22,8 @@ Forests scored after training must share the label and production interners of t
 forest (read_svmlight_tk(path, train.forest.labels, train.forest.productions)).
 
 Optional vector part (plain store only), SVM-light-TK's `-C +` (combination.svmlight_tk_sum):
-    K(a, b) = P(x_a, x_b) / sqrt(P(x_a, x_a) P(x_b, x_b)) + T * TK_n(a, b),  P(x, z) = (s x.z + r)^d,
+    K(a, b) = P(x_a, x_b) / sqrt(P(x_a, x_a) P(x_b, x_b)) + T * TK_n(a, b),
+    P(x, z) = (s x.z + r)^d,
 on the instances' binary vectors (a zero P(x, x) replaced by 1, as combination.polynomial_gram).
 """
 from __future__ import annotations
