@@ -24,9 +24,9 @@ from pathlib import Path
 if __name__ == "__main__":
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from corpora_scripts.script_runner import run_script
 from features.errors import InputError
 from features.output_files import check_output_path, output_stream
+from parser.cli.main import run_guarded
 from parser.formats.gold_conll import (
     LAYOUTS,
     PROPBANK_RELEASE,
@@ -117,7 +117,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for name, _, _ in SPLITS:
             print(summary(name, splits[name]))
 
-    return run_script("gold_conll_split.py", run, debug=args.debug)
+    return run_guarded("gold_conll_split.py", run, debug=args.debug)
 
 
 if __name__ == "__main__":

@@ -30,7 +30,7 @@ from typing import Protocol
 if __name__ == "__main__":
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from corpora_scripts.script_runner import run_script
+from parser.cli.main import run_guarded
 from parser.formats.knp_documents import document_paths
 
 PROBLEMS = ("self_loop", "no_root", "several_roots", "head_outside", "head_to_left")
@@ -148,7 +148,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             sys.stdout.write(format_table(stats))
 
-    return run_script("japanese_corpus_stats.py", run, debug=args.debug)
+    return run_guarded("japanese_corpus_stats.py", run, debug=args.debug)
 
 
 if __name__ == "__main__":

@@ -24,8 +24,8 @@ from pathlib import Path
 if __name__ == "__main__":
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from corpora_scripts.script_runner import run_script
 from features.output_files import check_output_path, output_stream
+from parser.cli.main import run_guarded
 from parser.formats.knp_documents import document_paths
 
 COPY_CHUNK = 1 << 20
@@ -65,7 +65,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         check_output_path(args.output)
         concatenate(document_paths(args.ids, args.corpus), args.output)
 
-    return run_script("knp_documents.py", run, debug=args.debug)
+    return run_guarded("knp_documents.py", run, debug=args.debug)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
 from features.errors import InputError
@@ -96,13 +96,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     debug = "--debug" in argv
     parser = build_parser()
     args = parser.parse_args(argv)
+    return run_guarded("polyparse", lambda: args.run(args), debug)
+
+
+def run_guarded(name: str, run: Callable[[], int | None], debug: bool = False) -> int:
+    """run(), as every command of polyparse and every corpora script runs: its bad input
+    turned into one line `name: problem` and exit code 2, a closed pipe into 141, SIGINT,
+    SIGTERM and SIGHUP into 128 plus the signal's number."""
     try:
         with terminating_signals_raise():
-            return int(args.run(args) or 0)
+            return int(run() or 0)
     except InputError as error:
         if debug:
             raise
-        print(f"polyparse: {error}", file=sys.stderr)
+        print(f"{name}: {error}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         # Nothing more can reach the reader; later flushes go to /dev/null, quietly.
@@ -112,7 +119,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if debug:
             raise
         where = f"{error.filename}: " if error.filename else ""
-        print(f"polyparse: {where}{error.strerror or error}", file=sys.stderr)
+        print(f"{name}: {where}{error.strerror or error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return end_now(128 + signal.SIGINT)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import codecs
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from operator import lt
@@ -262,3 +262,36 @@ def with_chunk_lines(
         position = index
     out.extend(lines[position:])
     return out
+
+
+def formatted_block(
+    sentence: BunsetsuSentence,
+    heads: Sequence[int],
+    dep_types: Sequence[str] | None,
+    chunk_starts: Sequence[int] | None,
+    chunk_template: str,
+    with_head: Callable[[str, str], str],
+) -> str:
+    """The block of a sentence with new bunsetsu heads, EOS and its newline included (the
+    contract of format_knp and format_cabocha): with_head(line, "HEADTYPE") rewrites one
+    bunsetsu line of the format; a type is dep_types[i] when given, else the old one for an
+    unchanged head and D for a changed one; a sentence without bunsetsu lines gets one
+    chunk_template line (see with_chunk_lines) before each of the morphemes chunk_starts."""
+    heads, dep_types = checked_tree(sentence, heads, dep_types, chunk_starts)
+    if not sentence.chunk_lines:
+        return "\n".join(with_chunk_lines(sentence, heads, dep_types, chunk_starts,
+                                          chunk_template)) + "\n"
+    old_heads = sentence.heads
+    old_types = sentence.dep_types
+    if dep_types is None and heads == old_heads:
+        return "\n".join(sentence.lines) + "\n"
+    lines = sentence.lines.copy()
+    for number, index in enumerate(sentence.chunk_lines):
+        head = heads[number]
+        same_head = head == old_heads[number]
+        dep_type = (old_types[number] if same_head else "D") if dep_types is None \
+            else dep_types[number]
+        if same_head and dep_type == old_types[number]:
+            continue
+        lines[index] = with_head(lines[index], f"{head}{dep_type}")
+    return "\n".join(lines) + "\n"

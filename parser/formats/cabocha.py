@@ -36,11 +36,10 @@ from typing import BinaryIO, TextIO
 from parser.formats.bunsetsu_sentence import (
     BunsetsuFormatError,
     BunsetsuSentence,
-    checked_tree,
     eos_blocks,
+    formatted_block,
     input_source,
     malformed,
-    with_chunk_lines,
 )
 
 __all__ = ["format_cabocha", "knp_to_cabocha", "read_cabocha"]
@@ -177,27 +176,15 @@ def format_cabocha(
     one); a sentence read without bunsetsu lines gets ``* ID HEADD`` lines inserted before the
     morphemes ``chunk_starts``.
     """
-    heads, dep_types = checked_tree(sentence, heads, dep_types, chunk_starts)
-    lines = sentence.lines
-    if not sentence.chunk_lines:
-        out = with_chunk_lines(sentence, heads, dep_types, chunk_starts, "* {index} {}{}")
-        return "\n".join(out) + "\n"
-    old_heads = sentence.heads
-    old_types = sentence.dep_types
-    if dep_types is None and heads == old_heads:
-        return "\n".join(lines) + "\n"
-    lines = lines.copy()
-    for number, index in enumerate(sentence.chunk_lines):
-        head = heads[number]
-        same_head = head == old_heads[number]
-        dep_type = (old_types[number] if same_head else "D") if dep_types is None \
-            else dep_types[number]
-        if same_head and dep_type == old_types[number]:
-            continue
-        parts = lines[index].split(" ")
-        parts[2] = f"{head}{dep_type}"
-        lines[index] = " ".join(parts)
-    return "\n".join(lines) + "\n"
+    return formatted_block(sentence, heads, dep_types, chunk_starts, "* {index} {}{}",
+                           _with_head)
+
+
+def _with_head(line: str, head_type: str) -> str:
+    """A CaboCha bunsetsu line `* ID HEADD ...` with another HEADD."""
+    parts = line.split(" ")
+    parts[2] = head_type
+    return " ".join(parts)
 
 
 def knp_to_cabocha(sentence: BunsetsuSentence) -> str:

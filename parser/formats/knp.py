@@ -40,11 +40,10 @@ from parser.formats.bunsetsu_sentence import (
     DEP_TYPES,
     BunsetsuFormatError,
     BunsetsuSentence,
-    checked_tree,
     eos_blocks,
+    formatted_block,
     input_source,
     malformed,
-    with_chunk_lines,
 )
 
 __all__ = ["format_knp", "read_knp"]
@@ -269,22 +268,10 @@ def format_knp(
     bunsetsu lines needs ``chunk_starts`` (the first morpheme of each bunsetsu): a ``* HEAD
     TYPE`` line is inserted before each of those morphemes.
     """
-    heads, dep_types = checked_tree(sentence, heads, dep_types, chunk_starts)
-    lines = sentence.lines
-    if not sentence.chunk_lines:
-        return "\n".join(with_chunk_lines(sentence, heads, dep_types, chunk_starts, "* {}{}")) + "\n"
-    old_heads = sentence.heads
-    old_types = sentence.dep_types
-    if dep_types is None and heads == old_heads:
-        return "\n".join(lines) + "\n"
-    lines = lines.copy()
-    for number, index in enumerate(sentence.chunk_lines):
-        head = heads[number]
-        same_head = head == old_heads[number]
-        dep_type = (old_types[number] if same_head else "D") if dep_types is None \
-            else dep_types[number]
-        if same_head and dep_type == old_types[number]:
-            continue
-        rest = lines[index][2:].split(" ", 1)
-        lines[index] = f"* {head}{dep_type} {rest[1]}" if len(rest) > 1 else f"* {head}{dep_type}"
-    return "\n".join(lines) + "\n"
+    return formatted_block(sentence, heads, dep_types, chunk_starts, "* {}{}", _with_head)
+
+
+def _with_head(line: str, head_type: str) -> str:
+    """A KNP bunsetsu line `* HEADTYPE ...` with another HEADTYPE."""
+    rest = line[2:].split(" ", 1)
+    return f"* {head_type} {rest[1]}" if len(rest) > 1 else f"* {head_type}"
