@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from child_process import child_run, polyparse_command  # noqa: E402
 from machine import record  # noqa: E402
 
 DATA = "UD English-EWT 2.16"
@@ -30,26 +31,6 @@ DATA = "UD English-EWT 2.16"
 
 def emit(rec: dict) -> None:
     print(json.dumps(rec), flush=True)
-
-
-def polyparse_command() -> list[str]:
-    found = shutil.which("polyparse", path=str(Path(sys.executable).parent))
-    return [found] if found else [sys.executable, "-m", "parser.cli.main"]
-
-
-def child_run(command: list[str]) -> tuple[float, float]:
-    """Wall seconds and max RSS (MB) of one child process run to the end."""
-    started = time.perf_counter()
-    pid = os.fork()
-    if pid == 0:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, 1)
-        os.execv(command[0], command)
-    _, status, usage = os.wait4(pid, 0)
-    seconds = time.perf_counter() - started
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"{' '.join(command)} failed")
-    return seconds, usage.ru_maxrss / 1024
 
 
 def without_xpos(source: Path, target: Path) -> None:

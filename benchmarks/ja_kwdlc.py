@@ -32,6 +32,7 @@ from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from child_process import child_run, polyparse_command  # noqa: E402
 from machine import record  # noqa: E402
 
 DATA = "KWDLC (train.id -> test.id)"
@@ -40,30 +41,6 @@ WAC = "Wikipedia Annotated Corpus (train.id -> dev.id)"
 
 def emit(rec: dict) -> None:
     print(json.dumps(rec, ensure_ascii=False), flush=True)
-
-
-def polyparse_command() -> list[str]:
-    found = shutil.which("polyparse", path=str(Path(sys.executable).parent))
-    return [found] if found else [sys.executable, "-m", "parser.cli.main"]
-
-
-def child_run(command: list[str], one_core: bool = False) -> tuple[float, float]:
-    """Wall seconds and max RSS (MB) of one child process run to the end (stdout, stderr
-    discarded); one_core: the child may run on one CPU only."""
-    started = time.perf_counter()
-    pid = os.fork()
-    if pid == 0:
-        if one_core:
-            os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, 1)
-        os.dup2(devnull, 2)
-        os.execv(command[0], command)
-    _, status, usage = os.wait4(pid, 0)
-    seconds = time.perf_counter() - started
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"{' '.join(command)} failed")
-    return seconds, usage.ru_maxrss / 1024
 
 
 def documents(corpora: Path, corpus: str, ids: str, target: Path) -> Path:
@@ -91,14 +68,14 @@ def measure(config: str, corpora: Path, workdir: Path, test_file: Path, big_file
     seconds, rss = child_run(polyparse_command() + [
         "ja", "train", "--ids", str(corpora / "kwdlc" / "id" / "train.id"),
         "--corpus", str(corpora / "kwdlc" / "knp"), "--model", str(model),
-        "--algorithm", algorithm, "--degree", degree])
+        "--algorithm", algorithm, "--degree", degree], quiet_stderr=True)
     emit(record(f"ja train ({name}; reading, training both classifiers at once on two cores, "
                 "conversion, writing)", DATA, round(seconds, 1), "s", peak_rss_mb=round(rss)))
     if algorithm == "shift-reduce" and degree == "2":
         seconds, rss = child_run(polyparse_command() + [
             "ja", "train", "--ids", str(corpora / "kwdlc" / "id" / "train.id"),
             "--corpus", str(corpora / "kwdlc" / "knp"), "--model", str(model),
-            "--threads", "1"], one_core=True)
+            "--threads", "1"], one_core=True, quiet_stderr=True)
         emit(record(f"ja train ({name}), one core", DATA, round(seconds, 1), "s",
                     peak_rss_mb=round(rss)))
     emit(record(f"model file size ({name})", DATA, round(model.stat().st_size / 1e6, 2), "MB",
@@ -140,7 +117,7 @@ def measure(config: str, corpora: Path, workdir: Path, test_file: Path, big_file
 
     command = polyparse_command() + ["ja", "parse", "--model", str(model), str(big_file), "-o",
                                      str(workdir / "out.knp")]
-    times = [child_run(command, one_core=True) for _ in range(runs)]
+    times = [child_run(command, one_core=True, quiet_stderr=True) for _ in range(runs)]
     least = min(t for t, _ in times)
     emit(record(f"polyparse ja parse, whole process reading and writing KNP, one core ({name})",
                 f"{DATA} test x {n_big // len(test)} ({n_big} sentences)",
