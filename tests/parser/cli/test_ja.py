@@ -11,7 +11,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -24,22 +23,13 @@ from parser.bunsetsu.evaluate import dependency_scores
 from parser.formats.cabocha import knp_to_cabocha
 from parser.formats.knp import read_knp
 from tests.parser.bunsetsu.samples import Sentence, synthetic_sentences
-
-POLYPARSE = str(Path(sys.executable).parent / "polyparse")
-
-
-def polyparse(*args: str, **options) -> subprocess.CompletedProcess:
-    return subprocess.run([POLYPARSE, *args], check=False, capture_output=True, text=True,
-                          **options)
-
-
-def one_line(result: subprocess.CompletedProcess, *expected: str) -> str:
-    assert result.returncode == 2, result
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
-    for text in expected:
-        assert text in lines[0], lines[0]
-    return lines[0]
+from tests.parser.cli.test_user_first import (
+    POLYPARSE,
+    leftovers,
+    one_line,
+    polyparse,
+    wait_for,
+)
 
 
 def knp_block(sentence: Sentence, sid: str, heads: list[int] | None = None) -> str:
@@ -295,18 +285,6 @@ def test_broken_cabocha_bunsetsu_line_is_one_line(data, tmp_path: Path) -> None:
     one_line(polyparse("ja", "train", "--train", str(bad), "--format", "cabocha", "--model",
                        str(tmp_path / "m.model")), f"{bad}:{second + 1}:")
     assert not (tmp_path / "m.model").exists()
-
-
-def leftovers(folder: Path) -> list[str]:
-    return sorted(name for name in os.listdir(folder) if name.endswith(".tmp"))
-
-
-def wait_for(condition, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError("timed out")
-        time.sleep(0.01)
 
 
 @pytest.fixture(scope="module")
