@@ -1,26 +1,41 @@
 """Argument-boundary instances of gold_conll sentences, one per (predicate, candidate node),
 as datasets/srl_boundary/README.md defines them: per sentence, per predicate (in the order of
 the argument columns), per candidate in pre-order; each with its label, PAF tree and the seven
-Gildea & Jurafsky feature strings.
+Gildea & Jurafsky feature strings. Written in SVM-light-TK's format (``-t 5``):
+``+1 |BT| (VP (VB-P join) (NP-B (DT the) (NN board))) |ET| 1:1 2:1 ...``.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import os
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from parser.formats.gold_conll import ConllPredicate, ConllSrlSentence
+import numpy as np
+
+from features.binary_matrix import BinaryMatrix
+from features.svmlight_tk import BEGIN_TREE, END_TREES, TreeInstances
+from features.trees import TreeForest
+from parser.formats.gold_conll import (
+    PROPBANK_RELEASE,
+    ConllPredicate,
+    ConllSrlSentence,
+    GoldConllLayout,
+    read_gold_conll,
+)
 from parser.srl.candidates import argument_spans, boundary_label, candidate_nodes
 from parser.srl.constituents import ConstituentTree
+from parser.srl.feature_vocab import FirstSeenVocab
 from parser.srl.gildea_jurafsky import PredicateContext, gildea_jurafsky_features
 from parser.srl.paf import paf_tree
 
-__all__ = ["BoundaryInstance", "PredicateInstances", "predicate_instances",
-           "sentence_instances"]
+__all__ = ["BoundaryInstance", "PredicateInstances", "file_instances", "instance_count",
+           "predicate_instances", "sentence_instances", "tk_line", "tk_lines", "tree_instances"]
 
 
 @dataclass(frozen=True, slots=True)
 class BoundaryInstance:
-    """One decision: is this node exactly an argument of this predicate?"""
+    """One decision: is this node (``first`` to ``last``, inclusive) exactly an argument of
+    this predicate?"""
 
     node: int
     first: int
@@ -32,9 +47,10 @@ class BoundaryInstance:
 
 @dataclass(frozen=True, slots=True)
 class PredicateInstances:
-    """The instances of one predicate of one sentence."""
+    """The instances of one predicate of one sentence, and the sentence's tree."""
 
     sentence: ConllSrlSentence
+    tree: ConstituentTree
     predicate: ConllPredicate
     instances: tuple[BoundaryInstance, ...]
 
@@ -62,4 +78,43 @@ def sentence_instances(sentences: Iterable[ConllSrlSentence]) -> Iterator[Predic
             continue
         tree = ConstituentTree.of_sentence(sentence)
         for predicate in sentence.predicates:
-            yield PredicateInstances(sentence, predicate, predicate_instances(tree, predicate))
+            yield PredicateInstances(sentence, tree, predicate,
+                                     predicate_instances(tree, predicate))
+
+
+def file_instances(path: str | os.PathLike, layout: GoldConllLayout = PROPBANK_RELEASE
+                   ) -> list[PredicateInstances]:
+    """The instances of a gold_conll file ("-": standard input), per predicate; a malformed
+    file raises GoldConllError (one line, ``path:LINE: problem``) before any is returned."""
+    return list(sentence_instances(read_gold_conll(path, layout=layout)))
+
+
+def instance_count(predicates: Iterable[PredicateInstances]) -> int:
+    return sum(len(group.instances) for group in predicates)
+
+
+def tk_line(instance: BoundaryInstance, vocab: FirstSeenVocab) -> str:
+    """The instance as one SVM-light-TK line (with its ``\\n``); the vocabulary numbers the
+    features (and grows, unless frozen)."""
+    ids = " ".join(f"{number}:1" for number in vocab.vector(instance.features))
+    return f"{instance.label:+d} {BEGIN_TREE} {instance.tree} {END_TREES} {ids}".rstrip() + "\n"
+
+
+def tk_lines(predicates: Iterable[PredicateInstances], vocab: FirstSeenVocab) -> Iterator[str]:
+    """The SVM-light-TK lines of the instances, in order."""
+    for group in predicates:
+        for instance in group.instances:
+            yield tk_line(instance, vocab)
+
+
+def tree_instances(predicates: Sequence[PredicateInstances], vocab: FirstSeenVocab
+                   ) -> TreeInstances:
+    """The instances as the tree-kernel learners take them (what ``read_svmlight_tk`` gives
+    for the ``.tk`` lines of the same instances): labels, one PAF tree each and the feature
+    vectors through the vocabulary (which grows, unless frozen)."""
+    instances = [instance for group in predicates for instance in group.instances]
+    rows = [vocab.vector(instance.features) for instance in instances]
+    forest = TreeForest.from_brackets(instance.tree for instance in instances)
+    labels = np.asarray([instance.label for instance in instances], dtype=np.int64)
+    return TreeInstances(labels, forest, np.arange(len(instances) + 1, dtype=np.int64),
+                         BinaryMatrix.from_rows(rows, n_features=vocab.n_features))
