@@ -12,8 +12,10 @@ kept once. The spans are written with the generic label ``ARG``.
 """
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Iterator, Sequence
 
+from features.output_files import output_stream
 from parser.formats.gold_conll import (
     ArgumentSpan,
     ConllPredicate,
@@ -23,7 +25,7 @@ from parser.formats.gold_conll import (
 from parser.srl.candidates import Span, candidate_nodes
 from parser.srl.constituents import ConstituentTree
 
-__all__ = ["PREDICTED_LABEL", "predicted_lines", "predicted_spans"]
+__all__ = ["PREDICTED_LABEL", "predicted_lines", "predicted_spans", "write_predictions"]
 
 PREDICTED_LABEL = "ARG"
 
@@ -73,3 +75,13 @@ def predicted_lines(sentences: Iterable[ConllSrlSentence], decisions: Sequence[f
         yield from sentence_lines(sentence, arguments)
     if used != len(decisions):
         raise ValueError(f"{len(decisions)} decisions for {used} instances")
+
+
+def write_predictions(sentences: Iterable[ConllSrlSentence], decisions: Sequence[float],
+                      output: str | os.PathLike | None) -> None:
+    """Write ``predicted_lines`` to output (None or "-": standard output; a file through a
+    temporary file and ``os.replace``). Every line is made before any is written, so a
+    mismatch of decisions and instances (ValueError) writes nothing."""
+    lines = list(predicted_lines(sentences, decisions))
+    with output_stream(output, newline="\n") as out:
+        out.write("".join(f"{line}\n" for line in lines))

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from features.binary_matrix import BinaryMatrix
+from features.interning import StringInterner
 from features.svmlight_tk import BEGIN_TREE, END_TREES, TreeInstances
 from features.trees import TreeForest
 from parser.formats.gold_conll import (
@@ -107,14 +108,17 @@ def tk_lines(predicates: Iterable[PredicateInstances], vocab: FirstSeenVocab) ->
             yield tk_line(instance, vocab)
 
 
-def tree_instances(predicates: Sequence[PredicateInstances], vocab: FirstSeenVocab
-                   ) -> TreeInstances:
+def tree_instances(predicates: Sequence[PredicateInstances], vocab: FirstSeenVocab,
+                   labels: StringInterner | None = None,
+                   productions: StringInterner | None = None) -> TreeInstances:
     """The instances as the tree-kernel learners take them (what ``read_svmlight_tk`` gives
     for the ``.tk`` lines of the same instances): labels, one PAF tree each and the feature
-    vectors through the vocabulary (which grows, unless frozen)."""
+    vectors through the vocabulary (which grows, unless frozen). Pass a model's label and
+    production interners so that its decision function can score the forest."""
     instances = [instance for group in predicates for instance in group.instances]
     rows = [vocab.vector(instance.features) for instance in instances]
-    forest = TreeForest.from_brackets(instance.tree for instance in instances)
-    labels = np.asarray([instance.label for instance in instances], dtype=np.int64)
-    return TreeInstances(labels, forest, np.arange(len(instances) + 1, dtype=np.int64),
+    forest = TreeForest.from_brackets((instance.tree for instance in instances), labels,
+                                      productions)
+    targets = np.asarray([instance.label for instance in instances], dtype=np.int64)
+    return TreeInstances(targets, forest, np.arange(len(instances) + 1, dtype=np.int64),
                          BinaryMatrix.from_rows(rows, n_features=vocab.n_features))

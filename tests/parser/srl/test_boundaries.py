@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from parser.formats.gold_conll import ArgumentSpan, ConllPredicate, read_gold_conll
-from parser.srl.boundaries import predicted_lines, predicted_spans
+from parser.srl.boundaries import predicted_lines, predicted_spans, write_predictions
 from parser.srl.evaluate import boundary_counts
 from parser.srl.instances import file_instances
 
@@ -69,3 +69,16 @@ def test_too_few_or_too_many_decisions(data_dir: Path) -> None:
         list(predicted_lines(read_gold_conll(good), [1.0] * 45))
     with pytest.raises(ValueError, match="47 decisions for 46 instances"):
         list(predicted_lines(read_gold_conll(good), [1.0] * 47))
+
+
+def test_write_predictions_writes_all_or_nothing(data_dir: Path, tmp_path: Path) -> None:
+    good = data_dir / "gold_conll" / "good.gold_conll"
+    output = tmp_path / "predicted.gold_conll"
+    with pytest.raises(ValueError):
+        write_predictions(read_gold_conll(good), [1.0] * 45, output)
+    assert list(tmp_path.iterdir()) == []
+    decisions = [-1.0] * 46
+    write_predictions(read_gold_conll(good), decisions, output)
+    assert output.read_text(encoding="utf-8").splitlines() == \
+        list(predicted_lines(read_gold_conll(good), decisions))
+    assert list(tmp_path.iterdir()) == [output]

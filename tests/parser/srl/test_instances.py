@@ -63,6 +63,17 @@ def test_tree_instances_equal_what_the_tk_reader_gives(good: Path) -> None:
         [i.tree for g in groups for i in g.instances]
 
 
+def test_tree_instances_share_given_interners(good: Path) -> None:
+    groups = file_instances(good)
+    first = tree_instances(groups[:1], FirstSeenVocab())
+    forest = first.forest
+    more = tree_instances(groups, FirstSeenVocab(), forest.labels, forest.productions)
+    assert more.forest.labels is forest.labels and more.forest.productions is forest.productions
+    size = forest.n_nodes
+    assert np.array_equal(more.forest.label[:size], forest.label)
+    assert np.array_equal(more.forest.production[:size], forest.production)
+
+
 def test_statistics(good: Path) -> None:
     statistics = BoundaryStatistics().add(file_instances(good))
     assert statistics.as_dict() == {
