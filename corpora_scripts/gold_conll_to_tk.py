@@ -1,7 +1,8 @@
 """Argument-boundary instances of a gold_conll file in SVM-light-TK's format, as
 datasets/srl_boundary/README.md defines them (parser/srl/ builds them).
 
-    python corpora_scripts/gold_conll_to_tk.py TRAIN.gold_conll -o train.tk --write-vocab features.vocab
+    python corpora_scripts/gold_conll_to_tk.py TRAIN.gold_conll -o train.tk \\
+        --write-vocab features.vocab
     python corpora_scripts/gold_conll_to_tk.py TEST.gold_conll -o test.tk --vocab features.vocab
 
 One line per (predicate, candidate node): `+1 |BT| PAF tree |ET| id:1 ...`. The feature ids come

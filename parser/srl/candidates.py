@@ -18,6 +18,8 @@ __all__ = ["Span", "argument_spans", "boundary_label", "candidate_nodes", "node_
 Span = tuple[int, int]
 
 
+# datasets/srl_boundary/README.md, "Candidates": phrases and preterminals not above the
+# predicate (the boundary-detection candidates of Moschitti 2004).
 def candidate_nodes(tree: ConstituentTree, predicate_token: int) -> list[int]:
     """The candidates of the predicate at predicate_token, in pre-order."""
     return [index for index, node in enumerate(tree.nodes)

@@ -1,5 +1,5 @@
 """The seven Gildea & Jurafsky features of a (candidate, predicate) pair as strings (Gildea &
-Jurafsky 2002, "Automatic labeling of semantic roles", section 4; datasets/srl_boundary/
+Jurafsky 2002, "Automatic labeling of semantic roles"; datasets/srl_boundary/
 README.md, "Vector"), in the order the dataset's vocabulary met them:
 
 - ``pt=`` phrase type, the candidate's label;
@@ -26,6 +26,7 @@ PASSIVE_AUXILIARIES = frozenset({
 })
 
 
+# Gildea & Jurafsky (2002), the parse tree path feature.
 def path(tree: ConstituentTree, candidate: int, predicate_node: int, ancestor: int) -> str:
     """The path feature's value: up from candidate to ancestor, down to predicate_node."""
     up = []
@@ -41,6 +42,7 @@ def path(tree: ConstituentTree, candidate: int, predicate_node: int, ancestor: i
     return "^".join(up) + "".join(f"!{label}" for label in reversed(down))
 
 
+# Gildea & Jurafsky (2002), the voice feature, by the README's passive pattern.
 def voice(tree: ConstituentTree, predicate_node: int) -> str:
     """``passive`` or ``active`` (see the module notes)."""
     if tree.nodes[predicate_node].label != "VBN":
@@ -60,6 +62,7 @@ def voice(tree: ConstituentTree, predicate_node: int) -> str:
     return "active"
 
 
+# The subcategorization feature, one of the README's seven (after Gildea & Jurafsky 2002).
 def subcategorization(tree: ConstituentTree, predicate_node: int) -> str:
     """The subcat feature's value: ``PARENT>CHILD_CHILD_...`` of the predicate's parent."""
     parent = tree.nodes[tree.nodes[predicate_node].parent]

@@ -1,5 +1,5 @@
 """Predicate-argument feature (PAF) trees (Moschitti 2004, "A study on convolution kernels for
-shallow semantic parsing", section 3; datasets/srl_boundary/README.md, "Tree of an instance").
+shallow semantic parsing"; datasets/srl_boundary/README.md, "Tree of an instance").
 
 The PAF tree of a (candidate, predicate) pair is rooted at the lowest common ancestor of the
 predicate's preterminal and the candidate. It keeps the nodes on the two paths down from that
@@ -17,6 +17,8 @@ CANDIDATE_MARK = "-B"
 PREDICATE_MARK = "-P"
 
 
+# Moschitti (2004), the PAF structure: the smallest subtree holding the predicate and the
+# candidate, pruned to the two paths, the candidate's subtree and the predicate's preterminal.
 def paf_tree(tree: ConstituentTree, candidate: int, predicate_node: int,
              ancestor: int | None = None) -> str:
     """The PAF tree in Penn brackets; ancestor is the lowest common ancestor of candidate and
