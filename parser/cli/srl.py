@@ -19,8 +19,10 @@ def register(groups: argparse._SubParsersAction) -> None:
         "evaluate", parents=[parent], help="node-level boundary precision, recall and F1",
         description="Argument-boundary precision, recall and F1 over the candidate nodes of "
                     "the gold trees: a node is positive when its span is an argument span of "
-                    "its predicate (argument labels are ignored). The two files must hold the "
-                    "same sentences, words and predicates.")
+                    "its predicate (argument labels are ignored). A system span that is no "
+                    "node counts against precision unless it is a gold span; gold spans that "
+                    "are no node are not counted (no node classifier can find them). The two "
+                    "files must hold the same sentences, words and predicates.")
     evaluate.add_argument("gold", help="gold gold_conll file")
     evaluate.add_argument("system", help="system gold_conll file, or - for stdin")
     evaluate.add_argument("--layout", choices=sorted(LAYOUTS), default=PROPBANK_RELEASE.name,
