@@ -28,7 +28,7 @@ TERMINATING_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 _QUIT_SIGNALS = (signal.SIGINT, *TERMINATING_SIGNALS)
 _blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _QUIT_SIGNALS)
 try:
-    from parser.cli import clf, dep, ja
+    from parser.cli import clf, dep, ja, srl
 finally:
     signal.pthread_sigmask(signal.SIG_SETMASK, _blocked)
 
@@ -70,9 +70,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
     parser.add_argument("--version", action=VersionAction)
-    groups = parser.add_subparsers(dest="group", metavar="{dep,ja,clf}", required=True)
+    groups = parser.add_subparsers(dest="group", metavar="{dep,ja,srl,clf}", required=True)
     dep.register(groups)
     ja.register(groups)
+    srl.register(groups)
     clf.register(groups)
     return parser
 

@@ -1,0 +1,152 @@
+"""gold_conll_to_tk.py: SVM-light-TK boundary instances of a gold_conll file, statistics, and
+the whole SRL boundary dataset reproduced byte for byte from the corpus."""
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from corpora_scripts.gold_conll_to_tk import subset_indices, subset_path
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "corpora_scripts" / "gold_conll_to_tk.py"
+SPLIT_SCRIPT = ROOT / "corpora_scripts" / "gold_conll_split.py"
+# datasets/srl_boundary/README.md, "Re-running the generator reproduces the files byte for byte"
+MD5 = {"train.tk": "9d247411", "dev.tk": "199774ed", "test.tk": "e0394332",
+       "train.5k.tk": "ac00ad87", "train.20k.tk": "e32e99c9", "train.50k.tk": "1f32d375",
+       "test.10k.tk": "552bcb28"}
+
+
+def run(*args: str | Path, cwd: Path, script: Path = SCRIPT) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(script), *map(str, args)], check=False,
+                          cwd=cwd, capture_output=True, text=True, timeout=300)
+
+
+@pytest.fixture()
+def good(data_dir: Path) -> Path:
+    return data_dir / "gold_conll" / "good.gold_conll"
+
+
+def test_subset_names_and_indices() -> None:
+    assert subset_path(Path("d/train.tk"), 5000) == Path("d/train.5k.tk")
+    assert subset_path(Path("test.tk"), 1234) == Path("test.1234.tk")
+    chosen = subset_indices(100, 10, 1)
+    assert chosen == sorted(chosen) and len(set(chosen)) == 10
+    assert set(subset_indices(100, 5, 1)) < set(chosen)
+
+
+def test_train_then_test_with_its_vocabulary(good: Path, tmp_path: Path) -> None:
+    result = run(good, "-o", "train.tk", "--write-vocab", "features.vocab", "--subsets", "10",
+                 "20", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    assert result.stdout.splitlines() == [
+        "train.tk: 46 instances (17 +1, 29 -1), 5 predicates, avg tree 6.04 nodes / 2.33 "
+        "words (max 14 nodes), argument spans matched by a node 9 / 10 (90.00 %)",
+        "features: 85 in the vocabulary, 0 of the instances' 322 not in it (dropped)"]
+    lines = (tmp_path / "train.tk").read_text(encoding="utf-8").splitlines(keepends=True)
+    assert len(lines) == 46
+    assert lines[0] == "+1 |BT| (S (NP-B (NNP Ann)) (VP (VBD-P gave))) |ET| " \
+                       "1:1 2:1 3:1 4:1 5:1 6:1 7:1\n"
+    vocab = (tmp_path / "features.vocab").read_text(encoding="utf-8").splitlines()
+    assert len(vocab) == 85 and vocab[:2] == ["1\tpt=NP", "2\tlem=give"]
+    for size in (10, 20):
+        subset = (tmp_path / f"train.{size}.tk").read_text(encoding="utf-8")
+        assert subset == "".join(lines[k] for k in subset_indices(46, size, 1))
+    result = run(good, "-o", "again.tk", "--vocab", "features.vocab", "--json", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == {
+        "instances": 46, "positives": 17, "negatives": 29, "predicates": 5,
+        "avg_tree_nodes": 6.04, "avg_tree_words": 2.33, "max_tree_nodes": 14,
+        "argument_spans": 10, "argument_spans_matched_by_a_node": 9, "vocabulary": 85,
+        "features_dropped": 0}
+    assert (tmp_path / "again.tk").read_bytes() == (tmp_path / "train.tk").read_bytes()
+
+
+def test_features_outside_the_vocabulary_are_dropped(good: Path, tmp_path: Path) -> None:
+    (tmp_path / "small.vocab").write_text("1\tlem=give\n2\tpos=after\n", encoding="utf-8")
+    result = run(good, "-o", "out.tk", "--vocab", "small.vocab", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    lines = (tmp_path / "out.tk").read_text(encoding="utf-8").splitlines()
+    assert lines[0].endswith("|ET| 1:1") and lines[2].endswith("|ET| 1:1 2:1")
+    assert lines[-1] == "-1 |BT| (S (VP (VBD-P rose)) (.-B .)) |ET| 2:1"
+    assert "features: 2 in the vocabulary" in result.stdout
+
+
+@pytest.mark.parametrize("fixture, line, problem", [
+    ("argument_unclosed", 7, "argument column 1: (ARG1 is not closed by the end of the "
+                             "sentence (line 11)"),
+    ("argument_columns", 4, "1 argument column but 0 predicates (rows with a roleset in "
+                            "column 8)"),
+    ("parse_open", 6, "the parse bits leave 1 bracket open at the end of the sentence"),
+    ("parse_too_many_closes", 6, "parse bit '*)))' closes 1 bracket more than are open"),
+])
+def test_bad_input_is_one_line_and_writes_nothing(data_dir: Path, tmp_path: Path, fixture: str,
+                                                  line: int, problem: str) -> None:
+    source = data_dir / "gold_conll" / f"{fixture}.gold_conll"
+    result = run(source, "-o", "out.tk", "--write-vocab", "features.vocab", "--subsets", "1",
+                 cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr == f"gold_conll_to_tk.py: {source}:{line}: {problem}\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_bad_vocabulary_subsets_and_outputs(good: Path, tmp_path: Path) -> None:
+    (tmp_path / "bad.vocab").write_text("1\tpt=NP\n1\tpt=NN\n", encoding="utf-8")
+    result = run(good, "-o", "out.tk", "--vocab", "bad.vocab", cwd=tmp_path)
+    assert (result.returncode, result.stderr) == (
+        2, "gold_conll_to_tk.py: bad.vocab:2: id '1', expected 2 (ids count from 1 line by "
+           "line)\n")
+    result = run(good, "-o", "out.tk", "--write-vocab", "v", "--subsets", "47", cwd=tmp_path)
+    assert (result.returncode, result.stderr) == (
+        2, f"gold_conll_to_tk.py: --subsets 47: {good} gives only 46 instances\n")
+    result = run(good, "-o", "missing/out.tk", "--write-vocab", "v", cwd=tmp_path)
+    assert (result.returncode, result.stderr) == (
+        2, "gold_conll_to_tk.py: missing/out.tk: no such folder missing\n")
+    result = run(good, "-o", "same", "--write-vocab", "same", cwd=tmp_path)
+    assert (result.returncode, result.stderr) == (
+        2, "gold_conll_to_tk.py: the output, subset and vocabulary files must differ\n")
+    result = run(good, "-o", "out.tk", cwd=tmp_path)
+    assert result.returncode == 2 and "--write-vocab" in result.stderr
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["bad.vocab"]
+
+
+def test_the_srl_boundary_dataset_byte_for_byte(corpora: Path, srl_boundary: Path,
+                                                tmp_path: Path) -> None:
+    """gold_conll_split.py, then this script on train (vocabulary, 5k/20k/50k), dev and test
+    (10k): every .tk file of the dataset and its features.vocab, byte for byte."""
+    source = corpora / "propbank_wsj_sample" / "wsj_0001-0199.words.gold_conll"
+    if not source.is_file():
+        pytest.skip(f"{source} not found")
+    result = run("--input", source, "--output-dir", "split", cwd=tmp_path, script=SPLIT_SCRIPT)
+    assert result.returncode == 0, result.stderr
+    runs = [("train", "--write-vocab", "features.vocab", "--subsets", "5000", "20000", "50000"),
+            ("dev", "--vocab", "features.vocab"),
+            ("test", "--vocab", "features.vocab", "--subsets", "10000")]
+    summaries = []
+    for name, *options in runs:
+        result = run(f"split/{name}.gold_conll", "-o", f"{name}.tk", *options, cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        summaries.append(result.stdout.splitlines()[0])
+    assert summaries == [
+        "train.tk: 413,485 instances (23,625 +1, 389,860 -1), 8,800 predicates, avg tree "
+        "12.11 nodes / 3.63 words (max 418 nodes), argument spans matched by a node 18,369 / "
+        "18,491 (99.34 %)",
+        "dev.tk: 37,828 instances (2,140 +1, 35,688 -1), 813 predicates, avg tree 11.64 nodes "
+        "/ 3.61 words (max 122 nodes), argument spans matched by a node 1,710 / 1,720 "
+        "(99.42 %)",
+        "test.tk: 34,350 instances (1,980 +1, 32,370 -1), 794 predicates, avg tree 11.91 "
+        "nodes / 3.62 words (max 75 nodes), argument spans matched by a node 1,563 / 1,583 "
+        "(98.74 %)"]
+    for name, prefix in MD5.items():
+        digest = hashlib.md5((tmp_path / name).read_bytes()).hexdigest()
+        assert digest.startswith(prefix), name
+        if (srl_boundary / name).is_file():
+            assert (tmp_path / name).read_bytes() == (srl_boundary / name).read_bytes(), name
+    assert (tmp_path / "features.vocab").read_bytes() == \
+        (srl_boundary / "features.vocab").read_bytes()
