@@ -133,6 +133,27 @@ class TreeForest:
         """A forest of Penn-bracket strings (an empty string is an empty tree)."""
         return cls((parse_tree(text) for text in texts), labels, productions)
 
+    def select(self, rows: np.ndarray) -> "TreeForest":
+        """The forest of trees rows[0], rows[1], ... of this one (same interners)."""
+        rows = np.asarray(rows, dtype=np.int64).reshape(-1)
+        if rows.size and (rows.min() < 0 or rows.max() >= len(self)):
+            raise IndexError(f"tree indices must lie in 0 .. {len(self) - 1}")
+        starts, sizes = self.tree_ptr[rows], np.diff(self.tree_ptr)[rows]
+        tree_ptr = np.zeros(rows.size + 1, dtype=np.int64)
+        np.cumsum(sizes, out=tree_ptr[1:])
+        nodes = np.arange(int(tree_ptr[-1]), dtype=np.int64)
+        shift = np.repeat(starts - tree_ptr[:-1], sizes)
+        old = nodes + shift
+        n_children = np.diff(self.child_ptr)[old]
+        child_ptr = np.zeros(old.size + 1, dtype=np.int64)
+        np.cumsum(n_children, out=child_ptr[1:])
+        child_old = np.repeat(self.child_ptr[old], n_children) + (
+            np.arange(int(child_ptr[-1]), dtype=np.int64) - np.repeat(child_ptr[:-1], n_children))
+        children = self.children[child_old] - np.repeat(shift, n_children)
+        return TreeForest.from_arrays(
+            self.labels, self.productions, tree_ptr, self.label[old], self.production[old],
+            child_ptr, children, self.subtree_end[old] - shift, self.is_word[old])
+
     def __len__(self) -> int:
         return self.tree_ptr.size - 1
 

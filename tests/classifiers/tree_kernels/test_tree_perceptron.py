@@ -145,7 +145,7 @@ def test_bad_arguments() -> None:
     with pytest.raises(ValueError):
         TreePerceptron(store="list")
     with pytest.raises(ValueError):
-        TreePerceptron(store="dag", degree=2)
+        TreePerceptron(store="dag", degree=3)
     with pytest.raises(ValueError):
         TreePerceptron().fit(forest, y[:5])
     with pytest.raises(ValueError):
