@@ -297,23 +297,34 @@ def _select_rows(vectors: BinaryMatrix, rows: np.ndarray) -> BinaryMatrix:
 
 
 def _polynomial_sum(model: BinaryMatrix, weights: np.ndarray, queries: BinaryMatrix,
-                    degree: int, s: float, r: float) -> np.ndarray:
-    """sum_i weights[i] P_n(model row i, query row) for every query row (inverted index)."""
+                    degree: int, s: float, r: float, cells: int = 1 << 22) -> np.ndarray:
+    """sum_i weights[i] P_n(model row i, query row) for every query row: the dot products of a
+    block of queries with every model vector through the model's (feature, row) pairs sorted by
+    feature, then the kernel matrix of the block times the weights."""
     def norm(n_ones: np.ndarray) -> np.ndarray:
         value = (s * n_ones.astype(np.float64) + r) ** degree
         return np.where(value == 0.0, 1.0, value)
 
-    postings: dict[int, list[int]] = {}
-    for i in range(len(model)):
-        for f in model.row(i).tolist():
-            postings.setdefault(f, []).append(i)
+    n_model = len(model)
+    model_rows = np.repeat(np.arange(n_model, dtype=np.int64), np.diff(model.indptr))
+    order = np.argsort(model.indices, kind="stable")
+    features, rows = model.indices[order], model_rows[order]
     model_norms = norm(np.diff(model.indptr))
     query_norms = norm(np.diff(queries.indptr))
-    out = np.empty(len(queries), dtype=np.float64)
-    for j in range(len(queries)):
-        hits = [postings[f] for f in queries.row(j).tolist() if f in postings]
-        flat = np.concatenate(hits).astype(np.int64) if hits else np.zeros(0, dtype=np.int64)
-        dots = np.bincount(flat, minlength=len(model)).astype(np.float64)
-        kernels = (s * dots + r) ** degree / np.sqrt(query_norms[j] * model_norms)
-        out[j] = float(np.dot(weights, kernels))
+    out = np.zeros(len(queries), dtype=np.float64)
+    block = max(1, cells // max(1, n_model))
+    for start in range(0, len(queries), block):
+        stop = min(start + block, len(queries))
+        ids = queries.indices[queries.indptr[start]:queries.indptr[stop]]
+        owner = np.repeat(np.arange(stop - start, dtype=np.int64),
+                          np.diff(queries.indptr[start:stop + 1]))
+        low = np.searchsorted(features, ids, "left")
+        counts = np.searchsorted(features, ids, "right") - low
+        firsts = np.cumsum(counts) - counts
+        hits = np.repeat(low, counts) + (np.arange(int(counts.sum())) - np.repeat(firsts, counts))
+        dots = np.bincount(np.repeat(owner, counts) * n_model + rows[hits],
+                           minlength=(stop - start) * n_model).reshape(stop - start, n_model)
+        kernels = (s * dots + r) ** degree / np.sqrt(np.outer(query_norms[start:stop],
+                                                              model_norms))
+        out[start:stop] = kernels @ weights
     return out
