@@ -14,7 +14,8 @@ with the plain store (a list of mistake trees, every score a kernel sum; --plain
 DAG store (TreeDag + explicit poly2 table; --sizes). Printed, one JSON object per measurement
 (what, data, figure, unit, machine, settings): reading seconds, training seconds (one fit, in
 this process), model size in stored tree nodes (plain: the nodes of every mistake tree; DAG: its
-distinct-subtree nodes), updates, and P/R/F1 of the positive class of the averaged perceptron on
+distinct-subtree nodes; a tree that is a mistake in several epochs counts once in both), updates,
+and P/R/F1 of the positive class of the averaged perceptron on
 dev.tk and test.tk (DAG store: it makes the plain store's mistakes, tested). With --voted-sizes,
 also the exact voted perceptron's F1 on test.tk (per-mistake kernels, slow). For the model of
 --speed-size (SST + poly2), microseconds per test tree for the DAG decision function (all of
@@ -132,11 +133,15 @@ def main() -> int:
                     emit("wall time, reading train.tk + training", round(
                         read_seconds + fit_seconds, 2), "s", store=store, **settings)
                 emit("updates (mistakes)", perceptron.n_mistakes, "", store=store, **settings)
-                nodes = perceptron.n_dag_nodes if store == "dag" else perceptron.n_tree_nodes
+                model = perceptron.model()
+                nodes = model.n_dag_nodes if store == "dag" else model.n_tree_nodes
                 emit("model size (stored tree nodes)", nodes, "nodes", store=store, **settings)
                 if store == "dag":
-                    emit("plain model size of the same mistakes (tree nodes)",
-                         perceptron.n_tree_nodes, "nodes", store=store, **settings)
+                    emit("plain model size of the same model trees (tree nodes)",
+                         model.n_tree_nodes, "nodes", store=store, **settings)
+                    emit("compression (plain / DAG nodes)",
+                         round(model.n_tree_nodes / max(1, model.n_dag_nodes), 2), "x",
+                         store=store, **settings)
                     for name, data in held_out.items():
                         predicted = perceptron.predict(data.forest, data.vectors)
                         for key, value in scores(data.labels, predicted).items():
