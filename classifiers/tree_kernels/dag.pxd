@@ -56,6 +56,8 @@ cdef class TreeDag:
     cdef int32_t _node(self, int32_t label, int32_t production, list kids)
     cdef double score_view(self, const ForestView* forest, int64_t j,
                            DagWorkspace* w) noexcept nogil
+    cdef double match_view(self, const ForestView* forest, int64_t j, DagWorkspace* w,
+                           double* node_sums, vector[int32_t]* touched) noexcept nogil
     cdef double _subset_delta(self, int32_t d, const ForestView* f, int64_t sb, int64_t y,
                               double sigma, const DagWorkspace* w) noexcept nogil
     cdef double _partial_delta(self, int32_t d, const ForestView* f, int64_t sb, int64_t y,

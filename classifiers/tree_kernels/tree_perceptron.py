@@ -42,10 +42,12 @@ Which prediction is which: `decision_function` gives the averaged perceptron (av
 default) or the last one; both are a single kernel expansion, so a DAG model (TreeKernelModel
 with method "dag") computes them exactly. The voted perceptron's sum_k c_k sign(v_k . x) needs
 each prefix sum v_k . x = sum_{m < k} y_m K(x_m, x), i.e. every per-mistake kernel value, which
-one DAG score (a sum over all mistakes) does not give: `voted_decision_function` computes it
-exactly from the per-mistake kernels (kernels.gram_matrix), O(M) kernels per instance. The
-DAG's role in the voted perceptron is training: each training step scores x_t against the
-current v_k, which is one DAG score.
+one DAG score (a sum over all mistakes) does not give. `voted_decision_function` computes it
+exactly either way: for the plain store from the per-mistake kernels (kernels.gram_matrix, M
+tree kernels per instance), for the dag store from postings of the DAG nodes and vector
+features (voted_dag.VotedDag: each per-mistake kernel is a sum over the DAG nodes the instance
+matches). In training, both are the same: each step scores x_t against the current v_k, which
+is one DAG score.
 """
 from __future__ import annotations
 
@@ -56,10 +58,14 @@ from classifiers.tree_kernels.dag import TreeDag
 from classifiers.tree_kernels.kernels import gram_matrix, kernel_expansion, self_kernels
 from classifiers.tree_kernels.poly2_table import Poly2Table
 from classifiers.tree_kernels.tree_model import TreeKernelModel, TreeKernelSpec
+from classifiers.tree_kernels.voted_dag import VotedDag
 from features.binary_matrix import BinaryMatrix
 from features.trees import TreeForest
 
 STORES = ("plain", "dag")
+# A prefix sum v_k . x within VOTE_TIE times the sum of its terms' magnitudes is a tie (sign 0),
+# as in voted_dag.pyx: its sign would be rounding noise of a sum that is 0 in exact arithmetic.
+VOTE_TIE = 1e-10
 
 
 class _Polynomial:
@@ -198,6 +204,7 @@ class TreePerceptron:
         self._last: _PlainStore | _DagStore | None = None
         self._vectors: BinaryMatrix | None = None
         self._models: dict[bool, TreeKernelModel] = {}
+        self._voted: VotedDag | None = None
 
     @property
     def spec(self) -> TreeKernelSpec:
@@ -260,6 +267,7 @@ class TreePerceptron:
         self.train_scores = scores
         self._last = model
         self._models = {}
+        self._voted = None
         return self
 
     def averaging_weights(self) -> np.ndarray:
@@ -317,18 +325,34 @@ class TreePerceptron:
 
     def voted_decision_function(self, forest: TreeForest, vectors: BinaryMatrix | None = None,
                                 chunk: int = 1000) -> np.ndarray:
-        """sum_k c_k sign(v_k . x) by a prefix sum over the mistakes' kernel values."""
+        """sum_k c_k sign(v_k . x) by a prefix sum over the mistakes' kernel values: from the
+        postings of a DAG of the mistake trees (voted_dag.VotedDag) for the dag store, from
+        per-mistake kernels (kernels.gram_matrix) for the plain one."""
         self._check_fitted()
+        self._check_vectors(forest, vectors)
         counts = self.survival_counts()
         out = np.zeros(len(forest), dtype=np.float64)
         if counts.size == 0:
             return out
+        if self.store == "dag" and self.degree in (None, 1, 2):
+            return self._voted_dag().scores(forest, counts, vectors)
         for start in range(0, len(forest), chunk):
             rows = np.arange(start, min(start + chunk, len(forest)))
             kernels = self.mistake_kernels(forest, rows, vectors)
-            partial = np.cumsum(kernels * self.mistake_weights, axis=1)
-            out[rows] = np.sign(partial) @ counts
+            terms = kernels * self.mistake_weights
+            partial = np.cumsum(terms, axis=1)
+            ties = np.abs(partial) <= VOTE_TIE * np.cumsum(np.abs(terms), axis=1)
+            out[rows] = np.where(ties, 0.0, np.sign(partial)) @ counts
         return out
+
+    def _voted_dag(self) -> VotedDag:
+        if self._voted is None:
+            voted = VotedDag(self.kind, self.lam, self.mu, self.degree, self.s, self.r,
+                             self.tree_constant)
+            for t, update in zip(self.mistake_rows.tolist(), self.mistake_weights.tolist()):
+                voted.add(self._forest, t, update, self._vectors)
+            self._voted = voted
+        return self._voted
 
     def predict_voted(self, forest: TreeForest,
                       vectors: BinaryMatrix | None = None) -> np.ndarray:

@@ -127,17 +127,19 @@ def test_tree_plus_vector_kernel_against_brute_force(epochs: int) -> None:
     train_gram = svmlight_tk_sum(tree_train, polynomial_gram(vectors, vectors, 2), 0.5)
     query_gram = svmlight_tk_sum(tree_query, polynomial_gram(query_vectors, vectors, 2), 0.5)
     mistakes, voted, averaged, last = _brute_force(train_gram, y, query_gram, epochs)
-    model = TreePerceptron("sst", 0.4, 0.4, epochs=epochs, store="plain", degree=2,
-                           tree_constant=0.5).fit(forest, y, vectors)
-    assert model.mistake_rows.tolist() == mistakes
-    assert np.allclose(model.voted_decision_function(queries, query_vectors), voted, atol=1e-9)
-    assert np.allclose(model.decision_function(queries, query_vectors), averaged, rtol=1e-9,
-                       atol=1e-9)
-    model.average = False
-    assert np.allclose(model.decision_function(queries, query_vectors), last, rtol=1e-9,
-                       atol=1e-9)
-    with pytest.raises(ValueError):
-        model.decision_function(queries)
+    for store in ("plain", "dag"):
+        model = TreePerceptron("sst", 0.4, 0.4, epochs=epochs, store=store, degree=2,
+                               tree_constant=0.5).fit(forest, y, vectors)
+        assert model.mistake_rows.tolist() == mistakes
+        assert np.allclose(model.voted_decision_function(queries, query_vectors), voted,
+                           atol=1e-9)
+        assert np.allclose(model.decision_function(queries, query_vectors), averaged,
+                           rtol=1e-9, atol=1e-9)
+        model.average = False
+        assert np.allclose(model.decision_function(queries, query_vectors), last, rtol=1e-9,
+                           atol=1e-9)
+        with pytest.raises(ValueError):
+            model.decision_function(queries)
 
 
 def test_bad_arguments() -> None:
@@ -220,3 +222,21 @@ def test_uneven_margins_and_positive_weight_against_a_direct_loop(store: str) ->
                            positive_weight=2.0).fit(forest, y, vectors)
     assert model.mistake_rows.tolist() == updates
     assert np.allclose(model.mistake_weights, weights)
+
+
+@pytest.mark.parametrize("degree", (None, 1, 2))
+def test_voted_dag_equals_the_per_mistake_kernels_on_the_dataset(srl_boundary,
+                                                                 degree: int | None) -> None:
+    train = read_svmlight_tk(srl_boundary / "train.5k.tk")
+    test = read_svmlight_tk(srl_boundary / "test.10k.tk", train.forest.labels,
+                            train.forest.productions)
+    queries = _first(test.forest, 400)
+    vectors = BinaryMatrix(test.vectors.indptr[:401], test.vectors.indices, validate=False)
+    results = []
+    for store in ("plain", "dag"):
+        model = TreePerceptron("sst", 0.4, 0.4, epochs=2, store=store, degree=degree,
+                               positive_weight=2.0).fit(train.forest, train.labels,
+                                                        train.vectors)
+        results.append(model.voted_decision_function(queries, vectors))
+    assert np.array_equal(results[0], results[1])
+    assert np.count_nonzero(results[0] > 0) > 10
