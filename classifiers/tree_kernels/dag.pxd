@@ -32,6 +32,9 @@ cdef class TreeDag:
     cdef vector[int32_t] _production
     cdef vector[int64_t] _child_ptr
     cdef vector[int32_t] _children
+    # per entry of _children: the child's production and its rank in that production's index
+    cdef vector[int32_t] _child_production
+    cdef vector[int32_t] _child_rank
     cdef vector[int64_t] _size
     cdef vector[double] _weight
     # The DAG nodes of each production (label) id in creation order, and each node's position

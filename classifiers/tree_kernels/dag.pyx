@@ -162,6 +162,8 @@ cdef class TreeDag:
         cdef int32_t c
         for c in kids:
             self._children.push_back(c)
+            self._child_production.push_back(self._production[c])
+            self._child_rank.push_back(self._rank_production[c])
             size += self._size[c]
         self._label.push_back(label)
         self._production.push_back(production)
@@ -301,16 +303,15 @@ cdef class TreeDag:
         cdef double prod = self._params.lam
         cdef int64_t k, c2, first = self._child_ptr[d]
         cdef int64_t nc = self._child_ptr[d + 1] - first, tree_first = f.child_ptr[sb + y]
-        cdef int32_t c1, p1, p2
+        cdef int32_t p1, p2
         for k in range(nc):
-            c1 = self._children[first + k]
             c2 = f.children[tree_first + k]
-            p1 = self._production[c1]
+            p1 = self._child_production[first + k]
             p2 = f.production[c2]
             if p1 == 0 and p2 == 0:
                 continue
             if p1 == p2:
-                prod *= sigma + w.memo[w.offset[c2 - sb] + self._rank_production[c1]]
+                prod *= sigma + w.memo[w.offset[c2 - sb] + self._child_rank[first + k]]
             else:
                 prod *= sigma
                 if prod == 0.0:
