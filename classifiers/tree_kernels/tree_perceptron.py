@@ -17,7 +17,7 @@ the per-mistake kernel values.
 
 Model stores with one interface: `plain` keeps the mistake trees as coefficients over the
 training forest (kernels.kernel_expansion), `dag` a TreeDag with one `add_tree` per mistake
-(dag.dag_score). They make the same mistakes in the same order up to floating-point rounding.
+(scored by combined_scorer.CombinedScorer). They make the same mistakes in the same order up to floating-point rounding.
 Forests scored after training must share the label and production interners of the training
 forest (read_svmlight_tk(path, train.forest.labels, train.forest.productions)).
 
@@ -46,8 +46,9 @@ one DAG score (a sum over all mistakes) does not give. `voted_decision_function`
 exactly either way: for the plain store from the per-mistake kernels (kernels.gram_matrix, M
 tree kernels per instance), for the dag store from postings of the DAG nodes and vector
 features (voted_dag.VotedDag: each per-mistake kernel is a sum over the DAG nodes the instance
-matches). In training, both are the same: each step scores x_t against the current v_k, which
-is one DAG score.
+matches). Training is the same for the three predictions: each step scores x_t against the
+current v_k, one DAG score. The headline figure of benchmarks/srl_boundary.py (all of train.tk)
+is the averaged perceptron's.
 """
 from __future__ import annotations
 
