@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from features.bracket_scan import tree_orders
 from features.interning import StringInterner
 from features.svmlight_tk import (
     SvmlightTkFormatError,
@@ -156,3 +157,13 @@ def test_shared_interners_match_nltk(srl_boundary: Path) -> None:
     reference = read_svmlight_tk(srl_boundary / "test.10k.tk", again.forest.labels,
                                  again.forest.productions, reader="nltk")
     assert_identical(fast, reference)
+
+
+def test_tree_orders_equal_a_stable_lexsort() -> None:
+    rng = np.random.default_rng(3)
+    sizes = rng.integers(0, 30, size=200)
+    tree_ptr = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    key = rng.integers(0, 6, size=int(tree_ptr[-1])).astype(np.int32)
+    tree_of_node = np.repeat(np.arange(sizes.size), sizes)
+    expected = np.lexsort((key, tree_of_node)).astype(np.int32)
+    assert np.array_equal(tree_orders(tree_ptr, key), expected)
