@@ -9,11 +9,18 @@ Reading gives the labels, one TreeForest of all trees (instance k owns the trees
 instance_ptr[k] .. instance_ptr[k+1]-1) and a BinaryMatrix of the vectors with the ids as
 written (validated like features.svmlight: ascending ids, values 1, value 0 dropped). Bad input
 raises one `SvmlightTkFormatError` naming `file:line` and the problem.
+
+Two readers give identical results: `fast` (features/bracket_scan.pyx fills the forest's arrays
+in one pass over the bytes; a line it cannot read is handed to the reference for the message)
+and `nltk`, the reference (nltk.Tree.fromstring per tree). Text holding white space other than
+space, tab, carriage return and newline (vertical tab, form feed, U+0085, U+00A0, ...) always
+takes the reference path.
 """
 from __future__ import annotations
 
 import math
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +28,7 @@ import nltk
 import numpy as np
 
 from features.binary_matrix import BinaryMatrix
+from features.bracket_scan import scan_svmlight_tk
 from features.errors import InputError
 from features.interning import StringInterner
 from features.output_files import output_stream
@@ -29,6 +37,12 @@ from features.trees import TreeForest, TreeSyntaxError, parse_tree
 
 BEGIN_TREE = "|BT|"
 END_TREES = "|ET|"
+READERS = ("fast", "nltk")
+# What str.strip() and nltk's \s treat as white space besides " \t\r\n".
+_OTHER_SPACE = re.compile("[\x0b\x0c\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029"
+                          "\u202f\u205f\u3000]")
+_OTHER_SPACE_BYTES = np.zeros(256, dtype=bool)
+_OTHER_SPACE_BYTES[[0x0B, 0x0C, 0x1C, 0x1D, 0x1E, 0x1F]] = True
 
 
 class SvmlightTkFormatError(InputError):
@@ -57,15 +71,39 @@ def read_svmlight_tk(
     labels: StringInterner | None = None,
     productions: StringInterner | None = None,
     n_features: int | None = None,
+    reader: str = "fast",
 ) -> TreeInstances:
     """Read an SVM-light-TK file; pass the interners of other forests to share ids with them."""
-    text = Path(path).read_bytes()
-    try:
-        decoded = text.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = text.count(b"\n", 0, error.start) + 1
-        raise SvmlightTkFormatError(f"{path}:{line}: not valid UTF-8") from None
-    return parse_svmlight_tk(decoded, str(path), labels, productions, n_features)
+    data = Path(path).read_bytes()
+    return parse_svmlight_tk_bytes(data, str(path), labels, productions, n_features, reader)
+
+
+def parse_svmlight_tk_bytes(
+    data: bytes,
+    name: str = "<svmlight-tk>",
+    labels: StringInterner | None = None,
+    productions: StringInterner | None = None,
+    n_features: int | None = None,
+    reader: str = "fast",
+) -> TreeInstances:
+    """Parse the bytes of an SVM-light-TK file (UTF-8); `name` is used in error messages."""
+    if reader not in READERS:
+        raise ValueError(f"reader must be one of {READERS}, not {reader!r}")
+    codes = np.frombuffer(data, dtype=np.uint8)
+    ascii_only = not codes.size or int(codes.max()) < 0x80
+    text = None
+    if not ascii_only:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            line = data.count(b"\n", 0, error.start) + 1
+            raise SvmlightTkFormatError(f"{name}:{line}: not valid UTF-8") from None
+    other_space = bool(_OTHER_SPACE_BYTES[codes].any()) or (
+        text is not None and _OTHER_SPACE.search(text) is not None)
+    if reader == "nltk" or other_space:
+        text = data.decode("utf-8") if text is None else text
+        return parse_svmlight_tk(text, name, labels, productions, n_features, "nltk")
+    return _parse_fast(data, name, labels, productions, n_features)
 
 
 def parse_svmlight_tk(
@@ -74,8 +112,14 @@ def parse_svmlight_tk(
     labels: StringInterner | None = None,
     productions: StringInterner | None = None,
     n_features: int | None = None,
+    reader: str = "fast",
 ) -> TreeInstances:
     """Parse the text of an SVM-light-TK file; `name` is used in error messages."""
+    if reader == "fast":
+        return parse_svmlight_tk_bytes(text.encode("utf-8"), name, labels, productions,
+                                       n_features, reader)
+    if reader not in READERS:
+        raise ValueError(f"reader must be one of {READERS}, not {reader!r}")
     targets: list[float] = []
     trees = []
     instance_ptr = [0]
@@ -94,11 +138,67 @@ def parse_svmlight_tk(
     if not targets:
         raise SvmlightTkFormatError(f"{name}: empty file (no examples)")
     matrix = _parse_vectors(vectors, line_numbers, name, n_features)
-    y = np.asarray(targets)
+    forest = TreeForest(trees, labels, productions)
+    return TreeInstances(_targets(targets), forest, np.asarray(instance_ptr, dtype=np.int64),
+                         matrix)
+
+
+def _targets(values: list[float] | np.ndarray) -> np.ndarray:
+    y = np.asarray(values, dtype=np.float64)
     if np.all(y == np.round(y)) and np.all(np.abs(y) < 2**53):
         y = y.astype(np.int64)
-    forest = TreeForest(trees, labels, productions)
-    return TreeInstances(y, forest, np.asarray(instance_ptr, dtype=np.int64), matrix)
+    return y
+
+
+def _label_value(label_text: str) -> float | None:
+    """The value of a stripped label text, None when it is not a number (see _split_line)."""
+    try:
+        target = float(label_text)
+    except ValueError:
+        return None
+    if not label_text or " " in label_text or not math.isfinite(target):
+        return None
+    return target
+
+
+def _parse_fast(
+    data: bytes,
+    name: str,
+    labels: StringInterner | None,
+    productions: StringInterner | None,
+    n_features: int | None,
+) -> TreeInstances:
+    """The bracket scanner's reading of data; its errors are those of the nltk path."""
+    scan = scan_svmlight_tk(data, lambda text: _label_value(text.decode("utf-8")))
+    if isinstance(scan, int):
+        line = data.split(b"\n")[scan - 1].decode("utf-8")
+        _split_line(line, f"{name}:{scan}")
+        return parse_svmlight_tk(data.decode("utf-8"), name, labels, productions, n_features,
+                                 "nltk")
+    if not scan["targets"].size:
+        raise SvmlightTkFormatError(f"{name}: empty file (no examples)")
+    try:
+        matrix, _ = parse_svmlight(scan["vectors"], name, n_features=n_features)
+    except SvmlightFormatError:
+        text = data.decode("utf-8").split("\n")
+        numbers = scan["line_numbers"].tolist()
+        vectors = [text[k - 1].partition(BEGIN_TREE)[2].partition(END_TREES)[2]
+                   .split("#", 1)[0] for k in numbers]
+        _parse_vectors(vectors, numbers, name, n_features)
+        raise
+    labels = labels if labels is not None else StringInterner()
+    productions = productions if productions is not None else StringInterner()
+    strings = [text.decode("utf-8") for text in scan["label_strings"]]
+    label_ids = np.asarray([labels.add(text) for text in strings], dtype=np.int32)
+    production_ids = np.zeros(len(scan["production_items"]) + 1, dtype=np.int32)
+    for p, items in enumerate(scan["production_items"], 1):
+        head, *kids = (strings[i] for i in items.tolist())
+        production_ids[p] = productions.add(f"{head} -> {' '.join(kids)}")
+    forest = TreeForest.from_arrays(
+        labels, productions, scan["tree_ptr"], label_ids[scan["label"]],
+        production_ids[scan["production"]], scan["child_ptr"], scan["children"],
+        scan["subtree_end"], scan["is_word"])
+    return TreeInstances(_targets(scan["targets"]), forest, scan["instance_ptr"], matrix)
 
 
 def _split_line(line: str, where: str) -> tuple[float, list[nltk.Tree | None], str]:
@@ -110,11 +210,8 @@ def _split_line(line: str, where: str) -> tuple[float, list[nltk.Tree | None], s
     if not end:
         raise SvmlightTkFormatError(f"{where}: no {END_TREES} after the trees")
     label_text = head.strip()
-    try:
-        target = float(label_text)
-    except ValueError:
-        target = math.nan
-    if not label_text or " " in label_text or not math.isfinite(target):
+    target = _label_value(label_text)
+    if target is None:
         raise SvmlightTkFormatError(f"{where}: label {label_text!r} is not a number")
     vector = vector.split("#", 1)[0]
     if "|BV|" in vector or "|EV|" in vector:

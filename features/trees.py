@@ -28,6 +28,7 @@ from collections.abc import Iterable
 import nltk
 import numpy as np
 
+from features.bracket_scan import tree_orders
 from features.interning import StringInterner
 
 NO_PRODUCTION = 0
@@ -81,16 +82,46 @@ class TreeForest:
         self.children = np.asarray(builder.children, dtype=np.int32)
         self.subtree_end = np.asarray(builder.subtree_end, dtype=np.int32)
         self.is_word = np.asarray(builder.is_word, dtype=np.uint8)
+        self._derive()
+
+    @classmethod
+    def from_arrays(
+        cls,
+        labels: StringInterner,
+        productions: StringInterner,
+        tree_ptr: np.ndarray,
+        label: np.ndarray,
+        production: np.ndarray,
+        child_ptr: np.ndarray,
+        children: np.ndarray,
+        subtree_end: np.ndarray,
+        is_word: np.ndarray,
+    ) -> "TreeForest":
+        """A forest of arrays already laid out as the module notes say (ids of the given
+        interners); the leaf flags and the per-tree orders are derived here."""
+        forest = cls.__new__(cls)
+        forest.labels, forest.productions = labels, productions
+        forest.tree_ptr = np.ascontiguousarray(tree_ptr, dtype=np.int64)
+        forest.label = np.ascontiguousarray(label, dtype=np.int32)
+        forest.production = np.ascontiguousarray(production, dtype=np.int32)
+        forest.child_ptr = np.ascontiguousarray(child_ptr, dtype=np.int64)
+        forest.children = np.ascontiguousarray(children, dtype=np.int32)
+        forest.subtree_end = np.ascontiguousarray(subtree_end, dtype=np.int32)
+        forest.is_word = np.ascontiguousarray(is_word, dtype=np.uint8)
+        forest._derive()
+        return forest
+
+    def _derive(self) -> None:
         n_children = np.diff(self.child_ptr)
         self.is_leaf = (n_children == 0).astype(np.uint8)
         leaf_children = np.zeros(self.label.size, dtype=np.int64)
         if self.children.size:
             parents = np.repeat(np.arange(self.label.size), n_children)
-            np.add.at(leaf_children, parents, self.is_leaf[self.children])
+            leaf_children = np.bincount(parents, weights=self.is_leaf[self.children],
+                                        minlength=self.label.size).astype(np.int64)
         self.is_preterminal = ((n_children > 0) & (leaf_children == n_children)).astype(np.uint8)
-        tree_of_node = np.repeat(np.arange(len(self), dtype=np.int64), np.diff(self.tree_ptr))
-        self.production_order = np.lexsort((self.production, tree_of_node)).astype(np.int32)
-        self.label_order = np.lexsort((self.label, tree_of_node)).astype(np.int32)
+        self.production_order = tree_orders(self.tree_ptr, self.production)
+        self.label_order = tree_orders(self.tree_ptr, self.label)
 
     @classmethod
     def from_brackets(
@@ -101,6 +132,27 @@ class TreeForest:
     ) -> "TreeForest":
         """A forest of Penn-bracket strings (an empty string is an empty tree)."""
         return cls((parse_tree(text) for text in texts), labels, productions)
+
+    def select(self, rows: np.ndarray) -> "TreeForest":
+        """The forest of trees rows[0], rows[1], ... of this one (same interners)."""
+        rows = np.asarray(rows, dtype=np.int64).reshape(-1)
+        if rows.size and (rows.min() < 0 or rows.max() >= len(self)):
+            raise IndexError(f"tree indices must lie in 0 .. {len(self) - 1}")
+        starts, sizes = self.tree_ptr[rows], np.diff(self.tree_ptr)[rows]
+        tree_ptr = np.zeros(rows.size + 1, dtype=np.int64)
+        np.cumsum(sizes, out=tree_ptr[1:])
+        nodes = np.arange(int(tree_ptr[-1]), dtype=np.int64)
+        shift = np.repeat(starts - tree_ptr[:-1], sizes)
+        old = nodes + shift
+        n_children = np.diff(self.child_ptr)[old]
+        child_ptr = np.zeros(old.size + 1, dtype=np.int64)
+        np.cumsum(n_children, out=child_ptr[1:])
+        child_old = np.repeat(self.child_ptr[old], n_children) + (
+            np.arange(int(child_ptr[-1]), dtype=np.int64) - np.repeat(child_ptr[:-1], n_children))
+        children = self.children[child_old] - np.repeat(shift, n_children)
+        return TreeForest.from_arrays(
+            self.labels, self.productions, tree_ptr, self.label[old], self.production[old],
+            child_ptr, children, self.subtree_end[old] - shift, self.is_word[old])
 
     def __len__(self) -> int:
         return self.tree_ptr.size - 1

@@ -32,6 +32,9 @@ cdef class TreeDag:
     cdef vector[int32_t] _production
     cdef vector[int64_t] _child_ptr
     cdef vector[int32_t] _children
+    # per entry of _children: the child's production and its rank in that production's index
+    cdef vector[int32_t] _child_production
+    cdef vector[int32_t] _child_rank
     cdef vector[int64_t] _size
     cdef vector[double] _weight
     # The DAG nodes of each production (label) id in creation order, and each node's position
@@ -56,6 +59,8 @@ cdef class TreeDag:
     cdef int32_t _node(self, int32_t label, int32_t production, list kids)
     cdef double score_view(self, const ForestView* forest, int64_t j,
                            DagWorkspace* w) noexcept nogil
+    cdef double match_view(self, const ForestView* forest, int64_t j, DagWorkspace* w,
+                           double* node_sums, vector[int32_t]* touched) noexcept nogil
     cdef double _subset_delta(self, int32_t d, const ForestView* f, int64_t sb, int64_t y,
                               double sigma, const DagWorkspace* w) noexcept nogil
     cdef double _partial_delta(self, int32_t d, const ForestView* f, int64_t sb, int64_t y,

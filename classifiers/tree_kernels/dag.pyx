@@ -107,10 +107,11 @@ cdef class TreeDag:
             dag.add_tree(forest, t, float(coef[t]))
         return dag
 
-    def add_tree(self, forest, int64_t t, double weight) -> None:
+    def add_tree(self, forest, int64_t t, double weight) -> list | None:
         """Add weight * K(., tree t of forest): weight' (weight / sqrt(K(t, t)) when normalised,
         nothing for an empty tree or K(t, t) = 0) to f of the DAG node of each of its subtrees,
-        creating the missing ones."""
+        creating the missing ones. Returns the DAG node of each of the tree's nodes (in the
+        tree's order), None when nothing was added."""
         cdef ForestView v = forest_view(forest)
         cdef Workspace w
         cdef double k
@@ -122,7 +123,7 @@ cdef class TreeDag:
         start = v.tree_ptr[t]
         n = v.tree_ptr[t + 1] - start
         if weight == 0.0 or n == 0:
-            return
+            return None
         if self.normalize:
             w.delta = NULL
             w.scratch = NULL
@@ -134,7 +135,7 @@ cdef class TreeDag:
             if isnan(k):
                 raise MemoryError("out of memory in the tree kernel")
             if k <= 0.0:
-                return
+                return None
             weight /= sqrt(k)
         labels = forest.label[start:start + n].tolist()
         productions = forest.production[start:start + n].tolist()
@@ -149,6 +150,7 @@ cdef class TreeDag:
             ids[x] = d
         self.n_trees += 1
         self.n_tree_nodes += n
+        return ids
 
     cdef int32_t _node(self, int32_t label, int32_t production, list kids):
         key = (label, production, *kids)
@@ -160,6 +162,8 @@ cdef class TreeDag:
         cdef int32_t c
         for c in kids:
             self._children.push_back(c)
+            self._child_production.push_back(self._production[c])
+            self._child_rank.push_back(self._rank_production[c])
             size += self._size[c]
         self._label.push_back(label)
         self._production.push_back(production)
@@ -224,6 +228,13 @@ cdef class TreeDag:
                            DagWorkspace* w) noexcept nogil:
         # sum_d sum_n f(d) Delta(d, n) over tree j of f (see the module notes), normalised by
         # sqrt(K(T, T)) when the DAG is; NaN when out of memory.
+        return self.match_view(f, j, w, NULL, NULL)
+
+    cdef double match_view(self, const ForestView* f, int64_t j, DagWorkspace* w,
+                           double* node_sums, vector[int32_t]* touched) noexcept nogil:
+        # score_view; with node_sums, also node_sums[d] += sum_n Delta(d, n) for every DAG node
+        # d that meets tree j, each such d appended once to touched (node_sums starts at 0
+        # there: Delta > 0 for a matched pair).
         cdef int64_t sb = f.tree_ptr[j], nb = f.tree_ptr[j + 1] - sb
         cdef bint by_label = self._params.kind == KIND_PT or self._params.kind == KIND_ET
         cdef const int32_t* key = f.label if by_label else f.production
@@ -272,6 +283,10 @@ cdef class TreeDag:
                     value = self._subset_delta(d, f, sb, y, 0.0, w)
                 w.memo[w.offset[y] + r] = value
                 total += self._weight[d] * value
+                if node_sums != NULL:
+                    if node_sums[d] == 0.0:
+                        touched.push_back(d)
+                    node_sums[d] += value
         if self.normalize:
             kq = pair_kernel(f, j, f, j, &self._params, &w.kernel)
             if isnan(kq):
@@ -288,16 +303,15 @@ cdef class TreeDag:
         cdef double prod = self._params.lam
         cdef int64_t k, c2, first = self._child_ptr[d]
         cdef int64_t nc = self._child_ptr[d + 1] - first, tree_first = f.child_ptr[sb + y]
-        cdef int32_t c1, p1, p2
+        cdef int32_t p1, p2
         for k in range(nc):
-            c1 = self._children[first + k]
             c2 = f.children[tree_first + k]
-            p1 = self._production[c1]
+            p1 = self._child_production[first + k]
             p2 = f.production[c2]
             if p1 == 0 and p2 == 0:
                 continue
             if p1 == p2:
-                prod *= sigma + w.memo[w.offset[c2 - sb] + self._rank_production[c1]]
+                prod *= sigma + w.memo[w.offset[c2 - sb] + self._child_rank[first + k]]
             else:
                 prod *= sigma
                 if prod == 0.0:

@@ -17,25 +17,56 @@ the per-mistake kernel values.
 
 Model stores with one interface: `plain` keeps the mistake trees as coefficients over the
 training forest (kernels.kernel_expansion), `dag` a TreeDag with one `add_tree` per mistake
-(dag.dag_score). They make the same mistakes in the same order up to floating-point rounding.
+(scored by combined_scorer.CombinedScorer). They make the same mistakes in the same order up to floating-point rounding.
 Forests scored after training must share the label and production interners of the training
 forest (read_svmlight_tk(path, train.forest.labels, train.forest.productions)).
 
-Optional vector part (plain store only), SVM-light-TK's `-C +` (combination.svmlight_tk_sum):
+Optional vector part, SVM-light-TK's `-C +` (combination.svmlight_tk_sum):
     K(a, b) = P(x_a, x_b) / sqrt(P(x_a, x_a) P(x_b, x_b)) + T * TK_n(a, b),
     P(x, z) = (s x.z + r)^d,
-on the instances' binary vectors (a zero P(x, x) replaced by 1, as combination.polynomial_gram).
+on the instances' binary vectors (a zero P(x, x) replaced by 1, as combination.polynomial_gram):
+the plain store sums P_n over the mistake vectors (any degree), the dag store holds the sum as
+an explicit weight table (poly2_table.Poly2Table: degree 1 or 2) and scores an instance with
+combined_scorer.CombinedScorer.
+
+Uneven treatment of the classes (optional, both off by default):
+- margins (Li, Zaragoza, Herbrich, Shawe-Taylor & Kandola 2002, "The perceptron algorithm with
+  uneven margins", PAUM): an update happens when y_t s(x_t) <= tau_{y_t}, with margins
+  tau_{+1} = margin_positive, tau_{-1} = margin_negative (0, 0: the perceptron);
+- positive_weight c: an update on a positive instance adds c y_t K(x_t, .) instead of
+  y_t K(x_t, .), the perceptron form of SVM-light's `-j` cost factor.
+With them, "mistake" above means update and y_m its weight y_m c_{y_m}; the voted and averaged
+formulas are unchanged.
+
+Which prediction is which: `decision_function` gives the averaged perceptron (average=True, the
+default) or the last one; both are a single kernel expansion, so a DAG model (TreeKernelModel
+with method "dag") computes them exactly. The voted perceptron's sum_k c_k sign(v_k . x) needs
+each prefix sum v_k . x = sum_{m < k} y_m K(x_m, x), i.e. every per-mistake kernel value, which
+one DAG score (a sum over all mistakes) does not give. `voted_decision_function` computes it
+exactly either way: for the plain store from the per-mistake kernels (kernels.gram_matrix, M
+tree kernels per instance), for the dag store from postings of the DAG nodes and vector
+features (voted_dag.VotedDag: each per-mistake kernel is a sum over the DAG nodes the instance
+matches). Training is the same for the three predictions: each step scores x_t against the
+current v_k, one DAG score. The headline figure of benchmarks/srl_boundary.py (all of train.tk)
+is the averaged perceptron's.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from classifiers.tree_kernels.dag import TreeDag, dag_score, dag_scores
+from classifiers.tree_kernels.combined_scorer import CombinedScorer
+from classifiers.tree_kernels.dag import TreeDag
 from classifiers.tree_kernels.kernels import gram_matrix, kernel_expansion, self_kernels
+from classifiers.tree_kernels.poly2_table import Poly2Table
+from classifiers.tree_kernels.tree_model import TreeKernelModel, TreeKernelSpec
+from classifiers.tree_kernels.voted_dag import VotedDag
 from features.binary_matrix import BinaryMatrix
 from features.trees import TreeForest
 
 STORES = ("plain", "dag")
+# A prefix sum v_k . x within VOTE_TIE times the sum of its terms' magnitudes is a tie (sign 0),
+# as in voted_dag.pyx: its sign would be rounding noise of a sum that is 0 in exact arithmetic.
+VOTE_TIE = 1e-10
 
 
 class _Polynomial:
@@ -108,34 +139,32 @@ class _PlainStore:
             return tree
         return self._vector_score(self.vectors.row(t)) + self.tree_constant * tree
 
-    def scores(self, forest: TreeForest, vectors: BinaryMatrix | None = None) -> np.ndarray:
-        raw = kernel_expansion(forest, self.forest, self.coefficients, self.kind, self.lam,
-                               self.mu, False)
-        norms = self_kernels(forest, self.kind, self.lam, self.mu)
-        out = np.zeros(len(forest), dtype=np.float64)
-        positive = norms > 0.0
-        out[positive] = raw[positive] / np.sqrt(norms[positive])
-        if self.poly is None:
-            return out
-        vector = np.array([self._vector_score(vectors.row(i)) for i in range(len(forest))])
-        return vector + self.tree_constant * out
-
 
 class _DagStore:
-    """sum_m weight_m K_n(x_m, .) as a TreeDag (each distinct subtree stored once)."""
+    """sum_m weight_m K_n(x_m, .) as a TreeDag (each distinct subtree stored once); with a
+    vector part, plus the explicit table of sum_m weight_m P_n(v_m, .) and the DAG part times
+    tree_constant."""
 
-    def __init__(self, forest: TreeForest, kind: str, lam: float, mu: float) -> None:
+    def __init__(self, forest: TreeForest, kind: str, lam: float, mu: float,
+                 vectors: BinaryMatrix | None = None,
+                 polynomial: tuple[int, float, float] | None = None,
+                 tree_constant: float = 1.0) -> None:
         self.forest = forest
+        self.vectors = vectors
         self.dag = TreeDag(kind, lam, mu, True)
+        self.dag._check_interners(forest)
+        self.table = Poly2Table(*polynomial) if polynomial is not None else None
+        self.scorer = CombinedScorer(self.dag, self.table,
+                                     1.0 if self.table is None else tree_constant, forest,
+                                     vectors if self.table is not None else None)
 
     def add(self, t: int, weight: float) -> None:
         self.dag.add_tree(self.forest, t, weight)
+        if self.table is not None and weight != 0.0:
+            self.table.add(self.vectors.row(t), weight)
 
     def score(self, t: int) -> float:
-        return dag_score(self.dag, self.forest, t)
-
-    def scores(self, forest: TreeForest, vectors: BinaryMatrix | None = None) -> np.ndarray:
-        return dag_scores(self.dag, forest)
+        return self.scorer.score(t)
 
 
 class TreePerceptron:
@@ -143,43 +172,61 @@ class TreePerceptron:
     online in file order for `epochs` passes; `average` predicts with the averaged perceptron
     (Freund & Schapire), else with the last one. `voted_decision_function` gives the voted
     perceptron's sum_k c_k sign(v_k . x). With `degree`, the kernel is the `-C +` sum
-    P_n + tree_constant * TK_n with the instances' binary vectors (plain store only)."""
+    P_n + tree_constant * TK_n with the instances' binary vectors. margin_positive,
+    margin_negative and positive_weight give the classes uneven treatment (module notes)."""
 
     def __init__(self, kind: str = "sst", lam: float = 0.4, mu: float = 0.4, epochs: int = 1,
                  store: str = "dag", average: bool = True, degree: int | None = None,
-                 s: float = 1.0, r: float = 1.0, tree_constant: float = 1.0) -> None:
+                 s: float = 1.0, r: float = 1.0, tree_constant: float = 1.0,
+                 margin_positive: float = 0.0, margin_negative: float = 0.0,
+                 positive_weight: float = 1.0) -> None:
         if store not in STORES:
             raise ValueError(f"store must be one of {STORES}, not {store!r}")
         if epochs < 1:
             raise ValueError(f"epochs must be >= 1, not {epochs}")
-        if degree is not None and store != "plain":
-            raise ValueError("the vector part (degree) needs store='plain'")
+        if degree is not None and store == "dag" and degree not in (1, 2):
+            raise ValueError(f"the dag store's vector part holds degree 1 or 2, not {degree}")
+        if not positive_weight > 0:
+            raise ValueError(f"positive_weight must be positive, not {positive_weight}")
         self.degree, self.s, self.r, self.tree_constant = degree, s, r, tree_constant
         self.kind, self.lam, self.mu = kind, lam, mu
         self.epochs = epochs
         self.store = store
         self.average = average
+        self.margin_positive, self.margin_negative = margin_positive, margin_negative
+        self.positive_weight = positive_weight
         self.mistake_rows = np.zeros(0, dtype=np.int64)
         self.mistake_steps = np.zeros(0, dtype=np.int64)
         self.mistake_labels = np.zeros(0, dtype=np.float64)
+        self.mistake_weights = np.zeros(0, dtype=np.float64)
         self.train_scores = np.zeros(0, dtype=np.float64)
         self.n_seen = 0
         self._forest: TreeForest | None = None
         self._last: _PlainStore | _DagStore | None = None
-        self._averaged: _PlainStore | _DagStore | None = None
         self._vectors: BinaryMatrix | None = None
+        self._models: dict[bool, TreeKernelModel] = {}
+        self._voted: VotedDag | None = None
+
+    @property
+    def spec(self) -> TreeKernelSpec:
+        return TreeKernelSpec(self.kind, self.lam, self.mu, self.degree, self.s, self.r,
+                              self.tree_constant)
 
     def _new_store(self, forest: TreeForest, norms: np.ndarray) -> _PlainStore | _DagStore:
+        polynomial = None if self.degree is None else (self.degree, self.s, self.r)
         if self.store == "plain":
-            polynomial = None if self.degree is None else (self.degree, self.s, self.r)
             return _PlainStore(forest, norms, self.kind, self.lam, self.mu, self._vectors,
                                polynomial, self.tree_constant)
-        return _DagStore(forest, self.kind, self.lam, self.mu)
+        return _DagStore(forest, self.kind, self.lam, self.mu, self._vectors, polynomial,
+                         self.tree_constant)
 
     def _check_vectors(self, forest: TreeForest, vectors: BinaryMatrix | None) -> None:
         if self.degree is not None and (vectors is None or len(vectors) != len(forest)):
             raise ValueError("the vector part needs one binary vector per tree")
 
+    # Kernel perceptron (Rosenblatt 1958; Freund & Schapire 1999, section 2), with the update
+    # rule of PAUM (Li et al. 2002, Algorithm 1) when margins are given: an update when
+    # y_t s(x_t) <= tau_{y_t}, adding c_{y_t} y_t K(x_t, .).
     def fit(self, forest: TreeForest, y: np.ndarray,
             vectors: BinaryMatrix | None = None) -> TreePerceptron:
         """Train on tree t of forest (and vectors row t, with `degree`) with label y[t]
@@ -193,16 +240,20 @@ class TreePerceptron:
         self._vectors = vectors
         norms = self_kernels(forest, self.kind, self.lam, self.mu)
         model = self._new_store(forest, norms)
+        margins = np.where(labels > 0, self.margin_positive, self.margin_negative).tolist()
+        updates = (labels * np.where(labels > 0, self.positive_weight, 1.0)).tolist()
         rows: list[int] = []
         steps: list[int] = []
         scores = np.empty(len(forest) * self.epochs, dtype=np.float64)
         step = 0
+        signs = labels.tolist()
+        score = model.score
         for _ in range(self.epochs):
             for t in range(len(forest)):
-                s = model.score(t)
-                scores[step] = s
-                if labels[t] * s <= 0.0:
-                    model.add(t, float(labels[t]))
+                value = score(t)
+                scores[step] = value
+                if signs[t] * value <= margins[t]:
+                    model.add(t, updates[t])
                     rows.append(t)
                     steps.append(step)
                 step += 1
@@ -212,12 +263,12 @@ class TreePerceptron:
         self.mistake_rows = np.asarray(rows, dtype=np.int64)
         self.mistake_steps = np.asarray(steps, dtype=np.int64)
         self.mistake_labels = labels[self.mistake_rows] if rows else np.zeros(0)
+        self.mistake_weights = (np.asarray(updates)[self.mistake_rows] if rows
+                                else np.zeros(0))
         self.train_scores = scores
         self._last = model
-        self._averaged = self._new_store(forest, norms)
-        for t, label, weight in zip(rows, self.mistake_labels.tolist(),
-                                    self.averaging_weights().tolist()):
-            self._averaged.add(t, label * weight)
+        self._models = {}
+        self._voted = None
         return self
 
     def averaging_weights(self) -> np.ndarray:
@@ -232,13 +283,25 @@ class TreePerceptron:
         if self._forest is None:
             raise RuntimeError("the perceptron is not trained (call fit first)")
 
+    def model(self, average: bool | None = None) -> TreeKernelModel:
+        """The averaged (sum_m y_m w_m K(x_m, .)) or last (sum_m y_m K(x_m, .)) perceptron as a
+        TreeKernelModel (average: self.average by default)."""
+        self._check_fitted()
+        average = self.average if average is None else average
+        if average not in self._models:
+            weights = self.mistake_weights * (self.averaging_weights() if average else 1.0)
+            self._models[average] = TreeKernelModel.from_weighted_trees(
+                self.spec, self._forest, self.mistake_rows, weights, self._vectors)
+        return self._models[average]
+
     def decision_function(self, forest: TreeForest,
                           vectors: BinaryMatrix | None = None) -> np.ndarray:
-        """Averaged sum_m y_m w_m K(x_m, x) (average) or last sum_m y_m K(x_m, x)."""
+        """Averaged sum_m y_m w_m K(x_m, x) (average) or last sum_m y_m K(x_m, x): by the DAG
+        model for the dag store, by the plain kernel sum for the plain one."""
         self._check_fitted()
         self._check_vectors(forest, vectors)
-        store = self._averaged if self.average else self._last
-        return store.scores(forest, vectors)
+        method = "dag" if self.store == "dag" else "plain"
+        return self.model().decision_function(forest, vectors, method)
 
     def predict(self, forest: TreeForest, vectors: BinaryMatrix | None = None) -> np.ndarray:
         """+1 where the decision value is > 0, else -1."""
@@ -263,18 +326,34 @@ class TreePerceptron:
 
     def voted_decision_function(self, forest: TreeForest, vectors: BinaryMatrix | None = None,
                                 chunk: int = 1000) -> np.ndarray:
-        """sum_k c_k sign(v_k . x) by a prefix sum over the mistakes' kernel values."""
+        """sum_k c_k sign(v_k . x) by a prefix sum over the mistakes' kernel values: from the
+        postings of a DAG of the mistake trees (voted_dag.VotedDag) for the dag store, from
+        per-mistake kernels (kernels.gram_matrix) for the plain one."""
         self._check_fitted()
+        self._check_vectors(forest, vectors)
         counts = self.survival_counts()
         out = np.zeros(len(forest), dtype=np.float64)
         if counts.size == 0:
             return out
+        if self.store == "dag" and self.degree in (None, 1, 2):
+            return self._voted_dag().scores(forest, counts, vectors)
         for start in range(0, len(forest), chunk):
             rows = np.arange(start, min(start + chunk, len(forest)))
             kernels = self.mistake_kernels(forest, rows, vectors)
-            partial = np.cumsum(kernels * self.mistake_labels, axis=1)
-            out[rows] = np.sign(partial) @ counts
+            terms = kernels * self.mistake_weights
+            partial = np.cumsum(terms, axis=1)
+            ties = np.abs(partial) <= VOTE_TIE * np.cumsum(np.abs(terms), axis=1)
+            out[rows] = np.where(ties, 0.0, np.sign(partial)) @ counts
         return out
+
+    def _voted_dag(self) -> VotedDag:
+        if self._voted is None:
+            voted = VotedDag(self.kind, self.lam, self.mu, self.degree, self.s, self.r,
+                             self.tree_constant)
+            for t, update in zip(self.mistake_rows.tolist(), self.mistake_weights.tolist()):
+                voted.add(self._forest, t, update, self._vectors)
+            self._voted = voted
+        return self._voted
 
     def predict_voted(self, forest: TreeForest,
                       vectors: BinaryMatrix | None = None) -> np.ndarray:

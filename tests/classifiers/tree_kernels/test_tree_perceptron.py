@@ -127,17 +127,19 @@ def test_tree_plus_vector_kernel_against_brute_force(epochs: int) -> None:
     train_gram = svmlight_tk_sum(tree_train, polynomial_gram(vectors, vectors, 2), 0.5)
     query_gram = svmlight_tk_sum(tree_query, polynomial_gram(query_vectors, vectors, 2), 0.5)
     mistakes, voted, averaged, last = _brute_force(train_gram, y, query_gram, epochs)
-    model = TreePerceptron("sst", 0.4, 0.4, epochs=epochs, store="plain", degree=2,
-                           tree_constant=0.5).fit(forest, y, vectors)
-    assert model.mistake_rows.tolist() == mistakes
-    assert np.allclose(model.voted_decision_function(queries, query_vectors), voted, atol=1e-9)
-    assert np.allclose(model.decision_function(queries, query_vectors), averaged, rtol=1e-9,
-                       atol=1e-9)
-    model.average = False
-    assert np.allclose(model.decision_function(queries, query_vectors), last, rtol=1e-9,
-                       atol=1e-9)
-    with pytest.raises(ValueError):
-        model.decision_function(queries)
+    for store in ("plain", "dag"):
+        model = TreePerceptron("sst", 0.4, 0.4, epochs=epochs, store=store, degree=2,
+                               tree_constant=0.5).fit(forest, y, vectors)
+        assert model.mistake_rows.tolist() == mistakes
+        assert np.allclose(model.voted_decision_function(queries, query_vectors), voted,
+                           atol=1e-9)
+        assert np.allclose(model.decision_function(queries, query_vectors), averaged,
+                           rtol=1e-9, atol=1e-9)
+        model.average = False
+        assert np.allclose(model.decision_function(queries, query_vectors), last, rtol=1e-9,
+                           atol=1e-9)
+        with pytest.raises(ValueError):
+            model.decision_function(queries)
 
 
 def test_bad_arguments() -> None:
@@ -145,7 +147,7 @@ def test_bad_arguments() -> None:
     with pytest.raises(ValueError):
         TreePerceptron(store="list")
     with pytest.raises(ValueError):
-        TreePerceptron(store="dag", degree=2)
+        TreePerceptron(store="dag", degree=3)
     with pytest.raises(ValueError):
         TreePerceptron().fit(forest, y[:5])
     with pytest.raises(ValueError):
@@ -182,3 +184,59 @@ def test_positive_class_f1_on_test(srl_boundary) -> None:
     print(f"train.5k -> test.10k[:2000] SST averaged: P={precision:.4f} R={recall:.4f} "
           f"F1={f1:.4f} mistakes={model.n_mistakes}")
     assert f1 > 0.0
+
+
+def test_plain_and_dag_with_the_vector_part_make_the_same_mistakes_20k(srl_boundary) -> None:
+    data = read_svmlight_tk(srl_boundary / "train.20k.tk")
+    plain = TreePerceptron("sst", 0.4, 0.4, store="plain", degree=2).fit(
+        data.forest, data.labels, data.vectors)
+    dag = TreePerceptron("sst", 0.4, 0.4, store="dag", degree=2).fit(
+        data.forest, data.labels, data.vectors)
+    assert plain.n_mistakes > 500
+    assert np.array_equal(plain.mistake_rows, dag.mistake_rows)
+    bound = 1e-9 * np.maximum(1.0, np.arange(1, plain.train_scores.size + 1))
+    assert np.all(np.abs(plain.train_scores - dag.train_scores) <= bound)
+    queries = _first(data.forest, 300)
+    vectors = BinaryMatrix(data.vectors.indptr[:301], data.vectors.indices, validate=False)
+    a, b = plain.decision_function(queries, vectors), dag.decision_function(queries, vectors)
+    assert np.all(np.abs(a - b) <= 1e-9 * float(np.abs(a).max()))
+    assert dag.n_dag_nodes < dag.n_tree_nodes == plain.n_tree_nodes
+
+
+@pytest.mark.parametrize("store", ("plain", "dag"))
+def test_uneven_margins_and_positive_weight_against_a_direct_loop(store: str) -> None:
+    forest, y = _random_data(91, 40)
+    rng = np.random.default_rng(4)
+    vectors = _random_vectors(rng, 40)
+    tree_train, _ = _tree_grams(forest, forest, "sst")
+    gram = svmlight_tk_sum(tree_train, polynomial_gram(vectors, vectors, 2), 0.5)
+    updates, weights = [], []
+    for _ in range(2):
+        for t in range(40):
+            score = sum(w * gram[t, m] for m, w in zip(updates, weights))
+            if y[t] * score <= (0.3 if y[t] > 0 else 0.1):
+                updates.append(t)
+                weights.append(float(y[t]) * (2.0 if y[t] > 0 else 1.0))
+    model = TreePerceptron("sst", epochs=2, store=store, degree=2, tree_constant=0.5,
+                           margin_positive=0.3, margin_negative=0.1,
+                           positive_weight=2.0).fit(forest, y, vectors)
+    assert model.mistake_rows.tolist() == updates
+    assert np.allclose(model.mistake_weights, weights)
+
+
+@pytest.mark.parametrize("degree", (None, 1, 2))
+def test_voted_dag_equals_the_per_mistake_kernels_on_the_dataset(srl_boundary,
+                                                                 degree: int | None) -> None:
+    train = read_svmlight_tk(srl_boundary / "train.5k.tk")
+    test = read_svmlight_tk(srl_boundary / "test.10k.tk", train.forest.labels,
+                            train.forest.productions)
+    queries = _first(test.forest, 400)
+    vectors = BinaryMatrix(test.vectors.indptr[:401], test.vectors.indices, validate=False)
+    results = []
+    for store in ("plain", "dag"):
+        model = TreePerceptron("sst", 0.4, 0.4, epochs=2, store=store, degree=degree,
+                               positive_weight=2.0).fit(train.forest, train.labels,
+                                                        train.vectors)
+        results.append(model.voted_decision_function(queries, vectors))
+    assert np.array_equal(results[0], results[1])
+    assert np.count_nonzero(results[0] > 0) > 10

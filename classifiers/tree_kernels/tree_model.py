@@ -1,0 +1,330 @@
+"""TreeKernelModel: a trained tree-kernel classifier (perceptron or SVM) and its model file.
+
+The decision function of a kernel expansion over trees with SVM-light-TK's `-C +` kernel
+(combination.py; Moschitti 2006, SVM-light-TK 1.5 `-t 5 -C +`):
+    f(x) = b + sum_i alpha_i [P_n(v_i, v_x) + T * TK_n(t_i, t_x)],
+TK_n(a, b) = TK(a, b) / sqrt(TK(a, a) TK(b, b)) the normalised tree kernel (kind, lam, mu),
+P_n the normalised polynomial (s v.w + r)^d on the binary vectors (no vector part when degree
+is None; the tree part is then TK_n alone, T ignored). The model keeps
+- the weighted model trees (t_i, v_i, alpha_i): rows of a TreeForest sharing the training
+  forest's interners, their vectors and weights, so that the plain kernel sum can be evaluated;
+- the DAG of the model trees (dag.TreeDag: Aiolli et al. 2007; Severyn & Moschitti 2010,
+  Theorem 1), each distinct subtree once with f(d) = sum_i alpha_i / sqrt(TK(t_i, t_i)) times
+  its count in t_i, so that sum_i alpha_i TK_n(t_i, x) is one dynamic program;
+- the explicit polynomial table (poly2_table.Poly2Table, degree 1 or 2) of sum_i alpha_i
+  P_n(v_i, .).
+`decision_function(..., method="dag")` is bias + table + T * DAG score (combined_scorer.py);
+`method="plain"` sums the kernels over the model trees (the reference).
+
+Model file (classifiers/model_file.py, format `polyparse-tree-kernel`): the kernel spec, bias and
+counts in the header; arrays for the model trees (forest arrays), weights, vectors and the
+label and production interners (UTF-8 strings with offsets, in id order), so that test files are
+read with the model's interners (`read_svmlight_tk(path, model.labels, model.productions)`).
+The DAG and the table are rebuilt on loading, in the same order, so that decisions are
+identical; identical inputs give byte-identical files.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+from classifiers.model_file import (
+    ModelFileError,
+    inconsistent,
+    read_model_file,
+    require_arrays,
+    write_model_file,
+)
+from classifiers.tree_kernels.combined_scorer import CombinedScorer
+from classifiers.tree_kernels.dag import TreeDag
+from classifiers.tree_kernels.kernels import KINDS, kernel_expansion, self_kernels
+from classifiers.tree_kernels.poly2_table import Poly2Table
+from features.binary_matrix import BinaryMatrix
+from features.interning import StringInterner
+from features.trees import TreeForest
+
+FORMAT = "polyparse-tree-kernel"
+FORMAT_VERSION = 1
+METHODS = ("dag", "plain")
+_FOREST_ARRAYS = {
+    "tree_ptr": ("<i8", (None,)),
+    "label": ("<i4", (None,)),
+    "production": ("<i4", (None,)),
+    "child_ptr": ("<i8", (None,)),
+    "children": ("<i4", (None,)),
+    "subtree_end": ("<i4", (None,)),
+    "is_word": ("|u1", (None,)),
+}
+
+
+@dataclass(frozen=True)
+class TreeKernelSpec:
+    """The kernel: tree kernel kind with lam (and mu for PT), plus, with degree, the normalised
+    polynomial (s x.z + r)^degree on the vectors and tree_constant T times the tree part."""
+
+    kind: str = "sst"
+    lam: float = 0.4
+    mu: float = 0.4
+    degree: int | None = None
+    s: float = 1.0
+    r: float = 1.0
+    tree_constant: float = 1.0
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"unknown tree kernel {self.kind!r} "
+                             f"(expected one of {', '.join(KINDS)})")
+        if not self.lam > 0 or not self.mu > 0:
+            raise ValueError("lambda and mu must be positive")
+        if self.degree is not None and self.degree < 1:
+            raise ValueError(f"the polynomial degree must be >= 1, not {self.degree}")
+
+    @property
+    def tree_weight(self) -> float:
+        """The factor of the tree part: T with a vector part, else 1."""
+        return 1.0 if self.degree is None else self.tree_constant
+
+
+class TreeKernelModel:
+    """f(x) = bias + sum_i weights[i] K(model tree i, x) (see the module notes)."""
+
+    def __init__(self, spec: TreeKernelSpec, forest: TreeForest, weights: np.ndarray,
+                 vectors: BinaryMatrix | None, bias: float = 0.0) -> None:
+        self.spec = spec
+        self.forest = forest
+        self.weights = np.ascontiguousarray(weights, dtype=np.float64)
+        if self.weights.shape != (len(forest),):
+            raise ValueError(f"{self.weights.size} weights for {len(forest)} model trees")
+        if spec.degree is not None and (vectors is None or len(vectors) != len(forest)):
+            raise ValueError("the vector part needs one binary vector per model tree")
+        self.vectors = vectors if spec.degree is not None else None
+        self.bias = float(bias)
+        self.dag = TreeDag(spec.kind, spec.lam, spec.mu, True)
+        self.dag._check_interners(forest)
+        self.table = (Poly2Table(spec.degree, spec.s, spec.r) if spec.degree in (1, 2)
+                      else None)
+        for i, weight in enumerate(self.weights.tolist()):
+            if weight == 0.0:
+                continue
+            self.dag.add_tree(forest, i, weight)
+            if self.table is not None:
+                self.table.add(self.vectors.row(i), weight)
+
+    @classmethod
+    def from_weighted_trees(cls, spec: TreeKernelSpec, forest: TreeForest, rows: np.ndarray,
+                            weights: np.ndarray, vectors: BinaryMatrix | None = None,
+                            bias: float = 0.0) -> TreeKernelModel:
+        """The model sum_k weights[k] K(tree rows[k] of forest, .) + bias (with row rows[k] of
+        vectors for the vector part). Repeated rows are merged into their first place, their
+        weights summed; rows whose weights sum to 0 are dropped."""
+        rows = np.asarray(rows, dtype=np.int64).reshape(-1)
+        weights = np.asarray(weights, dtype=np.float64).reshape(-1)
+        if rows.shape != weights.shape:
+            raise ValueError(f"{rows.size} rows for {weights.size} weights")
+        distinct, first, inverse = np.unique(rows, return_index=True, return_inverse=True)
+        summed = np.zeros(distinct.size, dtype=np.float64)
+        np.add.at(summed, inverse.reshape(-1), weights)
+        order = np.argsort(first, kind="stable")
+        keep = order[summed[order] != 0.0]
+        chosen = distinct[keep]
+        model_vectors = None
+        if spec.degree is not None:
+            if vectors is None or len(vectors) != len(forest):
+                raise ValueError("the vector part needs one binary vector per tree")
+            model_vectors = _select_rows(vectors, chosen)
+        return cls(spec, forest.select(chosen), summed[keep], model_vectors, bias)
+
+    @property
+    def labels(self) -> StringInterner:
+        return self.forest.labels
+
+    @property
+    def productions(self) -> StringInterner:
+        return self.forest.productions
+
+    @property
+    def n_trees(self) -> int:
+        return len(self.forest)
+
+    @property
+    def n_tree_nodes(self) -> int:
+        """Nodes of the model trees, each tree counted once (the plain model's size)."""
+        return self.forest.n_nodes
+
+    @property
+    def n_dag_nodes(self) -> int:
+        return int(self.dag.n_nodes)
+
+    def decision_function(self, forest: TreeForest, vectors: BinaryMatrix | None = None,
+                          method: str = "dag") -> np.ndarray:
+        """f(x) for every tree of forest (and row of vectors); forest must share the model's
+        interners. method: `dag` (DAG and table) or `plain` (the kernel sum, the reference)."""
+        if method not in METHODS:
+            raise ValueError(f"method must be one of {METHODS}, not {method!r}")
+        if self.spec.degree is not None and (vectors is None or len(vectors) != len(forest)):
+            raise ValueError("the vector part needs one binary vector per tree")
+        if forest.labels is not self.labels or forest.productions is not self.productions:
+            raise ValueError("the forest does not share the model's label and production "
+                             "interners (read it with the model's interners)")
+        if method == "dag":
+            if spec_needs_plain(self.spec):
+                raise ValueError(f"the DAG model's vector part holds degree 1 or 2, not "
+                                 f"{self.spec.degree} (use method='plain')")
+            scorer = CombinedScorer(self.dag, self.table, self.spec.tree_weight, forest,
+                                    vectors if self.table is not None else None)
+            return self.bias + scorer.scores()
+        return self.bias + self._plain(forest, vectors)
+
+    def _plain(self, forest: TreeForest, vectors: BinaryMatrix | None) -> np.ndarray:
+        # sum_i alpha_i TK(t_i, x) / sqrt(TK(t_i, t_i) TK(x, x)) by the kernel expansion, plus
+        # sum_i alpha_i P_n(v_i, v_x) by an inverted index over the model vectors.
+        spec = self.spec
+        own = self_kernels(self.forest, spec.kind, spec.lam, spec.mu)
+        coefficients = np.zeros(len(self.forest), dtype=np.float64)
+        positive = own > 0.0
+        coefficients[positive] = self.weights[positive] / np.sqrt(own[positive])
+        raw = kernel_expansion(forest, self.forest, coefficients, spec.kind, spec.lam, spec.mu,
+                               False)
+        norms = self_kernels(forest, spec.kind, spec.lam, spec.mu)
+        tree = np.zeros(len(forest), dtype=np.float64)
+        np.divide(raw, np.sqrt(norms), out=tree, where=norms > 0.0)
+        if spec.degree is None:
+            return tree
+        return spec.tree_constant * tree + _polynomial_sum(self.vectors, self.weights, vectors,
+                                                           spec.degree, spec.s, spec.r)
+
+    def save(self, path: str | os.PathLike, extra_header: dict[str, Any] | None = None) -> None:
+        """Write the model file (see the module notes); extra_header: JSON-ready extras
+        (training command, data checksum, scores) stored under `metadata`."""
+        header: dict[str, Any] = {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "spec": asdict(self.spec),
+            "bias": self.bias,
+            "n_trees": self.n_trees,
+            "n_tree_nodes": self.n_tree_nodes,
+            "n_dag_nodes": self.n_dag_nodes,
+        }
+        if extra_header:
+            header["metadata"] = extra_header
+        arrays = {f"forest_{name}": getattr(self.forest, name) for name in _FOREST_ARRAYS}
+        arrays["weights"] = self.weights
+        arrays.update(_strings_arrays("labels", self.labels.learned()))
+        arrays.update(_strings_arrays("productions", self.productions.learned()))
+        if self.vectors is not None:
+            arrays["vector_indptr"] = self.vectors.indptr
+            arrays["vector_indices"] = self.vectors.indices
+        write_model_file(path, header, arrays)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> TreeKernelModel:
+        """The model saved at path; ModelFileError (one line) when the file does not fit."""
+        name = str(path)
+        header, arrays = read_model_file(path, FORMAT)
+        if header.get("format_version") != FORMAT_VERSION:
+            raise ModelFileError(f"{name}: tree-kernel model format version "
+                                 f"{header.get('format_version')!r}, expected {FORMAT_VERSION}")
+        expected = {f"forest_{key}": value for key, value in _FOREST_ARRAYS.items()}
+        expected.update(weights=("<f8", (None,)), labels_text=("|u1", (None,)),
+                        labels_offsets=("<i8", (None,)), productions_text=("|u1", (None,)),
+                        productions_offsets=("<i8", (None,)))
+        require_arrays(name, arrays, expected)
+        with inconsistent(name):
+            spec = TreeKernelSpec(**header["spec"])
+            labels = StringInterner(_strings(arrays, "labels"))
+            productions = StringInterner(_strings(arrays, "productions"))
+            forest = TreeForest.from_arrays(
+                labels, productions, *(arrays[f"forest_{key}"] for key in _FOREST_ARRAYS))
+            _check_forest(forest, len(labels), len(productions))
+            vectors = None
+            if spec.degree is not None:
+                require_arrays(name, arrays, {"vector_indptr": ("<i8", (len(forest) + 1,)),
+                                              "vector_indices": ("<i4", (None,))})
+                vectors = BinaryMatrix(arrays["vector_indptr"], arrays["vector_indices"])
+            model = cls(spec, forest, arrays["weights"], vectors, float(header["bias"]))
+            if (model.n_trees, model.n_dag_nodes) != (header["n_trees"], header["n_dag_nodes"]):
+                raise ValueError("the stored counts do not match the model trees")
+        return model
+
+
+def spec_needs_plain(spec: TreeKernelSpec) -> bool:
+    """True when the vector part has no explicit table (degree above 2)."""
+    return spec.degree is not None and spec.degree not in (1, 2)
+
+
+def _check_forest(forest: TreeForest, n_labels: int, n_productions: int) -> None:
+    n = forest.n_nodes
+    if (forest.tree_ptr.size < 1 or forest.tree_ptr[0] != 0 or forest.tree_ptr[-1] != n
+            or np.any(np.diff(forest.tree_ptr) < 0) or forest.child_ptr.size != n + 1
+            or forest.child_ptr[0] != 0 or forest.child_ptr[-1] != forest.children.size
+            or np.any(np.diff(forest.child_ptr) < 0) or forest.production.size != n
+            or forest.subtree_end.size != n or forest.is_word.size != n):
+        raise ValueError("the model trees' arrays do not fit together")
+    if n and (forest.label.min() < 0 or forest.label.max() >= n_labels
+              or forest.production.min() < 0 or forest.production.max() >= n_productions):
+        raise ValueError("a model tree refers to a label or production the file does not hold")
+    if forest.children.size and (forest.children.min() < 0 or forest.children.max() >= n):
+        raise ValueError("a model tree node has a child outside the trees")
+
+
+def _strings_arrays(name: str, strings: list[str]) -> dict[str, np.ndarray]:
+    encoded = [text.encode("utf-8") for text in strings]
+    offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
+    np.cumsum([len(text) for text in encoded], out=offsets[1:])
+    return {f"{name}_text": np.frombuffer(b"".join(encoded), dtype=np.uint8),
+            f"{name}_offsets": offsets}
+
+
+def _strings(arrays: dict[str, np.ndarray], name: str) -> list[str]:
+    text = arrays[f"{name}_text"].tobytes()
+    offsets = arrays[f"{name}_offsets"].tolist()
+    if not offsets or offsets[0] != 0 or offsets[-1] != len(text) or any(
+            b < a for a, b in zip(offsets, offsets[1:])):
+        raise ValueError(f"the {name} offsets do not fit their text")
+    return [text[a:b].decode("utf-8") for a, b in zip(offsets, offsets[1:])]
+
+
+def _select_rows(vectors: BinaryMatrix, rows: np.ndarray) -> BinaryMatrix:
+    lengths = np.diff(vectors.indptr)[rows]
+    indptr = np.zeros(rows.size + 1, dtype=np.int64)
+    np.cumsum(lengths, out=indptr[1:])
+    positions = np.repeat(vectors.indptr[rows], lengths) + (
+        np.arange(int(indptr[-1]), dtype=np.int64) - np.repeat(indptr[:-1], lengths))
+    return BinaryMatrix(indptr, vectors.indices[positions], vectors.n_features, validate=False)
+
+
+def _polynomial_sum(model: BinaryMatrix, weights: np.ndarray, queries: BinaryMatrix,
+                    degree: int, s: float, r: float, cells: int = 1 << 22) -> np.ndarray:
+    """sum_i weights[i] P_n(model row i, query row) for every query row: the dot products of a
+    block of queries with every model vector through the model's (feature, row) pairs sorted by
+    feature, then the kernel matrix of the block times the weights."""
+    def norm(n_ones: np.ndarray) -> np.ndarray:
+        value = (s * n_ones.astype(np.float64) + r) ** degree
+        return np.where(value == 0.0, 1.0, value)
+
+    n_model = len(model)
+    model_rows = np.repeat(np.arange(n_model, dtype=np.int64), np.diff(model.indptr))
+    order = np.argsort(model.indices, kind="stable")
+    features, rows = model.indices[order], model_rows[order]
+    model_norms = norm(np.diff(model.indptr))
+    query_norms = norm(np.diff(queries.indptr))
+    out = np.zeros(len(queries), dtype=np.float64)
+    block = max(1, cells // max(1, n_model))
+    for start in range(0, len(queries), block):
+        stop = min(start + block, len(queries))
+        ids = queries.indices[queries.indptr[start]:queries.indptr[stop]]
+        owner = np.repeat(np.arange(stop - start, dtype=np.int64),
+                          np.diff(queries.indptr[start:stop + 1]))
+        low = np.searchsorted(features, ids, "left")
+        counts = np.searchsorted(features, ids, "right") - low
+        firsts = np.cumsum(counts) - counts
+        hits = np.repeat(low, counts) + (np.arange(int(counts.sum())) - np.repeat(firsts, counts))
+        dots = np.bincount(np.repeat(owner, counts) * n_model + rows[hits],
+                           minlength=(stop - start) * n_model).reshape(stop - start, n_model)
+        kernels = (s * dots + r) ** degree / np.sqrt(np.outer(query_norms[start:stop],
+                                                              model_norms))
+        out[start:stop] = kernels @ weights
+    return out
