@@ -91,7 +91,7 @@ cdef class _BinaryPolynomialColumns(ColumnSource):
         cdef int l = <int>lengths.shape[0]
         cdef int max_count = int(lengths.max())
         cdef int t
-        post_ptr, post_rows, complement, index_cost = _inverted_index(
+        post_ptr, post_rows, complement, index_cost = inverted_index(
             starts, lengths, feats, n_features
         )
         table = kernel_table(max_count, degree, gamma, coef0)
@@ -768,7 +768,7 @@ def solve_c_svc_columns(
     return coef, rho, v / 2, int(iterations), status == 1, int(solver.columns_computed)
 
 
-def _inverted_index(starts, lengths, feats, int n_features):
+def inverted_index(starts, lengths, feats, int n_features):
     """Posting lists of the problem's rows by feature (see the module notes).
 
     Returns (post_ptr int64 (n_features + 1,), post_rows int32, complement uint8 (n_features,),
