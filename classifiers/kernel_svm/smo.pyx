@@ -789,7 +789,7 @@ def inverted_index(starts, lengths, feats, int n_features):
     sizes = np.where(complement == 1, l - df, df)
     post_ptr = np.zeros(n_features + 1, dtype=np.int64)
     np.cumsum(sizes, out=post_ptr[1:])
-    post_rows = np.empty(int(post_ptr[-1]), dtype=np.int32)
+    post_rows = np.empty(int(post_ptr[n_features]), dtype=np.int32)
     plain = complement[sorted_ids] == 0
     rank = np.arange(total, dtype=np.int64) - held_ptr[sorted_ids]
     post_rows[post_ptr[sorted_ids[plain]] + rank[plain]] = sorted_rows[plain]
