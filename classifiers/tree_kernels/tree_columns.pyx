@@ -1,4 +1,6 @@
 # cython: language_level=3
+# distutils: extra_compile_args = -fopenmp
+# distutils: extra_link_args = -fopenmp
 """Kernel columns of trees (plus binary vectors) against a fixed set of target instances.
 
 A column is K(q, t_j) for one query instance q and every target t_j, with SVM-light-TK's kernel
@@ -25,11 +27,17 @@ one pair kernel per target. PT and ET columns evaluate the pair kernels (kernels
 
 Vector part: posting lists of the targets by feature (a feature held by more than half of the
 targets keeps the list of targets without it), so x_q.x_j costs l plus the lists of q's ids.
+
+Threads (OpenMP): with `threads` > 1 and enough targets, a column is split into contiguous target
+ranges, one per thread; occurrence and posting lists are sorted by target, so each thread finds
+its slice by binary search and sums in the same order as one thread (identical values).
 """
 from libc.math cimport isnan, sqrt
 from libc.stdint cimport int8_t, int32_t, int64_t
-from libc.stdlib cimport bsearch, free, realloc
+from libc.stdlib cimport bsearch, calloc, free, realloc
 from libc.string cimport memset
+
+from cython.parallel cimport prange
 
 import numpy as np
 
@@ -130,6 +138,46 @@ def _production_dag(forest, rows):
     )
 
 
+cdef enum:
+    # Below this many targets a column is computed by one thread.
+    PARALLEL_TARGETS = 4096
+
+
+# Scratch memory of one thread's part of a column; start zeroed.
+cdef struct ColumnScratch:
+    double* memo
+    size_t memo_capacity
+    int64_t* memo_offset
+    size_t memo_offset_capacity
+    double* gathered
+    size_t gathered_capacity
+    Workspace workspace
+
+
+cdef void _scratch_free(ColumnScratch* w) noexcept nogil:
+    free(w.memo)
+    free(w.memo_offset)
+    free(w.gathered)
+    w.memo = NULL
+    w.memo_offset = NULL
+    w.gathered = NULL
+    w.memo_capacity = w.memo_offset_capacity = w.gathered_capacity = 0
+    workspace_free(&w.workspace)
+
+
+cdef inline int64_t _lower_bound(const int32_t* values, int64_t begin, int64_t end,
+                                 int64_t key) noexcept nogil:
+    # The first position in [begin, end) of the ascending values whose value is >= key.
+    cdef int64_t middle
+    while begin < end:
+        middle = begin + (end - begin) // 2
+        if values[middle] < key:
+            begin = middle + 1
+        else:
+            end = middle
+    return begin
+
+
 cdef bint _grow(void** buffer, size_t* capacity, size_t needed, size_t item) noexcept nogil:
     # Make buffer hold at least `needed` items; False when out of memory.
     cdef void* grown
@@ -188,34 +236,24 @@ cdef class TreeKernelColumns:
     cdef const int32_t* target_indices
     cdef const double* vector_norm
     cdef const double* table
-    # Scratch of one column
+    # Scratch of one column: the un-normalised tree part, the shared ids, one ColumnScratch
+    # per thread.
+    cdef readonly int threads
     cdef double* raw
     cdef int32_t* count
-    cdef double* memo
-    cdef size_t memo_capacity
-    cdef int64_t* memo_offset
-    cdef size_t memo_offset_capacity
-    cdef double* gathered
-    cdef size_t gathered_capacity
-    cdef Workspace workspace
+    cdef ColumnScratch* scratch
 
     def __cinit__(self):
         self.raw = NULL
         self.count = NULL
-        self.memo = NULL
-        self.memo_offset = NULL
-        self.gathered = NULL
-        self.memo_capacity = self.memo_offset_capacity = self.gathered_capacity = 0
-        self.workspace.delta = NULL
-        self.workspace.scratch = NULL
-        self.workspace.ranges = NULL
-        self.workspace.delta_capacity = 0
-        self.workspace.scratch_capacity = 0
-        self.workspace.ranges_capacity = 0
+        self.scratch = NULL
+        self.threads = 0
 
     def __init__(self, forest, rows=None, vectors=None, str kind="sst", double lam=0.4,
                  double mu=0.4, bint normalize=True, int degree=2, double s=1.0,
-                 double r=1.0, double tree_constant=1.0):
+                 double r=1.0, double tree_constant=1.0, int threads=1):
+        if threads < 1:
+            raise ValueError(f"threads must be at least 1, not {threads}")
         rows = np.arange(len(forest), dtype=np.int64) if rows is None else np.ascontiguousarray(
             rows, dtype=np.int64)
         if rows.ndim != 1 or (rows.size and (rows.min() < 0 or rows.max() >= len(forest))):
@@ -250,14 +288,20 @@ cdef class TreeKernelColumns:
         self.count = <int32_t*>realloc(self.count, max(self.n_targets, 1) * sizeof(int32_t))
         if self.raw == NULL or self.count == NULL:
             raise MemoryError()
+        if self.scratch == NULL:
+            self.scratch = <ColumnScratch*>calloc(threads, sizeof(ColumnScratch))
+            if self.scratch == NULL:
+                raise MemoryError()
+            self.threads = threads
 
     def __dealloc__(self):
+        cdef int t
+        if self.scratch != NULL:
+            for t in range(self.threads):
+                _scratch_free(&self.scratch[t])
+        free(self.scratch)
         free(self.raw)
         free(self.count)
-        free(self.memo)
-        free(self.memo_offset)
-        free(self.gathered)
-        workspace_free(&self.workspace)
 
     cdef void _point_dag(self, tuple dag) except *:
         cdef const int32_t[::1] production = dag[0]
@@ -336,10 +380,11 @@ cdef class TreeKernelColumns:
             vector = own
         return vector + self.tree_constant * tree
 
-    cdef int tree_column(self, const ForestView* q, int64_t tree, double* raw) noexcept nogil:
-        # raw[j] += TK(q's tree, t_j) for every target j; -1 when out of memory.
+    cdef int tree_part(self, const ForestView* q, int64_t tree, int64_t lo, int64_t hi,
+                       ColumnScratch* w, double* raw) noexcept nogil:
+        # raw[j] += TK(q's tree, t_j) for the targets lo <= j < hi; -1 when out of memory.
         cdef int64_t sa = q.tree_ptr[tree], na = q.tree_ptr[tree + 1] - sa
-        cdef int64_t x, k, nc, r, b, d, cd, c1, pos, first, last, j, total = 0
+        cdef int64_t x, k, nc, r, b, d, cd, c1, pos, first, last, j, begin, end, total = 0
         cdef int32_t p, pc, pd
         cdef double value, sigma = self.sigma, lam = self.lam
         cdef double* memo
@@ -349,27 +394,26 @@ cdef class TreeKernelColumns:
         cdef int64_t* offset
         cdef double k_value
         if not self.by_dag:
-            for j in range(self.n_targets):
+            for j in range(lo, hi):
                 k_value = pair_kernel(q, tree, &self.targets_view, self.target_tree[j],
-                                      &self.params, &self.workspace)
+                                      &self.params, &w.workspace)
                 if isnan(k_value):
                     return -1
                 raw[j] += k_value
             return 0
-        if not _grow(<void**>&self.memo_offset, &self.memo_offset_capacity, <size_t>(na + 1),
+        if not _grow(<void**>&w.memo_offset, &w.memo_offset_capacity, <size_t>(na + 1),
                      sizeof(int64_t)):
             return -1
-        offset = self.memo_offset
+        offset = w.memo_offset
         for x in range(na):
             offset[x] = total
             p = q.production[sa + x]
             if p > 0 and p < self.n_productions:
                 total += self.bucket_ptr[p + 1] - self.bucket_ptr[p]
         offset[na] = total
-        if not _grow(<void**>&self.memo, &self.memo_capacity, <size_t>(total + 1),
-                     sizeof(double)):
+        if not _grow(<void**>&w.memo, &w.memo_capacity, <size_t>(total + 1), sizeof(double)):
             return -1
-        memo = self.memo
+        memo = w.memo
         # Delta(n1, d) for each query node n1 and DAG node d of its production, children first.
         for x in range(na - 1, -1, -1):
             p = q.production[sa + x]
@@ -393,7 +437,7 @@ cdef class TreeKernelColumns:
                         value *= sigma
                 memo[offset[x] + r] = value
         # g_q over each production's bucket (summed over q's nodes of that production),
-        # scattered over the targets' nodes of that production.
+        # scattered over the targets' nodes of that production (sorted by target).
         pos = 0
         while pos < na:
             x = q.production_order[sa + pos] - sa
@@ -408,24 +452,26 @@ cdef class TreeKernelColumns:
             if last == pos + 1:
                 g = memo + offset[x]
             else:
-                if not _grow(<void**>&self.gathered, &self.gathered_capacity, <size_t>b,
+                if not _grow(<void**>&w.gathered, &w.gathered_capacity, <size_t>b,
                              sizeof(double)):
                     return -1
-                memset(self.gathered, 0, b * sizeof(double))
+                memset(w.gathered, 0, b * sizeof(double))
                 for k in range(pos, last):
                     x = q.production_order[sa + k] - sa
                     for r in range(b):
-                        self.gathered[r] += memo[offset[x] + r]
-                g = self.gathered
-            for k in range(self.occurrence_ptr[p], self.occurrence_ptr[p + 1]):
+                        w.gathered[r] += memo[offset[x] + r]
+                g = w.gathered
+            begin = _lower_bound(target, self.occurrence_ptr[p], self.occurrence_ptr[p + 1], lo)
+            end = _lower_bound(target, begin, self.occurrence_ptr[p + 1], hi)
+            for k in range(begin, end):
                 raw[target[k]] += g[rank[k]]
             pos = last
         return 0
 
-    cdef void vector_counts(self, const int32_t* ids, int64_t n_ids,
-                            int32_t* count) noexcept nogil:
-        # count[j] = x_q . x_j (shared ids) for every target j.
-        cdef int64_t p, j, k, end
+    cdef void vector_part(self, const int32_t* ids, int64_t n_ids, int64_t lo, int64_t hi,
+                          int32_t* count) noexcept nogil:
+        # count[j] = x_q . x_j (shared ids) for the targets lo <= j < hi.
+        cdef int64_t p, j, k, begin, end
         cdef int32_t base = 0
         cdef const int32_t* found
         cdef int32_t f
@@ -435,7 +481,7 @@ cdef class TreeKernelColumns:
                                             sizeof(int32_t), _compare_int32)
             if found != NULL:
                 base += self.complement[found - self.feature_ids]
-        for j in range(self.n_targets):
+        for j in range(lo, hi):
             count[j] = base
         for p in range(n_ids):
             found = <const int32_t*>bsearch(&ids[p], self.feature_ids, self.n_features,
@@ -443,49 +489,69 @@ cdef class TreeKernelColumns:
             if found == NULL:
                 continue
             f = <int32_t>(found - self.feature_ids)
-            end = self.post_ptr[f + 1]
+            begin = _lower_bound(posting, self.post_ptr[f], self.post_ptr[f + 1], lo)
+            end = _lower_bound(posting, begin, self.post_ptr[f + 1], hi)
             if self.complement[f]:
-                for k in range(self.post_ptr[f], end):
+                for k in range(begin, end):
                     count[posting[k]] -= 1
             else:
-                for k in range(self.post_ptr[f], end):
+                for k in range(begin, end):
                     count[posting[k]] += 1
 
-    cdef int column(self, const ForestView* q, int64_t tree, double tree_self,
-                    const int32_t* ids, int64_t n_ids, double* out) noexcept nogil:
-        # out[j] = K(q, t_j) for every target j (the module notes); -1 when out of memory.
+    cdef int column_part(self, const ForestView* q, int64_t tree, double tree_self,
+                         const int32_t* ids, int64_t n_ids, int64_t lo, int64_t hi,
+                         ColumnScratch* w, double* out) noexcept nogil:
+        # out[j] = K(q, t_j) for the targets lo <= j < hi; -1 when out of memory.
         cdef int64_t j
         cdef double tree_norm = sqrt(tree_self) if tree_self > 0.0 else 0.0
-        cdef double vector_norm = 1.0, t, v, own
+        cdef double vector_norm = 1.0, v, own
         cdef double* raw = self.raw
         cdef int32_t* count = self.count
         cdef bint normalize = self.normalize
-        memset(raw, 0, self.n_targets * sizeof(double))
-        if q.tree_ptr[tree + 1] > q.tree_ptr[tree] and self.tree_column(q, tree, raw) != 0:
+        if hi <= lo:
+            return 0
+        memset(raw + lo, 0, (hi - lo) * sizeof(double))
+        if q.tree_ptr[tree + 1] > q.tree_ptr[tree] and self.tree_part(q, tree, lo, hi, w,
+                                                                      raw) != 0:
             return -1
         if normalize:
-            for j in range(self.n_targets):
+            for j in range(lo, hi):
                 if tree_norm > 0.0 and self.target_tree_norm[j] > 0.0:
                     raw[j] = raw[j] / (tree_norm * self.target_tree_norm[j])
                 else:
                     raw[j] = 0.0
         if not self.use_vector:
-            for j in range(self.n_targets):
+            for j in range(lo, hi):
                 out[j] = raw[j]
             return 0
-        self.vector_counts(ids, n_ids, count)
+        self.vector_part(ids, n_ids, lo, hi, count)
         if normalize:
             own = 1.0
             for j in range(self.degree):
                 own *= self.s * n_ids + self.r
             vector_norm = sqrt(own) if own != 0.0 else 1.0
-            for j in range(self.n_targets):
+            for j in range(lo, hi):
                 v = self.table[count[j]] / (vector_norm * self.vector_norm[j])
                 out[j] = v + self.tree_constant * raw[j]
         else:
-            for j in range(self.n_targets):
+            for j in range(lo, hi):
                 out[j] = self.table[count[j]] + self.tree_constant * raw[j]
         return 0
+
+    cdef int column(self, const ForestView* q, int64_t tree, double tree_self,
+                    const int32_t* ids, int64_t n_ids, double* out) noexcept nogil:
+        # out[j] = K(q, t_j) for every target j (the module notes), the targets split into
+        # one contiguous range per thread; -1 when out of memory.
+        cdef int parts = self.threads if self.n_targets >= PARALLEL_TARGETS else 1
+        cdef int part
+        cdef int failed = 0
+        cdef int64_t n = self.n_targets
+        if parts == 1:
+            return self.column_part(q, tree, tree_self, ids, n_ids, 0, n, &self.scratch[0], out)
+        for part in prange(parts, num_threads=parts, schedule="static"):
+            failed += self.column_part(q, tree, tree_self, ids, n_ids, n * part // parts,
+                                       n * (part + 1) // parts, &self.scratch[part], out)
+        return -1 if failed != 0 else 0
 
     cdef int target_column(self, int64_t row, double* out) noexcept nogil:
         # The column of target `row` itself as the query.

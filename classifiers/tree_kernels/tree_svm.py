@@ -64,13 +64,14 @@ class TreeKernelSpec:
             raise ValueError(f"the tree constant T must be finite and >= 0, not {self.tree_constant}")
 
     def columns(self, forest: TreeForest, rows: np.ndarray | None = None,
-                vectors: BinaryMatrix | None = None) -> TreeKernelColumns:
-        """The kernel columns against trees `rows` of forest (and `vectors`) as targets."""
+                vectors: BinaryMatrix | None = None, threads: int = 1) -> TreeKernelColumns:
+        """The kernel columns against trees `rows` of forest (and `vectors`) as targets,
+        computed by `threads` threads."""
         if self.vector and vectors is None:
             raise ValueError("the kernel has a vector part: vectors are needed")
         return TreeKernelColumns(
             forest, rows, vectors if self.vector else None, self.kind, self.lam, self.mu,
-            self.normalize, int(self.degree), self.s, self.r, self.tree_constant,
+            self.normalize, int(self.degree), self.s, self.r, self.tree_constant, threads,
         )
 
     def null_kernel(self) -> float:
@@ -123,9 +124,10 @@ class TreeSVM:
 
     def __init__(self, spec: TreeKernelSpec | None = None, C: float | None = None,
                  j: float = 1.0, eps: float = 1e-3, cache_mb: float = 100.0,
-                 shrinking: bool = True, max_iter: int | None = None) -> None:
+                 shrinking: bool = True, max_iter: int | None = None, threads: int = 1) -> None:
         """C: the box bound (None: SVM-light's rule); j: cost factor of positives;
-        eps: stopping tolerance on the maximal violation; cache_mb: kernel column cache."""
+        eps: stopping tolerance on the maximal violation; cache_mb: kernel column cache;
+        threads: threads per kernel column (the model does not depend on it)."""
         self.spec = spec if spec is not None else TreeKernelSpec()
         if C is not None and not C > 0:
             raise ValueError(f"C must be positive, not {C}")
@@ -133,6 +135,9 @@ class TreeSVM:
             raise ValueError(f"the cost factor j must be positive, not {j}")
         if not eps > 0 or not cache_mb > 0:
             raise ValueError("eps and cache_mb must be positive")
+        if int(threads) != threads or threads < 1:
+            raise ValueError(f"threads must be a positive integer, not {threads}")
+        self.threads = int(threads)
         self.C, self.j, self.eps, self.cache_mb = C, float(j), float(eps), float(cache_mb)
         self.shrinking = bool(shrinking)
         self.max_iter = max_iter
@@ -172,7 +177,7 @@ class TreeSVM:
         # libsvm's grouping: positives first, each class in input order.
         order = np.concatenate([np.flatnonzero(labels == 1), np.flatnonzero(labels == -1)])
         grouped_vectors = _take_rows(vectors, order) if self.spec.vector else None
-        columns = self.spec.columns(forest, trees[order], grouped_vectors)
+        columns = self.spec.columns(forest, trees[order], grouped_vectors, self.threads)
         source = TreeColumnSource(columns)
         C = self.default_C(columns.diagonal) if self.C is None else float(self.C)
         Cp, Cn = C * self.j, C
@@ -217,7 +222,7 @@ class TreeSVM:
         result = self._result()
         if self.spec.vector and vectors is None:
             raise ValueError("the kernel has a vector part: vectors are needed")
-        targets = self.spec.columns(forest, rows, vectors)
+        targets = self.spec.columns(forest, rows, vectors, self.threads)
         support_vectors = _take_rows(self.vectors_, result.support) if self.spec.vector else None
         return targets.expansion(self.forest_, result.support_trees, result.dual_coef,
                                  support_vectors) + result.bias

@@ -104,6 +104,21 @@ def test_columns_equal_gram_matrix_dataset(srl_boundary, kind, normalize) -> Non
     assert np.all(np.abs(got - coefficients @ expected) <= 1e-9 * magnitudes + 1e-12)
 
 
+@pytest.mark.parametrize("kind,with_vector", [("sst", True), ("st", False), ("pt", True)])
+def test_threads_give_identical_columns(srl_boundary, kind, with_vector) -> None:
+    data = read_svmlight_tk(srl_boundary / "train.5k.tk")
+    vectors = data.vectors if with_vector else None
+    one = TreeKernelColumns(data.forest, None, vectors, kind, 0.4, 0.4, threads=1)
+    two = TreeKernelColumns(data.forest, None, vectors, kind, 0.4, 0.4, threads=2)
+    for row in (0, 17, 2500, 4999) if kind != "pt" else (3, 4000):
+        assert np.array_equal(one.target_kernels(row), two.target_kernels(row))
+    coefficients = np.random.default_rng(2).normal(size=40)
+    queries = np.arange(100, 140)
+    query_vectors = _take(data.vectors, queries) if with_vector else None
+    assert np.array_equal(one.expansion(data.forest, queries, coefficients, query_vectors),
+                          two.expansion(data.forest, queries, coefficients, query_vectors))
+
+
 def test_columns_reject_mismatched_inputs() -> None:
     forest, vectors = _random_instances(1, 10)
     with pytest.raises(ValueError, match="vectors for"):
@@ -112,6 +127,8 @@ def test_columns_reject_mismatched_inputs() -> None:
         TreeKernelColumns(forest, np.array([0, 10]))
     with pytest.raises(ValueError, match="unknown tree kernel"):
         TreeKernelColumns(forest, kind="xx")
+    with pytest.raises(ValueError, match="threads"):
+        TreeKernelColumns(forest, threads=0)
     columns = TreeKernelColumns(forest, None, vectors)
     other = TreeForest([random_tree(np.random.default_rng(2))])
     with pytest.raises(ValueError, match="interners"):

@@ -140,6 +140,18 @@ def test_result_and_bad_input() -> None:
         TreeKernelSpec(kind="xx")
     with pytest.raises(ValueError, match="cost factor"):
         TreeSVM(j=0.0)
+    with pytest.raises(ValueError, match="threads"):
+        TreeSVM(threads=0)
+
+
+def test_threads_give_the_same_model(srl_boundary) -> None:
+    data = read_svmlight_tk(srl_boundary / "train.5k.tk")
+    trees = data.instance_ptr[:-1]
+    one = TreeSVM(threads=1).fit(data.forest, data.labels, data.vectors, trees)
+    two = TreeSVM(threads=2).fit(data.forest, data.labels, data.vectors, trees)
+    assert np.array_equal(one.support, two.support)
+    assert np.array_equal(one.dual_coef, two.dual_coef)
+    assert one.bias == two.bias and one.iterations == two.iterations
 
 
 def _take(matrix: BinaryMatrix, rows: np.ndarray) -> BinaryMatrix:
