@@ -111,7 +111,7 @@ def run(train: Path, test: Path, j: float, args) -> dict:
     reference = SVM_LIGHT_TK.get((train.name, vector, j)) if args.kernel == "sst" else None
     emit("training seconds, TreeSVM fit", round(seconds, 3), "s",
          svm_light_tk=None if reference is None else reference[1])
-    emit("C used", result.C, "", rule="SVM-light default" if args.C is None else "given")
+    emit("C used", result.C, "", rule=result.C_rule)
     emit("support vectors", result.n_support_vectors, "count", bounded=result.n_bounded,
          svm_light_tk=None if reference is None else reference[2])
     emit("SMO steps", result.iterations, "count", kernel_columns=result.kernel_columns,

@@ -88,7 +88,8 @@ class TreeKernelSpec:
 class TreeSVMResult:
     """A trained tree C-SVC: support instances (training row indices) and their trees in the
     training forest, dual coefficients a_i y_i, the bias b (f(x) = sum coef K + b), libsvm's
-    objective 0.5 a^T Q a - e^T a, SMO steps, the box bounds and the kernel."""
+    objective 0.5 a^T Q a - e^T a, SMO steps, the box bounds (C_rule: "svm-light" when C came
+    from SVM-light's rule, "given" otherwise) and the kernel."""
 
     spec: TreeKernelSpec
     support: np.ndarray
@@ -101,6 +102,7 @@ class TreeSVMResult:
     C: float
     Cp: float
     Cn: float
+    C_rule: str
     kernel_columns: int
     n_bounded: int
     seconds: float
@@ -201,7 +203,7 @@ class TreeSVM:
             objective=float(objective),
             iterations=int(iterations),
             converged=bool(converged),
-            C=C, Cp=Cp, Cn=Cn,
+            C=C, Cp=Cp, Cn=Cn, C_rule="svm-light" if self.C is None else "given",
             kernel_columns=int(n_columns),
             n_bounded=n_bounded,
             seconds=time.perf_counter() - started,

@@ -71,6 +71,7 @@ def test_smo_reaches_libsvm_solution_dataset(subset, vector, j) -> None:
     gram = _gram(data.forest, data.vectors, rows, rows, spec)
     assert result.C == pytest.approx(1.0 / np.sqrt(np.diag(gram)).mean() ** 2, rel=1e-12)
     assert result.C == pytest.approx(0.5 if vector else 1.0, rel=1e-12)
+    assert result.C_rule == "svm-light"
     coef, bias, objective = _libsvm(gram, data.labels[rows], result.C, j, 1e-3)
     assert np.abs(_dense_coef(result, rows.size) - coef).max() <= 1e-6
     assert result.bias == pytest.approx(bias, abs=1e-6)
@@ -100,7 +101,7 @@ def test_smo_reaches_libsvm_solution_random(kind) -> None:
     assert np.abs(_dense_coef(result, y.size) - coef).max() <= 1e-6
     assert result.bias == pytest.approx(bias, abs=1e-6)
     assert result.objective == pytest.approx(objective, rel=1e-6)
-    assert result.Cp == 1.6 and result.Cn == 0.8
+    assert result.Cp == 1.6 and result.Cn == 0.8 and result.C_rule == "given"
 
 
 def test_default_C_is_svm_light_rule() -> None:
