@@ -2,14 +2,14 @@
 
     python benchmarks/tree_svm_srl.py [--datasets DIR] [--train train.5k.tk,train.20k.tk]
                                       [--test test.tk] [--kernel sst] [--lambda 0.4]
-                                      [--vector poly2|none] [-j 1,5] [-C C] [--threads N]
-                                      [--smoke] [--markdown FILE]
+                                      [--vector poly2|none] [-j 1,5] [-C C] [--cache-mb MB]
+                                      [--threads N] [--smoke] [--markdown FILE]
 
 For each training file and cost factor j, in this process: read the training file and the test
 file (sharing the interners), train classifiers.tree_kernels.tree_svm.TreeSVM (SST with lambda
 0.4, plus the normalised degree-2 polynomial on the vector as SVM-light-TK's `-C + -S 1 -d 2`,
-C by SVM-light's rule unless -C is given, eps 1e-3, 100 MB cache, shrinking, --threads threads
-per kernel column, default 1), then classify the test file. Printed, one JSON object per measurement (what, data, figure, unit, machine,
+C by SVM-light's rule unless -C is given, eps 1e-3, a --cache-mb kernel cache (libsvm's 100 MB by
+default), shrinking, --threads threads per kernel column, default 1), then classify the test file. Printed, one JSON object per measurement (what, data, figure, unit, machine,
 settings): training wall seconds (the fit call: kernel index, self kernels, SMO), the C used,
 support vectors, SMO steps and kernel columns, libsvm's objective, the dual and primal
 objectives recomputed in double precision with the duality gap, classification seconds, and
@@ -63,6 +63,7 @@ def main() -> int:
     ap.add_argument("--vector", default="poly2", choices=("poly2", "none"))
     ap.add_argument("-j", default="1", help="comma-separated cost factors of positives")
     ap.add_argument("-C", dest="C", type=float, default=None, help="default: SVM-light's rule")
+    ap.add_argument("--cache-mb", type=float, default=100.0, help="kernel column cache")
     ap.add_argument("--threads", type=int, default=1, help="threads per kernel column")
     ap.add_argument("--smoke", action="store_true", help="train.5k.tk -> test.10k.tk only")
     ap.add_argument("--markdown", help="also write a markdown table to this file")
@@ -91,7 +92,7 @@ def run(train: Path, test: Path, j: float, args) -> dict:
     vector = args.vector == "poly2"
     spec = TreeKernelSpec(kind=args.kernel, lam=args.lam, mu=args.mu, vector=vector)
     settings = {"kernel": args.kernel, "lambda": args.lam, "vector": args.vector, "j": j,
-                "eps": 1e-3, "cache_mb": 100.0, "threads": args.threads}
+                "eps": 1e-3, "cache_mb": args.cache_mb, "threads": args.threads}
     data = f"srl_boundary {train.name} -> {test.name}"
 
     def emit(what: str, figure: float, unit: str, **extra: object) -> None:
@@ -102,7 +103,7 @@ def run(train: Path, test: Path, j: float, args) -> dict:
     testing = read_svmlight_tk(test, training.forest.labels, training.forest.productions)
     emit("reading seconds (training and test files)", round(time.perf_counter() - started, 3),
          "s")
-    svm = TreeSVM(spec, C=args.C, j=j, threads=args.threads)
+    svm = TreeSVM(spec, C=args.C, j=j, cache_mb=args.cache_mb, threads=args.threads)
     trees = training.instance_ptr[:-1]
     started = time.perf_counter()
     result = svm.fit(training.forest, training.labels, training.vectors if vector else None,
