@@ -37,20 +37,21 @@ KINDS = ("sst", "st", "pt", "et")
 
 
 @dataclass(frozen=True)
-class TreeKernelSpec:
-    """The kernel: `kind` with decay `lam` (and `mu` for PT), normalised parts when
-    `normalize`; with `vector`, SVM-light-TK's `-C +` sum P + tree_constant * TK,
-    P(x, z) = (s x.z + r)^degree."""
+class TreeSVMKernel:
+    """The kernel: `kind` with decay `lam` (and `mu` for PT); with a `degree`, SVM-light-TK's
+    `-C +` sum P + tree_constant * TK, P(x, z) = (s x.z + r)^degree (degree None: the tree
+    kernel alone); both parts normalised when `normalize`. The fields but `normalize` are those
+    of tree_model.TreeKernelSpec (always normalised); the default is SVM-light-TK's
+    `-C + -S 1 -d 2`."""
 
     kind: str = "sst"
     lam: float = 0.4
     mu: float = 0.4
-    normalize: bool = True
-    vector: bool = True
-    degree: int = 2
+    degree: int | None = 2
     s: float = 1.0
     r: float = 1.0
     tree_constant: float = 1.0
+    normalize: bool = True
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -58,30 +59,39 @@ class TreeKernelSpec:
                              f"{', '.join(KINDS)})")
         if not self.lam > 0 or not self.mu > 0:
             raise ValueError("lambda and mu must be positive")
-        if int(self.degree) != self.degree or self.degree < 1:
+        if self.degree is not None and (int(self.degree) != self.degree or self.degree < 1):
             raise ValueError(f"the polynomial degree must be a positive integer, not {self.degree}")
         if not np.isfinite(self.tree_constant) or self.tree_constant < 0:
             raise ValueError(f"the tree constant T must be finite and >= 0, not {self.tree_constant}")
+
+    @property
+    def has_vector(self) -> bool:
+        return self.degree is not None
 
     def columns(self, forest: TreeForest, rows: np.ndarray | None = None,
                 vectors: BinaryMatrix | None = None, threads: int = 1) -> TreeKernelColumns:
         """The kernel columns against trees `rows` of forest (and `vectors`) as targets,
         computed by `threads` threads."""
-        if self.vector and vectors is None:
+        if self.has_vector and vectors is None:
             raise ValueError("the kernel has a vector part: vectors are needed")
         return TreeKernelColumns(
-            forest, rows, vectors if self.vector else None, self.kind, self.lam, self.mu,
-            self.normalize, int(self.degree), self.s, self.r, self.tree_constant, threads,
+            forest, rows, vectors if self.has_vector else None, self.kind, self.lam, self.mu,
+            self.normalize, int(self.degree or 1), self.s, self.r, self.tree_constant, threads,
         )
 
     def null_kernel(self) -> float:
         """K(x, 0) = K(0, 0) for the empty instance 0 (SVM-light's norm estimate)."""
-        if self.vector and not self.normalize:
+        if self.has_vector and not self.normalize:
             return self.r ** self.degree
         return 0.0
 
-    def to_dict(self) -> dict:
-        return asdict(self)
+    def model_spec_fields(self) -> dict:
+        """The fields of tree_model.TreeKernelSpec for this kernel (normalised only)."""
+        if not self.normalize:
+            raise ValueError("tree-kernel models hold normalised kernels only")
+        fields = asdict(self)
+        del fields["normalize"]
+        return fields
 
 
 @dataclass
@@ -91,7 +101,7 @@ class TreeSVMResult:
     objective 0.5 a^T Q a - e^T a, SMO steps, the box bounds (C_rule: "svm-light" when C came
     from SVM-light's rule, "given" otherwise) and the kernel."""
 
-    spec: TreeKernelSpec
+    spec: TreeSVMKernel
     support: np.ndarray
     support_trees: np.ndarray
     dual_coef: np.ndarray
@@ -111,26 +121,17 @@ class TreeSVMResult:
     def n_support_vectors(self) -> int:
         return int(self.support.size)
 
-    def weighted_trees(self, forest: TreeForest, vectors: BinaryMatrix | None) -> tuple:
-        """(spec, forest, rows, weights, vectors, bias) of the kernel expansion, the arguments
-        of a weighted-tree model (vectors: the support instances' rows, or None)."""
-        support_vectors = None
-        if self.spec.vector and vectors is not None:
-            support_vectors = _take_rows(vectors, self.support)
-        return (self.spec, forest, self.support_trees, self.dual_coef, support_vectors,
-                self.bias)
-
 
 class TreeSVM:
     """Binary C-SVC on trees (+ vectors) trained by libsvm's SMO; see the module notes."""
 
-    def __init__(self, spec: TreeKernelSpec | None = None, C: float | None = None,
+    def __init__(self, spec: TreeSVMKernel | None = None, C: float | None = None,
                  j: float = 1.0, eps: float = 1e-3, cache_mb: float = 100.0,
                  shrinking: bool = True, max_iter: int | None = None, threads: int = 1) -> None:
         """C: the box bound (None: SVM-light's rule); j: cost factor of positives;
         eps: stopping tolerance on the maximal violation; cache_mb: kernel column cache;
         threads: threads per kernel column (the model does not depend on it)."""
-        self.spec = spec if spec is not None else TreeKernelSpec()
+        self.spec = spec if spec is not None else TreeSVMKernel()
         if C is not None and not C > 0:
             raise ValueError(f"C must be positive, not {C}")
         if not j > 0:
@@ -174,11 +175,11 @@ class TreeSVM:
             raise ValueError(f"{labels.size} labels for {trees.size} trees")
         if labels.size == 0:
             raise ValueError("cannot train on no instances")
-        if self.spec.vector and (vectors is None or len(vectors) != labels.size):
+        if self.spec.has_vector and (vectors is None or len(vectors) != labels.size):
             raise ValueError("the kernel has a vector part: one vector per instance is needed")
         # libsvm's grouping: positives first, each class in input order.
         order = np.concatenate([np.flatnonzero(labels == 1), np.flatnonzero(labels == -1)])
-        grouped_vectors = _take_rows(vectors, order) if self.spec.vector else None
+        grouped_vectors = _take_rows(vectors, order) if self.spec.has_vector else None
         columns = self.spec.columns(forest, trees[order], grouped_vectors, self.threads)
         source = TreeColumnSource(columns)
         C = self.default_C(columns.diagonal) if self.C is None else float(self.C)
@@ -222,16 +223,30 @@ class TreeSVM:
         """f(x) = sum_i coef_i K(x_i, x) + b for trees `rows` of forest (all by default) and
         their vectors; forest must share the training forest's interners."""
         result = self._result()
-        if self.spec.vector and vectors is None:
+        if self.spec.has_vector and vectors is None:
             raise ValueError("the kernel has a vector part: vectors are needed")
         targets = self.spec.columns(forest, rows, vectors, self.threads)
-        support_vectors = _take_rows(self.vectors_, result.support) if self.spec.vector else None
+        support_vectors = _take_rows(self.vectors_, result.support) if self.spec.has_vector else None
         return targets.expansion(self.forest_, result.support_trees, result.dual_coef,
                                  support_vectors) + result.bias
 
     def predict(self, forest: TreeForest, vectors: BinaryMatrix | None = None,
                 rows: np.ndarray | None = None) -> np.ndarray:
         return np.where(self.decision_function(forest, vectors, rows) > 0, 1, -1)
+
+    def model_arguments(self) -> tuple:
+        """(spec fields, forest, rows, weights, vectors, bias) of the trained expansion, for
+        TreeKernelModel.from_weighted_trees(TreeKernelSpec(**fields), forest, rows, weights,
+        vectors, bias): rows are the support trees in the training forest, vectors (with a
+        vector part) one row per tree of that forest, the support instances' vectors at their
+        trees' rows."""
+        result = self._result()
+        vectors = None
+        if self.spec.has_vector:
+            vectors = _rows_at(self.vectors_, result.support, result.support_trees,
+                               len(self.forest_))
+        return (self.spec.model_spec_fields(), self.forest_, result.support_trees,
+                result.dual_coef, vectors, result.bias)
 
     def objectives(self) -> dict[str, float]:
         """libsvm's objective, the dual e^T a - 0.5 |w|^2, the primal 0.5 |w|^2 + sum C_i xi_i
@@ -241,7 +256,7 @@ class TreeSVM:
         grouped = np.empty(order.size, dtype=np.int64)
         grouped[order] = np.arange(order.size)
         support_grouped = grouped[result.support]
-        support_vectors = (_take_rows(self.vectors_, result.support) if self.spec.vector
+        support_vectors = (_take_rows(self.vectors_, result.support) if self.spec.has_vector
                            else None)
         without_bias = columns.expansion(self.forest_, result.support_trees, result.dual_coef,
                                          support_vectors)
@@ -258,6 +273,15 @@ class TreeSVM:
             "gap": primal - dual,
             "relative_gap": (primal - dual) / max(abs(primal), 1e-300),
         }
+
+
+def _rows_at(matrix: BinaryMatrix, rows: np.ndarray, places: np.ndarray,
+             n_rows: int) -> BinaryMatrix:
+    """A matrix of n_rows rows whose row places[k] is row rows[k] of matrix (others empty)."""
+    lists = [np.zeros(0, dtype=np.int32)] * n_rows
+    for row, place in zip(np.asarray(rows).tolist(), np.asarray(places).tolist()):
+        lists[place] = matrix.row(row)
+    return BinaryMatrix.from_rows(lists, matrix.n_features)
 
 
 def _take_rows(matrix: BinaryMatrix | None, rows: np.ndarray) -> BinaryMatrix | None:
