@@ -29,11 +29,10 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from classifiers.kernel_svm.smo import solve_c_svc_columns
+from classifiers.tree_kernels.kernels import KINDS
 from classifiers.tree_kernels.tree_columns import TreeColumnSource, TreeKernelColumns
 from features.binary_matrix import BinaryMatrix
 from features.trees import TreeForest
-
-KINDS = ("sst", "st", "pt", "et")
 
 
 @dataclass(frozen=True)
