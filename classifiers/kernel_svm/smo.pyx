@@ -22,7 +22,11 @@ stopping when m(a) - M(a) < eps; shrinking and gradient reconstruction as in LIB
 This module follows libsvm 3.x's Solver step by step (same tie-breaking, shrinking schedule,
 cache policy and float rounding of Q), so it reaches libsvm's solution on the same data.
 
-Kernel columns: the rows' feature ids are remapped to 0 .. n_features-1, and a column
+Kernel columns come from a pluggable ColumnSource (smo.pxd): the solver only asks for
+Q_i[start .. len) of a row by its original index, so the same solver trains on binary vectors
+(below), on trees (classifiers/tree_kernels/tree_columns.pyx) or on any kernel with a source.
+
+Binary polynomial columns: the rows' feature ids are remapped to 0 .. n_features-1, and a column
 Q_i[start .. len) needs |x_i & x_t| for every row t, then a table lookup of the kernel by that
 count. Two ways, whichever touches fewer ids for this column:
   gather: mark x_i's ids in a byte array, then count the marked ids of each x_t (sum of |x_t|);
@@ -55,23 +59,19 @@ cdef struct CacheHead:
     int length
 
 
-cdef class _Solver:
-    """State of one binary C-SVC solve (libsvm's Solver + SVC_Q + Cache on binary rows)."""
+cdef class ColumnSource:
+    """Base of the kernel column sources (see smo.pxd); fills nothing by itself."""
 
-    cdef int l
-    cdef int active_size
-    cdef bint unshrink
-    cdef double Cp, Cn, eps
-    cdef int8_t* y
-    cdef double* G
-    cdef double* G_bar
-    cdef double* alpha
-    cdef double* QD
-    cdef char* alpha_status
-    cdef int* active_set
-    # Kernel rows, permuted together with the solver's variables.
-    cdef int64_t* row_start
-    cdef int32_t* row_len
+    cdef void fill(self, int row, double y_row, const int* rows, const int8_t* y, float* data,
+                   int start, int length) noexcept nogil:
+        pass
+
+
+cdef class _BinaryPolynomialColumns(ColumnSource):
+    """Columns of (gamma |x & z| + coef0)^degree on binary rows (see the module notes)."""
+
+    cdef const int64_t* row_start
+    cdef const int32_t* row_len
     cdef const int32_t* feats
     cdef uint8_t* mark
     cdef double* table
@@ -84,13 +84,132 @@ cdef class _Solver:
     cdef const int64_t* index_cost
     cdef int32_t* count
     cdef double mean_len
+    cdef object arrays
+
+    def __cinit__(self, starts, lengths, feats, int n_features, int degree, double gamma,
+                  double coef0):
+        cdef int l = <int>lengths.shape[0]
+        cdef int max_count = int(lengths.max())
+        cdef int t
+        post_ptr, post_rows, complement, index_cost = inverted_index(
+            starts, lengths, feats, n_features
+        )
+        table = kernel_table(max_count, degree, gamma, coef0)
+        # The arrays stay referenced here for the pointers below.
+        self.arrays = (starts, lengths, feats, post_ptr, post_rows, complement, index_cost, table)
+        cdef const int64_t[::1] starts_view = starts
+        cdef const int32_t[::1] lengths_view = lengths
+        cdef const int32_t[::1] feats_view = feats
+        cdef const int64_t[::1] post_ptr_view = post_ptr
+        cdef const int32_t[::1] post_rows_view = post_rows
+        cdef const uint8_t[::1] complement_view = complement
+        cdef const int64_t[::1] index_cost_view = index_cost
+        self.n_rows = l
+        self.row_start = &starts_view[0]
+        self.row_len = &lengths_view[0]
+        self.feats = &feats_view[0] if feats.shape[0] else NULL
+        self.post_ptr = &post_ptr_view[0]
+        self.post_rows = &post_rows_view[0] if post_rows.size else NULL
+        self.complement = &complement_view[0]
+        self.index_cost = &index_cost_view[0]
+        self.mean_len = float(lengths.mean())
+        self.mark = <uint8_t*>calloc(max(n_features, 1), sizeof(uint8_t))
+        self.table = <double*>malloc((max_count + 1) * sizeof(double))
+        self.count = <int32_t*>malloc(max(l, 1) * sizeof(int32_t))
+        if self.mark == NULL or self.table == NULL or self.count == NULL:
+            raise MemoryError()
+        for t in range(max_count + 1):
+            self.table[t] = table[t]
+        self.diagonal = table[lengths]
+
+    def __dealloc__(self):
+        free(self.mark)
+        free(self.table)
+        free(self.count)
+
+    cdef void fill(self, int row, double y_row, const int* rows, const int8_t* y, float* data,
+                   int start, int length) noexcept nogil:
+        # data[t] = y_i y_t K(x_i, x_t) for t in [start, length), the cheaper way.
+        if self.index_cost[row] + (length - start) < self.mean_len * (length - start):
+            self.fill_by_index(row, y_row, rows, y, data, start, length)
+        else:
+            self.fill_by_gather(row, y_row, rows, y, data, start, length)
+
+    cdef void fill_by_index(self, int row, double yi, const int* rows, const int8_t* y,
+                            float* data, int start, int length) noexcept nogil:
+        cdef const int32_t* own = self.feats + self.row_start[row]
+        cdef int n_own = self.row_len[row]
+        cdef int32_t* count = self.count
+        cdef const int32_t* posting = self.post_rows
+        cdef int p, t, f
+        cdef int32_t base = 0
+        cdef int64_t q, end
+        for p in range(n_own):
+            base += self.complement[own[p]]
+        for t in range(self.n_rows):
+            count[t] = base
+        for p in range(n_own):
+            f = own[p]
+            end = self.post_ptr[f + 1]
+            if self.complement[f]:
+                for q in range(self.post_ptr[f], end):
+                    count[posting[q]] -= 1
+            else:
+                for q in range(self.post_ptr[f], end):
+                    count[posting[q]] += 1
+        for t in range(start, length):
+            data[t] = <float>(yi * y[t] * self.table[count[rows[t]]])
+
+    cdef void fill_by_gather(self, int row, double yi, const int* rows, const int8_t* y,
+                             float* data, int start, int length) noexcept nogil:
+        cdef const int32_t* feats = self.feats
+        cdef uint8_t* mark = self.mark
+        cdef const int32_t* other
+        cdef const int32_t* own = feats + self.row_start[row]
+        cdef int n_own = self.row_len[row]
+        cdef int t, p, n, c0, c1, o
+        for p in range(n_own):
+            mark[own[p]] = 1
+        for t in range(start, length):
+            o = rows[t]
+            other = feats + self.row_start[o]
+            n = self.row_len[o]
+            c0 = 0
+            c1 = 0
+            p = 0
+            while p + 2 <= n:
+                c0 += mark[other[p]]
+                c1 += mark[other[p + 1]]
+                p += 2
+            if p < n:
+                c0 += mark[other[p]]
+            data[t] = <float>(yi * y[t] * self.table[c0 + c1])
+        for p in range(n_own):
+            mark[own[p]] = 0
+
+
+cdef class _Solver:
+    """State of one binary C-SVC solve (libsvm's Solver + SVC_Q + Cache) on a column source."""
+
+    cdef int l
+    cdef int active_size
+    cdef bint unshrink
+    cdef double Cp, Cn, eps
+    cdef int8_t* y
+    cdef double* G
+    cdef double* G_bar
+    cdef double* alpha
+    cdef double* QD
+    cdef char* alpha_status
+    cdef int* active_set
+    cdef ColumnSource source
     # LRU cache of columns; cache_size counts the floats still free.
     cdef CacheHead* head
     cdef CacheHead lru_head
     cdef int64_t cache_size
     cdef int64_t columns_computed
 
-    def __cinit__(self, int l, int n_features, int max_count):
+    def __cinit__(self, int l):
         self.l = l
         self.y = <int8_t*>malloc(max(l, 1) * sizeof(int8_t))
         self.G = <double*>malloc(max(l, 1) * sizeof(double))
@@ -99,18 +218,12 @@ cdef class _Solver:
         self.QD = <double*>malloc(max(l, 1) * sizeof(double))
         self.alpha_status = <char*>malloc(max(l, 1) * sizeof(char))
         self.active_set = <int*>malloc(max(l, 1) * sizeof(int))
-        self.row_start = <int64_t*>malloc(max(l, 1) * sizeof(int64_t))
-        self.row_len = <int32_t*>malloc(max(l, 1) * sizeof(int32_t))
-        self.mark = <uint8_t*>calloc(max(n_features, 1), sizeof(uint8_t))
-        self.table = <double*>malloc((max_count + 1) * sizeof(double))
         self.head = <CacheHead*>calloc(max(l, 1), sizeof(CacheHead))
-        self.count = <int32_t*>malloc(max(l, 1) * sizeof(int32_t))
         self.lru_head.next = &self.lru_head
         self.lru_head.prev = &self.lru_head
         if (self.y == NULL or self.G == NULL or self.G_bar == NULL or self.alpha == NULL
                 or self.QD == NULL or self.alpha_status == NULL or self.active_set == NULL
-                or self.row_start == NULL or self.row_len == NULL or self.mark == NULL
-                or self.table == NULL or self.head == NULL or self.count == NULL):
+                or self.head == NULL):
             raise MemoryError()
 
     def __dealloc__(self):
@@ -128,11 +241,6 @@ cdef class _Solver:
         free(self.QD)
         free(self.alpha_status)
         free(self.active_set)
-        free(self.row_start)
-        free(self.row_len)
-        free(self.mark)
-        free(self.table)
-        free(self.count)
 
     # LRU cache (libsvm's Cache) ------------------------------------------------------------
 
@@ -219,70 +327,13 @@ cdef class _Solver:
                     h.length = 0
             h = following
 
-    # Kernel columns (libsvm's SVC_Q::get_Q on binary rows) ------------------------------------
+    # Kernel columns (libsvm's SVC_Q::get_Q) ----------------------------------------------------
 
     cdef void fill_column(self, int i, float* data, int start, int length) noexcept nogil:
         # data[t] = y_i y_t K(x_i, x_t) for t in [start, length).
-        if self.index_cost[self.active_set[i]] + (length - start) < self.mean_len * (
-            length - start
-        ):
-            self.fill_column_by_index(i, data, start, length)
-        else:
-            self.fill_column_by_gather(i, data, start, length)
+        self.source.fill(self.active_set[i], self.y[i], self.active_set, self.y, data, start,
+                         length)
         self.columns_computed += 1
-
-    cdef void fill_column_by_index(self, int i, float* data, int start, int length) noexcept nogil:
-        cdef const int32_t* own = self.feats + self.row_start[i]
-        cdef int n_own = self.row_len[i]
-        cdef int32_t* count = self.count
-        cdef const int32_t* rows
-        cdef const int* active_set = self.active_set
-        cdef int p, t, f
-        cdef int32_t base = 0
-        cdef int64_t q, end
-        cdef double yi = self.y[i]
-        for p in range(n_own):
-            base += self.complement[own[p]]
-        for t in range(self.l):
-            count[t] = base
-        for p in range(n_own):
-            f = own[p]
-            rows = self.post_rows
-            end = self.post_ptr[f + 1]
-            if self.complement[f]:
-                for q in range(self.post_ptr[f], end):
-                    count[rows[q]] -= 1
-            else:
-                for q in range(self.post_ptr[f], end):
-                    count[rows[q]] += 1
-        for t in range(start, length):
-            data[t] = <float>(yi * self.y[t] * self.table[count[active_set[t]]])
-
-    cdef void fill_column_by_gather(self, int i, float* data, int start, int length) noexcept nogil:
-        cdef const int32_t* feats = self.feats
-        cdef uint8_t* mark = self.mark
-        cdef const int32_t* row
-        cdef const int32_t* own = feats + self.row_start[i]
-        cdef int n_own = self.row_len[i]
-        cdef int t, p, n, c0, c1
-        cdef double yi = self.y[i]
-        for p in range(n_own):
-            mark[own[p]] = 1
-        for t in range(start, length):
-            row = feats + self.row_start[t]
-            n = self.row_len[t]
-            c0 = 0
-            c1 = 0
-            p = 0
-            while p + 2 <= n:
-                c0 += mark[row[p]]
-                c1 += mark[row[p + 1]]
-                p += 2
-            if p < n:
-                c0 += mark[row[p]]
-            data[t] = <float>(yi * self.y[t] * self.table[c0 + c1])
-        for p in range(n_own):
-            mark[own[p]] = 0
 
     cdef float* get_Q(self, int i, int length) noexcept nogil:
         cdef float* data
@@ -292,15 +343,11 @@ cdef class _Solver:
         return data
 
     cdef void swap_index(self, int i, int j) noexcept nogil:
-        cdef int64_t s
-        cdef int32_t n
         cdef int8_t yy
         cdef double d
         cdef char c
         cdef int a
         self.cache_swap(i, j)
-        s = self.row_start[i]; self.row_start[i] = self.row_start[j]; self.row_start[j] = s
-        n = self.row_len[i]; self.row_len[i] = self.row_len[j]; self.row_len[j] = n
         yy = self.y[i]; self.y[i] = self.y[j]; self.y[j] = yy
         d = self.QD[i]; self.QD[i] = self.QD[j]; self.QD[j] = d
         d = self.G[i]; self.G[i] = self.G[j]; self.G[j] = d
@@ -647,43 +694,55 @@ def solve_c_svc(
         raise ValueError("row_start, row_len and y must have one entry per row")
     if l == 0:
         raise ValueError("cannot solve a problem with no rows")
-    if not (Cp > 0 and Cn > 0):
-        raise ValueError("the box bounds Cp and Cn must be positive")
-    if not eps > 0:
-        raise ValueError("eps must be positive")
     lengths = np.asarray(row_len)
     starts = np.asarray(row_start)
     if lengths.min() < 0 or starts.min() < 0 or (starts + lengths).max() > feats.shape[0]:
         raise ValueError("rows must lie inside feats")
     if feats.shape[0] and (np.asarray(feats).min() < 0 or np.asarray(feats).max() >= n_features):
         raise ValueError("feature ids must lie in 0 .. n_features-1")
+    source = _BinaryPolynomialColumns(
+        starts, lengths, np.asarray(feats), n_features, degree, gamma, coef0
+    )
+    return solve_c_svc_columns(source, y, Cp, Cn, eps, cache_mb, shrinking, max_iter)
+
+
+def solve_c_svc_columns(
+    ColumnSource source,
+    const int8_t[::1] y,
+    double Cp,
+    double Cn,
+    double eps,
+    double cache_mb,
+    bint shrinking,
+    int64_t max_iter,
+):
+    """Train one binary C-SVC (libsvm's solve_c_svc) on the kernel of a column source.
+
+    Row t has the label y[t] in {+1, -1} and the kernel source.fill / source.diagonal. Returns
+    (coef, rho, objective, iterations, converged, columns_computed) as solve_c_svc does.
+    """
+    cdef int l = <int>y.shape[0]
+    if source.n_rows != l:
+        raise ValueError(f"the column source has {source.n_rows} rows, y has {l}")
+    if l == 0:
+        raise ValueError("cannot solve a problem with no rows")
+    if not (Cp > 0 and Cn > 0):
+        raise ValueError("the box bounds Cp and Cn must be positive")
+    if not eps > 0:
+        raise ValueError("eps must be positive")
     labels = np.asarray(y)
     if not np.all((labels == 1) | (labels == -1)):
         raise ValueError("labels must be +1 or -1")
-    cdef int max_count = int(lengths.max())
-    cdef _Solver solver = _Solver(l, n_features, max_count)
-    post_ptr, post_rows, complement, index_cost = _inverted_index(
-        starts, lengths, np.asarray(feats), n_features
-    )
-    cdef const int64_t[::1] post_ptr_view = post_ptr
-    cdef const int32_t[::1] post_rows_view = post_rows
-    cdef const uint8_t[::1] complement_view = complement
-    cdef const int64_t[::1] index_cost_view = index_cost
-    solver.post_ptr = &post_ptr_view[0]
-    solver.post_rows = &post_rows_view[0] if post_rows.size else NULL
-    solver.complement = &complement_view[0]
-    solver.index_cost = &index_cost_view[0]
-    solver.mean_len = float(lengths.mean())
+    diagonal = np.ascontiguousarray(source.diagonal, dtype=np.float64)
+    if diagonal.shape != (l,):
+        raise ValueError("the column source's diagonal must have one entry per row")
+    cdef const double[::1] diagonal_view = diagonal
+    cdef _Solver solver = _Solver(l)
     cdef int t
-    cdef double[::1] table = kernel_table(max_count, degree, gamma, coef0)
-    for t in range(max_count + 1):
-        solver.table[t] = table[t]
     for t in range(l):
-        solver.row_start[t] = row_start[t]
-        solver.row_len[t] = row_len[t]
         solver.y[t] = y[t]
-        solver.QD[t] = table[row_len[t]]
-    solver.feats = &feats[0] if feats.shape[0] else NULL
+        solver.QD[t] = diagonal_view[t]
+    solver.source = source
     solver.Cp = Cp
     solver.Cn = Cn
     solver.eps = eps
@@ -709,7 +768,7 @@ def solve_c_svc(
     return coef, rho, v / 2, int(iterations), status == 1, int(solver.columns_computed)
 
 
-def _inverted_index(starts, lengths, feats, int n_features):
+def inverted_index(starts, lengths, feats, int n_features):
     """Posting lists of the problem's rows by feature (see the module notes).
 
     Returns (post_ptr int64 (n_features + 1,), post_rows int32, complement uint8 (n_features,),
@@ -730,7 +789,7 @@ def _inverted_index(starts, lengths, feats, int n_features):
     sizes = np.where(complement == 1, l - df, df)
     post_ptr = np.zeros(n_features + 1, dtype=np.int64)
     np.cumsum(sizes, out=post_ptr[1:])
-    post_rows = np.empty(int(post_ptr[-1]), dtype=np.int32)
+    post_rows = np.empty(int(post_ptr[n_features]), dtype=np.int32)
     plain = complement[sorted_ids] == 0
     rank = np.arange(total, dtype=np.int64) - held_ptr[sorted_ids]
     post_rows[post_ptr[sorted_ids[plain]] + rank[plain]] = sorted_rows[plain]
