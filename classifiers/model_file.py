@@ -145,6 +145,25 @@ def read_model_file(
     return decode_model(data, str(path), expected_format)
 
 
+def model_format(path: str | os.PathLike) -> str | None:
+    """The format name in the header of a polyparse model file, reading only the header; None
+    for anything else (another file, a broken header)."""
+    with open(path, "rb") as stream:
+        start = stream.read(len(MAGIC) + 8)
+        if len(start) < len(MAGIC) + 8 or not start.startswith(MAGIC):
+            return None
+        (header_size,) = struct.unpack("<Q", start[len(MAGIC):])
+        if header_size > 1 << 26:
+            return None
+        text = stream.read(header_size)
+    try:
+        header = json.loads(text.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return None
+    found = header.get("format") if isinstance(header, dict) else None
+    return found if isinstance(found, str) else None
+
+
 def decode_model(
     data: bytes | bytearray, name: str, expected_format: str | None = None
 ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
@@ -264,3 +283,23 @@ def require_arrays(
 
 def _shape_text(shape: tuple[int | None, ...]) -> str:
     return "(" + ", ".join("*" if n is None else str(n) for n in shape) + ")"
+
+
+def string_arrays(name: str, strings: list[str]) -> dict[str, np.ndarray]:
+    """A list of strings as two arrays: `<name>_text` (their UTF-8 bytes, one after the
+    other) and `<name>_offsets` (where each starts, and the end)."""
+    encoded = [text.encode("utf-8") for text in strings]
+    offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
+    np.cumsum([len(text) for text in encoded], out=offsets[1:])
+    return {f"{name}_text": np.frombuffer(b"".join(encoded), dtype=np.uint8),
+            f"{name}_offsets": offsets}
+
+
+def arrays_strings(arrays: dict[str, np.ndarray], name: str) -> list[str]:
+    """The strings `string_arrays` stored; ValueError when the offsets do not fit the text."""
+    text = arrays[f"{name}_text"].tobytes()
+    offsets = arrays[f"{name}_offsets"].tolist()
+    if not offsets or offsets[0] != 0 or offsets[-1] != len(text) or any(
+            b < a for a, b in zip(offsets, offsets[1:])):
+        raise ValueError(f"the {name} offsets do not fit their text")
+    return [text[a:b].decode("utf-8") for a, b in zip(offsets, offsets[1:])]

@@ -33,9 +33,11 @@ import numpy as np
 
 from classifiers.model_file import (
     ModelFileError,
+    arrays_strings,
     inconsistent,
     read_model_file,
     require_arrays,
+    string_arrays,
     write_model_file,
 )
 from classifiers.tree_kernels.combined_scorer import CombinedScorer
@@ -196,9 +198,12 @@ class TreeKernelModel:
         return spec.tree_constant * tree + _polynomial_sum(self.vectors, self.weights, vectors,
                                                            spec.degree, spec.s, spec.r)
 
-    def save(self, path: str | os.PathLike, extra_header: dict[str, Any] | None = None) -> None:
+    def save(self, path: str | os.PathLike, extra_header: dict[str, Any] | None = None,
+             extra_arrays: dict[str, np.ndarray] | None = None) -> None:
         """Write the model file (see the module notes); extra_header: JSON-ready extras
-        (training command, data checksum, scores) stored under `metadata`."""
+        (training command, data checksum, scores) stored under `metadata`; extra_arrays: what
+        an application keeps beside the model (an SRL feature vocabulary), stored as
+        `extra_<name>` and given back by `load_with_extras`."""
         header: dict[str, Any] = {
             "format": FORMAT,
             "format_version": FORMAT_VERSION,
@@ -212,16 +217,24 @@ class TreeKernelModel:
             header["metadata"] = extra_header
         arrays = {f"forest_{name}": getattr(self.forest, name) for name in _FOREST_ARRAYS}
         arrays["weights"] = self.weights
-        arrays.update(_strings_arrays("labels", self.labels.learned()))
-        arrays.update(_strings_arrays("productions", self.productions.learned()))
+        arrays.update(string_arrays("labels", self.labels.learned()))
+        arrays.update(string_arrays("productions", self.productions.learned()))
         if self.vectors is not None:
             arrays["vector_indptr"] = self.vectors.indptr
             arrays["vector_indices"] = self.vectors.indices
+        for name, array in (extra_arrays or {}).items():
+            arrays[f"extra_{name}"] = array
         write_model_file(path, header, arrays)
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> TreeKernelModel:
         """The model saved at path; ModelFileError (one line) when the file does not fit."""
+        return cls.load_with_extras(path)[0]
+
+    @classmethod
+    def load_with_extras(cls, path: str | os.PathLike
+                         ) -> tuple[TreeKernelModel, dict[str, Any], dict[str, np.ndarray]]:
+        """The model saved at path, the `metadata` of its header and its extra arrays."""
         name = str(path)
         header, arrays = read_model_file(path, FORMAT)
         if header.get("format_version") != FORMAT_VERSION:
@@ -234,8 +247,8 @@ class TreeKernelModel:
         require_arrays(name, arrays, expected)
         with inconsistent(name):
             spec = TreeKernelSpec(**header["spec"])
-            labels = StringInterner(_strings(arrays, "labels"))
-            productions = StringInterner(_strings(arrays, "productions"))
+            labels = StringInterner(arrays_strings(arrays, "labels"))
+            productions = StringInterner(arrays_strings(arrays, "productions"))
             forest = TreeForest.from_arrays(
                 labels, productions, *(arrays[f"forest_{key}"] for key in _FOREST_ARRAYS))
             _check_forest(forest, len(labels), len(productions))
@@ -247,7 +260,9 @@ class TreeKernelModel:
             model = cls(spec, forest, arrays["weights"], vectors, float(header["bias"]))
             if (model.n_trees, model.n_dag_nodes) != (header["n_trees"], header["n_dag_nodes"]):
                 raise ValueError("the stored counts do not match the model trees")
-        return model
+        extras = {name[len("extra_"):]: array for name, array in arrays.items()
+                  if name.startswith("extra_")}
+        return model, header.get("metadata") or {}, extras
 
 
 def spec_needs_plain(spec: TreeKernelSpec) -> bool:
@@ -268,23 +283,6 @@ def _check_forest(forest: TreeForest, n_labels: int, n_productions: int) -> None
         raise ValueError("a model tree refers to a label or production the file does not hold")
     if forest.children.size and (forest.children.min() < 0 or forest.children.max() >= n):
         raise ValueError("a model tree node has a child outside the trees")
-
-
-def _strings_arrays(name: str, strings: list[str]) -> dict[str, np.ndarray]:
-    encoded = [text.encode("utf-8") for text in strings]
-    offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
-    np.cumsum([len(text) for text in encoded], out=offsets[1:])
-    return {f"{name}_text": np.frombuffer(b"".join(encoded), dtype=np.uint8),
-            f"{name}_offsets": offsets}
-
-
-def _strings(arrays: dict[str, np.ndarray], name: str) -> list[str]:
-    text = arrays[f"{name}_text"].tobytes()
-    offsets = arrays[f"{name}_offsets"].tolist()
-    if not offsets or offsets[0] != 0 or offsets[-1] != len(text) or any(
-            b < a for a, b in zip(offsets, offsets[1:])):
-        raise ValueError(f"the {name} offsets do not fit their text")
-    return [text[a:b].decode("utf-8") for a, b in zip(offsets, offsets[1:])]
 
 
 def _select_rows(vectors: BinaryMatrix, rows: np.ndarray) -> BinaryMatrix:

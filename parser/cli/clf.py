@@ -1,4 +1,5 @@
-"""`polyparse clf train|predict|convert|info`: any binary-feature backend on svmlight files."""
+"""`polyparse clf train|predict|convert|info`: any binary-feature backend on svmlight files, and
+the tree-kernel learners on SVM-light-TK files (parser/cli/clf_trees.py)."""
 from __future__ import annotations
 
 import argparse
@@ -44,9 +45,19 @@ from features.binary_matrix import BinaryMatrix
 from features.errors import InputError
 from features.output_files import check_output_path, is_special, output_stream
 from features.svmlight import read_svmlight
+from parser.cli.clf_trees import (
+    add_tree_train_options,
+    check_tree_train_options,
+    is_tree_file,
+    is_tree_model,
+    reject_tree_options,
+    run_tree_predict,
+    run_tree_train,
+    tree_model_info,
+)
 from parser.cli.common import debug_parent, warn
 
-AVAILABLE = ("linear", "poly2-linear", "kernel-svm", "pa-slicing")
+AVAILABLE = ("linear", "poly2-linear", "kernel-svm", "pa-slicing", "voted-perceptron", "perceptron")
 # How the linear backends are scored: w . phi(x) with the explicit mapping's weights.
 EXPLICIT_WEIGHTS = "explicit-weights"
 
@@ -59,9 +70,11 @@ def register(groups: argparse._SubParsersAction) -> None:
     )
 
     train = commands.add_parser(
-        "train", parents=[debug_parent()], help="train a classifier on an svmlight file"
+        "train", parents=[debug_parent()],
+        help="train a classifier on an svmlight or SVM-light-TK file"
     )
-    train.add_argument("train_file", metavar="TRAIN.svm", help="training examples (svmlight)")
+    train.add_argument("train_file", metavar="TRAIN.svm",
+                       help="training examples (svmlight; SVM-light-TK for the tree learners)")
     train.add_argument("--model", required=True, metavar="OUT", help="model file to write")
     train.add_argument(
         "--classifier", required=True, choices=AVAILABLE, help="backend to train"
@@ -73,7 +86,8 @@ def register(groups: argparse._SubParsersAction) -> None:
     )
     train.add_argument("--gamma", type=float, default=1.0, help="kernel gamma (default 1)")
     train.add_argument("--coef0", type=float, default=1.0, help="kernel coef0 (default 1)")
-    train.add_argument("-C", dest="C", type=float, default=1.0, help="SVM cost C (default 1)")
+    train.add_argument("-C", dest="C", type=float,
+                       help="SVM cost C (default 1; tree kernel-svm: SVM-light's 1 / mean K(x, x))")
     train.add_argument("--loss", choices=("l1", "l2"), help="hinge loss (default l2)")
     train.add_argument(
         "--eps", type=float,
@@ -132,13 +146,15 @@ def register(groups: argparse._SubParsersAction) -> None:
         help="pa-slicing: cap on the conjunction table of each class (N is halved when it "
         "is exceeded)",
     )
+    add_tree_train_options(train)
     _add_json(train, "print a JSON summary on stdout")
     train.set_defaults(run=run_train)
 
     predict = commands.add_parser(
         "predict", parents=[debug_parent()], help="apply a model to an svmlight file"
     )
-    predict.add_argument("test_file", metavar="TEST.svm", help="examples to classify (svmlight)")
+    predict.add_argument("test_file", metavar="TEST.svm",
+                         help="examples to classify (svmlight; SVM-light-TK for tree models)")
     predict.add_argument("--model", required=True, metavar="M", help="model file")
     predict.add_argument(
         "--eval-mode", choices=EVAL_MODES,
@@ -214,7 +230,7 @@ def _build_classifier(args: argparse.Namespace) -> Poly2LinearSVM | KernelModel:
     if args.strategy not in (None, "expand"):
         raise InputError(f"clf train: {name} always uses the expand strategy")
     options = dict(
-        gamma=args.gamma, coef0=args.coef0, C=args.C, loss=args.loss or "l2",
+        gamma=args.gamma, coef0=args.coef0, C=_cost(args), loss=args.loss or "l2",
         eps=0.1 if args.eps is None else args.eps,
         max_iter=1000 if args.iterations is None else args.iterations,
         seed=args.seed, dtype=args.dtype,
@@ -248,7 +264,7 @@ def _build_kernel_svm(args: argparse.Namespace) -> KernelSVM:
     try:
         return KernelSVM(
             degree=2 if args.degree is None else args.degree, gamma=args.gamma,
-            coef0=args.coef0, C=args.C, eps=1e-3 if args.eps is None else args.eps,
+            coef0=args.coef0, C=_cost(args), eps=1e-3 if args.eps is None else args.eps,
             cache_mb=args.cache_mb, shrinking=not args.no_shrinking, class_weight=weights,
             max_iter=args.iterations, threads=args.threads,
         )
@@ -268,7 +284,7 @@ def _build_pa_slicing(args: argparse.Namespace) -> PASlicing:
             raise InputError(f"clf train: {option} does not apply to pa-slicing")
     try:
         return PASlicing(
-            degree=2 if args.degree is None else args.degree, C=args.C,
+            degree=2 if args.degree is None else args.degree, C=_cost(args),
             variant=args.variant or "pa1",
             iterations=20 if args.iterations is None else args.iterations,
             average=True if args.average is None else args.average,
@@ -277,6 +293,10 @@ def _build_pa_slicing(args: argparse.Namespace) -> PASlicing:
         )
     except ValueError as error:
         raise InputError(f"clf train: {error}") from None
+
+
+def _cost(args: argparse.Namespace) -> float:
+    return 1.0 if args.C is None else args.C
 
 
 def _label_value(text: str) -> int | float:
@@ -324,6 +344,9 @@ def _canonical_command(args: argparse.Namespace, clf: Poly2LinearSVM | KernelMod
 
 
 def run_train(args: argparse.Namespace) -> int:
+    if is_tree_file(args.train_file):
+        return run_tree_train(args, check_tree_train_options(args))
+    reject_tree_options(args)
     clf = _build_classifier(args)
     check_output_path(args.model, "model")
     data_sha256 = hashlib.sha256(Path(args.train_file).read_bytes()).hexdigest()
@@ -459,6 +482,8 @@ def _decision_function(
 
 
 def run_predict(args: argparse.Namespace) -> int:
+    if is_tree_model(args.model):
+        return run_tree_predict(args)
     check_output_path(args.decision_values, "decision values")
     started = time.perf_counter()
     clf, _ = load_classifier(args.model)
@@ -565,6 +590,8 @@ def run_convert(args: argparse.Namespace) -> int:
 
 
 def run_info(args: argparse.Namespace) -> int:
+    if is_tree_model(args.model):
+        return _print_info(args, tree_model_info(args))
     clf, header = load_classifier(args.model)
     if isinstance(clf, (KernelSVM, PASlicing)):
         forms = _kernel_forms(clf, args.rare_threshold)

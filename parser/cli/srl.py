@@ -1,19 +1,79 @@
-"""`polyparse srl evaluate`: argument-boundary scores of a gold_conll file against a gold one
-(node-level precision, recall and F1 as parser/srl/evaluate.py defines them)."""
+"""`polyparse srl train|predict|evaluate`: argument-boundary detection on gold_conll files.
+
+`train` builds the boundary instances of a file (parser/srl: candidates, PAF trees, Gildea &
+Jurafsky features numbered by a vocabulary first-seen on it) and trains a tree-kernel learner
+(classifiers/tree_kernels/tree_learners.py); the model file keeps the vocabulary. `predict`
+builds the instances of another file with that vocabulary (unseen features dropped), classifies
+them and writes the file back with each predicate's argument columns holding the predicted
+spans. `evaluate` gives node-level precision, recall and F1 (parser/srl/evaluate.py)."""
 from __future__ import annotations
 
 import argparse
 import json
+import sys
+import time
+from pathlib import Path
 
+import numpy as np
+
+from classifiers.model_file import ModelFileError, arrays_strings, string_arrays
+from classifiers.tree_kernels.tree_learners import train_tree_model
+from classifiers.tree_kernels.tree_model import TreeKernelModel
 from features.errors import InputError
-from parser.cli.common import debug_parent
-from parser.formats.gold_conll import LAYOUTS, PROPBANK_RELEASE
+from features.output_files import check_output_path
+from parser.cli.clf_trees import add_kernel_options, check_kernel_options
+from parser.cli.common import debug_parent, file_sha256, warn
+from parser.formats.gold_conll import LAYOUTS, PROPBANK_RELEASE, read_gold_conll
+from parser.srl.boundaries import write_predictions
+from parser.srl.feature_vocab import FirstSeenVocab
+from parser.srl.instances import instance_count, sentence_instances, tree_instances
+
+# --learner NAME -> the tree learner's name in classifiers/tree_kernels/tree_learners.py.
+LEARNERS = {"voted-perceptron": "voted-perceptron", "perceptron": "perceptron",
+            "svm": "kernel-svm"}
+DEFAULT_EPOCHS = 3
 
 
 def register(groups: argparse._SubParsersAction) -> None:
     srl = groups.add_parser("srl", help="SRL argument-boundary detection on gold_conll files")
-    commands = srl.add_subparsers(dest="command", metavar="{evaluate}", required=True)
+    commands = srl.add_subparsers(dest="command", metavar="{train,predict,evaluate}",
+                                  required=True)
     parent = debug_parent()
+
+    train = commands.add_parser(
+        "train", parents=[parent], help="train an argument-boundary classifier",
+        description="Train a tree-kernel classifier on the argument-boundary instances of a "
+                    "gold_conll file (every node but TOP and the words, minus the predicate's "
+                    "ancestors; +1 when its span is an argument of the predicate), each a PAF "
+                    "tree with seven Gildea & Jurafsky features.")
+    train.add_argument("--train", required=True, metavar="FILE",
+                       help="training gold_conll file")
+    train.add_argument("--model", required=True, metavar="OUT", help="model file to write")
+    train.add_argument("--learner", choices=tuple(LEARNERS), default="voted-perceptron",
+                       help="voted-perceptron (default: Freund & Schapire's averaged "
+                       "prediction), perceptron (the last hypothesis) or svm (C-SVC by SMO)")
+    train.add_argument("--epochs", type=int, metavar="N",
+                       help=f"perceptrons: passes over the instances (default {DEFAULT_EPOCHS})")
+    train.add_argument("-C", dest="C", type=float,
+                       help="svm: cost C (default SVM-light's 1 / mean K(x, x))")
+    add_kernel_options(train)
+    train.add_argument("--layout", choices=sorted(LAYOUTS), default=PROPBANK_RELEASE.name,
+                       help="the fixed columns (default: %(default)s)")
+    train.add_argument("--json", action="store_true", help="print a JSON summary on stdout")
+    train.set_defaults(run=run_train)
+
+    predict = commands.add_parser(
+        "predict", parents=[parent], help="predict argument boundaries of a gold_conll file",
+        description="Write FILE back with each predicate's argument columns holding the spans "
+                    "of the nodes the model calls arguments (label ARG; overlapping spans "
+                    "resolved greedily by decision value).")
+    predict.add_argument("--model", required=True, metavar="M", help="srl model file")
+    predict.add_argument("input", metavar="FILE", help="gold_conll file (- for stdin)")
+    predict.add_argument("-o", "--output", metavar="OUT",
+                         help="output file (default: stdout)")
+    predict.add_argument("--layout", choices=sorted(LAYOUTS), default=PROPBANK_RELEASE.name,
+                         help="the fixed columns (default: %(default)s)")
+    predict.set_defaults(run=run_predict)
 
     evaluate = commands.add_parser(
         "evaluate", parents=[parent], help="node-level boundary precision, recall and F1",
@@ -49,4 +109,79 @@ def run_evaluate(args: argparse.Namespace) -> int:
              f"predicates; argument spans on no node: {scores['gold_spans_off_nodes']:,} gold "
              f"(not counted), {scores['system_spans_off_nodes']:,} system)"]
     print("\n".join(lines))
+    return 0
+
+
+def run_train(args: argparse.Namespace) -> int:
+    spec = check_kernel_options(args, "srl train")
+    learner = LEARNERS[args.learner]
+    perceptron = learner != "kernel-svm"
+    if perceptron and args.C is not None:
+        raise InputError("srl train: -C applies to --learner svm")
+    if not perceptron and args.epochs is not None:
+        raise InputError("srl train: --epochs applies to the perceptrons")
+    if args.epochs is not None and args.epochs < 1:
+        raise InputError(f"srl train: --epochs must be >= 1, not {args.epochs}")
+    if args.C is not None and not args.C > 0:
+        raise InputError(f"srl train: -C must be > 0, not {args.C:g}")
+    if args.train == "-":
+        raise InputError("srl train: the training file must be a file, not stdin")
+    check_output_path(args.model, "model")
+    started = time.perf_counter()
+    groups = list(sentence_instances(read_gold_conll(args.train, layout=LAYOUTS[args.layout])))
+    if not instance_count(groups):
+        raise InputError(f"srl train: {args.train}: no predicate, so no instance to learn from")
+    vocab = FirstSeenVocab()
+    data = tree_instances(groups, vocab)
+    read_seconds = time.perf_counter() - started
+    y = data.labels.astype(np.float64)
+    if np.unique(y).size == 1:
+        warn(f"{args.train}: every instance is {int(y[0]):+d}; the model gives it to all")
+    epochs = DEFAULT_EPOCHS if args.epochs is None else args.epochs
+    started = time.perf_counter()
+    model, stats = train_tree_model(learner, spec, data.forest, y, data.vectors, epochs=epochs,
+                                    C=args.C, j=args.j)
+    seconds = time.perf_counter() - started
+    training = {"learner": args.learner, "data": Path(args.train).name,
+                "data_sha256": file_sha256(args.train), "instances": len(data),
+                "predicates": len(groups), **stats}
+    model.save(args.model, {"srl": training}, string_arrays("features", vocab.features()))
+    summary = {"learner": args.learner, "instances": len(data),
+               "positives": int(np.count_nonzero(y > 0)), "predicates": len(groups), **stats,
+               "n_trees": model.n_trees, "n_dag_nodes": model.n_dag_nodes,
+               "read_seconds": round(read_seconds, 3), "seconds": round(seconds, 3),
+               "model": str(args.model)}
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print(f"trained {args.learner} on {len(data):,} instances of {len(groups):,} "
+              f"predicates: {model.n_trees:,} trees, {model.n_dag_nodes:,} DAG nodes in "
+              f"{seconds:.1f} s -> {args.model}", file=sys.stderr)
+    return 0
+
+
+def load_srl_model(path: str) -> tuple[TreeKernelModel, FirstSeenVocab]:
+    """The classifier and the frozen feature vocabulary of an srl model file."""
+    model, metadata, extras = TreeKernelModel.load_with_extras(path)
+    if "srl" not in metadata or not {"features_text", "features_offsets"} <= set(extras):
+        raise ModelFileError(f"{path}: a tree-kernel model without an SRL feature vocabulary "
+                             "(made by `clf train`, not `srl train`)")
+    try:
+        features = arrays_strings({"features_text": extras["features_text"],
+                                   "features_offsets": extras["features_offsets"]}, "features")
+    except ValueError as error:
+        raise ModelFileError(f"{path}: corrupt model file ({error})") from None
+    return model, FirstSeenVocab(features, frozen=True)
+
+
+def run_predict(args: argparse.Namespace) -> int:
+    check_output_path(args.output, "output")
+    model, vocab = load_srl_model(args.model)
+    sentences = list(read_gold_conll(args.input, layout=LAYOUTS[args.layout]))
+    groups = list(sentence_instances(sentences))
+    decisions: list[float] = []
+    if instance_count(groups):
+        data = tree_instances(groups, vocab, model.labels, model.productions)
+        decisions = model.decision_function(data.forest, data.vectors).tolist()
+    write_predictions(sentences, decisions, args.output)
     return 0

@@ -10,12 +10,8 @@ import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
-from features.binary_matrix import BinaryMatrix
 from features.interning import StringInterner
-from features.svmlight_tk import BEGIN_TREE, END_TREES, TreeInstances
-from features.trees import TreeForest
+from features.svmlight_tk import BEGIN_TREE, END_TREES, TreeInstances, parse_svmlight_tk_bytes
 from parser.formats.gold_conll import (
     PROPBANK_RELEASE,
     ConllPredicate,
@@ -111,14 +107,13 @@ def tk_lines(predicates: Iterable[PredicateInstances], vocab: FirstSeenVocab) ->
 def tree_instances(predicates: Sequence[PredicateInstances], vocab: FirstSeenVocab,
                    labels: StringInterner | None = None,
                    productions: StringInterner | None = None) -> TreeInstances:
-    """The instances as the tree-kernel learners take them (what ``read_svmlight_tk`` gives
-    for the ``.tk`` lines of the same instances): labels, one PAF tree each and the feature
-    vectors through the vocabulary (which grows, unless frozen). Pass a model's label and
-    production interners so that its decision function can score the forest."""
-    instances = [instance for group in predicates for instance in group.instances]
-    rows = [vocab.vector(instance.features) for instance in instances]
-    forest = TreeForest.from_brackets((instance.tree for instance in instances), labels,
-                                      productions)
-    targets = np.asarray([instance.label for instance in instances], dtype=np.int64)
-    return TreeInstances(targets, forest, np.arange(len(instances) + 1, dtype=np.int64),
-                         BinaryMatrix.from_rows(rows, n_features=vocab.n_features))
+    """The instances as the tree-kernel learners take them: what ``read_svmlight_tk`` gives for
+    their ``.tk`` lines (labels, one PAF tree each, the feature vectors through the
+    vocabulary, which grows unless frozen), read by the same fast reader. Pass a model's label
+    and production interners so that its decision function can score the forest. At least one
+    instance is needed (ValueError)."""
+    text = "".join(tk_lines(predicates, vocab)).encode("utf-8")
+    if not text:
+        raise ValueError("no instances (no sentence has a predicate)")
+    return parse_svmlight_tk_bytes(text, "<srl instances>", labels, productions,
+                                   vocab.n_features)

@@ -1,5 +1,5 @@
-"""`polyparse srl evaluate`: node-level boundary scores, text and JSON, and bad input in one
-line."""
+"""`polyparse srl train|predict|evaluate`: a model trained and applied end to end, node-level
+boundary scores, text and JSON, and bad input or options in one line."""
 from __future__ import annotations
 
 import json
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.parser.cli.test_user_first import one_line, polyparse
+from tests.parser.cli.test_user_first import leftovers, one_line, polyparse
 
 GOLD_CONLL = Path(__file__).resolve().parents[2] / "data" / "gold_conll"
 GOOD = GOLD_CONLL / "good.gold_conll"
@@ -54,3 +54,73 @@ def test_bad_input_is_one_line(fixture: str, line: int, problem: str) -> None:
 def test_gold_from_stdin_is_refused() -> None:
     result = polyparse("srl", "evaluate", "-", str(GOOD))
     one_line(result, "the gold file must be a file")
+
+
+@pytest.mark.parametrize("learner", ["voted-perceptron", "perceptron", "svm"])
+def test_train_predict_evaluate(tmp_path: Path, learner: str) -> None:
+    model, output = tmp_path / "srl.model", tmp_path / "pred.gold_conll"
+    result = polyparse("srl", "train", "--train", str(GOOD), "--model", str(model),
+                       "--learner", learner, "--json")
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert summary["learner"] == learner and summary["predicates"] == 5
+    assert summary["instances"] > summary["positives"] > 0
+    result = polyparse("srl", "predict", "--model", str(model), str(GOOD), "-o", str(output))
+    assert result.returncode == 0, result.stderr
+    gold_lines, lines = GOOD.read_text().splitlines(), output.read_text().splitlines()
+    assert len(lines) == len(gold_lines)
+    for gold, predicted in zip(gold_lines, lines):
+        # only the argument columns change: words, tags, parse bits and predicates stay
+        assert gold.split()[:8] == predicted.split()[:8]
+    result = polyparse("srl", "evaluate", str(GOOD), str(output), "--json")
+    assert result.returncode == 0, result.stderr
+    scores = json.loads(result.stdout)
+    assert scores["gold_nodes"] == 17 and 0.0 <= scores["F1"] <= 100.0
+    result = polyparse("clf", "info", "--model", str(model), "--json")
+    assert result.returncode == 0 and json.loads(result.stdout)["backend"] == learner
+
+
+def test_predict_streams_to_stdout_and_reads_stdin(tmp_path: Path) -> None:
+    model = tmp_path / "srl.model"
+    assert polyparse("srl", "train", "--train", str(GOOD), "--model", str(model)).returncode == 0
+    from_file = polyparse("srl", "predict", "--model", str(model), str(GOOD))
+    from_stdin = polyparse("srl", "predict", "--model", str(model), "-", stdin=GOOD.open("rb"))
+    assert from_file.returncode == 0 and from_file.stdout == from_stdin.stdout != ""
+
+
+@pytest.mark.parametrize("fixture, line", [
+    ("argument_unclosed", 7), ("argument_columns", 4), ("parse_open", 6)])
+def test_train_and_predict_bad_input_is_one_line(tmp_path: Path, fixture: str,
+                                                  line: int) -> None:
+    bad = GOLD_CONLL / f"{fixture}.gold_conll"
+    model, output = tmp_path / "srl.model", tmp_path / "out.gold_conll"
+    one_line(polyparse("srl", "train", "--train", str(bad), "--model", str(model)),
+             f"polyparse: {bad}:{line}: ")
+    assert not model.exists()
+    assert polyparse("srl", "train", "--train", str(GOOD), "--model", str(model)).returncode == 0
+    result = polyparse("srl", "predict", "--model", str(model), str(bad), "-o", str(output))
+    one_line(result, f"polyparse: {bad}:{line}: ")
+    assert not output.exists() and leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize("extra, problem", [
+    (["--lambda", "0"], "--lambda must be in (0, 1]"),
+    (["--learner", "svm", "--epochs", "2"], "--epochs applies to the perceptrons"),
+    (["-C", "1"], "-C applies to --learner svm"),
+    (["--epochs", "0"], "--epochs must be >= 1"),
+])
+def test_options_are_checked_before_the_data(tmp_path: Path, extra: list[str],
+                                             problem: str) -> None:
+    result = polyparse("srl", "train", "--train", str(tmp_path / "missing.gold_conll"),
+                       "--model", str(tmp_path / "m.model"), *extra)
+    one_line(result, problem)
+
+
+def test_predict_needs_an_srl_model(tmp_path: Path) -> None:
+    tk = tmp_path / "train.tk"
+    tk.write_text("+1 |BT| (S (NN a)) |ET| 1:1\n-1 |BT| (S (NN b)) |ET| 2:1\n")
+    model = tmp_path / "clf.model"
+    assert polyparse("clf", "train", str(tk), "--model", str(model), "--classifier",
+                     "perceptron").returncode == 0
+    one_line(polyparse("srl", "predict", "--model", str(model), str(GOOD)),
+             "without an SRL feature vocabulary")

@@ -1,0 +1,281 @@
+"""`polyparse clf train|predict|info` on SVM-light-TK files: the tree-kernel learners.
+
+A training file whose first example holds `|BT|` is an SVM-light-TK file (one tree per example
+and an optional binary vector); `clf train` then trains a perceptron, a voted perceptron or the
+tree-kernel SVM (classifiers/tree_kernels/tree_learners.py) on K = P_n + T * TK_n
+(SVM-light-TK's `-C +`; `--vector none`: TK_n alone) and writes a tree-model file, which
+`clf predict` and `clf info` recognise by its format. The kernel options are shared with
+`srl train`.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from classifiers.binary_scores import positive_class_scores
+from classifiers.model_file import model_format
+from classifiers.tree_kernels.kernels import KINDS
+from classifiers.tree_kernels.tree_learners import LEARNERS, PERCEPTRONS, train_tree_model
+from classifiers.tree_kernels.tree_model import FORMAT as TREE_MODEL_FORMAT
+from classifiers.tree_kernels.tree_model import TreeKernelModel, TreeKernelSpec
+from features.errors import InputError
+from features.output_files import check_output_path, output_stream
+from features.svmlight_tk import BEGIN_TREE, TreeInstances, read_svmlight_tk
+from parser.cli.common import file_sha256, warn
+
+VECTORS = ("poly2", "none")
+# `clf train` options of the svmlight backends that the tree learners do not take.
+_VECTOR_ONLY = {"degree": "--degree", "loss": "--loss", "variant": "--variant",
+                "n_common": "--n-common", "max_table_mb": "--max-table-mb",
+                "average": "--average", "strategy": "--strategy", "iterations": "--iterations"}
+# Options only the tree learners take (None / False / 1.0: not given).
+_TREE_ONLY = {"kernel": "--kernel", "lam": "--lambda", "mu": "--mu", "vector": "--vector",
+              "tree_constant": "--tree-constant", "epochs": "--epochs", "no_dag": "--no-dag"}
+
+
+def add_kernel_options(command: argparse.ArgumentParser) -> None:
+    """The kernel options of the tree learners (`clf train` on .tk files, `srl train`)."""
+    command.add_argument("--kernel", choices=tuple(KINDS),
+                         help="tree kernel: sst (default), st, pt or et")
+    command.add_argument("--lambda", dest="lam", type=float, metavar="L",
+                         help="tree kernel decay lambda in (0, 1] (default 0.4)")
+    command.add_argument("--mu", type=float, metavar="M",
+                         help="pt: vertical decay mu in (0, 1] (default 0.4)")
+    command.add_argument("--vector", choices=VECTORS,
+                         help="poly2 (default): add the normalised (x.z + 1)^2 kernel on the "
+                         "example's vector, as SVM-light-TK's -C + -d 2; none: the tree alone")
+    command.add_argument("--tree-constant", type=float, metavar="T",
+                         help="weight T of the tree kernel in P_n + T * TK_n (default 1)")
+    command.add_argument("-j", dest="j", type=float, default=1.0, metavar="J",
+                         help="weight of errors on positives: svm: C x J for positives "
+                         "(SVM-light's -j); perceptrons: an update on a positive adds J y K "
+                         "(default 1)")
+
+
+def add_tree_train_options(train: argparse.ArgumentParser) -> None:
+    """`clf train`'s tree-learner options beyond the kernel."""
+    add_kernel_options(train)
+    train.add_argument("--epochs", type=int, metavar="N",
+                       help="perceptrons on .tk files: passes over the examples (default 1)")
+    train.add_argument("--no-dag", action="store_true",
+                       help="perceptrons on .tk files: keep the mistakes as a plain list of "
+                       "trees instead of a DAG of their distinct subtrees (same model, slower)")
+
+
+def check_kernel_options(args: argparse.Namespace, command: str) -> TreeKernelSpec:
+    """The kernel the options give, after each has been checked."""
+    lam = 0.4 if args.lam is None else args.lam
+    mu = 0.4 if args.mu is None else args.mu
+    constant = 1.0 if args.tree_constant is None else args.tree_constant
+    for option, value in (("--lambda", lam), ("--mu", mu)):
+        if not 0.0 < value <= 1.0:
+            raise InputError(f"{command}: {option} must be in (0, 1], not {value:g}")
+    if not constant > 0.0 or not np.isfinite(constant):
+        raise InputError(f"{command}: --tree-constant must be > 0, not {constant:g}")
+    if not args.j > 0.0 or not np.isfinite(args.j):
+        raise InputError(f"{command}: -j must be > 0, not {args.j:g}")
+    degree = None if args.vector == "none" else 2
+    return TreeKernelSpec(kind=args.kernel or "sst", lam=lam, mu=mu, degree=degree,
+                          tree_constant=constant)
+
+
+def is_tree_file(path: str) -> bool:
+    """Whether the first example line of `path` is an SVM-light-TK line (holds |BT|)."""
+    with open(path, "rb") as stream:
+        for line in stream:
+            text = line.strip()
+            if text and not text.startswith(b"#"):
+                return BEGIN_TREE.encode() in text
+    return False
+
+
+def is_tree_model(path: str) -> bool:
+    """Whether `path` holds a tree-kernel model file (only its header is read)."""
+    return model_format(path) == TREE_MODEL_FORMAT
+
+
+def reject_tree_options(args: argparse.Namespace) -> None:
+    """One line for a tree-learner option or classifier given with an svmlight file."""
+    if args.classifier in PERCEPTRONS:
+        raise InputError(f"clf train: {args.classifier} learns from SVM-light-TK files "
+                         f"(`label |BT| tree |ET| features`); {args.train_file} is not one")
+    for dest, option in _TREE_ONLY.items():
+        if getattr(args, dest) not in (None, False):
+            raise InputError(f"clf train: {option} applies to SVM-light-TK files; "
+                             f"{args.train_file} is an svmlight file")
+    if args.j != 1.0:
+        raise InputError("clf train: -j applies to SVM-light-TK files (svmlight files: "
+                         "--class-weight LABEL:WEIGHT)")
+
+
+def check_tree_train_options(args: argparse.Namespace) -> TreeKernelSpec:
+    """The kernel of a tree-learner run, after every option has been checked."""
+    if args.classifier not in LEARNERS:
+        raise InputError(f"clf train: {args.train_file} is an SVM-light-TK file; the tree "
+                         f"learners are {', '.join(LEARNERS)}, not {args.classifier}")
+    for dest, option in _VECTOR_ONLY.items():
+        if getattr(args, dest) is not None:
+            raise InputError(f"clf train: {option} does not apply to the tree learners "
+                             "(SVM-light-TK files); the vector part is --vector poly2|none")
+    if args.class_weight:
+        raise InputError("clf train: --class-weight: the tree learners take -j J (the weight "
+                         "of errors on positives)")
+    for option, used in (("--gamma", args.gamma != 1.0), ("--coef0", args.coef0 != 1.0),
+                         ("--eps", args.eps is not None), ("--no-shrinking", args.no_shrinking),
+                         ("--min-pair-count", args.min_pair_count != 1)):
+        if used:
+            raise InputError(f"clf train: {option} does not apply to the tree learners "
+                             "(SVM-light-TK files)")
+    spec = check_kernel_options(args, "clf train")
+    if args.classifier in PERCEPTRONS:
+        if args.C is not None:
+            raise InputError(f"clf train: -C applies to kernel-svm, not {args.classifier}")
+        if args.epochs is not None and args.epochs < 1:
+            raise InputError(f"clf train: --epochs must be >= 1, not {args.epochs}")
+    else:
+        for option, used in (("--epochs", args.epochs is not None), ("--no-dag", args.no_dag)):
+            if used:
+                raise InputError(f"clf train: {option} applies to the perceptrons, not "
+                                 "kernel-svm")
+        if args.C is not None and not args.C > 0.0:
+            raise InputError(f"clf train: -C must be > 0, not {args.C:g}")
+    return spec
+
+
+def _one_tree_each(instances: TreeInstances, path: str) -> None:
+    counts = np.diff(instances.instance_ptr)
+    wrong = np.flatnonzero(counts != 1)
+    if wrong.size:
+        k = int(wrong[0])
+        raise InputError(f"{path}: example {k + 1} holds {int(counts[k])} trees; the tree "
+                         "learners take exactly one tree per example")
+
+
+def _binary_labels(instances: TreeInstances, path: str) -> np.ndarray:
+    labels = np.asarray(instances.labels, dtype=np.float64)
+    odd = np.flatnonzero(np.abs(labels) != 1.0)
+    if odd.size:
+        k = int(odd[0])
+        raise InputError(f"{path}: example {k + 1} has label {instances.labels[k]}; the tree "
+                         "learners take +1 / -1")
+    return labels
+
+
+def run_tree_train(args: argparse.Namespace, spec: TreeKernelSpec) -> int:
+    check_output_path(args.model, "model")
+    started = time.perf_counter()
+    data = read_svmlight_tk(args.train_file)
+    read_seconds = time.perf_counter() - started
+    _one_tree_each(data, args.train_file)
+    y = _binary_labels(data, args.train_file)
+    if np.unique(y).size == 1:
+        warn(f"{args.train_file} holds one class ({int(y[0]):+d}): the model gives it to every "
+             "example")
+    epochs = 1 if args.epochs is None else args.epochs
+    started = time.perf_counter()
+    model, stats = train_tree_model(args.classifier, spec, data.forest, y, data.vectors,
+                                    epochs=epochs, store="plain" if args.no_dag else "dag",
+                                    C=args.C, j=args.j)
+    fit_seconds = time.perf_counter() - started
+    if args.classifier == "kernel-svm" and args.C is None:
+        print(f"polyparse: C = {stats['C']:.6g} (SVM-light's 1 / mean K(x, x))",
+              file=sys.stderr)
+    training = {"command": _command(args, spec, stats), "classifier": args.classifier,
+                "data": Path(args.train_file).name,
+                "data_sha256": file_sha256(args.train_file), "rows": len(data), **stats}
+    model.save(args.model, {"training": training})
+    summary = {"backend": args.classifier, "rows": len(data), **stats,
+               "n_trees": model.n_trees, "n_tree_nodes": model.n_tree_nodes,
+               "n_dag_nodes": model.n_dag_nodes, "read_seconds": round(read_seconds, 3),
+               "seconds": round(fit_seconds, 3), "model": str(args.model)}
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print(f"trained {args.classifier} ({spec.kind}{' + poly2' if spec.degree else ''}) "
+              f"on {len(data)} examples: {model.n_trees} trees, {model.n_dag_nodes} DAG nodes "
+              f"in {fit_seconds:.2f} s -> {args.model}", file=sys.stderr)
+    return 0
+
+
+def _command(args: argparse.Namespace, spec: TreeKernelSpec, stats: dict[str, Any]) -> str:
+    """The training command rebuilt from the settings (no paths, so equal runs match)."""
+    parts = ["polyparse clf train", Path(args.train_file).name,
+             f"--classifier {args.classifier}", f"--kernel {spec.kind}",
+             f"--lambda {spec.lam!r}", f"--mu {spec.mu!r}",
+             f"--vector {'poly2' if spec.degree else 'none'}",
+             f"--tree-constant {spec.tree_constant!r}", f"-j {args.j!r}"]
+    if args.classifier == "kernel-svm":
+        parts.append(f"-C {stats['C']!r}")
+    else:
+        parts.append(f"--epochs {stats['epochs']}")
+        if args.no_dag:
+            parts.append("--no-dag")
+    return " ".join(parts)
+
+
+def run_tree_predict(args: argparse.Namespace) -> int:
+    for option, value in (("--eval-mode", args.eval_mode),
+                          ("--rare-threshold", args.rare_threshold)):
+        if value is not None:
+            raise InputError(f"clf predict: {option} applies to kernel models of svmlight "
+                             f"files; {args.model} is a tree-kernel model")
+    check_output_path(args.decision_values, "decision values")
+    started = time.perf_counter()
+    model, metadata, _ = TreeKernelModel.load_with_extras(args.model)
+    load_seconds = time.perf_counter() - started
+    started = time.perf_counter()
+    data = read_svmlight_tk(args.test_file, model.labels, model.productions)
+    read_seconds = time.perf_counter() - started
+    _one_tree_each(data, args.test_file)
+    y = _binary_labels(data, args.test_file)
+    vectors = data.vectors if model.spec.degree is not None else None
+    started = time.perf_counter()
+    values = model.decision_function(data.forest, vectors)
+    seconds = time.perf_counter() - started
+    predicted = np.where(values > 0.0, 1, -1)
+    scores = positive_class_scores(y > 0, predicted > 0)
+    if args.decision_values:
+        with output_stream(args.decision_values, newline="\n") as out:
+            out.write("".join(f"{label:+d} {value!r}\n"
+                              for label, value in zip(predicted.tolist(), values.tolist())))
+    result = {**scores, "n": len(data), "seconds": seconds,
+              "microseconds_per_example": 1e6 * seconds / len(data),
+              "load_seconds": load_seconds, "read_seconds": read_seconds,
+              "backend": (metadata.get("training") or {}).get("classifier", "tree-kernel"),
+              "n_trees": model.n_trees, "n_dag_nodes": model.n_dag_nodes}
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(f"accuracy {scores['accuracy']:.2f}%, precision {scores['precision']:.2f}, "
+              f"recall {scores['recall']:.2f}, F1 {scores['F1']:.2f} ({len(data)} examples, "
+              f"{result['microseconds_per_example']:.1f} us per example)")
+    return 0
+
+
+def tree_model_info(args: argparse.Namespace) -> dict[str, Any]:
+    """What `clf info` shows of a tree-kernel model file."""
+    if args.rare_threshold is not None:
+        raise InputError(f"clf info: --rare-threshold applies to kernel models of svmlight "
+                         f"files; {args.model} is a tree-kernel model")
+    model, metadata, _ = TreeKernelModel.load_with_extras(args.model)
+    training = metadata.get("training") or metadata.get("srl") or {}
+    spec = model.spec
+    return {
+        "backend": training.get("classifier") or training.get("learner") or "tree-kernel",
+        "format": TREE_MODEL_FORMAT,
+        "kernel": spec.kind, "lambda": spec.lam, "mu": spec.mu,
+        "vector": "none" if spec.degree is None else f"poly{spec.degree}",
+        "tree_constant": spec.tree_constant,
+        "n_trees": model.n_trees,
+        "n_tree_nodes": model.n_tree_nodes,
+        "n_dag_nodes": model.n_dag_nodes,
+        "bias": model.bias,
+        "objective": training.get("objective"),
+        "training": training,
+    }

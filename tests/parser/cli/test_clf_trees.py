@@ -1,0 +1,186 @@
+"""`polyparse clf train|predict|info` on SVM-light-TK files: the three tree learners, JSON keys,
+identical models, the plain and DAG stores agreeing, and bad input or options in one line."""
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from parser.cli.main import main
+from tests.parser.cli.test_user_first import leftovers
+
+NOUNS = ["dog", "cat", "board", "man", "price"]
+VERBS = ["ran", "joined", "saw", "rose"]
+
+
+def _line(rng: random.Random) -> str:
+    """A small PAF-like tree: positive when the marked node is an NP (with a feature saying
+    so most of the time), negative when it is a PP or a word's POS."""
+    noun, verb = rng.choice(NOUNS), rng.choice(VERBS)
+    positive = rng.random() < 0.4
+    if positive:
+        tree = f"(VP (VBD-P {verb}) (NP-B (DT the) (NN {noun})))"
+    elif rng.random() < 0.5:
+        tree = f"(VP (VBD-P {verb}) (PP-B (IN of) (NP (NN {noun}))))"
+    else:
+        tree = f"(VP (VBD-P {verb}) (NP (DT-B the) (NN {noun})))"
+    hint = 1 if positive == (rng.random() < 0.9) else 2
+    features = sorted({hint, 3 + NOUNS.index(noun), 10 + VERBS.index(verb)})
+    label = "+1" if positive else "-1"
+    return f"{label} |BT| {tree} |ET| " + " ".join(f"{f}:1" for f in features) + "\n"
+
+
+@pytest.fixture(scope="module")
+def tk_files(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    folder = tmp_path_factory.mktemp("tk")
+    rng = random.Random(3)
+    train, test = folder / "train.tk", folder / "test.tk"
+    train.write_text("".join(_line(rng) for _ in range(300)))
+    test.write_text("".join(_line(rng) for _ in range(100)))
+    return train, test
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture) -> tuple[int, str, str]:
+    code = main(argv)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def one_line(code: int, err: str, *expected: str) -> str:
+    assert code == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in err, err
+    for text in expected:
+        assert text in lines[0], lines[0]
+    return lines[0]
+
+
+@pytest.mark.parametrize("classifier", ["voted-perceptron", "perceptron", "kernel-svm"])
+def test_train_predict_info(tk_files, tmp_path: Path, capsys, classifier: str) -> None:
+    train, test = tk_files
+    model = tmp_path / "m.model"
+    code, out, err = run(["clf", "train", str(train), "--model", str(model), "--classifier",
+                          classifier, "--json"], capsys)
+    assert code == 0, err
+    summary = json.loads(out)
+    assert summary["backend"] == classifier and summary["rows"] == 300
+    assert 0 < summary["n_dag_nodes"] <= summary["n_tree_nodes"]
+    if classifier == "kernel-svm":
+        assert "SVM-light's 1 / mean K(x, x)" in err and summary["C"] == pytest.approx(0.5)
+
+    values = tmp_path / "values.txt"
+    code, out, err = run(["clf", "predict", "--model", str(model), str(test), "--json",
+                          "--decision-values", str(values)], capsys)
+    assert code == 0, err
+    result = json.loads(out)
+    assert {"accuracy", "precision", "recall", "F1"} <= result.keys()
+    assert result["n"] == 100 and result["F1"] > 80.0
+    lines = values.read_text().splitlines()
+    assert len(lines) == 100 and lines[0].split()[0] in ("+1", "-1")
+    predicted = np.array([int(line.split()[0]) for line in lines])
+    tp = int(np.count_nonzero((predicted == 1) & np.array(
+        [line.startswith("+1") for line in test.read_text().splitlines()])))
+    assert tp == result["tp"]
+
+    code, out, err = run(["clf", "info", "--model", str(model), "--json"], capsys)
+    assert code == 0, err
+    info = json.loads(out)
+    assert info["backend"] == classifier and info["kernel"] == "sst"
+    assert info["n_trees"] == summary["n_trees"] and info["n_dag_nodes"] > 0
+    assert info["training"]["data"] == "train.tk"
+
+
+def test_same_settings_give_identical_model_files(tk_files, tmp_path: Path, capsys) -> None:
+    train, _ = tk_files
+    for name in ("a.model", "b.model"):
+        code, _, err = run(["clf", "train", str(train), "--model", str(tmp_path / name),
+                            "--classifier", "voted-perceptron", "--epochs", "2"], capsys)
+        assert code == 0, err
+    assert (tmp_path / "a.model").read_bytes() == (tmp_path / "b.model").read_bytes()
+
+
+def test_plain_and_dag_stores_give_the_same_decisions(tk_files, tmp_path: Path, capsys) -> None:
+    train, test = tk_files
+    outputs = []
+    for extra in ([], ["--no-dag"]):
+        model = tmp_path / f"m{len(extra)}.model"
+        values = tmp_path / f"v{len(extra)}.txt"
+        argv = ["clf", "train", str(train), "--model", str(model), "--classifier", "perceptron",
+                "--kernel", "pt", "--vector", "none", "--json", *extra]
+        code, out, err = run(argv, capsys)
+        assert code == 0, err
+        code, _, err = run(["clf", "predict", "--model", str(model), str(test),
+                            "--decision-values", str(values)], capsys)
+        assert code == 0, err
+        outputs.append((json.loads(out)["mistakes"], values.read_text().splitlines()))
+    (mistakes_dag, dag), (mistakes_plain, plain) = outputs
+    assert mistakes_dag == mistakes_plain
+    assert [line.split()[0] for line in dag] == [line.split()[0] for line in plain]
+    np.testing.assert_allclose([float(line.split()[1]) for line in dag],
+                               [float(line.split()[1]) for line in plain], rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("+1 |BT| (S (NP (NN a)) |ET| 1:1\n", ":2: tree 1:"),
+    ("+1 |BT| (S (NN a)) 1:1\n", ":2: no |ET| after the trees"),
+    ("+1 |BT| (S (NN a)) |ET| 3:1 2:1\n", ":2: feature ids must be strictly ascending"),
+])
+def test_bad_tk_lines_are_one_line(tk_files, tmp_path: Path, capsys, text: str,
+                                   problem: str) -> None:
+    bad = tmp_path / "bad.tk"
+    bad.write_text("-1 |BT| (S (NN b)) |ET| 1:1\n" + text)
+    model = tmp_path / "m.model"
+    code, _, err = run(["clf", "train", str(bad), "--model", str(model), "--classifier",
+                        "voted-perceptron"], capsys)
+    one_line(code, err, f"{bad}{problem}")
+    assert not model.exists() and leftovers(tmp_path) == []
+    train, _ = tk_files
+    code, _, err = run(["clf", "train", str(train), "--model", str(model), "--classifier",
+                        "perceptron"], capsys)
+    assert code == 0, err
+    code, out, err = run(["clf", "predict", "--model", str(model), str(bad)], capsys)
+    one_line(code, err, f"{bad}{problem}")
+    assert out == ""
+
+
+@pytest.mark.parametrize("extra, problem", [
+    (["--classifier", "perceptron", "-C", "2"], "-C applies to kernel-svm"),
+    (["--classifier", "kernel-svm", "--epochs", "2"], "--epochs applies to the perceptrons"),
+    (["--classifier", "kernel-svm", "--no-dag"], "--no-dag applies to the perceptrons"),
+    (["--classifier", "voted-perceptron", "--lambda", "1.5"], "--lambda must be in (0, 1]"),
+    (["--classifier", "voted-perceptron", "-j", "0"], "-j must be > 0"),
+    (["--classifier", "voted-perceptron", "--epochs", "0"], "--epochs must be >= 1"),
+    (["--classifier", "voted-perceptron", "--degree", "3"], "--degree does not apply"),
+    (["--classifier", "linear"], "the tree learners are"),
+])
+def test_bad_options_on_tk_files(tk_files, tmp_path: Path, capsys, extra: list[str],
+                                 problem: str) -> None:
+    train, _ = tk_files
+    model = tmp_path / "m.model"
+    code, _, err = run(["clf", "train", str(train), "--model", str(model), *extra], capsys)
+    one_line(code, err, problem)
+    assert not model.exists()
+
+
+def test_tree_options_on_svmlight_files(tmp_path: Path, capsys) -> None:
+    data = tmp_path / "train.svm"
+    data.write_text("+1 1:1 2:1\n-1 2:1 3:1\n")
+    model = tmp_path / "m.model"
+    for extra, problem in ((["--classifier", "linear", "--kernel", "pt"],
+                            "--kernel applies to SVM-light-TK files"),
+                           (["--classifier", "voted-perceptron"],
+                            "voted-perceptron learns from SVM-light-TK files")):
+        code, _, err = run(["clf", "train", str(data), "--model", str(model), *extra], capsys)
+        one_line(code, err, problem)
+    assert not model.exists()
+
+
+def test_one_class_warns(tmp_path: Path, capsys) -> None:
+    data = tmp_path / "one.tk"
+    data.write_text("-1 |BT| (S (NN a)) |ET| 1:1\n-1 |BT| (S (NN b)) |ET| 2:1\n")
+    code, _, err = run(["clf", "train", str(data), "--model", str(tmp_path / "m.model"),
+                        "--classifier", "voted-perceptron"], capsys)
+    assert code == 0 and "warning: " in err and "holds one class (-1)" in err
