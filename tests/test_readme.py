@@ -79,6 +79,21 @@ def test_training_recipe_trains_parses_and_scores_ewt(tmp_path: Path, corpora: P
     assert (tmp_path / "ewt.model").exists()
 
 
+def test_srl_recipe_gives_the_readme_scores(tmp_path: Path, corpora: Path) -> None:
+    block = next(block for block in BLOCKS
+                 if block.startswith("C=") and "polyparse srl train" in block)
+    # the recipe runs in a checkout; here its outputs go to tmp_path
+    commands = block.strip().replace("python corpora_scripts/", f"python {ROOT}/corpora_scripts/")
+    result = run_commands(commands, tmp_path, corpora)
+    assert result.returncode == 0, result.stderr[-2000:]
+    import json
+
+    scores = json.loads(result.stdout.strip().splitlines()[-1])
+    shown = (f"precision {scores['precision']:.2f}, recall {scores['recall']:.2f}, "
+             f"F1 {scores['F1']:.2f}")
+    assert shown in README, f"the README does not show what the SRL recipe gives: {shown}"
+
+
 def test_basque_example(tmp_path: Path, corpora: Path) -> None:
     command = shlex.split(re.search(r"`(polyparse [^`]*eus\.train[^`]*)`", README).group(1))
     command = [str(corpora / "conll2007" / w) if w == "eus.train" else w for w in command]
