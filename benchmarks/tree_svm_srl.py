@@ -86,11 +86,12 @@ def main() -> int:
 
 
 def run(train: Path, test: Path, j: float, args) -> dict:
-    from classifiers.tree_kernels.tree_svm import TreeSVM, TreeSVMKernel
+    from classifiers.tree_kernels.tree_model import TreeKernelSpec
+    from classifiers.tree_kernels.tree_svm import TreeSVM
     from features.svmlight_tk import read_svmlight_tk
 
     vector = args.vector == "poly2"
-    spec = TreeSVMKernel(kind=args.kernel, lam=args.lam, mu=args.mu, degree=2 if vector else None)
+    spec = TreeKernelSpec(kind=args.kernel, lam=args.lam, mu=args.mu, degree=2 if vector else None)
     settings = {"kernel": args.kernel, "lambda": args.lam, "vector": args.vector, "j": j,
                 "eps": 1e-3, "cache_mb": args.cache_mb, "threads": args.threads}
     data = f"srl_boundary {train.name} -> {test.name}"

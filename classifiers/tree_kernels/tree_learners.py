@@ -18,7 +18,7 @@ import numpy as np
 
 from classifiers.tree_kernels.tree_model import TreeKernelModel, TreeKernelSpec
 from classifiers.tree_kernels.tree_perceptron import TreePerceptron
-from classifiers.tree_kernels.tree_svm import TreeSVM, TreeSVMKernel
+from classifiers.tree_kernels.tree_svm import TreeSVM
 from features.binary_matrix import BinaryMatrix
 from features.trees import TreeForest
 
@@ -45,13 +45,9 @@ def train_tree_model(learner: str, spec: TreeKernelSpec, forest: TreeForest, y: 
         )
         perceptron.fit(forest, y, vectors)
         return perceptron.model(), {"epochs": epochs, "mistakes": perceptron.n_mistakes}
-    svm = TreeSVM(TreeSVMKernel(kind=spec.kind, lam=spec.lam, mu=spec.mu, degree=spec.degree,
-                                s=spec.s, r=spec.r, tree_constant=spec.tree_constant),
-                  C=C, j=j, threads=threads)
+    svm = TreeSVM(spec, C=C, j=j, threads=threads)
     result = svm.fit(forest, y, vectors)
-    fields, model_forest, rows, weights, model_vectors, bias = svm.model_arguments()
-    model = TreeKernelModel.from_weighted_trees(TreeKernelSpec(**fields), model_forest, rows,
-                                                weights, model_vectors, bias)
+    model = TreeKernelModel.from_weighted_trees(*svm.model_arguments())
     return model, {"C": result.C, "C_rule": result.C_rule, "objective": result.objective,
                    "n_support_vectors": result.n_support_vectors,
                    "iterations": result.iterations, "converged": result.converged}

@@ -24,73 +24,15 @@ is recomputed in double precision from the solution, with the dual e^T a - 0.5 |
 from __future__ import annotations
 
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import numpy as np
 
 from classifiers.kernel_svm.smo import solve_c_svc_columns
-from classifiers.tree_kernels.kernels import KINDS
 from classifiers.tree_kernels.tree_columns import TreeColumnSource, TreeKernelColumns
+from classifiers.tree_kernels.tree_model import TreeKernelSpec
 from features.binary_matrix import BinaryMatrix
 from features.trees import TreeForest
-
-
-@dataclass(frozen=True)
-class TreeSVMKernel:
-    """The kernel: `kind` with decay `lam` (and `mu` for PT); with a `degree`, SVM-light-TK's
-    `-C +` sum P + tree_constant * TK, P(x, z) = (s x.z + r)^degree (degree None: the tree
-    kernel alone); both parts normalised when `normalize`. The fields but `normalize` are those
-    of tree_model.TreeKernelSpec (always normalised); the default is SVM-light-TK's
-    `-C + -S 1 -d 2`."""
-
-    kind: str = "sst"
-    lam: float = 0.4
-    mu: float = 0.4
-    degree: int | None = 2
-    s: float = 1.0
-    r: float = 1.0
-    tree_constant: float = 1.0
-    normalize: bool = True
-
-    def __post_init__(self) -> None:
-        if self.kind not in KINDS:
-            raise ValueError(f"unknown tree kernel {self.kind!r} (expected one of "
-                             f"{', '.join(KINDS)})")
-        if not self.lam > 0 or not self.mu > 0:
-            raise ValueError("lambda and mu must be positive")
-        if self.degree is not None and (int(self.degree) != self.degree or self.degree < 1):
-            raise ValueError(f"the polynomial degree must be a positive integer, not {self.degree}")
-        if not np.isfinite(self.tree_constant) or self.tree_constant < 0:
-            raise ValueError(f"the tree constant T must be finite and >= 0, not {self.tree_constant}")
-
-    @property
-    def has_vector(self) -> bool:
-        return self.degree is not None
-
-    def columns(self, forest: TreeForest, rows: np.ndarray | None = None,
-                vectors: BinaryMatrix | None = None, threads: int = 1) -> TreeKernelColumns:
-        """The kernel columns against trees `rows` of forest (and `vectors`) as targets,
-        computed by `threads` threads."""
-        if self.has_vector and vectors is None:
-            raise ValueError("the kernel has a vector part: vectors are needed")
-        return TreeKernelColumns(
-            forest, rows, vectors if self.has_vector else None, self.kind, self.lam, self.mu,
-            self.normalize, int(self.degree or 1), self.s, self.r, self.tree_constant, threads,
-        )
-
-    def null_kernel(self) -> float:
-        """K(x, 0) = K(0, 0) for the empty instance 0 (SVM-light's norm estimate)."""
-        if self.has_vector and not self.normalize:
-            return self.r ** self.degree
-        return 0.0
-
-    def model_spec_fields(self) -> dict:
-        """The fields of tree_model.TreeKernelSpec for this kernel (normalised only)."""
-        if not self.normalize:
-            raise ValueError("tree-kernel models hold normalised kernels only")
-        fields = asdict(self)
-        del fields["normalize"]
-        return fields
 
 
 @dataclass
@@ -100,7 +42,8 @@ class TreeSVMResult:
     objective 0.5 a^T Q a - e^T a, SMO steps, the box bounds (C_rule: "svm-light" when C came
     from SVM-light's rule, "given" otherwise) and the kernel."""
 
-    spec: TreeSVMKernel
+    spec: TreeKernelSpec
+    normalize: bool
     support: np.ndarray
     support_trees: np.ndarray
     dual_coef: np.ndarray
@@ -124,13 +67,17 @@ class TreeSVMResult:
 class TreeSVM:
     """Binary C-SVC on trees (+ vectors) trained by libsvm's SMO; see the module notes."""
 
-    def __init__(self, spec: TreeSVMKernel | None = None, C: float | None = None,
+    def __init__(self, spec: TreeKernelSpec | None = None, C: float | None = None,
                  j: float = 1.0, eps: float = 1e-3, cache_mb: float = 100.0,
-                 shrinking: bool = True, max_iter: int | None = None, threads: int = 1) -> None:
-        """C: the box bound (None: SVM-light's rule); j: cost factor of positives;
+                 shrinking: bool = True, max_iter: int | None = None, threads: int = 1,
+                 normalize: bool = True) -> None:
+        """spec: the kernel (default SST with SVM-light-TK's `-C + -S 1 -d 2` vector part);
+        C: the box bound (None: SVM-light's rule); j: cost factor of positives;
         eps: stopping tolerance on the maximal violation; cache_mb: kernel column cache;
-        threads: threads per kernel column (the model does not depend on it)."""
-        self.spec = spec if spec is not None else TreeSVMKernel()
+        threads: threads per kernel column (the model does not depend on it); normalize:
+        both kernel parts normalised (SVM-light-TK's default; TreeKernelModel needs it)."""
+        self.spec = spec if spec is not None else TreeKernelSpec(degree=2)
+        self.normalize = bool(normalize)
         if C is not None and not C > 0:
             raise ValueError(f"C must be positive, not {C}")
         if not j > 0:
@@ -150,9 +97,31 @@ class TreeSVM:
         self.labels_: np.ndarray | None = None
         self.order_: np.ndarray | None = None
 
+    @property
+    def has_vector(self) -> bool:
+        return self.spec.degree is not None
+
+    def columns(self, forest: TreeForest, rows: np.ndarray | None = None,
+                vectors: BinaryMatrix | None = None) -> TreeKernelColumns:
+        """The kernel columns against trees `rows` of forest (and `vectors`) as targets."""
+        if self.has_vector and vectors is None:
+            raise ValueError("the kernel has a vector part: vectors are needed")
+        spec = self.spec
+        return TreeKernelColumns(
+            forest, rows, vectors if self.has_vector else None, spec.kind, spec.lam, spec.mu,
+            self.normalize, int(spec.degree or 1), spec.s, spec.r, spec.tree_constant,
+            self.threads,
+        )
+
+    def null_kernel(self) -> float:
+        """K(x, 0) = K(0, 0) for the empty instance 0 (SVM-light's norm estimate)."""
+        if self.has_vector and not self.normalize:
+            return self.spec.r ** self.spec.degree
+        return 0.0
+
     def default_C(self, diagonal: np.ndarray) -> float:
         """SVM-light's C = 1 / (mean sqrt(K(x, x) - 2 K(x, 0) + K(0, 0)))^2."""
-        null = self.spec.null_kernel()
+        null = self.null_kernel()
         norms = np.sqrt(np.maximum(np.asarray(diagonal) - null, 0.0))
         mean = float(norms.mean()) if norms.size else 0.0
         if not mean > 0:
@@ -174,12 +143,12 @@ class TreeSVM:
             raise ValueError(f"{labels.size} labels for {trees.size} trees")
         if labels.size == 0:
             raise ValueError("cannot train on no instances")
-        if self.spec.has_vector and (vectors is None or len(vectors) != labels.size):
+        if self.has_vector and (vectors is None or len(vectors) != labels.size):
             raise ValueError("the kernel has a vector part: one vector per instance is needed")
         # libsvm's grouping: positives first, each class in input order.
         order = np.concatenate([np.flatnonzero(labels == 1), np.flatnonzero(labels == -1)])
-        grouped_vectors = _take_rows(vectors, order) if self.spec.has_vector else None
-        columns = self.spec.columns(forest, trees[order], grouped_vectors, self.threads)
+        grouped_vectors = _take_rows(vectors, order) if self.has_vector else None
+        columns = self.columns(forest, trees[order], grouped_vectors)
         source = TreeColumnSource(columns)
         C = self.default_C(columns.diagonal) if self.C is None else float(self.C)
         Cp, Cn = C * self.j, C
@@ -196,6 +165,7 @@ class TreeSVM:
         n_bounded = int(np.count_nonzero(np.abs(coef) >= bounds))
         self.result_ = TreeSVMResult(
             spec=self.spec,
+            normalize=self.normalize,
             support=support[by_input],
             support_trees=trees[support[by_input]],
             dual_coef=coef[support_grouped][by_input],
@@ -222,10 +192,10 @@ class TreeSVM:
         """f(x) = sum_i coef_i K(x_i, x) + b for trees `rows` of forest (all by default) and
         their vectors; forest must share the training forest's interners."""
         result = self._result()
-        if self.spec.has_vector and vectors is None:
+        if self.has_vector and vectors is None:
             raise ValueError("the kernel has a vector part: vectors are needed")
-        targets = self.spec.columns(forest, rows, vectors, self.threads)
-        support_vectors = _take_rows(self.vectors_, result.support) if self.spec.has_vector else None
+        targets = self.columns(forest, rows, vectors)
+        support_vectors = _take_rows(self.vectors_, result.support) if self.has_vector else None
         return targets.expansion(self.forest_, result.support_trees, result.dual_coef,
                                  support_vectors) + result.bias
 
@@ -234,17 +204,18 @@ class TreeSVM:
         return np.where(self.decision_function(forest, vectors, rows) > 0, 1, -1)
 
     def model_arguments(self) -> tuple:
-        """(spec fields, forest, rows, weights, vectors, bias) of the trained expansion, for
-        TreeKernelModel.from_weighted_trees(TreeKernelSpec(**fields), forest, rows, weights,
-        vectors, bias): rows are the support trees in the training forest, vectors (with a
-        vector part) one row per tree of that forest, the support instances' vectors at their
-        trees' rows."""
+        """(spec, forest, rows, weights, vectors, bias) of the trained expansion, the arguments
+        of TreeKernelModel.from_weighted_trees: rows are the support trees in the training
+        forest, vectors (with a vector part) one row per tree of that forest, the support
+        instances' vectors at their trees' rows. Normalised kernels only (ValueError)."""
         result = self._result()
+        if not self.normalize:
+            raise ValueError("tree-kernel models hold normalised kernels only")
         vectors = None
-        if self.spec.has_vector:
+        if self.has_vector:
             vectors = _rows_at(self.vectors_, result.support, result.support_trees,
                                len(self.forest_))
-        return (self.spec.model_spec_fields(), self.forest_, result.support_trees,
+        return (self.spec, self.forest_, result.support_trees,
                 result.dual_coef, vectors, result.bias)
 
     def objectives(self) -> dict[str, float]:
@@ -255,7 +226,7 @@ class TreeSVM:
         grouped = np.empty(order.size, dtype=np.int64)
         grouped[order] = np.arange(order.size)
         support_grouped = grouped[result.support]
-        support_vectors = (_take_rows(self.vectors_, result.support) if self.spec.has_vector
+        support_vectors = (_take_rows(self.vectors_, result.support) if self.has_vector
                            else None)
         without_bias = columns.expansion(self.forest_, result.support_trees, result.dual_coef,
                                          support_vectors)

@@ -6,7 +6,8 @@ import pytest
 
 from classifiers.tree_kernels.combination import polynomial_gram, svmlight_tk_sum
 from classifiers.tree_kernels.kernels import gram_matrix
-from classifiers.tree_kernels.tree_svm import TreeSVM, TreeSVMKernel
+from classifiers.tree_kernels.tree_model import TreeKernelSpec
+from classifiers.tree_kernels.tree_svm import TreeSVM
 from features.binary_matrix import BinaryMatrix
 from features.svmlight_tk import read_svmlight_tk
 from features.trees import TreeForest
@@ -17,14 +18,13 @@ svmutil = pytest.importorskip("libsvm.svmutil")
 
 
 def _gram(forest: TreeForest, vectors: BinaryMatrix | None, rows_a: np.ndarray,
-          rows_b: np.ndarray, spec: TreeSVMKernel) -> np.ndarray:
+          rows_b: np.ndarray, spec: TreeKernelSpec, normalize: bool = True) -> np.ndarray:
     """The kernel by gram_matrix and combination.py, independent of the column code."""
-    tree = gram_matrix(forest, forest, spec.kind, spec.lam, spec.mu, spec.normalize, rows_a,
-                       rows_b)
-    if not spec.has_vector:
+    tree = gram_matrix(forest, forest, spec.kind, spec.lam, spec.mu, normalize, rows_a, rows_b)
+    if spec.degree is None:
         return tree
     poly = polynomial_gram(_take(vectors, rows_a), _take(vectors, rows_b), spec.degree, spec.s,
-                           spec.r, spec.normalize)
+                           spec.r, normalize)
     return svmlight_tk_sum(tree, poly, spec.tree_constant)
 
 
@@ -64,7 +64,7 @@ def subset(srl_boundary):
 @pytest.mark.parametrize("vector,j", [(True, 1.0), (True, 5.0), (False, 1.0)])
 def test_smo_reaches_libsvm_solution_dataset(subset, vector, j) -> None:
     data, rows, queries = subset
-    spec = TreeSVMKernel(degree=2 if vector else None)
+    spec = TreeKernelSpec(degree=2 if vector else None)
     svm = TreeSVM(spec, j=j)
     result = svm.fit(data.forest, data.labels[rows], _take(data.vectors, rows) if vector
                      else None, rows)
@@ -93,7 +93,7 @@ def test_smo_reaches_libsvm_solution_random(kind) -> None:
     y[rng.random(y.size) < 0.1] *= -1
     forest = TreeForest(trees)
     vectors = BinaryMatrix.from_rows([np.flatnonzero(rng.random(8) < 0.4) for _ in trees], 8)
-    spec = TreeSVMKernel(kind=kind, lam=0.6, mu=0.5, tree_constant=2.0)
+    spec = TreeKernelSpec(kind=kind, lam=0.6, mu=0.5, degree=2, tree_constant=2.0)
     svm = TreeSVM(spec, C=0.8, j=2.0)
     result = svm.fit(forest, y, vectors)
     gram = _gram(forest, vectors, np.arange(120), np.arange(120), spec)
@@ -108,12 +108,11 @@ def test_default_C_is_svm_light_rule() -> None:
     forest = TreeForest([random_tree(np.random.default_rng(s)) for s in range(6)] + [None])
     vectors = BinaryMatrix.from_rows([[0, 1], [1], [2], [0], [1, 2], [0, 2], [1]], 3)
     y = np.array([1, -1, 1, -1, 1, -1, -1])
-    normalised = TreeSVM(TreeSVMKernel(tree_constant=3.0)).fit(forest, y, vectors)
+    normalised = TreeSVM(TreeKernelSpec(degree=2, tree_constant=3.0)).fit(forest, y, vectors)
     # six instances of norm sqrt(1 + 3), the empty tree's of norm 1
     assert normalised.C == pytest.approx(1.0 / ((6 * 2.0 + 1.0) / 7) ** 2, rel=1e-12)
-    raw = TreeSVM(TreeSVMKernel(normalize=False)).fit(forest, y, vectors)
-    svm = TreeSVM(TreeSVMKernel(normalize=False))
-    gram = _gram(forest, vectors, np.arange(7), np.arange(7), svm.spec)
+    raw = TreeSVM(normalize=False).fit(forest, y, vectors)
+    gram = _gram(forest, vectors, np.arange(7), np.arange(7), TreeKernelSpec(degree=2), False)
     norms = np.sqrt(np.diag(gram) - 1.0)
     assert raw.C == pytest.approx(1.0 / norms.mean() ** 2, rel=1e-12)
 
@@ -122,13 +121,12 @@ def test_result_and_bad_input() -> None:
     rng = np.random.default_rng(9)
     forest = TreeForest([random_tree(rng) for _ in range(30)])
     y = np.where(np.arange(30) % 3 == 0, 1, -1)
-    svm = TreeSVM(TreeSVMKernel(degree=None), C=1.0)
+    svm = TreeSVM(TreeKernelSpec(), C=1.0)
     with pytest.raises(RuntimeError, match="not fitted"):
         svm.decision_function(forest)
     result = svm.fit(forest, y)
-    fields, model_forest, rows, weights, vectors, bias = svm.model_arguments()
-    assert fields == {"kind": "sst", "lam": 0.4, "mu": 0.4, "degree": None, "s": 1.0,
-                      "r": 1.0, "tree_constant": 1.0}
+    spec, model_forest, rows, weights, vectors, bias = svm.model_arguments()
+    assert spec == TreeKernelSpec()
     assert model_forest is forest and vectors is None and bias == result.bias
     assert np.array_equal(rows, result.support_trees) and np.array_equal(weights, result.dual_coef)
     assert np.all(np.diff(result.support) > 0)
@@ -138,9 +136,7 @@ def test_result_and_bad_input() -> None:
     with pytest.raises(ValueError, match="labels must be"):
         svm.fit(forest, np.where(y > 0, 1, 0))
     with pytest.raises(ValueError, match="vector part"):
-        TreeSVM(TreeSVMKernel()).fit(forest, y)
-    with pytest.raises(ValueError, match="unknown tree kernel"):
-        TreeSVMKernel(kind="xx")
+        TreeSVM().fit(forest, y)
     with pytest.raises(ValueError, match="cost factor"):
         TreeSVM(j=0.0)
     with pytest.raises(ValueError, match="threads"):
@@ -165,13 +161,15 @@ def test_model_arguments_place_vectors_at_their_trees() -> None:
     vectors = BinaryMatrix.from_rows([[k % 5, 5 + k % 3] for k in range(20)], 8)
     svm = TreeSVM(C=2.0)
     result = svm.fit(forest, y, vectors, rows)
-    fields, model_forest, trees, weights, tree_vectors, bias = svm.model_arguments()
-    assert fields["degree"] == 2 and model_forest is forest and len(tree_vectors) == 40
+    spec, model_forest, trees, weights, tree_vectors, bias = svm.model_arguments()
+    assert spec.degree == 2 and model_forest is forest and len(tree_vectors) == 40
     assert np.array_equal(trees, rows[result.support])
     for instance, tree in zip(result.support, trees):
         assert np.array_equal(tree_vectors.row(int(tree)), vectors.row(int(instance)))
+    raw = TreeSVM(C=2.0, normalize=False)
+    raw.fit(forest, y, vectors, rows)
     with pytest.raises(ValueError, match="normalised"):
-        TreeSVMKernel(normalize=False).model_spec_fields()
+        raw.model_arguments()
 
 
 def _take(matrix: BinaryMatrix, rows: np.ndarray) -> BinaryMatrix:
