@@ -271,7 +271,8 @@ cdef class TreeDag:
     # F table runs over the DAG node's subtree expanded in pre-order instead of a forest range.
     # One shared recursion would first gather each pair's child Deltas (or ET's C table) into a
     # common layout: measured on PT, that gathering made both the forest and the DAG kernels
-    # about 7% slower, so each layout keeps its own loop.
+    # about 7% slower (addressing the Deltas through per-child index arrays instead was no
+    # faster either), so each layout keeps its own loop.
     # SST (sigma 1) and ST (sigma 0), as kernels._subset_tree:
     #   Delta(d, n) = lam * prod_k (sigma + Delta(c_k(d), c_k(n))), equal productions only.
     cdef double _subset_delta(self, int32_t d, const ForestView* f, int64_t sb, int64_t y,
