@@ -25,7 +25,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "benchmarks"))
-from machine import machine  # noqa: E402
+from machine import Records  # noqa: E402
 
 DATA = "kwdlc_dep train.svm -> test.svm"
 RUNS = ("linear-l2", "linear-l1", "poly2-linear-l2", "poly2-linear-l1")
@@ -63,14 +63,8 @@ def main() -> int:
     if not train.is_file() or not test.is_file():
         print(f"clf_kwdlc: {folder} has no train.svm/test.svm", file=sys.stderr)
         return 2
-    host = machine()
-    records: list[dict] = []
-
-    def emit(what: str, figure: float, unit: str, **settings: object) -> None:
-        record = {"what": what, "data": DATA, "figure": figure, "unit": unit, "machine": host,
-                  **settings}
-        records.append(record)
-        print(json.dumps(record), flush=True)
+    records = Records(DATA)
+    emit = records.emit
 
     baseline = (
         "import numpy, features.svmlight as s, classifiers.linear.poly2_linear_svm, parser.cli.clf;"
@@ -105,14 +99,8 @@ def main() -> int:
                  round(result["microseconds_per_example"], 2), "us", **settings)
             emit("prediction peak memory (child ru_maxrss)", round(rss, 1), "MiB", **settings)
     if args.markdown:
-        lines = ["| what | settings | figure | unit |", "|---|---|---|---|"]
-        for record in records:
-            settings = ", ".join(
-                f"{key}={value}" for key, value in record.items()
-                if key not in ("what", "data", "figure", "unit", "machine")
-            )
-            lines.append(f"| {record['what']} | {settings} | {record['figure']} | {record['unit']} |")
-        lines.append(f"\n{DATA}; {host}\n")
+        lines = records.markdown_table()
+        lines.append(f"\n{DATA}; {records.host}\n")
         Path(args.markdown).write_text("\n".join(lines), encoding="utf-8")
     return 0
 

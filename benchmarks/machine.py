@@ -1,6 +1,7 @@
 """A one-line description of this machine for benchmark records."""
 from __future__ import annotations
 
+import json
 import os
 import platform
 
@@ -20,3 +21,29 @@ def machine() -> str:
 
 def record(what: str, data: str, figure: float, unit: str, **extra: object) -> dict:
     return {"what": what, "data": data, "figure": figure, "unit": unit, "machine": machine(), **extra}
+
+
+class Records:
+    """The measurements of one benchmark run on one data set: each is printed as one JSON line
+    when emitted and kept for the markdown table."""
+
+    def __init__(self, data: str) -> None:
+        self.data = data
+        self.host = machine()
+        self.rows: list[dict] = []
+
+    def emit(self, what: str, figure: float, unit: str, **settings: object) -> None:
+        row = {"what": what, "data": self.data, "figure": figure, "unit": unit,
+               "machine": self.host, **settings}
+        self.rows.append(row)
+        print(json.dumps(row), flush=True)
+
+    def markdown_table(self) -> list[str]:
+        """The lines of a markdown table: what, settings (every other key), figure, unit."""
+        lines = ["| what | settings | figure | unit |", "|---|---|---|---|"]
+        for row in self.rows:
+            settings = ", ".join(
+                f"{key}={value}" for key, value in row.items()
+                if key not in ("what", "data", "figure", "unit", "machine"))
+            lines.append(f"| {row['what']} | {settings} | {row['figure']} | {row['unit']} |")
+        return lines

@@ -27,7 +27,6 @@ A smoke run: --sizes 5k --plain-sizes 5k --kernels sst+poly2 --plain-test-rows 5
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -38,7 +37,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "benchmarks"))
 sys.path.insert(0, str(REPO))
-from machine import machine  # noqa: E402
+from machine import Records  # noqa: E402
 
 from classifiers.tree_kernels.tree_perceptron import TreePerceptron  # noqa: E402
 from features.binary_matrix import BinaryMatrix  # noqa: E402
@@ -85,14 +84,8 @@ def main() -> int:
     if not (folder / "train.5k.tk").is_file():
         print(f"srl_boundary: {folder} has no train.5k.tk", file=sys.stderr)
         return 2
-    host = machine()
-    records: list[dict] = []
-
-    def emit(what: str, figure: float, unit: str, **settings: object) -> None:
-        record = {"what": what, "data": DATA, "figure": figure, "unit": unit, "machine": host,
-                  **settings}
-        records.append(record)
-        print(json.dumps(record), flush=True)
+    records = Records(DATA)
+    emit = records.emit
 
     def split(text: str) -> list[str]:
         return [item for item in text.split(",") if item]
@@ -156,14 +149,8 @@ def main() -> int:
                     measure_speed(perceptron, held_out["test"], args.plain_test_rows, emit,
                                   settings)
     if args.markdown:
-        lines = ["| what | settings | figure | unit |", "|---|---|---|---|"]
-        for record in records:
-            settings_text = ", ".join(
-                f"{key}={value}" for key, value in record.items()
-                if key not in ("what", "data", "figure", "unit", "machine"))
-            lines.append(f"| {record['what']} | {settings_text} | {record['figure']} | "
-                         f"{record['unit']} |")
-        Path(args.markdown).write_text("\n".join(lines) + "\n", encoding="utf-8")
+        Path(args.markdown).write_text("\n".join(records.markdown_table()) + "\n",
+                                       encoding="utf-8")
     return 0
 
 

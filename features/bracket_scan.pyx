@@ -267,27 +267,27 @@ cdef class _Scan:
         return 0
 
 
-cdef object _int32(vector[int32_t]& v):
-    out = np.empty(v.size(), dtype=np.int32)
-    cdef int32_t[::1] o = out
+ctypedef fused _item:
+    uint8_t
+    int32_t
+    int64_t
+    double
+
+
+cdef object _array(vector[_item]& v):
+    # A NumPy copy of v (call with the item type given: _array[int32_t](v)).
+    if _item is uint8_t:
+        dtype = np.uint8
+    elif _item is int32_t:
+        dtype = np.int32
+    elif _item is int64_t:
+        dtype = np.int64
+    else:
+        dtype = np.float64
+    out = np.empty(v.size(), dtype=dtype)
+    cdef _item[::1] o = out
     if v.size():
-        memcpy(&o[0], v.data(), v.size() * sizeof(int32_t))
-    return out
-
-
-cdef object _int64(vector[int64_t]& v):
-    out = np.empty(v.size(), dtype=np.int64)
-    cdef int64_t[::1] o = out
-    if v.size():
-        memcpy(&o[0], v.data(), v.size() * sizeof(int64_t))
-    return out
-
-
-cdef object _double(vector[double]& v):
-    out = np.empty(v.size(), dtype=np.float64)
-    cdef double[::1] o = out
-    if v.size():
-        memcpy(&o[0], v.data(), v.size() * sizeof(double))
+        memcpy(&o[0], v.data(), v.size() * sizeof(_item))
     return out
 
 
@@ -325,28 +325,20 @@ def scan_svmlight_tk(const uint8_t[::1] data, label_value) -> dict | int:
                 next_id += 1
             scan.production[x] = renumber[p]
     return {
-        "targets": _double(scan.target),
-        "instance_ptr": _int64(scan.instance_ptr),
-        "line_numbers": _int64(scan.line_number),
+        "targets": _array[double](scan.target),
+        "instance_ptr": _array[int64_t](scan.instance_ptr),
+        "line_numbers": _array[int64_t](scan.line_number),
         "vectors": bytes(scan.vectors),
-        "tree_ptr": _int64(scan.tree_ptr),
-        "label": _int32(scan.label),
-        "production": _int32(scan.production),
-        "child_ptr": _int64(scan.child_ptr),
-        "children": _int32(scan.children),
-        "subtree_end": _int32(scan.subtree_end),
-        "is_word": _uint8(scan.is_word),
+        "tree_ptr": _array[int64_t](scan.tree_ptr),
+        "label": _array[int32_t](scan.label),
+        "production": _array[int32_t](scan.production),
+        "child_ptr": _array[int64_t](scan.child_ptr),
+        "children": _array[int32_t](scan.children),
+        "subtree_end": _array[int32_t](scan.subtree_end),
+        "is_word": _array[uint8_t](scan.is_word),
         "label_strings": [bytes(text) for text in scan.label_strings],
         "production_items": items,
     }
-
-
-cdef object _uint8(vector[uint8_t]& v):
-    out = np.empty(v.size(), dtype=np.uint8)
-    cdef uint8_t[::1] o = out
-    if v.size():
-        memcpy(&o[0], v.data(), v.size())
-    return out
 
 
 def tree_orders(const int64_t[::1] tree_ptr, const int32_t[::1] key) -> np.ndarray:

@@ -66,6 +66,11 @@ class TreeInstances:
         return int(self.instance_ptr[k])
 
 
+def _check_reader(reader: str) -> None:
+    if reader not in READERS:
+        raise ValueError(f"reader must be one of {READERS}, not {reader!r}")
+
+
 def read_svmlight_tk(
     path: str | os.PathLike,
     labels: StringInterner | None = None,
@@ -87,8 +92,7 @@ def parse_svmlight_tk_bytes(
     reader: str = "fast",
 ) -> TreeInstances:
     """Parse the bytes of an SVM-light-TK file (UTF-8); `name` is used in error messages."""
-    if reader not in READERS:
-        raise ValueError(f"reader must be one of {READERS}, not {reader!r}")
+    _check_reader(reader)
     codes = np.frombuffer(data, dtype=np.uint8)
     ascii_only = not codes.size or int(codes.max()) < 0x80
     text = None
@@ -118,8 +122,7 @@ def parse_svmlight_tk(
     if reader == "fast":
         return parse_svmlight_tk_bytes(text.encode("utf-8"), name, labels, productions,
                                        n_features, reader)
-    if reader not in READERS:
-        raise ValueError(f"reader must be one of {READERS}, not {reader!r}")
+    _check_reader(reader)
     targets: list[float] = []
     trees = []
     instance_ptr = [0]

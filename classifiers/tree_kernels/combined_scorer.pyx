@@ -9,11 +9,15 @@ instance without building arrays.
 """
 from libc.math cimport isnan
 from libc.stdint cimport int32_t, int64_t
-from libc.string cimport memset
 
 import numpy as np
 
-from classifiers.tree_kernels.dag cimport DagWorkspace, TreeDag, dag_workspace_free
+from classifiers.tree_kernels.dag cimport (
+    DagWorkspace,
+    TreeDag,
+    dag_workspace_free,
+    dag_workspace_init,
+)
 from classifiers.tree_kernels.kernels cimport ForestView, forest_view
 from classifiers.tree_kernels.poly2_table cimport Poly2Table
 
@@ -37,7 +41,7 @@ cdef class CombinedScorer:
                   vectors=None):
         cdef const int64_t[::1] indptr
         cdef const int32_t[::1] indices
-        memset(&self.w, 0, sizeof(DagWorkspace))
+        dag_workspace_init(&self.w)
         if dag.labels is not None and (forest.labels is not dag.labels
                                        or forest.productions is not dag.productions):
             raise ValueError("the forest does not share the label and production interners "

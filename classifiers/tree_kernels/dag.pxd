@@ -3,12 +3,14 @@
 # forest tree against it without the GIL (for the perceptrons and cutting-plane learners).
 cimport cython
 from libc.stdint cimport int32_t, int64_t
+from libc.string cimport memset
 from libcpp.vector cimport vector
 
 from classifiers.tree_kernels.kernels cimport ForestView, KernelParams, Workspace
 
 
-# Scratch memory one thread reuses across scores; start zeroed, free with dag_workspace_free.
+# Scratch memory one thread reuses across scores; start with dag_workspace_init, free with
+# dag_workspace_free.
 cdef struct DagWorkspace:
     double* memo
     size_t memo_capacity
@@ -19,6 +21,10 @@ cdef struct DagWorkspace:
     int32_t* expansion
     size_t expansion_capacity
     Workspace kernel
+
+
+cdef inline void dag_workspace_init(DagWorkspace* w) noexcept nogil:
+    memset(w, 0, sizeof(DagWorkspace))
 
 
 cdef void dag_workspace_free(DagWorkspace* w) noexcept nogil

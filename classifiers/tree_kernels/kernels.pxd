@@ -2,6 +2,8 @@
 # parameters and a reusable scratch workspace, and one kernel evaluation on two trees that needs
 # neither the GIL nor Python objects (for batch evaluation, DAG models and perceptrons).
 from libc.stdint cimport int32_t, int64_t
+from libc.stdlib cimport realloc
+from libc.string cimport memset
 
 
 cdef enum TreeKernelKind:
@@ -30,7 +32,8 @@ cdef struct KernelParams:
     double mu     # PT vertical decay mu (SVM-light-TK -M)
 
 
-# Scratch memory one thread reuses across evaluations; start zeroed, free with workspace_free.
+# Scratch memory one thread reuses across evaluations; start with workspace_init, free with
+# workspace_free.
 cdef struct Workspace:
     double* delta
     size_t delta_capacity
@@ -40,11 +43,42 @@ cdef struct Workspace:
     size_t ranges_capacity
 
 
+cdef inline void workspace_init(Workspace* w) noexcept nogil:
+    memset(w, 0, sizeof(Workspace))
+
+
 cdef void workspace_free(Workspace* w) noexcept nogil
+
+
+cdef inline bint grow(void** buffer, size_t* capacity, size_t needed, size_t item) noexcept nogil:
+    # Make buffer hold at least `needed` items of `item` bytes; False when out of memory.
+    cdef void* grown
+    if needed <= capacity[0]:
+        return True
+    grown = realloc(buffer[0], needed * item)
+    if grown == NULL:
+        return False
+    buffer[0] = grown
+    capacity[0] = needed
+    return True
+
+
+cdef inline int64_t max_children(const ForestView* v, int64_t s, int64_t n) noexcept nogil:
+    # The most children of a node among the nodes s .. s+n-1 of v.
+    cdef int64_t x, c, best = 0
+    for x in range(s, s + n):
+        c = v.child_ptr[x + 1] - v.child_ptr[x]
+        if c > best:
+            best = c
+    return best
+
 
 # The kernel of tree i of a and tree j of b (0 for an empty tree); NaN when out of memory.
 cdef double pair_kernel(const ForestView* a, int64_t i, const ForestView* b, int64_t j,
                         const KernelParams* params, Workspace* w) noexcept nogil
+# The same with a workspace of its own, for a single evaluation.
+cdef double single_pair_kernel(const ForestView* a, int64_t i, const ForestView* b, int64_t j,
+                               const KernelParams* params) noexcept nogil
 
 cdef ForestView forest_view(object forest) except *
 cdef KernelParams kernel_params(str kind, double lam, double mu) except *

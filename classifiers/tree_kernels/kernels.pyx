@@ -38,7 +38,7 @@ a fragment is embedded keeping labels, ancestor-descendant relations and left-to
 """
 from libc.math cimport NAN, isnan, sqrt
 from libc.stdint cimport int32_t, int64_t
-from libc.stdlib cimport free, realloc
+from libc.stdlib cimport free
 
 import numpy as np
 
@@ -85,33 +85,13 @@ cdef void workspace_free(Workspace* w) noexcept nogil:
     free(w.delta)
     free(w.scratch)
     free(w.ranges)
-    w.delta = NULL
-    w.scratch = NULL
-    w.ranges = NULL
-    w.delta_capacity = w.scratch_capacity = w.ranges_capacity = 0
+    workspace_init(w)
 
 
 cdef bint _reserve(Workspace* w, size_t delta, size_t scratch, size_t ranges) noexcept nogil:
-    cdef void* p
-    if delta > w.delta_capacity:
-        p = realloc(w.delta, delta * sizeof(double))
-        if p == NULL:
-            return False
-        w.delta = <double*>p
-        w.delta_capacity = delta
-    if scratch > w.scratch_capacity:
-        p = realloc(w.scratch, scratch * sizeof(double))
-        if p == NULL:
-            return False
-        w.scratch = <double*>p
-        w.scratch_capacity = scratch
-    if ranges > w.ranges_capacity:
-        p = realloc(w.ranges, ranges * sizeof(int32_t))
-        if p == NULL:
-            return False
-        w.ranges = <int32_t*>p
-        w.ranges_capacity = ranges
-    return True
+    return (grow(<void**>&w.delta, &w.delta_capacity, delta, sizeof(double))
+            and grow(<void**>&w.scratch, &w.scratch_capacity, scratch, sizeof(double))
+            and grow(<void**>&w.ranges, &w.ranges_capacity, ranges, sizeof(int32_t)))
 
 
 cdef void _match_ranges(const int32_t* key_a, const int32_t* order_a, int64_t start_a, int64_t n_a,
@@ -243,15 +223,6 @@ cdef double _elastic_tree(const ForestView* a, int64_t sa, int64_t na,
     return total
 
 
-cdef int64_t _max_children(const ForestView* v, int64_t s, int64_t n) noexcept nogil:
-    cdef int64_t x, c, best = 0
-    for x in range(s, s + n):
-        c = v.child_ptr[x + 1] - v.child_ptr[x]
-        if c > best:
-            best = c
-    return best
-
-
 cdef double pair_kernel(const ForestView* a, int64_t i, const ForestView* b, int64_t j,
                         const KernelParams* params, Workspace* w) noexcept nogil:
     cdef int64_t sa = a.tree_ptr[i], na = a.tree_ptr[i + 1] - sa
@@ -261,8 +232,8 @@ cdef double pair_kernel(const ForestView* a, int64_t i, const ForestView* b, int
     if na == 0 or nb == 0:
         return 0.0
     if params.kind == KIND_PT:
-        ca = _max_children(a, sa, na) + 1
-        cb = _max_children(b, sb, nb) + 1
+        ca = max_children(a, sa, na) + 1
+        cb = max_children(b, sb, nb) + 1
         scratch = <size_t>(2 * ca * cb)
     elif params.kind == KIND_ET:
         scratch = <size_t>((na + 1) * (nb + 1))
@@ -277,6 +248,16 @@ cdef double pair_kernel(const ForestView* a, int64_t i, const ForestView* b, int
         return _partial_tree(a, sa, na, b, sb, nb, params.lam, params.mu, w,
                                    <size_t>(ca * cb))
     return _elastic_tree(a, sa, na, b, sb, nb, params.lam, w)
+
+
+cdef double single_pair_kernel(const ForestView* a, int64_t i, const ForestView* b, int64_t j,
+                               const KernelParams* params) noexcept nogil:
+    cdef Workspace w
+    cdef double k
+    workspace_init(&w)
+    k = pair_kernel(a, i, b, j, params, &w)
+    workspace_free(&w)
+    return k
 
 
 cdef double _partial_tree(const ForestView* a, int64_t sa, int64_t na,
@@ -313,17 +294,11 @@ def tree_kernel(forest_a, int64_t i, forest_b, int64_t j, str kind="sst",
     cdef ForestView a = forest_view(forest_a)
     cdef ForestView b = forest_view(forest_b)
     cdef KernelParams p = kernel_params(kind, lam, mu)
-    cdef Workspace w
     cdef double k
     _check_index(a, i, "i")
     _check_index(b, j, "j")
-    w.delta = NULL
-    w.scratch = NULL
-    w.ranges = NULL
-    w.delta_capacity = w.scratch_capacity = w.ranges_capacity = 0
     with nogil:
-        k = pair_kernel(&a, i, &b, j, &p, &w)
-        workspace_free(&w)
+        k = single_pair_kernel(&a, i, &b, j, &p)
     if isnan(k):
         raise MemoryError("out of memory in the tree kernel")
     return k
@@ -349,10 +324,7 @@ def self_kernels(forest, str kind="sst", double lam=0.4, double mu=0.4,
     cdef double[::1] o = out
     cdef Workspace w
     cdef Py_ssize_t r
-    w.delta = NULL
-    w.scratch = NULL
-    w.ranges = NULL
-    w.delta_capacity = w.scratch_capacity = w.ranges_capacity = 0
+    workspace_init(&w)
     with nogil:
         for r in range(idx.shape[0]):
             o[r] = pair_kernel(&v, idx[r], &v, idx[r], &p, &w)
@@ -378,10 +350,7 @@ def gram_matrix(forest_a, forest_b, str kind="sst", double lam=0.4, double mu=0.
     cdef const double[::1] na, nb
     cdef Workspace w
     cdef Py_ssize_t r, c
-    w.delta = NULL
-    w.scratch = NULL
-    w.ranges = NULL
-    w.delta_capacity = w.scratch_capacity = w.ranges_capacity = 0
+    workspace_init(&w)
     with nogil:
         for r in range(ra.shape[0]):
             for c in range(rb.shape[0]):
@@ -422,10 +391,7 @@ def kernel_expansion(forest_x, forest_model, coefficients, str kind="sst",
     cdef Workspace w
     cdef Py_ssize_t r, m
     cdef double k, s
-    w.delta = NULL
-    w.scratch = NULL
-    w.ranges = NULL
-    w.delta_capacity = w.scratch_capacity = w.ranges_capacity = 0
+    workspace_init(&w)
     with nogil:
         for r in range(rx.shape[0]):
             s = 0.0

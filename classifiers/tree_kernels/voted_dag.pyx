@@ -22,13 +22,17 @@ magnitudes counts as 0, here and in tree_perceptron's per-mistake path.
 from cython.operator cimport dereference as deref
 from libc.math cimport fabs, isnan, pow, sqrt
 from libc.stdint cimport int32_t, int64_t
-from libc.string cimport memset
 from libcpp.unordered_map cimport unordered_map
 from libcpp.vector cimport vector
 
 import numpy as np
 
-from classifiers.tree_kernels.dag cimport DagWorkspace, TreeDag, dag_workspace_free
+from classifiers.tree_kernels.dag cimport (
+    DagWorkspace,
+    TreeDag,
+    dag_workspace_free,
+    dag_workspace_init,
+)
 from classifiers.tree_kernels.kernels cimport (
     ForestView,
     KernelParams,
@@ -36,7 +40,9 @@ from classifiers.tree_kernels.kernels cimport (
     forest_view,
     kernel_params,
     pair_kernel,
+    single_pair_kernel,
     workspace_free,
+    workspace_init,
 )
 
 
@@ -155,8 +161,8 @@ cdef class VotedDag:
         cdef bint failed = False
         cdef const vector[Posting]* postings
         cdef unordered_map[int64_t, vector[Posting]].iterator found
-        memset(&w, 0, sizeof(DagWorkspace))
-        memset(&kw, 0, sizeof(Workspace))
+        dag_workspace_init(&w)
+        workspace_init(&kw)
         c1 = self.s if self.degree == 1 else 2.0 * self.r * self.s + self.s * self.s
         g.resize(m_count)
         node_sums.resize(self.dag.n_nodes, 0.0)
@@ -225,9 +231,4 @@ cdef class VotedDag:
 
 cdef double forest_kernel(forest, int64_t t, KernelParams params) except? -1.0:
     cdef ForestView v = forest_view(forest)
-    cdef Workspace w
-    cdef double k
-    memset(&w, 0, sizeof(Workspace))
-    k = pair_kernel(&v, t, &v, t, &params, &w)
-    workspace_free(&w)
-    return k
+    return single_pair_kernel(&v, t, &v, t, &params)

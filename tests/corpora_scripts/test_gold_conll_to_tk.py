@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from corpora_scripts.gold_conll_to_tk import subset_indices, subset_path
+from tests.parser.formats.test_gold_conll import TOOL_BAD_INPUTS
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "corpora_scripts" / "gold_conll_to_tk.py"
@@ -77,14 +78,7 @@ def test_features_outside_the_vocabulary_are_dropped(good: Path, tmp_path: Path)
     assert "features: 2 in the vocabulary" in result.stdout
 
 
-@pytest.mark.parametrize("fixture, line, problem", [
-    ("argument_unclosed", 7, "argument column 1: (ARG1 is not closed by the end of the "
-                             "sentence (line 11)"),
-    ("argument_columns", 4, "1 argument column but 0 predicates (rows with a roleset in "
-                            "column 8)"),
-    ("parse_open", 6, "the parse bits leave 1 bracket open at the end of the sentence"),
-    ("parse_too_many_closes", 6, "parse bit '*)))' closes 1 bracket more than are open"),
-])
+@pytest.mark.parametrize("fixture, line, problem", TOOL_BAD_INPUTS)
 def test_bad_input_is_one_line_and_writes_nothing(data_dir: Path, tmp_path: Path, fixture: str,
                                                   line: int, problem: str) -> None:
     source = data_dir / "gold_conll" / f"{fixture}.gold_conll"

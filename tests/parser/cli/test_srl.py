@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.parser.cli.test_user_first import leftovers, one_line, polyparse
+from tests.parser.formats.test_gold_conll import TOOL_BAD_INPUTS
 
 GOLD_CONLL = Path(__file__).resolve().parents[2] / "data" / "gold_conll"
 GOOD = GOLD_CONLL / "good.gold_conll"
@@ -31,14 +32,7 @@ def test_text_output_and_stdin() -> None:
         "no node: 1 gold (not counted), 1 system)"]
 
 
-@pytest.mark.parametrize("fixture, line, problem", [
-    ("argument_unclosed", 7, "argument column 1: (ARG1 is not closed by the end of the "
-                             "sentence (line 11)"),
-    ("argument_columns", 4, "1 argument column but 0 predicates (rows with a roleset in "
-                            "column 8)"),
-    ("parse_open", 6, "the parse bits leave 1 bracket open at the end of the sentence"),
-    ("parse_too_many_closes", 6, "parse bit '*)))' closes 1 bracket more than are open"),
-])
+@pytest.mark.parametrize("fixture, line, problem", TOOL_BAD_INPUTS)
 def test_bad_input_is_one_line(fixture: str, line: int, problem: str) -> None:
     bad = GOLD_CONLL / f"{fixture}.gold_conll"
     for gold, system in ((bad, bad), (GOOD, bad)):

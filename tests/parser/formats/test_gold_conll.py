@@ -232,20 +232,25 @@ def test_the_conll_2012_layout_keeps_its_last_coreference_column() -> None:
 
 # -- bad input: one line, file and line ------------------------------------------------------
 
-BAD_INPUTS = [
-    ("parse_open", 6, "the parse bits leave 1 bracket open at the end of the sentence"),
-    ("parse_closes_early", 5, "parse bit '(VP*)))' closes the parse tree before the sentence "
-                              "ends"),
-    ("parse_too_many_closes", 6, "parse bit '*)))' closes 1 bracket more than are open"),
-    ("parse_bit_form", 5, "parse bit '(VP**)' is not of the form (LABEL...*)..."),
+# Also reported, in the same words, by `polyparse srl evaluate` (tests/parser/cli/test_srl.py)
+# and corpora_scripts/gold_conll_to_tk.py (tests/corpora_scripts/test_gold_conll_to_tk.py).
+TOOL_BAD_INPUTS = [
     ("argument_unclosed", 7, "argument column 1: (ARG1 is not closed by the end of the sentence "
                              "(line 11)"),
+    ("argument_columns", 4, "1 argument column but 0 predicates (rows with a roleset in "
+                            "column 8)"),
+    ("parse_open", 6, "the parse bits leave 1 bracket open at the end of the sentence"),
+    ("parse_too_many_closes", 6, "parse bit '*)))' closes 1 bracket more than are open"),
+]
+
+BAD_INPUTS = TOOL_BAD_INPUTS + [
+    ("parse_closes_early", 5, "parse bit '(VP*)))' closes the parse tree before the sentence "
+                              "ends"),
+    ("parse_bit_form", 5, "parse bit '(VP**)' is not of the form (LABEL...*)..."),
     ("argument_close_without_open", 4, "argument column 1: '*)' closes no open span"),
     ("argument_nested", 8, "argument column 2: (V opens inside (ARGM-MOD of line 7 (spans do "
                            "not nest or cross)"),
     ("argument_cell", 4, "argument column 1: 'ARG1*)' is not *, (LABEL*, *) or (LABEL*)"),
-    ("argument_columns", 4, "1 argument column but 0 predicates (rows with a roleset in "
-                            "column 8)"),
     ("row_columns", 5, "8 columns, expected 9 as on the sentence's first row (line 4)"),
     ("no_verb_span", 4, "argument column 1 has no (V* span"),
     ("verb_span_elsewhere", 6, "argument column 1: its (V* span (lines 6-6) does not hold "
