@@ -53,6 +53,7 @@ from classifiers.tree_kernels.kernels cimport (
     KernelParams,
     Workspace,
     forest_view,
+    grow,
     kernel_params,
     pair_kernel,
     workspace_free,
@@ -176,19 +177,6 @@ cdef inline int64_t _lower_bound(const int32_t* values, int64_t begin, int64_t e
         else:
             end = middle
     return begin
-
-
-cdef bint _grow(void** buffer, size_t* capacity, size_t needed, size_t item) noexcept nogil:
-    # Make buffer hold at least `needed` items; False when out of memory.
-    cdef void* grown
-    if needed <= capacity[0]:
-        return True
-    grown = realloc(buffer[0], needed * item)
-    if grown == NULL:
-        return False
-    buffer[0] = grown
-    capacity[0] = needed
-    return True
 
 
 cdef class TreeKernelColumns:
@@ -401,7 +389,7 @@ cdef class TreeKernelColumns:
                     return -1
                 raw[j] += k_value
             return 0
-        if not _grow(<void**>&w.memo_offset, &w.memo_offset_capacity, <size_t>(na + 1),
+        if not grow(<void**>&w.memo_offset, &w.memo_offset_capacity, <size_t>(na + 1),
                      sizeof(int64_t)):
             return -1
         offset = w.memo_offset
@@ -411,7 +399,7 @@ cdef class TreeKernelColumns:
             if p > 0 and p < self.n_productions:
                 total += self.bucket_ptr[p + 1] - self.bucket_ptr[p]
         offset[na] = total
-        if not _grow(<void**>&w.memo, &w.memo_capacity, <size_t>(total + 1), sizeof(double)):
+        if not grow(<void**>&w.memo, &w.memo_capacity, <size_t>(total + 1), sizeof(double)):
             return -1
         memo = w.memo
         # Delta(n1, d) for each query node n1 and DAG node d of its production, children first.
@@ -452,7 +440,7 @@ cdef class TreeKernelColumns:
             if last == pos + 1:
                 g = memo + offset[x]
             else:
-                if not _grow(<void**>&w.gathered, &w.gathered_capacity, <size_t>b,
+                if not grow(<void**>&w.gathered, &w.gathered_capacity, <size_t>b,
                              sizeof(double)):
                     return -1
                 memset(w.gathered, 0, b * sizeof(double))
