@@ -17,6 +17,15 @@ Classifiers on binary features::
     clf = polyparse.train_classifier(X, y, "kernel-svm", degree=2)
     fast = polyparse.convert_classifier(clf, "split")
 
+Tree-kernel classifiers (SVM-light-TK files) and SRL argument boundaries (gold_conll)::
+
+    data = polyparse.read_svmlight_tk("train.tk")
+    model = polyparse.train_tree_classifier(data, "voted-perceptron", epochs=3)
+    test = polyparse.read_svmlight_tk("test.tk", model.labels, model.productions)
+    values = model.decision_function(test.forest, test.vectors)
+    detector = polyparse.train_boundary_detector("train.gold_conll")
+    lines = detector.predict_lines(list(polyparse.read_gold_conll("test.gold_conll")))
+
 Bad input raises polyparse.InputError (one line naming file, line and problem); bad settings
 raise ValueError.
 """
@@ -27,9 +36,11 @@ from importlib.metadata import PackageNotFoundError, version
 from classifiers.backends import BACKENDS, Classifier, convert_classifier
 from classifiers.binary_classifier import BinaryClassifier
 from classifiers.evaluators.modes import EVAL_MODES
+from classifiers.tree_kernels.tree_model import TreeKernelModel, TreeKernelSpec
 from features.binary_matrix import BinaryMatrix
 from features.errors import InputError
 from features.svmlight import read_svmlight, write_svmlight
+from features.svmlight_tk import TreeInstances, read_svmlight_tk
 from parser.formats.conll import ConllFormatError
 from parser.models.bundled import (
     bundled_example,
@@ -46,6 +57,15 @@ from polyparse.japanese import (
     load_japanese_parser,
     train_japanese_parser,
 )
+from polyparse.trees import (
+    BoundaryModel,
+    evaluate_boundaries,
+    load_boundary_detector,
+    load_tree_classifier,
+    read_gold_conll,
+    train_boundary_detector,
+    train_tree_classifier,
+)
 
 try:
     __version__ = version("polyparse")
@@ -54,14 +74,18 @@ except PackageNotFoundError:
 
 __all__ = [
     "BACKENDS",
-    "EVAL_MODES",
     "BinaryClassifier",
     "BinaryMatrix",
+    "BoundaryModel",
     "Classifier",
     "ConllFormatError",
+    "EVAL_MODES",
     "InputError",
     "JapaneseParser",
     "Parser",
+    "TreeInstances",
+    "TreeKernelModel",
+    "TreeKernelSpec",
     "__version__",
     "bundled_example",
     "bundled_japanese_example",
@@ -69,14 +93,21 @@ __all__ = [
     "bundled_model",
     "convert_classifier",
     "evaluate",
+    "evaluate_boundaries",
     "evaluate_japanese",
     "knp_documents",
+    "load_boundary_detector",
     "load_classifier",
     "load_japanese_parser",
     "load_parser",
+    "load_tree_classifier",
+    "read_gold_conll",
     "read_svmlight",
+    "read_svmlight_tk",
+    "train_boundary_detector",
     "train_classifier",
     "train_japanese_parser",
     "train_parser",
+    "train_tree_classifier",
     "write_svmlight",
 ]

@@ -171,3 +171,11 @@ def test_python_example_trains_and_parses_japanese(tmp_path: Path, corpora: Path
     assert result.returncode == 0, result.stderr[-2000:]
     for line in result.stdout.splitlines():
         assert f"`{line}`" in README, f"the README does not show what the example prints: {line}"
+
+
+def test_python_example_trains_a_tree_classifier(tmp_path: Path, srl_boundary: Path) -> None:
+    block = next(block for block in PYTHON_BLOCKS if "train_tree_classifier" in block)
+    result = run_python(block, tmp_path, POLYPARSE_DATASETS=str(srl_boundary.parent))
+    assert result.returncode == 0, result.stderr[-2000:]
+    for line in result.stdout.splitlines():
+        assert f"`{line}`" in README, f"the README does not show what the example prints: {line}"

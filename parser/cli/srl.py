@@ -14,24 +14,17 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
-from classifiers.model_file import ModelFileError, arrays_strings, string_arrays
-from classifiers.tree_kernels.tree_learners import train_tree_model
-from classifiers.tree_kernels.tree_model import TreeKernelModel
 from features.errors import InputError
 from features.output_files import check_output_path
 from parser.cli.clf_trees import add_kernel_options, check_kernel_options
 from parser.cli.common import debug_parent, file_sha256, warn
 from parser.formats.gold_conll import LAYOUTS, PROPBANK_RELEASE, read_gold_conll
 from parser.srl.boundaries import write_predictions
-from parser.srl.feature_vocab import FirstSeenVocab
-from parser.srl.instances import instance_count, sentence_instances, tree_instances
+from parser.srl.boundary_model import DEFAULT_EPOCHS, BoundaryModel
 
 # --learner NAME -> the tree learner's name in classifiers/tree_kernels/tree_learners.py.
 LEARNERS = {"voted-perceptron": "voted-perceptron", "perceptron": "perceptron",
             "svm": "kernel-svm"}
-DEFAULT_EPOCHS = 3
 
 
 def register(groups: argparse._SubParsersAction) -> None:
@@ -128,60 +121,36 @@ def run_train(args: argparse.Namespace) -> int:
         raise InputError("srl train: the training file must be a file, not stdin")
     check_output_path(args.model, "model")
     started = time.perf_counter()
-    groups = list(sentence_instances(read_gold_conll(args.train, layout=LAYOUTS[args.layout])))
-    if not instance_count(groups):
-        raise InputError(f"srl train: {args.train}: no predicate, so no instance to learn from")
-    vocab = FirstSeenVocab()
-    data = tree_instances(groups, vocab)
-    read_seconds = time.perf_counter() - started
-    y = data.labels.astype(np.float64)
-    if np.unique(y).size == 1:
-        warn(f"{args.train}: every instance is {int(y[0]):+d}; the model gives it to all")
+    sentences = list(read_gold_conll(args.train, layout=LAYOUTS[args.layout]))
     epochs = DEFAULT_EPOCHS if args.epochs is None else args.epochs
-    started = time.perf_counter()
-    model, stats = train_tree_model(learner, spec, data.forest, y, data.vectors, epochs=epochs,
-                                    C=args.C, j=args.j)
+    try:
+        detector = BoundaryModel.train(sentences, learner, spec, epochs, args.C, args.j)
+    except ValueError as error:
+        raise InputError(f"srl train: {args.train}: {error}") from None
     seconds = time.perf_counter() - started
-    training = {"learner": args.learner, "data": Path(args.train).name,
-                "data_sha256": file_sha256(args.train), "instances": len(data),
-                "predicates": len(groups), **stats}
-    model.save(args.model, {"srl": training}, string_arrays("features", vocab.features()))
-    summary = {"learner": args.learner, "instances": len(data),
-               "positives": int(np.count_nonzero(y > 0)), "predicates": len(groups), **stats,
-               "n_trees": model.n_trees, "n_dag_nodes": model.n_dag_nodes,
-               "read_seconds": round(read_seconds, 3), "seconds": round(seconds, 3),
+    training = detector.training
+    if training["positives"] in (0, training["instances"]):
+        label = "+1" if training["positives"] else "-1"
+        warn(f"{args.train}: every instance is {label}; the model gives it to all")
+    detector.save(args.model, {"learner": args.learner, "data": Path(args.train).name,
+                               "data_sha256": file_sha256(args.train)})
+    model = detector.model
+    summary = {**training, "learner": args.learner, "n_trees": model.n_trees,
+               "n_dag_nodes": model.n_dag_nodes, "seconds": round(seconds, 3),
                "model": str(args.model)}
     if args.json:
         print(json.dumps(summary))
     else:
-        print(f"trained {args.learner} on {len(data):,} instances of {len(groups):,} "
-              f"predicates: {model.n_trees:,} trees, {model.n_dag_nodes:,} DAG nodes in "
-              f"{seconds:.1f} s -> {args.model}", file=sys.stderr)
+        print(f"trained {args.learner} on {training['instances']:,} instances of "
+              f"{training['predicates']:,} predicates: {model.n_trees:,} trees, "
+              f"{model.n_dag_nodes:,} DAG nodes in {seconds:.1f} s -> {args.model}",
+              file=sys.stderr)
     return 0
-
-
-def load_srl_model(path: str) -> tuple[TreeKernelModel, FirstSeenVocab]:
-    """The classifier and the frozen feature vocabulary of an srl model file."""
-    model, metadata, extras = TreeKernelModel.load_with_extras(path)
-    if "srl" not in metadata or not {"features_text", "features_offsets"} <= set(extras):
-        raise ModelFileError(f"{path}: a tree-kernel model without an SRL feature vocabulary "
-                             "(made by `clf train`, not `srl train`)")
-    try:
-        features = arrays_strings({"features_text": extras["features_text"],
-                                   "features_offsets": extras["features_offsets"]}, "features")
-    except ValueError as error:
-        raise ModelFileError(f"{path}: corrupt model file ({error})") from None
-    return model, FirstSeenVocab(features, frozen=True)
 
 
 def run_predict(args: argparse.Namespace) -> int:
     check_output_path(args.output, "output")
-    model, vocab = load_srl_model(args.model)
+    detector = BoundaryModel.load(args.model)
     sentences = list(read_gold_conll(args.input, layout=LAYOUTS[args.layout]))
-    groups = list(sentence_instances(sentences))
-    decisions: list[float] = []
-    if instance_count(groups):
-        data = tree_instances(groups, vocab, model.labels, model.productions)
-        decisions = model.decision_function(data.forest, data.vectors).tolist()
-    write_predictions(sentences, decisions, args.output)
+    write_predictions(sentences, detector.decision_values(sentences).tolist(), args.output)
     return 0

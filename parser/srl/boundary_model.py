@@ -1,0 +1,92 @@
+"""An argument-boundary detector: a tree-kernel classifier over the boundary instances of
+gold_conll sentences, with the feature vocabulary it was trained with.
+
+Training builds the instances of the training sentences (datasets/srl_boundary/README.md:
+candidates, labels, PAF trees, the Gildea & Jurafsky features numbered first-seen on them) and
+fits a tree learner (classifiers/tree_kernels/tree_learners.py). Applying it builds the
+instances of other sentences with the frozen vocabulary (unseen features dropped) and the
+model's label and production interners, scores them, and turns the positive nodes back into
+argument spans (parser/srl/boundaries.py). The model file is a TreeKernelModel file whose
+header holds the training summary under `srl` and whose extra arrays hold the vocabulary.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import numpy as np
+
+from classifiers.model_file import ModelFileError, arrays_strings, string_arrays
+from classifiers.tree_kernels.tree_learners import train_tree_model
+from classifiers.tree_kernels.tree_model import TreeKernelModel, TreeKernelSpec
+from parser.formats.gold_conll import ConllSrlSentence
+from parser.srl.boundaries import predicted_lines
+from parser.srl.feature_vocab import FirstSeenVocab
+from parser.srl.instances import instance_count, sentence_instances, tree_instances
+
+__all__ = ["BoundaryModel", "DEFAULT_EPOCHS"]
+
+# Chosen on dev.tk for the voted perceptron with SST + poly2 (README, SRL results).
+DEFAULT_EPOCHS = 3
+
+
+class BoundaryModel:
+    """A trained boundary classifier and its frozen feature vocabulary."""
+
+    def __init__(self, model: TreeKernelModel, vocab: FirstSeenVocab,
+                 training: dict[str, Any] | None = None) -> None:
+        self.model = model
+        self.vocab = vocab
+        self.training = training or {}
+
+    @classmethod
+    def train(cls, sentences: Sequence[ConllSrlSentence], learner: str = "voted-perceptron",
+              spec: TreeKernelSpec | None = None, epochs: int = DEFAULT_EPOCHS,
+              C: float | None = None, j: float = 1.0) -> BoundaryModel:
+        """Fit `learner` (voted-perceptron, perceptron or kernel-svm) on the boundary
+        instances of the sentences; ValueError when they hold no predicate."""
+        groups = list(sentence_instances(sentences))
+        if not instance_count(groups):
+            raise ValueError("no predicate, so no instance to learn from")
+        vocab = FirstSeenVocab()
+        data = tree_instances(groups, vocab)
+        y = data.labels.astype(np.float64)
+        spec = spec if spec is not None else TreeKernelSpec(degree=2)
+        model, stats = train_tree_model(learner, spec, data.forest, y, data.vectors,
+                                        epochs=epochs, C=C, j=j)
+        vocab.frozen = True
+        training = {"learner": learner, "instances": len(data),
+                    "positives": int(np.count_nonzero(y > 0)), "predicates": len(groups),
+                    **stats}
+        return cls(model, vocab, training)
+
+    def decision_values(self, sentences: Sequence[ConllSrlSentence]) -> np.ndarray:
+        """One decision value per instance of the sentences, in instance order."""
+        groups = list(sentence_instances(sentences))
+        if not instance_count(groups):
+            return np.zeros(0, dtype=np.float64)
+        data = tree_instances(groups, self.vocab, self.model.labels, self.model.productions)
+        return self.model.decision_function(data.forest, data.vectors)
+
+    def predict_lines(self, sentences: Sequence[ConllSrlSentence]) -> Iterator[str]:
+        """The gold_conll lines of the sentences with predicted argument columns."""
+        return predicted_lines(sentences, self.decision_values(sentences).tolist())
+
+    def save(self, path: str | os.PathLike, metadata: dict[str, Any] | None = None) -> None:
+        """Write the model file (metadata: JSON-ready extras stored with the summary)."""
+        self.model.save(path, {"srl": {**self.training, **(metadata or {})}},
+                        string_arrays("features", self.vocab.features()))
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> BoundaryModel:
+        """A model file written by `save`; ModelFileError (one line) for any other file."""
+        model, metadata, extras = TreeKernelModel.load_with_extras(path)
+        if "srl" not in metadata or not {"features_text", "features_offsets"} <= set(extras):
+            raise ModelFileError(f"{path}: a tree-kernel model without an SRL feature "
+                                 "vocabulary (made by `clf train`, not `srl train`)")
+        try:
+            features = arrays_strings(extras, "features")
+        except ValueError as error:
+            raise ModelFileError(f"{path}: corrupt model file ({error})") from None
+        return cls(model, FirstSeenVocab(features, frozen=True), metadata["srl"])

@@ -1,0 +1,54 @@
+"""Tree-kernel classifiers and SRL argument boundaries as a Python user meets them.
+
+SVM-light-TK files give TreeInstances (labels, a TreeForest, the binary vectors); a tree
+classifier is a TreeKernelModel (decision_function(forest, vectors), save, load). Score a file
+with the model's interners: read_svmlight_tk(path, model.labels, model.productions).
+"""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from classifiers.tree_kernels.tree_learners import train_tree_model
+from classifiers.tree_kernels.tree_model import TreeKernelModel, TreeKernelSpec
+from features.svmlight_tk import TreeInstances
+from parser.formats.gold_conll import read_gold_conll
+from parser.srl.boundary_model import DEFAULT_EPOCHS, BoundaryModel
+from parser.srl.evaluate import file_scores
+
+
+def train_tree_classifier(data: TreeInstances, learner: str = "voted-perceptron",
+                          spec: TreeKernelSpec | None = None, epochs: int = 1,
+                          C: float | None = None, j: float = 1.0,
+                          dag: bool = True) -> TreeKernelModel:
+    """A voted-perceptron, perceptron or kernel-svm over the instances' trees (one each, labels
+    +1 / -1) and, with spec.degree, their vectors (default spec: SST, lambda 0.4, + poly2)."""
+    spec = spec if spec is not None else TreeKernelSpec(degree=2)
+    y = np.asarray(data.labels, dtype=np.float64)
+    model, _ = train_tree_model(learner, spec, data.forest, y, data.vectors, epochs=epochs,
+                                store="dag" if dag else "plain", C=C, j=j)
+    return model
+
+
+def load_tree_classifier(path: str | os.PathLike) -> TreeKernelModel:
+    """A tree-kernel model file (`polyparse clf train` on a .tk file, or model.save)."""
+    return TreeKernelModel.load(path)
+
+
+def train_boundary_detector(path: str | os.PathLike, learner: str = "voted-perceptron",
+                            spec: TreeKernelSpec | None = None, epochs: int = DEFAULT_EPOCHS,
+                            C: float | None = None, j: float = 1.0) -> BoundaryModel:
+    """An SRL argument-boundary detector trained on a gold_conll file (PropBank layout)."""
+    return BoundaryModel.train(list(read_gold_conll(path)), learner, spec, epochs, C, j)
+
+
+def load_boundary_detector(path: str | os.PathLike) -> BoundaryModel:
+    """A detector saved by BoundaryModel.save or `polyparse srl train`."""
+    return BoundaryModel.load(path)
+
+
+def evaluate_boundaries(gold: str | os.PathLike,
+                        system: str | os.PathLike) -> dict[str, float | int]:
+    """Node-level precision, recall and F1 of a system gold_conll file against the gold one."""
+    return file_scores(gold, system)
