@@ -27,25 +27,24 @@ def data_dir() -> Path:
     return DATA
 
 
-@pytest.fixture(scope="session")
-def kwdlc() -> Path:
-    """datasets/kwdlc_dep from POLYPARSE_DATASETS or <repo>/../shared/datasets, else skip."""
+def _dataset(name: str, *files: str) -> Path:
+    """datasets/<name> from POLYPARSE_DATASETS or <repo>/../shared/datasets, else skip."""
     value = os.environ.get("POLYPARSE_DATASETS")
     repo = Path(__file__).resolve().parents[1]
     root = Path(value) if value else repo.parent / "shared" / "datasets"
-    folder = root / "kwdlc_dep"
-    if not (folder / "train.5k.svm").is_file() or not (folder / "test.svm").is_file():
-        pytest.skip(f"kwdlc_dep not found under {root} (set POLYPARSE_DATASETS)")
+    folder = root / name
+    if not all((folder / file).is_file() for file in files):
+        pytest.skip(f"{name} not found under {root} (set POLYPARSE_DATASETS)")
     return folder
+
+
+@pytest.fixture(scope="session")
+def kwdlc() -> Path:
+    """datasets/kwdlc_dep, else skip."""
+    return _dataset("kwdlc_dep", "train.5k.svm", "test.svm")
 
 
 @pytest.fixture(scope="session")
 def srl_boundary() -> Path:
-    """datasets/srl_boundary from POLYPARSE_DATASETS or <repo>/../shared/datasets, else skip."""
-    value = os.environ.get("POLYPARSE_DATASETS")
-    repo = Path(__file__).resolve().parents[1]
-    root = Path(value) if value else repo.parent / "shared" / "datasets"
-    folder = root / "srl_boundary"
-    if not (folder / "train.5k.tk").is_file():
-        pytest.skip(f"srl_boundary not found under {root} (set POLYPARSE_DATASETS)")
-    return folder
+    """datasets/srl_boundary, else skip."""
+    return _dataset("srl_boundary", "train.5k.tk")
