@@ -164,6 +164,17 @@ cdef class TreeDag:
             raise ValueError("the forest does not share the label and production interners "
                              "of the DAG's trees")
 
+    def set_weights(self, weights) -> None:
+        """Replace every f(d) by weights[d] (the cutting-plane SDAG+ rescales the weights of one
+        DAG as its cuts' coefficients change); weights are taken as given, already normalised
+        when the DAG is."""
+        cdef const double[::1] w = np.ascontiguousarray(weights, dtype=np.float64)
+        cdef Py_ssize_t d
+        if w.shape[0] != <Py_ssize_t>self._weight.size():
+            raise ValueError(f"{w.shape[0]} weights for {self._weight.size()} DAG nodes")
+        for d in range(w.shape[0]):
+            self._weight[d] = w[d]
+
     @property
     def n_nodes(self) -> int:
         return self._label.size()

@@ -1,0 +1,222 @@
+# cython: language_level=3
+# distutils: extra_compile_args = -fopenmp
+# distutils: extra_link_args = -fopenmp
+"""The tree part of the cutting-plane kernel sums, three ways (Severyn & Moschitti 2010, "Large-
+scale support vector learning with structural kernels", section 3; eq. numbers of that paper).
+
+A cut is g_j = sum_{m in cut j} c_m phi(t_m) (c_m = y_m times its count in the sample, over r),
+and w = sum_j alpha_j g_j, so the margin of a tree x is (eq. 3)
+    w . phi(x) = sum_j alpha_j sum_{m in cut j} c_m K_n(t_m, x),
+with K_n(a, b) = K(a, b) / sqrt(K(a, a) K(b, b)) (0 for an empty tree), inv_norm[t] = 1 /
+sqrt(K(t, t)) given per training tree.
+- uSVM, `plain_cut_values`: every K(t_m, x) evaluated as a pair kernel;
+- SDAG, `dag_cut_values`: cut j as one DAG of its trees (eq. 5: f(d) = sum_m c_m inv_norm[m]
+  times the count of subtree d in t_m), so g_j . phi(x) is one DAG score;
+- SDAG+, `dag_scores`: all cuts in one DAG with f(d) = sum_j alpha_j f_j(d) (eq. 6), so the
+  margin is one DAG score; `dag_node_sums` gives the DAG's per-node sums over a set of trees,
+  from which the Gram entries g_new . g_j = sum_d f_j(d) N(d) follow without per-cut DAGs.
+The DAGs here are built unnormalised (the normalisation of the model trees is in f, that of x is
+inv_norm[x]). Each tree of a sample is one task of a `prange` (GIL released); every task sums in
+a fixed order into its own output, so the values do not depend on the number of threads.
+"""
+from cpython.ref cimport PyObject
+from cython.parallel cimport prange, threadid
+from libc.math cimport isnan
+from libc.stdint cimport int32_t, int64_t
+from libc.stdlib cimport calloc, free, malloc
+from libcpp.vector cimport vector
+
+import numpy as np
+
+from classifiers.tree_kernels.dag cimport (
+    DagWorkspace,
+    TreeDag,
+    dag_workspace_free,
+    dag_workspace_init,
+)
+from classifiers.tree_kernels.kernels cimport (
+    ForestView,
+    KernelParams,
+    Workspace,
+    forest_view,
+    kernel_params,
+    pair_kernel,
+    workspace_free,
+    workspace_init,
+)
+
+
+def plain_cut_values(forest, sample, cut_ptr, member_rows, member_coef, inv_norm, str kind,
+                     double lam, double mu, int threads=1) -> np.ndarray:
+    """V[k, j] = sum_{m in cut j} c_m K_n(t_m, t_sample[k]) by pair kernels (uSVM); cut j's
+    members are member_rows[cut_ptr[j]:cut_ptr[j + 1]] with coefficients member_coef."""
+    cdef const int64_t[::1] s = _index(sample)
+    cdef const int64_t[::1] ptr = _index(cut_ptr)
+    cdef const int64_t[::1] rows = _index(member_rows)
+    cdef const double[::1] coef = np.ascontiguousarray(member_coef, dtype=np.float64)
+    cdef const double[::1] inv = np.ascontiguousarray(inv_norm, dtype=np.float64)
+    cdef ForestView v = forest_view(forest)
+    cdef KernelParams p = kernel_params(kind, lam, mu)
+    cdef Py_ssize_t n = s.shape[0], t = ptr.shape[0] - 1, k, j, m, i
+    cdef int tid, n_threads = max(1, threads)
+    cdef double total, value
+    out = np.zeros((n, t), dtype=np.float64)
+    cdef double[:, ::1] o = out
+    cdef Workspace* ws = <Workspace*>malloc(n_threads * sizeof(Workspace))
+    if ws == NULL:
+        raise MemoryError("out of memory for the kernel workspaces")
+    for i in range(n_threads):
+        workspace_init(&ws[i])
+    with nogil:
+        for k in prange(n, num_threads=n_threads, schedule="dynamic"):
+            tid = threadid()
+            for j in range(t):
+                total = 0.0
+                for m in range(ptr[j], ptr[j + 1]):
+                    value = pair_kernel(&v, rows[m], &v, s[k], &p, &ws[tid])
+                    total = total + coef[m] * inv[rows[m]] * value
+                o[k, j] = total * inv[s[k]]
+        for i in range(n_threads):
+            workspace_free(&ws[i])
+    free(ws)
+    _check(out)
+    return out
+
+
+def dag_cut_values(list dags, forest, sample, inv_norm, int threads=1) -> np.ndarray:
+    """V[k, j] = dags[j] . phi(t_sample[k]) normalised by inv_norm (SDAG: one DAG per cut)."""
+    cdef vector[PyObject*] pointers
+    cdef TreeDag dag
+    for dag in dags:
+        _require_raw(dag, forest)
+        pointers.push_back(<PyObject*>dag)
+    cdef const int64_t[::1] s = _index(sample)
+    cdef const double[::1] inv = np.ascontiguousarray(inv_norm, dtype=np.float64)
+    cdef ForestView v = forest_view(forest)
+    cdef Py_ssize_t n = s.shape[0], t = pointers.size(), k, j, i
+    cdef int tid, n_threads = max(1, threads)
+    out = np.zeros((n, t), dtype=np.float64)
+    cdef double[:, ::1] o = out
+    cdef DagWorkspace* ws = _dag_workspaces(n_threads)
+    with nogil:
+        for k in prange(n, num_threads=n_threads, schedule="dynamic"):
+            tid = threadid()
+            for j in range(t):
+                o[k, j] = (<TreeDag>pointers[j]).score_view(&v, s[k], &ws[tid]) * inv[s[k]]
+        for i in range(n_threads):
+            dag_workspace_free(&ws[i])
+    free(ws)
+    _check(out)
+    return out
+
+
+def dag_scores(TreeDag dag, forest, sample, inv_norm, int threads=1) -> np.ndarray:
+    """dag . phi(t_sample[k]) normalised by inv_norm, for every k (SDAG+ margins)."""
+    _require_raw(dag, forest)
+    cdef const int64_t[::1] s = _index(sample)
+    cdef const double[::1] inv = np.ascontiguousarray(inv_norm, dtype=np.float64)
+    cdef ForestView v = forest_view(forest)
+    cdef Py_ssize_t n = s.shape[0], k, i
+    cdef int tid, n_threads = max(1, threads)
+    out = np.zeros(n, dtype=np.float64)
+    cdef double[::1] o = out
+    cdef DagWorkspace* ws = _dag_workspaces(n_threads)
+    with nogil:
+        for k in prange(n, num_threads=n_threads, schedule="dynamic"):
+            tid = threadid()
+            o[k] = dag.score_view(&v, s[k], &ws[tid]) * inv[s[k]]
+        for i in range(n_threads):
+            dag_workspace_free(&ws[i])
+    free(ws)
+    _check(out)
+    return out
+
+
+def dag_node_sums(TreeDag dag, forest, rows, coef, inv_norm, int threads=1) -> np.ndarray:
+    """N[d] = sum_k coef[k] inv_norm[rows[k]] sum_{n in t_rows[k]} Delta(d, n) for every DAG
+    node d: the trees' Deltas are computed in parallel, then added in the order of rows."""
+    _require_raw(dag, forest)
+    cdef const int64_t[::1] r = _index(rows)
+    cdef const double[::1] c = np.ascontiguousarray(coef, dtype=np.float64)
+    cdef const double[::1] inv = np.ascontiguousarray(inv_norm, dtype=np.float64)
+    if c.shape[0] != r.shape[0]:
+        raise ValueError(f"{c.shape[0]} coefficients for {r.shape[0]} trees")
+    cdef ForestView v = forest_view(forest)
+    cdef Py_ssize_t n = r.shape[0], n_nodes = dag.n_nodes, k, i, e
+    cdef int tid, n_threads = max(1, threads), failed = 0
+    cdef vector[vector[int32_t]] nodes
+    cdef vector[vector[double]] sums
+    cdef vector[vector[int32_t]] touched
+    nodes.resize(n)
+    sums.resize(n)
+    touched.resize(n_threads)
+    cdef double** buffers = <double**>calloc(n_threads, sizeof(double*))
+    if buffers == NULL:
+        raise MemoryError("out of memory for the DAG node sums")
+    for i in range(n_threads):
+        buffers[i] = <double*>calloc(n_nodes + 1, sizeof(double))
+        if buffers[i] == NULL:
+            _free_buffers(buffers, n_threads)
+            raise MemoryError("out of memory for the DAG node sums")
+    out = np.zeros(n_nodes, dtype=np.float64)
+    cdef double[::1] o = out
+    cdef DagWorkspace* ws = _dag_workspaces(n_threads)
+    cdef double scale
+    cdef int32_t d
+    with nogil:
+        for k in prange(n, num_threads=n_threads, schedule="dynamic"):
+            tid = threadid()
+            touched[tid].clear()
+            if isnan(dag.match_view(&v, r[k], &ws[tid], buffers[tid], &touched[tid])):
+                failed += 1
+            for e in range(<Py_ssize_t>touched[tid].size()):
+                d = touched[tid][e]
+                nodes[k].push_back(d)
+                sums[k].push_back(buffers[tid][d])
+                buffers[tid][d] = 0.0
+        for k in range(n):
+            scale = c[k] * inv[r[k]]
+            for e in range(<Py_ssize_t>nodes[k].size()):
+                o[nodes[k][e]] += scale * sums[k][e]
+        for i in range(n_threads):
+            dag_workspace_free(&ws[i])
+    free(ws)
+    _free_buffers(buffers, n_threads)
+    if failed:
+        raise MemoryError("out of memory in the DAG score")
+    return out
+
+
+cdef void _free_buffers(double** buffers, int n) noexcept:
+    cdef int i
+    for i in range(n):
+        free(buffers[i])
+    free(buffers)
+
+
+cdef DagWorkspace* _dag_workspaces(int n) except NULL:
+    cdef DagWorkspace* ws = <DagWorkspace*>malloc(n * sizeof(DagWorkspace))
+    cdef int i
+    if ws == NULL:
+        raise MemoryError("out of memory for the DAG workspaces")
+    for i in range(n):
+        dag_workspace_init(&ws[i])
+    return ws
+
+
+def _index(values) -> np.ndarray:
+    return np.ascontiguousarray(values, dtype=np.int64)
+
+
+def _require_raw(TreeDag dag, forest) -> None:
+    if dag.normalize:
+        raise ValueError("the cutting-plane DAGs are built unnormalised (normalize=False)")
+    if dag.labels is not None and (forest.labels is not dag.labels
+                                   or forest.productions is not dag.productions):
+        raise ValueError("the forest does not share the label and production interners "
+                         "of the DAG's trees")
+
+
+def _check(out: np.ndarray) -> None:
+    if np.isnan(out).any():
+        raise MemoryError("out of memory in the tree kernel")
