@@ -305,7 +305,7 @@ class _Cuts:
         if self.explicit is not None:
             slots, values = self.explicit.cut_weights(members, coef)
             dense = np.zeros(self.explicit.n_slots)
-            dense[slots] = values / self.explicit.constant[slots]
+            dense[slots] = self.explicit.per_unit(slots, values)
             self.v_slot = np.concatenate([self.v_slot, slots])
             self.v_cut = np.concatenate([self.v_cut, np.full(slots.size, t, np.int64)])
             self.v_value = np.concatenate([self.v_value, values])

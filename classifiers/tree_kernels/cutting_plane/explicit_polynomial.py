@@ -48,6 +48,14 @@ class ExplicitPolynomial:
         summed = np.bincount(inverse.reshape(-1), weights=values, minlength=distinct.size)
         return distinct, summed * self.constant[distinct]
 
+    def per_unit(self, slots: np.ndarray, weights: np.ndarray) -> np.ndarray:
+        """T_j[k] / c_k for a cut's (slots, weights), 0 where c_k = 0 (r = 0's constant): the
+        other side of g_i . g_j = sum_k T_i[k] T_j[k] / c_k."""
+        constant = self.constant[slots]
+        out = np.zeros(weights.size)
+        np.divide(weights, constant, out=out, where=constant != 0.0)
+        return out
+
     def scores(self, weights: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """sum_{k in v_x} weights[k] / sqrt(P(x, x)) for x in rows (weights over all slots)."""
         lengths = self.ptr[rows + 1] - self.ptr[rows]
