@@ -7,6 +7,7 @@ with the model's interners: read_svmlight_tk(path, model.labels, model.productio
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import numpy as np
 
@@ -20,14 +21,16 @@ from parser.srl.evaluate import file_scores
 
 def train_tree_classifier(data: TreeInstances, learner: str = "voted-perceptron",
                           spec: TreeKernelSpec | None = None, epochs: int = 1,
-                          C: float | None = None, j: float = 1.0,
-                          dag: bool = True) -> TreeKernelModel:
-    """A voted-perceptron, perceptron or kernel-svm over the instances' trees (one each, labels
-    +1 / -1) and, with spec.degree, their vectors (default spec: SST, lambda 0.4, + poly2)."""
+                          C: float | None = None, j: float | None = None,
+                          dag: bool = True, **cutting_plane: Any) -> TreeKernelModel:
+    """A voted-perceptron, perceptron, kernel-svm or cpa (cutting-plane SVM) over the instances'
+    trees (one each, labels +1 / -1) and, with spec.degree, their vectors (default spec: SST,
+    lambda 0.4, + poly2). cutting_plane: cpa's keywords of train_tree_model (algorithm usvm,
+    sdag or sdag+, sample, iterations, epsilon, sampling, seed, threads)."""
     spec = spec if spec is not None else TreeKernelSpec(degree=2)
     y = np.asarray(data.labels, dtype=np.float64)
     model, _ = train_tree_model(learner, spec, data.forest, y, data.vectors, epochs=epochs,
-                                store="dag" if dag else "plain", C=C, j=j)
+                                store="dag" if dag else "plain", C=C, j=j, **cutting_plane)
     return model
 
 
@@ -38,9 +41,12 @@ def load_tree_classifier(path: str | os.PathLike) -> TreeKernelModel:
 
 def train_boundary_detector(path: str | os.PathLike, learner: str = "voted-perceptron",
                             spec: TreeKernelSpec | None = None, epochs: int = DEFAULT_EPOCHS,
-                            C: float | None = None, j: float = 1.0) -> BoundaryModel:
-    """An SRL argument-boundary detector trained on a gold_conll file (PropBank layout)."""
-    return BoundaryModel.train(list(read_gold_conll(path)), learner, spec, epochs, C, j)
+                            C: float | None = None, j: float | None = None,
+                            **cutting_plane: Any) -> BoundaryModel:
+    """An SRL argument-boundary detector trained on a gold_conll file (PropBank layout);
+    cutting_plane: cpa's keywords, as for train_tree_classifier."""
+    return BoundaryModel.train(list(read_gold_conll(path)), learner, spec, epochs, C, j,
+                               **cutting_plane)
 
 
 def load_boundary_detector(path: str | os.PathLike) -> BoundaryModel:

@@ -6,7 +6,10 @@ TreeKernelModel, whatever the learner.
   rule sign(sum_k c_k v_k . x), one kernel expansion with weights y_m (T - t_m)
   (tree_perceptron.py; the exact sign-vote is TreePerceptron.voted_decision_function);
 - `kernel-svm`: the C-SVC of tree_svm.py (libsvm's SMO on the tree kernel columns), C by
-  SVM-light's rule unless given, j the cost factor of positives (SVM-light's -j).
+  SVM-light's rule unless given, j the cost factor of positives (SVM-light's -j);
+- `cpa`: the 1-slack cutting-plane SVM with sampled cuts (cutting_plane/cutting_plane_svm.py:
+  uSVM, SDAG or SDAG+), C as for kernel-svm, j the positive cost of rejection sampling (uSVM+j;
+  n_neg / n_pos unless given; giving j without a sampling selects rejection sampling).
 The perceptrons keep their model as a DAG while training (store "dag") or as a plain list of
 trees (store "plain"); both make the same mistakes.
 """
@@ -16,27 +19,43 @@ from typing import Any
 
 import numpy as np
 
+from classifiers.tree_kernels.cutting_plane.cutting_plane_svm import CuttingPlaneSVM
 from classifiers.tree_kernels.tree_model import TreeKernelModel, TreeKernelSpec
 from classifiers.tree_kernels.tree_perceptron import TreePerceptron
 from classifiers.tree_kernels.tree_svm import TreeSVM
 from features.binary_matrix import BinaryMatrix
 from features.trees import TreeForest
 
-LEARNERS = ("voted-perceptron", "perceptron", "kernel-svm")
+LEARNERS = ("voted-perceptron", "perceptron", "kernel-svm", "cpa")
 PERCEPTRONS = ("voted-perceptron", "perceptron")
+# cpa's default sample size (r), capped at the number of instances when not given.
+DEFAULT_SAMPLE = 1000
+# The report keys that are timings (left out of model headers, which a seed fixes byte for byte).
+TIMINGS = ("mvc_seconds", "gram_seconds", "qp_seconds", "seconds")
 
 
 def train_tree_model(learner: str, spec: TreeKernelSpec, forest: TreeForest, y: np.ndarray,
                      vectors: BinaryMatrix | None = None, epochs: int = 1, store: str = "dag",
-                     C: float | None = None, j: float = 1.0,
-                     threads: int = 1) -> tuple[TreeKernelModel, dict[str, Any]]:
-    """The trained model and what training reports (mistakes, or C, objective, support
-    vectors and SMO steps); labels y are +1 / -1, one tree (and vector row) each."""
+                     C: float | None = None, j: float | None = None, threads: int = 1,
+                     algorithm: str = "sdag+", sample: int | None = None,
+                     iterations: int = 500, epsilon: float = 1e-3,
+                     sampling: str | None = None,
+                     seed: int = 1) -> tuple[TreeKernelModel, dict[str, Any]]:
+    """The trained model and what training reports (mistakes; C, objective, support vectors
+    and SMO steps; or the cutting-plane report); labels y are +1 / -1, one tree (and vector
+    row) each. j: the perceptrons' and kernel-svm's weight of positives (default 1), cpa's
+    positive cost of rejection sampling. cpa only: algorithm (usvm, sdag, sdag+), sample
+    (r, default min(1000, instances)), iterations, epsilon, sampling (uniform, or rejection;
+    default rejection when j is given, else uniform), seed; threads: kernel-svm and cpa."""
     if learner not in LEARNERS:
         raise ValueError(f"unknown tree learner {learner!r} (expected one of "
                          f"{', '.join(LEARNERS)})")
     if spec.degree is None:
         vectors = None
+    if learner == "cpa":
+        return _train_cutting_plane(spec, forest, y, vectors, C, j, threads, algorithm, sample,
+                                    iterations, epsilon, sampling, seed)
+    j = 1.0 if j is None else j
     if learner in PERCEPTRONS:
         perceptron = TreePerceptron(
             kind=spec.kind, lam=spec.lam, mu=spec.mu, epochs=epochs, store=store,
@@ -51,3 +70,33 @@ def train_tree_model(learner: str, spec: TreeKernelSpec, forest: TreeForest, y: 
     return model, {"C": result.C, "C_rule": result.C_rule, "objective": result.objective,
                    "n_support_vectors": result.n_support_vectors,
                    "iterations": result.iterations, "converged": result.converged}
+
+
+def _train_cutting_plane(spec: TreeKernelSpec, forest: TreeForest, y: np.ndarray,
+                         vectors: BinaryMatrix | None, C: float | None, j: float | None,
+                         threads: int, algorithm: str, sample: int | None, iterations: int,
+                         epsilon: float, sampling: str | None,
+                         seed: int) -> tuple[TreeKernelModel, dict[str, Any]]:
+    if spec.degree is not None and spec.degree > 2:
+        raise ValueError(f"cpa takes a vector part of degree 1 or 2 (poly2) or none, not "
+                         f"degree {spec.degree}")
+    n = len(forest)
+    if sample is None:
+        sample = min(DEFAULT_SAMPLE, n)
+    elif sample > n:
+        raise ValueError(f"the sample size {sample} is larger than the {n} instances")
+    if sampling is None:
+        sampling = "uniform" if j is None else "rejection"
+    svm = CuttingPlaneSVM(spec, algorithm=algorithm, sample=sample, iterations=iterations,
+                          epsilon=epsilon, C=C, sampling=sampling, j=j, seed=seed,
+                          threads=threads)
+    result = svm.fit(forest, y, vectors)
+    report = {"algorithm": result.algorithm, "sampling": result.sampling, "sample": sample,
+              "epsilon": epsilon, "seed": seed, "iterations": result.iterations,
+              "converged": result.converged, "n_cuts": result.n_cuts, "C": result.C,
+              "C_rule": "svm-light" if C is None else "given", "C_slack": result.C_slack,
+              "positive_cost": result.positive_cost, "objective": result.objective,
+              "slack": result.slack, "mvc_seconds": result.mvc_seconds,
+              "gram_seconds": result.gram_seconds, "qp_seconds": result.qp_seconds,
+              "seconds": result.seconds}
+    return svm.model(), report

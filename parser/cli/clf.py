@@ -57,7 +57,8 @@ from parser.cli.clf_trees import (
 )
 from parser.cli.common import debug_parent, warn
 
-AVAILABLE = ("linear", "poly2-linear", "kernel-svm", "pa-slicing", "voted-perceptron", "perceptron")
+AVAILABLE = ("linear", "poly2-linear", "kernel-svm", "pa-slicing", "voted-perceptron", "perceptron",
+             "cpa")
 # How the linear backends are scored: w . phi(x) with the explicit mapping's weights.
 EXPLICIT_WEIGHTS = "explicit-weights"
 
@@ -96,7 +97,8 @@ def register(groups: argparse._SubParsersAction) -> None:
     train.add_argument(
         "--iterations", type=int,
         help="at most this many passes (default 1000; kernel-svm: SMO steps, "
-        "default max(10^7, 100 x rows); pa-slicing: exactly this many passes, default 20)",
+        "default max(10^7, 100 x rows); pa-slicing: exactly this many passes, default 20; cpa: "
+        "at most this many cuts drawn, default 500)",
     )
     train.add_argument(
         "--cache-mb", type=float, default=100.0,
@@ -112,13 +114,14 @@ def register(groups: argparse._SubParsersAction) -> None:
     train.add_argument(
         "--threads", type=int, default=1,
         help="kernel-svm: class pairs solved in parallel; pa-slicing: one-vs-rest classes "
-        "trained in parallel (default 1)",
+        "trained in parallel; cpa: threads of the most-violated-constraint step (default 1)",
     )
     train.add_argument(
         "--min-pair-count", type=int, default=1,
         help="drop feature pairs seen in fewer training rows (default 1)",
     )
-    train.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    train.add_argument("--seed", type=int, default=1,
+                       help="random seed (cpa: of the sampler; default 1)")
     train.add_argument(
         "--dtype", choices=("float32", "float64"), default="float32", help="stored weight type"
     )

@@ -1,11 +1,12 @@
 """`polyparse clf train|predict|info` on SVM-light-TK files: the tree-kernel learners.
 
 A training file whose first example holds `|BT|` is an SVM-light-TK file (one tree per example
-and an optional binary vector); `clf train` then trains a perceptron, a voted perceptron or the
-tree-kernel SVM (classifiers/tree_kernels/tree_learners.py) on K = P_n + T * TK_n
+and an optional binary vector); `clf train` then trains a perceptron, a voted perceptron, the
+tree-kernel SVM or the cutting-plane SVM (cpa: uSVM, SDAG, SDAG+;
+classifiers/tree_kernels/tree_learners.py) on K = P_n + T * TK_n
 (SVM-light-TK's `-C +`; `--vector none`: TK_n alone) and writes a tree-model file, which
-`clf predict` and `clf info` recognise by its format. The kernel options are shared with
-`srl train`.
+`clf predict` and `clf info` recognise by its format. The kernel and cutting-plane options are
+shared with `srl train`.
 """
 from __future__ import annotations
 
@@ -20,8 +21,15 @@ import numpy as np
 
 from classifiers.binary_scores import positive_class_scores
 from classifiers.model_file import model_format
+from classifiers.tree_kernels.cutting_plane.cutting_plane_svm import ALGORITHMS, SAMPLINGS
 from classifiers.tree_kernels.kernels import KINDS
-from classifiers.tree_kernels.tree_learners import LEARNERS, PERCEPTRONS, train_tree_model
+from classifiers.tree_kernels.tree_learners import (
+    DEFAULT_SAMPLE,
+    LEARNERS,
+    PERCEPTRONS,
+    TIMINGS,
+    train_tree_model,
+)
 from classifiers.tree_kernels.tree_model import FORMAT as TREE_MODEL_FORMAT
 from classifiers.tree_kernels.tree_model import TreeKernelModel, TreeKernelSpec
 from features.errors import InputError
@@ -36,7 +44,15 @@ _VECTOR_ONLY = {"degree": "--degree", "loss": "--loss", "variant": "--variant",
                 "average": "--average", "strategy": "--strategy", "iterations": "--iterations"}
 # Options only the tree learners take (None / False / 1.0: not given).
 _TREE_ONLY = {"kernel": "--kernel", "lam": "--lambda", "mu": "--mu", "vector": "--vector",
-              "tree_constant": "--tree-constant", "epochs": "--epochs", "no_dag": "--no-dag"}
+              "tree_constant": "--tree-constant", "epochs": "--epochs", "no_dag": "--no-dag",
+              "algorithm": "--algorithm", "sample": "--sample", "epsilon": "--epsilon",
+              "sampling": "--sampling"}
+# Options only cpa takes (None: not given); `clf train` shares --iterations, --seed and
+# --threads with the svmlight backends.
+CUTTING_PLANE_ONLY = {"algorithm": "--algorithm", "sample": "--sample", "epsilon": "--epsilon",
+                      "sampling": "--sampling"}
+DEFAULT_ITERATIONS = 500
+DEFAULT_EPSILON = 1e-3
 
 
 def add_kernel_options(command: argparse.ArgumentParser) -> None:
@@ -52,15 +68,69 @@ def add_kernel_options(command: argparse.ArgumentParser) -> None:
                          "example's vector, as SVM-light-TK's -C + -d 2; none: the tree alone")
     command.add_argument("--tree-constant", type=float, metavar="T",
                          help="weight T of the tree kernel in P_n + T * TK_n (default 1)")
-    command.add_argument("-j", dest="j", type=float, default=1.0, metavar="J",
+    command.add_argument("-j", dest="j", type=float, metavar="J",
                          help="weight of errors on positives: svm: C x J for positives "
                          "(SVM-light's -j); perceptrons: an update on a positive adds J y K "
-                         "(default 1)")
+                         "(default 1); cpa: the positive cost of rejection sampling "
+                         "(default n_neg / n_pos; -j alone selects --sampling rejection)")
+
+
+def add_cutting_plane_options(command: argparse.ArgumentParser, shared: bool = False) -> None:
+    """cpa's options; with shared, also --iterations, --seed and --threads (which `clf train`
+    already has for its svmlight backends)."""
+    command.add_argument("--algorithm", choices=ALGORITHMS,
+                         help="cpa: usvm (pair kernels), sdag (a DAG per cut) or sdag+ (one DAG "
+                         "of all cuts; the default); all three give the same model")
+    command.add_argument("--sample", type=int, metavar="R",
+                         help=f"cpa: examples drawn per cut (default min({DEFAULT_SAMPLE}, "
+                         "instances))")
+    command.add_argument("--epsilon", type=float, metavar="E",
+                         help=f"cpa: stop when a cut is violated by at most E more than the "
+                         f"slack (default {DEFAULT_EPSILON:g})")
+    command.add_argument("--sampling", choices=SAMPLINGS,
+                         help="cpa: uniform (uSVM; the default) or rejection (uSVM+j: "
+                         "positives drawn J times as often)")
+    if shared:
+        command.add_argument("--iterations", type=int, metavar="T",
+                             help=f"cpa: at most T cuts drawn (default {DEFAULT_ITERATIONS})")
+        command.add_argument("--seed", type=int, metavar="S",
+                             help="cpa: seed of the sampler (default 1)")
+        command.add_argument("--threads", type=int, metavar="N",
+                             help="cpa: threads of the most-violated-constraint step (the "
+                             "model does not depend on them; default 1)")
+
+
+def check_cutting_plane_options(args: argparse.Namespace, command: str,
+                                learner: str) -> dict[str, Any]:
+    """The cutting-plane keywords of train_tree_model after each option has been checked
+    (learner: the name the user gave, for messages); {} for the other learners, which must
+    not have been given cpa's options."""
+    if learner != "cpa":
+        for dest, option in CUTTING_PLANE_ONLY.items():
+            if getattr(args, dest) is not None:
+                raise InputError(f"{command}: {option} applies to cpa, not {learner}")
+        return {}
+    iterations = DEFAULT_ITERATIONS if args.iterations is None else args.iterations
+    epsilon = DEFAULT_EPSILON if args.epsilon is None else args.epsilon
+    threads = 1 if args.threads is None else args.threads
+    for option, value in (("--sample", args.sample), ("--iterations", iterations),
+                          ("--threads", threads)):
+        if value is not None and value < 1:
+            raise InputError(f"{command}: {option} must be >= 1, not {value}")
+    if not epsilon > 0.0 or not np.isfinite(epsilon):
+        raise InputError(f"{command}: --epsilon must be > 0, not {epsilon:g}")
+    if args.j is not None and args.sampling == "uniform":
+        raise InputError(f"{command}: -j is the positive cost of --sampling rejection; "
+                         "uniform sampling takes none")
+    return {"algorithm": args.algorithm or "sdag+", "sample": args.sample,
+            "iterations": iterations, "epsilon": epsilon, "sampling": args.sampling,
+            "seed": 1 if args.seed is None else args.seed, "threads": threads}
 
 
 def add_tree_train_options(train: argparse.ArgumentParser) -> None:
     """`clf train`'s tree-learner options beyond the kernel."""
     add_kernel_options(train)
+    add_cutting_plane_options(train)
     train.add_argument("--epochs", type=int, metavar="N",
                        help="perceptrons on .tk files: passes over the examples (default 1)")
     train.add_argument("--no-dag", action="store_true",
@@ -78,7 +148,7 @@ def check_kernel_options(args: argparse.Namespace, command: str) -> TreeKernelSp
             raise InputError(f"{command}: {option} must be in (0, 1], not {value:g}")
     if not constant > 0.0 or not np.isfinite(constant):
         raise InputError(f"{command}: --tree-constant must be > 0, not {constant:g}")
-    if not args.j > 0.0 or not np.isfinite(args.j):
+    if args.j is not None and (not args.j > 0.0 or not np.isfinite(args.j)):
         raise InputError(f"{command}: -j must be > 0, not {args.j:g}")
     degree = None if args.vector == "none" else 2
     return TreeKernelSpec(kind=args.kernel or "sst", lam=lam, mu=mu, degree=degree,
@@ -102,24 +172,29 @@ def is_tree_model(path: str) -> bool:
 
 def reject_tree_options(args: argparse.Namespace) -> None:
     """One line for a tree-learner option or classifier given with an svmlight file."""
-    if args.classifier in PERCEPTRONS:
+    if args.classifier in (*PERCEPTRONS, "cpa"):
         raise InputError(f"clf train: {args.classifier} learns from SVM-light-TK files "
                          f"(`label |BT| tree |ET| features`); {args.train_file} is not one")
     for dest, option in _TREE_ONLY.items():
         if getattr(args, dest) not in (None, False):
             raise InputError(f"clf train: {option} applies to SVM-light-TK files; "
                              f"{args.train_file} is an svmlight file")
-    if args.j != 1.0:
+    if args.j not in (None, 1.0):
         raise InputError("clf train: -j applies to SVM-light-TK files (svmlight files: "
                          "--class-weight LABEL:WEIGHT)")
 
 
-def check_tree_train_options(args: argparse.Namespace) -> TreeKernelSpec:
-    """The kernel of a tree-learner run, after every option has been checked."""
+def check_tree_train_options(args: argparse.Namespace) -> tuple[TreeKernelSpec, dict[str, Any]]:
+    """The kernel of a tree-learner run and cpa's keywords of train_tree_model (empty for
+    the other learners), after every option has been checked."""
     if args.classifier not in LEARNERS:
         raise InputError(f"clf train: {args.train_file} is an SVM-light-TK file; the tree "
                          f"learners are {', '.join(LEARNERS)}, not {args.classifier}")
     for dest, option in _VECTOR_ONLY.items():
+        if dest == "iterations" and args.iterations is not None:
+            if args.classifier == "cpa":
+                continue
+            raise InputError(f"clf train: --iterations applies to cpa, not {args.classifier}")
         if getattr(args, dest) is not None:
             raise InputError(f"clf train: {option} does not apply to the tree learners "
                              "(SVM-light-TK files); the vector part is --vector poly2|none")
@@ -130,9 +205,13 @@ def check_tree_train_options(args: argparse.Namespace) -> TreeKernelSpec:
                          ("--eps", args.eps is not None), ("--no-shrinking", args.no_shrinking),
                          ("--min-pair-count", args.min_pair_count != 1)):
         if used:
+            hint = "; cpa's tolerance is --epsilon" if option == "--eps" else ""
             raise InputError(f"clf train: {option} does not apply to the tree learners "
-                             "(SVM-light-TK files)")
+                             f"(SVM-light-TK files){hint}")
     spec = check_kernel_options(args, "clf train")
+    if args.threads is not None and args.threads < 1:
+        raise InputError(f"clf train: --threads must be >= 1, not {args.threads}")
+    cutting_plane = check_cutting_plane_options(args, "clf train", args.classifier)
     if args.classifier in PERCEPTRONS:
         if args.C is not None:
             raise InputError(f"clf train: -C applies to kernel-svm, not {args.classifier}")
@@ -142,10 +221,13 @@ def check_tree_train_options(args: argparse.Namespace) -> TreeKernelSpec:
         for option, used in (("--epochs", args.epochs is not None), ("--no-dag", args.no_dag)):
             if used:
                 raise InputError(f"clf train: {option} applies to the perceptrons, not "
-                                 "kernel-svm")
+                                 f"{args.classifier}")
         if args.C is not None and not args.C > 0.0:
             raise InputError(f"clf train: -C must be > 0, not {args.C:g}")
-    return spec
+    if spec.degree is not None and spec.degree > 2 and args.classifier == "cpa":
+        raise InputError(f"clf train: cpa takes --vector poly2 or none, not degree "
+                         f"{spec.degree}")
+    return spec, cutting_plane
 
 
 def _one_tree_each(instances: TreeInstances, path: str) -> None:
@@ -167,28 +249,48 @@ def _binary_labels(instances: TreeInstances, path: str) -> np.ndarray:
     return labels
 
 
-def run_tree_train(args: argparse.Namespace, spec: TreeKernelSpec) -> int:
+def run_tree_train(args: argparse.Namespace,
+                   checked: tuple[TreeKernelSpec, dict[str, Any]]) -> int:
+    spec, cutting_plane = checked
     check_output_path(args.model, "model")
     started = time.perf_counter()
     data = read_svmlight_tk(args.train_file)
     read_seconds = time.perf_counter() - started
+    if not len(data):
+        raise InputError(f"clf train: {args.train_file} holds no examples")
     _one_tree_each(data, args.train_file)
     y = _binary_labels(data, args.train_file)
     if np.unique(y).size == 1:
+        if args.classifier == "cpa":
+            raise InputError(f"clf train: {args.train_file} holds one class "
+                             f"({int(y[0]):+d}); cpa needs +1 and -1 examples")
         warn(f"{args.train_file} holds one class ({int(y[0]):+d}): the model gives it to every "
              "example")
+    sample = cutting_plane.get("sample")
+    if sample is not None and sample > len(data):
+        raise InputError(f"clf train: --sample {sample} is larger than the {len(data)} "
+                         f"instances of {args.train_file}")
     epochs = 1 if args.epochs is None else args.epochs
+    threads = 1 if args.threads is None else args.threads
     started = time.perf_counter()
-    model, stats = train_tree_model(args.classifier, spec, data.forest, y, data.vectors,
-                                    epochs=epochs, store="plain" if args.no_dag else "dag",
-                                    C=args.C, j=args.j)
+    try:
+        model, stats = train_tree_model(args.classifier, spec, data.forest, y, data.vectors,
+                                        epochs=epochs, store="plain" if args.no_dag else "dag",
+                                        C=args.C, j=args.j, **{"threads": threads,
+                                                               **cutting_plane})
+    except ValueError as error:
+        raise InputError(f"clf train: {args.train_file}: {error}") from None
     fit_seconds = time.perf_counter() - started
-    if args.classifier == "kernel-svm" and args.C is None:
+    if args.classifier in ("kernel-svm", "cpa") and args.C is None:
         print(f"polyparse: C = {stats['C']:.6g} (SVM-light's 1 / mean K(x, x))",
               file=sys.stderr)
+    if args.classifier == "cpa" and not stats["converged"]:
+        warn(f"stopped after --iterations {stats['iterations']} before a cut within "
+             f"--epsilon {stats['epsilon']:g}")
+    kept = {key: value for key, value in stats.items() if key not in TIMINGS}
     training = {"command": _command(args, spec, stats), "classifier": args.classifier,
                 "data": Path(args.train_file).name,
-                "data_sha256": file_sha256(args.train_file), "rows": len(data), **stats}
+                "data_sha256": file_sha256(args.train_file), "rows": len(data), **kept}
     model.save(args.model, {"training": training})
     summary = {"backend": args.classifier, "rows": len(data), **stats,
                "n_trees": model.n_trees, "n_tree_nodes": model.n_tree_nodes,
@@ -209,7 +311,16 @@ def _command(args: argparse.Namespace, spec: TreeKernelSpec, stats: dict[str, An
              f"--classifier {args.classifier}", f"--kernel {spec.kind}",
              f"--lambda {spec.lam!r}", f"--mu {spec.mu!r}",
              f"--vector {'poly2' if spec.degree else 'none'}",
-             f"--tree-constant {spec.tree_constant!r}", f"-j {args.j!r}"]
+             f"--tree-constant {spec.tree_constant!r}"]
+    if args.classifier == "cpa":
+        parts += [f"--algorithm {stats['algorithm']}", f"--sample {stats['sample']}",
+                  f"--iterations {args.iterations or DEFAULT_ITERATIONS}",
+                  f"--epsilon {stats['epsilon']!r}", f"-C {stats['C']!r}",
+                  f"--sampling {stats['sampling']}", f"--seed {stats['seed']}"]
+        if stats["positive_cost"] is not None:
+            parts.append(f"-j {stats['positive_cost']!r}")
+        return " ".join(parts)
+    parts.append(f"-j {1.0 if args.j is None else args.j!r}")
     if args.classifier == "kernel-svm":
         parts.append(f"-C {stats['C']!r}")
     else:

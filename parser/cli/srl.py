@@ -16,7 +16,12 @@ from pathlib import Path
 
 from features.errors import InputError
 from features.output_files import check_output_path
-from parser.cli.clf_trees import add_kernel_options, check_kernel_options
+from parser.cli.clf_trees import (
+    add_cutting_plane_options,
+    add_kernel_options,
+    check_cutting_plane_options,
+    check_kernel_options,
+)
 from parser.cli.common import debug_parent, file_sha256, warn
 from parser.formats.gold_conll import LAYOUTS, PROPBANK_RELEASE, read_gold_conll
 from parser.srl.boundaries import write_predictions
@@ -24,7 +29,7 @@ from parser.srl.boundary_model import DEFAULT_EPOCHS, BoundaryModel
 
 # --learner NAME -> the tree learner's name in classifiers/tree_kernels/tree_learners.py.
 LEARNERS = {"voted-perceptron": "voted-perceptron", "perceptron": "perceptron",
-            "svm": "kernel-svm"}
+            "svm": "kernel-svm", "cpa": "cpa"}
 
 
 def register(groups: argparse._SubParsersAction) -> None:
@@ -44,12 +49,14 @@ def register(groups: argparse._SubParsersAction) -> None:
     train.add_argument("--model", required=True, metavar="OUT", help="model file to write")
     train.add_argument("--learner", choices=tuple(LEARNERS), default="voted-perceptron",
                        help="voted-perceptron (default: Freund & Schapire's averaged "
-                       "prediction), perceptron (the last hypothesis) or svm (C-SVC by SMO)")
+                       "prediction), perceptron (the last hypothesis), svm (C-SVC by SMO) or "
+                       "cpa (the cutting-plane SVM with sampled cuts: uSVM, SDAG, SDAG+)")
     train.add_argument("--epochs", type=int, metavar="N",
                        help=f"perceptrons: passes over the instances (default {DEFAULT_EPOCHS})")
     train.add_argument("-C", dest="C", type=float,
-                       help="svm: cost C (default SVM-light's 1 / mean K(x, x))")
+                       help="svm, cpa: cost C (default SVM-light's 1 / mean K(x, x))")
     add_kernel_options(train)
+    add_cutting_plane_options(train, shared=True)
     train.add_argument("--layout", choices=sorted(LAYOUTS), default=PROPBANK_RELEASE.name,
                        help="the fixed columns (default: %(default)s)")
     train.add_argument("--json", action="store_true", help="print a JSON summary on stdout")
@@ -108,9 +115,16 @@ def run_evaluate(args: argparse.Namespace) -> int:
 def run_train(args: argparse.Namespace) -> int:
     spec = check_kernel_options(args, "srl train")
     learner = LEARNERS[args.learner]
-    perceptron = learner != "kernel-svm"
+    perceptron = learner not in ("kernel-svm", "cpa")
     if perceptron and args.C is not None:
-        raise InputError("srl train: -C applies to --learner svm")
+        raise InputError("srl train: -C applies to --learner svm and cpa")
+    if learner != "cpa":
+        for option, used in (("--iterations", args.iterations is not None),
+                             ("--seed", args.seed is not None),
+                             ("--threads", args.threads is not None)):
+            if used:
+                raise InputError(f"srl train: {option} applies to --learner cpa")
+    cutting_plane = check_cutting_plane_options(args, "srl train", args.learner)
     if not perceptron and args.epochs is not None:
         raise InputError("srl train: --epochs applies to the perceptrons")
     if args.epochs is not None and args.epochs < 1:
@@ -124,18 +138,22 @@ def run_train(args: argparse.Namespace) -> int:
     sentences = list(read_gold_conll(args.train, layout=LAYOUTS[args.layout]))
     epochs = DEFAULT_EPOCHS if args.epochs is None else args.epochs
     try:
-        detector = BoundaryModel.train(sentences, learner, spec, epochs, args.C, args.j)
+        detector = BoundaryModel.train(sentences, learner, spec, epochs, args.C, args.j,
+                                       **cutting_plane)
     except ValueError as error:
         raise InputError(f"srl train: {args.train}: {error}") from None
     seconds = time.perf_counter() - started
     training = detector.training
+    if training.get("converged") is False:
+        warn(f"stopped after --iterations {training['iterations']} before a cut within "
+             f"--epsilon {training['epsilon']:g}")
     if training["positives"] in (0, training["instances"]):
         label = "+1" if training["positives"] else "-1"
         warn(f"{args.train}: every instance is {label}; the model gives it to all")
     detector.save(args.model, {"learner": args.learner, "data": Path(args.train).name,
                                "data_sha256": file_sha256(args.train)})
     model = detector.model
-    summary = {**training, "learner": args.learner, "n_trees": model.n_trees,
+    summary = {**training, **detector.timings, "learner": args.learner, "n_trees": model.n_trees,
                "n_dag_nodes": model.n_dag_nodes, "seconds": round(seconds, 3),
                "model": str(args.model)}
     if args.json:

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from classifiers.model_file import ModelFileError, arrays_strings, string_arrays
-from classifiers.tree_kernels.tree_learners import train_tree_model
+from classifiers.tree_kernels.tree_learners import TIMINGS, train_tree_model
 from classifiers.tree_kernels.tree_model import TreeKernelModel, TreeKernelSpec
 from parser.formats.gold_conll import ConllSrlSentence
 from parser.srl.boundaries import predicted_lines
@@ -35,17 +35,23 @@ class BoundaryModel:
     """A trained boundary classifier and its frozen feature vocabulary."""
 
     def __init__(self, model: TreeKernelModel, vocab: FirstSeenVocab,
-                 training: dict[str, Any] | None = None) -> None:
+                 training: dict[str, Any] | None = None,
+                 timings: dict[str, float] | None = None) -> None:
         self.model = model
         self.vocab = vocab
         self.training = training or {}
+        self.timings = timings or {}
 
     @classmethod
     def train(cls, sentences: Sequence[ConllSrlSentence], learner: str = "voted-perceptron",
               spec: TreeKernelSpec | None = None, epochs: int = DEFAULT_EPOCHS,
-              C: float | None = None, j: float = 1.0) -> BoundaryModel:
-        """Fit `learner` (voted-perceptron, perceptron or kernel-svm) on the boundary
-        instances of the sentences; ValueError when they hold no predicate."""
+              C: float | None = None, j: float | None = None,
+              **cutting_plane: Any) -> BoundaryModel:
+        """Fit `learner` (voted-perceptron, perceptron, kernel-svm or cpa) on the boundary
+        instances of the sentences; ValueError when they hold no predicate. cutting_plane:
+        cpa's keywords of train_tree_model (algorithm, sample, iterations, epsilon, sampling,
+        seed, threads). `training` keeps the report but its timings (`timings`), so that a
+        seed gives a byte-identical model file."""
         groups = list(sentence_instances(sentences))
         if not instance_count(groups):
             raise ValueError("no predicate, so no instance to learn from")
@@ -54,12 +60,13 @@ class BoundaryModel:
         y = data.labels.astype(np.float64)
         spec = spec if spec is not None else TreeKernelSpec(degree=2)
         model, stats = train_tree_model(learner, spec, data.forest, y, data.vectors,
-                                        epochs=epochs, C=C, j=j)
+                                        epochs=epochs, C=C, j=j, **cutting_plane)
         vocab.frozen = True
         training = {"learner": learner, "instances": len(data),
                     "positives": int(np.count_nonzero(y > 0)), "predicates": len(groups),
-                    **stats}
-        return cls(model, vocab, training)
+                    **{key: value for key, value in stats.items() if key not in TIMINGS}}
+        timings = {key: stats[key] for key in TIMINGS if key in stats}
+        return cls(model, vocab, training, timings)
 
     def decision_values(self, sentences: Sequence[ConllSrlSentence]) -> np.ndarray:
         """One decision value per instance of the sentences, in instance order."""

@@ -55,3 +55,45 @@ def test_boundary_detector_equals_the_command_line(tmp_path: Path, capsys) -> No
     scores = polyparse.evaluate_boundaries(GOOD, tmp_path / "api.gold_conll")
     assert main(["srl", "evaluate", str(GOOD), str(tmp_path / "cli.gold_conll"), "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == scores
+
+
+def test_cpa_tree_classifier(tmp_path: Path) -> None:
+    lines = ["+1 |BT| (VP (VB-P join) (NP-B (DT the) (NN board))) |ET| 1:1 3:1",
+             "-1 |BT| (VP (VB-P join) (NP (DT-B the) (NN board))) |ET| 2:1 3:1",
+             "+1 |BT| (VP (VB-P see) (NP-B (DT a) (NN dog))) |ET| 1:1 4:1",
+             "-1 |BT| (VP (VB-P see) (NP (DT a) (NN-B dog))) |ET| 2:1 4:1"]
+    path = tmp_path / "train.tk"
+    path.write_text("\n".join(lines) + "\n")
+    data = polyparse.read_svmlight_tk(path)
+    values = {}
+    for algorithm in ("usvm", "sdag", "sdag+"):
+        model = polyparse.train_tree_classifier(data, "cpa", algorithm=algorithm, sample=4,
+                                                iterations=30, seed=2)
+        test = polyparse.read_svmlight_tk(path, model.labels, model.productions)
+        values[algorithm] = model.decision_function(test.forest, test.vectors)
+        assert np.array_equal(np.where(values[algorithm] > 0, 1, -1), data.labels)
+    np.testing.assert_allclose(values["sdag"], values["usvm"], rtol=1e-7)
+    np.testing.assert_allclose(values["sdag+"], values["usvm"], rtol=1e-7)
+    with pytest.raises(ValueError, match="larger than the 4 instances"):
+        polyparse.train_tree_classifier(data, "cpa", sample=5)
+    with pytest.raises(ValueError, match="degree 1 or 2"):
+        polyparse.train_tree_classifier(data, "cpa", spec=polyparse.TreeKernelSpec(degree=3))
+    with pytest.raises(ValueError, match="rejection sampling"):
+        polyparse.train_tree_classifier(data, "cpa", j=2.0, sampling="uniform")
+
+
+def test_cpa_boundary_detector_equals_the_command_line(tmp_path: Path, capsys) -> None:
+    detector = polyparse.train_boundary_detector(GOOD, "cpa", algorithm="usvm", sample=20,
+                                                 iterations=15, seed=4)
+    assert detector.training["algorithm"] == "usvm" and detector.training["n_cuts"] > 0
+    assert "seconds" not in detector.training and "seconds" in detector.timings
+    detector.save(tmp_path / "api.model")
+    model = tmp_path / "cli.model"
+    assert main(["srl", "train", "--train", str(GOOD), "--model", str(model), "--learner",
+                 "cpa", "--algorithm", "usvm", "--sample", "20", "--iterations", "15",
+                 "--seed", "4"]) == 0
+    capsys.readouterr()
+    sentences = list(polyparse.read_gold_conll(GOOD))
+    np.testing.assert_array_equal(
+        polyparse.load_boundary_detector(tmp_path / "api.model").decision_values(sentences),
+        polyparse.load_boundary_detector(model).decision_values(sentences))

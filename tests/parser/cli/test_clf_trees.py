@@ -184,3 +184,142 @@ def test_one_class_warns(tmp_path: Path, capsys) -> None:
     code, _, err = run(["clf", "train", str(data), "--model", str(tmp_path / "m.model"),
                         "--classifier", "voted-perceptron"], capsys)
     assert code == 0 and "warning: " in err and "holds one class (-1)" in err
+
+
+CPA_SMALL = ["--classifier", "cpa", "--sample", "100", "--iterations", "10"]
+
+
+def test_cpa_algorithms_give_the_same_predictions(tk_files, tmp_path: Path, capsys) -> None:
+    train, test = tk_files
+    decisions = {}
+    for algorithm in ("usvm", "sdag", "sdag+"):
+        model, values = tmp_path / f"{algorithm}.model", tmp_path / f"{algorithm}.txt"
+        code, out, err = run(["clf", "train", str(train), "--model", str(model), *CPA_SMALL,
+                              "--algorithm", algorithm, "--seed", "7", "--json"], capsys)
+        assert code == 0, err
+        summary = json.loads(out)
+        assert summary["backend"] == "cpa" and summary["algorithm"] == algorithm
+        assert summary["sampling"] == "uniform" and summary["positive_cost"] is None
+        assert summary["sample"] == 100 and 1 <= summary["iterations"] <= 10
+        assert 0 < summary["n_cuts"] <= summary["iterations"]
+        assert summary["C"] == pytest.approx(0.5) and summary["objective"] > 0
+        for key in ("C_slack", "slack", "converged", "mvc_seconds", "gram_seconds",
+                    "qp_seconds", "seconds"):
+            assert key in summary, key
+        code, out, err = run(["clf", "predict", "--model", str(model), str(test), "--json",
+                              "--decision-values", str(values)], capsys)
+        assert code == 0, err
+        assert json.loads(out)["F1"] > 80.0
+        lines = values.read_text().splitlines()
+        decisions[algorithm] = ([line.split()[0] for line in lines],
+                                [float(line.split()[1]) for line in lines])
+        code, out, err = run(["clf", "info", "--model", str(model), "--json"], capsys)
+        info = json.loads(out)
+        assert code == 0 and info["backend"] == "cpa"
+        command = info["training"]["command"]
+        assert f"--algorithm {algorithm} --sample 100 --iterations 10" in command
+        assert "--seed 7" in command and "mvc_seconds" not in info["training"]
+    labels, values = decisions["usvm"]
+    for algorithm in ("sdag", "sdag+"):
+        assert decisions[algorithm][0] == labels
+        np.testing.assert_allclose(decisions[algorithm][1], values, rtol=1e-7, atol=1e-9)
+
+
+def test_cpa_same_seed_gives_identical_model_files(tk_files, tmp_path: Path, capsys) -> None:
+    train, _ = tk_files
+    for name in ("a.model", "b.model"):
+        code, _, err = run(["clf", "train", str(train), "--model", str(tmp_path / name),
+                            *CPA_SMALL, "--threads", "2"], capsys)
+        assert code == 0, err
+    assert (tmp_path / "a.model").read_bytes() == (tmp_path / "b.model").read_bytes()
+
+
+@pytest.mark.parametrize("extra, sampling, cost", [
+    (["-j", "2.5"], "rejection", 2.5),
+    (["--sampling", "rejection", "-j", "2.5"], "rejection", 2.5),
+    (["--sampling", "rejection"], "rejection", None),
+    (["--sampling", "uniform"], "uniform", None),
+])
+def test_cpa_sampling_and_positive_cost(tk_files, tmp_path: Path, capsys, extra: list[str],
+                                        sampling: str, cost: float | None) -> None:
+    train, _ = tk_files
+    code, out, err = run(["clf", "train", str(train), "--model", str(tmp_path / "m.model"),
+                          *CPA_SMALL, *extra, "--json"], capsys)
+    assert code == 0, err
+    summary = json.loads(out)
+    assert summary["sampling"] == sampling
+    if sampling == "uniform":
+        assert summary["positive_cost"] is None
+    elif cost is None:
+        labels = [line.split()[0] for line in train.read_text().splitlines()]
+        n_pos = labels.count("+1")
+        assert summary["positive_cost"] == pytest.approx((len(labels) - n_pos) / n_pos)
+    else:
+        assert summary["positive_cost"] == cost
+
+
+@pytest.mark.parametrize("extra, problem", [
+    (["--sample", "0"], "clf train: --sample must be >= 1, not 0"),
+    (["--iterations", "0"], "clf train: --iterations must be >= 1, not 0"),
+    (["-C", "0"], "clf train: -C must be > 0, not 0"),
+    (["-C", "-1"], "clf train: -C must be > 0, not -1"),
+    (["--epsilon", "0"], "clf train: --epsilon must be > 0, not 0"),
+    (["-j", "0"], "clf train: -j must be > 0, not 0"),
+    (["--threads", "0"], "clf train: --threads must be >= 1, not 0"),
+    (["--sampling", "uniform", "-j", "2"], "clf train: -j is the positive cost of --sampling "
+                                           "rejection"),
+    (["--eps", "0.1"], "cpa's tolerance is --epsilon"),
+    (["--epochs", "2"], "clf train: --epochs applies to the perceptrons, not cpa"),
+])
+def test_cpa_bad_options_before_the_data(tmp_path: Path, capsys, extra: list[str],
+                                         problem: str) -> None:
+    # the file is a .tk file whose second line is broken: the option's line must come first
+    bad = tmp_path / "bad.tk"
+    bad.write_text("-1 |BT| (S (NN b)) |ET| 1:1\n+1 |BT| (S (NN a) |ET| 1:1\n")
+    model = tmp_path / "m.model"
+    code, _, err = run(["clf", "train", str(bad), "--model", str(model), "--classifier", "cpa",
+                        *extra], capsys)
+    one_line(code, err, problem)
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["bad.tk"]
+
+
+@pytest.mark.parametrize("classifier, extra, problem", [
+    ("kernel-svm", ["--algorithm", "usvm"], "--algorithm applies to cpa, not kernel-svm"),
+    ("perceptron", ["--sample", "10"], "--sample applies to cpa, not perceptron"),
+    ("voted-perceptron", ["--epsilon", "0.1"], "--epsilon applies to cpa, not voted-perceptron"),
+    ("kernel-svm", ["--sampling", "rejection"], "--sampling applies to cpa, not kernel-svm"),
+    ("kernel-svm", ["--iterations", "5"], "--iterations applies to cpa, not kernel-svm"),
+])
+def test_cpa_options_for_other_tree_learners(tk_files, tmp_path: Path, capsys, classifier: str,
+                                             extra: list[str], problem: str) -> None:
+    train, _ = tk_files
+    model = tmp_path / "m.model"
+    code, _, err = run(["clf", "train", str(train), "--model", str(model), "--classifier",
+                        classifier, *extra], capsys)
+    one_line(code, err, problem)
+    assert not model.exists()
+
+
+def test_cpa_bad_data_is_one_line(tk_files, tmp_path: Path, capsys) -> None:
+    train, _ = tk_files
+    empty, vectors, one_class = (tmp_path / name for name in ("empty.tk", "vectors.tk",
+                                                               "one.tk"))
+    empty.write_text("")
+    vectors.write_text("+1 1:1 2:1\n-1 2:1 3:1\n")
+    one_class.write_text("-1 |BT| (S (NN a)) |ET| 1:1\n-1 |BT| (S (NN b)) |ET| 2:1\n")
+    model = tmp_path / "m.model"
+    for path, extra, problem in (
+            (train, ["--sample", "301"],
+             f"clf train: --sample 301 is larger than the 300 instances of {train}"),
+            (empty, [], f"cpa learns from SVM-light-TK files (`label |BT| tree |ET| features`); "
+                        f"{empty} is not one"),
+            (vectors, [], f"{vectors} is not one"),
+            (one_class, [], f"clf train: {one_class} holds one class (-1); cpa needs +1 and -1"),
+            (vectors, ["--classifier", "linear", "--sample", "5"],
+             f"--sample applies to SVM-light-TK files; {vectors} is an svmlight file")):
+        code, _, err = run(["clf", "train", str(path), "--model", str(model), "--classifier",
+                            "cpa", *extra], capsys)
+        one_line(code, err, problem)
+        assert not model.exists()
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["empty.tk", "one.tk",
+                                                               "vectors.tk"]

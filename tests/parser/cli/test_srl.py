@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from parser.cli.main import main
 from tests.parser.cli.test_user_first import leftovers, one_line, polyparse
 from tests.parser.formats.test_gold_conll import TOOL_BAD_INPUTS
 
@@ -50,7 +51,7 @@ def test_gold_from_stdin_is_refused() -> None:
     one_line(result, "the gold file must be a file")
 
 
-@pytest.mark.parametrize("learner", ["voted-perceptron", "perceptron", "svm"])
+@pytest.mark.parametrize("learner", ["voted-perceptron", "perceptron", "svm", "cpa"])
 def test_train_predict_evaluate(tmp_path: Path, learner: str) -> None:
     model, output = tmp_path / "srl.model", tmp_path / "pred.gold_conll"
     result = polyparse("srl", "train", "--train", str(GOOD), "--model", str(model),
@@ -102,6 +103,16 @@ def test_train_and_predict_bad_input_is_one_line(tmp_path: Path, fixture: str,
     (["--learner", "svm", "--epochs", "2"], "--epochs applies to the perceptrons"),
     (["-C", "1"], "-C applies to --learner svm"),
     (["--epochs", "0"], "--epochs must be >= 1"),
+    (["--learner", "cpa", "--sample", "0"], "srl train: --sample must be >= 1, not 0"),
+    (["--learner", "cpa", "--iterations", "0"], "srl train: --iterations must be >= 1, not 0"),
+    (["--learner", "cpa", "--epsilon", "-1"], "srl train: --epsilon must be > 0, not -1"),
+    (["--learner", "cpa", "--threads", "0"], "srl train: --threads must be >= 1, not 0"),
+    (["--learner", "cpa", "-C", "0"], "srl train: -C must be > 0, not 0"),
+    (["--learner", "cpa", "--sampling", "uniform", "-j", "2"], "-j is the positive cost"),
+    (["--learner", "cpa", "--epochs", "2"], "--epochs applies to the perceptrons"),
+    (["--learner", "svm", "--algorithm", "usvm"], "srl train: --algorithm applies to cpa, not svm"),
+    (["--sampling", "rejection"], "--sampling applies to cpa, not voted-perceptron"),
+    (["--learner", "svm", "--iterations", "5"], "--iterations applies to --learner cpa"),
 ])
 def test_options_are_checked_before_the_data(tmp_path: Path, extra: list[str],
                                              problem: str) -> None:
@@ -118,3 +129,31 @@ def test_predict_needs_an_srl_model(tmp_path: Path) -> None:
                      "perceptron").returncode == 0
     one_line(polyparse("srl", "predict", "--model", str(model), str(GOOD)),
              "without an SRL feature vocabulary")
+
+
+def test_cpa_train_reports_and_same_predictions(tmp_path: Path, capsys) -> None:
+    outputs = []
+    for algorithm in ("usvm", "sdag+"):
+        model, output = tmp_path / f"{algorithm}.model", tmp_path / f"{algorithm}.gold_conll"
+        code = main(["srl", "train", "--train", str(GOOD), "--model", str(model), "--learner",
+                     "cpa", "--algorithm", algorithm, "--sample", "20", "--iterations", "20",
+                     "-j", "2", "--seed", "3", "--json"])
+        captured = capsys.readouterr()
+        assert code == 0, captured.err
+        summary = json.loads(captured.out)
+        assert summary["learner"] == "cpa" and summary["algorithm"] == algorithm
+        assert (summary["sampling"], summary["positive_cost"], summary["sample"]) == (
+            "rejection", 2.0, 20)
+        assert summary["n_cuts"] > 0 and "qp_seconds" in summary
+        code = main(["srl", "predict", "--model", str(model), str(GOOD), "-o", str(output)])
+        assert code == 0, capsys.readouterr().err
+        outputs.append(output.read_text())
+    assert outputs[0] == outputs[1]
+
+
+def test_cpa_sample_larger_than_the_instances(tmp_path: Path) -> None:
+    model = tmp_path / "m.model"
+    result = polyparse("srl", "train", "--train", str(GOOD), "--model", str(model),
+                       "--learner", "cpa", "--sample", "47")
+    one_line(result, f"srl train: {GOOD}: the sample size 47 is larger than the 46 instances")
+    assert not model.exists() and leftovers(tmp_path) == []
