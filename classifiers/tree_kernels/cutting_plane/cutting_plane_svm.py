@@ -133,6 +133,8 @@ class CuttingPlaneSVM:
         own = self_kernels(forest, spec.kind, spec.lam, spec.mu)
         inv_norm = np.zeros(own.size, dtype=np.float64)
         np.divide(1.0, np.sqrt(own), out=inv_norm, where=own > 0.0)
+        if spec.degree is None and not np.any(inv_norm > 0.0):
+            raise ValueError("no instance has a tree: the tree kernel is 0 everywhere")
         tree_weight = spec.tree_weight
         C = self._default_C(inv_norm > 0.0) if self.C is None else float(self.C)
         C_slack = C * sampler.total_cost()

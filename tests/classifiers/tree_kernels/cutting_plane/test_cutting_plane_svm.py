@@ -139,3 +139,8 @@ def test_a_sample_larger_than_the_data_is_refused() -> None:
     forest = TreeForest([random_tree(rng) for _ in range(10)])
     with pytest.raises(ValueError, match="sample size"):
         CuttingPlaneSVM(sample=11).fit(forest, np.array([1, -1] * 5))
+
+
+def test_a_forest_of_empty_trees_is_refused() -> None:
+    with pytest.raises(ValueError, match="no instance has a tree"):
+        CuttingPlaneSVM(sample=2).fit(TreeForest([None, None, None]), np.array([1, -1, 1]))
