@@ -42,7 +42,8 @@ m(x) in different ways:
   conjunction (a pair absent from the table rules out its triples, as the paper's weight trie
   does); the rest of the margin, sum_{s sharing a rare feature with x} alpha_s k'_d(s, x) with
   k'_d(s, x) = K(|s_C & x_C| + |s_R & x_R|) - K(|s_C & x_C|), comes from an inverted index over
-  the rare features.
+  the rare features, |s_C & x_C| by popcounts of bitsets of the common ranks when N <= 256, by
+  a scan of s's ranks otherwise.
 - `slice`: kernel slicing (section 3.2, Algorithm 2): each slice (*) is cached per prefix x_j
   (a static prefix tree of the training vectors numbers them) with the time stamp t'_f, the
   number of updates touching f = f_j so far. When x_j comes again at time t_f, its slice is
@@ -92,6 +93,14 @@ cdef extern from *:
     """
     void prefetch "polyparse_prefetch"(const void* address) noexcept nogil
 
+cdef extern from *:
+    """
+    static inline int polyparse_popcount(unsigned long long word) {
+        return __builtin_popcountll(word);
+    }
+    """
+    int popcount "polyparse_popcount"(uint64_t word) noexcept nogil
+
 cdef enum:
     KERNEL = 0
     EXPAND = 1
@@ -107,6 +116,10 @@ cdef enum:
 STRATEGIES = ("kernel", "expand", "split", "slice")
 VARIANTS = ("perceptron", "pa", "pa1", "pa2")
 MAX_DEGREE = 3
+# Split's rare part counts |s_C & x_C| on bitsets of the common ranks when N is at most
+# 64 x this many words, by a scan of s's ranks otherwise.
+cdef enum:
+    MAX_COMMON_BIT_WORDS = 4
 # Early termination keeps this relative distance from the update threshold.
 TERMINATION_TOLERANCE = 1e-9
 cdef double TOLERANCE = TERMINATION_TOLERANCE
@@ -448,6 +461,12 @@ cdef class BinaryLearner:
     cdef int32_t* counts
     cdef int32_t* touched
     cdef uint8_t* marks
+    # split's common-rank bitsets: common_bits[v * bit_words + w] for vector v (bit_words 0:
+    # scan instead), x_bits for the example, x_words its nonzero words
+    cdef int32_t bit_words
+    cdef uint64_t* common_bits
+    cdef uint64_t* x_bits
+    cdef int32_t* x_words
     cdef int32_t* order
     # slicing
     cdef PrefixNode* prefix
@@ -490,6 +509,9 @@ cdef class BinaryLearner:
         self.post_len = self.post_cap = NULL
         self.counts = self.touched = NULL
         self.marks = NULL
+        self.bit_words = 0
+        self.common_bits = self.x_bits = NULL
+        self.x_words = NULL
         self.order = NULL
         self.prefix = NULL
         self.rank_state = NULL
@@ -522,6 +544,9 @@ cdef class BinaryLearner:
         free(self.post_cap)
         free(self.counts)
         free(self.touched)
+        free(self.common_bits)
+        free(self.x_bits)
+        free(self.x_words)
         free(self.marks)
         free(self.order)
         free(self.prefix)
@@ -645,6 +670,8 @@ cdef class BinaryLearner:
             self.touched = <int32_t*>malloc(n_vectors * sizeof(int32_t))
             if self.counts == NULL or self.touched == NULL:
                 raise MemoryError()
+        if self.strategy == SPLIT:
+            self._build_common_bits()
         dense_budget = DEFAULT_MAX_DENSE_BYTES
         if self.max_table_bytes:
             dense_budget = min(dense_budget, self.max_table_bytes // 2)
@@ -868,6 +895,8 @@ cdef class BinaryLearner:
         self.n_common = new
         self.post_from = new
         self.n_halvings += 1
+        if self.strategy != SLICE:
+            self._build_common_bits()
         if self.strategy == SLICE:
             self.common_ring_cap = 1
             for f in range(min(new, self.data.max_length + 1)):
@@ -875,6 +904,41 @@ cdef class BinaryLearner:
                     self.common_ring_cap = self.limit_common[f]
             self._allocate_rings()
         return 0
+
+    cdef int _build_common_bits(self) except -1:
+        # The bitsets of the common ranks of every support vector (none when N is 0 or needs
+        # more than MAX_COMMON_BIT_WORDS words): split's |s_C & x_C| is then a few popcounts
+        # on one cache line instead of a scan of s's ranks.
+        cdef int64_t i, n_vectors = max(self.data.n_vectors, 1)
+        cdef int32_t words = (self.n_common + 63) // 64
+        free(self.common_bits)
+        free(self.x_bits)
+        free(self.x_words)
+        self.common_bits = self.x_bits = NULL
+        self.x_words = NULL
+        self.bit_words = 0
+        if words == 0 or words > MAX_COMMON_BIT_WORDS:
+            return 0
+        self.common_bits = <uint64_t*>calloc(n_vectors * words, sizeof(uint64_t))
+        self.x_bits = <uint64_t*>calloc(words, sizeof(uint64_t))
+        self.x_words = <int32_t*>malloc(words * sizeof(int32_t))
+        if self.common_bits == NULL or self.x_bits == NULL or self.x_words == NULL:
+            raise MemoryError()
+        self.bit_words = words
+        for i in range(self.n_sv):
+            self._fill_common_bits(self.sv_order[i])
+        return 0
+
+    cdef void _fill_common_bits(self, int32_t v) noexcept nogil:
+        # Set the bits of v's ranks below N (its ranks are sorted).
+        cdef uint64_t* bits = self.common_bits + <int64_t>v * self.bit_words
+        cdef int64_t p
+        cdef int32_t f
+        for p in range(self.data.vptr[v], self.data.vptr[v + 1]):
+            f = self.data.vranks[p]
+            if f >= self.n_common:
+                break
+            bits[f >> 6] |= (<uint64_t>1) << (f & 63)
 
     # ----- inverted index ---------------------------------------------------------------------
 
@@ -936,9 +1000,10 @@ cdef class BinaryLearner:
         return k0 * self.sum_alpha + part
 
     cdef double _margin_split(self, const int32_t* r, int n) noexcept nogil:
-        # Kernel splitting: common conjunctions from the table, rare features by PKI with k'_d.
-        cdef int j, nc = 0
-        cdef int32_t f, s, q, m = 0, cnt, cc
+        # Kernel splitting: common conjunctions from the table, rare features by PKI with k'_d;
+        # |s_C & x_C| by popcounts of the common-rank bitsets, or by a scan of s's ranks.
+        cdef int j, nc = 0, nw = 0, i
+        cdef int32_t f, s, q, m = 0, cnt, cc, word
         cdef int64_t p, end
         cdef const int32_t* postings
         cdef const int32_t* vranks = self.data.vranks
@@ -946,7 +1011,10 @@ cdef class BinaryLearner:
         cdef int32_t* counts = self.counts
         cdef int32_t* touched = self.touched
         cdef uint8_t* marks = self.marks
-        cdef int32_t n_common = self.n_common
+        cdef int32_t n_common = self.n_common, words = self.bit_words
+        cdef const uint64_t* bits
+        cdef uint64_t* x_bits = self.x_bits
+        cdef int32_t* x_words = self.x_words
         cdef double part = 0.0
         while nc < n and r[nc] < n_common:
             nc += 1
@@ -954,7 +1022,14 @@ cdef class BinaryLearner:
             part += self._table_slice(r, j)
         if nc < n:
             for j in range(nc):
-                marks[r[j]] = 1
+                if words:
+                    word = r[j] >> 6
+                    if x_bits[word] == 0:
+                        x_words[nw] = word
+                        nw += 1
+                    x_bits[word] |= (<uint64_t>1) << (r[j] & 63)
+                else:
+                    marks[r[j]] = 1
             for j in range(nc, n):
                 f = r[j]
                 postings = self.post[f]
@@ -965,18 +1040,28 @@ cdef class BinaryLearner:
                         m += 1
                     counts[s] += 1
             for q in range(m):
-                prefetch(vranks + vptr[touched[q]])
+                if words:
+                    prefetch(self.common_bits + <int64_t>touched[q] * words)
+                else:
+                    prefetch(vranks + vptr[touched[q]])
             for q in range(m):
                 s = touched[q]
                 cnt = counts[s]
                 counts[s] = 0
                 cc = 0
-                p = vptr[s]
-                end = vptr[s + 1]
-                while p < end and vranks[p] < n_common:
-                    cc += marks[vranks[p]]
-                    p += 1
+                if words:
+                    bits = self.common_bits + <int64_t>s * words
+                    for i in range(nw):
+                        cc += popcount(bits[x_words[i]] & x_bits[x_words[i]])
+                else:
+                    p = vptr[s]
+                    end = vptr[s + 1]
+                    while p < end and vranks[p] < n_common:
+                        cc += marks[vranks[p]]
+                        p += 1
                 part += self.alpha[s] * (self.K[cc + cnt] - self.K[cc])
+            for i in range(nw):
+                x_bits[x_words[i]] = 0
             for j in range(nc):
                 marks[r[j]] = 0
         return self.K[0] * self.sum_alpha + part
@@ -1107,6 +1192,8 @@ cdef class BinaryLearner:
                     if self._append_posting(
                             r[j], <int32_t>self.n_sv if self.strategy == KERNEL else v) < 0:
                         _no_memory()
+            if self.bit_words:
+                self._fill_common_bits(v)
             self.n_sv += 1
         self.alpha[v] += delta
         self.sv_alpha[self.sv_number[v]] += delta

@@ -111,6 +111,26 @@ def test_a_table_cap_halves_n_and_keeps_the_model(strategy: str) -> None:
     assert_same_run(reference, capped)
 
 
+@pytest.mark.parametrize("degree", [2, 3])
+def test_split_counts_common_ranks_by_bitsets_and_by_scans_alike(degree: int) -> None:
+    # N <= 256 counts |s_C & x_C| on bitsets of 1-4 words, N > 256 by scanning s's ranks; a
+    # table cap that halves N from 400 switches from the scan to bitsets of the existing
+    # support vectors mid-run.
+    X, y = zipf_problem(400, 700, seed=degree + 20, lengths=(6, 40))
+    data = SlicingData(X)
+    signs = signs_of(y)
+    settings = dict(degree=degree, iterations=3, seed=4)
+    reference = run(data, signs, strategy="kernel", **settings)
+    assert data.n_ranked > 400
+    for n_common in (64, 65, 200, 256, 257, 400):
+        assert_same_run(reference, run(data, signs, strategy="split", n_common=n_common,
+                                       **settings))
+    capped = run(data, signs, strategy="split", n_common=400, max_table_bytes=200_000,
+                 **settings)
+    assert capped[3]["halvings"] >= 1 and capped[3]["n_common"] <= 256
+    assert_same_run(reference, capped)
+
+
 def reference_pa(X: BinaryMatrix, signs: np.ndarray, degree: int, variant: str, C: float,
                  iterations: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Crammer et al. 2006 with K(x, z) = (x.z + 1)^d, one coefficient per row, in NumPy:
