@@ -670,8 +670,7 @@ cdef class BinaryLearner:
             self.touched = <int32_t*>malloc(n_vectors * sizeof(int32_t))
             if self.counts == NULL or self.touched == NULL:
                 raise MemoryError()
-        if self.strategy == SPLIT:
-            self._build_common_bits()
+        self._build_common_bits()
         dense_budget = DEFAULT_MAX_DENSE_BYTES
         if self.max_table_bytes:
             dense_budget = min(dense_budget, self.max_table_bytes // 2)
@@ -895,8 +894,7 @@ cdef class BinaryLearner:
         self.n_common = new
         self.post_from = new
         self.n_halvings += 1
-        if self.strategy != SLICE:
-            self._build_common_bits()
+        self._build_common_bits()
         if self.strategy == SLICE:
             self.common_ring_cap = 1
             for f in range(min(new, self.data.max_length + 1)):
@@ -906,9 +904,10 @@ cdef class BinaryLearner:
         return 0
 
     cdef int _build_common_bits(self) except -1:
-        # The bitsets of the common ranks of every support vector (none when N is 0 or needs
-        # more than MAX_COMMON_BIT_WORDS words): split's |s_C & x_C| is then a few popcounts
-        # on one cache line instead of a scan of s's ranks.
+        # The bitsets of the common ranks of every support vector, for the strategies whose
+        # margins run _margin_split (split, and expand once halved); none when N is 0 or needs
+        # more than MAX_COMMON_BIT_WORDS words. |s_C & x_C| is then a few popcounts on one
+        # cache line instead of a scan of s's ranks.
         cdef int64_t i, n_vectors = max(self.data.n_vectors, 1)
         cdef int32_t words = (self.n_common + 63) // 64
         free(self.common_bits)
@@ -917,7 +916,8 @@ cdef class BinaryLearner:
         self.common_bits = self.x_bits = NULL
         self.x_words = NULL
         self.bit_words = 0
-        if words == 0 or words > MAX_COMMON_BIT_WORDS:
+        if (self.strategy == KERNEL or self.strategy == SLICE or words == 0
+                or words > MAX_COMMON_BIT_WORDS):
             return 0
         self.common_bits = <uint64_t*>calloc(n_vectors * words, sizeof(uint64_t))
         self.x_bits = <uint64_t*>calloc(words, sizeof(uint64_t))
