@@ -3,34 +3,82 @@
 BACKENDS are trained (`--classifier`); CONVERTED_BACKENDS are made from a trained kernel model
 by `convert_classifier` (`polyparse clf convert`, one per exact evaluator); model files may hold
 either, and `load_classifier` also reads libsvm's text model files.
+
+The registry knows each class by module and name and imports it when it is first asked for, so
+that a command knows the names (its `--classifier` choices) without importing any backend, and
+a parse imports only the backends its model holds.
 """
 from __future__ import annotations
 
+import importlib
 import os
-from typing import Any
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+from classifiers.evaluators.choices import CONVERSIONS, DEFAULT_RARE_THRESHOLD
 
-from classifiers.evaluators.evaluator_model import BACKENDS as EVALUATOR_BACKENDS
-from classifiers.evaluators.evaluator_model import KernelEvaluatorModel
-from classifiers.evaluators.split_svm import DEFAULT_RARE_THRESHOLD
-from classifiers.kernel_svm.libsvm_model import is_libsvm_model
-from classifiers.kernel_svm.svc import KernelSVM
-from classifiers.linear.poly2_linear_svm import LinearSVM, Poly2LinearSVM
-from classifiers.model_file import CLASSIFIER_FORMAT, ModelFileError, read_model_file
-from classifiers.online.pa_slicing import PASlicing
+if TYPE_CHECKING:
+    import numpy as np
 
-Classifier = Poly2LinearSVM | KernelSVM | KernelEvaluatorModel | PASlicing
-# Classifiers whose decision function is a kernel expansion (evaluated by any exact evaluator).
-KernelModel = KernelSVM | PASlicing
-KERNEL_MODELS = (KernelSVM, PASlicing)
+    from classifiers.evaluators.evaluator_model import KernelEvaluatorModel
+    from classifiers.kernel_svm.svc import KernelSVM
+    from classifiers.linear.poly2_linear_svm import Poly2LinearSVM
+    from classifiers.online.pa_slicing import PASlicing
 
-BACKENDS = {
-    "poly2-linear": Poly2LinearSVM, "linear": LinearSVM, "kernel-svm": KernelSVM,
-    "pa-slicing": PASlicing,
-}
-CONVERTED_BACKENDS = {name: KernelEvaluatorModel for name in EVALUATOR_BACKENDS.values()}
-MODEL_BACKENDS = {**BACKENDS, **CONVERTED_BACKENDS}
+    Classifier = Poly2LinearSVM | KernelSVM | KernelEvaluatorModel | PASlicing
+    # Classifiers whose decision function is a kernel expansion (evaluated by any exact
+    # evaluator).
+    KernelModel = KernelSVM | PASlicing
+else:
+    Classifier = Any
+    KernelModel = Any
+
+# The backends whose models are kernel expansions: they convert to the exact evaluators.
+KERNEL_BACKENDS = ("kernel-svm", "pa-slicing")
+_EVALUATOR_MODEL = "classifiers.evaluators.evaluator_model:KernelEvaluatorModel"
+
+
+class LazyClasses(Mapping[str, type]):
+    """A read-only mapping name -> class whose classes are imported when first looked up."""
+
+    def __init__(self, places: dict[str, str]) -> None:
+        self._places = dict(places)
+        self._classes: dict[str, type] = {}
+
+    def __getitem__(self, name: str) -> type:
+        found = self._classes.get(name)
+        if found is None:
+            module, _, attribute = self._places[name].partition(":")
+            found = self._classes[name] = getattr(importlib.import_module(module), attribute)
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._places)
+
+    def __len__(self) -> int:
+        return len(self._places)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(self._places)})"
+
+
+BACKENDS = LazyClasses({
+    "poly2-linear": "classifiers.linear.poly2_linear_svm:Poly2LinearSVM",
+    "linear": "classifiers.linear.poly2_linear_svm:LinearSVM",
+    "kernel-svm": "classifiers.kernel_svm.svc:KernelSVM",
+    "pa-slicing": "classifiers.online.pa_slicing:PASlicing",
+})
+CONVERTED_BACKENDS = LazyClasses({name: _EVALUATOR_MODEL for name in CONVERSIONS.values()})
+MODEL_BACKENDS = LazyClasses({
+    **{name: BACKENDS._places[name] for name in BACKENDS},
+    **{name: _EVALUATOR_MODEL for name in CONVERSIONS.values()},
+})
+
+
+def is_kernel_model(clf: Any) -> bool:
+    """Whether clf is a trained kernel model (kernel-svm, pa-slicing): a kernel expansion that
+    converts to any exact evaluator."""
+    return getattr(clf, "backend", None) in KERNEL_BACKENDS
 
 
 def new_classifier(name: str, **params: Any) -> Poly2LinearSVM | KernelSVM | PASlicing:
@@ -43,6 +91,8 @@ def classifier_from_arrays(header: dict[str, Any], arrays: dict[str, np.ndarray]
                            source: str = "model") -> Classifier:
     backend = header.get("backend")
     if backend not in MODEL_BACKENDS:
+        from classifiers.model_file import ModelFileError
+
         raise ModelFileError(f"{source}: unknown classifier backend {backend!r}")
     return MODEL_BACKENDS[backend].from_arrays(header, arrays, source=source)
 
@@ -51,8 +101,11 @@ def load_classifier(path: str | os.PathLike) -> tuple[Classifier, dict[str, Any]
     """Classifier and header of a polyparse-clf model file, or of a libsvm text model file
     (header {"format": "libsvm", "backend": "kernel-svm"}); one-line ModelFileError when the
     file cannot be used."""
+    from classifiers.kernel_svm.libsvm_model import is_libsvm_model
+    from classifiers.model_file import CLASSIFIER_FORMAT, ModelFileError, read_model_file
+
     if is_libsvm_model(path):
-        clf = KernelSVM.load_libsvm(path)
+        clf = BACKENDS["kernel-svm"].load_libsvm(path)
         return clf, {"format": "libsvm", "backend": clf.backend}
     header, arrays = read_model_file(path, CLASSIFIER_FORMAT)
     backend = header.get("backend")
@@ -64,18 +117,23 @@ def load_classifier(path: str | os.PathLike) -> tuple[Classifier, dict[str, Any]
 def convert_classifier(clf: Classifier, to: str,
                        rare_threshold: int | float | str = DEFAULT_RARE_THRESHOLD,
                        stats: dict[str, Any] | None = None) -> KernelEvaluatorModel:
-    """A kernel model (kernel-svm, libsvm, pa-slicing) kept as one of its exact evaluators:
-    `to` is split, pki or pke (rare_threshold: split only). ValueError (one sentence) for a
-    model without support vectors, a converted one, or one of a single class."""
-    if not isinstance(clf, (KernelSVM, PASlicing)):
-        what = ("a converted model (convert the kernel model it came from)"
-                if isinstance(clf, KernelEvaluatorModel)
-                else "explicit weights, no support vectors")
-        raise ValueError(f"it holds a {clf.backend} model ({what}); only kernel-svm, "
-                         "pa-slicing and libsvm models convert")
+    """A kernel model (kernel-svm, libsvm, pa-slicing, or one kept as its pki index, which
+    holds every support vector) kept as one of its exact evaluators: `to` is split, pki or pke
+    (rare_threshold: split only). ValueError (one sentence) for a model without support
+    vectors, a split or PKE one, or one of a single class."""
+    backend = getattr(clf, "backend", None)
     if to != "split" and rare_threshold != DEFAULT_RARE_THRESHOLD:
         raise ValueError(f"the rare threshold applies to the split evaluator, not {to}")
-    if isinstance(clf, PASlicing):
-        return KernelEvaluatorModel.convert_one_vs_rest(clf.expansion_, clf.classes_, to,
-                                                        rare_threshold, stats)
-    return KernelEvaluatorModel.convert(clf.expansion_, to, rare_threshold, stats)
+    if backend == CONVERSIONS["pki"]:
+        return clf.reconverted(to, rare_threshold)
+    if not is_kernel_model(clf):
+        what = ("a converted model without its support vectors (convert the kernel model "
+                "or the pki model it came from)" if backend in CONVERTED_BACKENDS
+                else "explicit weights, no support vectors")
+        raise ValueError(f"it holds a {backend} model ({what}); only kernel-svm, "
+                         "pa-slicing, libsvm and pki models convert")
+    evaluator_model = CONVERTED_BACKENDS[CONVERSIONS["split"]]
+    if clf.backend == "pa-slicing":
+        return evaluator_model.convert_one_vs_rest(clf.expansion_, clf.classes_, to,
+                                                   rare_threshold, stats)
+    return evaluator_model.convert(clf.expansion_, to, rare_threshold, stats)

@@ -28,68 +28,6 @@ from classifiers.scorer import BinaryScorer
 from features.binary_matrix import BinaryMatrix
 
 
-def check_choice(name: str, value: Any, choices: Sequence[Any]) -> Any:
-    """value when it is one of choices, else ValueError naming them: "unknown variant 'pa9'
-    (available: pa1, pa)" for names, "degree must be 1, 2 or 3, not 5" for numbers (booleans
-    never pass for numbers)."""
-    if all(isinstance(choice, str) for choice in choices):
-        if value not in choices:
-            raise ValueError(f"unknown {name} {value!r} (available: {', '.join(choices)})")
-        return value
-    if isinstance(value, (bool, np.bool_)) or value not in choices:
-        names = [str(choice) for choice in choices]
-        listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
-        raise ValueError(f"{name} must be {listed}, not {value!r}")
-    return value
-
-
-def check_positive(name: str, value: Any) -> float:
-    """value as a float when it is positive and finite, else ValueError."""
-    number = _number(name, value)
-    if not (number > 0 and np.isfinite(number)):
-        raise ValueError(f"{name} must be positive and finite, not {value!r}")
-    return number
-
-
-def check_finite(name: str, value: Any) -> float:
-    """value as a finite float, else ValueError."""
-    number = _number(name, value)
-    if not np.isfinite(number):
-        raise ValueError(f"{name} must be finite, not {value!r}")
-    return number
-
-
-def _number(name: str, value: Any) -> float:
-    if isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"{name} must be a number, not {value!r}")
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a number, not {value!r}") from None
-
-
-def check_integer(name: str, value: Any, minimum: int | None = None,
-                  maximum: int | None = None) -> int:
-    """value as an int when it is an integer within [minimum, maximum], else ValueError."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise ValueError(f"{name} must be an integer, not {value!r}")
-    number = int(value)
-    if minimum is not None and number < minimum:
-        raise ValueError(f"{name} must be at least {minimum}, not {number}")
-    if maximum is not None and number > maximum:
-        raise ValueError(f"{name} must be at most {maximum}, not {number}")
-    return number
-
-
-def check_seed(value: Any) -> int:
-    """A seed: an integer in 0 .. 2**64 - 1."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise ValueError(f"seed must be an integer, not {value!r}")
-    if not 0 <= int(value) < 2**64:
-        raise ValueError(f"seed must lie in 0 .. 2**64-1, not {value}")
-    return int(value)
-
-
 def training_labels(X: BinaryMatrix, y: Any, libsvm_order: bool) -> tuple[np.ndarray, np.ndarray]:
     """(labels, class index of each row) of fit's inputs, after checking them.
 

@@ -23,8 +23,8 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import nltk
 import numpy as np
 
 from features.binary_matrix import BinaryMatrix
@@ -34,6 +34,9 @@ from features.interning import StringInterner
 from features.output_files import output_stream
 from features.svmlight import SvmlightFormatError, parse_line, parse_svmlight
 from features.trees import TreeForest, TreeSyntaxError, parse_tree
+
+if TYPE_CHECKING:
+    import nltk
 
 BEGIN_TREE = "|BT|"
 END_TREES = "|ET|"

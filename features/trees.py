@@ -1,5 +1,7 @@
 """TreeForest: ordered labelled trees (Penn brackets, read with nltk) held as flat arrays.
 
+nltk (and with it scipy, which it imports) is loaded when a tree is first read, not before.
+
 Many trees are concatenated; tree t owns the nodes tree_ptr[t] .. tree_ptr[t+1]-1, stored in
 pre-order (a node's subtree is the contiguous range node .. subtree_end[node]-1). Per node:
 
@@ -24,12 +26,15 @@ Labels and productions are interned in two `StringInterner`s that a forest share
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-import nltk
 import numpy as np
 
 from features.bracket_scan import tree_orders
 from features.interning import StringInterner
+
+if TYPE_CHECKING:
+    import nltk
 
 NO_PRODUCTION = 0
 
@@ -47,11 +52,13 @@ def parse_tree(text: str) -> nltk.Tree | None:
         raise TreeSyntaxError(
             f"unbalanced brackets ({text.count('(')} '(' and {text.count(')')} ')')"
         )
+    from nltk import Tree
+
     try:
-        tree = nltk.Tree.fromstring(text)
+        tree = Tree.fromstring(text)
     except ValueError as error:
         raise TreeSyntaxError(" ".join(str(error).split())) from None
-    if not isinstance(tree, nltk.Tree):
+    if not isinstance(tree, Tree):
         raise TreeSyntaxError(f"expected a bracketed tree, found {text!r}")
     return tree
 
@@ -183,7 +190,9 @@ class TreeForest:
         kids = self.node_children(node)
         if self.is_word[node]:
             return label
-        return nltk.Tree(label, [self._node_to_nltk(int(k)) for k in kids])
+        from nltk import Tree
+
+        return Tree(label, [self._node_to_nltk(int(k)) for k in kids])
 
 
 class _Builder:

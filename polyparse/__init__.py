@@ -31,83 +31,105 @@ raise ValueError.
 """
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
+import importlib
+from typing import TYPE_CHECKING, Any
 
-from classifiers.backends import BACKENDS, Classifier, convert_classifier
-from classifiers.binary_classifier import BinaryClassifier
-from classifiers.evaluators.modes import EVAL_MODES
-from classifiers.tree_kernels.tree_model import TreeKernelModel, TreeKernelSpec
-from features.binary_matrix import BinaryMatrix
-from features.errors import InputError
-from features.svmlight import read_svmlight, write_svmlight
-from features.svmlight_tk import TreeInstances, read_svmlight_tk
-from parser.formats.conll import ConllFormatError
-from parser.models.bundled import (
-    bundled_example,
-    bundled_japanese_example,
-    bundled_japanese_model,
-    bundled_model,
-)
-from polyparse.classifiers import load_classifier, train_classifier
-from polyparse.dependency import Parser, evaluate, load_parser, train_parser
-from polyparse.japanese import (
-    JapaneseParser,
-    evaluate_japanese,
-    knp_documents,
-    load_japanese_parser,
-    train_japanese_parser,
-)
-from polyparse.trees import (
-    BoundaryModel,
-    evaluate_boundaries,
-    load_boundary_detector,
-    load_tree_classifier,
-    read_gold_conll,
-    train_boundary_detector,
-    train_tree_classifier,
-)
+# Each public name -> the module that defines it. `import polyparse` loads none of them (nor
+# NumPy, nltk or scipy); a name's module is imported when the name is first used.
+_EXPORTS = {
+    "BACKENDS": "classifiers.backends",
+    "Classifier": "classifiers.backends",
+    "convert_classifier": "classifiers.backends",
+    "BinaryClassifier": "classifiers.binary_classifier",
+    "EVAL_MODES": "classifiers.evaluators.choices",
+    "TreeKernelModel": "classifiers.tree_kernels.tree_model",
+    "TreeKernelSpec": "classifiers.tree_kernels.settings",
+    "BinaryMatrix": "features.binary_matrix",
+    "InputError": "features.errors",
+    "read_svmlight": "features.svmlight",
+    "write_svmlight": "features.svmlight",
+    "TreeInstances": "features.svmlight_tk",
+    "read_svmlight_tk": "features.svmlight_tk",
+    "ConllFormatError": "parser.formats.conll",
+    "bundled_example": "parser.models.bundled",
+    "bundled_japanese_example": "parser.models.bundled",
+    "bundled_japanese_model": "parser.models.bundled",
+    "bundled_model": "parser.models.bundled",
+    "load_classifier": "polyparse.classifiers",
+    "train_classifier": "polyparse.classifiers",
+    "Parser": "polyparse.dependency",
+    "evaluate": "polyparse.dependency",
+    "load_parser": "polyparse.dependency",
+    "train_parser": "polyparse.dependency",
+    "JapaneseParser": "polyparse.japanese",
+    "evaluate_japanese": "polyparse.japanese",
+    "knp_documents": "polyparse.japanese",
+    "load_japanese_parser": "polyparse.japanese",
+    "train_japanese_parser": "polyparse.japanese",
+    "BoundaryModel": "polyparse.trees",
+    "evaluate_boundaries": "polyparse.trees",
+    "load_boundary_detector": "polyparse.trees",
+    "load_tree_classifier": "polyparse.trees",
+    "read_gold_conll": "polyparse.trees",
+    "train_boundary_detector": "polyparse.trees",
+    "train_tree_classifier": "polyparse.trees",
+}
 
-try:
-    __version__ = version("polyparse")
-except PackageNotFoundError:
-    __version__ = "0+unknown"
+__all__ = ["__version__", *sorted(_EXPORTS)]
 
-__all__ = [
-    "BACKENDS",
-    "BinaryClassifier",
-    "BinaryMatrix",
-    "BoundaryModel",
-    "Classifier",
-    "ConllFormatError",
-    "EVAL_MODES",
-    "InputError",
-    "JapaneseParser",
-    "Parser",
-    "TreeInstances",
-    "TreeKernelModel",
-    "TreeKernelSpec",
-    "__version__",
-    "bundled_example",
-    "bundled_japanese_example",
-    "bundled_japanese_model",
-    "bundled_model",
-    "convert_classifier",
-    "evaluate",
-    "evaluate_boundaries",
-    "evaluate_japanese",
-    "knp_documents",
-    "load_boundary_detector",
-    "load_classifier",
-    "load_japanese_parser",
-    "load_parser",
-    "load_tree_classifier",
-    "read_gold_conll",
-    "read_svmlight",
-    "read_svmlight_tk",
-    "train_boundary_detector",
-    "train_classifier",
-    "train_japanese_parser",
-    "train_parser",
-    "train_tree_classifier",
-    "write_svmlight",
-]
+if TYPE_CHECKING:
+    from classifiers.backends import BACKENDS, Classifier, convert_classifier
+    from classifiers.binary_classifier import BinaryClassifier
+    from classifiers.evaluators.choices import EVAL_MODES
+    from classifiers.tree_kernels.settings import TreeKernelSpec
+    from classifiers.tree_kernels.tree_model import TreeKernelModel
+    from features.binary_matrix import BinaryMatrix
+    from features.errors import InputError
+    from features.svmlight import read_svmlight, write_svmlight
+    from features.svmlight_tk import TreeInstances, read_svmlight_tk
+    from parser.formats.conll import ConllFormatError
+    from parser.models.bundled import (
+        bundled_example,
+        bundled_japanese_example,
+        bundled_japanese_model,
+        bundled_model,
+    )
+    from polyparse.classifiers import load_classifier, train_classifier
+    from polyparse.dependency import Parser, evaluate, load_parser, train_parser
+    from polyparse.japanese import (
+        JapaneseParser,
+        evaluate_japanese,
+        knp_documents,
+        load_japanese_parser,
+        train_japanese_parser,
+    )
+    from polyparse.trees import (
+        BoundaryModel,
+        evaluate_boundaries,
+        load_boundary_detector,
+        load_tree_classifier,
+        read_gold_conll,
+        train_boundary_detector,
+        train_tree_classifier,
+    )
+
+
+def __getattr__(name: str) -> Any:
+    """A public name, imported from its module on first use (PEP 562)."""
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            value: Any = version("polyparse")
+        except PackageNotFoundError:
+            value = "0+unknown"
+    elif name in _EXPORTS:
+        value = getattr(importlib.import_module(_EXPORTS[name]), name)
+    else:
+        raise AttributeError(f"module 'polyparse' has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

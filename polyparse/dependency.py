@@ -16,7 +16,6 @@ from features.errors import InputError
 from parser.dependency.config import ParserConfig, classifier_options
 from parser.dependency.dependency_parser import DependencyParser
 from parser.dependency.evaluate import evaluate as attachment_scores
-from parser.dependency.training import train_parser as train_on_sentences
 from parser.formats.conll import Sentence, read_conll
 from parser.formats.tokens import (
     TaggedWord,
@@ -70,28 +69,34 @@ class Parser:
         self.model.save(os.fspath(path), compress=compress)
 
 
-def load_parser(path: Path | None = None, eval_mode: str = "split",
-                rare_threshold: int | float | str = "auto") -> Parser:
+def load_parser(path: Path | None = None, eval_mode: str | None = None,
+                rare_threshold: int | float | str | None = None) -> Parser:
     """A parser from a model file, or the bundled English model when path is None.
 
     eval_mode and rare_threshold choose how kernel models are evaluated (naive, pki, pke or
-    split; every mode gives the same trees). InputError when the file cannot be used.
+    split; every mode gives the same trees); by default a converted model (the bundled one)
+    uses the evaluator it stores, building nothing, and any other kernel model split.
+    InputError when the file cannot be used, ValueError when the model cannot give eval_mode.
     """
     if path is None:
         path = bundled_model()
         if path is None:
             raise InputError("this installation has no bundled model; give a model file")
     model = DependencyParser.load(os.fspath(path))
-    model.set_evaluation(eval_mode, rare_threshold)
+    model.choose_evaluation(eval_mode, rare_threshold)
     return Parser(model)
 
 
 def train_parser(train: Path | Iterable[conllu.TokenList],
                  dev: Path | Iterable[conllu.TokenList] | None = None, *,
-                 classifier: str = "poly2-linear", features: str = "chang2010",
-                 tag_column: str = "xpos", split_column: str = "xpos",
-                 split_threshold: int = 1000, min_word_count: int = 1, seed: int = 0,
-                 threads: int = 2, format: str = "conllu", encoding: str = "utf-8",
+                 classifier: str = ParserConfig.classifier,
+                 features: str = ParserConfig.feature_set,
+                 tag_column: str = ParserConfig.tag_column,
+                 split_column: str = ParserConfig.split_column,
+                 split_threshold: int = ParserConfig.split_threshold,
+                 min_word_count: int = ParserConfig.min_word_count, seed: int = ParserConfig.seed,
+                 threads: int = ParserConfig.threads, format: str = "conllu",
+                 encoding: str = "utf-8",
                  **classifier_settings: Any) -> tuple[Parser, dict[str, Any] | None]:
     """A parser trained on a treebank file (or TokenLists with gold trees), and its scores on
     dev (a dict as evaluate() gives; None without dev).
@@ -106,6 +111,8 @@ def train_parser(train: Path | Iterable[conllu.TokenList],
                           classifier_params=classifier_options(classifier,
                                                                **classifier_settings),
                           seed=seed, threads=threads)
+    from parser.dependency.training import train_parser as train_on_sentences
+
     gold = _gold_sentences(train, format, encoding)
     dev_gold = None if dev is None else _gold_sentences(dev, format, encoding)
     model, scores = train_on_sentences(gold, config, dev_gold)

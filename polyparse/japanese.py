@@ -21,7 +21,8 @@ from parser.bunsetsu.bunsetsu_files import (
     parsed_scores,
     training_sentences,
 )
-from parser.bunsetsu.bunsetsu_parser import BunsetsuConfig, BunsetsuParser, classifier_options
+from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
+from parser.bunsetsu.config import TRAINING_THREADS, BunsetsuConfig, classifier_options
 from parser.formats.bunsetsu import read_bunsetsu
 from parser.formats.bunsetsu_sentence import BunsetsuSentence
 from parser.formats.knp_documents import document_paths
@@ -73,9 +74,12 @@ def load_japanese_parser(path: Path | None = None) -> JapaneseParser:
 
 
 def train_japanese_parser(train: Path | Iterable[Path], dev: Path | None = None, *,
-                          algorithm: str = "shift-reduce", classifier: str = "pa-slicing",
-                          evaluator: str = "split", chunker: bool = True, strict: bool = False,
-                          seed: int = 0, threads: int = 2, format: str = "knp",
+                          algorithm: str = BunsetsuConfig.algorithm,
+                          classifier: str = BunsetsuConfig.classifier,
+                          evaluator: str = BunsetsuConfig.evaluator,
+                          chunker: bool = BunsetsuConfig.chunker, strict: bool = False,
+                          seed: int = BunsetsuConfig.seed, threads: int = TRAINING_THREADS,
+                          format: str = "knp",
                           encoding: str = "utf-8", **classifier_settings: Any
                           ) -> tuple[JapaneseParser, dict[str, Any] | None, list[str]]:
     """A parser trained on KNP/CaboCha files, its scores on dev (None without dev), and the

@@ -26,7 +26,7 @@ def test_ci_runs_exactly_the_readme_test_command() -> None:
 
 
 def help_text(words: list[str]) -> str:
-    parser = build_parser()
+    parser = build_parser(every_group=True)
     for action in parser._subparsers._group_actions:
         group = action.choices[words[0]]
     for action in group._subparsers._group_actions:
@@ -134,7 +134,7 @@ def test_python_example_trains_and_converts_a_classifier(tmp_path: Path, kwdlc: 
 
 def test_every_option_of_every_command_is_in_the_usage() -> None:
     usage = BLOCKS[2]
-    parser = build_parser()
+    parser = build_parser(every_group=True)
     for action in parser._subparsers._group_actions:
         for group_name, group in action.choices.items():
             for commands in group._subparsers._group_actions:
@@ -143,12 +143,12 @@ def test_every_option_of_every_command_is_in_the_usage() -> None:
                                       usage, flags=re.M)
                     assert found, f"polyparse {group_name} {name} is not in the usage"
                     for option in command._actions:
-                        names = [o for o in option.option_strings if o not in ("-h", "--help",
-                                                                               "--debug")]
+                        names = [o for o in option.option_strings
+                                 if o not in ("-h", "--help", "--debug", "-q", "--quiet")]
                         if names and not any(re.search(rf"(?<![\w-]){re.escape(o)}(?![\w-])",
                                                         found.group(1)) for o in names):
                             raise AssertionError(f"polyparse {group_name} {name} {names[0]}")
-    assert "--debug" in README and "polyparse --version" in usage
+    assert "--debug" in README and "--quiet" in README and "polyparse --version" in usage
 
 
 def test_japanese_recipe_trains_parses_chunks_and_scores_kwdlc(tmp_path: Path,

@@ -25,27 +25,25 @@ from typing import Any
 import numpy as np
 
 from classifiers.binary_classifier import BinaryClassifier, one_vs_rest_outputs
-from classifiers.evaluators.kernel_expansion import KernelExpansion
-from classifiers.evaluators.modes import (
-    DEFAULT_EVAL_MODE,
-    EVAL_MODES,
-    build_evaluator,
+from classifiers.evaluators.choices import (
+    CONVERSIONS,
+    DEFAULT_RARE_THRESHOLD,
+    EVALUATORS,
+    check_conversion,
 )
+from classifiers.evaluators.kernel_expansion import KernelExpansion
+from classifiers.evaluators.modes import build_evaluator
 from classifiers.evaluators.one_vs_one_expansion import (
     OneVsOneExpansion,
     one_vs_one_vote,
 )
 from classifiers.evaluators.pke import PKEScorer
 from classifiers.evaluators.pki import PKIScorer
-from classifiers.evaluators.split_svm import DEFAULT_RARE_THRESHOLD, SplitSVMScorer
+from classifiers.evaluators.split_svm import SplitSVMScorer
 from classifiers.model_file import inconsistent
 from classifiers.scorer import BinaryScorer
 
-BACKENDS = {"split": "split-svm", "pki": "pki", "pke": "pke"}
-EVALUATORS = {backend: evaluator for evaluator, backend in BACKENDS.items()}
 SCORERS: dict[str, Any] = {"split": SplitSVMScorer, "pki": PKIScorer, "pke": PKEScorer}
-# Degrees whose conjunctions PKE and split-svm expand (MAX_EXPANDED_DEGREE of classifiers/evaluators/pke.pxd).
-EXPANDED_DEGREES = (1, 2, 3)
 # How decision values become labels: libsvm's vote over one value per pair of classes, or the
 # sign (two classes) / argmax (more) of one value per class.
 DECISIONS = ("one-vs-one", "one-vs-rest")
@@ -53,36 +51,6 @@ _LAYOUT = frozenset([
     "format", "backend", "evaluator", "scorer", "classes", "n_support", "n_support_vectors",
     "n_outputs", "degree", "gamma", "coef0", "decision",
 ])
-
-
-def check_evaluator(mode: str, degree: int) -> None:
-    """ValueError (one sentence) when the evaluation mode cannot evaluate a kernel of this
-    degree (PKE and split-svm expand conjunctions of at most three features)."""
-    if mode not in EVAL_MODES:
-        raise ValueError(f"unknown evaluation mode {mode!r} (available: {', '.join(EVAL_MODES)})")
-    if mode in ("pke", "split") and degree not in EXPANDED_DEGREES:
-        raise ValueError(
-            f"the {mode} evaluator expands conjunctions of degree "
-            f"{EXPANDED_DEGREES[0]}..{EXPANDED_DEGREES[-1]}, and this model has degree "
-            f"{degree} (pki and naive evaluate any degree)"
-        )
-
-
-def check_conversion(evaluator: str, degree: int) -> None:
-    """ValueError (one sentence) when a kernel model of this degree cannot be kept as the named
-    evaluator (pki, pke or split)."""
-    if evaluator not in BACKENDS:
-        raise ValueError(f"unknown evaluator {evaluator!r} (available: {', '.join(BACKENDS)})")
-    check_evaluator(evaluator, degree)
-
-
-def default_eval_mode(degree: int) -> str:
-    """DEFAULT_EVAL_MODE when it can evaluate this degree, else pki (any degree)."""
-    try:
-        check_evaluator(DEFAULT_EVAL_MODE, degree)
-    except ValueError:
-        return "pki"
-    return DEFAULT_EVAL_MODE
 
 
 def split_summary(scorer: SplitSVMScorer) -> dict[str, Any]:
@@ -156,7 +124,7 @@ class KernelEvaluatorModel(BinaryClassifier):
 
     @property
     def backend(self) -> str:
-        return BACKENDS[self.evaluator]
+        return CONVERSIONS[self.evaluator]
 
     @property
     def n_support_vectors(self) -> int:
@@ -210,6 +178,16 @@ class KernelEvaluatorModel(BinaryClassifier):
             raise ValueError(f"the {self.evaluator} form does not keep every support vector; "
                              "only a pki model gives its kernel expansion back")
         return self.scorer.kernel_expansion()
+
+    def reconverted(self, evaluator: str,
+                    rare_threshold: int | float | str = DEFAULT_RARE_THRESHOLD
+                    ) -> KernelEvaluatorModel:
+        """The same model kept as another evaluator, built from the support vectors a pki
+        model keeps (ValueError for the split and PKE forms, which do not)."""
+        check_conversion(evaluator, self.degree)
+        scorer = build_evaluator(self.kernel_expansion(), evaluator, rare_threshold)
+        return type(self)(evaluator, scorer, self.classes_, self.n_support, self.degree,
+                          self.gamma, self.coef0, self.stats_, self.decision)
 
     def predict_from_decision(self, values: np.ndarray) -> np.ndarray:
         """Labels for decision values: libsvm's vote over the pair values (one-vs-one), or the

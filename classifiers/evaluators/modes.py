@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from classifiers.evaluators.choices import DEFAULT_EVAL_MODE, DEFAULT_RARE_THRESHOLD, EVAL_MODES
 from classifiers.evaluators.kernel_expansion import KernelExpansion
 from classifiers.evaluators.kernel_sum import KernelSumScorer
 from classifiers.evaluators.one_vs_one_expansion import OneVsOneExpansion
@@ -26,13 +27,11 @@ from classifiers.evaluators.one_vs_one_split import OneVsOneSplitScorer
 from classifiers.evaluators.one_vs_one_sum import OneVsOneSumScorer
 from classifiers.evaluators.pke import PKEScorer
 from classifiers.evaluators.pki import PKIScorer
-from classifiers.evaluators.split_svm import DEFAULT_RARE_THRESHOLD, SplitSVMScorer
+from classifiers.evaluators.split_svm import SplitSVMScorer
 from classifiers.scorer import BinaryScorer
 
-EVAL_MODES = ("naive", "pki", "pke", "split")
 # One-vs-one models with at least this many classes are evaluated class by class.
 PER_CLASS_MIN_CLASSES = 12
-DEFAULT_EVAL_MODE = "split"
 
 
 def build_evaluator(model: OneVsOneExpansion | KernelExpansion, mode: str = DEFAULT_EVAL_MODE,

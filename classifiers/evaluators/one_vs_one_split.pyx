@@ -53,7 +53,8 @@ from classifiers.evaluators.one_vs_one_scorer cimport OneVsOneVoter
 from classifiers.evaluators.scorer_arrays import part_bytes
 from classifiers.evaluators.split_svm cimport (RareIndex, RareScratch, point_rare_index,
                                                rare_scratch, rare_scratch_bytes, split_features)
-from classifiers.evaluators.split_svm import minimum_common_count, split_index
+from classifiers.evaluators.choices import minimum_common_count
+from classifiers.evaluators.split_svm import split_index
 from classifiers.scorer cimport no_scores
 from features.key_index cimport KeyIndex
 

@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from classifiers.evaluators.choices import AUTO, DEFAULT_RARE_THRESHOLD, minimum_common_count
 from classifiers.model_file import require_arrays
 from classifiers.evaluators.scorer_arrays import (
     arrays_checked,
@@ -56,41 +57,10 @@ from classifiers.scorer cimport BinaryScorer, no_scores
 cdef enum:
     STACK_FEATURES = 256
 
-AUTO = "auto"
-DEFAULT_RARE_THRESHOLD = AUTO
-
-
-def minimum_common_count(rare_threshold: int | float, int n_support_vectors) -> float:
-    """The support-vector count s below which a feature is rare.
-
-    An int is s itself; a float in (0, 1] is a fraction of the support vectors.
-    """
-    if isinstance(rare_threshold, (bool, np.bool_, str)):
-        raise ValueError("rare_threshold must be a count, a fraction or 'auto'")
-    if isinstance(rare_threshold, (int, np.integer)):
-        if rare_threshold < 0:
-            raise ValueError("a rare_threshold count must be >= 0")
-        return float(rare_threshold)
-    fraction = float(rare_threshold)
-    if not (0.0 < fraction <= 1.0):
-        raise ValueError("a rare_threshold fraction must lie in (0, 1]")
-    return fraction * n_support_vectors
-
-
 def auto_common_count(holders: np.ndarray, int64_t n_dense) -> int:
     """The smallest s that leaves at most n_dense features held by >= s support vectors."""
     counts = np.sort(holders[holders > 0])[::-1]
     return 1 if counts.size <= n_dense else int(counts[n_dense]) + 1
-
-
-def parse_rare_threshold(text: str) -> int | float | str:
-    """A command-line rare threshold: 'auto', digits (a count) or a fraction."""
-    text = text.strip()
-    if text == AUTO:
-        return AUTO
-    value: int | float = int(text) if text.isdigit() else float(text)
-    minimum_common_count(value, 1)
-    return value
 
 
 def split_index(support_vectors, holders: np.ndarray, double min_common_count

@@ -25,10 +25,6 @@ import numpy as np
 
 from classifiers.binary_classifier import (
     BinaryClassifier,
-    check_choice,
-    check_finite,
-    check_integer,
-    check_positive,
     plain_label,
     training_labels,
 )
@@ -37,6 +33,12 @@ from classifiers.evaluators.one_vs_one_expansion import OneVsOneExpansion
 from classifiers.kernel_svm.libsvm_model import read_libsvm_model, write_libsvm_model
 from classifiers.kernel_svm.smo import solve_c_svc
 from classifiers.model_file import ModelFileError, inconsistent
+from classifiers.settings import (
+    check_choice,
+    check_finite,
+    check_integer,
+    check_positive,
+)
 from features.binary_matrix import BinaryMatrix
 
 BACKEND = "kernel-svm"

@@ -27,11 +27,6 @@ import numpy as np
 
 from classifiers.binary_classifier import (
     BinaryClassifier,
-    check_choice,
-    check_finite,
-    check_integer,
-    check_positive,
-    check_seed,
     one_vs_rest_outputs,
     training_labels,
 )
@@ -42,6 +37,13 @@ from classifiers.linear.poly2_linear import (
     solve_dual_cd,
 )
 from classifiers.model_file import ModelFileError, inconsistent, require_arrays
+from classifiers.settings import (
+    check_choice,
+    check_finite,
+    check_integer,
+    check_positive,
+    check_seed,
+)
 from features.binary_matrix import BinaryMatrix
 from features.key_index import KeyIndex
 

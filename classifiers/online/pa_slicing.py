@@ -28,10 +28,6 @@ import numpy as np
 
 from classifiers.binary_classifier import (
     BinaryClassifier,
-    check_choice,
-    check_integer,
-    check_positive,
-    check_seed,
     one_vs_rest_outputs,
     training_labels,
 )
@@ -45,6 +41,12 @@ from classifiers.online.kernel_slicing import (
     SlicingData,
 )
 from classifiers.scorer import BinaryScorer
+from classifiers.settings import (
+    check_choice,
+    check_integer,
+    check_positive,
+    check_seed,
+)
 from features.binary_matrix import BinaryMatrix
 
 BACKEND = "pa-slicing"

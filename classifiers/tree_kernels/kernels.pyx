@@ -42,7 +42,10 @@ from libc.stdlib cimport free
 
 import numpy as np
 
-KINDS = {"sst": KIND_SST, "st": KIND_ST, "pt": KIND_PT, "et": KIND_ET}
+from classifiers.tree_kernels.settings import KINDS as KIND_NAMES
+
+# Name (classifiers/tree_kernels/settings.py, in its order) -> kind.
+KINDS = dict(zip(KIND_NAMES, (KIND_SST, KIND_ST, KIND_PT, KIND_ET)))
 
 
 cdef ForestView forest_view(object forest) except *:

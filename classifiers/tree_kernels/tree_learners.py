@@ -20,27 +20,34 @@ from typing import Any
 import numpy as np
 
 from classifiers.tree_kernels.cutting_plane.cutting_plane_svm import CuttingPlaneSVM
-from classifiers.tree_kernels.tree_model import TreeKernelModel, TreeKernelSpec
+from classifiers.tree_kernels.settings import (
+    DEFAULT_ALGORITHM,
+    DEFAULT_EPOCHS,
+    DEFAULT_EPSILON,
+    DEFAULT_ITERATIONS,
+    DEFAULT_SAMPLE,
+    DEFAULT_SEED,
+    DEFAULT_THREADS,
+    LEARNERS,
+    PERCEPTRONS,
+    TIMINGS,
+    TreeKernelSpec,
+)
+from classifiers.tree_kernels.tree_model import TreeKernelModel
 from classifiers.tree_kernels.tree_perceptron import TreePerceptron
 from classifiers.tree_kernels.tree_svm import TreeSVM
 from features.binary_matrix import BinaryMatrix
 from features.trees import TreeForest
 
-LEARNERS = ("voted-perceptron", "perceptron", "kernel-svm", "cpa")
-PERCEPTRONS = ("voted-perceptron", "perceptron")
-# cpa's default sample size (r), capped at the number of instances when not given.
-DEFAULT_SAMPLE = 1000
-# The report keys that are timings (left out of model headers, which a seed fixes byte for byte).
-TIMINGS = ("mvc_seconds", "gram_seconds", "qp_seconds", "seconds")
 
 
 def train_tree_model(learner: str, spec: TreeKernelSpec, forest: TreeForest, y: np.ndarray,
-                     vectors: BinaryMatrix | None = None, epochs: int = 1, store: str = "dag",
-                     C: float | None = None, j: float | None = None, threads: int = 1,
-                     algorithm: str = "sdag+", sample: int | None = None,
-                     iterations: int = 500, epsilon: float = 1e-3,
-                     sampling: str | None = None,
-                     seed: int = 1) -> tuple[TreeKernelModel, dict[str, Any]]:
+                     vectors: BinaryMatrix | None = None, epochs: int = DEFAULT_EPOCHS,
+                     store: str = "dag", C: float | None = None, j: float | None = None,
+                     threads: int = DEFAULT_THREADS, algorithm: str = DEFAULT_ALGORITHM,
+                     sample: int | None = None, iterations: int = DEFAULT_ITERATIONS,
+                     epsilon: float = DEFAULT_EPSILON, sampling: str | None = None,
+                     seed: int = DEFAULT_SEED) -> tuple[TreeKernelModel, dict[str, Any]]:
     """The trained model and what training reports (mistakes; C, objective, support vectors
     and SMO steps; or the cutting-plane report); labels y are +1 / -1, one tree (and vector
     row) each. j: the perceptrons' and kernel-svm's weight of positives (default 1), cpa's

@@ -42,13 +42,14 @@ from classifiers.model_file import (
 )
 from classifiers.tree_kernels.combined_scorer import CombinedScorer
 from classifiers.tree_kernels.dag import TreeDag
-from classifiers.tree_kernels.kernels import KINDS, kernel_expansion, self_kernels
+from classifiers.tree_kernels.kernels import kernel_expansion, self_kernels
+from classifiers.tree_kernels.settings import MODEL_FORMAT, TreeKernelSpec
 from classifiers.tree_kernels.poly2_table import Poly2Table
 from features.binary_matrix import BinaryMatrix
 from features.interning import StringInterner
 from features.trees import TreeForest
 
-FORMAT = "polyparse-tree-kernel"
+FORMAT = MODEL_FORMAT
 FORMAT_VERSION = 1
 METHODS = ("dag", "plain")
 _FOREST_ARRAYS = {
@@ -60,34 +61,6 @@ _FOREST_ARRAYS = {
     "subtree_end": ("<i4", (None,)),
     "is_word": ("|u1", (None,)),
 }
-
-
-@dataclass(frozen=True)
-class TreeKernelSpec:
-    """The kernel: tree kernel kind with lam (and mu for PT), plus, with degree, the normalised
-    polynomial (s x.z + r)^degree on the vectors and tree_constant T times the tree part."""
-
-    kind: str = "sst"
-    lam: float = 0.4
-    mu: float = 0.4
-    degree: int | None = None
-    s: float = 1.0
-    r: float = 1.0
-    tree_constant: float = 1.0
-
-    def __post_init__(self) -> None:
-        if self.kind not in KINDS:
-            raise ValueError(f"unknown tree kernel {self.kind!r} "
-                             f"(expected one of {', '.join(KINDS)})")
-        if not self.lam > 0 or not self.mu > 0:
-            raise ValueError("lambda and mu must be positive")
-        if self.degree is not None and self.degree < 1:
-            raise ValueError(f"the polynomial degree must be >= 1, not {self.degree}")
-
-    @property
-    def tree_weight(self) -> float:
-        """The factor of the tree part: T with a vector part, else 1."""
-        return 1.0 if self.degree is None else self.tree_constant
 
 
 class TreeKernelModel:

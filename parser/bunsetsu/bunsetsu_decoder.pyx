@@ -28,6 +28,8 @@ from libcpp.vector cimport vector
 
 import numpy as np
 
+from parser.bunsetsu.config import ALGORITHMS
+
 from features.key_index cimport KeyIndex
 from classifiers.scorer cimport BinaryScorer
 from parser.bunsetsu.bunsetsu_features cimport (
@@ -40,7 +42,6 @@ from parser.bunsetsu.bunsetsu_features cimport (
     pair_keys,
 )
 
-ALGORITHMS = ("shift-reduce", "cascaded")
 cdef enum:
     SHIFT_REDUCE = 0
     CASCADED = 1

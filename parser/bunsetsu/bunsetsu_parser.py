@@ -18,108 +18,30 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from typing import Any
 
 import numpy as np
 
 from classifiers.backends import (
-    KERNEL_MODELS,
     classifier_from_arrays,
     convert_classifier,
+    is_kernel_model,
     new_classifier,
 )
-from classifiers.evaluators.evaluator_model import BACKENDS as EVALUATOR_BACKENDS
 from classifiers.model_file import inconsistent, read_model_file, write_model_file
 from features.binary_matrix import BinaryMatrix
 from features.interning import StringInterner
 from features.vocab import FeatureVocab
-from parser.bunsetsu.bunsetsu_decoder import ALGORITHMS, BunsetsuDecoder, Corpus, Decision
+from parser.bunsetsu.bunsetsu_decoder import BunsetsuDecoder, Corpus, Decision
 from parser.bunsetsu.bunsetsu_features import char_class, special_ids
+from parser.bunsetsu.config import NO_CONVERSION, TRAINING_THREADS, BunsetsuConfig
+from parser.formats.tag_coverage import TagColumn, TagCoverage
 
 MODEL_FORMAT = "polyparse-ja"
 MODEL_VERSION = 1
-# Each backend's settings for the bunsetsu parser; pa-slicing's are J.DepP's (opal -t 1 -d 2
-# -i 40) but for C (module docstring).
-CLASSIFIER_DEFAULTS: dict[str, dict[str, Any]] = {
-    "pa-slicing": {"C": 0.0002, "degree": 2, "iterations": 40, "strategy": "slice",
-                   "variant": "pa1", "average": True},
-    "poly2-linear": {"C": 0.1, "min_pair_count": 1},
-    "linear": {"C": 0.1},
-    "kernel-svm": {"C": 1.0, "degree": 2, "gamma": 1.0, "coef0": 1.0, "eps": 0.1,
-                   "cache_mb": 200.0},
-}
-# The chunker's settings where they differ from the dependency classifier's: its boundary
-# decisions are many (203,000 on KWDLC train) and local, and PA-I with C = 1 and 10 passes
-# chunks KWDLC test better (F1 97.21 against 97.11) in a fifth of the time of C = 0.0002 and 40.
-CHUNKER_OVERRIDES: dict[str, dict[str, Any]] = {"pa-slicing": {"C": 1.0, "iterations": 10}}
-EVALUATORS = tuple(EVALUATOR_BACKENDS)
-NO_CONVERSION = "none"
-
-
-@dataclass
-class BunsetsuConfig:
-    """algorithm: shift-reduce or cascaded; classifier and classifier_params: the backend of
-    both decisions and its settings (None: CLASSIFIER_DEFAULTS of the backend); chunker_params:
-    the chunker's settings (None: classifier_params with CHUNKER_OVERRIDES); evaluator: what a
-    kernel model is converted to (split, pki, pke, or none to keep the kernel model); chunker:
-    also train the bunsetsu chunker; seed: the classifiers' seed."""
-
-    algorithm: str = "shift-reduce"
-    classifier: str = "pa-slicing"
-    classifier_params: dict | None = None
-    chunker_params: dict | None = None
-    evaluator: str = "split"
-    chunker: bool = True
-    seed: int = 0
-
-    def __post_init__(self) -> None:
-        if self.classifier_params is None and self.classifier in CLASSIFIER_DEFAULTS:
-            self.classifier_params = dict(CLASSIFIER_DEFAULTS[self.classifier])
-        if self.chunker_params is None and self.classifier_params is not None:
-            self.chunker_params = {**self.classifier_params,
-                                   **CHUNKER_OVERRIDES.get(self.classifier, {})}
-
-    def check(self) -> None:
-        if self.algorithm not in ALGORITHMS:
-            raise ValueError(f"unknown algorithm {self.algorithm!r} "
-                             f"(available: {', '.join(ALGORITHMS)})")
-        if self.classifier not in CLASSIFIER_DEFAULTS:
-            raise ValueError(f"unknown classifier {self.classifier!r} "
-                             f"(available: {', '.join(CLASSIFIER_DEFAULTS)})")
-        if self.evaluator not in EVALUATORS + (NO_CONVERSION,):
-            raise ValueError(f"unknown evaluator {self.evaluator!r} "
-                             f"(available: {', '.join(EVALUATORS + (NO_CONVERSION,))})")
-        new_classifier(self.classifier, **self._params("dependency"))
-        new_classifier(self.classifier, **self._params("chunk"))
-
-    def _params(self, name: str) -> dict[str, Any]:
-        """The settings of the classifier `name` (dependency or chunk)."""
-        params = dict(self.classifier_params if name == "dependency" else self.chunker_params)
-        # kernel-svm (SMO) takes no seed.
-        if self.classifier == "pa-slicing" or "seed" in params:
-            params.setdefault("seed", self.seed)
-        return params
-
-
-def classifier_options(classifier: str, **given: Any) -> dict[str, Any]:
-    """The backend's settings for this parser: the given ones (None: not given) over
-    CLASSIFIER_DEFAULTS. ValueError for a setting the backend does not take."""
-    if classifier not in CLASSIFIER_DEFAULTS:
-        raise ValueError(f"unknown classifier {classifier!r} "
-                         f"(available: {', '.join(CLASSIFIER_DEFAULTS)})")
-    options = dict(CLASSIFIER_DEFAULTS[classifier])
-    for name, value in given.items():
-        if value is None:
-            continue
-        if name not in options:
-            takers = [b for b, defaults in CLASSIFIER_DEFAULTS.items() if name in defaults]
-            raise ValueError(f"{name} applies to {' and '.join(takers) or 'no classifier'}, "
-                             f"not {classifier}")
-        options[name] = value
-    return options
-
-
+# The column of parts of speech in tag-coverage warnings.
+POS_COLUMN = "POS"
 def _rows(keys: np.ndarray, indptr: np.ndarray, vocab: FeatureVocab) -> BinaryMatrix:
     """The rows of key lists as sorted, unique feature ids (keys outside vocab dropped)."""
     ids = vocab.transform(keys).astype(np.int64)
@@ -196,7 +118,8 @@ class BunsetsuParser:
     # ----- training ------------------------------------------------------------------------
 
     def train(self, sentences: Iterable[Any],
-              log: Callable[[str], None] = lambda message: None, threads: int = 2) -> None:
+              log: Callable[[str], None] = lambda message: None,
+              threads: int = TRAINING_THREADS) -> None:
         """Train the dependency classifier (and the chunker) on gold bunsetsu trees, `threads`
         classifiers at once (the model does not depend on it)."""
         sentences = [s for s in sentences if len(s.surface)]
@@ -223,7 +146,7 @@ class BunsetsuParser:
             fit_started = time.perf_counter()
             clf = new_classifier(cfg.classifier, **cfg._params(name))
             clf.fit(matrix, labels)
-            if cfg.evaluator != NO_CONVERSION and isinstance(clf, KERNEL_MODELS) \
+            if cfg.evaluator != NO_CONVERSION and is_kernel_model(clf) \
                     and len(clf.classes_) > 1:
                 clf = convert_classifier(clf, cfg.evaluator)
             log(f"{name}: trained in {time.perf_counter() - fit_started:.1f} s")
@@ -298,6 +221,14 @@ class BunsetsuParser:
         return out
 
     # ----- model files ---------------------------------------------------------------------
+
+    def tag_coverage(self) -> TagCoverage:
+        """A counter of the input's morphemes whose part of speech the model never saw (one
+        warning line when they are more than a twentieth)."""
+        return TagCoverage([TagColumn(
+            POS_COLUMN, "pos1", frozenset(self.lexicon.ids),
+            "is the input tagged with the dictionary of the training data?")],
+            unit="morphemes", share=0.05)
 
     def save(self, path: str, extra_header: dict | None = None) -> None:
         arrays: dict[str, np.ndarray] = {}

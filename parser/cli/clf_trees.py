@@ -12,32 +12,43 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from classifiers.binary_scores import positive_class_scores
-from classifiers.model_file import model_format
-from classifiers.tree_kernels.cutting_plane.cutting_plane_svm import ALGORITHMS, SAMPLINGS
-from classifiers.tree_kernels.kernels import KINDS
-from classifiers.tree_kernels.tree_learners import (
+from classifiers.tree_kernels.settings import (
+    ALGORITHMS,
+    DEFAULT_ALGORITHM,
+    DEFAULT_EPOCHS,
+    DEFAULT_EPSILON,
+    DEFAULT_ITERATIONS,
+    DEFAULT_KIND,
+    DEFAULT_LAMBDA,
+    DEFAULT_MU,
     DEFAULT_SAMPLE,
+    DEFAULT_SEED,
+    DEFAULT_THREADS,
+    DEFAULT_TREE_CONSTANT,
+    KINDS,
     LEARNERS,
+    MODEL_FORMAT,
     PERCEPTRONS,
+    SAMPLINGS,
     TIMINGS,
-    train_tree_model,
+    VECTORS,
+    TreeKernelSpec,
 )
-from classifiers.tree_kernels.tree_model import FORMAT as TREE_MODEL_FORMAT
-from classifiers.tree_kernels.tree_model import TreeKernelModel, TreeKernelSpec
 from features.errors import InputError
 from features.output_files import check_output_path, output_stream
-from features.svmlight_tk import BEGIN_TREE, TreeInstances, read_svmlight_tk
 from parser.cli.common import file_sha256, warn
 
-VECTORS = ("poly2", "none")
+if TYPE_CHECKING:
+    import numpy as np
+
+    from features.svmlight_tk import TreeInstances
+
 # `clf train` options of the svmlight backends that the tree learners do not take.
 _VECTOR_ONLY = {"degree": "--degree", "loss": "--loss", "variant": "--variant",
                 "n_common": "--n-common", "max_table_mb": "--max-table-mb",
@@ -51,23 +62,22 @@ _TREE_ONLY = {"kernel": "--kernel", "lam": "--lambda", "mu": "--mu", "vector": "
 # --threads with the svmlight backends.
 CUTTING_PLANE_ONLY = {"algorithm": "--algorithm", "sample": "--sample", "epsilon": "--epsilon",
                       "sampling": "--sampling"}
-DEFAULT_ITERATIONS = 500
-DEFAULT_EPSILON = 1e-3
 
 
 def add_kernel_options(command: argparse.ArgumentParser) -> None:
     """The kernel options of the tree learners (`clf train` on .tk files, `srl train`)."""
-    command.add_argument("--kernel", choices=tuple(KINDS),
-                         help="tree kernel: sst (default), st, pt or et")
+    command.add_argument("--kernel", choices=KINDS,
+                         help=f"tree kernel: sst, st, pt or et (default {DEFAULT_KIND})")
     command.add_argument("--lambda", dest="lam", type=float, metavar="L",
-                         help="tree kernel decay lambda in (0, 1] (default 0.4)")
+                         help=f"tree kernel decay lambda in (0, 1] (default {DEFAULT_LAMBDA})")
     command.add_argument("--mu", type=float, metavar="M",
-                         help="pt: vertical decay mu in (0, 1] (default 0.4)")
+                         help=f"pt: vertical decay mu in (0, 1] (default {DEFAULT_MU})")
     command.add_argument("--vector", choices=VECTORS,
                          help="poly2 (default): add the normalised (x.z + 1)^2 kernel on the "
                          "example's vector, as SVM-light-TK's -C + -d 2; none: the tree alone")
     command.add_argument("--tree-constant", type=float, metavar="T",
-                         help="weight T of the tree kernel in P_n + T * TK_n (default 1)")
+                         help="weight T of the tree kernel in P_n + T * TK_n (default "
+                              f"{DEFAULT_TREE_CONSTANT:g})")
     command.add_argument("-j", dest="j", type=float, metavar="J",
                          help="weight of errors on positives: svm: C x J for positives "
                          "(SVM-light's -j); perceptrons: an update on a positive adds J y K "
@@ -80,7 +90,8 @@ def add_cutting_plane_options(command: argparse.ArgumentParser, shared: bool = F
     already has for its svmlight backends)."""
     command.add_argument("--algorithm", choices=ALGORITHMS,
                          help="cpa: usvm (pair kernels), sdag (a DAG per cut) or sdag+ (one DAG "
-                         "of all cuts; the default); all three give the same model")
+                         f"of all cuts); all three give the same model (default "
+                         f"{DEFAULT_ALGORITHM})")
     command.add_argument("--sample", type=int, metavar="R",
                          help=f"cpa: examples drawn per cut (default min({DEFAULT_SAMPLE}, "
                          "instances))")
@@ -94,10 +105,10 @@ def add_cutting_plane_options(command: argparse.ArgumentParser, shared: bool = F
         command.add_argument("--iterations", type=int, metavar="T",
                              help=f"cpa: at most T cuts drawn (default {DEFAULT_ITERATIONS})")
         command.add_argument("--seed", type=int, metavar="S",
-                             help="cpa: seed of the sampler (default 1)")
+                             help=f"cpa: seed of the sampler (default {DEFAULT_SEED})")
         command.add_argument("--threads", type=int, metavar="N",
                              help="cpa: threads of the most-violated-constraint step (the "
-                             "model does not depend on them; default 1)")
+                             f"model does not depend on them; default {DEFAULT_THREADS})")
 
 
 def check_cutting_plane_options(args: argparse.Namespace, command: str,
@@ -112,19 +123,19 @@ def check_cutting_plane_options(args: argparse.Namespace, command: str,
         return {}
     iterations = DEFAULT_ITERATIONS if args.iterations is None else args.iterations
     epsilon = DEFAULT_EPSILON if args.epsilon is None else args.epsilon
-    threads = 1 if args.threads is None else args.threads
+    threads = DEFAULT_THREADS if args.threads is None else args.threads
     for option, value in (("--sample", args.sample), ("--iterations", iterations),
                           ("--threads", threads)):
         if value is not None and value < 1:
             raise InputError(f"{command}: {option} must be >= 1, not {value}")
-    if not epsilon > 0.0 or not np.isfinite(epsilon):
+    if not epsilon > 0.0 or not math.isfinite(epsilon):
         raise InputError(f"{command}: --epsilon must be > 0, not {epsilon:g}")
     if args.j is not None and args.sampling == "uniform":
         raise InputError(f"{command}: -j is the positive cost of --sampling rejection; "
                          "uniform sampling takes none")
-    return {"algorithm": args.algorithm or "sdag+", "sample": args.sample,
+    return {"algorithm": args.algorithm or DEFAULT_ALGORITHM, "sample": args.sample,
             "iterations": iterations, "epsilon": epsilon, "sampling": args.sampling,
-            "seed": 1 if args.seed is None else args.seed, "threads": threads}
+            "seed": DEFAULT_SEED if args.seed is None else args.seed, "threads": threads}
 
 
 def add_tree_train_options(train: argparse.ArgumentParser) -> None:
@@ -132,7 +143,8 @@ def add_tree_train_options(train: argparse.ArgumentParser) -> None:
     add_kernel_options(train)
     add_cutting_plane_options(train)
     train.add_argument("--epochs", type=int, metavar="N",
-                       help="perceptrons on .tk files: passes over the examples (default 1)")
+                       help="perceptrons on .tk files: passes over the examples (default "
+                            f"{DEFAULT_EPOCHS})")
     train.add_argument("--no-dag", action="store_true",
                        help="perceptrons on .tk files: keep the mistakes as a plain list of "
                        "trees instead of a DAG of their distinct subtrees (same model, slower)")
@@ -140,23 +152,25 @@ def add_tree_train_options(train: argparse.ArgumentParser) -> None:
 
 def check_kernel_options(args: argparse.Namespace, command: str) -> TreeKernelSpec:
     """The kernel the options give, after each has been checked."""
-    lam = 0.4 if args.lam is None else args.lam
-    mu = 0.4 if args.mu is None else args.mu
-    constant = 1.0 if args.tree_constant is None else args.tree_constant
+    lam = DEFAULT_LAMBDA if args.lam is None else args.lam
+    mu = DEFAULT_MU if args.mu is None else args.mu
+    constant = DEFAULT_TREE_CONSTANT if args.tree_constant is None else args.tree_constant
     for option, value in (("--lambda", lam), ("--mu", mu)):
         if not 0.0 < value <= 1.0:
             raise InputError(f"{command}: {option} must be in (0, 1], not {value:g}")
-    if not constant > 0.0 or not np.isfinite(constant):
+    if not constant > 0.0 or not math.isfinite(constant):
         raise InputError(f"{command}: --tree-constant must be > 0, not {constant:g}")
-    if args.j is not None and (not args.j > 0.0 or not np.isfinite(args.j)):
+    if args.j is not None and (not args.j > 0.0 or not math.isfinite(args.j)):
         raise InputError(f"{command}: -j must be > 0, not {args.j:g}")
     degree = None if args.vector == "none" else 2
-    return TreeKernelSpec(kind=args.kernel or "sst", lam=lam, mu=mu, degree=degree,
+    return TreeKernelSpec(kind=args.kernel or DEFAULT_KIND, lam=lam, mu=mu, degree=degree,
                           tree_constant=constant)
 
 
 def is_tree_file(path: str) -> bool:
     """Whether the first example line of `path` is an SVM-light-TK line (holds |BT|)."""
+    from features.svmlight_tk import BEGIN_TREE
+
     with open(path, "rb") as stream:
         for line in stream:
             text = line.strip()
@@ -167,7 +181,9 @@ def is_tree_file(path: str) -> bool:
 
 def is_tree_model(path: str) -> bool:
     """Whether `path` holds a tree-kernel model file (only its header is read)."""
-    return model_format(path) == TREE_MODEL_FORMAT
+    from classifiers.model_file import model_format
+
+    return model_format(path) == MODEL_FORMAT
 
 
 def reject_tree_options(args: argparse.Namespace) -> None:
@@ -231,6 +247,8 @@ def check_tree_train_options(args: argparse.Namespace) -> tuple[TreeKernelSpec, 
 
 
 def _one_tree_each(instances: TreeInstances, path: str) -> None:
+    import numpy as np
+
     counts = np.diff(instances.instance_ptr)
     wrong = np.flatnonzero(counts != 1)
     if wrong.size:
@@ -240,6 +258,8 @@ def _one_tree_each(instances: TreeInstances, path: str) -> None:
 
 
 def _binary_labels(instances: TreeInstances, path: str) -> np.ndarray:
+    import numpy as np
+
     labels = np.asarray(instances.labels, dtype=np.float64)
     odd = np.flatnonzero(np.abs(labels) != 1.0)
     if odd.size:
@@ -251,6 +271,11 @@ def _binary_labels(instances: TreeInstances, path: str) -> np.ndarray:
 
 def run_tree_train(args: argparse.Namespace,
                    checked: tuple[TreeKernelSpec, dict[str, Any]]) -> int:
+    import numpy as np
+
+    from classifiers.tree_kernels.tree_learners import train_tree_model
+    from features.svmlight_tk import read_svmlight_tk
+
     spec, cutting_plane = checked
     check_output_path(args.model, "model")
     started = time.perf_counter()
@@ -270,8 +295,8 @@ def run_tree_train(args: argparse.Namespace,
     if sample is not None and sample > len(data):
         raise InputError(f"clf train: --sample {sample} is larger than the {len(data)} "
                          f"instances of {args.train_file}")
-    epochs = 1 if args.epochs is None else args.epochs
-    threads = 1 if args.threads is None else args.threads
+    epochs = DEFAULT_EPOCHS if args.epochs is None else args.epochs
+    threads = DEFAULT_THREADS if args.threads is None else args.threads
     started = time.perf_counter()
     try:
         model, stats = train_tree_model(args.classifier, spec, data.forest, y, data.vectors,
@@ -331,6 +356,12 @@ def _command(args: argparse.Namespace, spec: TreeKernelSpec, stats: dict[str, An
 
 
 def run_tree_predict(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from classifiers.binary_scores import positive_class_scores
+    from classifiers.tree_kernels.tree_model import TreeKernelModel
+    from features.svmlight_tk import read_svmlight_tk
+
     for option, value in (("--eval-mode", args.eval_mode),
                           ("--rare-threshold", args.rare_threshold)):
         if value is not None:
@@ -371,6 +402,8 @@ def run_tree_predict(args: argparse.Namespace) -> int:
 
 def tree_model_info(args: argparse.Namespace) -> dict[str, Any]:
     """What `clf info` shows of a tree-kernel model file."""
+    from classifiers.tree_kernels.tree_model import TreeKernelModel
+
     if args.rare_threshold is not None:
         raise InputError(f"clf info: --rare-threshold applies to kernel models of svmlight "
                          f"files; {args.model} is a tree-kernel model")
@@ -379,7 +412,7 @@ def tree_model_info(args: argparse.Namespace) -> dict[str, Any]:
     spec = model.spec
     return {
         "backend": training.get("classifier") or training.get("learner") or "tree-kernel",
-        "format": TREE_MODEL_FORMAT,
+        "format": MODEL_FORMAT,
         "kernel": spec.kind, "lambda": spec.lam, "mu": spec.mu,
         "vector": "none" if spec.degree is None else f"poly{spec.degree}",
         "tree_constant": spec.tree_constant,

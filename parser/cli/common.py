@@ -1,30 +1,45 @@
-"""What every command group of the `polyparse` command line shares: the `--debug` flag, the
-lines written to stderr, input read in batches as it arrives, and file digests."""
+"""What every command group of the `polyparse` command line shares: the `--debug` and
+`--quiet` flags, the lines written to stderr, progress bars, the defaults of backend settings
+as help text, and file digests."""
 from __future__ import annotations
 
 import argparse
 import hashlib
-import select
 import sys
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
-from typing import Any, BinaryIO, TypeVar
-
-from features.output_files import is_regular_stream
-
-Item = TypeVar("Item")
+from collections.abc import Callable, Mapping
+from typing import Any
 
 
-def debug_parent() -> argparse.ArgumentParser:
-    """A parent parser giving every subcommand the `--debug` flag."""
+def common_options() -> argparse.ArgumentParser:
+    """A parent parser giving every subcommand the `--debug` and `--quiet` flags."""
     parent = argparse.ArgumentParser(add_help=False)
     parent.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+    parent.add_argument("-q", "--quiet", action="store_true",
+                        help="no progress bar and no progress lines on stderr (warnings and "
+                             "errors are still written)")
     return parent
 
 
 def log(message: str) -> None:
     """One progress line on stderr."""
     print(f"polyparse: {message}", file=sys.stderr, flush=True)
+
+
+def _silent(message: str) -> None:
+    pass
+
+
+def progress_log(args: argparse.Namespace) -> Callable[[str], None]:
+    """log, or nothing with --quiet."""
+    return _silent if getattr(args, "quiet", False) else log
+
+
+def settings_help(defaults: Mapping[str, Mapping[str, object]], setting: str) -> str:
+    """The defaults of one backend setting, for a --help line: "default: pa-slicing 0.0002,
+    poly2-linear 0.1" (the backends that take it, in their order)."""
+    found = [f"{backend} {values[setting]}" for backend, values in defaults.items()
+             if setting in values]
+    return f"default: {', '.join(found)}"
 
 
 def warn(message: str) -> None:
@@ -42,10 +57,15 @@ class _NoProgress:
         pass
 
 
-def progress_bar(**options: Any) -> Any:
-    """A tqdm progress bar on stderr when stderr is a terminal, else a silent stand-in (tqdm is
-    then not even imported, which keeps short runs short)."""
-    if not sys.stderr.isatty():
+def shows_progress(args: argparse.Namespace) -> bool:
+    """Whether a run shows progress bars: stderr is a terminal and --quiet is not given."""
+    return sys.stderr.isatty() and not getattr(args, "quiet", False)
+
+
+def progress_bar(args: argparse.Namespace, **options: Any) -> Any:
+    """A tqdm progress bar on stderr when shows_progress(args), else a silent stand-in (tqdm
+    is then not even imported, which keeps short runs short)."""
+    if not shows_progress(args):
         return _NoProgress()
     from tqdm import tqdm
 
@@ -58,37 +78,3 @@ def file_sha256(path: str) -> str:
         for chunk in iter(lambda: f.read(1 << 20), b""):
             digest.update(chunk)
     return digest.hexdigest()
-
-
-def ready_batches(sentences: Iterable[Item], size: int,
-                  more_ready: Callable[[], bool]) -> Iterator[list[Item]]:
-    """Batches of at most size sentences; a batch is also cut when more_ready() says that no
-    more input is waiting, so that a pipeline feeding one sentence at a time gets each one
-    back at once, while a file is read in full batches."""
-    batch: list[Item] = []
-    for sentence in sentences:
-        batch.append(sentence)
-        if len(batch) == size or not more_ready():
-            yield batch
-            batch = []
-    if batch:
-        yield batch
-
-
-@contextmanager
-def input_stream(path: str) -> Iterator[tuple[BinaryIO, Callable[[], bool]]]:
-    """The input's binary stream (path "-": standard input) and a test telling whether more
-    input is waiting: always for a regular file, by select() for a pipe or a terminal."""
-    if path == "-":
-        stream = sys.stdin.buffer
-        yield stream, _more_ready(stream)
-        return
-    with open(path, "rb") as stream:
-        yield stream, _more_ready(stream)
-
-
-def _more_ready(stream: BinaryIO) -> Callable[[], bool]:
-    if is_regular_stream(stream):
-        return lambda: True
-    descriptor = stream.fileno()
-    return lambda: bool(select.select([descriptor], [], [], 0)[0])

@@ -1,4 +1,6 @@
-"""`polyparse dep train|parse|evaluate`: the dependency parser on CoNLL-U / CoNLL-X files."""
+"""`polyparse dep train|parse|evaluate|convert`: the dependency parser on CoNLL-U / CoNLL-X
+files. The arguments and their defaults come from the library's light modules; each run
+function imports the parser when it runs."""
 from __future__ import annotations
 
 import argparse
@@ -6,76 +8,88 @@ import json
 import shlex
 import sys
 
-from classifiers.evaluators.evaluator_model import BACKENDS as CONVERSIONS
-from classifiers.evaluators.modes import DEFAULT_EVAL_MODE, EVAL_MODES
-from classifiers.evaluators.split_svm import parse_rare_threshold
+from classifiers.evaluators.choices import (
+    CONVERSIONS,
+    DEFAULT_EVAL_MODE,
+    EVAL_MODES,
+    parse_rare_threshold,
+)
 from features.errors import InputError
-from features.output_files import check_output_path, is_regular_stream, output_stream
+from features.output_files import check_output_path, output_stream
 from parser.cli.common import (
-    debug_parent,
+    common_options,
     file_sha256,
-    input_stream,
-    log,
     progress_bar,
-    ready_batches,
+    progress_log,
+    settings_help,
+    shows_progress,
     warn,
 )
-from parser.dependency.config import ParserConfig, classifier_options
-from parser.dependency.evaluate import METRICS, PUNCT_POLICIES, evaluate
-from parser.dependency.tag_coverage import TagCoverage
-from parser.formats.conll import FORMATS, Sentence, read_conll, write_conll
+from parser.dependency.config import (
+    CLASSIFIER_DEFAULTS,
+    FEATURE_SETS,
+    SPLIT_COLUMNS,
+    TAG_COLUMNS,
+    ParserConfig,
+    classifier_options,
+)
+from parser.dependency.evaluate import METRICS, PUNCT_POLICIES
+from parser.formats.conll import FORMATS, Sentence, read_conll
+from parser.formats.streaming import input_stream
 
-PARSE_BATCH = 2000
 
-
-def register(groups: argparse._SubParsersAction) -> None:
-    dep = groups.add_parser("dep", help="arc-eager dependency parsing of CoNLL-U / CoNLL-X")
+def register(dep: argparse.ArgumentParser) -> None:
+    """The `dep` group's subcommands, added to its parser."""
     commands = dep.add_subparsers(dest="command", metavar="{train,parse,evaluate,convert}",
                                   required=True)
-    parent = debug_parent()
+    parent = common_options()
 
     train = commands.add_parser("train", parents=[parent], help="train a parser model")
     train.add_argument("--train", required=True, help="training treebank")
     train.add_argument("--dev", help="development treebank, scored after training")
     train.add_argument("--model", required=True, help="model file to write")
-    train.add_argument("--classifier", default="poly2-linear",
-                       choices=["poly2-linear", "linear", "kernel-svm", "pa-slicing"])
-    train.add_argument("--features", default="chang2010", choices=["chang2010", "rich"])
-    train.add_argument("--split-column", default="xpos", choices=["xpos", "upos", "none"])
-    train.add_argument("--tag-column", default="xpos", choices=["xpos", "upos"],
-                       help="tag column read by the feature templates")
-    train.add_argument("--split-threshold", type=int, default=1000,
-                       help="splits with fewer training states are pooled (default 1000)")
-    train.add_argument("-C", type=float,
-                       help="SVM cost C (default 0.1 for the linear backends, 1 for kernel-svm "
-                            "and pa-slicing)")
-    train.add_argument("--degree", type=int,
-                       help="kernel-svm, pa-slicing: degree d of the polynomial kernel "
-                            "(default 2)")
-    train.add_argument("--gamma", type=float, help="kernel-svm: gamma (default 0.2)")
-    train.add_argument("--coef0", type=float, help="kernel-svm: coef0 (default 0.4)")
-    train.add_argument("--eps", type=float,
-                       help="kernel-svm: SMO stopping tolerance (default 0.1; the kernel-svm "
-                            "defaults are MaltParser's libsvm settings -g 0.2 -r 0.4 -c 1 -e 0.1)")
-    train.add_argument("--cache-mb", type=float,
-                       help="kernel-svm: kernel cache per binary problem in MB (default 100)")
-    train.add_argument("--iterations", type=int,
-                       help="pa-slicing: passes over the training states (default 20)")
-    train.add_argument("--strategy", choices=["kernel", "expand", "split", "slice"],
-                       help="pa-slicing: margin strategy; all give the same model (default slice)")
-    train.add_argument("--variant", choices=["pa1", "pa", "pa2", "perceptron"],
-                       help="pa-slicing: the online update (default pa1: PA-I)")
+    train.add_argument("--classifier", default=ParserConfig.classifier,
+                       choices=tuple(CLASSIFIER_DEFAULTS), help="default: %(default)s")
+    train.add_argument("--features", default=ParserConfig.feature_set, choices=FEATURE_SETS,
+                       help="default: %(default)s")
+    train.add_argument("--split-column", default=ParserConfig.split_column,
+                       choices=SPLIT_COLUMNS, help="default: %(default)s")
+    train.add_argument("--tag-column", default=ParserConfig.tag_column, choices=TAG_COLUMNS,
+                       help="tag column read by the feature templates (default: %(default)s)")
+    train.add_argument("--split-threshold", type=int, default=ParserConfig.split_threshold,
+                       help="splits with fewer training states are pooled (default "
+                            "%(default)s)")
+
+    def setting(flag: str, name: str, what: str, **options: object) -> None:
+        takers = ", ".join(b for b, values in CLASSIFIER_DEFAULTS.items() if name in values)
+        train.add_argument(flag, dest=name, **options,
+                           help=f"{takers}: {what} ({settings_help(CLASSIFIER_DEFAULTS, name)})")
+
+    setting("-C", "C", "cost C", type=float)
+    setting("--degree", "degree", "degree d of the polynomial kernel", type=int)
+    setting("--gamma", "gamma", "gamma of the kernel (the kernel-svm defaults are MaltParser's "
+            "libsvm settings -g 0.2 -r 0.4 -c 1 -e 0.1)", type=float)
+    setting("--coef0", "coef0", "coef0 of the kernel", type=float)
+    setting("--eps", "eps", "SMO stopping tolerance", type=float)
+    setting("--cache-mb", "cache_mb", "kernel cache per binary problem in MB", type=float)
+    setting("--iterations", "iterations", "passes over the training states", type=int)
+    setting("--strategy", "strategy", "margin strategy; all give the same model",
+            choices=["kernel", "expand", "split", "slice"])
+    setting("--variant", "variant", "the online update (pa1: PA-I)",
+            choices=["pa1", "pa", "pa2", "perceptron"])
     train.add_argument("--no-average", dest="average", action="store_false", default=None,
                        help="pa-slicing: keep the last parameters instead of their average")
-    train.add_argument("--min-pair-count", type=int,
-                       help="poly2-linear: feature pairs seen in fewer training states are "
-                            "dropped (default 1)")
-    train.add_argument("--min-word-count", type=int, default=1,
-                       help="rarer word forms are read as unknown in training (default 1)")
+    setting("--min-pair-count", "min_pair_count",
+            "feature pairs seen in fewer training states are dropped", type=int)
+    train.add_argument("--min-word-count", type=int, default=ParserConfig.min_word_count,
+                       help="rarer word forms are read as unknown in training (default "
+                            "%(default)s)")
     train.add_argument("--compress", action="store_true",
                        help="store the model's arrays zlib-compressed (smaller file, slower load)")
-    train.add_argument("--seed", type=int, default=0)
-    train.add_argument("--threads", type=int, default=2, help="splits trained in parallel")
+    train.add_argument("--seed", type=int, default=ParserConfig.seed,
+                       help="default: %(default)s")
+    train.add_argument("--threads", type=int, default=ParserConfig.threads,
+                       help="splits trained in parallel (default: %(default)s)")
     add_io_options(train)
     train.set_defaults(run=run_train)
 
@@ -110,7 +124,7 @@ def register(groups: argparse._SubParsersAction) -> None:
                                "(PTB punctuation XPOS)")
     evaluate.add_argument("--json", action="store_true", help="print one JSON object")
     add_io_options(evaluate)
-    evaluate.set_defaults(run=run_evaluate)
+    evaluate.set_defaults(run=run_evaluate, uses_numpy=False)
 
     convert = commands.add_parser(
         "convert", parents=[parent],
@@ -146,6 +160,7 @@ def read_all(path: str, args: argparse.Namespace, require_tree: bool) -> list[Se
 def run_train(args: argparse.Namespace) -> int:
     from parser.dependency.training import train_parser
 
+    log = progress_log(args)
     check_output_path(args.model, "model")
     try:
         params = classifier_options(
@@ -162,7 +177,7 @@ def run_train(args: argparse.Namespace) -> int:
         raise InputError(f"dep train: {error}") from None
     train = read_all(args.train, args, require_tree=True)
     dev = read_all(args.dev, args, require_tree=True) if args.dev else None
-    parser, scores = train_parser(train, config, dev, log=log, progress=True)
+    parser, scores = train_parser(train, config, dev, log=log, progress=shows_progress(args))
     header = {"training_command": shlex.join(["polyparse"] + sys.argv[1:]),
               "train_sha256": file_sha256(args.train)}
     if scores is not None:
@@ -173,6 +188,7 @@ def run_train(args: argparse.Namespace) -> int:
 
 
 def run_parse(args: argparse.Namespace) -> int:
+    from parser.dependency.conll_files import parse_conll_stream
     from parser.dependency.dependency_parser import DependencyParser
 
     check_output_path(args.output)
@@ -186,33 +202,19 @@ def run_parse(args: argparse.Namespace) -> int:
                              "model")
         model = str(found)
     parser = DependencyParser.load(model)
-    converted = parser.info.get("converted")
-    eval_mode = args.eval_mode or (converted["evaluator"] if converted else DEFAULT_EVAL_MODE)
-    if converted and eval_mode != converted["evaluator"] and converted["evaluator"] != "pki":
-        raise InputError(f"dep parse: {model} holds classifiers converted to "
-                         f"{converted['evaluator']}, which keep no support vectors to build "
-                         f"{eval_mode} from (a pki model does)")
-    if args.rare_threshold is not None and eval_mode != "split":
-        raise InputError(f"dep parse: --rare-threshold applies to --eval-mode split, not "
-                         f"{eval_mode}")
-    parser.set_evaluation(eval_mode, "auto" if args.rare_threshold is None else args.rare_threshold)
+    try:
+        parser.choose_evaluation(args.eval_mode, args.rare_threshold)
+    except ValueError as error:
+        raise InputError(f"dep parse: {model}: {error}") from None
     name = "<stdin>" if args.input == "-" else args.input
-    coverage = TagCoverage(parser)
-    progress = progress_bar(unit=" sent", desc="parsing")
+    coverage = parser.tag_coverage()
     with input_stream(args.input) as (stream, more_ready), \
             output_stream(args.output, encoding=args.encoding) as out:
-        sentences = read_conll(None, fmt=args.format, encoding=args.encoding, stream=stream,
-                               name=name)
-        flush = not is_regular_stream(out)
-        for batch in ready_batches(sentences, PARSE_BATCH, more_ready):
-            for sentence, (heads, deprels) in zip(batch, parser.parse(batch)):
-                write_conll(sentence, heads, deprels, out, keep_deps=args.keep_deps,
-                            fmt=args.format)
-            coverage.add(batch)
-            if flush:
-                out.flush()
-            progress.update(len(batch))
-    progress.close()
+        progress = progress_bar(args, unit=" sent", desc="parsing")
+        parse_conll_stream(parser, stream, more_ready, out, fmt=args.format,
+                           encoding=args.encoding, name=name, keep_deps=args.keep_deps,
+                           coverage=coverage, progress=progress.update)
+        progress.close()
     warning = coverage.warning(name)
     if warning:
         warn(warning)
@@ -220,6 +222,8 @@ def run_parse(args: argparse.Namespace) -> int:
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
+    from parser.dependency.evaluate import evaluate
+
     if args.gold == "-":
         raise InputError("dep evaluate: the gold file must be a file; only the system output "
                          "may come from stdin (-)")
@@ -242,11 +246,13 @@ def run_convert(args: argparse.Namespace) -> int:
 
     if args.rare_threshold is not None and args.to != "split":
         raise InputError(f"dep convert: --rare-threshold applies to --to split, not {args.to}")
+    log = progress_log(args)
     check_output_path(args.output, "model")
     parser = DependencyParser.load(args.model)
-    if parser.info.get("converted"):
-        raise InputError(f"dep convert: {args.model} is already converted "
-                         f"({parser.info['converted']['evaluator']}); convert the model it "
+    converted = (parser.info.get("converted") or {}).get("evaluator")
+    if converted not in (None, "pki"):
+        raise InputError(f"dep convert: {args.model} is already converted ({converted}), "
+                         "without its support vectors; convert the kernel or pki model it "
                          "came from")
     rare_threshold = "auto" if args.rare_threshold is None else args.rare_threshold
     try:

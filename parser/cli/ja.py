@@ -1,46 +1,43 @@
 """`polyparse ja train|parse|evaluate`: the Japanese bunsetsu dependency parser on KNP and
-CaboCha files."""
+CaboCha files. The arguments and their defaults come from parser/bunsetsu/config.py; each run
+function imports the parser when it runs."""
 from __future__ import annotations
 
 import argparse
-import codecs
 import json
 import shlex
 import sys
 from pathlib import Path
 
 from features.errors import InputError
-from features.output_files import check_output_path, is_regular_stream, output_stream
-from parser.bunsetsu.bunsetsu_decoder import ALGORITHMS
-from parser.bunsetsu.bunsetsu_files import (
-    file_scores,
-    parsed_blocks,
-    parsed_scores,
-    training_sentences,
+from features.output_files import check_output_path, output_stream
+from parser.bunsetsu.config import (
+    ALGORITHMS,
+    CLASSIFIER_DEFAULTS,
+    EVALUATORS,
+    NO_CONVERSION,
+    TRAINING_THREADS,
+    BunsetsuConfig,
+    classifier_options,
 )
 from parser.cli.common import (
-    debug_parent,
+    common_options,
     file_sha256,
-    input_stream,
-    log,
     progress_bar,
-    ready_batches,
+    progress_log,
+    settings_help,
     warn,
 )
-from parser.cli.ja_stream import KnpStreamParser, LexiconCoverage
 from parser.formats.bunsetsu import BUNSETSU_FORMATS, read_bunsetsu
 from parser.formats.knp_documents import document_paths
-
-PARSE_BATCH = 2000
-CLASSIFIERS = ("pa-slicing", "poly2-linear", "linear", "kernel-svm")
-EVALUATORS = ("split", "pki", "pke", "none")
+from parser.formats.streaming import input_stream
 
 
-def register(groups: argparse._SubParsersAction) -> None:
-    ja = groups.add_parser("ja", help="Japanese bunsetsu dependency parsing of KNP / CaboCha")
+def register(ja: argparse.ArgumentParser) -> None:
+    """The `ja` group's subcommands, added to its parser."""
     commands = ja.add_subparsers(dest="command", metavar="{train,parse,evaluate}",
                                  required=True)
-    parent = debug_parent()
+    parent = common_options()
 
     train = commands.add_parser("train", parents=[parent], help="train a parser model")
     train.add_argument("--train", nargs="+", metavar="FILE", help="training files")
@@ -48,21 +45,29 @@ def register(groups: argparse._SubParsersAction) -> None:
     train.add_argument("--corpus", help="the KNP folder the ids name (e.g. kwdlc/knp)")
     train.add_argument("--dev", help="development file, scored after training")
     train.add_argument("--model", required=True, help="model file to write")
-    train.add_argument("--algorithm", default="shift-reduce", choices=ALGORITHMS)
-    train.add_argument("--classifier", default="pa-slicing", choices=CLASSIFIERS)
-    train.add_argument("--degree", type=int, help="kernel degree (default 2)")
-    train.add_argument("-C", type=float, help="regularisation (pa-slicing default 0.0002)")
-    train.add_argument("--iterations", type=int, help="pa-slicing passes (default 40)")
-    train.add_argument("--evaluator", default="split", choices=EVALUATORS,
-                       help="what a kernel model is stored as (default split; none keeps "
-                            "the kernel model)")
+    train.add_argument("--algorithm", default=BunsetsuConfig.algorithm, choices=ALGORITHMS,
+                       help="default: %(default)s")
+    train.add_argument("--classifier", default=BunsetsuConfig.classifier,
+                       choices=tuple(CLASSIFIER_DEFAULTS), help="default: %(default)s")
+    train.add_argument("--degree", type=int,
+                       help=f"kernel degree ({settings_help(CLASSIFIER_DEFAULTS, 'degree')})")
+    train.add_argument("-C", type=float,
+                       help=f"regularisation ({settings_help(CLASSIFIER_DEFAULTS, 'C')})")
+    train.add_argument("--iterations", type=int,
+                       help=f"passes ({settings_help(CLASSIFIER_DEFAULTS, 'iterations')})")
+    train.add_argument("--evaluator", default=BunsetsuConfig.evaluator,
+                       choices=EVALUATORS + (NO_CONVERSION,),
+                       help=f"what a kernel model is stored as (default %(default)s; "
+                            f"{NO_CONVERSION} keeps the kernel model)")
     train.add_argument("--no-chunker", dest="chunker", action="store_false",
                        help="do not train the bunsetsu chunker")
     train.add_argument("--strict", action="store_true",
                        help="stop at a malformed training sentence instead of skipping it")
-    train.add_argument("--seed", type=int, default=0)
-    train.add_argument("--threads", type=int, default=2,
-                       help="classifiers trained at once (the model does not depend on it)")
+    train.add_argument("--seed", type=int, default=BunsetsuConfig.seed,
+                       help="default: %(default)s")
+    train.add_argument("--threads", type=int, default=TRAINING_THREADS,
+                       help="classifiers trained at once (the model does not depend on it; "
+                            "default %(default)s)")
     add_io_options(train)
     train.set_defaults(run=run_train)
 
@@ -84,7 +89,7 @@ def register(groups: argparse._SubParsersAction) -> None:
                           help="report chunk F1 even when every bunsetsu matches")
     evaluate.add_argument("--json", action="store_true", help="print one JSON object")
     add_io_options(evaluate)
-    evaluate.set_defaults(run=run_evaluate)
+    evaluate.set_defaults(run=run_evaluate, uses_numpy=False)
 
 
 def add_io_options(command: argparse.ArgumentParser) -> None:
@@ -93,12 +98,10 @@ def add_io_options(command: argparse.ArgumentParser) -> None:
 
 
 def run_train(args: argparse.Namespace) -> int:
-    from parser.bunsetsu.bunsetsu_parser import (
-        BunsetsuConfig,
-        BunsetsuParser,
-        classifier_options,
-    )
+    from parser.bunsetsu.bunsetsu_files import parsed_scores, training_sentences
+    from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
 
+    log = progress_log(args)
     check_output_path(args.model, "model")
     if bool(args.ids) != bool(args.corpus):
         raise InputError("ja train: --ids and --corpus go together")
@@ -143,17 +146,9 @@ def run_train(args: argparse.Namespace) -> int:
     return 0
 
 
-def fast_knp_input(args: argparse.Namespace) -> bool:
-    """Whether `ja parse` reads its input by the KNP fast path: KNP in UTF-8, not rechunked."""
-    try:
-        utf8 = codecs.lookup(args.encoding).name == "utf-8"
-    except LookupError:
-        return False
-    return args.format == "knp" and not args.rechunk and utf8
-
-
 def run_parse(args: argparse.Namespace) -> int:
     from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
+    from parser.bunsetsu.stream_parsing import knp_fast_path, parse_bunsetsu_stream
 
     check_output_path(args.output)
     if args.model is None:
@@ -169,43 +164,16 @@ def run_parse(args: argparse.Namespace) -> int:
         raise InputError(f"ja parse: {args.model} has no bunsetsu chunker (trained with "
                          "--no-chunker); --rechunk needs one")
     name = "<stdin>" if args.input == "-" else args.input
-    coverage = LexiconCoverage(parser)
-    progress = progress_bar(unit=" sent", desc="parsing")
-    if fast_knp_input(args):
-        reader = KnpStreamParser(parser, name, args.model, coverage, args.encoding)
-        with input_stream(args.input) as (stream, more_ready), \
-                output_stream(args.output, binary=True) as out:
-            flush = not is_regular_stream(out)
-
-            def write(data: bytes) -> None:
-                out.write(data)
-                if flush:
-                    out.flush()
-
-            try:
-                reader.run(stream, more_ready, write, progress)
-            finally:
-                reader.close()
-        progress.close()
-        warning = coverage.warning(name)
-        if warning:
-            warn(warning)
-        return 0
+    coverage = parser.tag_coverage()
+    binary = knp_fast_path(args.format, args.encoding, args.rechunk)
     with input_stream(args.input) as (stream, more_ready), \
-            output_stream(args.output, encoding=args.encoding) as out:
-        sentences = read_bunsetsu(stream, args.format, validate=False, encoding=args.encoding,
-                                  name=name)
-        flush = not is_regular_stream(out)
-        for batch in ready_batches(sentences, PARSE_BATCH, more_ready):
-            if any(not s.chunk_lines for s in batch) and not parser.can_chunk:
-                raise InputError(f"ja parse: {name}: sentences without bunsetsu lines need a "
-                                 f"chunker, which {args.model} lacks")
-            out.write("".join(parsed_blocks(parser, batch, args.format, args.rechunk)))
-            coverage.add(batch)
-            if flush:
-                out.flush()
-            progress.update(len(batch))
-    progress.close()
+            output_stream(args.output, binary=binary, encoding=args.encoding) as out:
+        progress = progress_bar(args, unit=" sent", desc="parsing")
+        parse_bunsetsu_stream(parser, stream, more_ready, out, fmt=args.format,
+                              encoding=args.encoding, rechunk=args.rechunk, name=name,
+                              model_name=args.model, coverage=coverage,
+                              progress=progress.update)
+        progress.close()
     warning = coverage.warning(name)
     if warning:
         warn(warning)
@@ -213,6 +181,8 @@ def run_parse(args: argparse.Namespace) -> int:
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
+    from parser.bunsetsu.bunsetsu_files import file_scores
+
     if args.gold == "-":
         raise InputError("ja evaluate: the gold file must be a file; only the system output "
                          "may come from stdin (-)")

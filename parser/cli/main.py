@@ -1,6 +1,11 @@
 """The `polyparse` command line: one entry point with subcommand groups (DESIGN.md, "The
 command line").
 
+Start-up is a feature: this module imports the standard library only. The groups are known by
+name (GROUPS); the one named on the command line is imported and registers its subcommands, and
+the run function of the chosen subcommand imports the library it needs. `polyparse --version`
+and `polyparse --help` import no group at all.
+
 What every command shares is settled here: bad input ends in one line on stderr and exit code
 2 (`--debug` shows the traceback); SIGINT, SIGTERM and SIGHUP end a run quietly with 128 plus
 the signal's number, after the outputs being written have removed their temporary files; a
@@ -10,6 +15,7 @@ closed pipe on standard output (`polyparse dep parse big.conllu | head`) ends it
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import signal
 import sys
@@ -21,16 +27,14 @@ from features.errors import InputError
 
 BROKEN_PIPE_EXIT = 128 + signal.SIGPIPE
 TERMINATING_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
-# The command modules import NumPy, whose OpenBLAS starts a worker thread. A signal the kernel
-# hands to that thread instead of the main one never interrupts a main thread blocked in a read
-# (a FIFO, a quiet pipe), so the run would not end; threads started during the import inherit
-# these signals blocked, and the main thread unblocks them once the import is done.
 _QUIT_SIGNALS = (signal.SIGINT, *TERMINATING_SIGNALS)
-_blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _QUIT_SIGNALS)
-try:
-    from parser.cli import clf, dep, ja, srl
-finally:
-    signal.pthread_sigmask(signal.SIG_SETMASK, _blocked)
+# The command groups: the module that registers and runs each, and its line in --help.
+GROUPS = {
+    "dep": ("parser.cli.dep", "arc-eager dependency parsing of CoNLL-U / CoNLL-X"),
+    "ja": ("parser.cli.ja", "Japanese bunsetsu dependency parsing of KNP / CaboCha"),
+    "srl": ("parser.cli.srl", "SRL argument-boundary detection on gold_conll files"),
+    "clf": ("parser.cli.clf", "train, apply and inspect classifiers on svmlight files"),
+}
 
 
 class Terminated(BaseException):
@@ -63,19 +67,49 @@ class VersionAction(argparse.Action):
         parser.exit()
 
 
-def build_parser() -> argparse.ArgumentParser:
+def chosen_group(argv: Sequence[str]) -> str | None:
+    """The group the command line names: its first word that is not an option (the top-level
+    options take no values), when it is a group's name."""
+    for word in argv:
+        if word == "--":
+            return None
+        if not word.startswith("-"):
+            return word if word in GROUPS else None
+    return None
+
+
+def build_parser(argv: Sequence[str] = (), every_group: bool = False) -> argparse.ArgumentParser:
+    """The argument parser; only the group argv names (every group with every_group, as the
+    docs and their tests need) is imported and registers its commands, the others are listed by
+    name and help line."""
     parser = argparse.ArgumentParser(
         prog="polyparse",
         description="Fast, exact conjunctive-feature classifiers inside NLP parsers.",
     )
     parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
     parser.add_argument("--version", action=VersionAction)
-    groups = parser.add_subparsers(dest="group", metavar="{dep,ja,srl,clf}", required=True)
-    dep.register(groups)
-    ja.register(groups)
-    srl.register(groups)
-    clf.register(groups)
+    groups = parser.add_subparsers(dest="group", metavar="{" + ",".join(GROUPS) + "}",
+                                   required=True)
+    chosen = chosen_group(argv)
+    for name, (module, help_line) in GROUPS.items():
+        if every_group or name == chosen:
+            importlib.import_module(module).register(groups.add_parser(name, help=help_line))
+        else:
+            groups.add_parser(name, help=help_line)
     return parser
+
+
+@contextmanager
+def quit_signals_blocked() -> Iterator[None]:
+    """While inside, SIGINT, SIGTERM and SIGHUP wait. NumPy's OpenBLAS starts worker threads
+    when it is imported; a signal the kernel hands to one of them instead of the main thread
+    never interrupts a main thread blocked in a read (a FIFO, a quiet pipe), so the run would
+    not end. Threads started inside inherit the block; the main thread lifts it on the way out."""
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _QUIT_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 @contextmanager
@@ -95,8 +129,11 @@ def terminating_signals_raise() -> Iterator[None]:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv
-    parser = build_parser()
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
+    if getattr(args, "uses_numpy", True):
+        with quit_signals_blocked():
+            import numpy  # noqa: F401
     return run_guarded("polyparse", lambda: args.run(args), debug)
 
 

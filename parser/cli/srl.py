@@ -22,21 +22,16 @@ from parser.cli.clf_trees import (
     check_cutting_plane_options,
     check_kernel_options,
 )
-from parser.cli.common import debug_parent, file_sha256, warn
+from parser.cli.common import common_options, file_sha256, warn
 from parser.formats.gold_conll import LAYOUTS, PROPBANK_RELEASE, read_gold_conll
-from parser.srl.boundaries import write_predictions
-from parser.srl.boundary_model import DEFAULT_EPOCHS, BoundaryModel
-
-# --learner NAME -> the tree learner's name in classifiers/tree_kernels/tree_learners.py.
-LEARNERS = {"voted-perceptron": "voted-perceptron", "perceptron": "perceptron",
-            "svm": "kernel-svm", "cpa": "cpa"}
+from parser.srl.settings import DEFAULT_EPOCHS, DEFAULT_LEARNER, LEARNERS
 
 
-def register(groups: argparse._SubParsersAction) -> None:
-    srl = groups.add_parser("srl", help="SRL argument-boundary detection on gold_conll files")
+def register(srl: argparse.ArgumentParser) -> None:
+    """The `srl` group's subcommands, added to its parser."""
     commands = srl.add_subparsers(dest="command", metavar="{train,predict,evaluate}",
                                   required=True)
-    parent = debug_parent()
+    parent = common_options()
 
     train = commands.add_parser(
         "train", parents=[parent], help="train an argument-boundary classifier",
@@ -47,7 +42,7 @@ def register(groups: argparse._SubParsersAction) -> None:
     train.add_argument("--train", required=True, metavar="FILE",
                        help="training gold_conll file")
     train.add_argument("--model", required=True, metavar="OUT", help="model file to write")
-    train.add_argument("--learner", choices=tuple(LEARNERS), default="voted-perceptron",
+    train.add_argument("--learner", choices=tuple(LEARNERS), default=DEFAULT_LEARNER,
                        help="voted-perceptron (default: Freund & Schapire's averaged "
                        "prediction), perceptron (the last hypothesis), svm (C-SVC by SMO) or "
                        "cpa (the cutting-plane SVM with sampled cuts: uSVM, SDAG, SDAG+)")
@@ -88,7 +83,7 @@ def register(groups: argparse._SubParsersAction) -> None:
     evaluate.add_argument("--layout", choices=sorted(LAYOUTS), default=PROPBANK_RELEASE.name,
                           help="the fixed columns (default: %(default)s)")
     evaluate.add_argument("--json", action="store_true", help="print one JSON object")
-    evaluate.set_defaults(run=run_evaluate)
+    evaluate.set_defaults(run=run_evaluate, uses_numpy=False)
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
@@ -113,6 +108,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
 
 
 def run_train(args: argparse.Namespace) -> int:
+    from parser.srl.boundary_model import BoundaryModel
+
     spec = check_kernel_options(args, "srl train")
     learner = LEARNERS[args.learner]
     perceptron = learner not in ("kernel-svm", "cpa")
@@ -167,6 +164,9 @@ def run_train(args: argparse.Namespace) -> int:
 
 
 def run_predict(args: argparse.Namespace) -> int:
+    from parser.srl.boundaries import write_predictions
+    from parser.srl.boundary_model import BoundaryModel
+
     check_output_path(args.output, "output")
     detector = BoundaryModel.load(args.model)
     sentences = list(read_gold_conll(args.input, layout=LAYOUTS[args.layout]))

@@ -12,9 +12,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from classifiers.backends import BACKENDS, new_classifier
-from classifiers.binary_classifier import check_choice, check_integer, check_seed
-from parser.dependency.feature_templates import FEATURE_SETS
+from classifiers.settings import (
+    check_choice,
+    check_integer,
+    check_seed,
+    settings_over_defaults,
+)
 
+# The feature template sets (parser/dependency/feature_templates.pyx).
+FEATURE_SETS = ("chang2010", "rich")
 TAG_COLUMNS = ("xpos", "upos")
 SPLIT_COLUMNS = ("xpos", "upos", "none")
 # The parser's defaults for each backend's settings (the settings each backend takes).
@@ -31,18 +37,7 @@ CLASSIFIER_DEFAULTS: dict[str, dict[str, Any]] = {
 def classifier_options(classifier: str, **given: Any) -> dict[str, Any]:
     """The backend's settings: the given ones (None meaning not given) over the parser's
     defaults. ValueError for an unknown backend or a setting it does not take."""
-    check_choice("classifier", classifier, tuple(CLASSIFIER_DEFAULTS))
-    options = dict(CLASSIFIER_DEFAULTS[classifier])
-    for name, value in given.items():
-        if value is None:
-            continue
-        if name not in options:
-            takers = [backend for backend, defaults in CLASSIFIER_DEFAULTS.items()
-                      if name in defaults]
-            raise ValueError(f"{name} applies to {' and '.join(takers) or 'no classifier'}, "
-                             f"not {classifier}")
-        options[name] = value
-    return options
+    return settings_over_defaults(classifier, CLASSIFIER_DEFAULTS, **given)
 
 
 @dataclass
@@ -60,13 +55,14 @@ class ParserConfig:
     split_threshold: int = 1000
     single_root: bool = True
     classifier: str = "poly2-linear"
-    classifier_params: dict = field(default_factory=lambda: {"C": 0.1})
+    classifier_params: dict = field(
+        default_factory=lambda: dict(CLASSIFIER_DEFAULTS[ParserConfig.classifier]))
     min_word_count: int = 1
     seed: int = 0
     threads: int = 2
 
     def __post_init__(self) -> None:
-        check_choice("feature set", self.feature_set, tuple(FEATURE_SETS))
+        check_choice("feature set", self.feature_set, FEATURE_SETS)
         check_choice("tag column", self.tag_column, TAG_COLUMNS)
         check_choice("split column", self.split_column, SPLIT_COLUMNS)
         check_choice("classifier", self.classifier, tuple(BACKENDS))

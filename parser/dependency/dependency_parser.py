@@ -19,15 +19,18 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from classifiers.backends import (
-    KERNEL_MODELS,
+    CONVERTED_BACKENDS,
     classifier_from_arrays,
     convert_classifier,
+    is_kernel_model,
     new_classifier,
 )
-from classifiers.evaluators.evaluator_model import KernelEvaluatorModel
-from classifiers.evaluators.kernel_expansion import KernelExpansion
-from classifiers.evaluators.modes import DEFAULT_EVAL_MODE, EVAL_MODES, build_evaluator
-from classifiers.kernel_svm.svc import KernelSVM
+from classifiers.evaluators.choices import (
+    CONVERSIONS,
+    DEFAULT_EVAL_MODE,
+    DEFAULT_RARE_THRESHOLD,
+    EVAL_MODES,
+)
 from classifiers.model_file import read_model_file, write_model_file
 from features.binary_matrix import BinaryMatrix
 from features.interning import StringInterner
@@ -39,6 +42,7 @@ from parser.dependency.feature_templates import template_names
 from parser.dependency.oracle_rows import oracle_rows
 from parser.dependency.projectivize import LIFT_SEPARATOR, deprojectivize, projectivize
 from parser.formats.conll import Sentence
+from parser.formats.tag_coverage import TagColumn, TagCoverage
 
 MODEL_FORMAT = "polyparse-dep"
 MODEL_VERSION = 1
@@ -75,7 +79,7 @@ class DependencyParser:
         self.classifiers: dict[tuple[int, str], object] = {}
         self.info: dict = {}
         self.eval_mode = DEFAULT_EVAL_MODE
-        self.rare_threshold: int | float | str = "auto"
+        self.rare_threshold: int | float | str = DEFAULT_RARE_THRESHOLD
         self._decoder: ArcEagerDecoder | None = None
         self._scorers: list = []
 
@@ -213,6 +217,21 @@ class DependencyParser:
             return list(self.tags.learned())
         return list(recorded[column])
 
+    def tag_coverage(self) -> TagCoverage:
+        """A counter of the input's words whose tags, in the columns the model reads, are
+        missing or unknown to it (one warning line when they are more than a tenth)."""
+        columns = []
+        for column in dict.fromkeys((self.config.tag_column, self.config.split_column)):
+            if column == "none":
+                continue
+            name = column.upper()
+            fallback = " (a missing XPOS is read as the UPOS)" if column == "xpos" else ""
+            columns.append(TagColumn(
+                name, column, frozenset(self.column_tags(column)),
+                f"the model reads {name}, so these words are parsed with little of its "
+                f"accuracy{fallback}"))
+        return TagCoverage(columns)
+
     def _learn_words(self, sentences: Sequence[Sentence]) -> None:
         """Known words: forms seen at least min_word_count times; rarer ones are read as
         unknown in training too, so that the word templates learn weights for unknown words."""
@@ -247,7 +266,8 @@ class DependencyParser:
 
     # ----- parsing --------------------------------------------------------------------------
 
-    def set_evaluation(self, eval_mode: str, rare_threshold: int | float | str = "auto") -> None:
+    def set_evaluation(self, eval_mode: str,
+                       rare_threshold: int | float | str = DEFAULT_RARE_THRESHOLD) -> None:
         """How kernel-svm classifiers are evaluated when parsing (classifiers.evaluators.modes);
         every mode gives the same decision values. Other backends ignore it."""
         if eval_mode not in EVAL_MODES:
@@ -257,13 +277,34 @@ class DependencyParser:
         self.rare_threshold = rare_threshold
         self._decoder = None
 
-    def convert(self, evaluator: str, rare_threshold: int | float | str = "auto") -> int:
-        """Keep every kernel classifier (kernel-svm, pa-slicing) as its evaluator (split, pki
-        or pke), so that a saved model loads without building evaluators; returns how many
-        were converted. ValueError when the evaluator cannot expand the model's degree."""
+    def choose_evaluation(self, eval_mode: str | None = None,
+                          rare_threshold: int | float | str | None = None) -> None:
+        """set_evaluation with the model's defaults filled in: a converted model is evaluated
+        by its own evaluator (a pki model can build any other from its index), any other by
+        DEFAULT_EVAL_MODE. ValueError when the model cannot give eval_mode, or rare_threshold is
+        given to another mode than split."""
+        converted = self.info.get("converted")
+        own = converted["evaluator"] if converted else None
+        eval_mode = eval_mode or own or DEFAULT_EVAL_MODE
+        if own is not None and eval_mode != own and own != "pki":
+            raise ValueError(f"it holds classifiers converted to {own}, which keep no support "
+                             f"vectors to build {eval_mode} from (a pki model does)")
+        if rare_threshold is not None and eval_mode != "split":
+            raise ValueError(f"the rare threshold applies to the split evaluation, not "
+                             f"{eval_mode}")
+        self.set_evaluation(eval_mode, DEFAULT_RARE_THRESHOLD if rare_threshold is None
+                            else rare_threshold)
+
+    def convert(self, evaluator: str,
+                rare_threshold: int | float | str = DEFAULT_RARE_THRESHOLD) -> int:
+        """Keep every kernel classifier (kernel-svm, pa-slicing, or one kept as its pki index)
+        as its evaluator (split, pki or pke), so that a saved model loads without building
+        evaluators; returns how many were converted. ValueError when the evaluator cannot
+        expand the model's degree."""
         converted = 0
         for slot, clf in self.classifiers.items():
-            if isinstance(clf, KERNEL_MODELS) and len(clf.classes_) > 1:
+            convertible = is_kernel_model(clf) or clf.backend == CONVERSIONS["pki"]
+            if convertible and len(clf.classes_) > 1:
                 self.classifiers[slot] = convert_classifier(clf, evaluator, rare_threshold)
                 converted += 1
         self.info["converted"] = {"evaluator": evaluator, "rare_threshold": rare_threshold}
@@ -274,18 +315,21 @@ class DependencyParser:
         """The classifier's slot; kernel models (kernel-svm one-vs-one, pa-slicing one-vs-rest)
         are scored by the evaluator of the current evaluation mode, converted ones by their
         own."""
-        if isinstance(clf, KernelEvaluatorModel):
+        if clf.backend in CONVERTED_BACKENDS:
             scorer = clf.scorer
             if self.eval_mode != clf.evaluator:
+                from classifiers.evaluators.modes import build_evaluator
+
                 scorer = build_evaluator(clf.kernel_expansion(), self.eval_mode,
                                          self.rare_threshold)
             self._scorers.append(scorer)
             return ClassifierSlot(scorer, clf.classes_, one_vs_one=clf.decision == "one-vs-one")
-        expansion = getattr(clf, "expansion_", None)
-        if isinstance(clf, KernelSVM) or isinstance(expansion, KernelExpansion):
-            scorer = build_evaluator(expansion, self.eval_mode, self.rare_threshold)
+        if is_kernel_model(clf):
+            from classifiers.evaluators.modes import build_evaluator
+
+            scorer = build_evaluator(clf.expansion_, self.eval_mode, self.rare_threshold)
             self._scorers.append(scorer)
-            return ClassifierSlot(scorer, clf.classes_, one_vs_one=isinstance(clf, KernelSVM))
+            return ClassifierSlot(scorer, clf.classes_, one_vs_one=clf.backend == "kernel-svm")
         self._scorers.append(clf.scorer)
         return ClassifierSlot(clf.scorer, clf.classes_)
 

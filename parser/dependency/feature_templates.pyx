@@ -12,6 +12,8 @@ from parser.dependency.arc_eager cimport ArcEagerState, buffer_at, stack_at
 
 import numpy as np
 
+from parser.dependency.config import FEATURE_SETS as FEATURE_SET_NAMES
+
 CHANG2010_NAMES = (
     "input(1).tag", "input(2).tag", "input(3).tag", "input.word", "input(1).word",
     "stack.tag", "stack(1).tag", "stack.label", "stack.word", "stack.head.word",
@@ -27,7 +29,8 @@ RICH_NAMES = CHANG2010_NAMES + (
     "distance", "distance+stack.tag+input.tag", "stack.left-valency+stack.tag",
     "stack.right-valency+stack.tag", "input.left-valency+input.tag", "stack.coarse+input.coarse",
 )
-FEATURE_SETS = {"chang2010": CHANG2010, "rich": RICH}
+# Name (parser/dependency/config.py, in its order) -> template set.
+FEATURE_SETS = dict(zip(FEATURE_SET_NAMES, (CHANG2010, RICH)))
 
 
 def template_names(str feature_set) -> tuple[str, ...]:

@@ -18,17 +18,17 @@ from typing import Any
 import numpy as np
 
 from classifiers.model_file import ModelFileError, arrays_strings, string_arrays
-from classifiers.tree_kernels.tree_learners import TIMINGS, train_tree_model
-from classifiers.tree_kernels.tree_model import TreeKernelModel, TreeKernelSpec
+from classifiers.tree_kernels.settings import TIMINGS, TreeKernelSpec
+from classifiers.tree_kernels.tree_learners import train_tree_model
+from classifiers.tree_kernels.tree_model import TreeKernelModel
 from parser.formats.gold_conll import ConllSrlSentence
 from parser.srl.boundaries import predicted_lines
 from parser.srl.feature_vocab import FirstSeenVocab
 from parser.srl.instances import instance_count, sentence_instances, tree_instances
+from parser.srl.settings import DEFAULT_EPOCHS, DEFAULT_LEARNER
 
 __all__ = ["BoundaryModel", "DEFAULT_EPOCHS"]
 
-# Chosen on dev.tk for the voted perceptron with SST + poly2 (README, SRL results).
-DEFAULT_EPOCHS = 3
 
 
 class BoundaryModel:
@@ -43,7 +43,7 @@ class BoundaryModel:
         self.timings = timings or {}
 
     @classmethod
-    def train(cls, sentences: Sequence[ConllSrlSentence], learner: str = "voted-perceptron",
+    def train(cls, sentences: Sequence[ConllSrlSentence], learner: str = DEFAULT_LEARNER,
               spec: TreeKernelSpec | None = None, epochs: int = DEFAULT_EPOCHS,
               C: float | None = None, j: float | None = None,
               **cutting_plane: Any) -> BoundaryModel:

@@ -39,12 +39,11 @@ from classifiers.tree_kernels.cutting_plane.cut_values import (
 from classifiers.tree_kernels.cutting_plane.explicit_polynomial import ExplicitPolynomial
 from classifiers.tree_kernels.dag import TreeDag
 from classifiers.tree_kernels.kernels import self_kernels
-from classifiers.tree_kernels.tree_model import TreeKernelModel, TreeKernelSpec
+from classifiers.tree_kernels.settings import ALGORITHMS, SAMPLINGS, TreeKernelSpec
+from classifiers.tree_kernels.tree_model import TreeKernelModel
 from features.binary_matrix import BinaryMatrix
 from features.trees import TreeForest
 
-ALGORITHMS = ("usvm", "sdag", "sdag+")
-SAMPLINGS = ("uniform", "rejection")
 
 
 @dataclass

@@ -8,13 +8,8 @@ import numpy as np
 import pytest
 
 from classifiers.backends import classifier_from_arrays, new_classifier
-from classifiers.evaluators.evaluator_model import (
-    EXPANDED_DEGREES,
-    KernelEvaluatorModel,
-    check_evaluator,
-    default_eval_mode,
-    split_summary,
-)
+from classifiers.evaluators.choices import EXPANDED_DEGREES, check_evaluator, default_eval_mode
+from classifiers.evaluators.evaluator_model import KernelEvaluatorModel, split_summary
 from classifiers.evaluators.one_vs_one_expansion import (
     OneVsOneExpansion,
     one_vs_one_vote,

@@ -6,12 +6,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from classifiers.evaluators.split_svm import (
+from classifiers.evaluators.choices import (
     DEFAULT_RARE_THRESHOLD,
-    SplitSVMScorer,
     minimum_common_count,
     parse_rare_threshold,
 )
+from classifiers.evaluators.split_svm import SplitSVMScorer
 from classifiers.model_file import ModelFileError
 from tests.classifiers.evaluators.test_kernel_expansion import (
     assert_close,

@@ -15,7 +15,8 @@ from features.binary_matrix import BinaryMatrix
 from features.vocab import FeatureVocab
 from parser.bunsetsu.bunsetsu_decoder import BunsetsuDecoder, Corpus, Decision
 from parser.bunsetsu.bunsetsu_features import sentence_keys, special_ids
-from parser.bunsetsu.bunsetsu_parser import BunsetsuConfig, BunsetsuParser, classifier_options
+from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
+from parser.bunsetsu.config import BunsetsuConfig, classifier_options
 from tests.parser.bunsetsu.samples import (
     Sentence,
     is_head_final_tree,

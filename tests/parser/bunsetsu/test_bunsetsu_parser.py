@@ -9,7 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from parser.bunsetsu.bunsetsu_parser import BunsetsuConfig, BunsetsuParser, classifier_options
+from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
+from parser.bunsetsu.config import BunsetsuConfig, classifier_options
 from tests.parser.bunsetsu.samples import (
     Sentence,
     kwdlc_root,

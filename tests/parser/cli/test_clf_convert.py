@@ -306,6 +306,31 @@ def test_bad_rare_thresholds(problem, tmp_path: Path, capsys, value: str) -> Non
     assert f"{value!r} is not 'auto', a count of support vectors or a fraction in (0, 1]" in err
 
 
+def test_a_pki_model_converts_to_the_other_evaluators(problem, tmp_path: Path,
+                                                       capsys) -> None:
+    """A pki model keeps every support vector, so it converts like the kernel model it came
+    from: the same labels, and decision values up to the order of the sums."""
+    pki = tmp_path / "m.pki"
+    assert run(["clf", "convert", "--model", str(problem["model"]), "--to", "pki", "--output",
+                str(pki)], capsys)[0] == 0
+    for to in ("split", "pke"):
+        direct, again = tmp_path / f"direct.{to}", tmp_path / f"again.{to}"
+        assert run(["clf", "convert", "--model", str(problem["model"]), "--to", to,
+                    "--output", str(direct)], capsys)[0] == 0
+        assert run(["clf", "convert", "--model", str(pki), "--to", to, "--output", str(again)],
+                   capsys)[0] == 0
+        labels, values = [], []
+        for model in (direct, again):
+            out = tmp_path / f"{model.name}.values"
+            assert run(["clf", "predict", "--model", str(model), str(problem["test"]),
+                        "--decision-values", str(out)], capsys)[0] == 0
+            rows = [line.split() for line in out.read_text().splitlines()]
+            labels.append([row[0] for row in rows])
+            values.append(np.array([[float(v) for v in row[1:]] for row in rows]))
+        assert labels[0] == labels[1]
+        assert_same_values(values[1], values[0])
+
+
 def test_models_that_do_not_convert(problem, tmp_path: Path, capsys) -> None:
     linear = tmp_path / "poly2.model"
     train = tmp_path / "train.svm"
@@ -317,14 +342,15 @@ def test_models_that_do_not_convert(problem, tmp_path: Path, capsys) -> None:
                         str(output)], capsys)
     assert one_line_error(code, err) == (
         f"polyparse: clf convert: {linear}: it holds a poly2-linear model (explicit weights, no "
-        "support vectors); only kernel-svm, pa-slicing and libsvm models convert"
+        "support vectors); only kernel-svm, pa-slicing, libsvm and pki models convert"
     )
-    converted = tmp_path / "m.pki"
-    assert run(["clf", "convert", "--model", str(problem["model"]), "--to", "pki", "--output",
+    converted = tmp_path / "m.split"
+    assert run(["clf", "convert", "--model", str(problem["model"]), "--to", "split", "--output",
                 str(converted)], capsys)[0] == 0
-    code, _, err = run(["clf", "convert", "--model", str(converted), "--to", "split",
+    code, _, err = run(["clf", "convert", "--model", str(converted), "--to", "pke",
                         "--output", str(output)], capsys)
-    assert "holds a pki model (a converted model" in one_line_error(code, err)
+    assert "holds a split-svm model (a converted model without its support vectors" in \
+        one_line_error(code, err)
     one_class = tmp_path / "one.model"
     X, _ = random_problem(20, 30, [1], seed=7)
     KernelSVM().fit(X, np.ones(len(X), dtype=int)).save(one_class)

@@ -243,7 +243,7 @@ def test_unknown_parts_of_speech_are_reported_in_one_warning(data, tmp_path: Pat
     result = polyparse("ja", "parse", "--model", str(data["model"]), str(other))
     assert result.returncode == 0
     warnings = result.stderr.strip().splitlines()
-    assert len(warnings) == 1 and "part of speech the model never saw" in warnings[0]
+    assert len(warnings) == 1 and "have POS tags the model never saw in training (NOUN_X)" in warnings[0]
     assert "NOUN_X" in warnings[0]
 
 

@@ -310,7 +310,7 @@ def test_missing_or_unknown_tags_are_reported_in_one_line(treebank, tmp_path: Pa
     foreign = tmp_path / "foreign.conllu"
     foreign.write_text("\n".join(_with_column(line, 4, "ZZ") for line in lines))
     result = polyparse("dep", "parse", "--model", str(model), str(foreign))
-    assert f"{words} have XPOS tags the model never saw" in result.stderr
+    assert f"{words} of {words} words have XPOS tags the model never saw in training (ZZ)" in result.stderr
 
 
 def _with_column(line: str, column: int, value: str) -> str:

@@ -1,16 +1,31 @@
-"""How `polyparse ja parse` reads and writes fast: the KNP fast path (KnpStreamParser, over
-parser/formats/knp_scan.pyx), and the count of parts of speech the model never saw
-(LexiconCoverage)."""
+"""The bunsetsu parser over KNP / CaboCha streams: what `polyparse ja parse` does between opening
+its input and its output.
+
+UTF-8 KNP that is not rechunked takes the fast path (KnpStreamParser): the scanner of
+parser/formats/knp_scan.pyx reads the bytes, the decoder parses them, and only the bunsetsu
+heads of the input bytes are rewritten. Everything else is read into BunsetsuSentence objects
+and written back by parser/formats/ (parser/formats/streaming.py: batches as the input arrives,
+each written at once).
+"""
 from __future__ import annotations
 
+import codecs
 import io
 import os
 from collections.abc import Callable
-from typing import Any, BinaryIO
+from typing import IO, Any, BinaryIO
 
 from features.errors import InputError
+from features.output_files import is_regular_stream
 from parser.bunsetsu.bunsetsu_files import parsed_blocks
+from parser.bunsetsu.bunsetsu_parser import POS_COLUMN, BunsetsuParser
+from parser.formats.bunsetsu import read_bunsetsu
 from parser.formats.bunsetsu_sentence import BunsetsuSentence
+from parser.formats.streaming import write_batches
+from parser.formats.tag_coverage import TagCoverage
+
+# Sentences parsed at once by the Python path (a pipe is cut sooner).
+PARSE_BATCH = 2000
 
 # The KNP fast path reads the input this many bytes at a time, and parses a batch once this
 # many bytes are waiting (or once no more input is ready).
@@ -22,36 +37,55 @@ MAX_THREADS = 8
 THREAD_SENTENCES = 500
 
 
-class LexiconCoverage:
-    """Counts the POS tags of the input that the model never saw in training (a CaboCha file
-    with IPAdic tags given to a model trained on JUMAN's, say)."""
+def knp_fast_path(fmt: str, encoding: str, rechunk: bool) -> bool:
+    """Whether a parse reads its input by the KNP fast path (and writes bytes): KNP in UTF-8,
+    not rechunked."""
+    try:
+        utf8 = codecs.lookup(encoding).name == "utf-8"
+    except LookupError:
+        return False
+    return fmt == "knp" and not rechunk and utf8
 
-    def __init__(self, parser) -> None:
-        self.known = parser.lexicon.ids
-        self.seen: dict[str, int] = {}
-        self.other_known = 0
 
-    def add(self, batch: list[BunsetsuSentence]) -> None:
-        for sentence in batch:
-            for tag in sentence.pos1:
-                self.seen[tag] = self.seen.get(tag, 0) + 1
+def parse_bunsetsu_stream(parser: BunsetsuParser, stream: BinaryIO,
+                          more_ready: Callable[[], bool], out: IO, *, fmt: str = "knp",
+                          encoding: str = "utf-8", rechunk: bool = False,
+                          name: str = "<stdin>", model_name: str = "the model",
+                          coverage: TagCoverage | None = None,
+                          progress: Callable[[int], object] | None = None) -> None:
+    """Parse every sentence of stream and write it to out with its new bunsetsu heads (and
+    bunsetsu lines where it had none, or all of them with rechunk). out takes bytes when
+    knp_fast_path(fmt, encoding, rechunk), else text. coverage counts the parts of speech of
+    the input; progress(n) is told of each batch of n sentences."""
+    coverage = coverage if coverage is not None else parser.tag_coverage()
+    progress = progress or (lambda n: None)
+    if knp_fast_path(fmt, encoding, rechunk):
+        reader = KnpStreamParser(parser, name, model_name, coverage, encoding)
+        flush = not is_regular_stream(out)
 
-    def add_counts(self, n_morphemes: int, unknown: dict[str, int]) -> None:
-        """Count n_morphemes morphemes, of which unknown gives the tags the model lacks."""
-        for tag, n in unknown.items():
-            self.seen[tag] = self.seen.get(tag, 0) + n
-        self.other_known += n_morphemes - sum(unknown.values())
+        def write(data: bytes) -> None:
+            out.write(data)
+            if flush:
+                out.flush()
 
-    def warning(self, name: str) -> str | None:
-        total = sum(self.seen.values()) + self.other_known
-        unknown = {tag: n for tag, n in self.seen.items() if tag not in self.known}
-        missed = sum(unknown.values())
-        if not total or missed * 20 < total:
-            return None
-        examples = ", ".join(sorted(unknown, key=lambda tag: -unknown[tag])[:5])
-        return (f"{name}: {missed} of {total} morphemes have a part of speech the model never "
-                f"saw ({examples}); is the input tagged with the dictionary of the training "
-                "data?")
+        try:
+            reader.run(stream, more_ready, write, progress)
+        finally:
+            reader.close()
+        return
+    sentences = read_bunsetsu(stream, fmt, validate=False, encoding=encoding, name=name)
+
+    def write_batch(batch: list[BunsetsuSentence], target: IO) -> None:
+        if any(not s.chunk_lines for s in batch) and not parser.can_chunk:
+            raise InputError(f"ja parse: {name}: sentences without bunsetsu lines need a "
+                             f"chunker, which {model_name} lacks")
+        target.write("".join(parsed_blocks(parser, batch, fmt, rechunk)))
+
+    def after_batch(batch: list[BunsetsuSentence]) -> None:
+        coverage.add(batch)
+        progress(len(batch))
+
+    write_batches(sentences, PARSE_BATCH, more_ready, out, write_batch, after_batch)
 
 
 class KnpStreamParser:
@@ -65,7 +99,7 @@ class KnpStreamParser:
     that the output and every error message are those of the Python reader.
     """
 
-    def __init__(self, parser: Any, name: str, model: str, coverage: LexiconCoverage,
+    def __init__(self, parser: Any, name: str, model: str, coverage: TagCoverage,
                  encoding: str) -> None:
         from parser.formats.knp_scan import KnpLexicon
 
@@ -82,7 +116,7 @@ class KnpStreamParser:
         parser._decision("dependency")
 
     def run(self, stream: BinaryIO, more_ready: Callable[[], bool],
-            write: Callable[[bytes], Any], progress: Any) -> None:
+            write: Callable[[bytes], Any], progress: Callable[[int], object]) -> None:
         read = getattr(stream, "read1", stream.read)
         pending = b""
         first_line = 1
@@ -96,7 +130,7 @@ class KnpStreamParser:
                 used, n_lines, n_blocks = self.batch(pending, first_line, write)
                 pending = pending[used:]
                 first_line += n_lines
-                progress.update(n_blocks)
+                progress(n_blocks)
             if not chunk:
                 break
         if pending or not self.n_blocks:
@@ -127,7 +161,7 @@ class KnpStreamParser:
                 start, end = scan.block_start[b0], scan.block_end[b1 - 1]
                 parts.append(self.python_blocks(data[start:end],
                                                 first_line + int(scan.block_line[b0])))
-        self.coverage.add_counts(int(scan.morpheme_ptr[-1]), scan.unknown_pos1())
+        self.coverage.add_counts(int(scan.morpheme_ptr[-1]), {POS_COLUMN: scan.unknown_pos1()})
         write(b"".join(parts))
         self.n_blocks += scan.n_blocks
         return scan.end, scan.n_lines, scan.n_blocks

@@ -1,0 +1,589 @@
+"""What `polyparse clf train|predict|convert|info` do once their arguments are parsed (parser/
+cli/clf.py): the backends on svmlight files, the tree-kernel learners on SVM-light-TK files
+(parser/cli/clf_trees.py)."""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from classifiers.backends import (
+    Classifier,
+    KernelModel,
+    convert_classifier,
+    load_classifier,
+)
+from classifiers.evaluators.choices import (
+    DEFAULT_RARE_THRESHOLD,
+    EXPANDED_DEGREES,
+    check_evaluator,
+    default_eval_mode,
+)
+from classifiers.evaluators.evaluator_model import KernelEvaluatorModel, split_summary
+from classifiers.evaluators.modes import build_evaluator
+from classifiers.kernel_svm.svc import KernelSVM
+from classifiers.linear.poly2_linear_svm import LinearSVM, Poly2LinearSVM
+from classifiers.model_file import (
+    CLASSIFIER_FORMAT,
+    write_model_file,
+)
+from classifiers.online.pa_slicing import PASlicing
+from classifiers.scorer import BinaryScorer
+from features.binary_matrix import BinaryMatrix
+from features.errors import InputError
+from features.output_files import check_output_path, is_special, output_stream
+from features.svmlight import read_svmlight
+from parser.cli.clf_trees import (
+    check_tree_train_options,
+    is_tree_file,
+    is_tree_model,
+    reject_tree_options,
+    run_tree_predict,
+    run_tree_train,
+    tree_model_info,
+)
+from parser.cli.common import warn
+
+# How the linear backends are scored: w . phi(x) with the explicit mapping's weights.
+EXPLICIT_WEIGHTS = "explicit-weights"
+
+
+def _build_classifier(args: argparse.Namespace) -> Poly2LinearSVM | KernelModel:
+    name = args.classifier
+    if name == "pa-slicing":
+        return _build_pa_slicing(args)
+    for option, value in (("--variant", args.variant), ("--n-common", args.n_common),
+                          ("--max-table-mb", args.max_table_mb)):
+        if value is not None:
+            raise InputError(f"clf train: {option} applies to pa-slicing, not {name}")
+    if name == "kernel-svm":
+        return _build_kernel_svm(args)
+    if args.class_weight or args.no_shrinking:
+        option = "--class-weight" if args.class_weight else "--no-shrinking"
+        raise InputError(f"clf train: {option} applies to kernel-svm, not {name}")
+    degree = 1 if name == "linear" else 2
+    if args.degree is not None and args.degree != degree:
+        if args.degree > 2:
+            raise InputError(
+                f"clf train: degree {args.degree} needs a kernel model (--classifier "
+                "kernel-svm or pa-slicing)"
+            )
+        other = "linear" if args.degree == 1 else "poly2-linear"
+        raise InputError(
+            f"clf train: {name} is degree {degree}; "
+            f"use --classifier {other} for degree {args.degree}"
+        )
+    if args.average is not None:
+        raise InputError(f"clf train: --average applies to pa-slicing, not {name}")
+    if args.strategy not in (None, "expand"):
+        raise InputError(f"clf train: {name} always uses the expand strategy")
+    options = dict(
+        gamma=args.gamma, coef0=args.coef0, C=_cost(args), loss=args.loss or "l2",
+        eps=0.1 if args.eps is None else args.eps,
+        max_iter=1000 if args.iterations is None else args.iterations,
+        seed=args.seed, dtype=args.dtype,
+    )
+    try:
+        if degree == 1:
+            return LinearSVM(**options)
+        return Poly2LinearSVM(degree=2, min_pair_count=args.min_pair_count, **options)
+    except ValueError as error:
+        raise InputError(f"clf train: {error}") from None
+
+
+def _build_kernel_svm(args: argparse.Namespace) -> KernelSVM:
+    if args.loss is not None:
+        raise InputError("clf train: --loss applies to the linear backends; kernel-svm is C-SVC")
+    if args.average is not None:
+        raise InputError("clf train: --average applies to pa-slicing, not kernel-svm")
+    if args.strategy not in (None, "kernel"):
+        raise InputError("clf train: kernel-svm always uses the kernel strategy")
+    weights = {}
+    for text in args.class_weight:
+        label_text, colon, weight_text = text.rpartition(":")
+        try:
+            weights[_label_value(label_text)] = float(weight_text)
+        except ValueError:
+            raise InputError(
+                f"clf train: --class-weight {text!r} is not LABEL:WEIGHT"
+            ) from None
+        if not colon:
+            raise InputError(f"clf train: --class-weight {text!r} is not LABEL:WEIGHT")
+    try:
+        return KernelSVM(
+            degree=2 if args.degree is None else args.degree, gamma=args.gamma,
+            coef0=args.coef0, C=_cost(args), eps=1e-3 if args.eps is None else args.eps,
+            cache_mb=args.cache_mb, shrinking=not args.no_shrinking, class_weight=weights,
+            max_iter=args.iterations, threads=args.threads,
+        )
+    except ValueError as error:
+        raise InputError(f"clf train: {error}") from None
+
+
+def _build_pa_slicing(args: argparse.Namespace) -> PASlicing:
+    if args.gamma != 1.0 or args.coef0 != 1.0:
+        raise InputError("clf train: pa-slicing uses the kernel (x.z + 1)^d; --gamma and --coef0 "
+                         "apply to kernel-svm and the linear backends")
+    for option, used in (("--loss", args.loss is not None), ("--eps", args.eps is not None),
+                         ("--class-weight", bool(args.class_weight)),
+                         ("--no-shrinking", args.no_shrinking),
+                         ("--min-pair-count", args.min_pair_count != 1)):
+        if used:
+            raise InputError(f"clf train: {option} does not apply to pa-slicing")
+    try:
+        return PASlicing(
+            degree=2 if args.degree is None else args.degree, C=_cost(args),
+            variant=args.variant or "pa1",
+            iterations=20 if args.iterations is None else args.iterations,
+            average=True if args.average is None else args.average,
+            strategy=args.strategy or "slice", n_common=args.n_common,
+            max_table_mb=args.max_table_mb, seed=args.seed, threads=args.threads,
+        )
+    except ValueError as error:
+        raise InputError(f"clf train: {error}") from None
+
+
+def _cost(args: argparse.Namespace) -> float:
+    return 1.0 if args.C is None else args.C
+
+
+def _label_value(text: str) -> int | float:
+    """A class label as the svmlight reader returns it: int when integral, else float."""
+    value = float(text)
+    return int(value) if value.is_integer() else value
+
+
+def _canonical_command(args: argparse.Namespace, clf: Poly2LinearSVM | KernelModel) -> str:
+    """The training command rebuilt from the settings (no output path, so equal runs match)."""
+    if isinstance(clf, PASlicing):
+        parts = [
+            "polyparse clf train", Path(args.train_file).name, "--classifier pa-slicing",
+            f"--degree {clf.degree}", f"-C {clf.C!r}", f"--variant {clf.variant}",
+            f"--iterations {clf.iterations}", "--average" if clf.average else "--no-average",
+            f"--strategy {clf.strategy}", f"--seed {clf.seed}",
+        ]
+        if clf.n_common is not None:
+            parts.append(f"--n-common {clf.n_common}")
+        if clf.max_table_mb is not None:
+            parts.append(f"--max-table-mb {clf.max_table_mb!r}")
+        return " ".join(parts)
+    if isinstance(clf, KernelSVM):
+        parts = [
+            "polyparse clf train", Path(args.train_file).name, "--classifier kernel-svm",
+            f"--degree {clf.degree}", f"--gamma {clf.gamma!r}", f"--coef0 {clf.coef0!r}",
+            f"-C {clf.C!r}", f"--eps {clf.eps!r}",
+        ]
+        parts += [f"--class-weight {label}:{weight!r}" for label, weight in
+                  clf.class_weight.items()]
+        if not clf.shrinking:
+            parts.append("--no-shrinking")
+        if clf.max_iter is not None:
+            parts.append(f"--iterations {clf.max_iter}")
+        return " ".join(parts)
+    parts = [
+        "polyparse clf train", Path(args.train_file).name, f"--classifier {args.classifier}",
+        f"--gamma {clf.gamma!r}", f"--coef0 {clf.coef0!r}", f"-C {clf.C!r}", f"--loss {clf.loss}",
+        f"--eps {clf.eps!r}", f"--iterations {clf.max_iter}", f"--seed {clf.seed}",
+        f"--dtype {clf.dtype}",
+    ]
+    if clf.degree == 2:
+        parts.append(f"--min-pair-count {clf.min_pair_count}")
+    return " ".join(parts)
+
+
+def run_train(args: argparse.Namespace) -> int:
+    if is_tree_file(args.train_file):
+        return run_tree_train(args, check_tree_train_options(args))
+    reject_tree_options(args)
+    clf = _build_classifier(args)
+    check_output_path(args.model, "model")
+    data_sha256 = hashlib.sha256(Path(args.train_file).read_bytes()).hexdigest()
+    started = time.perf_counter()
+    X, y = read_svmlight(args.train_file)
+    read_seconds = time.perf_counter() - started
+    labels = np.unique(y)
+    if labels.size == 1:
+        warn(f"{args.train_file} holds one class ({labels[0].item()}): the model gives it to "
+             "every example")
+    started = time.perf_counter()
+    clf.fit(X, y)
+    fit_seconds = time.perf_counter() - started
+    header, arrays = clf.to_arrays()
+    header["format"] = CLASSIFIER_FORMAT
+    header["training"] = {
+        "command": _canonical_command(args, clf),
+        "data": Path(args.train_file).name,
+        "data_sha256": data_sha256,
+        "rows": len(X),
+        "n_features": X.n_features,
+    }
+    write_model_file(args.model, header, arrays)
+    _warn_if_stopped(clf)
+    stats = clf.stats_
+    size = _model_size(clf)
+    summary = {
+        "backend": clf.backend,
+        "rows": len(X),
+        "classes": len(clf.classes_),
+        "n_outputs": clf.n_outputs,
+        **size,
+        "objective": stats.get("objective"),
+        "iterations": stats.get("iterations"),
+        "converged": stats.get("converged"),
+        "read_seconds": round(read_seconds, 3),
+        "seconds": round(fit_seconds, 3),
+        "model": str(args.model),
+    }
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        what = (f"{size['n_support_vectors']} support vectors"
+                if isinstance(clf, (KernelSVM, PASlicing)) else f"{size['dims']} weight rows")
+        print(
+            f"trained {clf.backend} on {len(X)} rows, {len(clf.classes_)} classes, "
+            f"{what} in {fit_seconds:.2f} s -> {args.model}",
+            file=sys.stderr,
+        )
+    return 0
+
+
+def _model_size(clf: Poly2LinearSVM | KernelModel) -> dict[str, Any]:
+    """How big a trained model is: support vectors, or weight rows and their sparsity."""
+    if isinstance(clf, (KernelSVM, PASlicing)):
+        return {"n_support_vectors": clf.n_support_vectors}
+    return {"dims": len(clf.scorer.index), "weight_sparsity": clf.stats_.get("weight_sparsity")}
+
+
+def _warn_if_stopped(clf: Poly2LinearSVM | KernelModel) -> None:
+    stats = clf.stats_
+    if all(stats.get("converged", [])):
+        return
+    if isinstance(clf, KernelSVM):
+        reason = f"SMO steps before reaching --eps {clf.eps:g}"
+    else:
+        gap = max(stats["projected_gradient_gap"])
+        reason = f"with projected-gradient gap {gap:.3g} > --eps {clf.eps:g}"
+    warn(f"stopped after --iterations {clf.max_iter} {reason}")
+
+
+def _kernel_evaluator(
+    clf: KernelModel, mode: str, rare_threshold: int | float | str | None
+) -> BinaryScorer:
+    """The compiled evaluator of a kernel model by mode (classifiers.evaluators.modes)."""
+    if rare_threshold is not None and mode != "split":
+        raise InputError(
+            f"clf predict: --rare-threshold applies to the split evaluator, not {mode}"
+        )
+    try:
+        check_evaluator(mode, clf.degree)
+        return build_evaluator(clf.expansion_, mode,
+                               DEFAULT_RARE_THRESHOLD if rare_threshold is None else rare_threshold)
+    except ValueError as error:
+        raise InputError(f"clf predict: {error}") from None
+
+
+def _reject_rare_threshold(command: str, args: argparse.Namespace, clf: Classifier) -> None:
+    if args.rare_threshold is None:
+        return
+    if isinstance(clf, KernelEvaluatorModel):
+        raise InputError(
+            f"clf {command}: {args.model} holds a converted {clf.backend} model whose split is "
+            "fixed; --rare-threshold applies to kernel models (convert again to change it)"
+        )
+    raise InputError(
+        f"clf {command}: --rare-threshold applies to kernel models, not {clf.backend}"
+    )
+
+
+def _decision_function(
+    args: argparse.Namespace, clf: Classifier
+) -> tuple[Callable[[BinaryMatrix], np.ndarray], str]:
+    """The decision function `clf predict` uses and the name of its evaluation mode."""
+    if isinstance(clf, (KernelSVM, PASlicing)):
+        mode = args.eval_mode or default_eval_mode(clf.degree)
+        return _kernel_evaluator(clf, mode, args.rare_threshold).decision_function, mode
+    _reject_rare_threshold("predict", args, clf)
+    if isinstance(clf, KernelEvaluatorModel):
+        if args.eval_mode not in (None, clf.evaluator):
+            raise InputError(
+                f"clf predict: {args.model} holds the {clf.evaluator} evaluator "
+                f"(backend {clf.backend}); --eval-mode {args.eval_mode} needs the kernel model "
+                "it was converted from"
+            )
+        return clf.decision_function, clf.evaluator
+    if args.eval_mode is not None:
+        raise InputError(
+            f"clf predict: --eval-mode {args.eval_mode} applies to kernel models; "
+            f"{clf.backend} models score with the weights of their explicit mapping"
+        )
+    return clf.decision_function, EXPLICIT_WEIGHTS
+
+
+def run_predict(args: argparse.Namespace) -> int:
+    if is_tree_model(args.model):
+        return run_tree_predict(args)
+    check_output_path(args.decision_values, "decision values")
+    started = time.perf_counter()
+    clf, _ = load_classifier(args.model)
+    load_seconds = time.perf_counter() - started
+    started = time.perf_counter()
+    decision_function, eval_mode = _decision_function(args, clf)
+    build_seconds = time.perf_counter() - started
+    started = time.perf_counter()
+    X, y = read_svmlight(args.test_file)
+    read_seconds = time.perf_counter() - started
+    started = time.perf_counter()
+    values = decision_function(X)
+    seconds = time.perf_counter() - started
+    predicted = clf.predict_from_decision(values)
+    correct = int(np.count_nonzero(predicted == y))
+    n = len(X)
+    unseen = ~np.isin(y, clf.classes_)
+    if unseen.any():
+        labels = ", ".join(str(label) for label in np.unique(y[unseen])[:10].tolist())
+        warn(f"{args.test_file}: {int(unseen.sum())} of {n} examples have labels the model "
+             f"never saw in training ({labels}); they count as errors")
+    if args.decision_values:
+        _write_decision_values(args.decision_values, predicted, values)
+    result = {
+        "accuracy": 100.0 * correct / n,
+        "correct": correct,
+        "n": n,
+        "seconds": seconds,
+        "microseconds_per_example": 1e6 * seconds / n,
+        "eval_mode": eval_mode,
+        "load_seconds": load_seconds,
+        "build_seconds": build_seconds,
+        "read_seconds": read_seconds,
+        "backend": clf.backend,
+    }
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(
+            f"accuracy {result['accuracy']:.2f}% ({correct}/{n}), "
+            f"{result['microseconds_per_example']:.1f} us per example ({eval_mode})"
+        )
+    return 0
+
+
+def _write_decision_values(path: str, predicted: np.ndarray, values: np.ndarray) -> None:
+    with output_stream(path, newline="\n") as out:
+        for label, row in zip(predicted.tolist(), values.tolist()):
+            out.write(" ".join([str(label)] + [repr(v) for v in row]) + "\n")
+
+
+def run_convert(args: argparse.Namespace) -> int:
+    if args.rare_threshold is not None and args.to != "split":
+        raise InputError(f"clf convert: --rare-threshold applies to --to split, not {args.to}")
+    check_output_path(args.output, "model")
+    clf, header = load_classifier(args.model)
+    rare_threshold = DEFAULT_RARE_THRESHOLD if args.rare_threshold is None else args.rare_threshold
+    command = f"polyparse clf convert --to {args.to}"
+    if args.to == "split":
+        command += f" --rare-threshold {rare_threshold}"
+    conversion: dict[str, Any] = {
+        "command": command,
+        "source": Path(args.model).name,
+        "source_format": header["format"],
+        "source_sha256": hashlib.sha256(Path(args.model).read_bytes()).hexdigest(),
+    }
+    stats = {"objective": clf.stats_.get("objective"), "training": header.get("training"),
+             "conversion": conversion}
+    started = time.perf_counter()
+    try:
+        model = convert_classifier(clf, args.to, rare_threshold, stats)
+    except ValueError as error:
+        raise InputError(f"clf convert: {args.model}: {error}") from None
+    seconds = time.perf_counter() - started
+    if args.to == "split":
+        pke_memory = convert_classifier(clf, "pke").memory_bytes()
+        model.stats_["conversion"] = dict(
+            conversion, pke_memory_total_bytes=sum(pke_memory.values())
+        )
+    model.save(args.output)
+    memory = model.memory_bytes()
+    file_bytes = os.stat(args.output).st_size if not is_special(args.output) else None
+    summary = {
+        "backend": model.backend,
+        "evaluator": model.evaluator,
+        "n_support_vectors": model.n_support_vectors,
+        "classes": len(model.classes_),
+        "memory_total_bytes": sum(memory.values()),
+        "file_bytes": file_bytes,
+        "seconds": round(seconds, 3),
+        "output": str(args.output),
+    }
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        on_disk = "" if file_bytes is None else f", a {file_bytes / 2**20:.1f} MiB file"
+        print(
+            f"converted {clf.backend} ({model.n_support_vectors} support vectors) to "
+            f"{model.backend} in {seconds:.2f} s: {sum(memory.values()) / 2**20:.1f} MiB in "
+            f"memory when loaded (its tables and scratch space){on_disk} -> {args.output}",
+            file=sys.stderr,
+        )
+    return 0
+
+
+def run_info(args: argparse.Namespace) -> int:
+    if is_tree_model(args.model):
+        return _print_info(args, tree_model_info(args))
+    clf, header = load_classifier(args.model)
+    if isinstance(clf, (KernelSVM, PASlicing)):
+        forms = _kernel_forms(clf, args.rare_threshold)
+    else:
+        _reject_rare_threshold("info", args, clf)
+        forms = _converted_forms(clf, header) if isinstance(clf, KernelEvaluatorModel) else {}
+    if isinstance(clf, KernelSVM):
+        details = _kernel_svm_info(clf, header)
+    elif isinstance(clf, PASlicing):
+        details = _pa_slicing_info(clf)
+    elif isinstance(clf, KernelEvaluatorModel):
+        details = _converted_info(clf, header)
+    else:
+        details = _linear_info(clf, header)
+    memory = clf.memory_bytes()
+    info: dict[str, Any] = {
+        "backend": clf.backend,
+        "format": header.get("format"),
+        "objective": clf.stats_.get("objective"),
+        "classes": clf.classes_.tolist(),
+        "n_outputs": clf.n_outputs,
+        "degree": clf.degree,
+        "gamma": clf.gamma,
+        "coef0": clf.coef0,
+        **details,
+        "memory_bytes": memory,
+        "memory_total_bytes": sum(memory.values()),
+        **forms,
+        "training": header.get("training"),
+    }
+    return _print_info(args, info)
+
+
+def _kernel_svm_info(clf: KernelSVM, header: dict[str, Any]) -> dict[str, Any]:
+    expansion = clf.expansion_
+    assert expansion is not None
+    trained = {} if header.get("format") == "libsvm" else clf.parameters()
+    return {
+        "n_support_vectors": clf.n_support_vectors,
+        "n_support": expansion.n_support.tolist(),
+        "rho": expansion.rho.tolist(),
+        **{key: trained.get(key) for key in ("C", "eps", "class_weight", "shrinking")},
+        "iterations": clf.stats_.get("iterations"),
+        "converged": clf.stats_.get("converged"),
+        "n_bounded": clf.stats_.get("n_bounded"),
+    }
+
+
+def _pa_slicing_info(clf: PASlicing) -> dict[str, Any]:
+    parameters = clf.parameters()
+    del parameters["degree"]
+    return {"n_support_vectors": clf.n_support_vectors, **parameters,
+            "training_stats": clf.stats_}
+
+
+def _kernel_forms(
+    clf: KernelModel, rare_threshold: int | float | str | None
+) -> dict[str, dict[str, Any] | None]:
+    """What the split evaluator keeps at the rare threshold (what `clf convert --to split`
+    stores), beside PKE's memory; None when the model has no pair of classes to evaluate or a
+    degree these evaluators do not expand."""
+    expansion = clf.expansion_
+    assert expansion is not None
+    one_class = isinstance(clf, KernelSVM) and expansion.n_classes < 2
+    if one_class or clf.degree not in EXPANDED_DEGREES:
+        if rare_threshold is not None:
+            reason = ("one class" if one_class else
+                      f"degree {clf.degree}; split expands degree "
+                      f"{EXPANDED_DEGREES[0]}..{EXPANDED_DEGREES[-1]}")
+            raise InputError(f"clf info: --rare-threshold: the model has no split form ({reason})")
+        return {"split": None, "pke": None}
+    dense = expansion.as_kernel_expansion()
+    threshold = DEFAULT_RARE_THRESHOLD if rare_threshold is None else rare_threshold
+    try:
+        split = build_evaluator(dense, "split", threshold)
+    except ValueError as error:
+        raise InputError(f"clf info: --rare-threshold: {error}") from None
+    pke_memory = build_evaluator(dense, "pke").memory_report()
+    return {
+        "split": split_summary(split),
+        "pke": {"memory_bytes": pke_memory, "memory_total_bytes": sum(pke_memory.values())},
+    }
+
+
+def _converted_info(clf: KernelEvaluatorModel, header: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "evaluator": clf.evaluator,
+        "n_support_vectors": clf.n_support_vectors,
+        "n_support": clf.n_support.tolist(),
+        "conversion": header.get("conversion"),
+    }
+
+
+def _converted_forms(
+    clf: KernelEvaluatorModel, header: dict[str, Any]
+) -> dict[str, dict[str, Any] | None]:
+    """A split-svm model's split form beside the PKE memory measured when it was converted."""
+    if clf.evaluator != "split":
+        return {}
+    pke_total = (header.get("conversion") or {}).get("pke_memory_total_bytes")
+    return {"split": split_summary(clf.scorer), "pke": {"memory_total_bytes": pke_total}}
+
+
+def _linear_info(clf: Poly2LinearSVM, header: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "dims": len(clf.scorer.index),
+        "layout": header.get("layout"),
+        "C": clf.C,
+        "loss": clf.loss,
+        "eps": clf.eps,
+        "max_iter": clf.max_iter,
+        "min_pair_count": clf.min_pair_count,
+        "seed": clf.seed,
+        "dtype": clf.dtype,
+        "iterations": clf.stats_.get("iterations"),
+        "converged": clf.stats_.get("converged"),
+        "projected_gradient_gap": clf.stats_.get("projected_gradient_gap"),
+        "n_support": clf.stats_.get("n_support"),
+        "weight_sparsity": clf.stats_.get("weight_sparsity"),
+    }
+
+
+def _print_info(args: argparse.Namespace, info: dict[str, Any]) -> int:
+    if args.json:
+        print(json.dumps(info))
+        return 0
+    for line in _info_lines(info):
+        print(line)
+    return 0
+
+
+def _info_lines(info: dict[str, Any], prefix: str = "") -> list[str]:
+    """`key: value` lines; nested sections as `section.key`, sizes in bytes and MiB."""
+    lines = []
+    for key, value in info.items():
+        name = prefix + key
+        if key == "memory_bytes" and isinstance(value, dict):
+            value = ", ".join(f"{part} {_bytes_text(size)}" for part, size in value.items())
+        elif key.endswith("_bytes") and isinstance(value, int):
+            value = _bytes_text(value)
+        elif isinstance(value, dict) and key != "training":
+            lines += _info_lines(value, name + ".")
+            continue
+        lines.append(f"{name}: {value}")
+    return lines
+
+
+def _bytes_text(size: int) -> str:
+    return f"{size} B ({size / 2**20:.1f} MiB)"

@@ -1,0 +1,38 @@
+"""The dependency parser over CoNLL-U / CoNLL-X streams: what `polyparse dep parse` does between
+opening its input and its output (parser/formats/streaming.py: batches as the input arrives,
+each written at once)."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import BinaryIO, TextIO
+
+from parser.dependency.dependency_parser import DependencyParser
+from parser.formats.conll import Sentence, read_conll, write_conll
+from parser.formats.streaming import write_batches
+from parser.formats.tag_coverage import TagCoverage
+
+# Sentences parsed at once from a file (a pipe is cut sooner, when it has no more waiting).
+PARSE_BATCH = 2000
+
+
+def parse_conll_stream(parser: DependencyParser, stream: BinaryIO,
+                       more_ready: Callable[[], bool], out: TextIO, *, fmt: str = "conllu",
+                       encoding: str = "utf-8", name: str = "<stdin>", keep_deps: bool = False,
+                       coverage: TagCoverage | None = None,
+                       progress: Callable[[int], object] | None = None) -> None:
+    """Parse every sentence of stream and write it to out with its new HEAD and DEPREL
+    (parser/formats/conll.py's write_conll; keep_deps keeps the old DEPS column); coverage
+    counts the tags of the input, progress(n) is told of each batch of n sentences."""
+    sentences = read_conll(None, fmt=fmt, encoding=encoding, stream=stream, name=name)
+
+    def write_batch(batch: list[Sentence], target: TextIO) -> None:
+        for sentence, (heads, deprels) in zip(batch, parser.parse(batch)):
+            write_conll(sentence, heads, deprels, target, keep_deps=keep_deps, fmt=fmt)
+
+    def after_batch(batch: list[Sentence]) -> None:
+        if coverage is not None:
+            coverage.add(batch)
+        if progress is not None:
+            progress(len(batch))
+
+    write_batches(sentences, PARSE_BATCH, more_ready, out, write_batch, after_batch)

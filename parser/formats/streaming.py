@@ -1,0 +1,65 @@
+"""Input read as it arrives, output written as it is made: a parse of a file or a pipe.
+
+A file is read in full batches; a pipe or a terminal is cut into a batch whenever no more input
+is waiting, so that a pipeline feeding one sentence at a time gets each one back at once. Each
+batch's output is written (and, unless the output is a regular file, flushed) before the next
+batch is read: a sentence parsed is a sentence written.
+"""
+from __future__ import annotations
+
+import select
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from typing import IO, BinaryIO, TypeVar
+
+from features.output_files import is_regular_stream
+
+Item = TypeVar("Item")
+
+
+@contextmanager
+def input_stream(path: str) -> Iterator[tuple[BinaryIO, Callable[[], bool]]]:
+    """The input's binary stream (path "-": standard input) and a test telling whether more
+    input is waiting: always for a regular file, by select() for a pipe or a terminal."""
+    if path == "-":
+        stream = sys.stdin.buffer
+        yield stream, more_ready(stream)
+        return
+    with open(path, "rb") as stream:
+        yield stream, more_ready(stream)
+
+
+def more_ready(stream: BinaryIO) -> Callable[[], bool]:
+    """A test telling whether more of stream's input is waiting to be read."""
+    if is_regular_stream(stream):
+        return lambda: True
+    descriptor = stream.fileno()
+    return lambda: bool(select.select([descriptor], [], [], 0)[0])
+
+
+def ready_batches(sentences: Iterable[Item], size: int,
+                  more_ready: Callable[[], bool]) -> Iterator[list[Item]]:
+    """Batches of at most size sentences; a batch is also cut when more_ready() says that no
+    more input is waiting."""
+    batch: list[Item] = []
+    for sentence in sentences:
+        batch.append(sentence)
+        if len(batch) == size or not more_ready():
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def write_batches(sentences: Iterable[Item], size: int, more_ready: Callable[[], bool],
+                  out: IO, write_batch: Callable[[list[Item], IO], None],
+                  after_batch: Callable[[list[Item]], None]) -> None:
+    """write_batch(batch, out) for each ready batch, then after_batch(batch); out is flushed
+    after each batch unless it is a regular file."""
+    flush = not is_regular_stream(out)
+    for batch in ready_batches(sentences, size, more_ready):
+        write_batch(batch, out)
+        after_batch(batch)
+        if flush:
+            out.flush()

@@ -1,0 +1,97 @@
+"""Whether an input gives a parser the tags it was trained on.
+
+A model reads some tag columns (the dependency parser its `tag_column` and `split_column`, the
+Japanese parser the morphemes' parts of speech) and knows the tags each held in training.
+Tokens whose tag is missing ("_") or was never seen make the model's features meaningless, and a
+whole file of them parses at a fraction of the model's accuracy (a CaboCha file with IPAdic
+tags given to a model trained on JUMAN's, say). TagCoverage counts both while a file is parsed
+and gives one warning line when, in the worst column, they are more than `share` of the tokens.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+MISSING = "_"
+# How many unknown tags a warning names, the most frequent first.
+EXAMPLES = 5
+
+
+@dataclass(frozen=True)
+class TagColumn:
+    """A column a model reads: its name in warnings ("XPOS"), the attribute of a sentence that
+    holds its tags ("xpos"), the tags it held in training, and a sentence ending the warning."""
+
+    name: str
+    attribute: str
+    known: frozenset[str]
+    advice: str = ""
+
+
+@dataclass
+class TagCoverage:
+    """Counts, per column a model reads, the tokens without a tag and those with tags the
+    model never saw; unit: what the tokens are called; share: the part of the tokens above
+    which the worst column is reported."""
+
+    columns: Sequence[TagColumn]
+    unit: str = "words"
+    share: float = 0.1
+    tokens: int = 0
+    missing: dict[str, int] = field(default_factory=dict)
+    unknown: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for column in self.columns:
+            self.missing.setdefault(column.name, 0)
+            self.unknown.setdefault(column.name, {})
+
+    def add(self, sentences: Iterable[Any]) -> None:
+        """Count the sentences' tags (each holds one tag per token in each column's attribute)."""
+        for sentence in sentences:
+            for i, column in enumerate(self.columns):
+                tags = getattr(sentence, column.attribute)
+                if i == 0:
+                    self.tokens += len(tags)
+                known, unknown = column.known, self.unknown[column.name]
+                for tag in tags:
+                    if tag == MISSING:
+                        self.missing[column.name] += 1
+                    elif tag not in known:
+                        unknown[tag] = unknown.get(tag, 0) + 1
+
+    def add_counts(self, n_tokens: int, unknown: Mapping[str, Mapping[str, int]]) -> None:
+        """Count n_tokens tokens of which, per column name, `unknown` gives the tags outside the
+        known ones and their counts ("_" among them counts as missing), as a fast reader finds
+        them."""
+        self.tokens += n_tokens
+        for name, counts in unknown.items():
+            for tag, n in counts.items():
+                if tag == MISSING:
+                    self.missing[name] += n
+                else:
+                    self.unknown[name][tag] = self.unknown[name].get(tag, 0) + n
+
+    def warning(self, source: str) -> str | None:
+        """One line about the worst column when its missing and unknown tags exceed the share
+        of the tokens, else None."""
+        if not self.tokens or not self.columns:
+            return None
+        unknown = {name: sum(counts.values()) for name, counts in self.unknown.items()}
+        column = max(self.columns, key=lambda c: self.missing[c.name] + unknown[c.name])
+        name, missing = column.name, self.missing[column.name]
+        if missing + unknown[name] <= self.share * self.tokens:
+            return None
+        parts = []
+        if missing:
+            parts.append(f"{missing} of {self.tokens} {self.unit} have no {name} "
+                         f"(\"{MISSING}\")")
+        if unknown[name]:
+            counts = self.unknown[name]
+            examples = ", ".join(sorted(counts, key=lambda tag: (-counts[tag], tag))[:EXAMPLES])
+            of = "" if missing else f" of {self.tokens} {self.unit}"
+            parts.append(f"{unknown[name]}{of} have {name} tags the model never saw in "
+                         f"training ({examples})")
+        advice = f"; {column.advice}" if column.advice else ""
+        return f"{source}: {' and '.join(parts)}{advice}"
