@@ -37,12 +37,12 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 sys.path.insert(0, str(REPO))
 from machine import record  # noqa: E402
 
+from classifiers.evaluators.choices import parse_rare_threshold  # noqa: E402
 from classifiers.evaluators.kernel_sum import KernelSumScorer  # noqa: E402
 from classifiers.evaluators.one_vs_one_expansion import OneVsOneExpansion  # noqa: E402
 from classifiers.evaluators.one_vs_one_sum import OneVsOneSumScorer  # noqa: E402
 from classifiers.evaluators.pke import PKEScorer  # noqa: E402
 from classifiers.evaluators.pki import PKIScorer  # noqa: E402
-from classifiers.evaluators.choices import parse_rare_threshold  # noqa: E402
 from classifiers.evaluators.split_svm import SplitSVMScorer  # noqa: E402
 from classifiers.kernel_svm.libsvm_model import read_libsvm_model  # noqa: E402
 from classifiers.kernel_svm.svc import KernelSVM  # noqa: E402

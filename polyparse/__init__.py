@@ -75,7 +75,45 @@ _EXPORTS = {
     "train_tree_classifier": "polyparse.trees",
 }
 
-__all__ = ["__version__", *sorted(_EXPORTS)]
+__all__ = [
+    "__version__",
+    "BACKENDS",
+    "BinaryClassifier",
+    "BinaryMatrix",
+    "BoundaryModel",
+    "Classifier",
+    "ConllFormatError",
+    "EVAL_MODES",
+    "InputError",
+    "JapaneseParser",
+    "Parser",
+    "TreeInstances",
+    "TreeKernelModel",
+    "TreeKernelSpec",
+    "bundled_example",
+    "bundled_japanese_example",
+    "bundled_japanese_model",
+    "bundled_model",
+    "convert_classifier",
+    "evaluate",
+    "evaluate_boundaries",
+    "evaluate_japanese",
+    "knp_documents",
+    "load_boundary_detector",
+    "load_classifier",
+    "load_japanese_parser",
+    "load_parser",
+    "load_tree_classifier",
+    "read_gold_conll",
+    "read_svmlight",
+    "read_svmlight_tk",
+    "train_boundary_detector",
+    "train_classifier",
+    "train_japanese_parser",
+    "train_parser",
+    "train_tree_classifier",
+    "write_svmlight",
+]
 
 if TYPE_CHECKING:
     from classifiers.backends import BACKENDS, Classifier, convert_classifier

@@ -34,12 +34,7 @@ from classifiers.binary_classifier import (
 from classifiers.evaluators.kernel_expansion import KernelExpansion
 from classifiers.evaluators.modes import build_evaluator
 from classifiers.model_file import ModelFileError, inconsistent
-from classifiers.online.kernel_slicing import (
-    STRATEGIES,
-    VARIANTS,
-    BinaryLearner,
-    SlicingData,
-)
+from classifiers.online.choices import STRATEGIES, VARIANTS
 from classifiers.scorer import BinaryScorer
 from classifiers.settings import (
     check_choice,
@@ -170,6 +165,8 @@ class PASlicing(BinaryClassifier):
             self._set_model(labels, KernelExpansion(empty, np.zeros((1, 0)), [1.0], 1.0, 1.0,
                                                     self.degree))
             return self
+        from classifiers.online.kernel_slicing import BinaryLearner, SlicingData
+
         data = SlicingData(X)
         n_common = self.resolved_n_common(data.n_ranked)
         n_outputs = 1 if labels.size == 2 else labels.size

@@ -30,7 +30,6 @@ from classifiers.tree_kernels.settings import (
     DEFAULT_THREADS,
     LEARNERS,
     PERCEPTRONS,
-    TIMINGS,
     TreeKernelSpec,
 )
 from classifiers.tree_kernels.tree_model import TreeKernelModel
@@ -38,7 +37,6 @@ from classifiers.tree_kernels.tree_perceptron import TreePerceptron
 from classifiers.tree_kernels.tree_svm import TreeSVM
 from features.binary_matrix import BinaryMatrix
 from features.trees import TreeForest
-
 
 
 def train_tree_model(learner: str, spec: TreeKernelSpec, forest: TreeForest, y: np.ndarray,

@@ -26,7 +26,7 @@ identical; identical inputs give byte-identical files.
 from __future__ import annotations
 
 import os
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from typing import Any
 
 import numpy as np
@@ -43,8 +43,8 @@ from classifiers.model_file import (
 from classifiers.tree_kernels.combined_scorer import CombinedScorer
 from classifiers.tree_kernels.dag import TreeDag
 from classifiers.tree_kernels.kernels import kernel_expansion, self_kernels
-from classifiers.tree_kernels.settings import MODEL_FORMAT, TreeKernelSpec
 from classifiers.tree_kernels.poly2_table import Poly2Table
+from classifiers.tree_kernels.settings import MODEL_FORMAT, TreeKernelSpec
 from features.binary_matrix import BinaryMatrix
 from features.interning import StringInterner
 from features.trees import TreeForest

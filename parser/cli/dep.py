@@ -14,6 +14,7 @@ from classifiers.evaluators.choices import (
     EVAL_MODES,
     parse_rare_threshold,
 )
+from classifiers.online.choices import STRATEGIES, VARIANTS
 from features.errors import InputError
 from features.output_files import check_output_path, output_stream
 from parser.cli.common import (
@@ -74,9 +75,9 @@ def register(dep: argparse.ArgumentParser) -> None:
     setting("--cache-mb", "cache_mb", "kernel cache per binary problem in MB", type=float)
     setting("--iterations", "iterations", "passes over the training states", type=int)
     setting("--strategy", "strategy", "margin strategy; all give the same model",
-            choices=["kernel", "expand", "split", "slice"])
+            choices=STRATEGIES)
     setting("--variant", "variant", "the online update (pa1: PA-I)",
-            choices=["pa1", "pa", "pa2", "perceptron"])
+            choices=VARIANTS)
     train.add_argument("--no-average", dest="average", action="store_false", default=None,
                        help="pa-slicing: keep the last parameters instead of their average")
     setting("--min-pair-count", "min_pair_count",

@@ -39,7 +39,6 @@ from parser.dependency.arc_eager import LEFT_MOVE, RIGHT_MOVE
 from parser.dependency.config import ParserConfig, classifier_params
 from parser.dependency.decoder import ArcEagerDecoder, ClassifierSlot
 from parser.dependency.feature_templates import template_names
-from parser.dependency.oracle_rows import oracle_rows
 from parser.dependency.projectivize import LIFT_SEPARATOR, deprojectivize, projectivize
 from parser.formats.conll import Sentence
 from parser.formats.tag_coverage import TagColumn, TagCoverage
@@ -146,6 +145,8 @@ class DependencyParser:
             f"{len(sentences)} trees")
         self._learn_words(sentences)
         corpus = self.encode(sentences, grow=True, trees=trees)
+        from parser.dependency.oracle_rows import oracle_rows
+
         rows = oracle_rows(corpus.word, corpus.tag, corpus.coarse, corpus.split_tag,
                            corpus.heads, corpus.labels, corpus.offsets, cfg.feature_set,
                            cfg.single_root)

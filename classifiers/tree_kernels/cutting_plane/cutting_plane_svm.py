@@ -45,7 +45,6 @@ from features.binary_matrix import BinaryMatrix
 from features.trees import TreeForest
 
 
-
 @dataclass
 class CuttingPlaneResult:
     """What a cutting-plane run did: iterations (samples drawn), whether the last sampled cut

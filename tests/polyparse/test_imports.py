@@ -1,0 +1,95 @@
+"""Start-up is a feature: what `import polyparse` and each command load (sets of modules in a
+fresh interpreter, never timings)."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import polyparse
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "parser" / "models" / "example.conllu"
+KNP_EXAMPLE = ROOT / "parser" / "models" / "example.knp"
+# Loaded by none of the short commands: the tree kernels and what they read trees with.
+TREES = {"nltk", "scipy", "classifiers.tree_kernels", "features.trees", "features.svmlight_tk"}
+# The trainers, which no parse needs.
+TRAINERS = {"classifiers.kernel_svm.smo", "classifiers.online.kernel_slicing",
+            "classifiers.linear.poly2_linear", "parser.dependency.oracle_rows",
+            "parser.dependency.training"}
+
+
+def loaded_after(code: str) -> set[str]:
+    """The modules (and their packages) a fresh interpreter holds after running code."""
+    script = (f"{code}\nimport json, sys\n"
+              "names = set()\n"
+              "for name in sys.modules:\n"
+              "    parts = name.split('.')\n"
+              "    names.update('.'.join(parts[:k]) for k in range(1, len(parts) + 1))\n"
+              "print(json.dumps(sorted(names)))")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            cwd=ROOT, stdin=subprocess.DEVNULL)
+    assert result.returncode == 0, result.stderr
+    return set(json.loads(result.stdout.splitlines()[-1]))
+
+
+def command_code(*argv: str) -> str:
+    """Code running `polyparse argv` in-process with its output thrown away."""
+    return ("import contextlib, io\n"
+            "from parser.cli.main import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            f"    code = main({list(argv)!r})\n"
+            "assert code == 0, code\n")
+
+
+def test_import_polyparse_loads_nothing_heavy() -> None:
+    loaded = loaded_after("import polyparse")
+    assert not loaded & {"numpy", "nltk", "scipy", "tqdm", "conllu", "classifiers", "parser",
+                         "features", "importlib.metadata"}
+
+
+def test_the_version_and_the_help_load_no_group() -> None:
+    loaded = loaded_after("from parser.cli.main import build_parser\n"
+                          "build_parser(['--version']).format_help()")
+    assert not loaded & {"numpy", "parser.cli.dep", "parser.cli.ja", "parser.cli.srl",
+                         "parser.cli.clf"}
+
+
+def test_dep_parse_loads_the_parser_and_nothing_else() -> None:
+    loaded = loaded_after(command_code("dep", "parse", str(EXAMPLE)))
+    assert {"parser.dependency.decoder", "classifiers.evaluators"} <= loaded
+    assert not loaded & (TREES | TRAINERS | {"parser.bunsetsu", "parser.srl", "parser.cli.clf",
+                                             "tqdm"})
+
+
+def test_ja_parse_loads_the_bunsetsu_parser_and_nothing_else(tmp_path: Path) -> None:
+    loaded = loaded_after(command_code("ja", "parse", str(KNP_EXAMPLE), "-o",
+                                       str(tmp_path / "out.knp")))
+    assert "parser.bunsetsu.bunsetsu_decoder" in loaded
+    assert not loaded & (TREES | TRAINERS | {"parser.dependency", "parser.srl", "tqdm"})
+
+
+def test_evaluation_loads_no_numpy(tmp_path: Path) -> None:
+    parsed = tmp_path / "parsed.conllu"
+    loaded_after(command_code("dep", "parse", str(EXAMPLE), "-o", str(parsed)))
+    loaded = loaded_after(command_code("dep", "evaluate", str(parsed), str(parsed)))
+    assert not loaded & {"numpy", "classifiers.model_file", "parser.dependency.dependency_parser"}
+
+
+def test_load_parser_loads_no_trainer_and_no_tree_kernel() -> None:
+    loaded = loaded_after("import polyparse\npolyparse.load_parser()")
+    assert not loaded & (TREES | TRAINERS)
+
+
+@pytest.mark.parametrize("name", polyparse.__all__)
+def test_every_public_name_resolves(name: str) -> None:
+    assert getattr(polyparse, name) is not None
+    assert name in dir(polyparse)
+
+
+def test_an_unknown_name_is_an_attribute_error() -> None:
+    with pytest.raises(AttributeError, match="no attribute 'parse_everything'"):
+        polyparse.parse_everything  # noqa: B018
