@@ -47,3 +47,30 @@ class Records:
                 if key not in ("what", "data", "figure", "unit", "machine"))
             lines.append(f"| {row['what']} | {settings} | {row['figure']} | {row['unit']} |")
         return lines
+
+
+def publish(path: str | os.PathLike, name: str, title: str, lines: list[str]) -> None:
+    """Write the section `name` of a results page (docs/results.md): a heading, the machine and
+    the date, then lines; the section between its markers is replaced, or added at the end, and
+    the rest of the page is kept as it is. The page is written whole or not at all."""
+    import datetime
+    import tempfile
+    from pathlib import Path
+
+    page = Path(path)
+    begin, end = f"<!-- {name}: begin -->", f"<!-- {name}: end -->"
+    today = datetime.date.today().isoformat()
+    section = "\n".join([begin, f"## {title}", "",
+                         f"`python benchmarks/{name}.py`, {today}, on {machine()}.", "",
+                         *lines, end])
+    text = page.read_text(encoding="utf-8") if page.exists() else "# Results\n"
+    if begin in text and end in text:
+        head, rest = text.split(begin, 1)
+        text = head + section + rest.split(end, 1)[1]
+    else:
+        text = text.rstrip("\n") + "\n\n" + section + "\n"
+    page.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=page.parent, delete=False,
+                                     prefix=f".{page.name}.", suffix=".tmp") as out:
+        out.write(text)
+    os.replace(out.name, page)

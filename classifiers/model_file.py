@@ -24,7 +24,9 @@ model behind.
 from __future__ import annotations
 
 import json
+import mmap
 import os
+import stat
 import struct
 import zlib
 from collections.abc import Iterator
@@ -44,6 +46,8 @@ COMPRESSION_LEVEL = 6
 # The `format` of a classifier's model file (`polyparse clf`); the parser's is its own.
 CLASSIFIER_FORMAT = "polyparse-clf"
 ALIGNMENT = 64
+# Model files this large or larger are memory-mapped instead of read (read_model_file).
+MAP_BYTES = 1 << 20
 DTYPES = frozenset(
     ["|b1", "|i1", "|u1", "<i2", "<u2", "<i4", "<u4", "<i8", "<u8", "<f4", "<f8"]
 )
@@ -138,10 +142,21 @@ def write_classifier_file(path: str | os.PathLike, classifier: Any,
 def read_model_file(
     path: str | os.PathLike, expected_format: str | None = None
 ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-    """(header, arrays) of a model file; ModelFileError names the file and the problem."""
+    """(header, arrays) of a model file; ModelFileError names the file and the problem.
+
+    A regular file of MAP_BYTES or more is memory-mapped copy-on-write rather than read: its
+    arrays are views of the mapping (writable, private to this process), nothing is copied,
+    and the pages stay shared with the page cache until written."""
     with open(path, "rb") as stream:
-        data = bytearray(os.fstat(stream.fileno()).st_size)
-        stream.readinto(data)
+        info = os.fstat(stream.fileno())
+        data: bytearray | mmap.mmap | None = None
+        if stat.S_ISREG(info.st_mode) and info.st_size >= MAP_BYTES:
+            try:
+                data = mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_COPY)
+            except (OSError, ValueError):
+                data = None
+        if data is None:
+            data = bytearray(stream.read())
     return decode_model(data, str(path), expected_format)
 
 
@@ -165,13 +180,13 @@ def model_format(path: str | os.PathLike) -> str | None:
 
 
 def decode_model(
-    data: bytes | bytearray, name: str, expected_format: str | None = None
+    data: bytes | bytearray | mmap.mmap, name: str, expected_format: str | None = None
 ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """Check and unpack the bytes of a model file (arrays are views of `data`)."""
     corrupt = ModelFileError(f"{name}: truncated or corrupt model file (checksum mismatch)")
-    if not data:
+    if not len(data):
         raise ModelFileError(f"{name}: empty file, not a polyparse model file")
-    if not data.startswith(MAGIC):
+    if bytes(data[:len(MAGIC)]) != MAGIC:
         if len(data) < len(MAGIC) and MAGIC.startswith(bytes(data)):
             raise ModelFileError(
                 f"{name}: truncated or corrupt model file (shorter than its header)"

@@ -99,7 +99,7 @@ class KernelEvaluatorModel(BinaryClassifier):
             raise ValueError(f"unknown decision {decision!r} (available: {', '.join(DECISIONS)})")
         labels = np.asarray(labels)
         n_support = np.asarray(n_support, dtype=np.int32).reshape(-1)
-        if labels.ndim != 1 or labels.size < 2 or np.unique(labels).size != labels.size:
+        if labels.ndim != 1 or labels.size < 2 or len(set(labels.tolist())) != labels.size:
             raise ValueError("labels must hold two or more distinct classes")
         counts = labels.size if decision == "one-vs-one" else 1
         if n_support.shape != (counts,) or (n_support < 0).any():

@@ -13,7 +13,6 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -197,6 +196,8 @@ class DependencyParser:
             clf = new_classifier(cfg.classifier, **params)
             clf.fit(matrix.take(chosen), y)
             return split, kind, clf
+
+        from concurrent.futures import ThreadPoolExecutor
 
         from tqdm import tqdm
 

@@ -1,0 +1,221 @@
+"""What a user pays on every call, measured as whole processes: `polyparse --version`, `import
+polyparse`, parsing the bundled example, parsing EWT test with the bundled model, the Python API
+loading the parser for one sentence, `polyparse ja parse` of KWDLC test x20 on one core, and
+(with --ci) a fresh clone's `bash .ci/run`. Prints one JSON object per measurement and, with
+--results, writes its section of docs/results.md.
+
+    python benchmarks/startup.py [--corpora DIR] [--runs 5] [--ja-model FILE] [--ci]
+                                 [--results docs/results.md]
+
+Each command runs --runs times after one warm-up run in a fresh process (fork, exec, wait4):
+the least wall time is the figure, with the largest peak resident set size of the runs. The
+installed `polyparse` is measured (the one beside this Python), as a user would run it. EWT
+test is parsed with its XPOS column blanked (the bundled model reads UPOS alone), and the
+output's sha256 is printed beside the time. The Japanese model is trained here with the
+defaults on the documents of kwdlc/id/train.id unless --ja-model is given.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from child_process import child_run, polyparse_command
+from machine import publish, record
+
+REPO = Path(__file__).resolve().parents[1]
+# The bars of issue 21 and the anchors it quotes, beside each figure in the results table.
+BARS = {
+    "version": ("<= 0.15 s", "J.DepP starts in ~0.05 s"),
+    "import": ("<= 0.25 s, no nltk or scipy", "`import dask` ~0.1 s"),
+    "example": ("<= 0.3 s, <= 150 MB", "0.25 s / 97 MB before the tree kernels landed"),
+    "ewt": ("<= 1.0 s, <= 250 MB", "MaltParser ~400 sentences/s with its JVM"),
+    "api": ("<= 0.5 s, <= 250 MB", ""),
+    "ja": (">= 30,000 sentences/s, <= 120 MB", "J.DepP measured the same way: 26,600/s, 96 MB"),
+    "ci": ("<= 480 s", "CI's hard limit: 90 minutes"),
+}
+ONE_SENTENCE = ("import polyparse\n"
+                "parser = polyparse.load_parser()\n"
+                "parser.parse([('The', 'DET'), ('dog', 'NOUN'), ('barks', 'VERB'), ('.', 'PUNCT')])")
+
+
+def emit(rec: dict) -> dict:
+    print(json.dumps(rec, ensure_ascii=False), flush=True)
+    return rec
+
+
+def best_of(command: list[str], runs: int, one_core: bool = False,
+            output: Path | None = None) -> tuple[float, float]:
+    """(least wall seconds, largest peak RSS in MB) of runs fresh processes after a warm-up;
+    output: a file the command writes, removed before each run."""
+    results = []
+    for _ in range(runs + 1):
+        if output is not None and output.exists():
+            output.unlink()
+        results.append(child_run(command, one_core=one_core, quiet_stderr=True))
+    counted = results[1:]
+    return min(s for s, _ in counted), max(rss for _, rss in counted)
+
+
+def without_xpos(source: Path, target: Path) -> int:
+    """Copy a CoNLL-U file with every XPOS replaced by "_"; the number of sentences."""
+    sentences = 0
+    with open(source, encoding="utf-8") as lines, open(target, "w", encoding="utf-8") as out:
+        for line in lines:
+            columns = line.rstrip("\n").split("\t")
+            if len(columns) == 10 and columns[0][:1].isdigit():
+                columns[4] = "_"
+                line = "\t".join(columns) + "\n"
+            elif not line.strip():
+                sentences += 1
+            out.write(line)
+    return sentences
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def loaded_heavy_modules() -> list[str]:
+    code = ("import sys, polyparse\n"
+            "print(' '.join(sorted({m.split('.')[0] for m in sys.modules} & "
+            "{'nltk', 'scipy', 'numpy'})))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True, cwd=tempfile.gettempdir())
+    return result.stdout.split()
+
+
+def kwdlc_test_copies(corpora: Path, target: Path, copies: int) -> int:
+    """KWDLC test (the documents of kwdlc/id/test.id) repeated copies times; its sentences."""
+    import polyparse
+
+    paths = polyparse.knp_documents(corpora / "kwdlc" / "id" / "test.id",
+                                    corpora / "kwdlc" / "knp")
+    text = b"".join(Path(path).read_bytes() for path in paths)
+    target.write_bytes(text * copies)
+    return text.count(b"\nEOS\n") * copies + (copies if text.startswith(b"EOS\n") else 0)
+
+
+def ci_seconds(workdir: Path) -> float:
+    """Wall seconds of `bash .ci/run` in a fresh clone of this checkout's HEAD, with the
+    checkout's ../shared beside it."""
+    clone = workdir / "ci" / "repo"
+    subprocess.run(["git", "clone", "-q", str(REPO), str(clone)], check=True)
+    shared = REPO.parent / "shared"
+    if shared.is_dir():
+        (clone.parent / "shared").symlink_to(shared.resolve())
+    started = time.perf_counter()
+    subprocess.run(["bash", ".ci/run"], cwd=clone, check=True, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    return time.perf_counter() - started
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--corpora", default=os.environ.get("POLYPARSE_CORPORA", "../shared/corpora"))
+    ap.add_argument("--runs", type=int, default=5, help="counted runs of each command")
+    ap.add_argument("--ja-model", help="a `polyparse ja train` model (default: train one on "
+                                       "KWDLC train with the defaults)")
+    ap.add_argument("--copies", type=int, default=20, help="copies of KWDLC test parsed")
+    ap.add_argument("--ci", action="store_true", help="also time a fresh clone's .ci/run")
+    ap.add_argument("--results", help="write this benchmark's section of a results page")
+    args = ap.parse_args()
+    if args.runs < 1 or args.copies < 1:
+        ap.error("--runs and --copies must be at least 1")
+    corpora = Path(args.corpora)
+    polyparse = polyparse_command()
+    workdir = Path(tempfile.mkdtemp(prefix="polyparse-startup-"))
+    rows: list[tuple[str, str, str]] = []
+    try:
+        seconds, rss = best_of([*polyparse, "--version"], args.runs)
+        emit(record("polyparse --version", "-", round(seconds, 3), "s", peak_rss_mb=round(rss, 1)))
+        rows.append(("version", "`polyparse --version`", f"{seconds:.3f} s, {rss:.0f} MB"))
+
+        heavy = loaded_heavy_modules()
+        seconds, rss = best_of([sys.executable, "-c", "import polyparse"], args.runs)
+        emit(record("python -c 'import polyparse'", "-", round(seconds, 3), "s",
+                    peak_rss_mb=round(rss, 1), loads=heavy))
+        rows.append(("import", "`python -c \"import polyparse\"`",
+                     f"{seconds:.3f} s, {rss:.0f} MB, loads {', '.join(heavy) or 'none of numpy, nltk, scipy'}"))
+
+        from parser.models.bundled import bundled_example
+
+        out = workdir / "example.out.conllu"
+        seconds, rss = best_of([*polyparse, "dep", "parse", str(bundled_example()), "-o",
+                                str(out)], args.runs, output=out)
+        emit(record("polyparse dep parse of the bundled example", "parser/models/example.conllu",
+                    round(seconds, 3), "s", peak_rss_mb=round(rss, 1)))
+        rows.append(("example", "`polyparse dep parse` of the bundled example",
+                     f"{seconds:.3f} s, {rss:.0f} MB"))
+
+        test = corpora / "en_ewt" / "en_ewt-ud-test.conllu"
+        if test.is_file():
+            blank = workdir / "en_ewt-ud-test.no-xpos.conllu"
+            n = without_xpos(test, blank)
+            out = workdir / "ewt.out.conllu"
+            seconds, rss = best_of([*polyparse, "dep", "parse", str(blank), "-o", str(out)],
+                                   args.runs, output=out)
+            subprocess.run([*polyparse, "dep", "parse", str(blank), "-o", str(out)], check=True)
+            digest = sha256(out)
+            emit(record("polyparse dep parse of EWT test, XPOS blanked, bundled model",
+                        "UD English-EWT test", round(seconds, 3), "s", sentences=n,
+                        sentences_per_second=round(n / seconds), peak_rss_mb=round(rss, 1),
+                        output_sha256=digest))
+            rows.append(("ewt", f"`polyparse dep parse` of EWT test ({n:,} sentences, XPOS "
+                         "blanked), bundled model",
+                         f"{seconds:.3f} s ({n / seconds:,.0f} sentences/s), {rss:.0f} MB; "
+                         f"output sha256 {digest[:12]}"))
+
+        seconds, rss = best_of([sys.executable, "-c", ONE_SENTENCE], args.runs)
+        emit(record("Python: polyparse.load_parser() and one sentence", "-", round(seconds, 3),
+                    "s", peak_rss_mb=round(rss, 1)))
+        rows.append(("api", "Python: `polyparse.load_parser()` + one sentence",
+                     f"{seconds:.3f} s, {rss:.0f} MB"))
+
+        if (corpora / "kwdlc" / "id" / "test.id").is_file():
+            model = args.ja_model
+            if model is None:
+                model = str(workdir / "kwdlc.model")
+                subprocess.run([*polyparse, "ja", "train", "--ids",
+                                str(corpora / "kwdlc" / "id" / "train.id"), "--corpus",
+                                str(corpora / "kwdlc" / "knp"), "--model", model, "--quiet"],
+                               check=True)
+            big = workdir / "kwdlc-test-copies.knp"
+            n = kwdlc_test_copies(corpora, big, args.copies)
+            out = workdir / "kwdlc.out.knp"
+            seconds, rss = best_of([*polyparse, "ja", "parse", "--model", model, str(big),
+                                    "-o", str(out)], args.runs, one_core=True, output=out)
+            emit(record(f"polyparse ja parse of KWDLC test x{args.copies}, one core",
+                        "KWDLC test", round(n / seconds), "sentences/s", sentences=n,
+                        seconds=round(seconds, 3), peak_rss_mb=round(rss, 1)))
+            rows.append(("ja", f"`polyparse ja parse` of KWDLC test x{args.copies} ({n:,} "
+                         "sentences), one core, start-up included",
+                         f"{n / seconds:,.0f} sentences/s ({seconds:.2f} s), {rss:.0f} MB"))
+
+        if args.ci:
+            seconds = ci_seconds(workdir)
+            emit(record("a fresh clone's bash .ci/run", "-", round(seconds, 1), "s"))
+            rows.append(("ci", "a fresh clone's `bash .ci/run` (venv, build, tests)",
+                         f"{seconds:.0f} s"))
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+    if args.results:
+        lines = ["| what a user runs | measured | bar | anchor |", "|---|---|---|---|"]
+        lines += [f"| {what} | {figure} | {BARS[key][0]} | {BARS[key][1]} |"
+                  for key, what, figure in rows]
+        lines += ["", f"Whole processes, least wall time of {args.runs} runs after a warm-up, "
+                  "largest peak RSS; the installed `polyparse`."]
+        publish(args.results, "startup", "Start-up and whole-process speed", lines)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
