@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
+from typing import Any
 
 import numpy as np
 
@@ -28,7 +29,8 @@ from classifiers.evaluators.evaluator_model import KernelEvaluatorModel
 from classifiers.evaluators.kernel_expansion import KernelExpansion
 from classifiers.evaluators.modes import DEFAULT_EVAL_MODE, EVAL_MODES, build_evaluator
 from classifiers.kernel_svm.svc import KernelSVM
-from classifiers.model_file import read_model_file, write_model_file
+from classifiers.model_bytes import Buffer, ModelBytes, decode_model_bytes
+from classifiers.model_file import encode_model, read_model_file, write_model_file
 from features.binary_matrix import BinaryMatrix
 from features.interning import StringInterner
 from features.vocab import FeatureVocab
@@ -43,6 +45,10 @@ from parser.formats.conll import Sentence
 MODEL_FORMAT = "polyparse-dep"
 MODEL_VERSION = 1
 SLOT_KINDS = ("transition", "left", "right")
+# The header entries of the model itself; a file's other entries (training command, data
+# checksum, dev scores) are extras that a loaded parser keeps and writes back.
+HEADER_KEYS = ("format", "format_version", "config", "words", "tags", "labels", "splits",
+               "classifiers", "info")
 
 
 @dataclass
@@ -58,8 +64,9 @@ class EncodedCorpus:
     labels: np.ndarray | None = None
 
 
-class DependencyParser:
-    """An arc-eager parser with per-POS split classifiers: train(), parse(), save(), load()."""
+class DependencyParser(ModelBytes):
+    """An arc-eager parser with per-POS split classifiers: train(), parse(), save(), load();
+    pickles through its model file's bytes and its evaluation mode."""
 
     def __init__(self, config: ParserConfig | None = None) -> None:
         if config is None:
@@ -76,6 +83,7 @@ class DependencyParser:
         self.info: dict = {}
         self.eval_mode = DEFAULT_EVAL_MODE
         self.rare_threshold: int | float | str = "auto"
+        self.header: dict[str, Any] = {}
         self._decoder: ArcEagerDecoder | None = None
         self._scorers: list = []
 
@@ -129,6 +137,7 @@ class DependencyParser:
         sentences = list(sentences)
         if not sentences:
             raise ValueError("no training sentences")
+        self.header = {}
         cfg = self.config
         started = time.perf_counter()
         trees = []
@@ -352,6 +361,22 @@ class DependencyParser:
     # ----- model files ----------------------------------------------------------------------
 
     def save(self, path: str, extra_header: dict | None = None, compress: bool = False) -> None:
+        """Write the model file; extra_header: JSON-ready entries beside the model (None: the
+        extras of the file the parser was loaded from); compress: zlib-compressed arrays."""
+        write_model_file(path, *self._file_parts(extra_header), compress=compress)
+
+    def to_bytes(self, extra_header: dict | None = None, compress: bool = False) -> bytes:
+        """The bytes of the model file save() writes."""
+        return bytes(encode_model(*self._file_parts(extra_header), compress))
+
+    def file_extras(self) -> dict[str, Any]:
+        """The header entries beside the model of the file this parser was loaded from."""
+        return {key: value for key, value in self.header.items() if key not in HEADER_KEYS}
+
+    def _file_parts(self, extra_header: dict | None
+                    ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+        if self.vocab is None:
+            raise RuntimeError("the parser is not trained (train it or load a model)")
         arrays = {"vocab/keys": self.vocab.keys, "vocab/counts": self.vocab.counts}
         slots = {}
         for (split, kind), clf in sorted(self.classifiers.items()):
@@ -362,18 +387,29 @@ class DependencyParser:
             slots[name] = header
             for key, value in clf_arrays.items():
                 arrays[f"{name}/{key}"] = value
+        extras = self.file_extras() if extra_header is None else extra_header
         header = {
             "format": MODEL_FORMAT, "format_version": MODEL_VERSION,
             "config": {k: v for k, v in asdict(self.config).items() if k != "threads"},
             "words": self.words.learned(), "tags": self.tags.learned(),
             "labels": self.labels.learned(), "splits": self.split_names,
-            "classifiers": slots, "info": self.info, **(extra_header or {}),
+            "classifiers": slots, "info": self.info, **extras,
         }
-        write_model_file(path, header, arrays, compress=compress)
+        return header, arrays
 
     @classmethod
     def load(cls, path: str) -> "DependencyParser":
-        header, arrays = read_model_file(path, expected_format=MODEL_FORMAT)
+        return cls._from_file_parts(*read_model_file(path, expected_format=MODEL_FORMAT),
+                                    str(path))
+
+    @classmethod
+    def from_bytes(cls, data: Buffer, source: str = "model bytes") -> "DependencyParser":
+        """The parser of a model file's bytes (as load reads the file)."""
+        return cls._from_file_parts(*decode_model_bytes(data, source, MODEL_FORMAT), source)
+
+    @classmethod
+    def _from_file_parts(cls, header: dict[str, Any], arrays: dict[str, np.ndarray],
+                         source: str) -> "DependencyParser":
         parser = cls(ParserConfig(**header["config"]))
         parser.words = StringInterner(header["words"])
         parser.tags = StringInterner(header["tags"])
@@ -386,6 +422,14 @@ class DependencyParser:
             prefix = name + "/"
             clf_arrays = {k[len(prefix):]: v for k, v in arrays.items() if k.startswith(prefix)}
             parser.classifiers[(int(split_name[5:]), kind)] = classifier_from_arrays(
-                clf_header, clf_arrays)
+                clf_header, clf_arrays, source)
         parser.header = header
         return parser
+
+    def runtime_settings(self) -> dict[str, Any]:
+        """The evaluation mode and rare threshold (set_evaluation), which the file does not
+        hold."""
+        return {"eval_mode": self.eval_mode, "rare_threshold": self.rare_threshold}
+
+    def apply_runtime_settings(self, settings: dict[str, Any]) -> None:
+        self.set_evaluation(settings["eval_mode"], settings["rare_threshold"])
