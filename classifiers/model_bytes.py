@@ -11,13 +11,13 @@ file would.
 from __future__ import annotations
 
 import hashlib
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from classifiers.model_file import ModelFileError, decode_model
 
-ModelBytesT = TypeVar("ModelBytesT", bound="ModelBytes")
 Buffer = bytes | bytearray | memoryview
 
 
@@ -33,8 +33,7 @@ class ModelBytes:
         raise NotImplementedError
 
     @classmethod
-    def from_bytes(cls: type[ModelBytesT], data: Buffer,
-                   source: str = "model bytes") -> ModelBytesT:
+    def from_bytes(cls, data: Buffer, source: str = "model bytes") -> ModelBytes:
         raise NotImplementedError
 
     def runtime_settings(self) -> dict[str, Any]:
@@ -53,8 +52,8 @@ class ModelBytes:
                                  self.runtime_settings())
 
 
-def load_from_bytes(cls: type[ModelBytesT], data: Buffer, sha256: str,
-                    settings: dict[str, Any] | None = None) -> ModelBytesT:
+def load_from_bytes(cls: type[ModelBytes], data: Buffer, sha256: str,
+                    settings: dict[str, Any] | None = None) -> ModelBytes:
     """The object a ModelBytes pickled; ModelFileError (one line) when data does not match
     its sha256 or cannot be decoded."""
     name = f"pickled {getattr(cls, '__name__', cls)}"

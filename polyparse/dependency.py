@@ -76,7 +76,7 @@ class Parser(ModelBytes):
         return self.model.to_bytes(compress=compress)
 
     @classmethod
-    def from_bytes(cls, data: Buffer, source: str = "model bytes") -> "Parser":
+    def from_bytes(cls, data: Buffer, source: str = "model bytes") -> Parser:
         """The parser of a model file's bytes; InputError when they cannot be used."""
         return cls(DependencyParser.from_bytes(data, source))
 

@@ -403,13 +403,13 @@ class DependencyParser(ModelBytes):
                                     str(path))
 
     @classmethod
-    def from_bytes(cls, data: Buffer, source: str = "model bytes") -> "DependencyParser":
+    def from_bytes(cls, data: Buffer, source: str = "model bytes") -> DependencyParser:
         """The parser of a model file's bytes (as load reads the file)."""
         return cls._from_file_parts(*decode_model_bytes(data, source, MODEL_FORMAT), source)
 
     @classmethod
     def _from_file_parts(cls, header: dict[str, Any], arrays: dict[str, np.ndarray],
-                         source: str) -> "DependencyParser":
+                         source: str) -> DependencyParser:
         parser = cls(ParserConfig(**header["config"]))
         parser.words = StringInterner(header["words"])
         parser.tags = StringInterner(header["tags"])

@@ -57,12 +57,12 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 
 
 LEARNERS = {
-    "voted-perceptron": dict(learner="voted-perceptron", epochs=2),
-    "perceptron plain store": dict(learner="perceptron", epochs=2, store="plain"),
-    "kernel-svm": dict(learner="kernel-svm"),
-    "cpa sdag+": dict(learner="cpa", sample=20, iterations=20, seed=3),
-    "cpa usvm rejection": dict(learner="cpa", algorithm="usvm", sample=20, iterations=20,
-                               j=2.0, seed=4),
+    "voted-perceptron": {"learner": "voted-perceptron", "epochs": 2},
+    "perceptron plain store": {"learner": "perceptron", "epochs": 2, "store": "plain"},
+    "kernel-svm": {"learner": "kernel-svm"},
+    "cpa sdag+": {"learner": "cpa", "sample": 20, "iterations": 20, "seed": 3},
+    "cpa usvm rejection": {"learner": "cpa", "algorithm": "usvm", "sample": 20,
+                           "iterations": 20, "j": 2.0, "seed": 4},
 }
 SPECS = {
     "sst + poly2": TreeKernelSpec(degree=2),

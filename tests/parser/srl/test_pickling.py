@@ -14,10 +14,10 @@ from parser.formats.gold_conll import ConllSrlSentence, read_gold_conll
 from parser.srl.boundary_model import BoundaryModel
 
 LEARNERS = {
-    "voted-perceptron": dict(learner="voted-perceptron", epochs=2),
-    "perceptron": dict(learner="perceptron", epochs=1),
-    "kernel-svm": dict(learner="kernel-svm"),
-    "cpa": dict(learner="cpa", sample=20, iterations=20, seed=2),
+    "voted-perceptron": {"learner": "voted-perceptron", "epochs": 2},
+    "perceptron": {"learner": "perceptron", "epochs": 1},
+    "kernel-svm": {"learner": "kernel-svm"},
+    "cpa": {"learner": "cpa", "sample": 20, "iterations": 20, "seed": 2},
 }
 
 
