@@ -30,7 +30,12 @@ from classifiers.evaluators.kernel_expansion import KernelExpansion
 from classifiers.evaluators.modes import DEFAULT_EVAL_MODE, EVAL_MODES, build_evaluator
 from classifiers.kernel_svm.svc import KernelSVM
 from classifiers.model_bytes import Buffer, ModelBytes, decode_model_bytes
-from classifiers.model_file import encode_model, read_model_file, write_model_file
+from classifiers.model_file import (
+    encode_model,
+    inconsistent,
+    read_model_file,
+    write_model_file,
+)
 from features.binary_matrix import BinaryMatrix
 from features.interning import StringInterner
 from features.vocab import FeatureVocab
@@ -410,19 +415,21 @@ class DependencyParser(ModelBytes):
     @classmethod
     def _from_file_parts(cls, header: dict[str, Any], arrays: dict[str, np.ndarray],
                          source: str) -> DependencyParser:
-        parser = cls(ParserConfig(**header["config"]))
-        parser.words = StringInterner(header["words"])
-        parser.tags = StringInterner(header["tags"])
-        parser.labels = StringInterner(header["labels"])
-        parser.vocab = FeatureVocab(arrays["vocab/keys"], arrays["vocab/counts"])
-        parser.split_names = list(header["splits"])
-        parser.info = dict(header["info"])
-        for name, clf_header in header["classifiers"].items():
-            split_name, kind = name.split("/")
-            prefix = name + "/"
-            clf_arrays = {k[len(prefix):]: v for k, v in arrays.items() if k.startswith(prefix)}
-            parser.classifiers[(int(split_name[5:]), kind)] = classifier_from_arrays(
-                clf_header, clf_arrays, source)
+        with inconsistent(source):
+            parser = cls(ParserConfig(**header["config"]))
+            parser.words = StringInterner(header["words"])
+            parser.tags = StringInterner(header["tags"])
+            parser.labels = StringInterner(header["labels"])
+            parser.vocab = FeatureVocab(arrays["vocab/keys"], arrays["vocab/counts"])
+            parser.split_names = list(header["splits"])
+            parser.info = dict(header["info"])
+            for name, clf_header in header["classifiers"].items():
+                split_name, kind = name.split("/")
+                prefix = name + "/"
+                clf_arrays = {k[len(prefix):]: v for k, v in arrays.items()
+                              if k.startswith(prefix)}
+                parser.classifiers[(int(split_name[5:]), kind)] = classifier_from_arrays(
+                    clf_header, clf_arrays, source)
         parser.header = header
         return parser
 

@@ -99,7 +99,7 @@ def test_to_bytes_is_the_file_save_writes_and_keeps_the_files_extras(
     assert loaded.to_bytes(extra_header={}) == trained.to_bytes()
 
 
-def test_changed_payload_and_an_untrained_parser_fail_with_one_line(
+def test_changed_or_broken_bytes_and_an_untrained_parser_fail_with_one_line(
         trained: DependencyParser) -> None:
     pickled = pickle.dumps(trained)
     payload = trained.to_bytes()
@@ -114,5 +114,9 @@ def test_changed_payload_and_an_untrained_parser_fail_with_one_line(
     with pytest.raises(ModelFileError, match=r"^pickled DependencyParser: is a polyparse-ja "
                                              r"model, expected polyparse-dep$"):
         load_from_bytes(DependencyParser, other, hashlib.sha256(other).hexdigest(), {})
+    incomplete = bytes(encode_model({"format": "polyparse-dep", "config": {}}, {}))
+    with pytest.raises(ModelFileError, match=r"^model bytes: inconsistent model header "
+                                             r"\('words'\)$"):
+        DependencyParser.from_bytes(incomplete)
     with pytest.raises(RuntimeError, match="the parser is not trained"):
         pickle.dumps(DependencyParser())
