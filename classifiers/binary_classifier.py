@@ -18,9 +18,11 @@ from typing import Any
 
 import numpy as np
 
+from classifiers.model_bytes import Buffer, ModelBytes, decode_model_bytes
 from classifiers.model_file import (
     CLASSIFIER_FORMAT,
     ModelFileError,
+    classifier_file_bytes,
     read_model_file,
     write_classifier_file,
 )
@@ -63,8 +65,9 @@ def plain_label(label: Any) -> Any:
     return label.item() if isinstance(label, np.generic) else label
 
 
-class BinaryClassifier:
-    """What every backend shares: fitted checks, decision values, prediction, model files.
+class BinaryClassifier(ModelBytes):
+    """What every backend shares: fitted checks, decision values, prediction, model files,
+    pickling through the model file's bytes.
 
     A subclass sets `backend` (the name in model headers), keeps `classes_` and its compiled
     `scorer` once fitted, and defines to_arrays/from_arrays; one-vs-rest backends inherit
@@ -150,3 +153,13 @@ class BinaryClassifier:
         """Read a polyparse-clf model file written by save."""
         header, arrays = read_model_file(path, CLASSIFIER_FORMAT)
         return cls.from_arrays(header, arrays, source=str(path))
+
+    def to_bytes(self, metadata: dict[str, Any] | None = None) -> bytes:
+        """The bytes of the model file save() writes."""
+        return bytes(classifier_file_bytes(self, metadata))
+
+    @classmethod
+    def from_bytes(cls, data: Buffer, source: str = "model bytes") -> BinaryClassifier:
+        """The classifier of a polyparse-clf model file's bytes (as load reads the file)."""
+        header, arrays = decode_model_bytes(data, source, CLASSIFIER_FORMAT)
+        return cls.from_arrays(header, arrays, source=source)

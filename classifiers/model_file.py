@@ -128,15 +128,21 @@ def write_model_file(
     write_bytes(path, encode_model(header, arrays, compress))
 
 
-def write_classifier_file(path: str | os.PathLike, classifier: Any,
-                          metadata: dict[str, Any] | None = None) -> None:
-    """Write a classifier's to_arrays() as a CLASSIFIER_FORMAT model file atomically
+def classifier_file_bytes(classifier: Any, metadata: dict[str, Any] | None = None) -> bytearray:
+    """The bytes of a CLASSIFIER_FORMAT model file holding a classifier's to_arrays()
     (metadata: JSON-ready extras)."""
     header, arrays = classifier.to_arrays()
     header["format"] = CLASSIFIER_FORMAT
     if metadata:
         header["metadata"] = metadata
-    write_model_file(path, header, arrays)
+    return encode_model(header, arrays)
+
+
+def write_classifier_file(path: str | os.PathLike, classifier: Any,
+                          metadata: dict[str, Any] | None = None) -> None:
+    """Write a classifier's to_arrays() as a CLASSIFIER_FORMAT model file atomically
+    (metadata: JSON-ready extras)."""
+    write_bytes(path, classifier_file_bytes(classifier, metadata))
 
 
 def read_model_file(

@@ -20,6 +20,10 @@ cdef class BinaryScorer:
         for k in range(self.n_outputs):
             out[k] = 0.0
 
+    def __reduce__(self):
+        raise TypeError(f"a compiled {type(self).__name__} does not pickle; pickle the "
+                        "classifier it belongs to, which pickles through its model bytes")
+
     def decision_function(self, X) -> np.ndarray:
         """Decision values of every row of a BinaryMatrix, shape (n_rows, n_outputs)."""
         cdef const int64_t[::1] indptr = np.ascontiguousarray(X.indptr, dtype=np.int64)

@@ -12,6 +12,7 @@ from typing import Any
 
 import conllu
 
+from classifiers.model_bytes import Buffer, ModelBytes
 from features.errors import InputError
 from parser.dependency.config import ParserConfig, classifier_options
 from parser.dependency.dependency_parser import DependencyParser
@@ -31,13 +32,14 @@ Path = str | os.PathLike
 ParserInput = str | conllu.TokenList | Iterable[conllu.TokenList] | Iterable[Sequence[TaggedWord]]
 
 
-class Parser:
+class Parser(ModelBytes):
     """A trained arc-eager dependency parser.
 
     parse() takes CoNLL-U text (returns CoNLL-U text), one conllu.TokenList (returns a
     TokenList), or an iterable of TokenLists or of tagged sentences, each a sequence of
     forms, (form, upos) or (form, upos, xpos) tuples (returns a list of TokenLists); only HEAD
-    and DEPREL are set, everything else is kept.
+    and DEPREL are set, everything else is kept. It pickles as its model file's bytes and its
+    evaluation mode, so process pools and Dask workers get the same parser.
     """
 
     def __init__(self, model: DependencyParser) -> None:
@@ -67,6 +69,21 @@ class Parser:
     def save(self, path: Path, compress: bool = False) -> None:
         """Write the model file (compress: zlib-compressed arrays, smaller and slower to load)."""
         self.model.save(os.fspath(path), compress=compress)
+
+    def to_bytes(self, compress: bool = False) -> bytes:
+        """The bytes of the model file save() writes."""
+        return self.model.to_bytes(compress=compress)
+
+    @classmethod
+    def from_bytes(cls, data: Buffer, source: str = "model bytes") -> Parser:
+        """The parser of a model file's bytes; InputError when they cannot be used."""
+        return cls(DependencyParser.from_bytes(data, source))
+
+    def runtime_settings(self) -> dict[str, Any]:
+        return self.model.runtime_settings()
+
+    def apply_runtime_settings(self, settings: dict[str, Any]) -> None:
+        self.model.apply_runtime_settings(settings)
 
 
 def load_parser(path: Path | None = None, eval_mode: str | None = None,

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path as FilePath
 from typing import Any
 
+from classifiers.model_bytes import Buffer, ModelBytes
 from features.errors import InputError
 from parser.bunsetsu.bunsetsu_files import (
     file_scores,
@@ -31,8 +32,9 @@ from parser.models.bundled import bundled_japanese_model
 Path = str | os.PathLike
 
 
-class JapaneseParser:
-    """A trained bunsetsu dependency parser (and chunker)."""
+class JapaneseParser(ModelBytes):
+    """A trained bunsetsu dependency parser (and chunker); pickles as its model file's bytes,
+    so process pools and Dask workers get the same parser."""
 
     def __init__(self, model: BunsetsuParser) -> None:
         if not isinstance(model, BunsetsuParser):
@@ -53,6 +55,15 @@ class JapaneseParser:
 
     def save(self, path: Path) -> None:
         self.model.save(os.fspath(path))
+
+    def to_bytes(self) -> bytes:
+        """The bytes of the model file save() writes."""
+        return self.model.to_bytes()
+
+    @classmethod
+    def from_bytes(cls, data: Buffer, source: str = "model bytes") -> JapaneseParser:
+        """The parser of a model file's bytes; InputError when they cannot be used."""
+        return cls(BunsetsuParser.from_bytes(data, source))
 
 
 def knp_documents(ids: Path, corpus: Path) -> list[FilePath]:

@@ -31,9 +31,11 @@ from typing import Any
 
 import numpy as np
 
+from classifiers.model_bytes import Buffer, ModelBytes, decode_model_bytes
 from classifiers.model_file import (
     ModelFileError,
     arrays_strings,
+    encode_model,
     inconsistent,
     read_model_file,
     require_arrays,
@@ -63,8 +65,9 @@ _FOREST_ARRAYS = {
 }
 
 
-class TreeKernelModel:
-    """f(x) = bias + sum_i weights[i] K(model tree i, x) (see the module notes)."""
+class TreeKernelModel(ModelBytes):
+    """f(x) = bias + sum_i weights[i] K(model tree i, x) (see the module notes); pickles
+    through its model file's bytes."""
 
     def __init__(self, spec: TreeKernelSpec, forest: TreeForest, weights: np.ndarray,
                  vectors: BinaryMatrix | None, bias: float = 0.0) -> None:
@@ -177,6 +180,16 @@ class TreeKernelModel:
         (training command, data checksum, scores) stored under `metadata`; extra_arrays: what
         an application keeps beside the model (an SRL feature vocabulary), stored as
         `extra_<name>` and given back by `load_with_extras`."""
+        write_model_file(path, *self._file_parts(extra_header, extra_arrays))
+
+    def to_bytes(self, extra_header: dict[str, Any] | None = None,
+                 extra_arrays: dict[str, np.ndarray] | None = None) -> bytes:
+        """The bytes of the model file save() writes."""
+        return bytes(encode_model(*self._file_parts(extra_header, extra_arrays)))
+
+    def _file_parts(self, extra_header: dict[str, Any] | None,
+                    extra_arrays: dict[str, np.ndarray] | None
+                    ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         header: dict[str, Any] = {
             "format": FORMAT,
             "format_version": FORMAT_VERSION,
@@ -197,7 +210,7 @@ class TreeKernelModel:
             arrays["vector_indices"] = self.vectors.indices
         for name, array in (extra_arrays or {}).items():
             arrays[f"extra_{name}"] = array
-        write_model_file(path, header, arrays)
+        return header, arrays
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> TreeKernelModel:
@@ -205,11 +218,25 @@ class TreeKernelModel:
         return cls.load_with_extras(path)[0]
 
     @classmethod
+    def from_bytes(cls, data: Buffer, source: str = "model bytes") -> TreeKernelModel:
+        """The model of a model file's bytes (as load reads the file)."""
+        return cls.from_bytes_with_extras(data, source)[0]
+
+    @classmethod
     def load_with_extras(cls, path: str | os.PathLike
                          ) -> tuple[TreeKernelModel, dict[str, Any], dict[str, np.ndarray]]:
         """The model saved at path, the `metadata` of its header and its extra arrays."""
-        name = str(path)
-        header, arrays = read_model_file(path, FORMAT)
+        return cls._from_file_parts(*read_model_file(path, FORMAT), str(path))
+
+    @classmethod
+    def from_bytes_with_extras(cls, data: Buffer, source: str = "model bytes"
+                               ) -> tuple[TreeKernelModel, dict[str, Any], dict[str, np.ndarray]]:
+        """load_with_extras on a model file's bytes; source names them in errors."""
+        return cls._from_file_parts(*decode_model_bytes(data, source, FORMAT), source)
+
+    @classmethod
+    def _from_file_parts(cls, header: dict[str, Any], arrays: dict[str, np.ndarray], name: str
+                         ) -> tuple[TreeKernelModel, dict[str, Any], dict[str, np.ndarray]]:
         if header.get("format_version") != FORMAT_VERSION:
             raise ModelFileError(f"{name}: tree-kernel model format version "
                                  f"{header.get('format_version')!r}, expected {FORMAT_VERSION}")

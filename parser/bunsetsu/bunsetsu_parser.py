@@ -29,7 +29,13 @@ from classifiers.backends import (
     is_kernel_model,
     new_classifier,
 )
-from classifiers.model_file import inconsistent, read_model_file, write_model_file
+from classifiers.model_bytes import Buffer, ModelBytes, decode_model_bytes
+from classifiers.model_file import (
+    encode_model,
+    inconsistent,
+    read_model_file,
+    write_model_file,
+)
 from features.binary_matrix import BinaryMatrix
 from features.interning import StringInterner
 from features.vocab import FeatureVocab
@@ -42,6 +48,11 @@ MODEL_FORMAT = "polyparse-ja"
 MODEL_VERSION = 1
 # The column of parts of speech in tag-coverage warnings.
 POS_COLUMN = "POS"
+# The header entries of the model itself; a file's other entries (training command, dev
+# scores) are extras that a loaded parser keeps and writes back.
+HEADER_KEYS = ("format", "format_version", "config", "lexicon", "classifiers", "info")
+
+
 def _rows(keys: np.ndarray, indptr: np.ndarray, vocab: FeatureVocab) -> BinaryMatrix:
     """The rows of key lists as sorted, unique feature ids (keys outside vocab dropped)."""
     ids = vocab.transform(keys).astype(np.int64)
@@ -60,7 +71,10 @@ def _decision_of(clf: Any, vocab: FeatureVocab) -> Decision:
     return Decision(vocab.index, clf.scorer, positive_means_yes=classes[0] == 1)
 
 
-class BunsetsuParser:
+class BunsetsuParser(ModelBytes):
+    """The dependency classifier and the chunker with their vocabularies: train(), parse(),
+    save(), load(); pickles through its model file's bytes."""
+
     def __init__(self, config: BunsetsuConfig | None = None) -> None:
         self.config = config or BunsetsuConfig()
         self.config.check()
@@ -68,6 +82,7 @@ class BunsetsuParser:
         self.vocabs: dict[str, FeatureVocab] = {}
         self.classifiers: dict[str, Any] = {}
         self.info: dict[str, Any] = {}
+        self.header: dict[str, Any] = {}
         self.training_seconds = 0.0
         self._decisions: dict[str, Decision] = {}
 
@@ -126,6 +141,7 @@ class BunsetsuParser:
         if not sentences:
             raise ValueError("no training sentences")
         started = time.perf_counter()
+        self.header = {}
         cfg = self.config
         corpus = self.encode(sentences, grow=True)
         gold = np.fromiter((h for s in sentences for h in s.heads), dtype=np.int32)
@@ -231,6 +247,20 @@ class BunsetsuParser:
             unit="morphemes", share=0.05)
 
     def save(self, path: str, extra_header: dict | None = None) -> None:
+        """Write the model file, its arrays compressed; extra_header: JSON-ready entries beside
+        the model (None: the extras of the file the parser was loaded from)."""
+        write_model_file(path, *self._file_parts(extra_header), compress=True)
+
+    def to_bytes(self, extra_header: dict | None = None) -> bytes:
+        """The bytes of the model file save() writes."""
+        return bytes(encode_model(*self._file_parts(extra_header), compress=True))
+
+    def file_extras(self) -> dict[str, Any]:
+        """The header entries beside the model of the file this parser was loaded from."""
+        return {key: value for key, value in self.header.items() if key not in HEADER_KEYS}
+
+    def _file_parts(self, extra_header: dict | None
+                    ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         arrays: dict[str, np.ndarray] = {}
         slots = {}
         for name, clf in sorted(self.classifiers.items()):
@@ -240,15 +270,26 @@ class BunsetsuParser:
             slots[name] = header
             for key, value in clf_arrays.items():
                 arrays[f"{name}/{key}"] = value
+        extras = self.file_extras() if extra_header is None else extra_header
         header = {"format": MODEL_FORMAT, "format_version": MODEL_VERSION,
                   "config": asdict(self.config), "lexicon": self.lexicon.learned(),
-                  "classifiers": slots, "info": self.info, **(extra_header or {})}
-        write_model_file(path, header, arrays, compress=True)
+                  "classifiers": slots, "info": self.info, **extras}
+        return header, arrays
 
     @classmethod
     def load(cls, path: str) -> BunsetsuParser:
-        header, arrays = read_model_file(path, expected_format=MODEL_FORMAT)
-        with inconsistent(str(path)):
+        return cls._from_file_parts(*read_model_file(path, expected_format=MODEL_FORMAT),
+                                    str(path))
+
+    @classmethod
+    def from_bytes(cls, data: Buffer, source: str = "model bytes") -> BunsetsuParser:
+        """The parser of a model file's bytes (as load reads the file)."""
+        return cls._from_file_parts(*decode_model_bytes(data, source, MODEL_FORMAT), source)
+
+    @classmethod
+    def _from_file_parts(cls, header: dict[str, Any], arrays: dict[str, np.ndarray],
+                         source: str) -> BunsetsuParser:
+        with inconsistent(source):
             parser = cls(BunsetsuConfig(**header["config"]))
             parser.lexicon = StringInterner(header["lexicon"])
             parser.info = dict(header["info"])
@@ -258,6 +299,6 @@ class BunsetsuParser:
                 parser.vocabs[name] = FeatureVocab(part.pop("vocab/keys"),
                                                    part.pop("vocab/counts").astype(np.int64))
                 parser.classifiers[name] = classifier_from_arrays(clf_header, part,
-                                                                  source=str(path))
+                                                                  source=source)
         parser.header = header
         return parser

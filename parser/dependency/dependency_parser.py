@@ -14,6 +14,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
+from typing import Any
 
 import numpy as np
 
@@ -30,7 +31,13 @@ from classifiers.evaluators.choices import (
     DEFAULT_RARE_THRESHOLD,
     EVAL_MODES,
 )
-from classifiers.model_file import read_model_file, write_model_file
+from classifiers.model_bytes import Buffer, ModelBytes, decode_model_bytes
+from classifiers.model_file import (
+    encode_model,
+    inconsistent,
+    read_model_file,
+    write_model_file,
+)
 from features.binary_matrix import BinaryMatrix
 from features.interning import StringInterner
 from features.vocab import FeatureVocab
@@ -45,6 +52,10 @@ from parser.formats.tag_coverage import TagColumn, TagCoverage
 MODEL_FORMAT = "polyparse-dep"
 MODEL_VERSION = 1
 SLOT_KINDS = ("transition", "left", "right")
+# The header entries of the model itself; a file's other entries (training command, data
+# checksum, dev scores) are extras that a loaded parser keeps and writes back.
+HEADER_KEYS = ("format", "format_version", "config", "words", "tags", "labels", "splits",
+               "classifiers", "info")
 
 
 @dataclass
@@ -60,8 +71,9 @@ class EncodedCorpus:
     labels: np.ndarray | None = None
 
 
-class DependencyParser:
-    """An arc-eager parser with per-POS split classifiers: train(), parse(), save(), load()."""
+class DependencyParser(ModelBytes):
+    """An arc-eager parser with per-POS split classifiers: train(), parse(), save(), load();
+    pickles through its model file's bytes and its evaluation mode."""
 
     def __init__(self, config: ParserConfig | None = None) -> None:
         if config is None:
@@ -78,6 +90,7 @@ class DependencyParser:
         self.info: dict = {}
         self.eval_mode = DEFAULT_EVAL_MODE
         self.rare_threshold: int | float | str = DEFAULT_RARE_THRESHOLD
+        self.header: dict[str, Any] = {}
         self._decoder: ArcEagerDecoder | None = None
         self._scorers: list = []
 
@@ -131,6 +144,7 @@ class DependencyParser:
         sentences = list(sentences)
         if not sentences:
             raise ValueError("no training sentences")
+        self.header = {}
         cfg = self.config
         started = time.perf_counter()
         trees = []
@@ -398,6 +412,22 @@ class DependencyParser:
     # ----- model files ----------------------------------------------------------------------
 
     def save(self, path: str, extra_header: dict | None = None, compress: bool = False) -> None:
+        """Write the model file; extra_header: JSON-ready entries beside the model (None: the
+        extras of the file the parser was loaded from); compress: zlib-compressed arrays."""
+        write_model_file(path, *self._file_parts(extra_header), compress=compress)
+
+    def to_bytes(self, extra_header: dict | None = None, compress: bool = False) -> bytes:
+        """The bytes of the model file save() writes."""
+        return bytes(encode_model(*self._file_parts(extra_header), compress))
+
+    def file_extras(self) -> dict[str, Any]:
+        """The header entries beside the model of the file this parser was loaded from."""
+        return {key: value for key, value in self.header.items() if key not in HEADER_KEYS}
+
+    def _file_parts(self, extra_header: dict | None
+                    ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+        if self.vocab is None:
+            raise RuntimeError("the parser is not trained (train it or load a model)")
         arrays = {"vocab/keys": self.vocab.keys, "vocab/counts": self.vocab.counts}
         slots = {}
         for (split, kind), clf in sorted(self.classifiers.items()):
@@ -408,30 +438,51 @@ class DependencyParser:
             slots[name] = header
             for key, value in clf_arrays.items():
                 arrays[f"{name}/{key}"] = value
+        extras = self.file_extras() if extra_header is None else extra_header
         header = {
             "format": MODEL_FORMAT, "format_version": MODEL_VERSION,
             "config": {k: v for k, v in asdict(self.config).items() if k != "threads"},
             "words": self.words.learned(), "tags": self.tags.learned(),
             "labels": self.labels.learned(), "splits": self.split_names,
-            "classifiers": slots, "info": self.info, **(extra_header or {}),
+            "classifiers": slots, "info": self.info, **extras,
         }
-        write_model_file(path, header, arrays, compress=compress)
+        return header, arrays
 
     @classmethod
     def load(cls, path: str) -> "DependencyParser":
-        header, arrays = read_model_file(path, expected_format=MODEL_FORMAT)
-        parser = cls(ParserConfig(**header["config"]))
-        parser.words = StringInterner(header["words"])
-        parser.tags = StringInterner(header["tags"])
-        parser.labels = StringInterner(header["labels"])
-        parser.vocab = FeatureVocab(arrays["vocab/keys"], arrays["vocab/counts"])
-        parser.split_names = list(header["splits"])
-        parser.info = dict(header["info"])
-        for name, clf_header in header["classifiers"].items():
-            split_name, kind = name.split("/")
-            prefix = name + "/"
-            clf_arrays = {k[len(prefix):]: v for k, v in arrays.items() if k.startswith(prefix)}
-            parser.classifiers[(int(split_name[5:]), kind)] = classifier_from_arrays(
-                clf_header, clf_arrays)
+        return cls._from_file_parts(*read_model_file(path, expected_format=MODEL_FORMAT),
+                                    str(path))
+
+    @classmethod
+    def from_bytes(cls, data: Buffer, source: str = "model bytes") -> DependencyParser:
+        """The parser of a model file's bytes (as load reads the file)."""
+        return cls._from_file_parts(*decode_model_bytes(data, source, MODEL_FORMAT), source)
+
+    @classmethod
+    def _from_file_parts(cls, header: dict[str, Any], arrays: dict[str, np.ndarray],
+                         source: str) -> DependencyParser:
+        with inconsistent(source):
+            parser = cls(ParserConfig(**header["config"]))
+            parser.words = StringInterner(header["words"])
+            parser.tags = StringInterner(header["tags"])
+            parser.labels = StringInterner(header["labels"])
+            parser.vocab = FeatureVocab(arrays["vocab/keys"], arrays["vocab/counts"])
+            parser.split_names = list(header["splits"])
+            parser.info = dict(header["info"])
+            for name, clf_header in header["classifiers"].items():
+                split_name, kind = name.split("/")
+                prefix = name + "/"
+                clf_arrays = {k[len(prefix):]: v for k, v in arrays.items()
+                              if k.startswith(prefix)}
+                parser.classifiers[(int(split_name[5:]), kind)] = classifier_from_arrays(
+                    clf_header, clf_arrays, source)
         parser.header = header
         return parser
+
+    def runtime_settings(self) -> dict[str, Any]:
+        """The evaluation mode and rare threshold (set_evaluation), which the file does not
+        hold."""
+        return {"eval_mode": self.eval_mode, "rare_threshold": self.rare_threshold}
+
+    def apply_runtime_settings(self, settings: dict[str, Any]) -> None:
+        self.set_evaluation(settings["eval_mode"], settings["rare_threshold"])

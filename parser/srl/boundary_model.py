@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from classifiers.model_bytes import Buffer, ModelBytes
 from classifiers.model_file import ModelFileError, arrays_strings, string_arrays
 from classifiers.tree_kernels.settings import TIMINGS, TreeKernelSpec
 from classifiers.tree_kernels.tree_learners import train_tree_model
@@ -31,8 +32,9 @@ __all__ = ["BoundaryModel", "DEFAULT_EPOCHS"]
 
 
 
-class BoundaryModel:
-    """A trained boundary classifier and its frozen feature vocabulary."""
+class BoundaryModel(ModelBytes):
+    """A trained boundary classifier and its frozen feature vocabulary; pickles through its
+    model file's bytes (training timings, which are not in the file, stay behind)."""
 
     def __init__(self, model: TreeKernelModel, vocab: FirstSeenVocab,
                  training: dict[str, Any] | None = None,
@@ -82,18 +84,35 @@ class BoundaryModel:
 
     def save(self, path: str | os.PathLike, metadata: dict[str, Any] | None = None) -> None:
         """Write the model file (metadata: JSON-ready extras stored with the summary)."""
-        self.model.save(path, {"srl": {**self.training, **(metadata or {})}},
-                        string_arrays("features", self.vocab.features()))
+        self.model.save(path, *self._file_extras(metadata))
+
+    def to_bytes(self, metadata: dict[str, Any] | None = None) -> bytes:
+        """The bytes of the model file save() writes."""
+        return self.model.to_bytes(*self._file_extras(metadata))
+
+    def _file_extras(self, metadata: dict[str, Any] | None
+                     ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+        return ({"srl": {**self.training, **(metadata or {})}},
+                string_arrays("features", self.vocab.features()))
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> BoundaryModel:
         """A model file written by `save`; ModelFileError (one line) for any other file."""
-        model, metadata, extras = TreeKernelModel.load_with_extras(path)
+        return cls._from_parts(*TreeKernelModel.load_with_extras(path), str(path))
+
+    @classmethod
+    def from_bytes(cls, data: Buffer, source: str = "model bytes") -> BoundaryModel:
+        """The detector of a model file's bytes (as load reads the file)."""
+        return cls._from_parts(*TreeKernelModel.from_bytes_with_extras(data, source), source)
+
+    @classmethod
+    def _from_parts(cls, model: TreeKernelModel, metadata: dict[str, Any],
+                    extras: dict[str, np.ndarray], source: str) -> BoundaryModel:
         if "srl" not in metadata or not {"features_text", "features_offsets"} <= set(extras):
-            raise ModelFileError(f"{path}: a tree-kernel model without an SRL feature "
+            raise ModelFileError(f"{source}: a tree-kernel model without an SRL feature "
                                  "vocabulary (made by `clf train`, not `srl train`)")
         try:
             features = arrays_strings(extras, "features")
         except ValueError as error:
-            raise ModelFileError(f"{path}: corrupt model file ({error})") from None
+            raise ModelFileError(f"{source}: corrupt model file ({error})") from None
         return cls(model, FirstSeenVocab(features, frozen=True), metadata["srl"])

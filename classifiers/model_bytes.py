@@ -1,0 +1,75 @@
+"""Objects that are what their model file holds: `to_bytes()`, `from_bytes()`, and pickling
+through those bytes.
+
+A model pickles as a call `load_from_bytes(cls, data, sha256, settings)`: `data` the bytes its
+`save()` would write, `sha256` their hex digest, checked before anything is decoded, and
+`settings` the few runtime settings that change its output without being in the file (a
+parser's evaluation mode). Nothing else of the object goes into the pickle, so a process pool
+or a Dask worker receives the model file's bytes once and rebuilds the model as loading the
+file would.
+"""
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from classifiers.model_file import ModelFileError, decode_model
+
+Buffer = bytes | bytearray | memoryview
+
+
+class ModelBytes:
+    """Base of the classes that pickle through their model bytes.
+
+    A subclass defines to_bytes() (the bytes save() writes) and from_bytes() (the object
+    loading those bytes gives), and, when it has settings outside the file that change its
+    output, runtime_settings() and apply_runtime_settings().
+    """
+
+    def to_bytes(self) -> bytes:
+        raise NotImplementedError
+
+    @classmethod
+    def from_bytes(cls, data: Buffer, source: str = "model bytes") -> ModelBytes:
+        raise NotImplementedError
+
+    def runtime_settings(self) -> dict[str, Any]:
+        """Settings that change the output but are not in the model bytes."""
+        return {}
+
+    def apply_runtime_settings(self, settings: dict[str, Any]) -> None:
+        """Restore what runtime_settings() gave, on an object made by from_bytes."""
+        if settings:
+            raise ValueError(f"{type(self).__name__} takes no runtime settings, not "
+                             f"{', '.join(sorted(settings))}")
+
+    def __reduce__(self) -> tuple[Callable[..., ModelBytes], tuple[Any, ...]]:
+        data = self.to_bytes()
+        return load_from_bytes, (type(self), data, hashlib.sha256(data).hexdigest(),
+                                 self.runtime_settings())
+
+
+def load_from_bytes(cls: type[ModelBytes], data: Buffer, sha256: str,
+                    settings: dict[str, Any] | None = None) -> ModelBytes:
+    """The object a ModelBytes pickled; ModelFileError (one line) when data does not match
+    its sha256 or cannot be decoded."""
+    name = f"pickled {getattr(cls, '__name__', cls)}"
+    if not (isinstance(cls, type) and issubclass(cls, ModelBytes)):
+        raise ModelFileError(f"{name}: not a class that loads from model bytes")
+    if hashlib.sha256(data).hexdigest() != sha256:
+        raise ModelFileError(f"{name}: the model bytes do not match their sha256 (changed or "
+                             "cut short on the way)")
+    model = cls.from_bytes(data, name)
+    model.apply_runtime_settings(dict(settings or {}))
+    return model
+
+
+def decode_model_bytes(data: Buffer, source: str, expected_format: str | None = None
+                       ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """decode_model on a writable copy of data (bytes and memoryviews are copied once), so the
+    arrays are writable, as when a file is read."""
+    return decode_model(data if isinstance(data, bytearray) else bytearray(data), source,
+                        expected_format)
