@@ -46,8 +46,14 @@ class ModelBytes:
             raise ValueError(f"{type(self).__name__} takes no runtime settings, not "
                              f"{', '.join(sorted(settings))}")
 
+    def pickle_bytes(self) -> bytes:
+        """The model bytes a pickle carries: to_bytes(), or, for a model whose file is
+        compressed, the same model uncompressed (from_bytes reads both, and compressing on
+        every pickle would cost more than the bytes it saves on a pipe)."""
+        return self.to_bytes()
+
     def __reduce__(self) -> tuple[Callable[..., ModelBytes], tuple[Any, ...]]:
-        data = self.to_bytes()
+        data = self.pickle_bytes()
         return load_from_bytes, (type(self), data, hashlib.sha256(data).hexdigest(),
                                  self.runtime_settings())
 
@@ -67,9 +73,10 @@ def load_from_bytes(cls: type[ModelBytes], data: Buffer, sha256: str,
     return model
 
 
-def decode_model_bytes(data: Buffer, source: str, expected_format: str | None = None
+def decode_model_bytes(data: Buffer, source: str, expected_format: str | None = None,
+                       layout: dict[str, Any] | None = None
                        ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """decode_model on a writable copy of data (bytes and memoryviews are copied once), so the
     arrays are writable, as when a file is read."""
     return decode_model(data if isinstance(data, bytearray) else bytearray(data), source,
-                        expected_format)
+                        expected_format, layout)

@@ -146,9 +146,11 @@ def write_classifier_file(path: str | os.PathLike, classifier: Any,
 
 
 def read_model_file(
-    path: str | os.PathLike, expected_format: str | None = None
+    path: str | os.PathLike, expected_format: str | None = None,
+    layout: dict[str, Any] | None = None,
 ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-    """(header, arrays) of a model file; ModelFileError names the file and the problem.
+    """(header, arrays) of a model file; ModelFileError names the file and the problem;
+    layout, when given, is told the file's layout (decode_model).
 
     A regular file of MAP_BYTES or more is memory-mapped copy-on-write rather than read: its
     arrays are views of the mapping (writable, private to this process), nothing is copied,
@@ -163,7 +165,7 @@ def read_model_file(
                 data = None
         if data is None:
             data = bytearray(stream.read())
-    return decode_model(data, str(path), expected_format)
+    return decode_model(data, str(path), expected_format, layout)
 
 
 def model_format(path: str | os.PathLike) -> str | None:
@@ -186,9 +188,12 @@ def model_format(path: str | os.PathLike) -> str | None:
 
 
 def decode_model(
-    data: bytes | bytearray | mmap.mmap, name: str, expected_format: str | None = None
+    data: bytes | bytearray | mmap.mmap, name: str, expected_format: str | None = None,
+    layout: dict[str, Any] | None = None,
 ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-    """Check and unpack the bytes of a model file (arrays are views of `data`)."""
+    """Check and unpack the bytes of a model file (arrays are views of `data`, or of their
+    decompressed bytes); layout, when given, gets "version" (of the layout) and "compressed"
+    (whether the arrays were stored compressed), so that the file can be written as it was."""
     corrupt = ModelFileError(f"{name}: truncated or corrupt model file (checksum mismatch)")
     if not len(data):
         raise ModelFileError(f"{name}: empty file, not a polyparse model file")
@@ -268,6 +273,9 @@ def decode_model(
         else:
             array = np.frombuffer(data, dtype=dtype, count=count, offset=start + offset)
         arrays[array_name] = array.reshape(shape)
+    if layout is not None:
+        layout.update(version=version, compressed=any(
+            entry.get("codec") is not None for entry in table))
     del header["arrays"], header["version"]
     return header, arrays
 

@@ -66,11 +66,15 @@ class Parser(ModelBytes):
             parsed = sentences_from_tagged(items)
         return to_tokenlists(parsed, self.model.parse(parsed))
 
-    def save(self, path: Path, compress: bool = False) -> None:
-        """Write the model file (compress: zlib-compressed arrays, smaller and slower to load)."""
+    def save(self, path: Path, compress: bool | None = None) -> None:
+        """Write the model file (compress: zlib-compressed arrays, smaller and slower to load;
+        None: as the file the parser was loaded from)."""
         self.model.save(os.fspath(path), compress=compress)
 
-    def to_bytes(self, compress: bool = False) -> bytes:
+    def pickle_bytes(self) -> bytes:
+        return self.model.pickle_bytes()
+
+    def to_bytes(self, compress: bool | None = None) -> bytes:
         """The bytes of the model file save() writes."""
         return self.model.to_bytes(compress=compress)
 

@@ -56,6 +56,9 @@ class JapaneseParser(ModelBytes):
     def save(self, path: Path) -> None:
         self.model.save(os.fspath(path))
 
+    def pickle_bytes(self) -> bytes:
+        return self.model.pickle_bytes()
+
     def to_bytes(self) -> bytes:
         """The bytes of the model file save() writes."""
         return self.model.to_bytes()

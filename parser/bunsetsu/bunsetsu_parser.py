@@ -251,9 +251,13 @@ class BunsetsuParser(ModelBytes):
         the model (None: the extras of the file the parser was loaded from)."""
         write_model_file(path, *self._file_parts(extra_header), compress=True)
 
-    def to_bytes(self, extra_header: dict | None = None) -> bytes:
-        """The bytes of the model file save() writes."""
-        return bytes(encode_model(*self._file_parts(extra_header), compress=True))
+    def to_bytes(self, extra_header: dict | None = None, compress: bool = True) -> bytes:
+        """The bytes of the model file save() writes (compress=False: the same model with its
+        arrays uncompressed)."""
+        return bytes(encode_model(*self._file_parts(extra_header), compress=compress))
+
+    def pickle_bytes(self) -> bytes:
+        return self.to_bytes(compress=False)
 
     def file_extras(self) -> dict[str, Any]:
         """The header entries beside the model of the file this parser was loaded from."""

@@ -91,6 +91,8 @@ class DependencyParser(ModelBytes):
         self.eval_mode = DEFAULT_EVAL_MODE
         self.rare_threshold: int | float | str = DEFAULT_RARE_THRESHOLD
         self.header: dict[str, Any] = {}
+        # Whether the model file it was loaded from stores its arrays compressed.
+        self.compressed = False
         self._decoder: ArcEagerDecoder | None = None
         self._scorers: list = []
 
@@ -145,6 +147,7 @@ class DependencyParser(ModelBytes):
         if not sentences:
             raise ValueError("no training sentences")
         self.header = {}
+        self.compressed = False
         cfg = self.config
         started = time.perf_counter()
         trees = []
@@ -319,7 +322,8 @@ class DependencyParser(ModelBytes):
         expand the model's degree."""
         converted = 0
         for slot, clf in self.classifiers.items():
-            convertible = is_kernel_model(clf) or clf.backend == CONVERSIONS["pki"]
+            convertible = clf is not None and (is_kernel_model(clf)
+                                               or clf.backend == CONVERSIONS["pki"])
             if convertible and len(clf.classes_) > 1:
                 self.classifiers[slot] = convert_classifier(clf, evaluator, rare_threshold)
                 converted += 1
@@ -411,14 +415,21 @@ class DependencyParser(ModelBytes):
 
     # ----- model files ----------------------------------------------------------------------
 
-    def save(self, path: str, extra_header: dict | None = None, compress: bool = False) -> None:
+    def save(self, path: str, extra_header: dict | None = None,
+             compress: bool | None = None) -> None:
         """Write the model file; extra_header: JSON-ready entries beside the model (None: the
-        extras of the file the parser was loaded from); compress: zlib-compressed arrays."""
-        write_model_file(path, *self._file_parts(extra_header), compress=compress)
+        extras of the file the parser was loaded from); compress: zlib-compressed arrays (None:
+        as the file the parser was loaded from; not for a trained one)."""
+        write_model_file(path, *self._file_parts(extra_header),
+                         compress=self.compressed if compress is None else compress)
 
-    def to_bytes(self, extra_header: dict | None = None, compress: bool = False) -> bytes:
+    def to_bytes(self, extra_header: dict | None = None, compress: bool | None = None) -> bytes:
         """The bytes of the model file save() writes."""
-        return bytes(encode_model(*self._file_parts(extra_header), compress))
+        return bytes(encode_model(*self._file_parts(extra_header),
+                                  self.compressed if compress is None else compress))
+
+    def pickle_bytes(self) -> bytes:
+        return self.to_bytes(compress=False)
 
     def file_extras(self) -> dict[str, Any]:
         """The header entries beside the model of the file this parser was loaded from."""
@@ -450,13 +461,19 @@ class DependencyParser(ModelBytes):
 
     @classmethod
     def load(cls, path: str) -> "DependencyParser":
-        return cls._from_file_parts(*read_model_file(path, expected_format=MODEL_FORMAT),
-                                    str(path))
+        layout: dict[str, Any] = {}
+        parser = cls._from_file_parts(*read_model_file(path, MODEL_FORMAT, layout), str(path))
+        parser.compressed = layout["compressed"]
+        return parser
 
     @classmethod
     def from_bytes(cls, data: Buffer, source: str = "model bytes") -> DependencyParser:
         """The parser of a model file's bytes (as load reads the file)."""
-        return cls._from_file_parts(*decode_model_bytes(data, source, MODEL_FORMAT), source)
+        layout: dict[str, Any] = {}
+        parser = cls._from_file_parts(*decode_model_bytes(data, source, MODEL_FORMAT, layout),
+                                      source)
+        parser.compressed = layout["compressed"]
+        return parser
 
     @classmethod
     def _from_file_parts(cls, header: dict[str, Any], arrays: dict[str, np.ndarray],
@@ -481,8 +498,10 @@ class DependencyParser(ModelBytes):
 
     def runtime_settings(self) -> dict[str, Any]:
         """The evaluation mode and rare threshold (set_evaluation), which the file does not
-        hold."""
-        return {"eval_mode": self.eval_mode, "rare_threshold": self.rare_threshold}
+        hold, and whether the file it was loaded from is compressed (a pickle is not)."""
+        return {"eval_mode": self.eval_mode, "rare_threshold": self.rare_threshold,
+                "compressed": self.compressed}
 
     def apply_runtime_settings(self, settings: dict[str, Any]) -> None:
         self.set_evaluation(settings["eval_mode"], settings["rare_threshold"])
+        self.compressed = bool(settings.get("compressed", False))

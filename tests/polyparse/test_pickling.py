@@ -57,10 +57,23 @@ def test_bundled_parsers_pickle_as_their_files(english: polyparse.Parser,
     assert ja_again.to_bytes() == japanese.to_bytes()
 
 
-@pytest.mark.parametrize("eval_mode", ["naive", "pki", "split"])
-def test_evaluation_mode_of_load_parser_travels_with_the_pickle(eval_mode: str) -> None:
+@pytest.fixture(scope="module")
+def pki_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small kernel parser kept as its PKI index, which builds every evaluation mode."""
+    folder = tmp_path_factory.mktemp("pki")
+    parser, _ = polyparse.train_parser(write_treebank(folder / "train.conllu", 120, seed=3),
+                                       classifier="pa-slicing", iterations=2,
+                                       split_threshold=100)
+    parser.model.convert("pki")
+    parser.save(folder / "pki.model")
+    return folder / "pki.model"
+
+
+@pytest.mark.parametrize("eval_mode", ["naive", "pki", "pke", "split"])
+def test_evaluation_mode_of_load_parser_travels_with_the_pickle(eval_mode: str,
+                                                                pki_model: Path) -> None:
     threshold = 5 if eval_mode == "split" else None
-    parser = polyparse.load_parser(eval_mode=eval_mode, rare_threshold=threshold)
+    parser = polyparse.load_parser(pki_model, eval_mode=eval_mode, rare_threshold=threshold)
     again = pickle.loads(pickle.dumps(parser))
     assert (again.model.eval_mode, again.model.rare_threshold) == (
         eval_mode, parser.model.rare_threshold)
@@ -147,7 +160,7 @@ def test_every_public_model_pickles_with_its_bytes(tmp_path: Path) -> None:
 
 def test_changed_pickle_is_one_input_error_line(english: polyparse.Parser) -> None:
     pickled = pickle.dumps(english)
-    payload = english.to_bytes()
+    payload = english.pickle_bytes()
     start = pickled.index(payload)
     changed = bytearray(pickled)
     changed[start + len(payload) // 2] ^= 0x01

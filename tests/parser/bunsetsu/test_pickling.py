@@ -72,7 +72,7 @@ def test_bundled_model_bytes_are_its_file() -> None:
 
 def test_changed_payload_fails_with_one_line(trained: BunsetsuParser) -> None:
     pickled = pickle.dumps(trained)
-    payload = trained.to_bytes()
+    payload = trained.pickle_bytes()
     start = pickled.index(payload)
     changed = bytearray(pickled)
     changed[start + len(payload) // 2] ^= 0x08

@@ -102,7 +102,7 @@ def test_to_bytes_is_the_file_save_writes_and_keeps_the_files_extras(
 def test_changed_or_broken_bytes_and_an_untrained_parser_fail_with_one_line(
         trained: DependencyParser) -> None:
     pickled = pickle.dumps(trained)
-    payload = trained.to_bytes()
+    payload = trained.pickle_bytes()
     start = pickled.index(payload)
     changed = bytearray(pickled)
     changed[start + 100] ^= 0x10
