@@ -22,9 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from child_process import child_run, polyparse_command  # noqa: E402
-from machine import record  # noqa: E402
+from child_process import child_run, polyparse_command
+from machine import record
 
 DATA = "UD English-EWT 2.16"
 

@@ -23,9 +23,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from machine import Records
+
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "benchmarks"))
-from machine import Records  # noqa: E402
 
 DATA = "kwdlc_dep train.svm -> test.svm"
 RUNS = ("linear-l2", "linear-l1", "poly2-linear-l2", "poly2-linear-l1")

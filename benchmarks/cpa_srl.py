@@ -36,11 +36,9 @@ import time
 from pathlib import Path
 
 import numpy as np
+from machine import Records
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "benchmarks"))
-sys.path.insert(0, str(REPO))
-from machine import Records  # noqa: E402
 
 PARTS = ("training", "classification", "imbalance", "threads", "all")
 # SVM-light-TK 1.5 on train.20k.tk with SST alone (datasets/srl_boundary/README.md): F1, P, R.

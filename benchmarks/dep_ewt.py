@@ -21,8 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from machine import record  # noqa: E402
+from machine import record
 
 
 def emit(rec: dict) -> None:

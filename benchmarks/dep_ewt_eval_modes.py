@@ -28,10 +28,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from machine import record  # noqa: E402
+from machine import record
 
 DATA = "UD English-EWT 2.16, gold tags"
 

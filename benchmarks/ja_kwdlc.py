@@ -31,9 +31,8 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from child_process import child_run, polyparse_command  # noqa: E402
-from machine import record  # noqa: E402
+from child_process import child_run, polyparse_command
+from machine import record
 
 DATA = "KWDLC (train.id -> test.id)"
 WAC = "Wikipedia Annotated Corpus (train.id -> dev.id)"

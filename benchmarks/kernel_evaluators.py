@@ -31,24 +31,22 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+from machine import record
+
+from classifiers.evaluators.choices import parse_rare_threshold
+from classifiers.evaluators.kernel_sum import KernelSumScorer
+from classifiers.evaluators.one_vs_one_expansion import OneVsOneExpansion
+from classifiers.evaluators.one_vs_one_sum import OneVsOneSumScorer
+from classifiers.evaluators.pke import PKEScorer
+from classifiers.evaluators.pki import PKIScorer
+from classifiers.evaluators.split_svm import SplitSVMScorer
+from classifiers.kernel_svm.libsvm_model import read_libsvm_model
+from classifiers.kernel_svm.svc import KernelSVM
+from classifiers.scorer import BinaryScorer
+from features.binary_matrix import BinaryMatrix
+from features.svmlight import read_svmlight
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "benchmarks"))
-sys.path.insert(0, str(REPO))
-from machine import record  # noqa: E402
-
-from classifiers.evaluators.choices import parse_rare_threshold  # noqa: E402
-from classifiers.evaluators.kernel_sum import KernelSumScorer  # noqa: E402
-from classifiers.evaluators.one_vs_one_expansion import OneVsOneExpansion  # noqa: E402
-from classifiers.evaluators.one_vs_one_sum import OneVsOneSumScorer  # noqa: E402
-from classifiers.evaluators.pke import PKEScorer  # noqa: E402
-from classifiers.evaluators.pki import PKIScorer  # noqa: E402
-from classifiers.evaluators.split_svm import SplitSVMScorer  # noqa: E402
-from classifiers.kernel_svm.libsvm_model import read_libsvm_model  # noqa: E402
-from classifiers.kernel_svm.svc import KernelSVM  # noqa: E402
-from classifiers.scorer import BinaryScorer  # noqa: E402
-from features.binary_matrix import BinaryMatrix  # noqa: E402
-from features.svmlight import read_svmlight  # noqa: E402
 
 THRESHOLDS = "auto,0.001,0.002,0.005,0.01,0.02,0.05"
 

@@ -34,11 +34,9 @@ import time
 from pathlib import Path
 
 import numpy as np
+from machine import record
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "benchmarks"))
-sys.path.insert(0, str(REPO))
-from machine import record  # noqa: E402
 
 LIBSVM_CHILD = r"""
 import json, sys, time

@@ -35,11 +35,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from kernel_svm_kwdlc import child
+from machine import record
+
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "benchmarks"))
-sys.path.insert(0, str(REPO))
-from kernel_svm_kwdlc import child  # noqa: E402
-from machine import record  # noqa: E402
 
 N_TABLE2 = {("split", 1): None, ("split", 2): 1000, ("split", 3): 250,
             ("slice", 1): None, ("slice", 2): 4000, ("slice", 3): 250}

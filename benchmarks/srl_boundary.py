@@ -33,15 +33,13 @@ import time
 from pathlib import Path
 
 import numpy as np
+from machine import Records
+
+from classifiers.tree_kernels.tree_perceptron import TreePerceptron
+from features.binary_matrix import BinaryMatrix
+from features.svmlight_tk import TreeInstances, read_svmlight_tk
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "benchmarks"))
-sys.path.insert(0, str(REPO))
-from machine import Records  # noqa: E402
-
-from classifiers.tree_kernels.tree_perceptron import TreePerceptron  # noqa: E402
-from features.binary_matrix import BinaryMatrix  # noqa: E402
-from features.svmlight_tk import TreeInstances, read_svmlight_tk  # noqa: E402
 
 DATA = "srl_boundary"
 FILES = {"5k": "train.5k.tk", "20k": "train.20k.tk", "50k": "train.50k.tk", "all": "train.tk"}

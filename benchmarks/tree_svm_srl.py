@@ -27,11 +27,9 @@ import time
 from pathlib import Path
 
 import numpy as np
+from machine import record
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "benchmarks"))
-sys.path.insert(0, str(REPO))
-from machine import record  # noqa: E402
 
 # SVM-light-TK 1.5 on these files (datasets/srl_boundary/README.md): F1 on test.tk, training
 # seconds, support vectors, by (training file, vector part, j).

@@ -27,9 +27,6 @@ from itertools import chain
 from pathlib import Path
 from typing import Protocol
 
-if __name__ == "__main__":
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from parser.cli.main import run_guarded
 from parser.formats.knp_documents import document_paths
 

@@ -21,9 +21,6 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-if __name__ == "__main__":
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from features.output_files import check_output_path, output_stream
 from parser.cli.main import run_guarded
 from parser.formats.knp_documents import document_paths
