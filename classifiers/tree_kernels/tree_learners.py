@@ -15,6 +15,7 @@ trees (store "plain"); both make the same mistakes.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -39,19 +40,31 @@ from features.binary_matrix import BinaryMatrix
 from features.trees import TreeForest
 
 
+def training_steps(learner: str, n_instances: int, epochs: int = DEFAULT_EPOCHS,
+                   iterations: int = DEFAULT_ITERATIONS) -> int | None:
+    """The total that train_tree_model's progress reaches (at most, for cpa, which may stop
+    early); None for kernel-svm, which does not report."""
+    if learner in PERCEPTRONS:
+        return n_instances * epochs
+    return iterations if learner == "cpa" else None
+
+
 def train_tree_model(learner: str, spec: TreeKernelSpec, forest: TreeForest, y: np.ndarray,
                      vectors: BinaryMatrix | None = None, epochs: int = DEFAULT_EPOCHS,
                      store: str = "dag", C: float | None = None, j: float | None = None,
                      threads: int = DEFAULT_THREADS, algorithm: str = DEFAULT_ALGORITHM,
                      sample: int | None = None, iterations: int = DEFAULT_ITERATIONS,
                      epsilon: float = DEFAULT_EPSILON, sampling: str | None = None,
-                     seed: int = DEFAULT_SEED) -> tuple[TreeKernelModel, dict[str, Any]]:
+                     seed: int = DEFAULT_SEED, progress: Callable[[int], object] | None = None
+                     ) -> tuple[TreeKernelModel, dict[str, Any]]:
     """The trained model and what training reports (mistakes; C, objective, support vectors
     and SMO steps; or the cutting-plane report); labels y are +1 / -1, one tree (and vector
     row) each. j: the perceptrons' and kernel-svm's weight of positives (default 1), cpa's
     positive cost of rejection sampling. cpa only: algorithm (usvm, sdag, sdag+), sample
     (r, default min(1000, instances)), iterations, epsilon, sampling (uniform, or rejection;
-    default rejection when j is given, else uniform), seed; threads: kernel-svm and cpa."""
+    default rejection when j is given, else uniform), seed; threads: kernel-svm and cpa.
+    progress(n) is told of the work done: instances seen by the perceptrons (training_steps
+    gives their total), cuts drawn by cpa; kernel-svm tells nothing."""
     if learner not in LEARNERS:
         raise ValueError(f"unknown tree learner {learner!r} (expected one of "
                          f"{', '.join(LEARNERS)})")
@@ -59,7 +72,7 @@ def train_tree_model(learner: str, spec: TreeKernelSpec, forest: TreeForest, y: 
         vectors = None
     if learner == "cpa":
         return _train_cutting_plane(spec, forest, y, vectors, C, j, threads, algorithm, sample,
-                                    iterations, epsilon, sampling, seed)
+                                    iterations, epsilon, sampling, seed, progress)
     j = 1.0 if j is None else j
     if learner in PERCEPTRONS:
         perceptron = TreePerceptron(
@@ -67,7 +80,7 @@ def train_tree_model(learner: str, spec: TreeKernelSpec, forest: TreeForest, y: 
             average=learner == "voted-perceptron", degree=spec.degree, s=spec.s, r=spec.r,
             tree_constant=spec.tree_constant, positive_weight=j,
         )
-        perceptron.fit(forest, y, vectors)
+        perceptron.fit(forest, y, vectors, progress)
         return perceptron.model(), {"epochs": epochs, "mistakes": perceptron.n_mistakes}
     svm = TreeSVM(spec, C=C, j=j, threads=threads)
     result = svm.fit(forest, y, vectors)
@@ -80,8 +93,9 @@ def train_tree_model(learner: str, spec: TreeKernelSpec, forest: TreeForest, y: 
 def _train_cutting_plane(spec: TreeKernelSpec, forest: TreeForest, y: np.ndarray,
                          vectors: BinaryMatrix | None, C: float | None, j: float | None,
                          threads: int, algorithm: str, sample: int | None, iterations: int,
-                         epsilon: float, sampling: str | None,
-                         seed: int) -> tuple[TreeKernelModel, dict[str, Any]]:
+                         epsilon: float, sampling: str | None, seed: int,
+                         progress: Callable[[int], object] | None
+                         ) -> tuple[TreeKernelModel, dict[str, Any]]:
     if spec.degree is not None and spec.degree > 2:
         raise ValueError(f"cpa takes a vector part of degree 1 or 2 (poly2) or none, not "
                          f"degree {spec.degree}")
@@ -95,7 +109,7 @@ def _train_cutting_plane(spec: TreeKernelSpec, forest: TreeForest, y: np.ndarray
     svm = CuttingPlaneSVM(spec, algorithm=algorithm, sample=sample, iterations=iterations,
                           epsilon=epsilon, C=C, sampling=sampling, j=j, seed=seed,
                           threads=threads)
-    result = svm.fit(forest, y, vectors)
+    result = svm.fit(forest, y, vectors, progress)
     report = {"algorithm": result.algorithm, "sampling": result.sampling, "sample": sample,
               "epsilon": epsilon, "seed": seed, "iterations": result.iterations,
               "converged": result.converged, "n_cuts": result.n_cuts, "C": result.C,

@@ -52,6 +52,8 @@ is the averaged perceptron's.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from classifiers.tree_kernels.combined_scorer import CombinedScorer
@@ -64,6 +66,8 @@ from features.binary_matrix import BinaryMatrix
 from features.trees import TreeForest
 
 STORES = ("plain", "dag")
+# fit reports its progress every this many instances.
+PROGRESS_STEP = 4096
 # A prefix sum v_k . x within VOTE_TIE times the sum of its terms' magnitudes is a tie (sign 0),
 # as in voted_dag.pyx: its sign would be rounding noise of a sum that is 0 in exact arithmetic.
 VOTE_TIE = 1e-10
@@ -227,10 +231,11 @@ class TreePerceptron:
     # Kernel perceptron (Rosenblatt 1958; Freund & Schapire 1999, section 2), with the update
     # rule of PAUM (Li et al. 2002, Algorithm 1) when margins are given: an update when
     # y_t s(x_t) <= tau_{y_t}, adding c_{y_t} y_t K(x_t, .).
-    def fit(self, forest: TreeForest, y: np.ndarray,
-            vectors: BinaryMatrix | None = None) -> TreePerceptron:
+    def fit(self, forest: TreeForest, y: np.ndarray, vectors: BinaryMatrix | None = None,
+            progress: Callable[[int], object] | None = None) -> TreePerceptron:
         """Train on tree t of forest (and vectors row t, with `degree`) with label y[t]
-        (+1 / -1), t in order, `epochs` times."""
+        (+1 / -1), t in order, `epochs` times; progress(n) is told of every PROGRESS_STEP
+        instances seen (and of the rest at the end of each epoch)."""
         labels = np.asarray(y, dtype=np.float64)
         if labels.shape != (len(forest),):
             raise ValueError(f"{labels.size} labels for {len(forest)} trees")
@@ -245,7 +250,7 @@ class TreePerceptron:
         rows: list[int] = []
         steps: list[int] = []
         scores = np.empty(len(forest) * self.epochs, dtype=np.float64)
-        step = 0
+        step = reported = 0
         signs = labels.tolist()
         score = model.score
         for _ in range(self.epochs):
@@ -257,6 +262,12 @@ class TreePerceptron:
                     rows.append(t)
                     steps.append(step)
                 step += 1
+                if progress is not None and step - reported == PROGRESS_STEP:
+                    progress(PROGRESS_STEP)
+                    reported = step
+            if progress is not None and step > reported:
+                progress(step - reported)
+                reported = step
         self._forest = forest
         self._norms = norms
         self.n_seen = step

@@ -117,6 +117,10 @@ class BunsetsuParser(ModelBytes):
         return Corpus(*columns, morpheme_ptr, chunk_ptr, np.asarray(bounds, dtype=np.int32),
                       classes)
 
+    def n_classifiers(self) -> int:
+        """The classifiers train() fits: the dependency classifier, and the chunker."""
+        return 2 if self.config.chunker else 1
+
     @staticmethod
     def _with_chunks(corpus: Corpus, starts: np.ndarray) -> Corpus:
         """The corpus with the chunks given by a 0/1 start flag per morpheme."""
@@ -134,9 +138,11 @@ class BunsetsuParser(ModelBytes):
 
     def train(self, sentences: Iterable[Any],
               log: Callable[[str], None] = lambda message: None,
-              threads: int = TRAINING_THREADS) -> None:
+              threads: int = TRAINING_THREADS,
+              progress: Callable[[int], object] | None = None) -> None:
         """Train the dependency classifier (and the chunker) on gold bunsetsu trees, `threads`
-        classifiers at once (the model does not depend on it)."""
+        classifiers at once (the model does not depend on it); progress(1) is told of each
+        classifier trained (n_classifiers() of them)."""
         sentences = [s for s in sentences if len(s.surface)]
         if not sentences:
             raise ValueError("no training sentences")
@@ -172,6 +178,8 @@ class BunsetsuParser(ModelBytes):
         pool = ThreadPoolExecutor(max_workers=max(1, threads))
         try:
             for name, vocab, clf in pool.map(fit, list(jobs)):
+                if progress is not None:
+                    progress(1)
                 self.vocabs[name] = vocab
                 self.classifiers[name] = clf
         except BaseException:

@@ -42,7 +42,7 @@ from classifiers.tree_kernels.settings import (
 )
 from features.errors import InputError
 from features.output_files import check_output_path, output_stream
-from parser.cli.common import file_sha256, warn
+from parser.cli.common import file_sha256, progress_bar, warn
 
 if TYPE_CHECKING:
     import numpy as np
@@ -273,7 +273,7 @@ def run_tree_train(args: argparse.Namespace,
                    checked: tuple[TreeKernelSpec, dict[str, Any]]) -> int:
     import numpy as np
 
-    from classifiers.tree_kernels.tree_learners import train_tree_model
+    from classifiers.tree_kernels.tree_learners import train_tree_model, training_steps
     from features.svmlight_tk import read_svmlight_tk
 
     spec, cutting_plane = checked
@@ -298,13 +298,18 @@ def run_tree_train(args: argparse.Namespace,
     epochs = DEFAULT_EPOCHS if args.epochs is None else args.epochs
     threads = DEFAULT_THREADS if args.threads is None else args.threads
     started = time.perf_counter()
+    total = training_steps(args.classifier, len(data), epochs,
+                           cutting_plane.get("iterations", DEFAULT_ITERATIONS))
+    progress = progress_bar(args, total=total, unit=" steps", desc="training")
     try:
         model, stats = train_tree_model(args.classifier, spec, data.forest, y, data.vectors,
                                         epochs=epochs, store="plain" if args.no_dag else "dag",
-                                        C=args.C, j=args.j, **{"threads": threads,
-                                                               **cutting_plane})
+                                        C=args.C, j=args.j, progress=progress.update,
+                                        **{"threads": threads, **cutting_plane})
     except ValueError as error:
         raise InputError(f"clf train: {args.train_file}: {error}") from None
+    finally:
+        progress.close()
     fit_seconds = time.perf_counter() - started
     if args.classifier in ("kernel-svm", "cpa") and args.C is None:
         print(f"polyparse: C = {stats['C']:.6g} (SVM-light's 1 / mean K(x, x))",

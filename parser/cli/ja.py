@@ -132,7 +132,12 @@ def run_train(args: argparse.Namespace) -> int:
     if not sentences:
         raise InputError("ja train: no well-formed training sentences")
     log(f"training on {len(sentences)} sentences")
-    parser.train(sentences, log=log, threads=args.threads)
+    progress = progress_bar(args, total=parser.n_classifiers(), unit=" classifiers",
+                            desc="training")
+    try:
+        parser.train(sentences, log=log, threads=args.threads, progress=progress.update)
+    finally:
+        progress.close()
     header = {"training_command": shlex.join(["polyparse"] + sys.argv[1:])}
     if args.train:
         header["train_sha256"] = [file_sha256(str(path)) for path in args.train]

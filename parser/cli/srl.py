@@ -22,7 +22,7 @@ from parser.cli.clf_trees import (
     check_cutting_plane_options,
     check_kernel_options,
 )
-from parser.cli.common import common_options, file_sha256, warn
+from parser.cli.common import common_options, file_sha256, progress_bar, warn
 from parser.formats.gold_conll import LAYOUTS, PROPBANK_RELEASE, read_gold_conll
 from parser.srl.settings import DEFAULT_EPOCHS, DEFAULT_LEARNER, LEARNERS
 
@@ -134,11 +134,14 @@ def run_train(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     sentences = list(read_gold_conll(args.train, layout=LAYOUTS[args.layout]))
     epochs = DEFAULT_EPOCHS if args.epochs is None else args.epochs
+    progress = progress_bar(args, unit=" steps", desc="training")
     try:
         detector = BoundaryModel.train(sentences, learner, spec, epochs, args.C, args.j,
-                                       **cutting_plane)
+                                       progress=progress, **cutting_plane)
     except ValueError as error:
         raise InputError(f"srl train: {args.train}: {error}") from None
+    finally:
+        progress.close()
     seconds = time.perf_counter() - started
     training = detector.training
     if training.get("converged") is False:

@@ -19,8 +19,8 @@ import numpy as np
 
 from classifiers.model_bytes import Buffer, ModelBytes
 from classifiers.model_file import ModelFileError, arrays_strings, string_arrays
-from classifiers.tree_kernels.settings import TIMINGS, TreeKernelSpec
-from classifiers.tree_kernels.tree_learners import train_tree_model
+from classifiers.tree_kernels.settings import DEFAULT_ITERATIONS, TIMINGS, TreeKernelSpec
+from classifiers.tree_kernels.tree_learners import train_tree_model, training_steps
 from classifiers.tree_kernels.tree_model import TreeKernelModel
 from parser.formats.gold_conll import ConllSrlSentence
 from parser.srl.boundaries import predicted_lines
@@ -47,13 +47,14 @@ class BoundaryModel(ModelBytes):
     @classmethod
     def train(cls, sentences: Sequence[ConllSrlSentence], learner: str = DEFAULT_LEARNER,
               spec: TreeKernelSpec | None = None, epochs: int = DEFAULT_EPOCHS,
-              C: float | None = None, j: float | None = None,
+              C: float | None = None, j: float | None = None, progress: Any = None,
               **cutting_plane: Any) -> BoundaryModel:
         """Fit `learner` (voted-perceptron, perceptron, kernel-svm or cpa) on the boundary
         instances of the sentences; ValueError when they hold no predicate. cutting_plane:
         cpa's keywords of train_tree_model (algorithm, sample, iterations, epsilon, sampling,
         seed, threads). `training` keeps the report but its timings (`timings`), so that a
-        seed gives a byte-identical model file."""
+        seed gives a byte-identical model file. progress: a tqdm-like bar (its total is set
+        once the instances are known, then it is updated as training goes)."""
         groups = list(sentence_instances(sentences))
         if not instance_count(groups):
             raise ValueError("no predicate, so no instance to learn from")
@@ -61,8 +62,14 @@ class BoundaryModel(ModelBytes):
         data = tree_instances(groups, vocab)
         y = data.labels.astype(np.float64)
         spec = spec if spec is not None else TreeKernelSpec(degree=2)
+        update = None
+        if progress is not None:
+            progress.total = training_steps(learner, len(data), epochs,
+                                            cutting_plane.get("iterations", DEFAULT_ITERATIONS))
+            update = progress.update
         model, stats = train_tree_model(learner, spec, data.forest, y, data.vectors,
-                                        epochs=epochs, C=C, j=j, **cutting_plane)
+                                        epochs=epochs, C=C, j=j, progress=update,
+                                        **cutting_plane)
         vocab.frozen = True
         training = {"learner": learner, "instances": len(data),
                     "positives": int(np.count_nonzero(y > 0)), "predicates": len(groups),

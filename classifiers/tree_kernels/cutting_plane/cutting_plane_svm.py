@@ -24,6 +24,7 @@ samples, make the same cuts and reach the same a, to rounding.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -108,9 +109,10 @@ class CuttingPlaneSVM:
         self.threads = int(threads)
         self.bias_feature = float(bias)
 
-    def fit(self, forest: TreeForest, y: np.ndarray,
-            vectors: BinaryMatrix | None = None) -> CuttingPlaneResult:
-        """Train on one tree (and vector row) per instance with labels y in {+1, -1}."""
+    def fit(self, forest: TreeForest, y: np.ndarray, vectors: BinaryMatrix | None = None,
+            progress: Callable[[int], object] | None = None) -> CuttingPlaneResult:
+        """Train on one tree (and vector row) per instance with labels y in {+1, -1};
+        progress(1) is told of each cut drawn."""
         started = time.perf_counter()
         labels = np.asarray(y)
         if labels.ndim != 1 or labels.size != len(forest):
@@ -148,6 +150,8 @@ class CuttingPlaneSVM:
         for _ in range(self.iterations):
             rows = sampler.sample()
             result.iterations += 1
+            if progress is not None:
+                progress(1)
             clock = time.perf_counter()
             tree_margin, values = cuts.margins(rows, alpha)
             margin = (tree_weight * tree_margin + cuts.vector_margins(rows)
