@@ -1,23 +1,27 @@
-"""The README's commands work: the set-up commands run, the usage lines name real options."""
+"""The README is true: one screen, the two set-up commands (CI runs the second), every command
+of its tour runs (on slices of the real corpora, named as the tour names them), the Python tour
+prints what it says, and its links point to files."""
 from __future__ import annotations
 
-import os
+import json
 import re
-import shlex
-import subprocess
-import sys
 from pathlib import Path
 
-from parser.cli.main import build_parser
+import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-README = (ROOT / "README.md").read_text(encoding="utf-8")
-BLOCKS = re.findall(r"```sh\n(.*?)```", README, flags=re.S)
+from tests.doc_blocks import ROOT, blocks, read_doc, run_commands, run_python
+
+README = read_doc("README.md")
+SHELL = blocks(README, "sh")
 
 
 def setup_commands() -> tuple[str, str]:
-    main_job, tests = (block.strip() for block in BLOCKS[:2])
+    main_job, tests = (block.strip() for block in SHELL[:2])
     return main_job, tests
+
+
+def test_the_readme_fits_on_one_screen() -> None:
+    assert len(README.splitlines()) <= 200
 
 
 def test_ci_runs_exactly_the_readme_test_command() -> None:
@@ -25,30 +29,11 @@ def test_ci_runs_exactly_the_readme_test_command() -> None:
     assert tests in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
 
 
-def help_text(words: list[str]) -> str:
-    parser = build_parser(every_group=True)
-    for action in parser._subparsers._group_actions:
-        group = action.choices[words[0]]
-    for action in group._subparsers._group_actions:
-        return action.choices[words[1]].format_help()
-    raise AssertionError(words)
-
-
-def test_every_usage_line_names_real_options() -> None:
-    usage = BLOCKS[2]
-    commands = re.findall(r"^polyparse (\w+) (\w+)(.*(?:\n {20,}.*)*)", usage, flags=re.M)
-    assert len(commands) >= 6
-    for group, command, rest in commands:
-        text = help_text([group, command])
-        for option in re.findall(r"(?<![\w-])(--?[A-Za-z][\w-]*)", rest):
-            assert option in text, f"polyparse {group} {command}: {option} is not an option"
-
-
-def run_commands(commands: str, cwd: Path, corpora: Path) -> subprocess.CompletedProcess:
-    env = {**os.environ, "POLYPARSE_CORPORA": str(corpora),
-           "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"}
-    return subprocess.run(["bash", "-c", f"set -o pipefail; {commands}"], cwd=cwd, env=env,
-                          capture_output=True, text=True, check=False)
+def test_every_link_points_to_a_file() -> None:
+    links = re.findall(r"\]\(([^)#]+)\)", README)
+    assert links
+    for link in links:
+        assert (ROOT / link).is_file(), link
 
 
 def test_main_job_parses_the_example_and_scores_ewt_with_the_bundled_model(
@@ -56,126 +41,72 @@ def test_main_job_parses_the_example_and_scores_ewt_with_the_bundled_model(
     main_job, _ = setup_commands()
     result = run_commands(main_job.split("pip install . && ", 1)[1], ROOT, corpora)
     assert result.returncode == 0, result.stderr[-2000:]
-    import json
-
     lines = result.stdout.strip().splitlines()
     assert lines[0] == "# sent_id = example-1" and "\troot\t" in result.stdout
     scores = json.loads(lines[-1])
     assert scores["UAS"] >= 86.0 and scores["LAS"] >= 83.5
 
 
-def test_training_recipe_trains_parses_and_scores_ewt(tmp_path: Path, corpora: Path) -> None:
-    result = run_commands(BLOCKS[3].strip(), tmp_path, corpora)
+def first_sentences(source: Path, target: Path, n: int, end: bytes = b"\n\n") -> Path:
+    """The first n sentences (blocks ending in `end`) of a file."""
+    data = source.read_bytes()
+    cut = 0
+    for _ in range(n):
+        cut = data.index(end, cut) + len(end)
+    target.write_bytes(data[:cut])
+    return target
+
+
+def first_lines(source: Path, target: Path, n: int) -> Path:
+    with open(source, "rb") as lines:
+        target.write_bytes(b"".join(line for line, _ in zip(lines, range(n))))
+    return target
+
+
+@pytest.fixture(scope="module")
+def tour(tmp_path_factory: pytest.TempPathFactory, corpora: Path, kwdlc: Path,
+         srl_boundary: Path) -> Path:
+    """A folder holding the files the tour names, made of slices of the real data."""
+    folder = tmp_path_factory.mktemp("tour")
+    ewt = corpora / "en_ewt"
+    first_sentences(ewt / "en_ewt-ud-train.conllu", folder / "train.conllu", 1500)
+    first_sentences(ewt / "en_ewt-ud-dev.conllu", folder / "dev.conllu", 200)
+    first_sentences(ewt / "en_ewt-ud-test.conllu", folder / "test.conllu", 300)
+    (folder / "kwdlc" / "id").mkdir(parents=True)
+    ids = (corpora / "kwdlc" / "id" / "train.id").read_text(encoding="utf-8").splitlines()
+    (folder / "kwdlc" / "id" / "train.id").write_text("\n".join(ids[:300]) + "\n",
+                                                       encoding="utf-8")
+    (folder / "kwdlc" / "knp").symlink_to(corpora / "kwdlc" / "knp")
+    import polyparse
+
+    tests = polyparse.knp_documents(corpora / "kwdlc" / "id" / "test.id",
+                                    corpora / "kwdlc" / "knp")[:40]
+    (folder / "test.knp").write_bytes(b"".join(path.read_bytes() for path in tests))
+    first_lines(kwdlc / "train.5k.svm", folder / "train.svm", 800)
+    first_lines(kwdlc / "test.svm", folder / "test.svm", 1000)
+    first_lines(srl_boundary / "train.5k.tk", folder / "train.tk", 1000)
+    good = ROOT / "tests" / "data" / "gold_conll" / "good.gold_conll"
+    for name in ("train.gold_conll", "test.gold_conll"):
+        (folder / name).symlink_to(good)
+    return folder
+
+
+@pytest.mark.parametrize("index", range(2, 6))
+def test_every_tour_command_runs(index: int, tour: Path, corpora: Path) -> None:
+    commands = SHELL[index].strip().replace("parser/models/", f"{ROOT}/parser/models/")
+    result = run_commands(" && ".join(commands.splitlines()), tour, corpora)
     assert result.returncode == 0, result.stderr[-2000:]
-    import json
-
-    scores = json.loads(result.stdout.strip().splitlines()[-1])
-    assert scores["UAS"] > 85 and scores["LAS"] > 82
-    gold = (corpora / "en_ewt" / "en_ewt-ud-test.conllu").read_bytes().splitlines()
-    pred = (tmp_path / "pred.conllu").read_bytes().splitlines()
-    word = re.compile(rb"^\d+\t")
-    assert [line for line in pred if not word.match(line)] == \
-        [line for line in gold if not word.match(line)]  # comments, ranges, empty nodes
-    assert (tmp_path / "ewt.model").exists()
 
 
-def test_srl_recipe_gives_the_readme_scores(tmp_path: Path, corpora: Path) -> None:
-    block = next(block for block in BLOCKS
-                 if block.startswith("C=") and "polyparse srl train" in block)
-    # the recipe runs in a checkout; here its outputs go to tmp_path
-    commands = block.strip().replace("python corpora_scripts/", f"python {ROOT}/corpora_scripts/")
-    result = run_commands(commands, tmp_path, corpora)
+def test_the_tour_has_these_blocks() -> None:
+    assert len(SHELL) == 6
+    assert "polyparse dep train" in SHELL[3] and "polyparse ja train" in SHELL[4]
+    assert "polyparse srl train" in SHELL[5] and "polyparse clf train" in SHELL[5]
+
+
+def test_the_python_tour_prints_what_the_readme_says(tmp_path: Path) -> None:
+    (code,) = blocks(README, "python")
+    result = run_python(code, tmp_path)
     assert result.returncode == 0, result.stderr[-2000:]
-    import json
-
-    scores = json.loads(result.stdout.strip().splitlines()[-1])
-    shown = (f"precision {scores['precision']:.2f}, recall {scores['recall']:.2f}, "
-             f"F1 {scores['F1']:.2f}")
-    assert shown in README, f"the README does not show what the SRL recipe gives: {shown}"
-
-
-def test_basque_example(tmp_path: Path, corpora: Path) -> None:
-    command = shlex.split(re.search(r"`(polyparse [^`]*eus\.train[^`]*)`", README).group(1))
-    command = [str(corpora / "conll2007" / w) if w == "eus.train" else w for w in command]
-    result = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, check=False)
-    assert result.returncode == 0, result.stderr
-    assert (tmp_path / "eus.model").exists()
-
-
-PYTHON_BLOCKS = re.findall(r"```python\n(.*?)```", README, flags=re.S)
-
-
-def run_python(code: str, cwd: Path, **env: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", code], cwd=cwd, env={**os.environ, **env},
-                          capture_output=True, text=True, check=False)
-
-
-def test_python_example_parses_with_the_bundled_model(tmp_path: Path) -> None:
-    result = run_python(PYTHON_BLOCKS[0], tmp_path)
-    assert result.returncode == 0, result.stderr[-2000:]
-    assert "# sent_id = example-1" in result.stdout and "\troot\t" in result.stdout
-    assert "3 barked 0 root" in result.stdout
-
-
-def test_python_example_trains_and_evaluates_on_ewt(tmp_path: Path, corpora: Path) -> None:
-    result = run_python(PYTHON_BLOCKS[1], tmp_path, POLYPARSE_CORPORA=str(corpora))
-    assert result.returncode == 0, result.stderr[-2000:]
-    for line in result.stdout.splitlines():
-        assert f"`{line}`" in README, f"the README does not show what the example prints: {line}"
-    assert (tmp_path / "ewt-rich.model").exists()
-
-
-def test_python_example_trains_and_converts_a_classifier(tmp_path: Path, kwdlc: Path) -> None:
-    result = run_python(PYTHON_BLOCKS[2], tmp_path, POLYPARSE_DATASETS=str(kwdlc.parent))
-    assert result.returncode == 0, result.stderr[-2000:]
-    for line in result.stdout.splitlines():
-        assert f"`{line}`" in README, f"the README does not show what the example prints: {line}"
-
-
-def test_every_option_of_every_command_is_in_the_usage() -> None:
-    usage = BLOCKS[2]
-    parser = build_parser(every_group=True)
-    for action in parser._subparsers._group_actions:
-        for group_name, group in action.choices.items():
-            for commands in group._subparsers._group_actions:
-                for name, command in commands.choices.items():
-                    found = re.search(rf"^polyparse {group_name} {name}(.*(?:\n {{20,}}.*)*)",
-                                      usage, flags=re.M)
-                    assert found, f"polyparse {group_name} {name} is not in the usage"
-                    for option in command._actions:
-                        names = [o for o in option.option_strings
-                                 if o not in ("-h", "--help", "--debug", "-q", "--quiet")]
-                        if names and not any(re.search(rf"(?<![\w-]){re.escape(o)}(?![\w-])",
-                                                        found.group(1)) for o in names):
-                            raise AssertionError(f"polyparse {group_name} {name} {names[0]}")
-    assert "--debug" in README and "--quiet" in README and "polyparse --version" in usage
-
-
-def test_japanese_recipe_trains_parses_chunks_and_scores_kwdlc(tmp_path: Path,
-                                                                corpora: Path) -> None:
-    recipe = next(block for block in BLOCKS if "knp_documents.py" in block)
-    (tmp_path / "corpora_scripts").symlink_to(ROOT / "corpora_scripts")  # run from a checkout
-    result = run_commands(recipe.strip(), tmp_path, corpora)
-    assert result.returncode == 0, result.stderr[-2000:]
-    import json
-
-    lines = result.stdout.strip().splitlines()
-    assert lines[0].startswith("dependency accuracy ") and float(lines[0].split()[-1]) >= 92.2
-    scores = json.loads(lines[-1])
-    assert scores["chunk_f1"] > 95.0 and scores["dependency_accuracy"] > 85.0
-
-
-def test_python_example_trains_and_parses_japanese(tmp_path: Path, corpora: Path) -> None:
-    code = next(block for block in PYTHON_BLOCKS if "train_japanese_parser" in block)
-    result = run_python(code, tmp_path, POLYPARSE_CORPORA=str(corpora))
-    assert result.returncode == 0, result.stderr[-2000:]
-    for line in result.stdout.splitlines():
-        assert f"`{line}`" in README, f"the README does not show what the example prints: {line}"
-
-
-def test_python_example_trains_a_tree_classifier(tmp_path: Path, srl_boundary: Path) -> None:
-    block = next(block for block in PYTHON_BLOCKS if "train_tree_classifier" in block)
-    result = run_python(block, tmp_path, POLYPARSE_DATASETS=str(srl_boundary.parent))
-    assert result.returncode == 0, result.stderr[-2000:]
-    for line in result.stdout.splitlines():
-        assert f"`{line}`" in README, f"the README does not show what the example prints: {line}"
+    shown = re.search(r"This prints `([^`]*)`", README).group(1)
+    assert shown in result.stdout.splitlines()
