@@ -27,6 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bundled_model import without_xpos
 from child_process import child_run, polyparse_command
 from machine import publish, record
 
@@ -62,21 +63,6 @@ def best_of(command: list[str], runs: int, one_core: bool = False,
         results.append(child_run(command, one_core=one_core, quiet_stderr=True))
     counted = results[1:]
     return min(s for s, _ in counted), max(rss for _, rss in counted)
-
-
-def without_xpos(source: Path, target: Path) -> int:
-    """Copy a CoNLL-U file with every XPOS replaced by "_"; the number of sentences."""
-    sentences = 0
-    with open(source, encoding="utf-8") as lines, open(target, "w", encoding="utf-8") as out:
-        for line in lines:
-            columns = line.rstrip("\n").split("\t")
-            if len(columns) == 10 and columns[0][:1].isdigit():
-                columns[4] = "_"
-                line = "\t".join(columns) + "\n"
-            elif not line.strip():
-                sentences += 1
-            out.write(line)
-    return sentences
 
 
 def sha256(path: Path) -> str:
@@ -145,6 +131,7 @@ def main() -> int:
         rows.append(("import", "`python -c \"import polyparse\"`",
                      f"{seconds:.3f} s, {rss:.0f} MB, loads {', '.join(heavy) or 'none of numpy, nltk, scipy'}"))
 
+        from parser.formats.conll import read_conll
         from parser.models.bundled import bundled_example
 
         out = workdir / "example.out.conllu"
@@ -158,7 +145,8 @@ def main() -> int:
         test = corpora / "en_ewt" / "en_ewt-ud-test.conllu"
         if test.is_file():
             blank = workdir / "en_ewt-ud-test.no-xpos.conllu"
-            n = without_xpos(test, blank)
+            without_xpos(test, blank)
+            n = sum(1 for sentence in read_conll(blank))
             out = workdir / "ewt.out.conllu"
             seconds, rss = best_of([*polyparse, "dep", "parse", str(blank), "-o", str(out)],
                                    args.runs, output=out)

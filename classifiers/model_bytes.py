@@ -58,6 +58,27 @@ class ModelBytes:
                                  self.runtime_settings())
 
 
+class ParserModelBytes(ModelBytes):
+    """A parser's model file: the header entries of the model itself (HEADER_KEYS), and the
+    file's other entries (training command, dev scores), which a loaded parser keeps in
+    `header` and writes back; pickled uncompressed (to_bytes(compress=False))."""
+
+    HEADER_KEYS: tuple[str, ...] = ()
+    header: dict[str, Any]
+
+    def to_bytes(self, extra_header: dict[str, Any] | None = None,
+                 compress: bool | None = None) -> bytes:
+        raise NotImplementedError
+
+    def pickle_bytes(self) -> bytes:
+        return self.to_bytes(compress=False)
+
+    def file_extras(self) -> dict[str, Any]:
+        """The header entries beside the model of the file this parser was loaded from."""
+        return {key: value for key, value in self.header.items()
+                if key not in self.HEADER_KEYS}
+
+
 def load_from_bytes(cls: type[ModelBytes], data: Buffer, sha256: str,
                     settings: dict[str, Any] | None = None) -> ModelBytes:
     """The object a ModelBytes pickled; ModelFileError (one line) when data does not match

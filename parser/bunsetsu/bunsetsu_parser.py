@@ -29,7 +29,7 @@ from classifiers.backends import (
     is_kernel_model,
     new_classifier,
 )
-from classifiers.model_bytes import Buffer, ModelBytes, decode_model_bytes
+from classifiers.model_bytes import Buffer, ParserModelBytes, decode_model_bytes
 from classifiers.model_file import (
     encode_model,
     inconsistent,
@@ -71,9 +71,11 @@ def _decision_of(clf: Any, vocab: FeatureVocab) -> Decision:
     return Decision(vocab.index, clf.scorer, positive_means_yes=classes[0] == 1)
 
 
-class BunsetsuParser(ModelBytes):
+class BunsetsuParser(ParserModelBytes):
     """The dependency classifier and the chunker with their vocabularies: train(), parse(),
     save(), load(); pickles through its model file's bytes."""
+
+    HEADER_KEYS = HEADER_KEYS
 
     def __init__(self, config: BunsetsuConfig | None = None) -> None:
         self.config = config or BunsetsuConfig()
@@ -263,13 +265,6 @@ class BunsetsuParser(ModelBytes):
         """The bytes of the model file save() writes (compress=False: the same model with its
         arrays uncompressed)."""
         return bytes(encode_model(*self._file_parts(extra_header), compress=compress))
-
-    def pickle_bytes(self) -> bytes:
-        return self.to_bytes(compress=False)
-
-    def file_extras(self) -> dict[str, Any]:
-        """The header entries beside the model of the file this parser was loaded from."""
-        return {key: value for key, value in self.header.items() if key not in HEADER_KEYS}
 
     def _file_parts(self, extra_header: dict | None
                     ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:

@@ -31,7 +31,7 @@ from classifiers.evaluators.choices import (
     DEFAULT_RARE_THRESHOLD,
     EVAL_MODES,
 )
-from classifiers.model_bytes import Buffer, ModelBytes, decode_model_bytes
+from classifiers.model_bytes import Buffer, ParserModelBytes, decode_model_bytes
 from classifiers.model_file import (
     encode_model,
     inconsistent,
@@ -71,9 +71,11 @@ class EncodedCorpus:
     labels: np.ndarray | None = None
 
 
-class DependencyParser(ModelBytes):
+class DependencyParser(ParserModelBytes):
     """An arc-eager parser with per-POS split classifiers: train(), parse(), save(), load();
     pickles through its model file's bytes and its evaluation mode."""
+
+    HEADER_KEYS = HEADER_KEYS
 
     def __init__(self, config: ParserConfig | None = None) -> None:
         if config is None:
@@ -427,13 +429,6 @@ class DependencyParser(ModelBytes):
         """The bytes of the model file save() writes."""
         return bytes(encode_model(*self._file_parts(extra_header),
                                   self.compressed if compress is None else compress))
-
-    def pickle_bytes(self) -> bytes:
-        return self.to_bytes(compress=False)
-
-    def file_extras(self) -> dict[str, Any]:
-        """The header entries beside the model of the file this parser was loaded from."""
-        return {key: value for key, value in self.header.items() if key not in HEADER_KEYS}
 
     def _file_parts(self, extra_header: dict | None
                     ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:

@@ -17,6 +17,7 @@ from classifiers.kernel_svm.svc import KernelSVM
 from classifiers.model_bytes import load_from_bytes
 from classifiers.model_file import ModelFileError
 from features.binary_matrix import BinaryMatrix
+from tests.pickled_payload import changed_pickle
 
 
 def binary_rows(n: int, n_features: int, n_classes: int, seed: int
@@ -120,14 +121,6 @@ def test_libsvm_model_pickles_as_a_polyparse_model(tmp_path: Path) -> None:
     assert again.to_bytes() == loaded.to_bytes()
 
 
-def _changed(pickled: bytes, data: bytes, at: int) -> bytes:
-    """The pickle with one byte of the model bytes inside it changed."""
-    start = pickled.index(data)
-    changed = bytearray(pickled)
-    changed[start + at] ^= 0x01
-    return bytes(changed)
-
-
 def test_changed_payload_fails_with_one_line() -> None:
     clf = new_classifier("poly2-linear").fit(*TRAIN)
     data = clf.to_bytes()
@@ -135,7 +128,7 @@ def test_changed_payload_fails_with_one_line() -> None:
     for at in (0, len(data) // 2, len(data) - 1):
         with pytest.raises(ModelFileError, match=r"^pickled Poly2LinearSVM: the model bytes do "
                                                  r"not match their sha256") as error:
-            pickle.loads(_changed(pickled, data, at))
+            pickle.loads(changed_pickle(pickled, data, at))
         assert "\n" not in str(error.value)
     digest = hashlib.sha256(data).hexdigest().encode()
     with pytest.raises(ModelFileError, match="do not match their sha256"):

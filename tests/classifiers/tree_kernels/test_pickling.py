@@ -16,6 +16,7 @@ from classifiers.model_file import ModelFileError
 from classifiers.tree_kernels.tree_learners import train_tree_model
 from classifiers.tree_kernels.tree_model import TreeKernelModel, TreeKernelSpec
 from features.svmlight_tk import TreeInstances, read_svmlight_tk
+from tests.pickled_payload import assert_changed_payload_fails
 
 WORDS = {"DT": ["the", "a"], "NN": ["dog", "cat", "board", "park"], "VB": ["saw", "join"],
          "JJ": ["big", "old"], "IN": ["in", "with"]}
@@ -128,14 +129,8 @@ def test_changed_payload_fails_with_one_line(files: tuple[Path, Path]) -> None:
     data = read_svmlight_tk(files[0])
     model, _ = train_tree_model("voted-perceptron", TreeKernelSpec(degree=2), data.forest,
                                 data.labels.astype(np.float64), data.vectors)
-    pickled = pickle.dumps(model)
-    payload = model.to_bytes()
-    start = pickled.index(payload)
-    changed = bytearray(pickled)
-    changed[start + len(payload) // 3] ^= 0x20
-    with pytest.raises(ModelFileError, match=r"^pickled TreeKernelModel: the model bytes do not "
-                                             r"match their sha256"):
-        pickle.loads(bytes(changed))
+    assert_changed_payload_fails(model, "TreeKernelModel")
+    payload = model.pickle_bytes()
     cut = payload[: len(payload) // 2]
     with pytest.raises(ModelFileError, match=r"^pickled TreeKernelModel: truncated or corrupt"):
         load_from_bytes(TreeKernelModel, cut, hashlib.sha256(cut).hexdigest())

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from classifiers.model_file import ModelFileError
 from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
 from parser.bunsetsu.config import BunsetsuConfig, classifier_options
 from parser.models.bundled import bundled_japanese_model
 from tests.parser.bunsetsu.samples import Sentence, synthetic_sentences
+from tests.pickled_payload import assert_changed_payload_fails
 
 SMALL = {"pa-slicing": {"iterations": 3}, "poly2-linear": {},
          "kernel-svm": {"eps": 0.5, "cache_mb": 20.0}}
@@ -71,11 +71,4 @@ def test_bundled_model_bytes_are_its_file() -> None:
 
 
 def test_changed_payload_fails_with_one_line(trained: BunsetsuParser) -> None:
-    pickled = pickle.dumps(trained)
-    payload = trained.pickle_bytes()
-    start = pickled.index(payload)
-    changed = bytearray(pickled)
-    changed[start + len(payload) // 2] ^= 0x08
-    with pytest.raises(ModelFileError, match=r"^pickled BunsetsuParser: the model bytes do not "
-                                             r"match their sha256"):
-        pickle.loads(bytes(changed))
+    assert_changed_payload_fails(trained, "BunsetsuParser")

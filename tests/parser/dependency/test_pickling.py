@@ -16,6 +16,7 @@ from parser.dependency.config import ParserConfig, classifier_options
 from parser.dependency.dependency_parser import DependencyParser
 from parser.formats.conll import Sentence, read_conll
 from tests.parser.dependency.synthetic import write_treebank
+from tests.pickled_payload import assert_changed_payload_fails
 
 SMALL = {"poly2-linear": {}, "linear": {"C": 0.5},
          "kernel-svm": {"eps": 0.5, "cache_mb": 20.0},
@@ -101,15 +102,8 @@ def test_to_bytes_is_the_file_save_writes_and_keeps_the_files_extras(
 
 def test_changed_or_broken_bytes_and_an_untrained_parser_fail_with_one_line(
         trained: DependencyParser) -> None:
-    pickled = pickle.dumps(trained)
-    payload = trained.pickle_bytes()
-    start = pickled.index(payload)
-    changed = bytearray(pickled)
-    changed[start + 100] ^= 0x10
-    with pytest.raises(ModelFileError, match=r"^pickled DependencyParser: the model bytes do not "
-                                             r"match their sha256") as error:
-        pickle.loads(bytes(changed))
-    assert isinstance(error.value, InputError)
+    error = assert_changed_payload_fails(trained, "DependencyParser", at=100)
+    assert isinstance(error, InputError)
     other = bytes(encode_model({"format": "polyparse-ja"}, {}))
     with pytest.raises(ModelFileError, match=r"^pickled DependencyParser: is a polyparse-ja "
                                              r"model, expected polyparse-dep$"):

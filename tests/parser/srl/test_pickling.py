@@ -12,6 +12,7 @@ from classifiers.model_file import ModelFileError
 from classifiers.tree_kernels.tree_model import TreeKernelModel
 from parser.formats.gold_conll import ConllSrlSentence, read_gold_conll
 from parser.srl.boundary_model import BoundaryModel
+from tests.pickled_payload import assert_changed_payload_fails
 
 LEARNERS = {
     "voted-perceptron": {"learner": "voted-perceptron", "epochs": 2},
@@ -53,15 +54,8 @@ def test_to_bytes_is_the_file_save_writes(detector: BoundaryModel, tmp_path: Pat
 
 def test_changed_payload_and_a_plain_tree_model_fail_with_one_line(
         detector: BoundaryModel) -> None:
-    pickled = pickle.dumps(detector)
-    payload = detector.to_bytes()
-    start = pickled.index(payload)
-    changed = bytearray(pickled)
-    changed[start + len(payload) - 10] ^= 0x04
-    with pytest.raises(ModelFileError, match=r"^pickled BoundaryModel: the model bytes do not "
-                                             r"match their sha256"):
-        pickle.loads(bytes(changed))
+    assert_changed_payload_fails(detector, "BoundaryModel", at=len(detector.pickle_bytes()) - 10)
     with pytest.raises(ModelFileError, match=r"^model bytes: a tree-kernel model without an SRL "
                                              r"feature vocabulary"):
         BoundaryModel.from_bytes(detector.model.to_bytes())
-    assert isinstance(TreeKernelModel.from_bytes(payload), TreeKernelModel)
+    assert isinstance(TreeKernelModel.from_bytes(detector.to_bytes()), TreeKernelModel)
