@@ -41,18 +41,16 @@ cdef void* _grow(void* data, int64_t* capacity, int64_t needed, size_t item) noe
     return grown
 
 
-cdef inline double _dense_pairs(double* w2, const int32_t* r, int j, int32_t c, double delta,
-                               bint add) noexcept nogil:
-    # The dense slots of the pairs {r[b], c}, b < j: the sum of their weights, or (add) delta
-    # added to each.
-    cdef int64_t base2 = <int64_t>c * (c - 1) // 2
-    cdef double total = 0.0
-    cdef int b
-    for b in range(j):
+cdef inline double _dense_run(double* w, int64_t base, const int32_t* r, int j, double total,
+                             double delta, bint add) noexcept nogil:
+    # The dense slots w[base + r[a]], a < j (the conjunctions of each r[a] with the same larger
+    # ranks): total plus their weights, in order, or (add) delta added to each.
+    cdef int a
+    for a in range(j):
         if add:
-            w2[base2 + r[b]] += delta
+            w[base + r[a]] += delta
         else:
-            total += w2[base2 + r[b]]
+            total += w[base + r[a]]
     return total
 
 
@@ -60,28 +58,19 @@ cdef inline double _dense_triples(double* w3, const int32_t* r, int j, int32_t c
                                  bint add) noexcept nogil:
     # The dense slots of the triples {r[a], r[b], c}, a < b < j: the sum of their weights, or
     # (add) delta added to each.
-    cdef int64_t base3 = <int64_t>c * (c - 1) * (c - 2) // 6, base
+    cdef int64_t base3 = <int64_t>c * (c - 1) * (c - 2) // 6
     cdef double total = 0.0
-    cdef int a, b
+    cdef int b
     cdef int32_t rb
     for b in range(1, j):
         rb = r[b]
-        base = base3 + <int64_t>rb * (rb - 1) // 2
-        for a in range(b):
-            if add:
-                w3[base + r[a]] += delta
-            else:
-                total += w3[base + r[a]]
+        total = _dense_run(w3, base3 + <int64_t>rb * (rb - 1) // 2, r, b, total, delta, add)
     return total
 
 
 cdef class ConjunctionTable:
     """The table of the conjunctions (size <= degree) of the ranks below n_common, all weights
     0; max_table_bytes (0: no cap) bounds its dense part to half of it."""
-
-    def __cinit__(self):
-        self.w1 = self.w2 = self.w3 = NULL
-        self.hashed = NULL
 
     def __dealloc__(self):
         free(self.w1)
@@ -130,7 +119,7 @@ cdef class ConjunctionTable:
         if c < self.n_dense:
             s1 = self.w1[c]
             if self.degree >= 2:
-                s2 = _dense_pairs(self.w2, r, j, c, 0.0, False)
+                s2 = _dense_run(self.w2, <int64_t>c * (c - 1) // 2, r, j, 0.0, 0.0, False)
             if self.degree >= 3:
                 s3 = _dense_triples(self.w3, r, j, c, 0.0, False)
         else:
@@ -176,7 +165,7 @@ cdef class ConjunctionTable:
             if c < self.n_dense:
                 self.w1[c] += delta
                 if self.degree >= 2:
-                    _dense_pairs(self.w2, r, j, c, delta, True)
+                    _dense_run(self.w2, <int64_t>c * (c - 1) // 2, r, j, 0.0, delta, True)
                 if self.degree >= 3:
                     _dense_triples(self.w3, r, j, c, delta, True)
             else:

@@ -8,15 +8,11 @@ from libc.stdlib cimport calloc, free, realloc
 cdef class InvertedIndex:
     """Postings of the ranks first_rank .. n_ranked - 1 (none yet)."""
 
-    def __cinit__(self):
-        self.post = NULL
-        self.post_len = self.post_cap = NULL
-
     def __dealloc__(self):
         cdef int32_t f
-        if self.post != NULL:
-            for f in range(self.n_ranked):
-                free(self.post[f])
+        # n_ranked is set once post is allocated
+        for f in range(self.n_ranked):
+            free(self.post[f])
         free(self.post)
         free(self.post_len)
         free(self.post_cap)

@@ -120,10 +120,6 @@ cdef class BinaryLearner:
     cdef int64_t n_halvings
     cdef int32_t initial_common
 
-    def __cinit__(self):
-        self.order = NULL
-        self.trace_margin = self.trace_delta = NULL
-
     def __dealloc__(self):
         free(self.order)
         free(self.trace_margin)

@@ -16,9 +16,6 @@ from libc.stdlib cimport calloc, free, malloc
 cdef class KernelMargin(MarginStrategy):
     """PKI over an index of every rank (its postings: support-vector numbers)."""
 
-    def __cinit__(self):
-        self.counts = self.touched = NULL
-
     def __dealloc__(self):
         free(self.counts)
         free(self.touched)

@@ -43,16 +43,6 @@ cdef class SliceMargin(MarginStrategy):
     """Kernel slicing over the table's N common ranks and an index of the others; theta is the
     update threshold that early termination compares with."""
 
-    def __cinit__(self):
-        self.limit_common = NULL
-        self.marks = NULL
-        self.prefix = NULL
-        self.rank_state = NULL
-        self.ring = NULL
-        self.gather_start = NULL
-        self.gather_coef = NULL
-        self.lo = self.hi = NULL
-
     def __dealloc__(self):
         free(self.limit_common)
         free(self.marks)

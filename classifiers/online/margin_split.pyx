@@ -28,13 +28,6 @@ cdef enum:
 cdef class SplitMargin(MarginStrategy):
     """Kernel splitting over the table's N common ranks and an index of the others."""
 
-    def __cinit__(self):
-        self.counts = self.touched = NULL
-        self.marks = NULL
-        self.bit_words = 0
-        self.common_bits = self.x_bits = NULL
-        self.x_words = NULL
-
     def __dealloc__(self):
         free(self.counts)
         free(self.touched)

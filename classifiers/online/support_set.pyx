@@ -13,14 +13,6 @@ cdef class SupportSet:
     """alpha, beta and membership of n_vectors vectors of at most max_length features, with the
     kernel (c + 1)^degree tabulated for c = 0 .. max_length + 1."""
 
-    def __cinit__(self):
-        self.K = self.dK = NULL
-        self.alpha = self.beta = NULL
-        self.is_sv = NULL
-        self.sv_order = NULL
-        self.sv_number = NULL
-        self.sv_alpha = NULL
-
     def __dealloc__(self):
         free(self.K)
         free(self.dK)
