@@ -12,9 +12,7 @@ parsed twice, once as it is and once with every XPOS replaced by "_" (a file wit
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import resource
 import shutil
 import statistics
 import sys
@@ -24,13 +22,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from child_process import child_run, polyparse_command  # noqa: E402
-from machine import record  # noqa: E402
+from machine import emit, peak_memory_record, record  # noqa: E402
 
 DATA = "UD English-EWT 2.16"
 
-
-def emit(rec: dict) -> None:
-    print(json.dumps(rec), flush=True)
 
 
 def without_xpos(source: Path, target: Path) -> None:
@@ -96,9 +91,7 @@ def main() -> int:
                         round(len(sentences) / seconds), "sentences/s"))
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
-    emit(record("benchmark process peak memory", DATA,
-                round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-                "MB (max RSS)"))
+    emit(peak_memory_record(DATA))
     return 0
 
 

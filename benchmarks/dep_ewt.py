@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import json
 import os
 import resource
 import shutil
@@ -22,11 +21,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from machine import record  # noqa: E402
+from machine import emit, record  # noqa: E402
 
-
-def emit(rec: dict) -> None:
-    print(json.dumps(rec), flush=True)
 
 
 def main() -> int:

@@ -31,13 +31,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from machine import record  # noqa: E402
+from machine import emit, record  # noqa: E402
 
 DATA = "UD English-EWT 2.16, gold tags"
 
-
-def emit(rec: dict) -> None:
-    print(json.dumps(rec), flush=True)
 
 
 def main() -> int:

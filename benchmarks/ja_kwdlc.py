@@ -20,9 +20,7 @@ skipped) and is scored on its dev documents.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import resource
 import shutil
 import subprocess
 import sys
@@ -33,14 +31,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from child_process import child_run, polyparse_command  # noqa: E402
-from machine import record  # noqa: E402
+from machine import emit, peak_memory_record, record  # noqa: E402
 
 DATA = "KWDLC (train.id -> test.id)"
 WAC = "Wikipedia Annotated Corpus (train.id -> dev.id)"
 
-
-def emit(rec: dict) -> None:
-    print(json.dumps(rec, ensure_ascii=False), flush=True)
 
 
 def documents(corpora: Path, corpus: str, ids: str, target: Path) -> Path:
@@ -175,9 +170,7 @@ def main() -> int:
             wac(corpora, workdir)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
-    emit(record("benchmark process peak memory", DATA,
-                round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-                "MB (max RSS)"))
+    emit(peak_memory_record(DATA))
     return 0
 
 

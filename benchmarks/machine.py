@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import resource
 
 
 def machine() -> str:
@@ -21,6 +22,18 @@ def machine() -> str:
 
 def record(what: str, data: str, figure: float, unit: str, **extra: object) -> dict:
     return {"what": what, "data": data, "figure": figure, "unit": unit, "machine": machine(), **extra}
+
+
+def emit(rec: dict) -> None:
+    """Print one record as a JSON line."""
+    print(json.dumps(rec, ensure_ascii=False), flush=True)
+
+
+def peak_memory_record(data: str) -> dict:
+    """The record of this process's peak memory (max RSS) so far."""
+    return record("benchmark process peak memory", data,
+                  round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+                  "MB (max RSS)")
 
 
 class Records:
