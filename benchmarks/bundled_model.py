@@ -11,9 +11,6 @@ parsed twice, once as it is and once with every XPOS replaced by "_" (a file wit
 """
 from __future__ import annotations
 
-import argparse
-import os
-import shutil
 import statistics
 import sys
 import tempfile
@@ -22,10 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from child_process import child_run, polyparse_command  # noqa: E402
-from machine import emit, peak_memory_record, record  # noqa: E402
+from machine import corpora_arguments, emit, peak_memory_record, record  # noqa: E402
 
 DATA = "UD English-EWT 2.16"
-
 
 
 def without_xpos(source: Path, target: Path) -> None:
@@ -39,8 +35,7 @@ def without_xpos(source: Path, target: Path) -> None:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--corpora", default=os.environ.get("POLYPARSE_CORPORA", "../shared/corpora"))
+    ap = corpora_arguments(__doc__)
     ap.add_argument("--model", help="a model file instead of the bundled one")
     ap.add_argument("--runs", type=int, default=9, help="fresh processes parsing the example")
     args = ap.parse_args()
@@ -70,8 +65,8 @@ def main() -> int:
     if not test.is_file():
         return 0
     parser = DependencyParser.load(str(model))
-    workdir = Path(tempfile.mkdtemp(prefix="polyparse-bundled-"))
-    try:
+    with tempfile.TemporaryDirectory(prefix="polyparse-bundled-") as folder:
+        workdir = Path(folder)
         upos_only = workdir / "test-upos.conllu"
         without_xpos(test, upos_only)
         gold = list(read_conll(test))
@@ -89,8 +84,6 @@ def main() -> int:
                             round(scores[key], 2), "%"))
             emit(record(f"bundled model parse speed, {name} (decode, one core)", DATA + " test",
                         round(len(sentences) / seconds), "sentences/s"))
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
     emit(peak_memory_record(DATA))
     return 0
 

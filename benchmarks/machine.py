@@ -1,6 +1,7 @@
 """A one-line description of this machine for benchmark records."""
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import platform
@@ -22,6 +23,14 @@ def machine() -> str:
 
 def record(what: str, data: str, figure: float, unit: str, **extra: object) -> dict:
     return {"what": what, "data": data, "figure": figure, "unit": unit, "machine": machine(), **extra}
+
+
+def corpora_arguments(doc: str) -> argparse.ArgumentParser:
+    """A benchmark's argument parser (described by its docstring's first line) with --corpora,
+    the folder of the raw corpora (POLYPARSE_CORPORA, else ../shared/corpora)."""
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
+    ap.add_argument("--corpora", default=os.environ.get("POLYPARSE_CORPORA", "../shared/corpora"))
+    return ap
 
 
 def emit(rec: dict) -> None:
