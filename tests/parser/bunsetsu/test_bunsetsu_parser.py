@@ -12,8 +12,7 @@ import pytest
 from parser.bunsetsu.bunsetsu_parser import BunsetsuConfig, BunsetsuParser, classifier_options
 from tests.parser.bunsetsu.samples import (
     Sentence,
-    kwdlc_root,
-    kwdlc_sentences,
+    kwdlc_or_skip,
     synthetic_sentences,
 )
 
@@ -41,10 +40,7 @@ def synthetic() -> tuple[list[Sentence], list[Sentence]]:
 
 @pytest.fixture(scope="module")
 def kwdlc() -> tuple[list[Sentence], list[Sentence]]:
-    root = kwdlc_root()
-    if root is None:
-        pytest.skip("POLYPARSE_CORPORA is not set (or has no kwdlc)")
-    return kwdlc_sentences(root, "train", 300), kwdlc_sentences(root, "test", 150)
+    return kwdlc_or_skip("train", 300), kwdlc_or_skip("test", 150)
 
 
 @pytest.fixture(scope="module", params=["synthetic", "kwdlc"])
