@@ -19,7 +19,8 @@ becomes v_d += delta s_d^2.
 """
 from libc.math cimport INFINITY, fabs
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
-from libc.stdlib cimport free, malloc
+from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memset
 
 import numpy as np
 
@@ -485,6 +486,55 @@ cdef inline void _gather_active_rows(DualState* s) noexcept nogil:
             s.n_visit += 1
 
 
+cdef int _allocate_work(DualState* s) except -1:
+    # The solver's own arrays, in their starting state: every row active in every output, in
+    # the order 0, 1, ...; every output open with unbounded shrinking bounds.
+    cdef int64_t n_rows = s.n_rows, i
+    cdef int K = s.n_outputs, k
+    s.QD = <double*>malloc(n_rows * sizeof(double))
+    s.order = <int64_t*>malloc(n_rows * sizeof(int64_t))
+    s.active = <uint8_t*>malloc(n_rows * K * sizeof(uint8_t))
+    s.row_active = <int32_t*>malloc(n_rows * sizeof(int32_t))
+    s.active_count = <int64_t*>malloc(K * sizeof(int64_t))
+    s.is_open = <uint8_t*>malloc(K * sizeof(uint8_t))
+    # six rows of K doubles (dot, the four bounds, step) and two of K ints (problems, stepped)
+    s.dot = <double*>calloc(6 * K, sizeof(double))
+    s.problems = <int32_t*>calloc(2 * K, sizeof(int32_t))
+    if (s.QD == NULL or s.order == NULL or s.active == NULL or s.row_active == NULL
+            or s.active_count == NULL or s.is_open == NULL or s.dot == NULL
+            or s.problems == NULL):
+        raise MemoryError()
+    s.PGmax_old = s.dot + K
+    s.PGmin_old = s.PGmax_old + K
+    s.PGmax_new = s.PGmin_old + K
+    s.PGmin_new = s.PGmax_new + K
+    s.step = s.PGmin_new + K
+    s.stepped = s.problems + K
+    memset(s.active, 1, n_rows * K)
+    for i in range(n_rows):
+        s.order[i] = i
+        s.row_active[i] = K
+    for k in range(K):
+        s.active_count[k] = n_rows
+        s.is_open[k] = 1
+        s.PGmax_old[k] = INFINITY
+        s.PGmin_old[k] = -INFINITY
+    s.n_visit = n_rows
+    s.n_open = K
+    return 0
+
+
+cdef void _free_work(DualState* s) noexcept:
+    free(s.QD)
+    free(s.order)
+    free(s.active)
+    free(s.row_active)
+    free(s.active_count)
+    free(s.is_open)
+    free(s.dot)
+    free(s.problems)
+
+
 def solve_dual_cd(
     const int64_t[::1] row_ptr,
     const int32_t[::1] dims,
@@ -531,31 +581,14 @@ def solve_dual_cd(
     gap_array = np.zeros(K, dtype=np.float64)
     if n_rows == 0:
         return weights_array, alpha_array, iterations_array, np.ones(K, dtype=np.uint8), gap_array
-    diag_array = np.empty(n_rows, dtype=np.float64)
-    order_array = np.arange(n_rows, dtype=np.int64)
-    active_array = np.ones(n_rows * K, dtype=np.uint8)
-    row_active_array = np.full(n_rows, K, dtype=np.int32)
-    work_array = np.zeros((6, K), dtype=np.float64)
-    work_index_array = np.zeros((2, K), dtype=np.int32)
-    open_array = np.ones(K, dtype=np.uint8)
-    active_count_array = np.full(K, n_rows, dtype=np.int64)
-
     cdef double[:, ::1] weights_view = weights_array
     cdef double[:, ::1] alpha_view = alpha_array
-    cdef double[::1] diag_view = diag_array
-    cdef int64_t[::1] order_view = order_array
-    cdef uint8_t[::1] active_view = active_array
-    cdef int32_t[::1] row_active_view = row_active_array
-    cdef double[:, ::1] work = work_array
-    cdef int32_t[:, ::1] work_index = work_index_array
-    cdef uint8_t[::1] open_view = open_array
-    cdef int64_t[::1] active_count_view = active_count_array
     cdef int32_t[::1] iterations = iterations_array
     cdef uint8_t[::1] converged = converged_array
     cdef double[::1] gap = gap_array
     cdef DualState s
     cdef uint64_t rng = seed
-    cdef int k
+    memset(&s, 0, sizeof(DualState))
     s.row_ptr = &row_ptr[0]
     s.dims = &dims[0] if dims.shape[0] else NULL
     s.n_single = &n_single[0]
@@ -571,33 +604,17 @@ def solve_dual_cd(
     s.max_iter = max_iter
     s.W = &weights_view[0, 0]
     s.alpha = &alpha_view[0, 0]
-    s.QD = &diag_view[0]
-    s.active = &active_view[0]
-    s.row_active = &row_active_view[0]
-    s.active_count = &active_count_view[0]
-    s.order = &order_view[0]
-    s.n_visit = n_rows
-    # the per-output rows of work and work_index, in order
-    s.dot = &work[0, 0]
-    s.PGmax_old = s.dot + K
-    s.PGmin_old = s.PGmax_old + K
-    s.PGmax_new = s.PGmin_old + K
-    s.PGmin_new = s.PGmax_new + K
-    s.step = s.PGmin_new + K
-    s.problems = &work_index[0, 0]
-    s.stepped = s.problems + K
-    s.is_open = &open_view[0]
-    s.n_open = K
     s.iterations = &iterations[0]
     s.converged = &converged[0]
     s.gap = &gap[0]
-    for k in range(K):
-        s.PGmax_old[k] = INFINITY
-        s.PGmin_old[k] = -INFINITY
-    with nogil:
-        _set_diagonal(&s)
-        while s.n_open > 0:
-            _pass(&s, &rng)
-            if _end_pass(&s):
-                _gather_active_rows(&s)
+    try:
+        _allocate_work(&s)
+        with nogil:
+            _set_diagonal(&s)
+            while s.n_open > 0:
+                _pass(&s, &rng)
+                if _end_pass(&s):
+                    _gather_active_rows(&s)
+    finally:
+        _free_work(&s)
     return weights_array, alpha_array, iterations_array, converged_array, gap_array
