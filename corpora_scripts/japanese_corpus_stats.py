@@ -30,6 +30,7 @@ from typing import Protocol
 if __name__ == "__main__":
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from corpora_scripts.command_line import script_parser
 from parser.cli.main import run_guarded
 from parser.formats.knp_documents import document_paths
 
@@ -120,15 +121,14 @@ def read_sentences(paths: Sequence[Path]) -> Iterator[Sentence]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="japanese_corpus_stats.py",
-        description="Documents, sentences, bunsetsu, morphemes and malformed trees of KNP files.")
+    parser = script_parser(
+        "japanese_corpus_stats.py",
+        "Documents, sentences, bunsetsu, morphemes and malformed trees of KNP files.")
     parser.add_argument("files", nargs="*", type=Path, metavar="FILE", help="KNP files")
     parser.add_argument("--ids", type=Path, metavar="ID_FILE",
                         help="read the documents of this id list (with --corpus)")
     parser.add_argument("--corpus", type=Path, metavar="DIR", help="the corpus's knp/ folder")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
     return parser
 
 
