@@ -11,11 +11,6 @@ parsed twice, once as it is and once with every XPOS replaced by "_" (a file wit
 """
 from __future__ import annotations
 
-import argparse
-import json
-import os
-import resource
-import shutil
 import statistics
 import sys
 import tempfile
@@ -23,13 +18,9 @@ import time
 from pathlib import Path
 
 from child_process import child_run, polyparse_command
-from machine import record
+from machine import corpora_arguments, emit, peak_memory_record, record
 
 DATA = "UD English-EWT 2.16"
-
-
-def emit(rec: dict) -> None:
-    print(json.dumps(rec), flush=True)
 
 
 def without_xpos(source: Path, target: Path) -> None:
@@ -43,8 +34,7 @@ def without_xpos(source: Path, target: Path) -> None:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--corpora", default=os.environ.get("POLYPARSE_CORPORA", "../shared/corpora"))
+    ap = corpora_arguments(__doc__)
     ap.add_argument("--model", help="a model file instead of the bundled one")
     ap.add_argument("--runs", type=int, default=9, help="fresh processes parsing the example")
     args = ap.parse_args()
@@ -74,8 +64,8 @@ def main() -> int:
     if not test.is_file():
         return 0
     parser = DependencyParser.load(str(model))
-    workdir = Path(tempfile.mkdtemp(prefix="polyparse-bundled-"))
-    try:
+    with tempfile.TemporaryDirectory(prefix="polyparse-bundled-") as folder:
+        workdir = Path(folder)
         upos_only = workdir / "test-upos.conllu"
         without_xpos(test, upos_only)
         gold = list(read_conll(test))
@@ -93,11 +83,7 @@ def main() -> int:
                             round(scores[key], 2), "%"))
             emit(record(f"bundled model parse speed, {name} (decode, one core)", DATA + " test",
                         round(len(sentences) / seconds), "sentences/s"))
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
-    emit(record("benchmark process peak memory", DATA,
-                round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-                "MB (max RSS)"))
+    emit(peak_memory_record(DATA))
     return 0
 
 

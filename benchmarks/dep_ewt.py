@@ -11,26 +11,19 @@ from __future__ import annotations
 
 import argparse
 import io
-import json
 import os
 import resource
-import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from machine import record
-
-
-def emit(rec: dict) -> None:
-    print(json.dumps(rec), flush=True)
+from machine import corpora_arguments, emit, record
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--corpora", default=os.environ.get("POLYPARSE_CORPORA", "../shared/corpora"))
+    ap = corpora_arguments(__doc__)
     ap.add_argument("--classifier", default="poly2-linear")
     ap.add_argument("--model", help="reuse this model instead of training one")
     ap.add_argument("--repeat", type=int, default=3, help="parse timings: best of N")
@@ -38,11 +31,9 @@ def main() -> int:
     ewt = Path(args.corpora) / "en_ewt"
     train, dev, test = (ewt / f"en_ewt-ud-{part}.conllu" for part in ("train", "dev", "test"))
     data = "UD English-EWT 2.16, gold tags"
-    workdir = Path(tempfile.mkdtemp(prefix="polyparse-bench-"))
-    try:
+    with tempfile.TemporaryDirectory(prefix="polyparse-bench-") as folder:
+        workdir = Path(folder)
         return run(args, extra, train, dev, test, data, workdir)
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
 
 
 def run(args: argparse.Namespace, extra: list[str], train: Path, dev: Path, test: Path,

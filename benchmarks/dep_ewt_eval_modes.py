@@ -19,7 +19,6 @@ import hashlib
 import json
 import os
 import resource
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -28,18 +27,13 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
-from machine import record
+from machine import corpora_arguments, emit, record
 
 DATA = "UD English-EWT 2.16, gold tags"
 
 
-def emit(rec: dict) -> None:
-    print(json.dumps(rec), flush=True)
-
-
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--corpora", default=os.environ.get("POLYPARSE_CORPORA", "../shared/corpora"))
+    ap = corpora_arguments(__doc__)
     ap.add_argument("--model", help="a kernel-svm parser model (default: train one)")
     ap.add_argument("--modes", default="naive,pki,pke,split")
     ap.add_argument("--repeat", type=int, default=3, help="decode timings: best of N")
@@ -50,12 +44,10 @@ def main() -> int:
     ewt = Path(args.corpora) / "en_ewt"
     if args.one_mode:
         return one_mode(args, ewt)
-    workdir = Path(tempfile.mkdtemp(prefix="polyparse-bench-"))
-    try:
+    with tempfile.TemporaryDirectory(prefix="polyparse-bench-") as folder:
+        workdir = Path(folder)
         model = Path(args.model) if args.model else train(ewt, workdir)
         return measure(args, ewt, model)
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
 
 
 def train(ewt: Path, workdir: Path) -> Path:

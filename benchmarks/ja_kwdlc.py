@@ -19,11 +19,6 @@ skipped) and is scored on its dev documents.
 """
 from __future__ import annotations
 
-import argparse
-import json
-import os
-import resource
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -32,14 +27,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from child_process import child_run, polyparse_command
-from machine import record
+from machine import corpora_arguments, emit, peak_memory_record, record
 
 DATA = "KWDLC (train.id -> test.id)"
 WAC = "Wikipedia Annotated Corpus (train.id -> dev.id)"
-
-
-def emit(rec: dict) -> None:
-    print(json.dumps(rec, ensure_ascii=False), flush=True)
 
 
 def documents(corpora: Path, corpus: str, ids: str, target: Path) -> Path:
@@ -150,8 +141,7 @@ def wac(corpora: Path, workdir: Path) -> None:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--corpora", default=os.environ.get("POLYPARSE_CORPORA", "../shared/corpora"))
+    ap = corpora_arguments(__doc__)
     ap.add_argument("--configs", default="shift-reduce:2,cascaded:2,shift-reduce:3,cascaded:3")
     ap.add_argument("--copies", type=int, default=50, help="KWDLC test copies parsed at once")
     ap.add_argument("--runs", type=int, default=3)
@@ -160,8 +150,8 @@ def main() -> int:
     corpora = Path(args.corpora)
     if not (corpora / "kwdlc" / "id" / "train.id").is_file():
         raise SystemExit(f"no KWDLC under {corpora}")
-    workdir = Path(tempfile.mkdtemp(prefix="polyparse-ja-"))
-    try:
+    with tempfile.TemporaryDirectory(prefix="polyparse-ja-") as folder:
+        workdir = Path(folder)
         test_file = documents(corpora, "kwdlc", "test.id", workdir / "test.knp")
         text = test_file.read_text(encoding="utf-8")
         big_file = workdir / "big.knp"
@@ -172,11 +162,7 @@ def main() -> int:
             measure(config, corpora, workdir, test_file, big_file, n_big, args.runs)
         if args.wac:
             wac(corpora, workdir)
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
-    emit(record("benchmark process peak memory", DATA,
-                round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-                "MB (max RSS)"))
+    emit(peak_memory_record(DATA))
     return 0
 
 

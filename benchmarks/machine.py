@@ -1,9 +1,11 @@
 """A one-line description of this machine for benchmark records."""
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import platform
+import resource
 
 
 def machine() -> str:
@@ -21,6 +23,26 @@ def machine() -> str:
 
 def record(what: str, data: str, figure: float, unit: str, **extra: object) -> dict:
     return {"what": what, "data": data, "figure": figure, "unit": unit, "machine": machine(), **extra}
+
+
+def corpora_arguments(doc: str) -> argparse.ArgumentParser:
+    """A benchmark's argument parser (described by its docstring's first line) with --corpora,
+    the folder of the raw corpora (POLYPARSE_CORPORA, else ../shared/corpora)."""
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
+    ap.add_argument("--corpora", default=os.environ.get("POLYPARSE_CORPORA", "../shared/corpora"))
+    return ap
+
+
+def emit(rec: dict) -> None:
+    """Print one record as a JSON line."""
+    print(json.dumps(rec, ensure_ascii=False), flush=True)
+
+
+def peak_memory_record(data: str) -> dict:
+    """The record of this process's peak memory (max RSS) so far."""
+    return record("benchmark process peak memory", data,
+                  round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+                  "MB (max RSS)")
 
 
 class Records:

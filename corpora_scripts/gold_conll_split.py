@@ -23,7 +23,7 @@ from pathlib import Path
 
 from features.errors import InputError
 from features.output_files import check_output_path, output_stream
-from parser.cli.main import run_guarded
+from parser.cli.scripts import run_script, script_parser
 from parser.formats.gold_conll import (
     LAYOUTS,
     PROPBANK_RELEASE,
@@ -79,9 +79,9 @@ def summary(name: str, documents: list[list[ConllSrlSentence]]) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="gold_conll_split.py",
-        description="Split a WSJ gold_conll file by document into train/dev/test "
+    parser = script_parser(
+        "gold_conll_split.py",
+        "Split a WSJ gold_conll file by document into train/dev/test "
                     "(wsj_0001-0139, wsj_0140-0169, wsj_0170-0199).")
     parser.add_argument("--input", required=True, metavar="FILE",
                         help="the gold_conll file (- for standard input)")
@@ -90,31 +90,30 @@ def build_parser() -> argparse.ArgumentParser:
                              "(made when missing, in an existing folder)")
     parser.add_argument("--layout", choices=sorted(LAYOUTS), default=PROPBANK_RELEASE.name,
                         help="the fixed columns (default: %(default)s)")
-    parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    return run_script(build_parser(), argv, _split)
 
-    def run() -> None:
-        folder: Path = args.output_dir
-        outputs = {name: folder / f"{name}.gold_conll" for name, _, _ in SPLITS}
-        if folder.is_dir():
-            for output in outputs.values():
-                check_output_path(output)
-        elif folder.exists():
-            raise InputError(f"{folder}: exists and is not a folder")
-        else:
-            check_output_path(folder, what="output folder")
-        splits = split_documents(os.fspath(args.input), args.layout)
-        folder.mkdir(exist_ok=True)
-        for name, output in outputs.items():
-            write_split(splits[name], output)
-        for name, _, _ in SPLITS:
-            print(summary(name, splits[name]))
 
-    return run_guarded("gold_conll_split.py", run, debug=args.debug)
+def _split(args: argparse.Namespace) -> None:
+    """The three splits written, and their summaries printed."""
+    folder: Path = args.output_dir
+    outputs = {name: folder / f"{name}.gold_conll" for name, _, _ in SPLITS}
+    if folder.is_dir():
+        for output in outputs.values():
+            check_output_path(output)
+    elif folder.exists():
+        raise InputError(f"{folder}: exists and is not a folder")
+    else:
+        check_output_path(folder, what="output folder")
+    splits = split_documents(os.fspath(args.input), args.layout)
+    folder.mkdir(exist_ok=True)
+    for name, output in outputs.items():
+        write_split(splits[name], output)
+    for name, _, _ in SPLITS:
+        print(summary(name, splits[name]))
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from features.errors import InputError
 from features.output_files import check_output_path, output_stream
-from parser.cli.main import run_guarded
+from parser.cli.scripts import run_script, script_parser
 from parser.formats.gold_conll import LAYOUTS, PROPBANK_RELEASE
 from parser.srl.feature_vocab import FirstSeenVocab
 from parser.srl.instances import file_instances, tk_lines
@@ -57,9 +57,9 @@ def write_lines(path: Path, lines: Sequence[str]) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="gold_conll_to_tk.py",
-        description="Write the argument-boundary instances of a gold_conll file as an "
+    parser = script_parser(
+        "gold_conll_to_tk.py",
+        "Write the argument-boundary instances of a gold_conll file as an "
                     "SVM-light-TK file (datasets/srl_boundary/README.md).")
     parser.add_argument("input", help="the gold_conll file (- for standard input)")
     parser.add_argument("-o", "--output", required=True, type=Path, metavar="FILE.tk",
@@ -76,50 +76,49 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--layout", choices=sorted(LAYOUTS), default=PROPBANK_RELEASE.name,
                         help="the fixed columns (default: %(default)s)")
     parser.add_argument("--json", action="store_true", help="print the statistics as JSON")
-    parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    return run_script(build_parser(), argv, _write_instances)
 
-    def run() -> None:
-        output: Path = args.output
-        subsets = {size: subset_path(output, size) for size in args.subsets}
-        for size in subsets:
-            if size < 1:
-                raise InputError(f"--subsets {size}: a subset has at least one line")
-        targets = [output, *subsets.values(), *([args.write_vocab] if args.write_vocab else [])]
-        if len({os.path.realpath(target) for target in targets}) != len(targets):
-            raise InputError("the output, subset and vocabulary files must differ")
-        for target in targets:
-            check_output_path(target)
-        vocab = FirstSeenVocab.read(args.vocab) if args.vocab else FirstSeenVocab()
-        predicates = file_instances(args.input, LAYOUTS[args.layout])
-        lines = list(tk_lines(predicates, vocab))
-        for size in subsets:
-            if size > len(lines):
-                raise InputError(f"--subsets {size}: {args.input} gives only {len(lines):,} "
-                                 f"instances")
-        statistics = BoundaryStatistics().add(predicates)
-        features = [feature for group in predicates for instance in group.instances
-                    for feature in instance.features]
-        given = len(features)
-        dropped = sum(feature not in vocab for feature in features)
-        write_lines(output, lines)
-        for size, path in subsets.items():
-            write_lines(path, [lines[k] for k in subset_indices(len(lines), size, args.seed)])
-        if args.write_vocab:
-            vocab.write(args.write_vocab)
-        if args.json:
-            print(json.dumps({**statistics.as_dict(), "vocabulary": len(vocab),
-                              "features_dropped": dropped}, sort_keys=True))
-        else:
-            print(statistics.summary(output.name))
-            print(f"features: {len(vocab):,} in the vocabulary, {dropped:,} of the instances' "
-                  f"{given:,} not in it (dropped)")
 
-    return run_guarded("gold_conll_to_tk.py", run, debug=args.debug)
+def _write_instances(args: argparse.Namespace) -> None:
+    """The instances (and subsets, vocabulary) written, and their statistics printed."""
+    output: Path = args.output
+    subsets = {size: subset_path(output, size) for size in args.subsets}
+    for size in subsets:
+        if size < 1:
+            raise InputError(f"--subsets {size}: a subset has at least one line")
+    targets = [output, *subsets.values(), *([args.write_vocab] if args.write_vocab else [])]
+    if len({os.path.realpath(target) for target in targets}) != len(targets):
+        raise InputError("the output, subset and vocabulary files must differ")
+    for target in targets:
+        check_output_path(target)
+    vocab = FirstSeenVocab.read(args.vocab) if args.vocab else FirstSeenVocab()
+    predicates = file_instances(args.input, LAYOUTS[args.layout])
+    lines = list(tk_lines(predicates, vocab))
+    for size in subsets:
+        if size > len(lines):
+            raise InputError(f"--subsets {size}: {args.input} gives only {len(lines):,} "
+                             f"instances")
+    statistics = BoundaryStatistics().add(predicates)
+    features = [feature for group in predicates for instance in group.instances
+                for feature in instance.features]
+    given = len(features)
+    dropped = sum(feature not in vocab for feature in features)
+    write_lines(output, lines)
+    for size, path in subsets.items():
+        write_lines(path, [lines[k] for k in subset_indices(len(lines), size, args.seed)])
+    if args.write_vocab:
+        vocab.write(args.write_vocab)
+    if args.json:
+        print(json.dumps({**statistics.as_dict(), "vocabulary": len(vocab),
+                          "features_dropped": dropped}, sort_keys=True))
+    else:
+        print(statistics.summary(output.name))
+        print(f"features: {len(vocab):,} in the vocabulary, {dropped:,} of the instances' "
+              f"{given:,} not in it (dropped)")
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Protocol
 
 from parser.cli.main import run_guarded
+from parser.cli.scripts import script_parser
 from parser.formats.knp_documents import document_paths
 
 PROBLEMS = ("self_loop", "no_root", "several_roots", "head_outside", "head_to_left")
@@ -117,15 +118,14 @@ def read_sentences(paths: Sequence[Path]) -> Iterator[Sentence]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="japanese_corpus_stats.py",
-        description="Documents, sentences, bunsetsu, morphemes and malformed trees of KNP files.")
+    parser = script_parser(
+        "japanese_corpus_stats.py",
+        "Documents, sentences, bunsetsu, morphemes and malformed trees of KNP files.")
     parser.add_argument("files", nargs="*", type=Path, metavar="FILE", help="KNP files")
     parser.add_argument("--ids", type=Path, metavar="ID_FILE",
                         help="read the documents of this id list (with --corpus)")
     parser.add_argument("--corpus", type=Path, metavar="DIR", help="the corpus's knp/ folder")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
     return parser
 
 

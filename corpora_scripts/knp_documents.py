@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from features.output_files import check_output_path, output_stream
-from parser.cli.main import run_guarded
+from parser.cli.scripts import run_script, script_parser
 from parser.formats.knp_documents import document_paths
 
 COPY_CHUNK = 1 << 20
@@ -42,27 +42,26 @@ def concatenate(paths: Sequence[Path], output: str | None) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="knp_documents.py",
-        description="Concatenate the KNP documents of an id list, in order, into one file.")
+    parser = script_parser(
+        "knp_documents.py",
+        "Concatenate the KNP documents of an id list, in order, into one file.")
     parser.add_argument("--ids", required=True, type=Path, metavar="ID_FILE",
                         help="one document id a line")
     parser.add_argument("--corpus", required=True, type=Path, metavar="DIR",
                         help="the corpus's knp/ folder")
     parser.add_argument("-o", "--output", metavar="OUT",
                         help="output file (default: standard output)")
-    parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    return run_script(build_parser(), argv, _concatenate_documents)
 
-    def run() -> None:
-        check_output_path(args.output)
-        concatenate(document_paths(args.ids, args.corpus), args.output)
 
-    return run_guarded("knp_documents.py", run, debug=args.debug)
+def _concatenate_documents(args: argparse.Namespace) -> None:
+    """The documents of the id list, in order, to the output."""
+    check_output_path(args.output)
+    concatenate(document_paths(args.ids, args.corpus), args.output)
 
 
 if __name__ == "__main__":

@@ -46,7 +46,7 @@ from typing import Any
 
 import numpy as np
 
-from classifiers.evaluators.pke cimport KEY_BITS, extend_key, sort_ranks
+from classifiers.evaluators.pke cimport KEY_BITS, conjunction_count, extend_key, sort_ranks
 from classifiers.evaluators.pke import build_store, key_ranks, key_sizes
 from classifiers.evaluators.pki cimport ScratchPool
 from classifiers.evaluators.one_vs_one_scorer cimport OneVsOneVoter
@@ -333,12 +333,7 @@ cdef class OneVsOneSplitScorer(OneVsOneVoter):
 
     cdef int64_t row_bound(self, int64_t m) noexcept nogil:
         # The most conjunction rows that m common features can reach.
-        cdef int64_t bound = m
-        if self.degree >= 2:
-            bound += m * (m - 1) // 2
-        if self.degree >= 3:
-            bound += m * (m - 1) * (m - 2) // 6
-        return bound
+        return conjunction_count(m, self.degree)
 
     cdef int64_t collect_rows(self, const int32_t* ranks, int m_common,
                               int32_t* rows) noexcept nogil:

@@ -20,6 +20,16 @@ cdef inline uint64_t extend_key(uint64_t prefix, int32_t rank) noexcept nogil:
     return (prefix << KEY_BITS) | <uint64_t>(rank + 1)
 
 
+cdef inline int64_t conjunction_count(int64_t m, int degree) noexcept nogil:
+    # Conjunctions of 1 .. degree (<= 3) of m features: m + binom(m, 2) + binom(m, 3).
+    cdef int64_t count = m
+    if degree >= 2:
+        count += m * (m - 1) // 2
+    if degree >= 3:
+        count += m * (m - 1) * (m - 2) // 6
+    return count
+
+
 cdef inline void sort_ranks(int32_t* values, int64_t n) noexcept nogil:
     # Insertion sort, in place (a feature row's ranks are few).
     cdef int64_t i, j

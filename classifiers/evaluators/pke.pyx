@@ -201,9 +201,7 @@ def accumulate_conjunctions(
     for row in range(n_rows):
         length = indptr[row + 1] - indptr[row]
         longest = max(longest, length)
-        estimate += length + (length * (length - 1) // 2 if degree >= 2 else 0)
-        if degree >= 3:
-            estimate += length * (length - 1) * (length - 2) // 6
+        estimate += conjunction_count(length, degree)
     cdef KeyIndex index = KeyIndex(max(16, estimate // 8))
     cdef Sums sums = Sums(NULL, 0, 0)
     ranks_array = np.empty(max(longest, 1), dtype=np.int32)

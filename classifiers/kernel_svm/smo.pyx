@@ -188,6 +188,19 @@ cdef class _BinaryPolynomialColumns(ColumnSource):
             mark[own[p]] = 0
 
 
+cdef inline void _clip_to_sum(double* alpha, int a, int b, double total, double C_a) noexcept nogil:
+    # Equal labels keep alpha_a + alpha_b = total: alpha_a clipped to C_a, or alpha_b to 0, the
+    # other taking the rest (libsvm's two sides of the box, one at a time).
+    if total > C_a:
+        if alpha[a] > C_a:
+            alpha[a] = C_a
+            alpha[b] = total - C_a
+    else:
+        if alpha[b] < 0:
+            alpha[b] = 0
+            alpha[a] = total
+
+
 cdef class _Solver:
     """State of one binary C-SVC solve (libsvm's Solver + SVC_Q + Cache) on a column source."""
 
@@ -405,7 +418,7 @@ cdef class _Solver:
     cdef int select_working_set(self, int* out_i, int* out_j) noexcept nogil:
         # WSS 2 of Fan, Chen & Lin 2005. Returns 1 when optimal, -1 when out of memory.
         cdef double Gmax = -INFINITY, Gmax2 = -INFINITY, obj_diff_min = INFINITY
-        cdef double grad_diff, quad_coef, obj_diff, QD_i = 0, y_i = 0
+        cdef double grad_diff, quad_coef, obj_diff, yG, QD_i = 0, y_i = 0
         cdef int Gmax_idx = -1, Gmin_idx = -1, t, j, active = self.active_size
         cdef const float* Q_i = NULL
         cdef const double* G = self.G
@@ -428,34 +441,22 @@ cdef class _Solver:
             QD_i = QD[Gmax_idx]
             y_i = y[Gmax_idx]
         for j in range(active):
-            if y[j] == 1:
-                if status[j] != LOWER_BOUND:
-                    grad_diff = Gmax + G[j]
-                    if G[j] >= Gmax2:
-                        Gmax2 = G[j]
-                    if grad_diff > 0:
-                        quad_coef = QD_i + QD[j] - 2.0 * y_i * Q_i[j]
-                        if quad_coef > 0:
-                            obj_diff = -(grad_diff * grad_diff) / quad_coef
-                        else:
-                            obj_diff = -(grad_diff * grad_diff) / TAU
-                        if obj_diff <= obj_diff_min:
-                            Gmin_idx = j
-                            obj_diff_min = obj_diff
-            else:
-                if status[j] != UPPER_BOUND:
-                    grad_diff = Gmax - G[j]
-                    if -G[j] >= Gmax2:
-                        Gmax2 = -G[j]
-                    if grad_diff > 0:
-                        quad_coef = QD_i + QD[j] + 2.0 * y_i * Q_i[j]
-                        if quad_coef > 0:
-                            obj_diff = -(grad_diff * grad_diff) / quad_coef
-                        else:
-                            obj_diff = -(grad_diff * grad_diff) / TAU
-                        if obj_diff <= obj_diff_min:
-                            Gmin_idx = j
-                            obj_diff_min = obj_diff
+            # y_j G_j, exactly G_j or -G_j: libsvm's two label cases in one.
+            if status[j] == (LOWER_BOUND if y[j] == 1 else UPPER_BOUND):
+                continue
+            yG = y[j] * G[j]
+            grad_diff = Gmax + yG
+            if yG >= Gmax2:
+                Gmax2 = yG
+            if grad_diff > 0:
+                quad_coef = QD_i + QD[j] - y[j] * (2.0 * y_i * Q_i[j])
+                if quad_coef > 0:
+                    obj_diff = -(grad_diff * grad_diff) / quad_coef
+                else:
+                    obj_diff = -(grad_diff * grad_diff) / TAU
+                if obj_diff <= obj_diff_min:
+                    Gmin_idx = j
+                    obj_diff_min = obj_diff
         if Gmax + Gmax2 < self.eps or Gmin_idx == -1:
             return 1
         out_i[0] = Gmax_idx
@@ -563,22 +564,8 @@ cdef class _Solver:
             total = alpha[i] + alpha[j]
             alpha[i] -= delta
             alpha[j] += delta
-            if total > C_i:
-                if alpha[i] > C_i:
-                    alpha[i] = C_i
-                    alpha[j] = total - C_i
-            else:
-                if alpha[j] < 0:
-                    alpha[j] = 0
-                    alpha[i] = total
-            if total > C_j:
-                if alpha[j] > C_j:
-                    alpha[j] = C_j
-                    alpha[i] = total - C_j
-            else:
-                if alpha[i] < 0:
-                    alpha[i] = 0
-                    alpha[j] = total
+            _clip_to_sum(alpha, i, j, total, C_i)
+            _clip_to_sum(alpha, j, i, total, C_j)
 
     cdef int update_G_bar(self, int i, bint was_upper) noexcept nogil:
         # G_bar += / -= C_i Q_i when variable i enters / leaves its upper bound.

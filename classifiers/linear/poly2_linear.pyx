@@ -19,10 +19,12 @@ becomes v_d += delta s_d^2.
 """
 from libc.math cimport INFINITY, fabs
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
-from libc.stdlib cimport free, malloc
+from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memset
 
 import numpy as np
 
+from classifiers.random_order cimport shuffle_from_front
 from classifiers.scorer cimport BinaryScorer, no_scores
 from features.key_index cimport KeyIndex
 
@@ -247,33 +249,290 @@ cdef inline void _scatter_add(
         w[dim[p] * stride] += value
 
 
-cdef inline uint64_t _next_random(uint64_t* state) noexcept nogil:
-    # splitmix64 (Steele, Lea & Flood 2014).
-    cdef uint64_t z
-    state[0] += <uint64_t>0x9E3779B97F4A7C15
-    z = state[0]
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    return z ^ (z >> 31)
+cdef struct DualState:
+    # Dual coordinate descent on n_outputs problems at once (solve_dual_cd). The rows: phi(x_i)
+    # at dims[row_ptr[i]:row_ptr[i+1]], its n_single[i] singles first, then its pairs.
+    const int64_t* row_ptr
+    const int32_t* dims
+    const int32_t* n_single
+    const int32_t* classes
+    int64_t n_rows
+    int n_outputs
+    double constant_sq
+    double single_sq
+    double pair_sq
+    double diag                 # D_ii: 1 / (2C) for the L2 loss, 0 for L1
+    double upper                # U: infinity for the L2 loss, C for L1
+    double eps
+    int max_iter
+    # the solution: effective weights W (n_dims, n_outputs), alpha (n_rows, n_outputs), and
+    # QD[i] = Q_ii + D_ii
+    double* W
+    double* alpha
+    double* QD
+    # shrinking: active[i * n_outputs + k] while row i is in output k's active set; the rows
+    # still active in some output are order[0..n_visit)
+    uint8_t* active
+    int32_t* row_active
+    int64_t* active_count
+    int64_t* order
+    int64_t n_visit
+    # per output: projected-gradient bounds of the previous and the current pass, still open,
+    # iterations, converged, last gap
+    double* PGmax_old
+    double* PGmin_old
+    double* PGmax_new
+    double* PGmin_new
+    uint8_t* is_open
+    int n_open
+    int32_t* iterations
+    uint8_t* converged
+    double* gap
+    # one row's scratch: w_k . phi(x_i), the outputs active on it, those that stepped and by how
+    # much
+    double* dot
+    int32_t* problems
+    int32_t* stepped
+    double* step
 
 
-cdef inline int64_t _random_below(uint64_t* state, int64_t n) noexcept nogil:
-    # Uniform in [0, n) for n < 2**32 by multiply-shift (Lemire 2019, without rejection).
-    return <int64_t>(((_next_random(state) >> 32) * <uint64_t>n) >> 32)
-
-
-cdef void _set_problem(
-    uint8_t* active, int32_t* row_active, int64_t n_rows, int n_outputs, int k, uint8_t value
-) noexcept nogil:
-    # Mark problem k active (value 1) or inactive (0) for every row, keeping the per-row counts.
+cdef inline void _set_problem(DualState* s, int k, uint8_t value) noexcept nogil:
+    # Mark output k active (value 1) or inactive (0) for every row, keeping the per-row counts.
     cdef int64_t i
-    for i in range(n_rows):
-        if active[i * n_outputs + k] != value:
-            active[i * n_outputs + k] = value
+    cdef int K = s.n_outputs
+    cdef uint8_t* active = s.active
+    cdef int32_t* row_active = s.row_active
+    for i in range(s.n_rows):
+        if active[i * K + k] != value:
+            active[i * K + k] = value
             if value:
                 row_active[i] += 1
             else:
                 row_active[i] -= 1
+
+
+cdef inline void _set_diagonal(DualState* s) noexcept nogil:
+    # QD[i] = Q_ii + D_ii = ||phi(x_i)||^2 + D_ii.
+    cdef int64_t i
+    cdef const int64_t* row_ptr = s.row_ptr
+    cdef const int32_t* n_single = s.n_single
+    cdef double* QD = s.QD
+    cdef double constant_sq = s.constant_sq, single_sq = s.single_sq, pair_sq = s.pair_sq
+    cdef double diag = s.diag
+    for i in range(s.n_rows):
+        QD[i] = (constant_sq + single_sq * n_single[i]
+                 + pair_sq * (row_ptr[i + 1] - row_ptr[i] - n_single[i]) + diag)
+
+
+cdef inline int _row_margins(DualState* s, int64_t i) noexcept nogil:
+    # w_k . phi(x_i) into dot[k] for the outputs still active on row i, listed in problems;
+    # their number. The row's weight rows W[d, :] come into cache with the first output and are
+    # reused by the others.
+    cdef int K = s.n_outputs, k, n_problems = 0
+    cdef double* W = s.W
+    cdef double* dot = s.dot
+    cdef int32_t* problems = s.problems
+    cdef const uint8_t* active = s.active + i * K
+    cdef const int32_t* dim = s.dims
+    cdef int64_t start = s.row_ptr[i], end = s.row_ptr[i + 1]
+    for k in range(K):
+        if active[k]:
+            problems[n_problems] = k
+            n_problems += 1
+            dot[k] = W[k] + _sum_gather(W + k, dim, start, end, K)
+    return n_problems
+
+
+cdef inline void _shrink(DualState* s, int64_t i, int k) noexcept nogil:
+    # Row i leaves output k's active set until the next full check of output k.
+    s.active[i * s.n_outputs + k] = 0
+    s.row_active[i] -= 1
+    s.active_count[k] -= 1
+
+
+cdef inline double _coordinate_step(DualState* s, int64_t i, int k) noexcept nogil:
+    # One coordinate step on alpha_ik (Algorithm 1 of Hsieh et al. 2008) with liblinear's
+    # shrinking rule: G = y_ik w_k . phi(x_i) - 1 + D_ii alpha_ik, the projected gradient PG
+    # widens output k's bounds, alpha_ik <- min(max(alpha_ik - G / QD_i, 0), U). Returns the
+    # change of y_ik alpha_ik (0: none, or the row left output k's active set).
+    cdef int K = s.n_outputs
+    cdef double y = 1.0 if s.classes[i] == k else -1.0
+    cdef double old = s.alpha[i * K + k], upper = s.upper
+    cdef double G = y * s.dot[k] - 1.0 + old * s.diag
+    cdef double PG = 0.0, updated
+    if old == 0.0:
+        if G > s.PGmax_old[k]:
+            _shrink(s, i, k)
+            return 0.0
+        elif G < 0.0:
+            PG = G
+    elif old == upper:
+        if G < s.PGmin_old[k]:
+            _shrink(s, i, k)
+            return 0.0
+        elif G > 0.0:
+            PG = G
+    else:
+        PG = G
+    if PG > s.PGmax_new[k]:
+        s.PGmax_new[k] = PG
+    if PG < s.PGmin_new[k]:
+        s.PGmin_new[k] = PG
+    if fabs(PG) > 1.0e-12:
+        updated = old - G / s.QD[i]
+        if updated < 0.0:
+            updated = 0.0
+        elif updated > upper:
+            updated = upper
+        s.alpha[i * K + k] = updated
+        return (updated - old) * y
+    return 0.0
+
+
+cdef inline void _add_steps(DualState* s, int64_t i, int n_stepped) noexcept nogil:
+    # w_k += delta_k phi(x_i) for the outputs that stepped, in effective weights:
+    # v_d += delta_k s_d^2.
+    cdef int K = s.n_outputs, a, k
+    cdef double* W = s.W
+    cdef const int32_t* dim = s.dims
+    cdef const int32_t* stepped = s.stepped
+    cdef const double* step = s.step
+    cdef int64_t start = s.row_ptr[i], middle = start + s.n_single[i], end = s.row_ptr[i + 1]
+    cdef double constant_sq = s.constant_sq, single_sq = s.single_sq, pair_sq = s.pair_sq
+    cdef double delta
+    for a in range(n_stepped):
+        k = stepped[a]
+        delta = step[a]
+        W[k] += delta * constant_sq
+        _scatter_add(W + k, dim, start, middle, K, delta * single_sq)
+        _scatter_add(W + k, dim, middle, end, K, delta * pair_sq)
+
+
+cdef inline void _visit_row(DualState* s, int64_t i) noexcept nogil:
+    # All outputs share one visit of row i: margins, one coordinate step per active output,
+    # then the weight updates.
+    cdef int n_problems = _row_margins(s, i), n_stepped = 0, a, k
+    cdef double delta
+    for a in range(n_problems):
+        k = s.problems[a]
+        delta = _coordinate_step(s, i, k)
+        if delta != 0.0:
+            s.stepped[n_stepped] = k
+            s.step[n_stepped] = delta
+            n_stepped += 1
+    _add_steps(s, i, n_stepped)
+
+
+cdef inline void _pass(DualState* s, uint64_t* rng) noexcept nogil:
+    # One outer iteration: the rows still active, in a fresh random order; a row that has left
+    # every output's active set moves behind order[n_visit].
+    cdef int k
+    cdef int64_t position = 0, i
+    shuffle_from_front(s.order, s.n_visit, rng)
+    for k in range(s.n_outputs):
+        s.PGmax_new[k] = -INFINITY
+        s.PGmin_new[k] = INFINITY
+    while position < s.n_visit:
+        i = s.order[position]
+        _visit_row(s, i)
+        if s.row_active[i] == 0:
+            s.n_visit -= 1
+            s.order[position], s.order[s.n_visit] = s.order[s.n_visit], s.order[position]
+        else:
+            position += 1
+
+
+cdef inline bint _end_pass(DualState* s) noexcept nogil:
+    # liblinear's stopping test and shrinking bounds of each open output after a pass: it
+    # converges when PGmax - PGmin <= eps over all its rows (else every row comes back and the
+    # test is made again), and stops at max_iter. True when some output's active set changed.
+    cdef int k
+    cdef bint rebuild = False
+    for k in range(s.n_outputs):
+        if not s.is_open[k]:
+            continue
+        s.iterations[k] += 1
+        s.gap[k] = s.PGmax_new[k] - s.PGmin_new[k]
+        if s.gap[k] <= s.eps:
+            if s.active_count[k] == s.n_rows:
+                s.is_open[k] = 0
+                s.converged[k] = 1
+            else:
+                _set_problem(s, k, 1)
+                s.active_count[k] = s.n_rows
+                s.PGmax_old[k] = INFINITY
+                s.PGmin_old[k] = -INFINITY
+                rebuild = True
+        else:
+            s.PGmax_old[k] = s.PGmax_new[k] if s.PGmax_new[k] > 0.0 else INFINITY
+            s.PGmin_old[k] = s.PGmin_new[k] if s.PGmin_new[k] < 0.0 else -INFINITY
+        if s.is_open[k] and s.iterations[k] >= s.max_iter:
+            s.is_open[k] = 0
+        if not s.is_open[k]:
+            s.n_open -= 1
+            _set_problem(s, k, 0)
+            s.active_count[k] = 0
+            rebuild = True
+    return rebuild
+
+
+cdef inline void _gather_active_rows(DualState* s) noexcept nogil:
+    # order[0..n_visit) = the rows still active in some output, ascending.
+    cdef int64_t i
+    s.n_visit = 0
+    for i in range(s.n_rows):
+        if s.row_active[i] > 0:
+            s.order[s.n_visit] = i
+            s.n_visit += 1
+
+
+cdef int _allocate_work(DualState* s) except -1:
+    # The solver's own arrays, in their starting state: every row active in every output, in
+    # the order 0, 1, ...; every output open with unbounded shrinking bounds.
+    cdef int64_t n_rows = s.n_rows, i
+    cdef int K = s.n_outputs, k
+    s.QD = <double*>malloc(n_rows * sizeof(double))
+    s.order = <int64_t*>malloc(n_rows * sizeof(int64_t))
+    s.active = <uint8_t*>malloc(n_rows * K * sizeof(uint8_t))
+    s.row_active = <int32_t*>malloc(n_rows * sizeof(int32_t))
+    s.active_count = <int64_t*>malloc(K * sizeof(int64_t))
+    s.is_open = <uint8_t*>malloc(K * sizeof(uint8_t))
+    # six rows of K doubles (dot, the four bounds, step) and two of K ints (problems, stepped)
+    s.dot = <double*>calloc(6 * K, sizeof(double))
+    s.problems = <int32_t*>calloc(2 * K, sizeof(int32_t))
+    if (s.QD == NULL or s.order == NULL or s.active == NULL or s.row_active == NULL
+            or s.active_count == NULL or s.is_open == NULL or s.dot == NULL
+            or s.problems == NULL):
+        raise MemoryError()
+    s.PGmax_old = s.dot + K
+    s.PGmin_old = s.PGmax_old + K
+    s.PGmax_new = s.PGmin_old + K
+    s.PGmin_new = s.PGmax_new + K
+    s.step = s.PGmin_new + K
+    s.stepped = s.problems + K
+    memset(s.active, 1, n_rows * K)
+    for i in range(n_rows):
+        s.order[i] = i
+        s.row_active[i] = K
+    for k in range(K):
+        s.active_count[k] = n_rows
+        s.is_open[k] = 1
+        s.PGmax_old[k] = INFINITY
+        s.PGmin_old[k] = -INFINITY
+    s.n_visit = n_rows
+    s.n_open = K
+    return 0
+
+
+cdef void _free_work(DualState* s) noexcept:
+    free(s.QD)
+    free(s.order)
+    free(s.active)
+    free(s.row_active)
+    free(s.active_count)
+    free(s.is_open)
+    free(s.dot)
+    free(s.problems)
 
 
 def solve_dual_cd(
@@ -322,173 +581,40 @@ def solve_dual_cd(
     gap_array = np.zeros(K, dtype=np.float64)
     if n_rows == 0:
         return weights_array, alpha_array, iterations_array, np.ones(K, dtype=np.uint8), gap_array
-    diag_array = np.empty(n_rows, dtype=np.float64)
-    order_array = np.arange(n_rows, dtype=np.int64)
-    active_array = np.ones(n_rows * K, dtype=np.uint8)
-    row_active_array = np.full(n_rows, K, dtype=np.int32)
-    work_array = np.zeros((6, K), dtype=np.float64)
-    work_index_array = np.zeros((2, K), dtype=np.int32)
-    open_array = np.ones(K, dtype=np.uint8)
-    active_count_array = np.full(K, n_rows, dtype=np.int64)
-
     cdef double[:, ::1] weights_view = weights_array
-    cdef double* W = &weights_view[0, 0]
     cdef double[:, ::1] alpha_view = alpha_array
-    cdef double* alpha = &alpha_view[0, 0]
-    cdef double[::1] diag_view = diag_array
-    cdef double* QD = &diag_view[0]
-    cdef int64_t[::1] order_view = order_array
-    cdef int64_t* order = &order_view[0]
-    cdef uint8_t[::1] active_view = active_array
-    cdef uint8_t* active = &active_view[0]
-    cdef int32_t[::1] row_active_view = row_active_array
-    cdef int32_t* row_active = &row_active_view[0]
-    cdef double[:, ::1] work = work_array
-    cdef double* dot = &work[0, 0]
-    cdef double* PGmax_old = &work[1, 0]
-    cdef double* PGmin_old = &work[2, 0]
-    cdef double* PGmax_new = &work[3, 0]
-    cdef double* PGmin_new = &work[4, 0]
-    cdef double* step = &work[5, 0]
-    cdef int32_t[:, ::1] work_index = work_index_array
-    cdef int32_t* problems = &work_index[0, 0]
-    cdef int32_t* stepped = &work_index[1, 0]
-    cdef uint8_t[::1] open_view = open_array
-    cdef uint8_t* is_open = &open_view[0]
-    cdef int64_t[::1] active_count_view = active_count_array
-    cdef int64_t* active_count = &active_count_view[0]
     cdef int32_t[::1] iterations = iterations_array
     cdef uint8_t[::1] converged = converged_array
     cdef double[::1] gap = gap_array
-    cdef const int32_t* dim = &dims[0] if dims.shape[0] else NULL
-
-    cdef double diag = 0.5 / C if l2_loss else 0.0
-    cdef double upper = INFINITY if l2_loss else C
+    cdef DualState s
     cdef uint64_t rng = seed
-    cdef int64_t i, s, t, n_visit, start, middle, end, p
-    cdef int k, a, n_problems, n_stepped, n_open = K
-    cdef double G, PG, y, old, updated, delta
-    cdef bint rebuild
-
-    for k in range(K):
-        PGmax_old[k] = INFINITY
-        PGmin_old[k] = -INFINITY
-    with nogil:
-        for i in range(n_rows):
-            QD[i] = (constant_sq + single_sq * n_single[i]
-                     + pair_sq * (row_ptr[i + 1] - row_ptr[i] - n_single[i]) + diag)
-        n_visit = n_rows
-        while n_open > 0:
-            for s in range(n_visit):
-                t = s + _random_below(&rng, n_visit - s)
-                order[s], order[t] = order[t], order[s]
-            for k in range(K):
-                PGmax_new[k] = -INFINITY
-                PGmin_new[k] = INFINITY
-            s = 0
-            while s < n_visit:
-                i = order[s]
-                start = row_ptr[i]
-                middle = start + n_single[i]
-                end = row_ptr[i + 1]
-
-                # w_k . phi(x_i) for the outputs still active on row i (the row's weight rows
-                # W[d, :] come into cache with the first output and are reused by the others).
-                n_problems = 0
-                for k in range(K):
-                    if active[i * K + k]:
-                        problems[n_problems] = k
-                        n_problems += 1
-                        dot[k] = W[k] + _sum_gather(W + k, dim, start, end, K)
-
-                # One coordinate step per active output, with liblinear's shrinking rule.
-                n_stepped = 0
-                for a in range(n_problems):
-                    k = problems[a]
-                    y = 1.0 if classes[i] == k else -1.0
-                    old = alpha[i * K + k]
-                    G = y * dot[k] - 1.0 + old * diag
-                    PG = 0.0
-                    if old == 0.0:
-                        if G > PGmax_old[k]:
-                            active[i * K + k] = 0
-                            row_active[i] -= 1
-                            active_count[k] -= 1
-                            continue
-                        elif G < 0.0:
-                            PG = G
-                    elif old == upper:
-                        if G < PGmin_old[k]:
-                            active[i * K + k] = 0
-                            row_active[i] -= 1
-                            active_count[k] -= 1
-                            continue
-                        elif G > 0.0:
-                            PG = G
-                    else:
-                        PG = G
-                    if PG > PGmax_new[k]:
-                        PGmax_new[k] = PG
-                    if PG < PGmin_new[k]:
-                        PGmin_new[k] = PG
-                    if fabs(PG) > 1.0e-12:
-                        updated = old - G / QD[i]
-                        if updated < 0.0:
-                            updated = 0.0
-                        elif updated > upper:
-                            updated = upper
-                        alpha[i * K + k] = updated
-                        delta = (updated - old) * y
-                        if delta != 0.0:
-                            stepped[n_stepped] = k
-                            step[n_stepped] = delta
-                            n_stepped += 1
-
-                # w_k += delta_k phi(x_i), in effective weights: v_d += delta_k s_d^2.
-                for a in range(n_stepped):
-                    k = stepped[a]
-                    delta = step[a]
-                    W[k] += delta * constant_sq
-                    _scatter_add(W + k, dim, start, middle, K, delta * single_sq)
-                    _scatter_add(W + k, dim, middle, end, K, delta * pair_sq)
-
-                if row_active[i] == 0:
-                    n_visit -= 1
-                    order[s], order[n_visit] = order[n_visit], order[s]
-                else:
-                    s += 1
-
-            # Stopping test and shrinking bounds of each output (liblinear's outer loop).
-            rebuild = False
-            for k in range(K):
-                if not is_open[k]:
-                    continue
-                iterations[k] += 1
-                gap[k] = PGmax_new[k] - PGmin_new[k]
-                if gap[k] <= eps:
-                    if active_count[k] == n_rows:
-                        is_open[k] = 0
-                        converged[k] = 1
-                    else:
-                        _set_problem(active, row_active, n_rows, K, k, 1)
-                        active_count[k] = n_rows
-                        PGmax_old[k] = INFINITY
-                        PGmin_old[k] = -INFINITY
-                        rebuild = True
-                else:
-                    PGmax_old[k] = PGmax_new[k] if PGmax_new[k] > 0.0 else INFINITY
-                    PGmin_old[k] = PGmin_new[k] if PGmin_new[k] < 0.0 else -INFINITY
-                if is_open[k] and iterations[k] >= max_iter:
-                    is_open[k] = 0
-                if not is_open[k]:
-                    n_open -= 1
-                    _set_problem(active, row_active, n_rows, K, k, 0)
-                    active_count[k] = 0
-                    rebuild = True
-            if rebuild:
-                n_visit = 0
-                for i in range(n_rows):
-                    if row_active[i] > 0:
-                        order[n_visit] = i
-                        n_visit += 1
+    memset(&s, 0, sizeof(DualState))
+    s.row_ptr = &row_ptr[0]
+    s.dims = &dims[0] if dims.shape[0] else NULL
+    s.n_single = &n_single[0]
+    s.classes = &classes[0]
+    s.n_rows = n_rows
+    s.n_outputs = K
+    s.constant_sq = constant_sq
+    s.single_sq = single_sq
+    s.pair_sq = pair_sq
+    s.diag = 0.5 / C if l2_loss else 0.0
+    s.upper = INFINITY if l2_loss else C
+    s.eps = eps
+    s.max_iter = max_iter
+    s.W = &weights_view[0, 0]
+    s.alpha = &alpha_view[0, 0]
+    s.iterations = &iterations[0]
+    s.converged = &converged[0]
+    s.gap = &gap[0]
+    try:
+        _allocate_work(&s)
+        with nogil:
+            _set_diagonal(&s)
+            while s.n_open > 0:
+                _pass(&s, &rng)
+                if _end_pass(&s):
+                    _gather_active_rows(&s)
+    finally:
+        _free_work(&s)
     return weights_array, alpha_array, iterations_array, converged_array, gap_array

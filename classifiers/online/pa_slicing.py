@@ -1,7 +1,8 @@
 """`pa-slicing` backend: passive-aggressive training of polynomial-kernel models by kernel slicing.
 
 PASlicing trains one binary learner of classifiers/online/kernel_slicing.pyx per output (the paper,
-Yoshinaga & Kitsuregawa 2010, and the equations are in that module's notes): PA-I by default
+Yoshinaga & Kitsuregawa 2010, and the equations are in the notes of that module and of the
+modules it names, one per margin strategy and structure): PA-I by default
 (also PA, PA-II and the perceptron), kernel (x.z + 1)^degree, degree 1..3, `iterations` passes
 over the rows in an order shuffled by `seed` at each pass, averaged parameters (Daume III) by
 default. The margin strategy (`kernel`, `expand`, `split`, `slice`) changes the speed and the

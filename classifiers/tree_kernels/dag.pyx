@@ -26,8 +26,10 @@ from classifiers.tree_kernels.kernels cimport (
     KIND_ET,
     KIND_PT,
     KIND_SST,
+    DagDeltas,
     ForestView,
     KernelParams,
+    child_subsequence_sum,
     forest_view,
     grow,
     kernel_params,
@@ -313,40 +315,13 @@ cdef class TreeDag:
         cdef int64_t first = self._child_ptr[d]
         cdef int64_t n = self._child_ptr[d + 1] - first
         cdef int64_t m = f.child_ptr[sb + y + 1] - f.child_ptr[sb + y]
-        cdef const int32_t* cy = f.children + f.child_ptr[sb + y]
-        cdef double* dps = w.table
-        cdef double* dp = w.table + table
-        cdef int64_t i, j, l, p = n if n < m else m, stride = m + 1
-        cdef int32_t cx
-        cdef double total = 0.0, lam = self._params.lam, lam2 = lam * lam
+        cdef double lam = self._params.lam, lam2 = lam * lam
+        cdef DagDeltas deltas = DagDeltas(w.memo, w.offset, self._rank_label.data(), sb)
         if n == 0 or m == 0:
             return self._params.mu * lam2
-        for i in range((n + 1) * stride):
-            dps[i] = 0.0
-            dp[i] = 0.0
-        for i in range(1, n + 1):
-            cx = self._children[first + i - 1]
-            for j in range(1, m + 1):
-                if self._label[cx] == f.label[cy[j - 1]]:
-                    dps[i * stride + j] = w.memo[w.offset[cy[j - 1] - sb] + self._rank_label[cx]]
-                    total += dps[i * stride + j]
-        for l in range(1, p):
-            for j in range(m + 1):
-                dp[(l - 1) * stride + j] = 0.0
-            for i in range(n + 1):
-                dp[i * stride + l - 1] = 0.0
-            for i in range(l, n + 1):
-                cx = self._children[first + i - 1]
-                for j in range(l, m + 1):
-                    dp[i * stride + j] = (dps[i * stride + j] + lam * dp[(i - 1) * stride + j]
-                                          + lam * dp[i * stride + j - 1]
-                                          - lam2 * dp[(i - 1) * stride + j - 1])
-                    if self._label[cx] == f.label[cy[j - 1]]:
-                        dps[i * stride + j] = (
-                            w.memo[w.offset[cy[j - 1] - sb] + self._rank_label[cx]]
-                            * dp[(i - 1) * stride + j - 1])
-                        total += dps[i * stride + j]
-        return self._params.mu * (lam2 + total)
+        return self._params.mu * (lam2 + child_subsequence_sum(
+            self._label.data(), self._children.data() + first, n,
+            f.label, f.children + f.child_ptr[sb + y], m, &deltas, lam, w.table, w.table + table))
 
     # ET, as kernels._elastic_tree (Kashima & Koyanagi 2002): the DAG node's subtree is laid
     # out in pre-order (node, end of its subtree) and F(p, q) runs over the two subtrees.

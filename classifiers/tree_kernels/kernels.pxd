@@ -73,6 +73,69 @@ cdef inline int64_t max_children(const ForestView* v, int64_t s, int64_t n) noex
     return best
 
 
+# Where PT's child-subsequence sum reads the Delta of two children x', y': a forest's delta
+# table, Delta(x', y') = delta[(x' - sa) * nb + y' - sb] ...
+cdef struct ForestDeltas:
+    const double* delta
+    int64_t sa
+    int64_t sb
+    int64_t nb
+
+
+# ... or a DAG's memo, Delta(x', y') = memo[offset[y' - sb] + rank_x[x']].
+cdef struct DagDeltas:
+    const double* memo
+    const int64_t* offset
+    const int32_t* rank_x
+    int64_t sb
+
+
+ctypedef fused ChildDeltas:
+    ForestDeltas
+    DagDeltas
+
+
+cdef inline double child_delta(const ChildDeltas* d, int32_t x, int32_t y) noexcept nogil:
+    if ChildDeltas is ForestDeltas:
+        return d.delta[(x - d.sa) * d.nb + (y - d.sb)]
+    else:
+        return d.memo[d.offset[y - d.sb] + d.rank_x[x]]
+
+
+cdef inline double child_subsequence_sum(const int32_t* label_x, const int32_t* cx, int64_t n,
+                                         const int32_t* label_y, const int32_t* cy, int64_t m,
+                                         const ChildDeltas* deltas, double lam, double* dps,
+                                         double* dp) noexcept nogil:
+    # Sum over equal-length subsequences of the children cx[0..n) of x and cy[0..m) of y
+    # (Moschitti 2006, ECML): kernel_mat of SVM-light-TK's Delta_SK, with DPS/DP as
+    # (n+1) x (m+1) row-major tables.
+    cdef int64_t i, j, l, p = n if n < m else m, stride = m + 1
+    cdef double total = 0.0, lam2 = lam * lam
+    for i in range((n + 1) * stride):
+        dps[i] = 0.0
+        dp[i] = 0.0
+    for i in range(1, n + 1):
+        for j in range(1, m + 1):
+            if label_x[cx[i - 1]] == label_y[cy[j - 1]]:
+                dps[i * stride + j] = child_delta(deltas, cx[i - 1], cy[j - 1])
+                total += dps[i * stride + j]
+    for l in range(1, p):
+        for j in range(m + 1):
+            dp[(l - 1) * stride + j] = 0.0
+        for i in range(n + 1):
+            dp[i * stride + l - 1] = 0.0
+        for i in range(l, n + 1):
+            for j in range(l, m + 1):
+                dp[i * stride + j] = (dps[i * stride + j] + lam * dp[(i - 1) * stride + j]
+                                      + lam * dp[i * stride + j - 1]
+                                      - lam2 * dp[(i - 1) * stride + j - 1])
+                if label_x[cx[i - 1]] == label_y[cy[j - 1]]:
+                    dps[i * stride + j] = (child_delta(deltas, cx[i - 1], cy[j - 1])
+                                           * dp[(i - 1) * stride + j - 1])
+                    total += dps[i * stride + j]
+    return total
+
+
 # The kernel of tree i of a and tree j of b (0 for an empty tree); NaN when out of memory.
 cdef double pair_kernel(const ForestView* a, int64_t i, const ForestView* b, int64_t j,
                         const KernelParams* params, Workspace* w) noexcept nogil

@@ -155,37 +155,12 @@ cdef double _partial_tree_children(const ForestView* a, int64_t sa, int64_t x,
                                    const ForestView* b, int64_t sb, int64_t y, int64_t nb,
                                    double lam, const double* delta, double* dps,
                                    double* dp) noexcept nogil:
-    # Sum over equal-length child subsequences (Moschitti 2006, ECML): kernel_mat of
-    # SVM-light-TK's Delta_SK, with DPS/DP as (n+1) x (m+1) row-major tables.
-    cdef int64_t n = a.child_ptr[sa + x + 1] - a.child_ptr[sa + x]
-    cdef int64_t m = b.child_ptr[sb + y + 1] - b.child_ptr[sb + y]
-    cdef const int32_t* cx = a.children + a.child_ptr[sa + x]
-    cdef const int32_t* cy = b.children + b.child_ptr[sb + y]
-    cdef int64_t i, j, l, p = n if n < m else m, stride = m + 1
-    cdef double total = 0.0, lam2 = lam * lam
-    for i in range((n + 1) * stride):
-        dps[i] = 0.0
-        dp[i] = 0.0
-    for i in range(1, n + 1):
-        for j in range(1, m + 1):
-            if a.label[cx[i - 1]] == b.label[cy[j - 1]]:
-                dps[i * stride + j] = delta[(cx[i - 1] - sa) * nb + (cy[j - 1] - sb)]
-                total += dps[i * stride + j]
-    for l in range(1, p):
-        for j in range(m + 1):
-            dp[(l - 1) * stride + j] = 0.0
-        for i in range(n + 1):
-            dp[i * stride + l - 1] = 0.0
-        for i in range(l, n + 1):
-            for j in range(l, m + 1):
-                dp[i * stride + j] = (dps[i * stride + j] + lam * dp[(i - 1) * stride + j]
-                                      + lam * dp[i * stride + j - 1]
-                                      - lam2 * dp[(i - 1) * stride + j - 1])
-                if a.label[cx[i - 1]] == b.label[cy[j - 1]]:
-                    dps[i * stride + j] = (delta[(cx[i - 1] - sa) * nb + (cy[j - 1] - sb)]
-                                           * dp[(i - 1) * stride + j - 1])
-                    total += dps[i * stride + j]
-    return total
+    # PT's sum over the child subsequences of x and y, their Deltas from the delta table.
+    cdef ForestDeltas deltas = ForestDeltas(delta, sa, sb, nb)
+    return child_subsequence_sum(
+        a.label, a.children + a.child_ptr[sa + x], a.child_ptr[sa + x + 1] - a.child_ptr[sa + x],
+        b.label, b.children + b.child_ptr[sb + y], b.child_ptr[sb + y + 1] - b.child_ptr[sb + y],
+        &deltas, lam, dps, dp)
 
 
 cdef double _elastic_tree(const ForestView* a, int64_t sa, int64_t na,

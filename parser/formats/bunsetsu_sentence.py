@@ -126,6 +126,21 @@ def validate(sentence: BunsetsuSentence) -> None:
         raise BunsetsuFormatError(problem)
 
 
+def read_blocks(
+    blocks: Iterator[tuple[list[str], int]],
+    read_block: Callable[[list[str], int, str], BunsetsuSentence],
+    display: str,
+    check: bool,
+) -> Iterator[BunsetsuSentence]:
+    """The sentence ``read_block(lines, start_line, display)`` makes of every block of
+    ``eos_blocks``; with ``check``, a sentence with heads must pass ``validate``."""
+    for block, start_line in blocks:
+        sentence = read_block(block, start_line, display)
+        if check and sentence.heads:
+            validate(sentence)
+        yield sentence
+
+
 def input_source(
     path: str | os.PathLike | TextIO | BinaryIO | None, name: str | None
 ) -> tuple[str | os.PathLike | None, TextIO | BinaryIO | None, str]:

@@ -39,7 +39,7 @@ from parser.formats.bunsetsu_sentence import (
     eos_blocks,
     formatted_block,
     input_source,
-    malformed,
+    read_blocks,
 )
 
 __all__ = ["format_cabocha", "knp_to_cabocha", "read_cabocha"]
@@ -65,19 +65,7 @@ def read_cabocha(
     """Yield the sentences of a CaboCha file; the arguments are those of ``read_knp``."""
     path, stream, display = input_source(path, name)
     blocks = eos_blocks(path, stream, encoding, display)
-    return _sentences(blocks, display, validate)
-
-
-def _sentences(
-    blocks: Iterator[tuple[list[str], int]], display: str, validate: bool
-) -> Iterator[BunsetsuSentence]:
-    for block, start_line in blocks:
-        sentence = _read_block(block, start_line, display)
-        if validate and sentence.heads:
-            problem = malformed(sentence)
-            if problem is not None:
-                raise BunsetsuFormatError(problem)
-        yield sentence
+    return read_blocks(blocks, _read_block, display, validate)
 
 
 def _read_block(block: list[str], start_line: int, display: str) -> BunsetsuSentence:

@@ -43,7 +43,7 @@ from parser.formats.bunsetsu_sentence import (
     eos_blocks,
     formatted_block,
     input_source,
-    malformed,
+    read_blocks,
 )
 
 __all__ = ["format_knp", "read_knp"]
@@ -84,24 +84,19 @@ def read_knp(
     """
     path, stream, display = input_source(path, name)
     blocks = eos_blocks(path, stream, encoding, display, first_line)
-    return _sentences(blocks, display, validate)
+    return read_blocks(blocks, _read_block, display, validate)
 
 
-def _sentences(
-    blocks: Iterator[tuple[list[str], int]], display: str, validate: bool
-) -> Iterator[BunsetsuSentence]:
-    for block, start_line in blocks:
-        try:
-            sentence = _read_plain(block, start_line, display)
-        except IndexError:
-            sentence = None
-        if sentence is None:
-            sentence = _read_careful(block, start_line, display)
-        if validate and sentence.heads:
-            problem = malformed(sentence)
-            if problem is not None:
-                raise BunsetsuFormatError(problem)
-        yield sentence
+def _read_block(block: list[str], start_line: int, display: str) -> BunsetsuSentence:
+    """The sentence of one block: the fast reader when the block is well formed, the careful
+    one (which names the problem) otherwise."""
+    try:
+        sentence = _read_plain(block, start_line, display)
+    except IndexError:
+        sentence = None
+    if sentence is None:
+        sentence = _read_careful(block, start_line, display)
+    return sentence
 
 
 def _read_plain(block: list[str], start_line: int, display: str) -> BunsetsuSentence | None:

@@ -93,7 +93,7 @@ def dag_cut_values(list dags, forest, sample, inv_norm, int threads=1) -> np.nda
     cdef const int64_t[::1] s = _index(sample)
     cdef const double[::1] inv = np.ascontiguousarray(inv_norm, dtype=np.float64)
     cdef ForestView v = forest_view(forest)
-    cdef Py_ssize_t n = s.shape[0], t = pointers.size(), k, j, i
+    cdef Py_ssize_t n = s.shape[0], t = pointers.size(), k, j
     cdef int tid, n_threads = max(1, threads)
     out = np.zeros((n, t), dtype=np.float64)
     cdef double[:, ::1] o = out
@@ -103,33 +103,15 @@ def dag_cut_values(list dags, forest, sample, inv_norm, int threads=1) -> np.nda
             tid = threadid()
             for j in range(t):
                 o[k, j] = (<TreeDag>pointers[j]).score_view(&v, s[k], &ws[tid]) * inv[s[k]]
-        for i in range(n_threads):
-            dag_workspace_free(&ws[i])
-    free(ws)
+        _free_dag_workspaces(ws, n_threads)
     _check(out)
     return out
 
 
 def dag_scores(TreeDag dag, forest, sample, inv_norm, int threads=1) -> np.ndarray:
-    """dag . phi(t_sample[k]) normalised by inv_norm, for every k (SDAG+ margins)."""
-    _require_raw(dag, forest)
-    cdef const int64_t[::1] s = _index(sample)
-    cdef const double[::1] inv = np.ascontiguousarray(inv_norm, dtype=np.float64)
-    cdef ForestView v = forest_view(forest)
-    cdef Py_ssize_t n = s.shape[0], k, i
-    cdef int tid, n_threads = max(1, threads)
-    out = np.zeros(n, dtype=np.float64)
-    cdef double[::1] o = out
-    cdef DagWorkspace* ws = _dag_workspaces(n_threads)
-    with nogil:
-        for k in prange(n, num_threads=n_threads, schedule="dynamic"):
-            tid = threadid()
-            o[k] = dag.score_view(&v, s[k], &ws[tid]) * inv[s[k]]
-        for i in range(n_threads):
-            dag_workspace_free(&ws[i])
-    free(ws)
-    _check(out)
-    return out
+    """dag . phi(t_sample[k]) normalised by inv_norm, for every k (SDAG+ margins): the cut
+    values of the one DAG."""
+    return dag_cut_values([dag], forest, sample, inv_norm, threads)[:, 0]
 
 
 def dag_node_sums(TreeDag dag, forest, rows, coef, inv_norm, int threads=1) -> np.ndarray:
@@ -178,9 +160,7 @@ def dag_node_sums(TreeDag dag, forest, rows, coef, inv_norm, int threads=1) -> n
             scale = c[k] * inv[r[k]]
             for e in range(<Py_ssize_t>nodes[k].size()):
                 o[nodes[k][e]] += scale * sums[k][e]
-        for i in range(n_threads):
-            dag_workspace_free(&ws[i])
-    free(ws)
+        _free_dag_workspaces(ws, n_threads)
     _free_buffers(buffers, n_threads)
     if failed:
         raise MemoryError("out of memory in the DAG score")
@@ -202,6 +182,13 @@ cdef DagWorkspace* _dag_workspaces(int n) except NULL:
     for i in range(n):
         dag_workspace_init(&ws[i])
     return ws
+
+
+cdef void _free_dag_workspaces(DagWorkspace* ws, int n) noexcept nogil:
+    cdef int i
+    for i in range(n):
+        dag_workspace_free(&ws[i])
+    free(ws)
 
 
 def _index(values) -> np.ndarray:

@@ -12,6 +12,8 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
+
 # JUMAN writes a half-width space inside a field as "\ ".
 ESCAPED_SPACE = "\\ "
 SPACE_MARK = "\x00"
@@ -78,6 +80,14 @@ def kwdlc_sentences(root: Path, split: str, limit: int) -> list[Sentence]:
         if len(out) >= limit:
             break
     return out[:limit]
+
+
+def kwdlc_or_skip(split: str, limit: int) -> list[Sentence]:
+    """kwdlc_sentences of POLYPARSE_CORPORA/kwdlc; the calling test is skipped without it."""
+    root = kwdlc_root()
+    if root is None:
+        pytest.skip("POLYPARSE_CORPORA is not set (or has no kwdlc)")
+    return kwdlc_sentences(root, split, limit)
 
 
 def is_head_final_tree(heads: list[int]) -> bool:

@@ -20,8 +20,7 @@ from parser.bunsetsu.config import BunsetsuConfig, classifier_options
 from tests.parser.bunsetsu.samples import (
     Sentence,
     is_head_final_tree,
-    kwdlc_root,
-    kwdlc_sentences,
+    kwdlc_or_skip,
     synthetic_sentences,
 )
 
@@ -313,10 +312,7 @@ def test_chunk_with_a_random_function(synthetic_parser: tuple[BunsetsuParser, li
 
 @pytest.fixture(scope="module")
 def kwdlc() -> tuple[list[Sentence], list[Sentence]]:
-    root = kwdlc_root()
-    if root is None:
-        pytest.skip("POLYPARSE_CORPORA is not set (or has no kwdlc)")
-    return kwdlc_sentences(root, "train", 300), kwdlc_sentences(root, "test", 300)
+    return kwdlc_or_skip("train", 300), kwdlc_or_skip("test", 300)
 
 
 # shift-reduce with PA-I converted to split-svm, cascaded with a linear SVM.

@@ -12,7 +12,7 @@ import pytest
 
 from features.interning import StringInterner
 from parser.bunsetsu.bunsetsu_features import sentence_keys, special_ids
-from tests.parser.bunsetsu.samples import Sentence, kwdlc_root, kwdlc_sentences
+from tests.parser.bunsetsu.samples import Sentence, kwdlc_or_skip
 
 NO_ID = 2  # ids 0-2 are the lexicon's "no token", "root", "unknown": they give no key
 SURF, POS1, POS2, FORM = 0, 1, 2, 3
@@ -303,10 +303,7 @@ def test_a_known_example() -> None:
 
 @pytest.fixture(scope="module")
 def kwdlc_test() -> list[Sentence]:
-    root = kwdlc_root()
-    if root is None:
-        pytest.skip("POLYPARSE_CORPORA is not set (or has no kwdlc)")
-    return kwdlc_sentences(root, "test", 600)
+    return kwdlc_or_skip("test", 600)
 
 
 def test_kwdlc_sentences_match_the_reference(kwdlc_test: list[Sentence]) -> None:

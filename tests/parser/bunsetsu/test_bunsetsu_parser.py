@@ -13,8 +13,7 @@ from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
 from parser.bunsetsu.config import BunsetsuConfig, classifier_options
 from tests.parser.bunsetsu.samples import (
     Sentence,
-    kwdlc_root,
-    kwdlc_sentences,
+    kwdlc_or_skip,
     synthetic_sentences,
 )
 
@@ -42,10 +41,7 @@ def synthetic() -> tuple[list[Sentence], list[Sentence]]:
 
 @pytest.fixture(scope="module")
 def kwdlc() -> tuple[list[Sentence], list[Sentence]]:
-    root = kwdlc_root()
-    if root is None:
-        pytest.skip("POLYPARSE_CORPORA is not set (or has no kwdlc)")
-    return kwdlc_sentences(root, "train", 300), kwdlc_sentences(root, "test", 150)
+    return kwdlc_or_skip("train", 300), kwdlc_or_skip("test", 150)
 
 
 @pytest.fixture(scope="module", params=["synthetic", "kwdlc"])

@@ -10,6 +10,7 @@ from parser.formats.bunsetsu import format_bunsetsu, read_bunsetsu
 from parser.formats.bunsetsu_sentence import BunsetsuFormatError, BunsetsuSentence
 from parser.formats.cabocha import format_cabocha, knp_to_cabocha, read_cabocha
 from parser.formats.knp import read_knp
+from tests.parser.formats.test_knp import assert_error_names_line
 
 IPADIC = """\
 * 0 2D 0/1 0.000000
@@ -116,13 +117,7 @@ BAD_INPUTS = {
 
 @pytest.mark.parametrize("case", sorted(BAD_INPUTS))
 def test_bad_input_names_file_and_line(case: str, tmp_path: Path) -> None:
-    text, line, problem = BAD_INPUTS[case]
-    path = tmp_path / "bad.cabocha"
-    path.write_text(text, encoding="utf-8")
-    with pytest.raises(BunsetsuFormatError) as caught:
-        list(read_cabocha(path))
-    message = str(caught.value)
-    assert "\n" not in message and message.startswith(f"{path}:{line}: {problem}"), message
+    assert_error_names_line(tmp_path / "bad.cabocha", *BAD_INPUTS[case], read=read_cabocha)
 
 
 def test_utf8_error_names_the_line(tmp_path: Path) -> None:

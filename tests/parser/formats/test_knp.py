@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import io
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -52,12 +53,22 @@ def read_text(text: str, **options) -> list[BunsetsuSentence]:
     return list(read_knp(io.StringIO(text), name="t.knp", **options))
 
 
-def error_of(path: Path, **options) -> str:
+def error_of(path: Path, read: Callable[..., Iterator[BunsetsuSentence]] = read_knp,
+             **options) -> str:
+    """The message, one line, of the BunsetsuFormatError that reading path raises."""
     with pytest.raises(BunsetsuFormatError) as caught:
-        list(read_knp(path, **options))
+        list(read(path, **options))
     message = str(caught.value)
     assert "\n" not in message
     return message
+
+
+def assert_error_names_line(path: Path, text: str, line: int, problem: str,
+                            read: Callable[..., Iterator[BunsetsuSentence]] = read_knp) -> None:
+    """Reading `text` from path fails with the message `path:line: problem...`."""
+    path.write_text(text, encoding="utf-8")
+    message = error_of(path, read)
+    assert message.startswith(f"{path}:{line}: {problem}"), message
 
 
 # -- reading -------------------------------------------------------------------------------
@@ -213,11 +224,7 @@ BAD_INPUTS = {
 
 @pytest.mark.parametrize("case", sorted(BAD_INPUTS))
 def test_bad_input_names_file_and_line(case: str, tmp_path: Path) -> None:
-    text, line, problem = BAD_INPUTS[case]
-    path = tmp_path / "bad.knp"
-    path.write_text(text, encoding="utf-8")
-    message = error_of(path)
-    assert message.startswith(f"{path}:{line}: {problem}"), message
+    assert_error_names_line(tmp_path / "bad.knp", *BAD_INPUTS[case])
 
 
 def test_malformed_sentences_are_read_without_validation(tmp_path: Path) -> None:
