@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from classifiers.evaluators.choices import CONVERSIONS, EVAL_MODES, parse_rare_threshold
 from parser.cli.clf_trees import add_tree_train_options
-from parser.cli.common import common_options
+from parser.cli.common import subcommands
 
 AVAILABLE = ("linear", "poly2-linear", "kernel-svm", "pa-slicing", "voted-perceptron", "perceptron",
              "cpa")
@@ -16,12 +16,10 @@ AVAILABLE = ("linear", "poly2-linear", "kernel-svm", "pa-slicing", "voted-percep
 
 def register(group: argparse.ArgumentParser) -> None:
     """The `clf` group's subcommands, added to its parser."""
-    commands = group.add_subparsers(
-        dest="command", metavar="{train,predict,convert,info}", required=True
-    )
+    commands, parent = subcommands(group, ("train", "predict", "convert", "info"))
 
     train = commands.add_parser(
-        "train", parents=[common_options()],
+        "train", parents=[parent],
         help="train a classifier on an svmlight or SVM-light-TK file"
     )
     train.add_argument("train_file", metavar="TRAIN.svm",
@@ -104,7 +102,7 @@ def register(group: argparse.ArgumentParser) -> None:
     train.set_defaults(run=_run("run_train"))
 
     predict = commands.add_parser(
-        "predict", parents=[common_options()], help="apply a model to an svmlight file"
+        "predict", parents=[parent], help="apply a model to an svmlight file"
     )
     predict.add_argument("test_file", metavar="TEST.svm",
                          help="examples to classify (svmlight; SVM-light-TK for tree models)")
@@ -124,7 +122,7 @@ def register(group: argparse.ArgumentParser) -> None:
     predict.set_defaults(run=_run("run_predict"))
 
     convert = commands.add_parser(
-        "convert", parents=[common_options()],
+        "convert", parents=[parent],
         help="store a kernel model (kernel-svm or libsvm) as one of its exact evaluators",
     )
     convert.add_argument("--model", required=True, metavar="M",
@@ -137,7 +135,7 @@ def register(group: argparse.ArgumentParser) -> None:
     _add_json(convert, "print a JSON summary on stdout")
     convert.set_defaults(run=_run("run_convert"))
 
-    info = commands.add_parser("info", parents=[common_options()], help="describe a model file")
+    info = commands.add_parser("info", parents=[parent], help="describe a model file")
     info.add_argument("--model", required=True, metavar="M", help="model file")
     _add_rare_threshold(info, "kernel models: describe the split form at this rare threshold "
                         "(default auto)")

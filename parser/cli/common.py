@@ -20,6 +20,15 @@ def common_options() -> argparse.ArgumentParser:
     return parent
 
 
+def subcommands(group: argparse.ArgumentParser, names: tuple[str, ...]
+                ) -> tuple[argparse._SubParsersAction, argparse.ArgumentParser]:
+    """The subcommands of a group (one of names is required) and the parent parser giving
+    each of them the common options."""
+    commands = group.add_subparsers(dest="command", metavar="{" + ",".join(names) + "}",
+                                    required=True)
+    return commands, common_options()
+
+
 def log(message: str) -> None:
     """One progress line on stderr."""
     print(f"polyparse: {message}", file=sys.stderr, flush=True)

@@ -18,12 +18,12 @@ from classifiers.online.choices import STRATEGIES, VARIANTS
 from features.errors import InputError
 from features.output_files import check_output_path, output_stream
 from parser.cli.common import (
-    common_options,
     file_sha256,
     progress_bar,
     progress_log,
     settings_help,
     shows_progress,
+    subcommands,
     warn,
 )
 from parser.dependency.config import (
@@ -41,9 +41,7 @@ from parser.formats.streaming import input_stream
 
 def register(dep: argparse.ArgumentParser) -> None:
     """The `dep` group's subcommands, added to its parser."""
-    commands = dep.add_subparsers(dest="command", metavar="{train,parse,evaluate,convert}",
-                                  required=True)
-    parent = common_options()
+    commands, parent = subcommands(dep, ("train", "parse", "evaluate", "convert"))
 
     train = commands.add_parser("train", parents=[parent], help="train a parser model")
     train.add_argument("--train", required=True, help="training treebank")

@@ -21,11 +21,11 @@ from parser.bunsetsu.config import (
     classifier_options,
 )
 from parser.cli.common import (
-    common_options,
     file_sha256,
     progress_bar,
     progress_log,
     settings_help,
+    subcommands,
     warn,
 )
 from parser.formats.bunsetsu import BUNSETSU_FORMATS, read_bunsetsu
@@ -35,9 +35,7 @@ from parser.formats.streaming import input_stream
 
 def register(ja: argparse.ArgumentParser) -> None:
     """The `ja` group's subcommands, added to its parser."""
-    commands = ja.add_subparsers(dest="command", metavar="{train,parse,evaluate}",
-                                 required=True)
-    parent = common_options()
+    commands, parent = subcommands(ja, ("train", "parse", "evaluate"))
 
     train = commands.add_parser("train", parents=[parent], help="train a parser model")
     train.add_argument("--train", nargs="+", metavar="FILE", help="training files")

@@ -22,16 +22,14 @@ from parser.cli.clf_trees import (
     check_cutting_plane_options,
     check_kernel_options,
 )
-from parser.cli.common import common_options, file_sha256, progress_bar, warn
+from parser.cli.common import file_sha256, progress_bar, subcommands, warn
 from parser.formats.gold_conll import LAYOUTS, PROPBANK_RELEASE, read_gold_conll
 from parser.srl.settings import DEFAULT_EPOCHS, DEFAULT_LEARNER, LEARNERS
 
 
 def register(srl: argparse.ArgumentParser) -> None:
     """The `srl` group's subcommands, added to its parser."""
-    commands = srl.add_subparsers(dest="command", metavar="{train,predict,evaluate}",
-                                  required=True)
-    parent = common_options()
+    commands, parent = subcommands(srl, ("train", "predict", "evaluate"))
 
     train = commands.add_parser(
         "train", parents=[parent], help="train an argument-boundary classifier",
