@@ -332,3 +332,9 @@ def arrays_strings(arrays: dict[str, np.ndarray], name: str) -> list[str]:
             b < a for a, b in zip(offsets, offsets[1:])):
         raise ValueError(f"the {name} offsets do not fit their text")
     return [text[a:b].decode("utf-8") for a, b in zip(offsets, offsets[1:])]
+
+
+def arrays_under(arrays: dict[str, np.ndarray], prefix: str) -> dict[str, np.ndarray]:
+    """The arrays whose names start with `prefix` ("split0/transition/"), named without it."""
+    return {name[len(prefix):]: array for name, array in arrays.items()
+            if name.startswith(prefix)}

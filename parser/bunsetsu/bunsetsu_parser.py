@@ -31,6 +31,7 @@ from classifiers.backends import (
 )
 from classifiers.model_bytes import Buffer, ParserModelBytes, decode_model_bytes
 from classifiers.model_file import (
+    arrays_under,
     encode_model,
     inconsistent,
     read_model_file,
@@ -301,8 +302,7 @@ class BunsetsuParser(ParserModelBytes):
             parser.lexicon = StringInterner(header["lexicon"])
             parser.info = dict(header["info"])
             for name, clf_header in header["classifiers"].items():
-                prefix = name + "/"
-                part = {k[len(prefix):]: v for k, v in arrays.items() if k.startswith(prefix)}
+                part = arrays_under(arrays, name + "/")
                 parser.vocabs[name] = FeatureVocab(part.pop("vocab/keys"),
                                                    part.pop("vocab/counts").astype(np.int64))
                 parser.classifiers[name] = classifier_from_arrays(clf_header, part,

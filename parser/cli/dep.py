@@ -7,6 +7,8 @@ import argparse
 import json
 import shlex
 import sys
+from collections.abc import Callable
+from typing import IO, BinaryIO
 
 from classifiers.evaluators.choices import (
     CONVERSIONS,
@@ -16,15 +18,14 @@ from classifiers.evaluators.choices import (
 )
 from classifiers.online.choices import STRATEGIES, VARIANTS
 from features.errors import InputError
-from features.output_files import check_output_path, output_stream
+from features.output_files import check_output_path
 from parser.cli.common import (
     file_sha256,
-    progress_bar,
+    parse_streams,
     progress_log,
     settings_help,
     shows_progress,
     subcommands,
-    warn,
 )
 from parser.dependency.config import (
     CLASSIFIER_DEFAULTS,
@@ -36,7 +37,6 @@ from parser.dependency.config import (
 )
 from parser.dependency.evaluate import METRICS, PUNCT_POLICIES
 from parser.formats.conll import FORMATS, Sentence, read_conll
-from parser.formats.streaming import input_stream
 
 
 def register(dep: argparse.ArgumentParser) -> None:
@@ -205,19 +205,15 @@ def run_parse(args: argparse.Namespace) -> int:
         parser.choose_evaluation(args.eval_mode, args.rare_threshold)
     except ValueError as error:
         raise InputError(f"dep parse: {model}: {error}") from None
-    name = "<stdin>" if args.input == "-" else args.input
     coverage = parser.tag_coverage()
-    with input_stream(args.input) as (stream, more_ready), \
-            output_stream(args.output, encoding=args.encoding) as out:
-        progress = progress_bar(args, unit=" sent", desc="parsing")
+
+    def parse(stream: BinaryIO, more_ready: Callable[[], bool], out: IO, name: str,
+              progress: Callable[[int], object]) -> None:
         parse_conll_stream(parser, stream, more_ready, out, fmt=args.format,
                            encoding=args.encoding, name=name, keep_deps=args.keep_deps,
-                           coverage=coverage, progress=progress.update)
-        progress.close()
-    warning = coverage.warning(name)
-    if warning:
-        warn(warning)
-    return 0
+                           coverage=coverage, progress=progress)
+
+    return parse_streams(args, coverage, parse)
 
 
 def run_evaluate(args: argparse.Namespace) -> int:

@@ -7,10 +7,12 @@ import argparse
 import json
 import shlex
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import IO, BinaryIO
 
 from features.errors import InputError
-from features.output_files import check_output_path, output_stream
+from features.output_files import check_output_path
 from parser.bunsetsu.config import (
     ALGORITHMS,
     CLASSIFIER_DEFAULTS,
@@ -22,6 +24,7 @@ from parser.bunsetsu.config import (
 )
 from parser.cli.common import (
     file_sha256,
+    parse_streams,
     progress_bar,
     progress_log,
     settings_help,
@@ -30,7 +33,6 @@ from parser.cli.common import (
 )
 from parser.formats.bunsetsu import BUNSETSU_FORMATS, read_bunsetsu
 from parser.formats.knp_documents import document_paths
-from parser.formats.streaming import input_stream
 
 
 def register(ja: argparse.ArgumentParser) -> None:
@@ -166,21 +168,16 @@ def run_parse(args: argparse.Namespace) -> int:
     if args.rechunk and not parser.can_chunk:
         raise InputError(f"ja parse: {args.model} has no bunsetsu chunker (trained with "
                          "--no-chunker); --rechunk needs one")
-    name = "<stdin>" if args.input == "-" else args.input
     coverage = parser.tag_coverage()
-    binary = knp_fast_path(args.format, args.encoding, args.rechunk)
-    with input_stream(args.input) as (stream, more_ready), \
-            output_stream(args.output, binary=binary, encoding=args.encoding) as out:
-        progress = progress_bar(args, unit=" sent", desc="parsing")
+
+    def parse(stream: BinaryIO, more_ready: Callable[[], bool], out: IO, name: str,
+              progress: Callable[[int], object]) -> None:
         parse_bunsetsu_stream(parser, stream, more_ready, out, fmt=args.format,
                               encoding=args.encoding, rechunk=args.rechunk, name=name,
-                              model_name=args.model, coverage=coverage,
-                              progress=progress.update)
-        progress.close()
-    warning = coverage.warning(name)
-    if warning:
-        warn(warning)
-    return 0
+                              model_name=args.model, coverage=coverage, progress=progress)
+
+    return parse_streams(args, coverage, parse,
+                         binary=knp_fast_path(args.format, args.encoding, args.rechunk))
 
 
 def run_evaluate(args: argparse.Namespace) -> int:

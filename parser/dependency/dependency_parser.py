@@ -33,6 +33,7 @@ from classifiers.evaluators.choices import (
 )
 from classifiers.model_bytes import Buffer, ParserModelBytes, decode_model_bytes
 from classifiers.model_file import (
+    arrays_under,
     encode_model,
     inconsistent,
     read_model_file,
@@ -483,11 +484,8 @@ class DependencyParser(ParserModelBytes):
             parser.info = dict(header["info"])
             for name, clf_header in header["classifiers"].items():
                 split_name, kind = name.split("/")
-                prefix = name + "/"
-                clf_arrays = {k[len(prefix):]: v for k, v in arrays.items()
-                              if k.startswith(prefix)}
                 parser.classifiers[(int(split_name[5:]), kind)] = classifier_from_arrays(
-                    clf_header, clf_arrays, source)
+                    clf_header, arrays_under(arrays, name + "/"), source)
         parser.header = header
         return parser
 

@@ -20,6 +20,7 @@ from tests.parser.bunsetsu.samples import synthetic_sentences
 from tests.parser.cli.test_ja import without_bunsetsu_lines, write_knp
 from tests.parser.dependency.synthetic import write_treebank
 from tests.pickled_payload import assert_changed_payload_fails
+from tests.polyparse.test_trees import write_four_examples
 
 GOOD = Path(__file__).resolve().parents[1] / "data" / "gold_conll" / "good.gold_conll"
 
@@ -121,15 +122,6 @@ def test_trained_parsers_pickle_before_they_are_saved(tmp_path: Path) -> None:
     assert (tmp_path / "ja.model").read_bytes() == ja.to_bytes() == ja_again.to_bytes()
 
 
-def _four_examples(folder: Path) -> Path:
-    path = folder / "train.tk"
-    path.write_text("+1 |BT| (VP (VB-P join) (NP-B (DT the) (NN board))) |ET| 1:1 3:1\n"
-                    "-1 |BT| (VP (VB-P join) (NP (DT-B the) (NN board))) |ET| 2:1 3:1\n"
-                    "+1 |BT| (VP (VB-P see) (NP-B (DT a) (NN dog))) |ET| 1:1 4:1\n"
-                    "-1 |BT| (VP (VB-P see) (NP (DT a) (NN-B dog))) |ET| 2:1 4:1\n")
-    return path
-
-
 def _public_objects(folder: Path) -> dict[str, Any]:
     """One object of each kind the polyparse functions return, trained on tiny data."""
     X, y = polyparse.BinaryMatrix.from_rows([[0, 1], [1, 2], [0, 3], [2, 3], [1, 3], [0, 2]],
@@ -140,7 +132,7 @@ def _public_objects(folder: Path) -> dict[str, Any]:
         objects[to] = polyparse.convert_classifier(objects["kernel-svm"], to)
     objects["kernel-svm"].save(folder / "clf.model")
     objects["load_classifier"] = polyparse.load_classifier(folder / "clf.model")
-    data = polyparse.read_svmlight_tk(_four_examples(folder))
+    data = polyparse.read_svmlight_tk(write_four_examples(folder))
     objects["tree classifier"] = polyparse.train_tree_classifier(data, "cpa", sample=4,
                                                                  iterations=10)
     objects["tree classifier"].save(folder / "tree.model")

@@ -14,7 +14,7 @@ from parser.cli.main import main
 GOOD = Path(__file__).resolve().parents[1] / "data" / "gold_conll" / "good.gold_conll"
 
 
-def _four_examples(folder: Path) -> Path:
+def write_four_examples(folder: Path) -> Path:
     path = folder / "train.tk"
     path.write_text("+1 |BT| (VP (VB-P join) (NP-B (DT the) (NN board))) |ET| 1:1 3:1\n"
                     "-1 |BT| (VP (VB-P join) (NP (DT-B the) (NN board))) |ET| 2:1 3:1\n"
@@ -24,7 +24,7 @@ def _four_examples(folder: Path) -> Path:
 
 
 def test_tree_classifier_round_trip(tmp_path: Path) -> None:
-    path = _four_examples(tmp_path)
+    path = write_four_examples(tmp_path)
     data = polyparse.read_svmlight_tk(path)
     model = polyparse.train_tree_classifier(data, "voted-perceptron", epochs=2)
     plain = polyparse.train_tree_classifier(data, "voted-perceptron", epochs=2, dag=False)
@@ -62,7 +62,7 @@ def test_boundary_detector_equals_the_command_line(tmp_path: Path, capsys) -> No
 
 
 def test_cpa_tree_classifier(tmp_path: Path) -> None:
-    path = _four_examples(tmp_path)
+    path = write_four_examples(tmp_path)
     data = polyparse.read_svmlight_tk(path)
     values = {}
     for algorithm in ("usvm", "sdag", "sdag+"):
