@@ -11,12 +11,13 @@ file would.
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from classifiers.model_file import ModelFileError, decode_model
+from classifiers.model_file import ModelFileError, decode_model, read_model_file
 
 Buffer = bytes | bytearray | memoryview
 
@@ -64,7 +65,34 @@ class ParserModelBytes(ModelBytes):
     `header` and writes back; pickled uncompressed (to_bytes(compress=False))."""
 
     HEADER_KEYS: tuple[str, ...] = ()
+    MODEL_FORMAT: str = ""
     header: dict[str, Any]
+    # Whether the model file it was loaded from stores its arrays compressed.
+    compressed: bool = False
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> Any:
+        """The parser of a model file."""
+        layout: dict[str, Any] = {}
+        parser = cls._from_file_parts(*read_model_file(path, cls.MODEL_FORMAT, layout),
+                                      str(path))
+        parser.compressed = layout["compressed"]
+        return parser
+
+    @classmethod
+    def from_bytes(cls, data: Buffer, source: str = "model bytes") -> Any:
+        """The parser of a model file's bytes (as load reads the file)."""
+        layout: dict[str, Any] = {}
+        parser = cls._from_file_parts(*decode_model_bytes(data, source, cls.MODEL_FORMAT,
+                                                          layout), source)
+        parser.compressed = layout["compressed"]
+        return parser
+
+    @classmethod
+    def _from_file_parts(cls, header: dict[str, Any], arrays: dict[str, np.ndarray],
+                         source: str) -> Any:
+        """The parser of a model file's header and arrays; `source` names it in errors."""
+        raise NotImplementedError
 
     def to_bytes(self, extra_header: dict[str, Any] | None = None,
                  compress: bool | None = None) -> bytes:

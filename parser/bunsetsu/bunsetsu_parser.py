@@ -29,12 +29,11 @@ from classifiers.backends import (
     is_kernel_model,
     new_classifier,
 )
-from classifiers.model_bytes import Buffer, ParserModelBytes, decode_model_bytes
+from classifiers.model_bytes import ParserModelBytes
 from classifiers.model_file import (
     arrays_under,
     encode_model,
     inconsistent,
-    read_model_file,
     write_model_file,
 )
 from features.binary_matrix import BinaryMatrix
@@ -77,6 +76,7 @@ class BunsetsuParser(ParserModelBytes):
     save(), load(); pickles through its model file's bytes."""
 
     HEADER_KEYS = HEADER_KEYS
+    MODEL_FORMAT = MODEL_FORMAT
 
     def __init__(self, config: BunsetsuConfig | None = None) -> None:
         self.config = config or BunsetsuConfig()
@@ -283,16 +283,6 @@ class BunsetsuParser(ParserModelBytes):
                   "config": asdict(self.config), "lexicon": self.lexicon.learned(),
                   "classifiers": slots, "info": self.info, **extras}
         return header, arrays
-
-    @classmethod
-    def load(cls, path: str) -> BunsetsuParser:
-        return cls._from_file_parts(*read_model_file(path, expected_format=MODEL_FORMAT),
-                                    str(path))
-
-    @classmethod
-    def from_bytes(cls, data: Buffer, source: str = "model bytes") -> BunsetsuParser:
-        """The parser of a model file's bytes (as load reads the file)."""
-        return cls._from_file_parts(*decode_model_bytes(data, source, MODEL_FORMAT), source)
 
     @classmethod
     def _from_file_parts(cls, header: dict[str, Any], arrays: dict[str, np.ndarray],

@@ -31,12 +31,11 @@ from classifiers.evaluators.choices import (
     DEFAULT_RARE_THRESHOLD,
     EVAL_MODES,
 )
-from classifiers.model_bytes import Buffer, ParserModelBytes, decode_model_bytes
+from classifiers.model_bytes import ParserModelBytes
 from classifiers.model_file import (
     arrays_under,
     encode_model,
     inconsistent,
-    read_model_file,
     write_model_file,
 )
 from features.binary_matrix import BinaryMatrix
@@ -77,6 +76,7 @@ class DependencyParser(ParserModelBytes):
     pickles through its model file's bytes and its evaluation mode."""
 
     HEADER_KEYS = HEADER_KEYS
+    MODEL_FORMAT = MODEL_FORMAT
 
     def __init__(self, config: ParserConfig | None = None) -> None:
         if config is None:
@@ -454,22 +454,6 @@ class DependencyParser(ParserModelBytes):
             "classifiers": slots, "info": self.info, **extras,
         }
         return header, arrays
-
-    @classmethod
-    def load(cls, path: str) -> "DependencyParser":
-        layout: dict[str, Any] = {}
-        parser = cls._from_file_parts(*read_model_file(path, MODEL_FORMAT, layout), str(path))
-        parser.compressed = layout["compressed"]
-        return parser
-
-    @classmethod
-    def from_bytes(cls, data: Buffer, source: str = "model bytes") -> DependencyParser:
-        """The parser of a model file's bytes (as load reads the file)."""
-        layout: dict[str, Any] = {}
-        parser = cls._from_file_parts(*decode_model_bytes(data, source, MODEL_FORMAT, layout),
-                                      source)
-        parser.compressed = layout["compressed"]
-        return parser
 
     @classmethod
     def _from_file_parts(cls, header: dict[str, Any], arrays: dict[str, np.ndarray],
