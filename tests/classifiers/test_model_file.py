@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import mmap
 import os
 import struct
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 from classifiers.model_file import (
     ALIGNMENT,
     MAGIC,
+    MAP_BYTES,
     ModelFileError,
     encode_model,
     read_model_file,
@@ -199,3 +201,29 @@ def test_broken_compressed_array(tmp_path: Path) -> None:
     path = tmp_path / "broken.model"
     path.write_bytes(bytes(data))
     expect_error(path, "does not decompress")
+
+
+@pytest.mark.parametrize("size", [10, MAP_BYTES // 4])
+def test_large_files_are_mapped_small_ones_read_alike(tmp_path: Path, size: int) -> None:
+    """A file of MAP_BYTES or more is memory-mapped (copy-on-write: its arrays are writable
+    and writing them leaves the file as it was), a smaller one read; both give the same
+    arrays, and the layout tells whether the file was compressed."""
+    arrays = {"a": np.arange(size, dtype=np.int64), "b": np.linspace(0, 1, 7)}
+    path = tmp_path / "m.bin"
+    write_model_file(path, {"format": "test"}, arrays)
+    before = path.read_bytes()
+    layout: dict = {}
+    header, loaded = read_model_file(path, "test", layout)
+    assert layout == {"version": 1, "compressed": False}
+    mapped = path.stat().st_size >= MAP_BYTES
+    owner = loaded["a"]
+    while isinstance(owner, (np.ndarray, memoryview)):
+        owner = owner.base if isinstance(owner, np.ndarray) else owner.obj
+    assert isinstance(owner, mmap.mmap) is mapped
+    for name, array in arrays.items():
+        assert np.array_equal(loaded[name], array) and loaded[name].flags.writeable
+    loaded["a"][:3] = -1
+    assert path.read_bytes() == before
+    write_model_file(path, {"format": "test"}, arrays, compress=True)
+    read_model_file(path, "test", layout)
+    assert layout["compressed"] is True
