@@ -13,7 +13,8 @@ one are left for the next buffer. In each block:
 - every other line is a morpheme line ``surface reading base pos1 pos1-id pos2 pos2-id
   conj-type conj-type-id conj-form conj-form-id [rest]``: at least 11 non-empty fields
   separated by single spaces, the four ids ASCII digits; fields 0, 3, 5 and 9 are mapped to
-  lexicon ids through a C++ hash map (``KnpLexicon``), an unknown string giving 2.
+  lexicon ids where their bytes lie, through a flat hash table (``KnpLexicon``), an unknown
+  string giving 2.
 
 A block that holds anything else is *slow*: a blank line, a ``\\r``, a ``\\ `` (JUMAN's escaped
 space) in a morpheme line, an ``@`` homograph line, a ``*`` line of another shape, a ``+`` line
@@ -27,12 +28,13 @@ an error. On every block it accepts, the scanner gives exactly what
 ``BunsetsuParser.encode(read_knp(...))`` gives, and ``rewrite`` exactly the bytes of
 ``format_knp(sentence, heads)``.
 """
-from libc.stdint cimport int32_t, int64_t, uint8_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memchr, memcmp, memcpy
 from libcpp.string cimport string
 from libcpp.unordered_map cimport unordered_map
 from libcpp.vector cimport vector
-from cython.operator cimport dereference
+
+from features.key_index cimport mix64
 
 import numpy as np
 
@@ -42,33 +44,119 @@ cdef int N_FIELDS = 11
 cdef int MAX_HEAD_DIGITS = 9
 
 
-cdef class KnpLexicon:
-    """The lexicon's strings as UTF-8 keys of a C++ hash map; a string's id is its position in
-    ``strings`` (``StringInterner.strings``)."""
+cdef struct LexiconSlot:
+    # A filled slot (id >= 0): the high half of its string's hash, the string's id, and where
+    # its bytes sit in the lexicon's text.
+    uint32_t check
+    int32_t id
+    uint32_t offset
+    uint32_t length
 
-    cdef unordered_map[string, int32_t] ids
+
+cdef inline uint64_t bytes_hash(const unsigned char* text, Py_ssize_t length) noexcept nogil:
+    # Eight bytes at a time into a multiply-xorshift chain (the rest packed little-end first),
+    # then the splitmix64 finaliser (mix64): a few cycles for the short fields of KNP lines.
+    cdef uint64_t h = <uint64_t>length * <uint64_t>0x9E3779B97F4A7C15
+    cdef uint64_t word = 0
+    cdef int k
+    while length >= 8:
+        memcpy(&word, text, 8)
+        h = (h ^ word) * <uint64_t>0xFF51AFD7ED558CCD
+        h ^= h >> 32
+        text += 8
+        length -= 8
+    word = 0
+    for k in range(length):
+        word |= (<uint64_t>text[k]) << (8 * k)
+    return mix64(h ^ word)
+
+
+def lexicon_hash(key: bytes) -> int:
+    """The 64-bit hash KnpLexicon files a string's UTF-8 bytes under (its low bits pick the
+    first slot, the high 32 bits are kept as the slot's check): for tests."""
+    cdef const unsigned char[::1] data = key
+    return bytes_hash(&data[0] if len(key) else <const unsigned char*>b"", len(key))
+
+
+cdef class KnpLexicon:
+    """The lexicon's strings as UTF-8 byte strings in a flat open-addressing table; a string's
+    id is its position in ``strings`` (``StringInterner.strings``; of equal strings, the last).
+
+    Linear probing (Knuth, TAOCP vol. 3, 6.4, algorithm L) over a power-of-two table at most
+    half full: a lookup hashes the bytes where they lie in the input (bytes_hash), walks from
+    slot ``hash & mask`` to the first empty slot, and compares a slot's bytes only when its
+    check (the hash's high half) and length match. No string is made per field."""
+
+    cdef vector[LexiconSlot] slots
+    cdef vector[unsigned char] text
+    cdef uint64_t mask
+    cdef Py_ssize_t size
 
     def __init__(self, strings: list) -> None:
-        cdef string key
+        cdef bytes key
+        cdef const unsigned char* text
+        cdef Py_ssize_t length
+        cdef uint64_t h, i, capacity = 8
         cdef int32_t index
-        for index, text in enumerate(strings):
+        encoded = []
+        for index, item in enumerate(strings):
             try:
-                key = (<str>text).encode("utf-8")
+                encoded.append(((<str>item).encode("utf-8"), index))
             except UnicodeEncodeError:
                 # A lone surrogate: no valid UTF-8 input can spell it.
                 continue
-            self.ids[key] = index
+        while capacity < 2 * <uint64_t>len(encoded):
+            capacity <<= 1
+        self.slots.assign(capacity, LexiconSlot(0, -1, 0, 0))
+        self.mask = capacity - 1
+        self.size = 0
+        for key, index in encoded:
+            length = len(key)
+            if self.text.size() + length > 0xFFFFFFFF:
+                raise ValueError("the lexicon's strings exceed 4 GiB")
+            text = <const unsigned char*>(<char*>key)
+            h = bytes_hash(text, length)
+            i = h & self.mask
+            while self.slots[i].id >= 0 and not self._holds(&self.slots[i], h, text, length):
+                i = (i + 1) & self.mask
+            if self.slots[i].id < 0:
+                self.slots[i] = LexiconSlot(<uint32_t>(h >> 32), index,
+                                            <uint32_t>self.text.size(), <uint32_t>length)
+                self.text.insert(self.text.end(), text, text + length)
+                self.size += 1
+            else:
+                self.slots[i].id = index
 
     def __len__(self) -> int:
-        return self.ids.size()
+        return self.size
 
-    cdef inline int32_t lookup(self, const unsigned char* text, Py_ssize_t length,
-                               string& key) noexcept nogil:
-        key.assign(<const char*>text, length)
-        cdef unordered_map[string, int32_t].iterator found = self.ids.find(key)
-        if found == self.ids.end():
-            return UNKNOWN_ID
-        return dereference(found).second
+    @property
+    def capacity(self) -> int:
+        """The number of slots (a power of two, at least twice the number of strings)."""
+        return self.slots.size()
+
+    def get(self, key: bytes) -> int:
+        """The id of a string's UTF-8 bytes, 2 (unknown) when the lexicon lacks it."""
+        cdef const unsigned char[::1] data = key
+        return self.lookup(&data[0] if len(key) else <const unsigned char*>b"", len(key))
+
+    cdef inline bint _holds(self, const LexiconSlot* slot, uint64_t h,
+                            const unsigned char* text, Py_ssize_t length) noexcept nogil:
+        return slot.check == <uint32_t>(h >> 32) and slot.length == length and \
+            memcmp(self.text.data() + slot.offset, text, length) == 0
+
+    cdef inline int32_t lookup(self, const unsigned char* text,
+                               Py_ssize_t length) noexcept nogil:
+        cdef uint64_t h = bytes_hash(text, length)
+        cdef uint64_t i = h & self.mask
+        cdef const LexiconSlot* slot
+        while True:
+            slot = &self.slots[i]
+            if slot.id < 0:
+                return UNKNOWN_ID
+            if self._holds(slot, h, text, length):
+                return slot.id
+            i = (i + 1) & self.mask
 
 
 cdef struct Span:
@@ -225,7 +313,7 @@ cdef inline bint _is_type(unsigned char c) noexcept nogil:
 
 
 cdef bint _scan_morpheme(const unsigned char* line, int64_t length, int64_t line_start,
-                         KnpLexicon lexicon, ScanBuffers* out, string& key) noexcept nogil:
+                         KnpLexicon lexicon, ScanBuffers* out) noexcept nogil:
     """Append the ids of one morpheme line; False when the line is not in the plain
     spelling."""
     cdef int64_t starts[11]
@@ -264,11 +352,11 @@ cdef bint _scan_morpheme(const unsigned char* line, int64_t length, int64_t line
         if rest + 1 < stop and rest[1] == c' ':
             return False
         rest += 1
-    out.surface.push_back(lexicon.lookup(line + starts[0], ends[0] - starts[0], key))
-    pos1 = lexicon.lookup(line + starts[3], ends[3] - starts[3], key)
+    out.surface.push_back(lexicon.lookup(line + starts[0], ends[0] - starts[0]))
+    pos1 = lexicon.lookup(line + starts[3], ends[3] - starts[3])
     out.pos1.push_back(pos1)
-    out.pos2.push_back(lexicon.lookup(line + starts[5], ends[5] - starts[5], key))
-    out.conj_form.push_back(lexicon.lookup(line + starts[9], ends[9] - starts[9], key))
+    out.pos2.push_back(lexicon.lookup(line + starts[5], ends[5] - starts[5]))
+    out.conj_form.push_back(lexicon.lookup(line + starts[9], ends[9] - starts[9]))
     if pos1 == UNKNOWN_ID:
         out.unknown.push_back(Span(line_start + starts[3], ends[3] - starts[3]))
     return True
@@ -350,7 +438,6 @@ cdef void _scan(const unsigned char* data, int64_t n, KnpLexicon lexicon, ScanBu
     # Sizes at the start of the block, to drop a slow block's entries.
     cdef size_t m0 = 0, c0 = 0, b0 = 0, u0 = 0
     cdef unsigned char first_byte
-    cdef string key
     out.morpheme_ptr.push_back(0)
     out.chunk_ptr.push_back(0)
     end[0] = 0
@@ -418,7 +505,7 @@ cdef void _scan(const unsigned char* data, int64_t n, KnpLexicon lexicon, ScanBu
                 elif first_byte == c'@':
                     slow = True
                 elif not seen_chunk or \
-                        not _scan_morpheme(line, length, position, lexicon, out, key):
+                        not _scan_morpheme(line, length, position, lexicon, out):
                     slow = True
                 else:
                     seen_morpheme = True

@@ -12,7 +12,8 @@ import pytest
 from features.interning import StringInterner
 from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
 from parser.formats.knp import format_knp, read_knp
-from parser.formats.knp_scan import KnpLexicon, scan_knp
+from parser.formats.knp_scan import KnpLexicon, lexicon_hash, scan_knp
+from parser.models.bundled import bundled_japanese_model
 from tests.parser.formats.test_knp import CORPORA, SMALL, corpus_files
 
 CORPUS_ARRAYS = ("surface", "pos1", "pos2", "conj_form", "morpheme_ptr", "chunk_ptr",
@@ -133,6 +134,97 @@ def test_utf8_check() -> None:
     for bad in (b"\xff", b"\xc0\xaf", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xe3\x81"):
         data = PLAIN.encode().replace("太郎".encode(), bad)
         assert not scan_knp(KnpLexicon([]), data).valid_utf8, bad
+
+
+# -- the lexicon's hash table against a dict --------------------------------------------------
+
+ALPHABET = "abcxyz019 *-_" + "あいうえおがぎ" + "アイウエオー" + "日本語名詞動詞助詞" + "\U0001F600é"
+
+
+def dict_ids(strings: list[str]) -> dict[bytes, int]:
+    """What KnpLexicon gives, by a dict: UTF-8 bytes -> position (the last of equal strings);
+    strings that have no UTF-8 form are left out."""
+    ids = {}
+    for index, text in enumerate(strings):
+        try:
+            ids[text.encode("utf-8")] = index
+        except UnicodeEncodeError:
+            continue
+    return ids
+
+
+def assert_lexicon_like_dict(strings: list[str], probes: list[bytes]) -> None:
+    lexicon = KnpLexicon(strings)
+    expected = dict_ids(strings)
+    assert len(lexicon) == len(expected)
+    capacity = lexicon.capacity
+    assert capacity & (capacity - 1) == 0 and capacity >= 2 * len(expected)
+    for key in [*expected, *probes]:
+        assert lexicon.get(key) == expected.get(key, 2), key
+
+
+def random_strings(rng: np.random.Generator, n: int, longest: int = 40) -> list[str]:
+    return ["".join(rng.choice(list(ALPHABET), int(rng.integers(0, longest + 1))))
+            for _ in range(n)]
+
+
+def test_lexicon_equals_a_dict_on_random_strings() -> None:
+    rng = np.random.default_rng(7)
+    strings = random_strings(rng, 3000)
+    keys = [text.encode() for text in strings]
+    probes = [text.encode() for text in random_strings(rng, 3000)]
+    probes += [key[:-1] for key in keys if key] + [key + b"x" for key in keys]
+    probes += [key[:8] for key in keys] + [bytes(reversed(key)) for key in keys]
+    assert_lexicon_like_dict(strings, probes)
+
+
+def test_lexicon_equals_a_dict_on_real_strings() -> None:
+    path = bundled_japanese_model()
+    if path is None:
+        pytest.skip("this installation has no bundled Japanese model")
+    strings = BunsetsuParser.load(str(path)).lexicon.strings
+    keys = [text.encode() for text in strings]
+    probes = [key[:-1] for key in keys] + [key + "の".encode() for key in keys[:5000]]
+    assert_lexicon_like_dict(strings, probes)
+
+
+def test_lexicon_empty_string_duplicates_and_surrogates() -> None:
+    assert KnpLexicon([]).get(b"") == 2 and len(KnpLexicon([])) == 0
+    assert_lexicon_like_dict([""], [b"", b"a", b"\0"])
+    assert_lexicon_like_dict(["x", "a", "", "a", "\ud800", "b\udfff", "a"],
+                             [b"", b"a", b"b", b"x", b"\xed\xa0\x80", b"ab"])
+
+
+def test_lexicon_probe_chains() -> None:
+    """Strings that all start at one slot (a chain as long as they are many), others that end
+    there, and absent strings that walk the whole chain."""
+    rng = np.random.default_rng(11)
+    n_chained = 60
+    capacity = KnpLexicon([str(k) for k in range(n_chained + 20)]).capacity
+    chained, elsewhere, absent = [], [], []
+    while len(chained) < n_chained or len(absent) < 200:
+        text = "".join(rng.choice(list(ALPHABET), int(rng.integers(0, 12))))
+        if text in chained or text in elsewhere or text in absent:
+            continue
+        first_slot = lexicon_hash(text.encode()) & (capacity - 1)
+        if first_slot == 0 and len(chained) < n_chained:
+            chained.append(text)
+        elif first_slot == 0:
+            absent.append(text)
+        elif first_slot >= capacity - 20 and len(elsewhere) < 20:
+            elsewhere.append(text)
+    strings = chained + elsewhere
+    assert KnpLexicon(strings).capacity == capacity
+    assert_lexicon_like_dict(strings, [text.encode() for text in absent])
+    assert_lexicon_like_dict(strings[::-1], [text.encode() for text in absent])
+
+
+def test_lexicon_hash_spreads_similar_keys() -> None:
+    keys = [f"{k}".encode() for k in range(20000)] + [("名詞" * k).encode() for k in range(1, 40)]
+    hashes = {lexicon_hash(key) for key in keys}
+    assert len(hashes) == len(set(keys))
+    low = np.array([h & 0xFFFF for h in hashes])
+    assert np.bincount(low, minlength=1 << 16).max() <= 8
 
 
 # -- the corpora ---------------------------------------------------------------------------
