@@ -136,6 +136,40 @@ def test_utf8_check() -> None:
         assert not scan_knp(KnpLexicon([]), data).valid_utf8, bad
 
 
+UTF8_PIECES = [
+    b"a", b"abcdefg", b"0123456789abcdef", b"\x7f", "\u0080".encode(), "\u07ff".encode(),
+    "\u0800".encode(), "\u0fff".encode(), "\u1000".encode(), "あ".encode(), "漢".encode(),
+    "\ud7ff".encode(), "\ue000".encode(), "\uffff".encode(), "\U00010000".encode(),
+    "\U0010ffff".encode(), "😀".encode(),
+]
+UTF8_BAD = [
+    b"\x80", b"\xbf", b"\xc0\x80", b"\xc1\xbf", b"\xc2", b"\xe3\x81", b"\xe3", b"\xe0\x80\x80",
+    b"\xe0\x9f\xbf", b"\xed\xa0\x80", b"\xed\xbf\xbf", b"\xef\xbf", b"\xe3\x41\x81",
+    b"\xe3\x81\x41", b"\xf0\x80\x80\x80", b"\xf0\x8f\xbf\xbf", b"\xf4\x90\x80\x80", b"\xf5\x80\x80\x80",
+    b"\xf8", b"\xff", b"\xf0\x9f\x98",
+]
+
+
+def test_utf8_check_equals_the_python_decoder() -> None:
+    """Random mixes of ASCII runs (every alignment of the eight-byte steps), valid sequences
+    at the edges of each length and a few bad ones, checked as the end of a buffer and in
+    its middle."""
+    rng = np.random.default_rng(3)
+    for trial in range(3000):
+        pieces = [UTF8_PIECES[k] for k in rng.integers(0, len(UTF8_PIECES), rng.integers(0, 12))]
+        if trial % 2:
+            pieces.insert(int(rng.integers(0, len(pieces) + 1)),
+                          UTF8_BAD[int(rng.integers(0, len(UTF8_BAD)))])
+        text = b"".join(pieces)
+        for data in (text + b"\nEOS\n", b"EOS\n" + text + b"\nEOS\n" + b"a" * 9):
+            try:
+                data.decode("utf-8")
+                valid = True
+            except UnicodeDecodeError:
+                valid = False
+            assert scan_knp(KnpLexicon([]), data).valid_utf8 == valid, data
+
+
 # -- the lexicon's hash table against a dict --------------------------------------------------
 
 ALPHABET = "abcxyz019 *-_" + "あいうえおがぎ" + "アイウエオー" + "日本語名詞動詞助詞" + "\U0001F600é"
