@@ -210,35 +210,65 @@ cdef class KnpScan:
         of ``new_heads`` (flat over the bunsetsu of all fast blocks, relative to each
         sentence): a ``HEAD TYPE`` token is kept when its head is unchanged and becomes
         ``<head>D`` otherwise; every other byte is copied."""
+        out = bytearray(self.rewritten_size(new_heads, first_block, last_block))
+        self.rewrite_into(new_heads, first_block, last_block, out, 0)
+        return bytes(out)
+
+    def rewritten_size(self, new_heads, Py_ssize_t first_block, Py_ssize_t last_block) -> int:
+        """The number of bytes ``rewrite`` gives for these blocks and heads."""
         cdef const int32_t[::1] heads = np.ascontiguousarray(new_heads, dtype=np.int32)
-        cdef const int64_t[::1] starts = self.block_start
-        cdef const int64_t[::1] ends = self.block_end
-        cdef const int64_t[::1] fast_index = self.block_fast_index
-        cdef const int64_t[::1] chunk_ptr = self.chunk_ptr
+        cdef int64_t bounds[4]
+        if self._bounds(heads, first_block, last_block, bounds):
+            return 0
+        return _rewritten_size(heads, self.old_heads, self.head_start, self.head_end,
+                               bounds[0], bounds[1], bounds[2], bounds[3])
+
+    def rewrite_into(self, new_heads, Py_ssize_t first_block, Py_ssize_t last_block,
+                     unsigned char[::1] target, Py_ssize_t offset) -> int:
+        """``rewrite`` into ``target`` (a writable buffer, such as a bytearray kept from batch
+        to batch) from ``offset`` on; the offset after the bytes written. ValueError when they
+        do not fit."""
+        cdef const int32_t[::1] heads = np.ascontiguousarray(new_heads, dtype=np.int32)
+        cdef const int32_t[::1] old_heads = self.old_heads
         cdef const int64_t[::1] head_start = self.head_start
         cdef const int64_t[::1] head_end = self.head_end
-        cdef const int32_t[::1] old_heads = self.old_heads
+        cdef int64_t bounds[4]
+        cdef int64_t size
+        if self._bounds(heads, first_block, last_block, bounds):
+            return offset
+        size = _rewritten_size(heads, old_heads, head_start, head_end, bounds[0], bounds[1],
+                               bounds[2], bounds[3])
+        if offset < 0 or offset + size > target.shape[0]:
+            raise ValueError(f"{size} bytes from offset {offset} do not fit a buffer of "
+                             f"{target.shape[0]}")
+        with nogil:
+            _rewrite(&self.buffer[0], &target[offset], heads, old_heads, head_start, head_end,
+                     bounds[0], bounds[1], bounds[2], bounds[3])
+        return offset + size
+
+    cdef int _bounds(self, const int32_t[::1] heads, Py_ssize_t first_block,
+                     Py_ssize_t last_block, int64_t* bounds) except -1:
+        # Check a rewrite of blocks first_block to last_block - 1 and set bounds to its first
+        # and end bunsetsu and its byte span; 1 when there are no blocks, else 0.
+        cdef const int64_t[::1] starts = self.block_start
+        cdef const int64_t[::1] fast_index = self.block_fast_index
+        cdef const int64_t[::1] chunk_ptr = self.chunk_ptr
+        cdef const int64_t[::1] ends = self.block_end
+        cdef Py_ssize_t b
         if first_block < 0 or last_block > starts.shape[0] or first_block > last_block:
             raise IndexError(f"blocks {first_block}:{last_block} of {starts.shape[0]}")
-        if heads.shape[0] != old_heads.shape[0]:
-            raise ValueError(f"{heads.shape[0]} heads for {old_heads.shape[0]} bunsetsu")
+        if heads.shape[0] != len(self.old_heads):
+            raise ValueError(f"{heads.shape[0]} heads for {len(self.old_heads)} bunsetsu")
         if first_block == last_block:
-            return b""
+            return 1
         for b in range(first_block, last_block):
             if fast_index[b] < 0:
                 raise ValueError(f"block {b} is slow; rewrite takes fast blocks only")
-        cdef int64_t c0 = chunk_ptr[fast_index[first_block]]
-        cdef int64_t c1 = chunk_ptr[fast_index[last_block - 1] + 1]
-        cdef int64_t begin = starts[first_block]
-        cdef int64_t finish = ends[last_block - 1]
-        cdef int64_t size = _rewritten_size(heads, old_heads, head_start, head_end, c0, c1,
-                                            begin, finish)
-        out = bytearray(size)
-        cdef unsigned char[::1] target = out
-        with nogil:
-            _rewrite(&self.buffer[0], &target[0], heads, old_heads, head_start, head_end,
-                     c0, c1, begin, finish)
-        return bytes(out)
+        bounds[0] = chunk_ptr[fast_index[first_block]]
+        bounds[1] = chunk_ptr[fast_index[last_block - 1] + 1]
+        bounds[2] = starts[first_block]
+        bounds[3] = ends[last_block - 1]
+        return 0
 
 
 cdef inline int _digits(int32_t value) noexcept nogil:

@@ -55,6 +55,13 @@ def assert_equivalent(data: bytes, parser: BunsetsuParser, seed: int = 0) -> Non
     assert scan.rewrite(heads, 0, scan.n_blocks) == expected
     middle = scan.n_blocks // 2
     assert scan.rewrite(heads, 0, middle) + scan.rewrite(heads, middle, scan.n_blocks) == expected
+    assert scan.rewritten_size(heads, 0, scan.n_blocks) == len(expected)
+    target = bytearray(b"=" * (len(expected) + 5))
+    end = scan.rewrite_into(heads, 0, middle, target, 2)
+    assert scan.rewrite_into(heads, middle, scan.n_blocks, target, end) == len(expected) + 2
+    assert target == b"==" + expected + b"==="
+    with pytest.raises(ValueError):
+        scan.rewrite_into(heads, 0, scan.n_blocks, target, 6)
     n_unknown = sum(scan.unknown_pos1().values())
     assert n_unknown == int((corpus.pos1 == 2).sum())
 
