@@ -39,6 +39,15 @@ cdef struct RareScratch:
     uint8_t* marks
 
 
+cdef extern from *:
+    """
+    static inline void polyparse_prefetch_read(const void* address) {
+        __builtin_prefetch(address, 0, 3);
+    }
+    """
+    void prefetch_read "polyparse_prefetch_read"(const void* address) noexcept nogil
+
+
 # Bytes of one call's RareScratch.
 cdef inline size_t rare_scratch_bytes(const RareIndex* index) noexcept nogil:
     return index.n_support_vectors * (sizeof(double) + 2 * sizeof(int32_t)) + index.n_common
@@ -81,6 +90,14 @@ cdef inline int split_features(const RareIndex* index, RareScratch scratch, cons
             p = index.rare_ptr[FIRST_RARE - c]
             m = count_postings(index.rare_postings + p, index.rare_ptr[FIRST_RARE - c + 1] - p,
                                scratch.counts, scratch.touched, m)
+    # Ask for every reached support vector's common ranks first: they lie at random in a table
+    # larger than the cache, and the misses overlap when they are all in flight at once.
+    for i in range(m):
+        s = scratch.touched[i]
+        p = index.rare_sv_ptr[s]
+        prefetch_read(index.rare_sv_common + p)
+        if index.rare_sv_ptr[s + 1] - p > 16:
+            prefetch_read(index.rare_sv_common + p + 16)
     for i in range(m):
         s = scratch.touched[i]
         shared = 0
