@@ -137,17 +137,21 @@ cdef class Decision:
 
     cdef bint decide(self, const uint64_t* keys, int n, double* value) noexcept nogil:
         cdef int32_t ids[MAX_PAIR_KEYS]
+        cdef int32_t found[MAX_PAIR_KEYS]
         cdef int m = 0, t, u
         cdef int32_t f
         cdef double out = 0.0
         if self.scorer is None:
             value[0] = 1.0 if self.constant else -1.0
             return self.constant
+        # The reads first, all independent (their cache misses overlap), then the sort.
         for t in range(n):
-            f = self.feature_id(keys[t])
+            found[t] = self.feature_id(keys[t])
+        for t in range(n):
+            f = found[t]
             if f < 0:
                 continue
-            # Insertion sort as the ids come (a decision has a few dozen).
+            # Insertion sort (a decision has a few dozen ids).
             u = m
             while u > 0 and ids[u - 1] > f:
                 ids[u] = ids[u - 1]
