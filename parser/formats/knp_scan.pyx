@@ -325,6 +325,35 @@ cdef void _rewrite(const unsigned char* source, unsigned char* target,
     memcpy(target + written, source + position, finish - position)
 
 
+cdef extern from *:
+    """
+    #include <vector>
+    /* push_back and a shrinking resize that never throw: the vector grows (doubling) before
+       a push_back that needs it, and an allocation failure sets failed, which the scan
+       reports once it is back with the GIL. */
+    template <typename T>
+    static inline void polyparse_append(std::vector<T>& values, T value, int& failed) noexcept {
+        if (__builtin_expect(values.size() == values.capacity(), 0)) {
+            try {
+                values.reserve(values.capacity() ? 2 * values.capacity() : 64);
+            } catch (...) {
+                failed = 1;
+                return;
+            }
+        }
+        values.push_back(value);
+    }
+    template <typename T>
+    static inline void polyparse_shrink(std::vector<T>& values, size_t size) noexcept {
+        if (size < values.size()) {
+            values.erase(values.begin() + size, values.end());
+        }
+    }
+    """
+    void append "polyparse_append"[T](vector[T]& values, T value, int& failed) noexcept nogil
+    void shrink "polyparse_shrink"[T](vector[T]& values, size_t size) noexcept nogil
+
+
 cdef struct ScanBuffers:
     vector[int64_t] block_start, block_end, block_line, block_fast_index
     vector[uint8_t] block_fast
@@ -332,6 +361,8 @@ cdef struct ScanBuffers:
     vector[int64_t] morpheme_ptr, chunk_ptr, head_start, head_end
     vector[uint8_t] old_types
     vector[Span] unknown
+    # Set when a vector could not grow.
+    int failed
 
 
 cdef inline bint _is_digit(unsigned char c) noexcept nogil:
@@ -340,6 +371,48 @@ cdef inline bint _is_digit(unsigned char c) noexcept nogil:
 
 cdef inline bint _is_type(unsigned char c) noexcept nogil:
     return c == c'D' or c == c'P' or c == c'A' or c == c'I'
+
+
+cdef extern from *:
+    """
+    /* The position of the first byte (in memory order) with its high bit set, in a word of
+       eight bytes loaded by memcpy and masked to their high bits (not zero). */
+    static inline int polyparse_first_high_byte(unsigned long long word) {
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        return __builtin_clzll(word) >> 3;
+    #else
+        return __builtin_ctzll(word) >> 3;
+    #endif
+    }
+    """
+    int first_high_byte "polyparse_first_high_byte"(unsigned long long word) noexcept nogil
+
+
+cdef uint64_t LOW_SEVEN_BITS = 0x7F7F7F7F7F7F7F7F
+cdef uint64_t SPACES = 0x2020202020202020
+cdef uint64_t BACKSLASHES = 0x5C5C5C5C5C5C5C5C
+
+
+cdef inline uint64_t _zero_bytes(uint64_t word) noexcept nogil:
+    # The high bit of each byte of word that is zero, and no other bit (exact per byte: no
+    # borrow crosses from one byte into the next).
+    return ~(((word & LOW_SEVEN_BITS) + LOW_SEVEN_BITS) | word | LOW_SEVEN_BITS)
+
+
+cdef inline int64_t _space_or_backslash(const unsigned char* line, int64_t i,
+                                        int64_t length) noexcept nogil:
+    # The first position from i on that holds a space or a backslash (length when none): eight
+    # bytes at a time, each word compared with both bytes at once (SWAR).
+    cdef uint64_t word, found
+    while i + 8 <= length:
+        memcpy(&word, line + i, 8)
+        found = _zero_bytes(word ^ SPACES) | _zero_bytes(word ^ BACKSLASHES)
+        if found:
+            return i + first_high_byte(found)
+        i += 8
+    while i < length and line[i] != c' ' and line[i] != c'\\':
+        i += 1
+    return i
 
 
 cdef bint _scan_morpheme(const unsigned char* line, int64_t length, int64_t line_start,
@@ -351,21 +424,23 @@ cdef bint _scan_morpheme(const unsigned char* line, int64_t length, int64_t line
     cdef int field = 0
     cdef int64_t i = 0
     cdef int64_t field_start = 0
-    cdef unsigned char c
     cdef int32_t pos1
     while field < N_FIELDS:
-        if i == length or line[i] == c' ':
-            if i == field_start:
+        i = _space_or_backslash(line, i, length)
+        if i < length and line[i] == c'\\':
+            if i + 1 < length and line[i + 1] == c' ':
                 return False
-            starts[field] = field_start
-            ends[field] = i
-            field += 1
-            if i == length:
-                break
-            field_start = i + 1
-        elif line[i] == c'\\' and i + 1 < length and line[i + 1] == c' ':
+            i += 1
+            continue
+        if i == field_start:
             return False
+        starts[field] = field_start
+        ends[field] = i
+        field += 1
+        if i == length:
+            break
         i += 1
+        field_start = i
     if field < N_FIELDS:
         return False
     for field in range(4, N_FIELDS, 2):
@@ -382,13 +457,13 @@ cdef bint _scan_morpheme(const unsigned char* line, int64_t length, int64_t line
         if rest + 1 < stop and rest[1] == c' ':
             return False
         rest += 1
-    out.surface.push_back(lexicon.lookup(line + starts[0], ends[0] - starts[0]))
+    append(out.surface, lexicon.lookup(line + starts[0], ends[0] - starts[0]), out.failed)
     pos1 = lexicon.lookup(line + starts[3], ends[3] - starts[3])
-    out.pos1.push_back(pos1)
-    out.pos2.push_back(lexicon.lookup(line + starts[5], ends[5] - starts[5]))
-    out.conj_form.push_back(lexicon.lookup(line + starts[9], ends[9] - starts[9]))
+    append(out.pos1, pos1, out.failed)
+    append(out.pos2, lexicon.lookup(line + starts[5], ends[5] - starts[5]), out.failed)
+    append(out.conj_form, lexicon.lookup(line + starts[9], ends[9] - starts[9]), out.failed)
     if pos1 == UNKNOWN_ID:
-        out.unknown.push_back(Span(line_start + starts[3], ends[3] - starts[3]))
+        append(out.unknown, Span(line_start + starts[3], ends[3] - starts[3]), out.failed)
     return True
 
 
@@ -414,10 +489,10 @@ cdef bint _scan_bunsetsu(const unsigned char* line, int64_t length, int64_t line
         return False
     if i + 1 < length and line[i + 1] != c' ':
         return False
-    out.head_start.push_back(line_start + 2)
-    out.head_end.push_back(line_start + i + 1)
-    out.old_heads.push_back(-head if negative else head)
-    out.old_types.push_back(line[i])
+    append(out.head_start, line_start + 2, out.failed)
+    append(out.head_end, line_start + i + 1, out.failed)
+    append(out.old_heads, -head if negative else head, out.failed)
+    append[uint8_t](out.old_types, line[i], out.failed)
     return True
 
 
@@ -468,8 +543,8 @@ cdef void _scan(const unsigned char* data, int64_t n, KnpLexicon lexicon, ScanBu
     # Sizes at the start of the block, to drop a slow block's entries.
     cdef size_t m0 = 0, c0 = 0, b0 = 0, u0 = 0
     cdef unsigned char first_byte
-    out.morpheme_ptr.push_back(0)
-    out.chunk_ptr.push_back(0)
+    append[int64_t](out.morpheme_ptr, 0, out.failed)
+    append[int64_t](out.chunk_ptr, 0, out.failed)
     end[0] = 0
     n_lines[0] = 0
     while position < n:
@@ -485,19 +560,19 @@ cdef void _scan(const unsigned char* data, int64_t n, KnpLexicon lexicon, ScanBu
             if length == 4 or block_morphemes == 0 or \
                     last_chunk_start == block_morphemes:
                 slow = True
-            out.block_start.push_back(block_begin)
-            out.block_end.push_back(line_end + 1)
-            out.block_line.push_back(block_first_line)
+            append(out.block_start, block_begin, out.failed)
+            append(out.block_end, line_end + 1, out.failed)
+            append(out.block_line, block_first_line, out.failed)
             if slow:
                 _drop_block(out, m0, c0, b0, u0)
-                out.block_fast.push_back(0)
-                out.block_fast_index.push_back(-1)
+                append[uint8_t](out.block_fast, 0, out.failed)
+                append[int64_t](out.block_fast_index, -1, out.failed)
             else:
-                out.chunk_bounds.push_back(<int32_t>block_morphemes)
-                out.block_fast.push_back(1)
-                out.block_fast_index.push_back(out.morpheme_ptr.size() - 1)
-                out.morpheme_ptr.push_back(out.surface.size())
-                out.chunk_ptr.push_back(out.head_start.size())
+                append(out.chunk_bounds, <int32_t>block_morphemes, out.failed)
+                append[uint8_t](out.block_fast, 1, out.failed)
+                append[int64_t](out.block_fast_index, out.morpheme_ptr.size() - 1, out.failed)
+                append[int64_t](out.morpheme_ptr, out.surface.size(), out.failed)
+                append[int64_t](out.chunk_ptr, out.head_start.size(), out.failed)
             m0 = out.surface.size()
             c0 = out.head_start.size()
             b0 = out.chunk_bounds.size()
@@ -523,7 +598,7 @@ cdef void _scan(const unsigned char* data, int64_t n, KnpLexicon lexicon, ScanBu
                     else:
                         seen_chunk = True
                         last_chunk_start = block_morphemes
-                        out.chunk_bounds.push_back(<int32_t>block_morphemes)
+                        append(out.chunk_bounds, <int32_t>block_morphemes, out.failed)
                 elif first_byte == c'+':
                     if length < 3 or not (line[2] == c'-' or _is_digit(line[2])):
                         slow = True
@@ -547,31 +622,16 @@ cdef void _scan(const unsigned char* data, int64_t n, KnpLexicon lexicon, ScanBu
 cdef void _drop_block(ScanBuffers* out, size_t m0, size_t c0, size_t b0,
                       size_t u0) noexcept nogil:
     """Forget what a block added after the given sizes (a slow or unfinished block)."""
-    out.surface.resize(m0)
-    out.pos1.resize(m0)
-    out.pos2.resize(m0)
-    out.conj_form.resize(m0)
-    out.head_start.resize(c0)
-    out.head_end.resize(c0)
-    out.old_heads.resize(c0)
-    out.old_types.resize(c0)
-    out.chunk_bounds.resize(b0)
-    out.unknown.resize(u0)
-
-
-cdef extern from *:
-    """
-    /* The position of the first byte (in memory order) with its high bit set, in a word of
-       eight bytes loaded by memcpy and masked to their high bits (not zero). */
-    static inline int polyparse_first_high_byte(unsigned long long word) {
-    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-        return __builtin_clzll(word) >> 3;
-    #else
-        return __builtin_ctzll(word) >> 3;
-    #endif
-    }
-    """
-    int first_high_byte "polyparse_first_high_byte"(unsigned long long word) noexcept nogil
+    shrink(out.surface, m0)
+    shrink(out.pos1, m0)
+    shrink(out.pos2, m0)
+    shrink(out.conj_form, m0)
+    shrink(out.head_start, c0)
+    shrink(out.head_end, c0)
+    shrink(out.old_heads, c0)
+    shrink(out.old_types, c0)
+    shrink(out.chunk_bounds, b0)
+    shrink(out.unknown, u0)
 
 
 cdef uint64_t HIGH_BITS = 0x8080808080808080
@@ -684,6 +744,7 @@ def scan_knp(KnpLexicon lexicon, buffer) -> KnpScan:
     cdef const unsigned char[::1] data = buffer
     cdef ScanBuffers out
     cdef KnpScan scan = KnpScan.__new__(KnpScan)
+    out.failed = 0
     cdef int64_t end = 0, n_lines = 0
     cdef Span span
     cdef string key
@@ -693,6 +754,8 @@ def scan_knp(KnpLexicon lexicon, buffer) -> KnpScan:
         with nogil:
             _scan(&data[0], data.shape[0], lexicon, &out, &end, &n_lines)
             scan.valid_utf8 = _valid_utf8(&data[0], end)
+        if out.failed:
+            raise MemoryError()
     else:
         out.morpheme_ptr.push_back(0)
         out.chunk_ptr.push_back(0)

@@ -130,6 +130,20 @@ def test_unusual_blocks_are_slow(block: str) -> None:
     assert scan.rewrite(scan.old_heads, 2, 3) == PLAIN.encode()
 
 
+@pytest.mark.parametrize("offset", range(0, 20))
+def test_backslashes_at_every_offset(offset: int) -> None:
+    """The fields are split eight bytes at a time: an escaped space makes a block slow and a
+    lone backslash is a plain byte, wherever they fall in a line."""
+    prefix = "名" * (offset // 3) + "x" * (offset % 3)
+    lone = f"* -1D\n{prefix}\\b r b 名詞 6 人名 5 * 0 * 0 {prefix}\\z\nEOS\n"
+    assert_equivalent(lone.encode(), parser_with(["名詞", f"{prefix}\\b"]))
+    for line in (f"{prefix}\\ b r b 名詞 6 人名 5 * 0 * 0\n",
+                 f"a r b 名詞 6 人名 5 * 0 * 0 {prefix}\\ z\n",
+                 f"a r {prefix}\\ 名詞 6 人名 5 * 0 * 0\n"):
+        scan = scan_knp(KnpLexicon([]), f"* -1D\n{line}EOS\n".encode())
+        assert scan.block_fast.tolist() == [0], line
+
+
 def test_long_comment_without_id_fields_is_fast() -> None:
     comment = "# S-ID:1 " + " ".join(f"a{k}:b" for k in range(20)) + "\n"
     scan = scan_knp(KnpLexicon([]), (comment + PLAIN).encode())
