@@ -293,7 +293,8 @@ def _inflate(packed: memoryview, dtype: np.dtype, shape: tuple[int, ...], nbytes
     """A zlib-compressed array of a model file; ModelFileError(error) when it does not
     decompress to its nbytes."""
     try:
-        raw = zlib.decompress(packed)
+        # Told the size, zlib inflates into one buffer instead of growing a chain of blocks.
+        raw = zlib.decompress(packed, bufsize=max(nbytes, 1))
     except zlib.error:
         raw = b""
     if len(raw) != nbytes:
