@@ -271,7 +271,8 @@ def decode_model(
         if codec == "zlib":
             packed = view[start + offset : start + offset + stored]
             if defer is not None and layout is not None and defer(array_name):
-                deferred[array_name] = partial(_inflate, packed, dtype, shape, nbytes,
+                # A copy of the compressed bytes, so that a mapped file is not kept for them.
+                deferred[array_name] = partial(_inflate, bytes(packed), dtype, shape, nbytes,
                                                f"{name}: corrupt model file (array "
                                                f"{array_name!r} does not decompress)")
                 continue
@@ -288,7 +289,7 @@ def decode_model(
     return header, arrays
 
 
-def _inflate(packed: memoryview, dtype: np.dtype, shape: tuple[int, ...], nbytes: int,
+def _inflate(packed: bytes | memoryview, dtype: np.dtype, shape: tuple[int, ...], nbytes: int,
              error: str) -> np.ndarray:
     """A zlib-compressed array of a model file; ModelFileError(error) when it does not
     decompress to its nbytes."""
