@@ -19,8 +19,8 @@ least one chunk.
 
 Oracle runs take the gold decisions (head(i) == j; morpheme m starts a chunk) and record each
 decision's keys and label; parsing looks the keys up in the feature vocabulary (Decision's
-direct table, the KeyIndex beyond it), sorts the ids and asks the classifier (a BinaryScorer) for its value, whose sign, read through
-`positive_means_yes`, decides.
+direct table, the KeyIndex beyond it), sorts the ids and asks the classifier (a BinaryScorer)
+for its value, whose sign, read through `positive_means_yes`, decides.
 """
 from libc.stdint cimport int32_t, int64_t, uint64_t
 from libcpp.vector cimport vector

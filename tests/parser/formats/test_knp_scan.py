@@ -130,7 +130,7 @@ def test_unusual_blocks_are_slow(block: str) -> None:
     assert scan.rewrite(scan.old_heads, 2, 3) == PLAIN.encode()
 
 
-@pytest.mark.parametrize("offset", range(0, 20))
+@pytest.mark.parametrize("offset", range(20))
 def test_backslashes_at_every_offset(offset: int) -> None:
     """The fields are split eight bytes at a time: an escaped space makes a block slow and a
     lone backslash is a plain byte, wherever they fall in a line."""
@@ -166,8 +166,8 @@ UTF8_PIECES = [
 UTF8_BAD = [
     b"\x80", b"\xbf", b"\xc0\x80", b"\xc1\xbf", b"\xc2", b"\xe3\x81", b"\xe3", b"\xe0\x80\x80",
     b"\xe0\x9f\xbf", b"\xed\xa0\x80", b"\xed\xbf\xbf", b"\xef\xbf", b"\xe3\x41\x81",
-    b"\xe3\x81\x41", b"\xf0\x80\x80\x80", b"\xf0\x8f\xbf\xbf", b"\xf4\x90\x80\x80", b"\xf5\x80\x80\x80",
-    b"\xf8", b"\xff", b"\xf0\x9f\x98",
+    b"\xe3\x81\x41", b"\xf0\x80\x80\x80", b"\xf0\x8f\xbf\xbf", b"\xf4\x90\x80\x80",
+    b"\xf5\x80\x80\x80", b"\xf8", b"\xff", b"\xf0\x9f\x98",
 ]
 
 
