@@ -60,6 +60,33 @@ cdef enum:
     DIRECT_VALUES = 1 << 24
 
 cdef uint64_t VALUE_MASK = (<uint64_t>1 << TEMPLATE_SHIFT) - 1
+# No feature id: the vocabulary's ids are below it.
+cdef int32_t EMPTY_ID = 0x7FFFFFFF
+
+
+cdef int sorted_unique(const int32_t* found, int m, int32_t* ids) noexcept nogil:
+    # The distinct values of found[0..m) (ids >= 0) into ids in increasing order; their count.
+    # Sorting by comparison counting (Knuth, TAOCP vol. 3, 5.2, algorithm C): each id goes to
+    # the place given by the number of ids below it, so copies of an id land on one place and
+    # leave the next ones empty (EMPTY_ID), which the last pass drops. Its m^2 comparisons
+    # have no branch to mispredict and vectorise; a decision has a few dozen ids, where
+    # insertion sort's unpredictable loop exits cost more.
+    cdef int t, k, u
+    cdef int32_t f
+    for t in range(m):
+        ids[t] = EMPTY_ID
+    for t in range(m):
+        f = found[t]
+        u = 0
+        for k in range(m):
+            u += found[k] < f
+        ids[u] = f
+    u = 0
+    for t in range(m):
+        if ids[t] != EMPTY_ID:
+            ids[u] = ids[t]
+            u += 1
+    return u
 
 
 cdef class Decision:
@@ -126,6 +153,22 @@ cdef class Decision:
             o[t] = self.feature_id(k[t])
         return out
 
+    def decision_ids(self, keys) -> np.ndarray:
+        """The sorted, distinct feature ids that decide gives the scorer for these keys."""
+        cdef const uint64_t[::1] k = np.ascontiguousarray(keys, dtype=np.uint64)
+        cdef int32_t found[MAX_PAIR_KEYS]
+        cdef int32_t ids[MAX_PAIR_KEYS]
+        cdef int t, m = 0
+        if self.index is None:
+            raise ValueError("a constant decision has no vocabulary")
+        if k.shape[0] > MAX_PAIR_KEYS:
+            raise ValueError(f"a decision has at most {MAX_PAIR_KEYS} keys")
+        for t in range(k.shape[0]):
+            found[m] = self.feature_id(k[t])
+            m += found[m] >= 0
+        m = sorted_unique(found, m, ids)
+        return np.array([ids[t] for t in range(m)], dtype=np.int32)
+
     cdef inline int32_t feature_id(self, uint64_t key) noexcept nogil:
         cdef uint64_t template = key >> TEMPLATE_SHIFT
         cdef uint64_t value = key & VALUE_MASK
@@ -138,7 +181,7 @@ cdef class Decision:
     cdef bint decide(self, const uint64_t* keys, int n, double* value) noexcept nogil:
         cdef int32_t ids[MAX_PAIR_KEYS]
         cdef int32_t found[MAX_PAIR_KEYS]
-        cdef int m = 0, t, u, k
+        cdef int m = 0, t
         cdef int32_t f
         cdef double out = 0.0
         if self.scorer is None:
@@ -149,22 +192,7 @@ cdef class Decision:
             f = self.feature_id(keys[t])
             found[m] = f
             m += f >= 0
-        # Sorting by comparison counting (Knuth, TAOCP vol. 3, 5.2, algorithm C): each id goes
-        # to the place given by the number of ids below it (and of its earlier copies). Its
-        # n^2 comparisons have no branch to mispredict and vectorise; a decision has a few
-        # dozen ids, where insertion sort's unpredictable loop exits cost more.
-        for t in range(m):
-            f = found[t]
-            u = 0
-            for k in range(m):
-                u += (found[k] < f) | ((found[k] == f) & (k < t))
-            ids[u] = f
-        u = 0
-        for t in range(m):
-            if u == 0 or ids[t] != ids[u - 1]:
-                ids[u] = ids[t]
-                u += 1
-        m = u
+        m = sorted_unique(found, m, ids)
         self.scorer.scores(ids, m, &out)
         if not self.yes_sign:
             out = -out

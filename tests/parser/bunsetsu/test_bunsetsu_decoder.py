@@ -394,3 +394,21 @@ def test_decision_feature_ids_equal_the_vocabulary() -> None:
         assert decision.feature_ids(probes).tolist() == vocab.transform(probes).tolist()
     empty = Decision(FeatureVocab.count(np.zeros(0, np.uint64)).index, None)
     assert empty.feature_ids(keys[:10]).tolist() == [-1] * 10
+
+
+def test_decision_ids_are_sorted_and_distinct() -> None:
+    """What decide gives the scorer: the distinct ids of the keys in the vocabulary, sorted
+    (comparison counting, copies of a key and keys outside the vocabulary included)."""
+    rng = np.random.default_rng(3)
+    keys = (rng.integers(0, 90, 2000).astype(np.uint64) << np.uint64(48)) \
+        | rng.integers(0, 500, 2000).astype(np.uint64)
+    vocab = FeatureVocab.count(keys[:1500])
+    decision = Decision(vocab.index, None)
+    assert decision.decision_ids(keys[:0]).tolist() == []
+    for size in (1, 2, 5, 31, 64, 256):
+        for _ in range(20):
+            chosen = rng.choice(keys, size)
+            chosen[: size // 3] = chosen[-(size // 3):] if size >= 3 else chosen[: size // 3]
+            ids = vocab.transform(chosen)
+            expected = np.unique(ids[ids >= 0])
+            assert decision.decision_ids(chosen).tolist() == expected.tolist()
