@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict
 from functools import partial
 from typing import Any
@@ -189,6 +188,8 @@ class BunsetsuParser(ModelBytes):
                 clf = convert_classifier(clf, cfg.evaluator)
             log(f"{name}: trained in {time.perf_counter() - fit_started:.1f} s")
             return name, vocab, clf
+
+        from concurrent.futures import ThreadPoolExecutor
 
         # Not `with`: an interrupt (SIGINT, SIGTERM) must not wait for the training threads.
         pool = ThreadPoolExecutor(max_workers=max(1, threads))
