@@ -29,9 +29,10 @@ import os
 import stat
 import struct
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -46,6 +47,7 @@ COMPRESSION_LEVEL = 6
 # The `format` of a classifier's model file (`polyparse clf`); the parser's is its own.
 CLASSIFIER_FORMAT = "polyparse-clf"
 ALIGNMENT = 64
+Named = TypeVar("Named")
 # Model files this large or larger are memory-mapped instead of read (read_model_file).
 MAP_BYTES = 1 << 20
 DTYPES = frozenset(
@@ -147,10 +149,11 @@ def write_classifier_file(path: str | os.PathLike, classifier: Any,
 
 def read_model_file(
     path: str | os.PathLike, expected_format: str | None = None,
-    layout: dict[str, Any] | None = None,
+    layout: dict[str, Any] | None = None, defer: Callable[[str], bool] | None = None,
 ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """(header, arrays) of a model file; ModelFileError names the file and the problem;
-    layout, when given, is told the file's layout (decode_model).
+    layout, when given, is told the file's layout, and defer picks compressed arrays to
+    inflate later (decode_model).
 
     A regular file of MAP_BYTES or more is memory-mapped copy-on-write rather than read: its
     arrays are views of the mapping (writable, private to this process), nothing is copied,
@@ -165,7 +168,7 @@ def read_model_file(
                 data = None
         if data is None:
             data = bytearray(stream.read())
-    return decode_model(data, str(path), expected_format, layout)
+    return decode_model(data, str(path), expected_format, layout, defer)
 
 
 def model_format(path: str | os.PathLike) -> str | None:
@@ -189,11 +192,16 @@ def model_format(path: str | os.PathLike) -> str | None:
 
 def decode_model(
     data: bytes | bytearray | mmap.mmap, name: str, expected_format: str | None = None,
-    layout: dict[str, Any] | None = None,
+    layout: dict[str, Any] | None = None, defer: Callable[[str], bool] | None = None,
 ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """Check and unpack the bytes of a model file (arrays are views of `data`, or of their
     decompressed bytes); layout, when given, gets "version" (of the layout) and "compressed"
-    (whether the arrays were stored compressed), so that the file can be written as it was."""
+    (whether the arrays were stored compressed), so that the file can be written as it was.
+
+    With defer (and a layout), a compressed array whose name it accepts is left out of the
+    arrays: layout["deferred"] maps its name to a function that inflates it when called (the
+    checksum and the array table are checked now, the inflation then, with the same errors),
+    for the parts of a model that a run may never use."""
     corrupt = ModelFileError(f"{name}: truncated or corrupt model file (checksum mismatch)")
     if not len(data):
         raise ModelFileError(f"{name}: empty file, not a polyparse model file")
@@ -235,6 +243,7 @@ def decode_model(
     start = _aligned(header_end)
     size = len(data) - 4
     arrays: dict[str, np.ndarray] = {}
+    deferred: dict[str, Callable[[], np.ndarray]] = {}
     table = header.get("arrays")
     if not isinstance(table, list):
         raise ModelFileError(f"{name}: corrupt model file (no array table)")
@@ -261,23 +270,39 @@ def decode_model(
         ):
             raise ModelFileError(f"{name}: corrupt model file (array {array_name!r} does not fit)")
         if codec == "zlib":
-            try:
-                raw = zlib.decompress(view[start + offset : start + offset + stored])
-            except zlib.error:
-                raw = b""
-            if len(raw) != nbytes:
-                raise ModelFileError(
-                    f"{name}: corrupt model file (array {array_name!r} does not decompress)"
-                )
-            array = np.frombuffer(bytearray(raw), dtype=dtype, count=count)
+            packed = view[start + offset : start + offset + stored]
+            if defer is not None and layout is not None and defer(array_name):
+                # A copy of the compressed bytes, so that a mapped file is not kept for them.
+                deferred[array_name] = partial(_inflate, bytes(packed), dtype, shape, nbytes,
+                                               f"{name}: corrupt model file (array "
+                                               f"{array_name!r} does not decompress)")
+                continue
+            arrays[array_name] = _inflate(packed, dtype, shape, nbytes,
+                                          f"{name}: corrupt model file (array {array_name!r} "
+                                          "does not decompress)")
         else:
             array = np.frombuffer(data, dtype=dtype, count=count, offset=start + offset)
-        arrays[array_name] = array.reshape(shape)
+            arrays[array_name] = array.reshape(shape)
     if layout is not None:
         layout.update(version=version, compressed=any(
-            entry.get("codec") is not None for entry in table))
+            entry.get("codec") is not None for entry in table), deferred=deferred)
     del header["arrays"], header["version"]
     return header, arrays
+
+
+def _inflate(packed: bytes | memoryview, dtype: np.dtype, shape: tuple[int, ...], nbytes: int,
+             error: str) -> np.ndarray:
+    """A zlib-compressed array of a model file; ModelFileError(error) when it does not
+    decompress to its nbytes."""
+    try:
+        # Told the size, zlib inflates into one buffer instead of growing a chain of blocks.
+        raw = zlib.decompress(packed, bufsize=max(nbytes, 1))
+    except zlib.error:
+        raw = b""
+    if len(raw) != nbytes:
+        raise ModelFileError(error)
+    count = nbytes // dtype.itemsize
+    return np.frombuffer(bytearray(raw), dtype=dtype, count=count).reshape(shape)
 
 
 @contextmanager
@@ -334,7 +359,8 @@ def arrays_strings(arrays: dict[str, np.ndarray], name: str) -> list[str]:
     return [text[a:b].decode("utf-8") for a, b in zip(offsets, offsets[1:])]
 
 
-def arrays_under(arrays: dict[str, np.ndarray], prefix: str) -> dict[str, np.ndarray]:
-    """The arrays whose names start with `prefix` ("split0/transition/"), named without it."""
+def arrays_under(arrays: dict[str, Named], prefix: str) -> dict[str, Named]:
+    """The arrays (or anything named like them) whose names start with `prefix`
+    ("split0/transition/"), named without it."""
     return {name[len(prefix):]: array for name, array in arrays.items()
             if name.startswith(prefix)}

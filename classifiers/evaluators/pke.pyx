@@ -257,6 +257,31 @@ def accumulate_conjunctions(
     return dense_array, index, hashed
 
 
+cdef void _add_dense_pairs(const double* dense, int64_t pair_start, const int32_t* ranks, int m,
+                           double* out) noexcept nogil:
+    # Degree 2, one output, every rank dense: the sum of the singles and pairs of ranks[0..m)
+    # (the pair {a < b} at pair_start + b(b-1)/2 + a, pke.pxd) in the order of the general loop
+    # of ConjunctionStore.add, so that it is the same to the last bit. The start of each rank's
+    # row is worked out once, not once per pair, and no test is left in the inner loop but the
+    # choice of the larger rank's row (a conditional move).
+    cdef int64_t rows[STACK_FEATURES]
+    cdef int64_t row
+    cdef int b, c
+    cdef int32_t rb, rc
+    cdef double total = 0.0
+    for c in range(m):
+        rc = ranks[c]
+        rows[c] = pair_start + <int64_t>rc * (rc - 1) // 2
+    for c in range(m):
+        rc = ranks[c]
+        row = rows[c]
+        total += dense[rc]
+        for b in range(c):
+            rb = ranks[b]
+            total += dense[row + rb if rb < rc else rows[b] + rc]
+    out[0] += total
+
+
 cdef class ConjunctionStore:
     def __init__(
         self, dense_weights, keys, hashed_weights, int degree, int32_t n_ranked,
@@ -351,6 +376,9 @@ cdef class ConjunctionStore:
         cdef uint64_t kbc
         cdef double total = 0.0
         cdef bint scalar = n_outputs == 1
+        if degree == 2 and scalar and n_dense == self.n_ranked and m <= STACK_FEATURES:
+            _add_dense_pairs(dense, pair_start, ranks, m, out)
+            return
         if degree >= 3:
             sort_ranks(ranks, m)
         if degree == 2 and not scalar:

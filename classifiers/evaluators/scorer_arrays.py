@@ -88,14 +88,9 @@ def read_sparsely(name: str, arrays: dict[str, np.ndarray], source: str) -> dict
 
 
 def narrow_ranks(array: np.ndarray) -> np.ndarray:
-    """An int32 array of small non-negative numbers as int16 when they all fit (model files)."""
+    """An int32 array of small non-negative numbers as int16 when they all fit (split-svm keeps
+    its rare support vectors' common ranks so, in memory and in model files)."""
     if array.size == 0 or (array.min() >= 0 and array.max() <= np.iinfo(np.int16).max):
         return array.astype(np.int16)
     return array
 
-
-def widened_ranks(name: str, arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """arrays with an int16 `name` (narrow_ranks) back as int32."""
-    if name in arrays and arrays[name].dtype == np.int16:
-        return {**arrays, name: arrays[name].astype(np.int32)}
-    return arrays

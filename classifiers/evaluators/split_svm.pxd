@@ -1,5 +1,5 @@
 # split-svm: exact kernel sum as a common-feature expansion plus rare-feature corrections.
-from libc.stdint cimport int32_t, int64_t, uint8_t
+from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t
 
 from classifiers.evaluators.pke cimport ConjunctionStore
 from classifiers.evaluators.pki cimport ScratchPool, count_postings
@@ -25,7 +25,9 @@ cdef struct RareIndex:
     const int64_t* rare_ptr
     const int32_t* rare_postings
     const int64_t* rare_sv_ptr
+    # The ranks as int32, or as int16 (the other pointer NULL) when they fit.
     const int32_t* rare_sv_common
+    const int16_t* rare_sv_common16
     const double* kernel
 
 
@@ -37,6 +39,15 @@ cdef struct RareScratch:
     int32_t* counts
     int32_t* touched
     uint8_t* marks
+
+
+cdef extern from *:
+    """
+    static inline void polyparse_prefetch_read(const void* address) {
+        __builtin_prefetch(address, 0, 3);
+    }
+    """
+    void prefetch_read "polyparse_prefetch_read"(const void* address) noexcept nogil
 
 
 # Bytes of one call's RareScratch.
@@ -81,11 +92,28 @@ cdef inline int split_features(const RareIndex* index, RareScratch scratch, cons
             p = index.rare_ptr[FIRST_RARE - c]
             m = count_postings(index.rare_postings + p, index.rare_ptr[FIRST_RARE - c + 1] - p,
                                scratch.counts, scratch.touched, m)
+    # Ask for every reached support vector's common ranks first: they lie at random in a table
+    # larger than the cache, and the misses overlap when they are all in flight at once.
+    for i in range(m):
+        s = scratch.touched[i]
+        p = index.rare_sv_ptr[s]
+        if index.rare_sv_common16 != NULL:
+            prefetch_read(index.rare_sv_common16 + p)
+            if index.rare_sv_ptr[s + 1] - p > 32:
+                prefetch_read(index.rare_sv_common16 + p + 32)
+        else:
+            prefetch_read(index.rare_sv_common + p)
+            if index.rare_sv_ptr[s + 1] - p > 16:
+                prefetch_read(index.rare_sv_common + p + 16)
     for i in range(m):
         s = scratch.touched[i]
         shared = 0
-        for p in range(index.rare_sv_ptr[s], index.rare_sv_ptr[s + 1]):
-            shared += scratch.marks[index.rare_sv_common[p]]
+        if index.rare_sv_common16 != NULL:
+            for p in range(index.rare_sv_ptr[s], index.rare_sv_ptr[s + 1]):
+                shared += scratch.marks[index.rare_sv_common16[p]]
+        else:
+            for p in range(index.rare_sv_ptr[s], index.rare_sv_ptr[s + 1]):
+                shared += scratch.marks[index.rare_sv_common[p]]
         term = index.kernel[shared + scratch.counts[s]] - index.kernel[shared]
         scratch.kernel_terms[i] = term
         scratch.counts[s] = 0

@@ -28,7 +28,7 @@ Nothing is approximated: the total is the kernel sum (to floating-point rounding
 makes every feature common (PKE); s above the largest count makes every feature rare (all support
 vectors go through the index, as in PKI).
 """
-from libc.stdint cimport int32_t, int64_t
+from libc.stdint cimport int16_t, int32_t, int64_t
 from libc.stdlib cimport free, malloc
 
 from typing import Any
@@ -42,7 +42,6 @@ from classifiers.evaluators.scorer_arrays import (
     header_values,
     narrow_ranks,
     part_bytes,
-    widened_ranks,
 )
 from classifiers.evaluators.pke cimport ConjunctionStore
 from classifiers.evaluators.pke import (
@@ -106,6 +105,8 @@ cdef int point_rare_index(RareIndex* index, dict arrays, int32_t n_common) excep
                         ("rare_postings", np.int32), ("rare_sv_ptr", np.int64),
                         ("rare_sv_common", np.int32), ("kernel", np.float64)):
         array = arrays[name]
+        if name == "rare_sv_common" and array.dtype == np.int16:
+            dtype = np.int16
         if array.dtype != dtype or array.ndim != 1 or not array.flags.c_contiguous:
             raise ValueError(f"{name} must be a {np.dtype(dtype)} array")
     for ptr_name, data_name in (("rare_ptr", "rare_postings"),
@@ -137,7 +138,12 @@ cdef int point_rare_index(RareIndex* index, dict arrays, int32_t n_common) excep
     index.rare_ptr = <const int64_t*><size_t>arrays["rare_ptr"].ctypes.data
     index.rare_postings = <const int32_t*><size_t>postings.ctypes.data
     index.rare_sv_ptr = <const int64_t*><size_t>arrays["rare_sv_ptr"].ctypes.data
-    index.rare_sv_common = <const int32_t*><size_t>ranks.ctypes.data
+    index.rare_sv_common = NULL
+    index.rare_sv_common16 = NULL
+    if ranks.dtype == np.int16:
+        index.rare_sv_common16 = <const int16_t*><size_t>ranks.ctypes.data
+    else:
+        index.rare_sv_common = <const int32_t*><size_t>ranks.ctypes.data
     index.kernel = <const double*><size_t>arrays["kernel"].ctypes.data
     return 0
 
@@ -168,6 +174,7 @@ cdef class SplitSVMScorer(BinaryScorer):
         else:
             s = minimum_common_count(rare_threshold, n_sv)
         common_ids, rare_index, rare_svs = split_index(sv, holders, s)
+        rare_index["rare_sv_common"] = narrow_ranks(rare_index["rare_sv_common"])
         store, constant = build_store(expansion, common_ids, max_dense_bytes, drop_zero_weights)
         longest = int(sv.row_lengths().max()) if n_sv else 0
         arrays = {
@@ -302,7 +309,6 @@ cdef class SplitSVMScorer(BinaryScorer):
             "n_support_vectors": int,
         }, source)
         n_outputs, n_dense = settings.pop("n_outputs"), settings.pop("n_dense")
-        arrays = widened_ranks("rare_sv_common", arrays)
         expected = {
             "constant": ("float64", (n_outputs,)),
             "common_ids": ("int32", (None,)),
@@ -314,6 +320,11 @@ cdef class SplitSVMScorer(BinaryScorer):
             "rare_sv_coef": ("float64", (None, n_outputs)),
             "kernel": ("float64", (None,)),
         }
+        # The ranks stay int16 when the file holds them so (narrow_ranks): half the bytes to
+        # walk.
+        ranks = arrays.get("rare_sv_common")
+        if ranks is not None and ranks.dtype == np.int16:
+            expected["rare_sv_common"] = ("int16", (None,))
         require_arrays(source, arrays, expected)
         scorer = cls.__new__(cls)
         with arrays_checked(source, "split-svm"):

@@ -18,12 +18,11 @@ resolved) and remove it. The last chunk before the end is always D, so each roun
 least one chunk.
 
 Oracle runs take the gold decisions (head(i) == j; morpheme m starts a chunk) and record each
-decision's keys and label; parsing looks the keys up in the feature vocabulary (KeyIndex), sorts
-the ids and asks the classifier (a BinaryScorer) for its value, whose sign, read through
-`positive_means_yes`, decides.
+decision's keys and label; parsing looks the keys up in the feature vocabulary (Decision's
+direct table, the KeyIndex beyond it), sorts the ids and asks the classifier (a BinaryScorer)
+for its value, whose sign, read through `positive_means_yes`, decides.
 """
 from libc.stdint cimport int32_t, int64_t, uint64_t
-from libcpp.algorithm cimport sort
 from libcpp.vector cimport vector
 
 import numpy as np
@@ -53,13 +52,61 @@ cdef struct Examples:
     vector[int32_t]* labels
 
 
+cdef enum:
+    # Keys are (template << 48) | value (bunsetsu_features.make_key); templates below
+    # DIRECT_TEMPLATES with values below DIRECT_VALUES are looked up in Decision's direct table.
+    TEMPLATE_SHIFT = 48
+    DIRECT_TEMPLATES = 128
+    DIRECT_VALUES = 1 << 24
+
+cdef uint64_t VALUE_MASK = (<uint64_t>1 << TEMPLATE_SHIFT) - 1
+# No feature id: the vocabulary's ids are below it.
+cdef int32_t EMPTY_ID = 0x7FFFFFFF
+
+
+cdef int sorted_unique(const int32_t* found, int m, int32_t* ids) noexcept nogil:
+    # The distinct values of found[0..m) (ids >= 0) into ids in increasing order; their count.
+    # Sorting by comparison counting (Knuth, TAOCP vol. 3, 5.2, algorithm C): each id goes to
+    # the place given by the number of ids below it, so copies of an id land on one place and
+    # leave the next ones empty (EMPTY_ID), which the last pass drops. Its m^2 comparisons
+    # have no branch to mispredict and vectorise; a decision has a few dozen ids, where
+    # insertion sort's unpredictable loop exits cost more.
+    cdef int t, k, u
+    cdef int32_t f
+    for t in range(m):
+        ids[t] = EMPTY_ID
+    for t in range(m):
+        f = found[t]
+        u = 0
+        for k in range(m):
+            u += found[k] < f
+        ids[u] = f
+    u = 0
+    for t in range(m):
+        if ids[t] != EMPTY_ID:
+            ids[u] = ids[t]
+            u += 1
+    return u
+
+
 cdef class Decision:
-    """One binary classifier as the loops use it; None scorer: the constant `constant`."""
+    """One binary classifier as the loops use it; None scorer: the constant `constant`.
+
+    A key's feature id comes from a direct table, one row per template indexed by the key's
+    value (the vocabulary's values of a template are lexicon ids or small states: a row is as
+    long as the largest), so that a lookup is one read without hashing or probing; keys the
+    rows do not cover go to the vocabulary's KeyIndex. The ids of one decision are then put in
+    order by comparison counting, duplicates dropped: the scorers take sorted, unique ids."""
 
     cdef KeyIndex index
     cdef BinaryScorer scorer
     cdef bint yes_sign
     cdef bint constant
+    cdef object direct_ids
+    cdef const int32_t* direct
+    cdef int64_t row_start[DIRECT_TEMPLATES]
+    cdef uint64_t row_length[DIRECT_TEMPLATES]
+    cdef bint beyond_rows
 
     def __init__(self, KeyIndex index=None, BinaryScorer scorer=None,
                  bint positive_means_yes=True, bint constant=False):
@@ -67,26 +114,86 @@ cdef class Decision:
         self.scorer = scorer
         self.yes_sign = positive_means_yes
         self.constant = constant
+        self.beyond_rows = False
+        for t in range(DIRECT_TEMPLATES):
+            self.row_start[t] = 0
+            self.row_length[t] = 0
+        self.direct_ids = np.full(1, -1, dtype=np.int32)
+        if index is not None:
+            self._fill_rows(index.keys())
+        self.direct = <const int32_t*><size_t>self.direct_ids.ctypes.data
+
+    def _fill_rows(self, keys: np.ndarray) -> None:
+        # keys[i]: the key of id i.
+        templates = (keys >> np.uint64(TEMPLATE_SHIFT)).astype(np.int64)
+        values = (keys & np.uint64(VALUE_MASK)).astype(np.int64)
+        covered = (templates < DIRECT_TEMPLATES) & (values < DIRECT_VALUES)
+        self.beyond_rows = not bool(covered.all())
+        lengths = np.zeros(DIRECT_TEMPLATES, dtype=np.int64)
+        np.maximum.at(lengths, templates[covered], values[covered] + 1)
+        starts = np.zeros(DIRECT_TEMPLATES, dtype=np.int64)
+        np.cumsum(lengths[:DIRECT_TEMPLATES - 1], out=starts[1:])
+        table = np.full(max(1, int(lengths.sum())), -1, dtype=np.int32)
+        ids = np.flatnonzero(covered)
+        table[starts[templates[ids]] + values[ids]] = ids.astype(np.int32)
+        for t in range(DIRECT_TEMPLATES):
+            self.row_start[t] = starts[t]
+            self.row_length[t] = lengths[t]
+        self.direct_ids = table
+
+    def feature_ids(self, keys) -> np.ndarray:
+        """The feature id of each key (-1 outside the vocabulary), as decide finds them."""
+        cdef const uint64_t[::1] k = np.ascontiguousarray(keys, dtype=np.uint64)
+        out = np.empty(k.shape[0], dtype=np.int32)
+        cdef int32_t[::1] o = out
+        cdef Py_ssize_t t
+        if self.index is None:
+            raise ValueError("a constant decision has no vocabulary")
+        for t in range(k.shape[0]):
+            o[t] = self.feature_id(k[t])
+        return out
+
+    def decision_ids(self, keys) -> np.ndarray:
+        """The sorted, distinct feature ids that decide gives the scorer for these keys."""
+        cdef const uint64_t[::1] k = np.ascontiguousarray(keys, dtype=np.uint64)
+        cdef int32_t found[MAX_PAIR_KEYS]
+        cdef int32_t ids[MAX_PAIR_KEYS]
+        cdef int t, m = 0
+        if self.index is None:
+            raise ValueError("a constant decision has no vocabulary")
+        if k.shape[0] > MAX_PAIR_KEYS:
+            raise ValueError(f"a decision has at most {MAX_PAIR_KEYS} keys")
+        for t in range(k.shape[0]):
+            found[m] = self.feature_id(k[t])
+            m += found[m] >= 0
+        m = sorted_unique(found, m, ids)
+        return np.array([ids[t] for t in range(m)], dtype=np.int32)
+
+    cdef inline int32_t feature_id(self, uint64_t key) noexcept nogil:
+        cdef uint64_t template = key >> TEMPLATE_SHIFT
+        cdef uint64_t value = key & VALUE_MASK
+        if template < DIRECT_TEMPLATES and value < self.row_length[template]:
+            return self.direct[self.row_start[template] + <int64_t>value]
+        if self.beyond_rows:
+            return self.index.get(key)
+        return -1
 
     cdef bint decide(self, const uint64_t* keys, int n, double* value) noexcept nogil:
         cdef int32_t ids[MAX_PAIR_KEYS]
-        cdef int m = 0, t, u = 0
+        cdef int32_t found[MAX_PAIR_KEYS]
+        cdef int m = 0, t
         cdef int32_t f
         cdef double out = 0.0
         if self.scorer is None:
             value[0] = 1.0 if self.constant else -1.0
             return self.constant
+        # The reads first, all independent (their cache misses overlap), then the sort.
         for t in range(n):
-            f = self.index.get(keys[t])
-            if f >= 0:
-                ids[m] = f
-                m += 1
-        sort(&ids[0], &ids[0] + m)
-        for t in range(m):
-            if u == 0 or ids[t] != ids[u - 1]:
-                ids[u] = ids[t]
-                u += 1
-        self.scorer.scores(ids, u, &out)
+            f = self.feature_id(keys[t])
+            found[m] = f
+            m += f >= 0
+        m = sorted_unique(found, m, ids)
+        self.scorer.scores(ids, m, &out)
         if not self.yes_sign:
             out = -out
         value[0] = out
@@ -124,7 +231,8 @@ cdef class Corpus:
         self.chunk_ptr = np.ascontiguousarray(chunk_ptr, dtype=np.int64)
         self.chunk_bounds = np.ascontiguousarray(chunk_bounds, dtype=np.int32)
         self.char_class = np.ascontiguousarray(
-            np.zeros(self.surface.shape[0]) if char_class is None else char_class, dtype=np.int32)
+            np.zeros(self.surface.shape[0], dtype=np.int32) if char_class is None else char_class,
+            dtype=np.int32)
         if self.char_class.shape[0] != self.surface.shape[0]:
             raise ValueError("one char_class per morpheme needed")
         self.n_sentences = self.morpheme_ptr.shape[0] - 1

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -34,6 +34,7 @@ from classifiers.model_file import (
     arrays_under,
     encode_model,
     inconsistent,
+    read_model_file,
     write_model_file,
 )
 from features.binary_matrix import BinaryMatrix
@@ -51,6 +52,9 @@ POS_COLUMN = "POS"
 # The header entries of the model itself; a file's other entries (training command, dev
 # scores) are extras that a loaded parser keeps and writes back.
 HEADER_KEYS = ("format", "format_version", "config", "lexicon", "classifiers", "info")
+# The classifiers that load() leaves compressed until first asked for: the chunker only works
+# on input without bunsetsu lines (or rechunked), so a parse of KNP never inflates it.
+DEFERRED_CLASSIFIERS = ("chunk",)
 
 
 def _rows(keys: np.ndarray, indptr: np.ndarray, vocab: FeatureVocab) -> BinaryMatrix:
@@ -62,6 +66,21 @@ def _rows(keys: np.ndarray, indptr: np.ndarray, vocab: FeatureVocab) -> BinaryMa
     new_indptr = np.searchsorted(kept_row, np.arange(len(indptr)), side="left")
     return BinaryMatrix(new_indptr.astype(np.int64), (combined % max(1, len(vocab))),
                         len(vocab), validate=False)
+
+
+def _deferred_array(name: str) -> bool:
+    return name.split("/", 1)[0] in DEFERRED_CLASSIFIERS
+
+
+def _classifier_part(header: dict[str, Any], arrays: dict[str, np.ndarray],
+                     deferred: dict[str, Callable[[], np.ndarray]],
+                     source: str) -> tuple[FeatureVocab, Any]:
+    """The vocabulary and classifier of one classifier's part of a model file (its arrays,
+    and those still to inflate); ModelFileError naming source when they do not fit."""
+    with inconsistent(source):
+        part = {**arrays, **{name: inflate() for name, inflate in deferred.items()}}
+        vocab = FeatureVocab(part.pop("vocab/keys"), part.pop("vocab/counts").astype(np.int64))
+        return vocab, classifier_from_arrays(header, part, source=source)
 
 
 def _decision_of(clf: Any, vocab: FeatureVocab) -> Decision:
@@ -82,8 +101,11 @@ class BunsetsuParser(ParserModelBytes):
         self.config = config or BunsetsuConfig()
         self.config.check()
         self.lexicon = StringInterner()
-        self.vocabs: dict[str, FeatureVocab] = {}
-        self.classifiers: dict[str, Any] = {}
+        self._vocabs: dict[str, FeatureVocab] = {}
+        self._classifiers: dict[str, Any] = {}
+        # The classifiers of a loaded file not built yet (DEFERRED_CLASSIFIERS): name ->
+        # a function giving their vocabulary and classifier.
+        self._pending: dict[str, Callable[[], tuple[FeatureVocab, Any]]] = {}
         self.info: dict[str, Any] = {}
         self.header: dict[str, Any] = {}
         self.training_seconds = 0.0
@@ -177,6 +199,8 @@ class BunsetsuParser(ParserModelBytes):
             log(f"{name}: trained in {time.perf_counter() - fit_started:.1f} s")
             return name, vocab, clf
 
+        from concurrent.futures import ThreadPoolExecutor
+
         # Not `with`: an interrupt (SIGINT, SIGTERM) must not wait for the training threads.
         pool = ThreadPoolExecutor(max_workers=max(1, threads))
         try:
@@ -193,21 +217,59 @@ class BunsetsuParser(ParserModelBytes):
         self.training_seconds = round(time.perf_counter() - started, 3)
         self._decisions = {}
 
+    # ----- the classifiers -----------------------------------------------------------------
+
+    @property
+    def classifiers(self) -> dict[str, Any]:
+        """The classifiers by name ("dependency", "chunk"), each built if load() left it
+        packed."""
+        for name in list(self._pending):
+            self._built(name)
+        return self._classifiers
+
+    @classifiers.setter
+    def classifiers(self, classifiers: dict[str, Any]) -> None:
+        self._classifiers = classifiers
+        self._pending = {}
+
+    @property
+    def vocabs(self) -> dict[str, FeatureVocab]:
+        """The feature vocabulary of each classifier."""
+        for name in list(self._pending):
+            self._built(name)
+        return self._vocabs
+
+    @vocabs.setter
+    def vocabs(self, vocabs: dict[str, FeatureVocab]) -> None:
+        self._vocabs = vocabs
+        self._pending = {}
+
+    def _has(self, name: str) -> bool:
+        return name in self._classifiers or name in self._pending
+
+    def _built(self, name: str) -> tuple[FeatureVocab, Any]:
+        """The vocabulary and classifier of name, built now if they were left packed."""
+        if name in self._pending:
+            self._vocabs[name], self._classifiers[name] = self._pending[name]()
+            del self._pending[name]
+        return self._vocabs[name], self._classifiers[name]
+
     # ----- parsing -------------------------------------------------------------------------
 
     @property
     def trained(self) -> bool:
-        return "dependency" in self.classifiers
+        return self._has("dependency")
 
     @property
     def can_chunk(self) -> bool:
-        return "chunk" in self.classifiers
+        return self._has("chunk")
 
     def _decision(self, name: str) -> Decision:
         if not self.trained:
             raise RuntimeError("the parser is not trained (train it or load a model)")
         if name not in self._decisions:
-            self._decisions[name] = _decision_of(self.classifiers[name], self.vocabs[name])
+            vocab, clf = self._built(name)
+            self._decisions[name] = _decision_of(clf, vocab)
         return self._decisions[name]
 
     def parse_corpus(self, corpus: Corpus) -> np.ndarray:
@@ -285,17 +347,33 @@ class BunsetsuParser(ParserModelBytes):
         return header, arrays
 
     @classmethod
+    def load(cls, path: str) -> BunsetsuParser:
+        """The parser of a model file. Its checksum and header are checked now, and so is
+        every classifier but those of DEFERRED_CLASSIFIERS: their arrays stay compressed until
+        the classifier is first used (the chunker, by input without bunsetsu lines), when
+        they are checked in turn."""
+        layout: dict[str, Any] = {}
+        header, arrays = read_model_file(path, expected_format=MODEL_FORMAT, layout=layout,
+                                         defer=_deferred_array)
+        return cls._from_file_parts(header, arrays, str(path), layout["deferred"])
+
+    @classmethod
     def _from_file_parts(cls, header: dict[str, Any], arrays: dict[str, np.ndarray],
-                         source: str) -> BunsetsuParser:
+                         source: str,
+                         deferred: dict[str, Callable[[], np.ndarray]] | None = None
+                         ) -> BunsetsuParser:
+        deferred = deferred or {}
         with inconsistent(source):
             parser = cls(BunsetsuConfig(**header["config"]))
             parser.lexicon = StringInterner(header["lexicon"])
             parser.info = dict(header["info"])
             for name, clf_header in header["classifiers"].items():
                 part = arrays_under(arrays, name + "/")
-                parser.vocabs[name] = FeatureVocab(part.pop("vocab/keys"),
-                                                   part.pop("vocab/counts").astype(np.int64))
-                parser.classifiers[name] = classifier_from_arrays(clf_header, part,
-                                                                  source=source)
+                packed = arrays_under(deferred, name + "/")
+                build = partial(_classifier_part, clf_header, part, packed, source)
+                if packed:
+                    parser._pending[name] = build
+                else:
+                    parser._vocabs[name], parser._classifiers[name] = build()
         parser.header = header
         return parser

@@ -27,9 +27,9 @@ from parser.formats.tag_coverage import TagCoverage
 # Sentences parsed at once by the Python path (a pipe is cut sooner).
 PARSE_BATCH = 2000
 
-# The KNP fast path reads the input this many bytes at a time, and parses a batch once this
-# many bytes are waiting (or once no more input is ready).
-READ_BYTES = 1 << 20
+# The KNP fast path parses a batch once this many bytes are waiting (or once no more input is
+# ready). Its input and output buffers are kept from batch to batch (and grow for a longer
+# sentence), so that a long input reuses the same pages instead of faulting fresh ones.
 BATCH_BYTES = 4 << 20
 # A batch of the fast path is parsed in up to MAX_THREADS threads, each given at least
 # THREAD_SENTENCES sentences.
@@ -91,8 +91,8 @@ def parse_bunsetsu_stream(parser: BunsetsuParser, stream: BinaryIO,
 class KnpStreamParser:
     """`ja parse` of KNP input in UTF-8 by the fast path (parser/formats/knp_scan.pyx).
 
-    The input is read in chunks of READ_BYTES; once BATCH_BYTES are waiting or no more input
-    is ready, every complete sentence (up to the last ``EOS`` line) is scanned, parsed and
+    The input is read into one buffer; once BATCH_BYTES are waiting or no more input is
+    ready, every complete sentence (up to the last ``EOS`` line) is scanned, parsed and
     written, so that a pipeline feeding one sentence at a time gets each one back at once.
     Blocks the scanner does not take (and a batch that is not valid UTF-8, and bytes left
     without ``EOS`` at the end) go to parser.formats.knp.read_knp with their line numbers, so
@@ -110,36 +110,43 @@ class KnpStreamParser:
         self.encoding = encoding
         self.lexicon = KnpLexicon(parser.lexicon.strings)
         self.n_blocks = 0
+        self.output = bytearray()
         self.threads = max(1, min(MAX_THREADS, len(os.sched_getaffinity(0))))
         self.pool: Any = None
         # The decision is built once, before any thread asks for it.
         parser._decision("dependency")
 
     def run(self, stream: BinaryIO, more_ready: Callable[[], bool],
-            write: Callable[[bytes], Any], progress: Callable[[int], object]) -> None:
-        read = getattr(stream, "read1", stream.read)
-        pending = b""
+            write: Callable[[bytes | memoryview], Any],
+            progress: Callable[[int], object]) -> None:
+        readinto = getattr(stream, "readinto1", None) or stream.readinto
+        buffer = bytearray(BATCH_BYTES)
+        filled = 0
         first_line = 1
         while True:
-            chunk = read(READ_BYTES)
-            if chunk:
-                pending += chunk
-                if len(pending) < BATCH_BYTES and more_ready():
-                    continue
-            if pending:
-                used, n_lines, n_blocks = self.batch(pending, first_line, write)
-                pending = pending[used:]
+            if filled == len(buffer):
+                buffer.extend(bytes(len(buffer)))
+            got = readinto(memoryview(buffer)[filled:])
+            filled += got or 0
+            if got and filled < BATCH_BYTES and more_ready():
+                continue
+            if filled:
+                used, n_lines, n_blocks = self.batch(memoryview(buffer)[:filled], first_line,
+                                                     write)
+                buffer[:filled - used] = buffer[used:filled]
+                filled -= used
                 first_line += n_lines
                 progress(n_blocks)
-            if not chunk:
+            if not got:
                 break
-        if pending or not self.n_blocks:
-            self.last_bytes(pending, first_line, write)
+        if filled or not self.n_blocks:
+            self.last_bytes(bytes(buffer[:filled]), first_line, write)
 
-    def batch(self, data: bytes, first_line: int,
-              write: Callable[[bytes], Any]) -> tuple[int, int, int]:
+    def batch(self, data: memoryview, first_line: int,
+              write: Callable[[bytes | memoryview], Any]) -> tuple[int, int, int]:
         """Parse and write the complete blocks of data (its first line is first_line); the
-        bytes and lines they take, and their number."""
+        bytes and lines they take, and their number. What is written is a view of the output
+        buffer, valid until the next batch."""
         import numpy as np
 
         from parser.formats.knp_scan import scan_knp
@@ -148,21 +155,36 @@ class KnpStreamParser:
         if not scan.n_blocks:
             return 0, 0, 0
         if not scan.valid_utf8:
-            write(self.python_blocks(data[:scan.end], first_line))
+            write(self.python_blocks(bytes(data[:scan.end]), first_line))
             return scan.end, scan.n_lines, scan.n_blocks
-        parts = []
         fast = scan.block_fast
         runs = np.concatenate(([0], np.flatnonzero(np.diff(fast)) + 1, [scan.n_blocks]))
         heads = self.parse_scanned(scan) if scan.n_fast else None
+        # Each run of fast blocks is rewritten straight into the output buffer; the blocks
+        # between them come from the Python path.
+        pieces: list[tuple[int, int] | bytes] = []
+        size = 0
         for b0, b1 in zip(runs[:-1].tolist(), runs[1:].tolist()):
             if fast[b0]:
-                parts.append(scan.rewrite(heads, b0, b1))
+                pieces.append((b0, b1))
+                size += scan.rewritten_size(heads, b0, b1)
             else:
                 start, end = scan.block_start[b0], scan.block_end[b1 - 1]
-                parts.append(self.python_blocks(data[start:end],
-                                                first_line + int(scan.block_line[b0])))
+                text = self.python_blocks(bytes(data[start:end]),
+                                          first_line + int(scan.block_line[b0]))
+                pieces.append(text)
+                size += len(text)
+        if len(self.output) < size:
+            self.output = bytearray(size + size // 4)
+        offset = 0
+        for piece in pieces:
+            if isinstance(piece, tuple):
+                offset = scan.rewrite_into(heads, piece[0], piece[1], self.output, offset)
+            else:
+                self.output[offset:offset + len(piece)] = piece
+                offset += len(piece)
         self.coverage.add_counts(int(scan.morpheme_ptr[-1]), {POS_COLUMN: scan.unknown_pos1()})
-        write(b"".join(parts))
+        write(memoryview(self.output)[:size])
         self.n_blocks += scan.n_blocks
         return scan.end, scan.n_lines, scan.n_blocks
 

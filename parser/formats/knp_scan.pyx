@@ -13,7 +13,8 @@ one are left for the next buffer. In each block:
 - every other line is a morpheme line ``surface reading base pos1 pos1-id pos2 pos2-id
   conj-type conj-type-id conj-form conj-form-id [rest]``: at least 11 non-empty fields
   separated by single spaces, the four ids ASCII digits; fields 0, 3, 5 and 9 are mapped to
-  lexicon ids through a C++ hash map (``KnpLexicon``), an unknown string giving 2.
+  lexicon ids where their bytes lie, through a flat hash table (``KnpLexicon``), an unknown
+  string giving 2.
 
 A block that holds anything else is *slow*: a blank line, a ``\\r``, a ``\\ `` (JUMAN's escaped
 space) in a morpheme line, an ``@`` homograph line, a ``*`` line of another shape, a ``+`` line
@@ -27,12 +28,13 @@ an error. On every block it accepts, the scanner gives exactly what
 ``BunsetsuParser.encode(read_knp(...))`` gives, and ``rewrite`` exactly the bytes of
 ``format_knp(sentence, heads)``.
 """
-from libc.stdint cimport int32_t, int64_t, uint8_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memchr, memcmp, memcpy
 from libcpp.string cimport string
 from libcpp.unordered_map cimport unordered_map
 from libcpp.vector cimport vector
-from cython.operator cimport dereference
+
+from features.key_index cimport mix64
 
 import numpy as np
 
@@ -42,33 +44,119 @@ cdef int N_FIELDS = 11
 cdef int MAX_HEAD_DIGITS = 9
 
 
-cdef class KnpLexicon:
-    """The lexicon's strings as UTF-8 keys of a C++ hash map; a string's id is its position in
-    ``strings`` (``StringInterner.strings``)."""
+cdef struct LexiconSlot:
+    # A filled slot (id >= 0): the high half of its string's hash, the string's id, and where
+    # its bytes sit in the lexicon's text.
+    uint32_t check
+    int32_t id
+    uint32_t offset
+    uint32_t length
 
-    cdef unordered_map[string, int32_t] ids
+
+cdef inline uint64_t bytes_hash(const unsigned char* text, Py_ssize_t length) noexcept nogil:
+    # Eight bytes at a time into a multiply-xorshift chain (the rest packed little-end first),
+    # then the splitmix64 finaliser (mix64): a few cycles for the short fields of KNP lines.
+    cdef uint64_t h = <uint64_t>length * <uint64_t>0x9E3779B97F4A7C15
+    cdef uint64_t word = 0
+    cdef int k
+    while length >= 8:
+        memcpy(&word, text, 8)
+        h = (h ^ word) * <uint64_t>0xFF51AFD7ED558CCD
+        h ^= h >> 32
+        text += 8
+        length -= 8
+    word = 0
+    for k in range(length):
+        word |= (<uint64_t>text[k]) << (8 * k)
+    return mix64(h ^ word)
+
+
+def lexicon_hash(key: bytes) -> int:
+    """The 64-bit hash KnpLexicon files a string's UTF-8 bytes under (its low bits pick the
+    first slot, the high 32 bits are kept as the slot's check): for tests."""
+    cdef const unsigned char[::1] data = key
+    return bytes_hash(&data[0] if len(key) else <const unsigned char*>b"", len(key))
+
+
+cdef class KnpLexicon:
+    """The lexicon's strings as UTF-8 byte strings in a flat open-addressing table; a string's
+    id is its position in ``strings`` (``StringInterner.strings``; of equal strings, the last).
+
+    Linear probing (Knuth, TAOCP vol. 3, 6.4, algorithm L) over a power-of-two table at most
+    half full: a lookup hashes the bytes where they lie in the input (bytes_hash), walks from
+    slot ``hash & mask`` to the first empty slot, and compares a slot's bytes only when its
+    check (the hash's high half) and length match. No string is made per field."""
+
+    cdef vector[LexiconSlot] slots
+    cdef vector[unsigned char] text
+    cdef uint64_t mask
+    cdef Py_ssize_t size
 
     def __init__(self, strings: list) -> None:
-        cdef string key
+        cdef bytes key
+        cdef const unsigned char* text
+        cdef Py_ssize_t length
+        cdef uint64_t h, i, capacity = 8
         cdef int32_t index
-        for index, text in enumerate(strings):
+        encoded = []
+        for index, item in enumerate(strings):
             try:
-                key = (<str>text).encode("utf-8")
+                encoded.append(((<str>item).encode("utf-8"), index))
             except UnicodeEncodeError:
                 # A lone surrogate: no valid UTF-8 input can spell it.
                 continue
-            self.ids[key] = index
+        while capacity < 2 * <uint64_t>len(encoded):
+            capacity <<= 1
+        self.slots.assign(capacity, LexiconSlot(0, -1, 0, 0))
+        self.mask = capacity - 1
+        self.size = 0
+        for key, index in encoded:
+            length = len(key)
+            if self.text.size() + length > 0xFFFFFFFF:
+                raise ValueError("the lexicon's strings exceed 4 GiB")
+            text = <const unsigned char*>(<char*>key)
+            h = bytes_hash(text, length)
+            i = h & self.mask
+            while self.slots[i].id >= 0 and not self._holds(&self.slots[i], h, text, length):
+                i = (i + 1) & self.mask
+            if self.slots[i].id < 0:
+                self.slots[i] = LexiconSlot(<uint32_t>(h >> 32), index,
+                                            <uint32_t>self.text.size(), <uint32_t>length)
+                self.text.insert(self.text.end(), text, text + length)
+                self.size += 1
+            else:
+                self.slots[i].id = index
 
     def __len__(self) -> int:
-        return self.ids.size()
+        return self.size
 
-    cdef inline int32_t lookup(self, const unsigned char* text, Py_ssize_t length,
-                               string& key) noexcept nogil:
-        key.assign(<const char*>text, length)
-        cdef unordered_map[string, int32_t].iterator found = self.ids.find(key)
-        if found == self.ids.end():
-            return UNKNOWN_ID
-        return dereference(found).second
+    @property
+    def capacity(self) -> int:
+        """The number of slots (a power of two, at least twice the number of strings)."""
+        return self.slots.size()
+
+    def get(self, key: bytes) -> int:
+        """The id of a string's UTF-8 bytes, 2 (unknown) when the lexicon lacks it."""
+        cdef const unsigned char[::1] data = key
+        return self.lookup(&data[0] if len(key) else <const unsigned char*>b"", len(key))
+
+    cdef inline bint _holds(self, const LexiconSlot* slot, uint64_t h,
+                            const unsigned char* text, Py_ssize_t length) noexcept nogil:
+        return slot.check == <uint32_t>(h >> 32) and slot.length == length and \
+            memcmp(self.text.data() + slot.offset, text, length) == 0
+
+    cdef inline int32_t lookup(self, const unsigned char* text,
+                               Py_ssize_t length) noexcept nogil:
+        cdef uint64_t h = bytes_hash(text, length)
+        cdef uint64_t i = h & self.mask
+        cdef const LexiconSlot* slot
+        while True:
+            slot = &self.slots[i]
+            if slot.id < 0:
+                return UNKNOWN_ID
+            if self._holds(slot, h, text, length):
+                return slot.id
+            i = (i + 1) & self.mask
 
 
 cdef struct Span:
@@ -122,35 +210,65 @@ cdef class KnpScan:
         of ``new_heads`` (flat over the bunsetsu of all fast blocks, relative to each
         sentence): a ``HEAD TYPE`` token is kept when its head is unchanged and becomes
         ``<head>D`` otherwise; every other byte is copied."""
+        out = bytearray(self.rewritten_size(new_heads, first_block, last_block))
+        self.rewrite_into(new_heads, first_block, last_block, out, 0)
+        return bytes(out)
+
+    def rewritten_size(self, new_heads, Py_ssize_t first_block, Py_ssize_t last_block) -> int:
+        """The number of bytes ``rewrite`` gives for these blocks and heads."""
         cdef const int32_t[::1] heads = np.ascontiguousarray(new_heads, dtype=np.int32)
-        cdef const int64_t[::1] starts = self.block_start
-        cdef const int64_t[::1] ends = self.block_end
-        cdef const int64_t[::1] fast_index = self.block_fast_index
-        cdef const int64_t[::1] chunk_ptr = self.chunk_ptr
+        cdef int64_t bounds[4]
+        if self._bounds(heads, first_block, last_block, bounds):
+            return 0
+        return _rewritten_size(heads, self.old_heads, self.head_start, self.head_end,
+                               bounds[0], bounds[1], bounds[2], bounds[3])
+
+    def rewrite_into(self, new_heads, Py_ssize_t first_block, Py_ssize_t last_block,
+                     unsigned char[::1] target, Py_ssize_t offset) -> int:
+        """``rewrite`` into ``target`` (a writable buffer, such as a bytearray kept from batch
+        to batch) from ``offset`` on; the offset after the bytes written. ValueError when they
+        do not fit."""
+        cdef const int32_t[::1] heads = np.ascontiguousarray(new_heads, dtype=np.int32)
+        cdef const int32_t[::1] old_heads = self.old_heads
         cdef const int64_t[::1] head_start = self.head_start
         cdef const int64_t[::1] head_end = self.head_end
-        cdef const int32_t[::1] old_heads = self.old_heads
+        cdef int64_t bounds[4]
+        cdef int64_t size
+        if self._bounds(heads, first_block, last_block, bounds):
+            return offset
+        size = _rewritten_size(heads, old_heads, head_start, head_end, bounds[0], bounds[1],
+                               bounds[2], bounds[3])
+        if offset < 0 or offset + size > target.shape[0]:
+            raise ValueError(f"{size} bytes from offset {offset} do not fit a buffer of "
+                             f"{target.shape[0]}")
+        with nogil:
+            _rewrite(&self.buffer[0], &target[offset], heads, old_heads, head_start, head_end,
+                     bounds[0], bounds[1], bounds[2], bounds[3])
+        return offset + size
+
+    cdef int _bounds(self, const int32_t[::1] heads, Py_ssize_t first_block,
+                     Py_ssize_t last_block, int64_t* bounds) except -1:
+        # Check a rewrite of blocks first_block to last_block - 1 and set bounds to its first
+        # and end bunsetsu and its byte span; 1 when there are no blocks, else 0.
+        cdef const int64_t[::1] starts = self.block_start
+        cdef const int64_t[::1] fast_index = self.block_fast_index
+        cdef const int64_t[::1] chunk_ptr = self.chunk_ptr
+        cdef const int64_t[::1] ends = self.block_end
+        cdef Py_ssize_t b
         if first_block < 0 or last_block > starts.shape[0] or first_block > last_block:
             raise IndexError(f"blocks {first_block}:{last_block} of {starts.shape[0]}")
-        if heads.shape[0] != old_heads.shape[0]:
-            raise ValueError(f"{heads.shape[0]} heads for {old_heads.shape[0]} bunsetsu")
+        if heads.shape[0] != len(self.old_heads):
+            raise ValueError(f"{heads.shape[0]} heads for {len(self.old_heads)} bunsetsu")
         if first_block == last_block:
-            return b""
+            return 1
         for b in range(first_block, last_block):
             if fast_index[b] < 0:
                 raise ValueError(f"block {b} is slow; rewrite takes fast blocks only")
-        cdef int64_t c0 = chunk_ptr[fast_index[first_block]]
-        cdef int64_t c1 = chunk_ptr[fast_index[last_block - 1] + 1]
-        cdef int64_t begin = starts[first_block]
-        cdef int64_t finish = ends[last_block - 1]
-        cdef int64_t size = _rewritten_size(heads, old_heads, head_start, head_end, c0, c1,
-                                            begin, finish)
-        out = bytearray(size)
-        cdef unsigned char[::1] target = out
-        with nogil:
-            _rewrite(&self.buffer[0], &target[0], heads, old_heads, head_start, head_end,
-                     c0, c1, begin, finish)
-        return bytes(out)
+        bounds[0] = chunk_ptr[fast_index[first_block]]
+        bounds[1] = chunk_ptr[fast_index[last_block - 1] + 1]
+        bounds[2] = starts[first_block]
+        bounds[3] = ends[last_block - 1]
+        return 0
 
 
 cdef inline int _digits(int32_t value) noexcept nogil:
@@ -207,6 +325,35 @@ cdef void _rewrite(const unsigned char* source, unsigned char* target,
     memcpy(target + written, source + position, finish - position)
 
 
+cdef extern from *:
+    """
+    #include <vector>
+    /* push_back and a shrinking resize that never throw: the vector grows (doubling) before
+       a push_back that needs it, and an allocation failure sets failed, which the scan
+       reports once it is back with the GIL. */
+    template <typename T>
+    static inline void polyparse_append(std::vector<T>& values, T value, int& failed) noexcept {
+        if (__builtin_expect(values.size() == values.capacity(), 0)) {
+            try {
+                values.reserve(values.capacity() ? 2 * values.capacity() : 64);
+            } catch (...) {
+                failed = 1;
+                return;
+            }
+        }
+        values.push_back(value);
+    }
+    template <typename T>
+    static inline void polyparse_shrink(std::vector<T>& values, size_t size) noexcept {
+        if (size < values.size()) {
+            values.erase(values.begin() + size, values.end());
+        }
+    }
+    """
+    void append "polyparse_append"[T](vector[T]& values, T value, int& failed) noexcept nogil
+    void shrink "polyparse_shrink"[T](vector[T]& values, size_t size) noexcept nogil
+
+
 cdef struct ScanBuffers:
     vector[int64_t] block_start, block_end, block_line, block_fast_index
     vector[uint8_t] block_fast
@@ -214,6 +361,8 @@ cdef struct ScanBuffers:
     vector[int64_t] morpheme_ptr, chunk_ptr, head_start, head_end
     vector[uint8_t] old_types
     vector[Span] unknown
+    # Set when a vector could not grow.
+    int failed
 
 
 cdef inline bint _is_digit(unsigned char c) noexcept nogil:
@@ -224,8 +373,50 @@ cdef inline bint _is_type(unsigned char c) noexcept nogil:
     return c == c'D' or c == c'P' or c == c'A' or c == c'I'
 
 
+cdef extern from *:
+    """
+    /* The position of the first byte (in memory order) with its high bit set, in a word of
+       eight bytes loaded by memcpy and masked to their high bits (not zero). */
+    static inline int polyparse_first_high_byte(unsigned long long word) {
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        return __builtin_clzll(word) >> 3;
+    #else
+        return __builtin_ctzll(word) >> 3;
+    #endif
+    }
+    """
+    int first_high_byte "polyparse_first_high_byte"(unsigned long long word) noexcept nogil
+
+
+cdef uint64_t LOW_SEVEN_BITS = 0x7F7F7F7F7F7F7F7F
+cdef uint64_t SPACES = 0x2020202020202020
+cdef uint64_t BACKSLASHES = 0x5C5C5C5C5C5C5C5C
+
+
+cdef inline uint64_t _zero_bytes(uint64_t word) noexcept nogil:
+    # The high bit of each byte of word that is zero, and no other bit (exact per byte: no
+    # borrow crosses from one byte into the next).
+    return ~(((word & LOW_SEVEN_BITS) + LOW_SEVEN_BITS) | word | LOW_SEVEN_BITS)
+
+
+cdef inline int64_t _space_or_backslash(const unsigned char* line, int64_t i,
+                                        int64_t length) noexcept nogil:
+    # The first position from i on that holds a space or a backslash (length when none): eight
+    # bytes at a time, each word compared with both bytes at once (SWAR).
+    cdef uint64_t word, found
+    while i + 8 <= length:
+        memcpy(&word, line + i, 8)
+        found = _zero_bytes(word ^ SPACES) | _zero_bytes(word ^ BACKSLASHES)
+        if found:
+            return i + first_high_byte(found)
+        i += 8
+    while i < length and line[i] != c' ' and line[i] != c'\\':
+        i += 1
+    return i
+
+
 cdef bint _scan_morpheme(const unsigned char* line, int64_t length, int64_t line_start,
-                         KnpLexicon lexicon, ScanBuffers* out, string& key) noexcept nogil:
+                         KnpLexicon lexicon, ScanBuffers* out) noexcept nogil:
     """Append the ids of one morpheme line; False when the line is not in the plain
     spelling."""
     cdef int64_t starts[11]
@@ -233,21 +424,23 @@ cdef bint _scan_morpheme(const unsigned char* line, int64_t length, int64_t line
     cdef int field = 0
     cdef int64_t i = 0
     cdef int64_t field_start = 0
-    cdef unsigned char c
     cdef int32_t pos1
     while field < N_FIELDS:
-        if i == length or line[i] == c' ':
-            if i == field_start:
+        i = _space_or_backslash(line, i, length)
+        if i < length and line[i] == c'\\':
+            if i + 1 < length and line[i + 1] == c' ':
                 return False
-            starts[field] = field_start
-            ends[field] = i
-            field += 1
-            if i == length:
-                break
-            field_start = i + 1
-        elif line[i] == c'\\' and i + 1 < length and line[i + 1] == c' ':
+            i += 1
+            continue
+        if i == field_start:
             return False
+        starts[field] = field_start
+        ends[field] = i
+        field += 1
+        if i == length:
+            break
         i += 1
+        field_start = i
     if field < N_FIELDS:
         return False
     for field in range(4, N_FIELDS, 2):
@@ -264,13 +457,13 @@ cdef bint _scan_morpheme(const unsigned char* line, int64_t length, int64_t line
         if rest + 1 < stop and rest[1] == c' ':
             return False
         rest += 1
-    out.surface.push_back(lexicon.lookup(line + starts[0], ends[0] - starts[0], key))
-    pos1 = lexicon.lookup(line + starts[3], ends[3] - starts[3], key)
-    out.pos1.push_back(pos1)
-    out.pos2.push_back(lexicon.lookup(line + starts[5], ends[5] - starts[5], key))
-    out.conj_form.push_back(lexicon.lookup(line + starts[9], ends[9] - starts[9], key))
+    append(out.surface, lexicon.lookup(line + starts[0], ends[0] - starts[0]), out.failed)
+    pos1 = lexicon.lookup(line + starts[3], ends[3] - starts[3])
+    append(out.pos1, pos1, out.failed)
+    append(out.pos2, lexicon.lookup(line + starts[5], ends[5] - starts[5]), out.failed)
+    append(out.conj_form, lexicon.lookup(line + starts[9], ends[9] - starts[9]), out.failed)
     if pos1 == UNKNOWN_ID:
-        out.unknown.push_back(Span(line_start + starts[3], ends[3] - starts[3]))
+        append(out.unknown, Span(line_start + starts[3], ends[3] - starts[3]), out.failed)
     return True
 
 
@@ -296,10 +489,10 @@ cdef bint _scan_bunsetsu(const unsigned char* line, int64_t length, int64_t line
         return False
     if i + 1 < length and line[i + 1] != c' ':
         return False
-    out.head_start.push_back(line_start + 2)
-    out.head_end.push_back(line_start + i + 1)
-    out.old_heads.push_back(-head if negative else head)
-    out.old_types.push_back(line[i])
+    append(out.head_start, line_start + 2, out.failed)
+    append(out.head_end, line_start + i + 1, out.failed)
+    append(out.old_heads, -head if negative else head, out.failed)
+    append[uint8_t](out.old_types, line[i], out.failed)
     return True
 
 
@@ -350,9 +543,8 @@ cdef void _scan(const unsigned char* data, int64_t n, KnpLexicon lexicon, ScanBu
     # Sizes at the start of the block, to drop a slow block's entries.
     cdef size_t m0 = 0, c0 = 0, b0 = 0, u0 = 0
     cdef unsigned char first_byte
-    cdef string key
-    out.morpheme_ptr.push_back(0)
-    out.chunk_ptr.push_back(0)
+    append[int64_t](out.morpheme_ptr, 0, out.failed)
+    append[int64_t](out.chunk_ptr, 0, out.failed)
     end[0] = 0
     n_lines[0] = 0
     while position < n:
@@ -368,19 +560,19 @@ cdef void _scan(const unsigned char* data, int64_t n, KnpLexicon lexicon, ScanBu
             if length == 4 or block_morphemes == 0 or \
                     last_chunk_start == block_morphemes:
                 slow = True
-            out.block_start.push_back(block_begin)
-            out.block_end.push_back(line_end + 1)
-            out.block_line.push_back(block_first_line)
+            append(out.block_start, block_begin, out.failed)
+            append(out.block_end, line_end + 1, out.failed)
+            append(out.block_line, block_first_line, out.failed)
             if slow:
                 _drop_block(out, m0, c0, b0, u0)
-                out.block_fast.push_back(0)
-                out.block_fast_index.push_back(-1)
+                append[uint8_t](out.block_fast, 0, out.failed)
+                append[int64_t](out.block_fast_index, -1, out.failed)
             else:
-                out.chunk_bounds.push_back(<int32_t>block_morphemes)
-                out.block_fast.push_back(1)
-                out.block_fast_index.push_back(out.morpheme_ptr.size() - 1)
-                out.morpheme_ptr.push_back(out.surface.size())
-                out.chunk_ptr.push_back(out.head_start.size())
+                append(out.chunk_bounds, <int32_t>block_morphemes, out.failed)
+                append[uint8_t](out.block_fast, 1, out.failed)
+                append[int64_t](out.block_fast_index, out.morpheme_ptr.size() - 1, out.failed)
+                append[int64_t](out.morpheme_ptr, out.surface.size(), out.failed)
+                append[int64_t](out.chunk_ptr, out.head_start.size(), out.failed)
             m0 = out.surface.size()
             c0 = out.head_start.size()
             b0 = out.chunk_bounds.size()
@@ -406,7 +598,7 @@ cdef void _scan(const unsigned char* data, int64_t n, KnpLexicon lexicon, ScanBu
                     else:
                         seen_chunk = True
                         last_chunk_start = block_morphemes
-                        out.chunk_bounds.push_back(<int32_t>block_morphemes)
+                        append(out.chunk_bounds, <int32_t>block_morphemes, out.failed)
                 elif first_byte == c'+':
                     if length < 3 or not (line[2] == c'-' or _is_digit(line[2])):
                         slow = True
@@ -418,7 +610,7 @@ cdef void _scan(const unsigned char* data, int64_t n, KnpLexicon lexicon, ScanBu
                 elif first_byte == c'@':
                     slow = True
                 elif not seen_chunk or \
-                        not _scan_morpheme(line, length, position, lexicon, out, key):
+                        not _scan_morpheme(line, length, position, lexicon, out):
                     slow = True
                 else:
                     seen_morpheme = True
@@ -430,55 +622,95 @@ cdef void _scan(const unsigned char* data, int64_t n, KnpLexicon lexicon, ScanBu
 cdef void _drop_block(ScanBuffers* out, size_t m0, size_t c0, size_t b0,
                       size_t u0) noexcept nogil:
     """Forget what a block added after the given sizes (a slow or unfinished block)."""
-    out.surface.resize(m0)
-    out.pos1.resize(m0)
-    out.pos2.resize(m0)
-    out.conj_form.resize(m0)
-    out.head_start.resize(c0)
-    out.head_end.resize(c0)
-    out.old_heads.resize(c0)
-    out.old_types.resize(c0)
-    out.chunk_bounds.resize(b0)
-    out.unknown.resize(u0)
+    shrink(out.surface, m0)
+    shrink(out.pos1, m0)
+    shrink(out.pos2, m0)
+    shrink(out.conj_form, m0)
+    shrink(out.head_start, c0)
+    shrink(out.head_end, c0)
+    shrink(out.old_heads, c0)
+    shrink(out.old_types, c0)
+    shrink(out.chunk_bounds, b0)
+    shrink(out.unknown, u0)
+
+
+cdef uint64_t HIGH_BITS = 0x8080808080808080
+
+
+cdef int _utf8_sequence(const unsigned char* data, int64_t n) noexcept nogil:
+    """The length of the UTF-8 sequence at data (n bytes left), 0 when it is not one that
+    Python's strict decoder takes (the byte ranges of table 3-7 of the Unicode standard: no
+    overlong forms, no surrogates, nothing above U+10FFFF)."""
+    cdef unsigned char c = data[0]
+    cdef unsigned char lo = 0x80, hi = 0xBF
+    cdef int follow, k
+    if c < 0x80:
+        return 1
+    if 0xC2 <= c <= 0xDF:
+        follow = 1
+    elif 0xE0 <= c <= 0xEF:
+        follow = 2
+        if c == 0xE0:
+            lo = 0xA0
+        elif c == 0xED:
+            hi = 0x9F
+    elif 0xF0 <= c <= 0xF4:
+        follow = 3
+        if c == 0xF0:
+            lo = 0x90
+        elif c == 0xF4:
+            hi = 0x8F
+    else:
+        return 0
+    if follow >= n or not (lo <= data[1] <= hi):
+        return 0
+    for k in range(2, follow + 1):
+        if not (0x80 <= data[k] <= 0xBF):
+            return 0
+    return follow + 1
+
+
+cdef inline bint _common_three_bytes(const unsigned char* data, int64_t i,
+                                     int64_t n) noexcept nogil:
+    # A three-byte sequence led by E1-EC or EE-EF at i (any two continuation bytes are valid).
+    cdef unsigned char c
+    if i + 2 >= n:
+        return False
+    c = data[i]
+    return ((0xE1 <= c <= 0xEC) or c >= 0xEE) and c <= 0xEF and \
+        (data[i + 1] & 0xC0) == 0x80 and (data[i + 2] & 0xC0) == 0x80
 
 
 cdef bint _valid_utf8(const unsigned char* data, int64_t n) noexcept nogil:
-    """Whether data is UTF-8 as Python's strict decoder takes it (no overlong forms, no
-    surrogates, nothing above U+10FFFF)."""
+    """Whether data is UTF-8 as Python's strict decoder takes it (_utf8_sequence). The common
+    cases go first: ASCII eight bytes at a time (one test of their high bits, then a jump to
+    the first byte that has it), and three-byte sequences led by E1-EC or EE-EF (U+1000-CFFF
+    and U+E000-FFFF, which hold kana and kanji: any two continuation bytes are valid)."""
     cdef int64_t i = 0
-    cdef unsigned char c, lo, hi
-    cdef int follow, k
+    cdef uint64_t word
+    cdef unsigned char c
+    cdef int length
     while i < n:
+        if i + 8 <= n:
+            memcpy(&word, data + i, 8)
+            word &= HIGH_BITS
+            if word == 0:
+                i += 8
+                continue
+            i += first_high_byte(word)
         c = data[i]
         if c < 0x80:
             i += 1
-            continue
-        lo = 0x80
-        hi = 0xBF
-        if 0xC2 <= c <= 0xDF:
-            follow = 1
-        elif 0xE0 <= c <= 0xEF:
-            follow = 2
-            if c == 0xE0:
-                lo = 0xA0
-            elif c == 0xED:
-                hi = 0x9F
-        elif 0xF0 <= c <= 0xF4:
-            follow = 3
-            if c == 0xF0:
-                lo = 0x90
-            elif c == 0xF4:
-                hi = 0x8F
+        elif _common_three_bytes(data, i, n):
+            # Kana and kanji come in runs: stay on them.
+            i += 3
+            while _common_three_bytes(data, i, n):
+                i += 3
         else:
-            return False
-        if i + follow >= n:
-            return False
-        if not (lo <= data[i + 1] <= hi):
-            return False
-        for k in range(2, follow + 1):
-            if not (0x80 <= data[i + k] <= 0xBF):
+            length = _utf8_sequence(data + i, n - i)
+            if length == 0:
                 return False
-        i += follow + 1
+            i += length
     return True
 
 
@@ -512,6 +744,7 @@ def scan_knp(KnpLexicon lexicon, buffer) -> KnpScan:
     cdef const unsigned char[::1] data = buffer
     cdef ScanBuffers out
     cdef KnpScan scan = KnpScan.__new__(KnpScan)
+    out.failed = 0
     cdef int64_t end = 0, n_lines = 0
     cdef Span span
     cdef string key
@@ -521,6 +754,8 @@ def scan_knp(KnpLexicon lexicon, buffer) -> KnpScan:
         with nogil:
             _scan(&data[0], data.shape[0], lexicon, &out, &end, &n_lines)
             scan.valid_utf8 = _valid_utf8(&data[0], end)
+        if out.failed:
+            raise MemoryError()
     else:
         out.morpheme_ptr.push_back(0)
         out.chunk_ptr.push_back(0)

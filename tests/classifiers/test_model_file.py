@@ -214,7 +214,7 @@ def test_large_files_are_mapped_small_ones_read_alike(tmp_path: Path, size: int)
     before = path.read_bytes()
     layout: dict = {}
     header, loaded = read_model_file(path, "test", layout)
-    assert layout == {"version": 1, "compressed": False}
+    assert (layout["version"], layout["compressed"]) == (1, False)
     mapped = path.stat().st_size >= MAP_BYTES
     owner = loaded["a"]
     while isinstance(owner, (np.ndarray, memoryview)):
@@ -227,3 +227,39 @@ def test_large_files_are_mapped_small_ones_read_alike(tmp_path: Path, size: int)
     write_model_file(path, {"format": "test"}, arrays, compress=True)
     read_model_file(path, "test", layout)
     assert layout["compressed"] is True
+
+
+def test_deferred_arrays_inflate_when_asked(tmp_path: Path) -> None:
+    header, arrays = sample()
+    packed = tmp_path / "packed.model"
+    write_model_file(packed, header, arrays, compress=True)
+    layout: dict = {}
+    _, eager = read_model_file(packed, "polyparse-clf")
+    _, read_arrays = read_model_file(packed, "polyparse-clf", layout,
+                                     defer=lambda name: name in ("weights", "empty"))
+    assert sorted(read_arrays) == ["big_endian", "flags", "keys"]
+    assert sorted(layout["deferred"]) == ["empty", "weights"]
+    for name, inflate in layout["deferred"].items():
+        assert np.array_equal(inflate(), eager[name]) and inflate().shape == eager[name].shape
+        assert inflate().dtype == eager[name].dtype
+    plain = tmp_path / "plain.model"
+    write_model_file(plain, header, arrays)
+    layout = {}
+    _, read_arrays = read_model_file(plain, "polyparse-clf", layout, defer=lambda name: True)
+    assert sorted(read_arrays) == sorted(arrays) and layout["deferred"] == {}
+
+
+def test_broken_deferred_array_fails_when_inflated(tmp_path: Path) -> None:
+    import zlib
+
+    data = bytearray(encode_model({"format": "f"}, {"w": np.arange(100.0)}, compress=True))
+    start = data.rfind(b"x\x9c")
+    data[start + 5] ^= 0xFF
+    data[-4:] = struct.pack("<I", zlib.crc32(bytes(data[:-4])))
+    path = tmp_path / "broken.model"
+    path.write_bytes(bytes(data))
+    layout: dict = {}
+    _, arrays = read_model_file(path, None, layout, defer=lambda name: True)
+    assert arrays == {}
+    with pytest.raises(ModelFileError, match=r"broken.model: .*'w'.* does not decompress"):
+        layout["deferred"]["w"]()

@@ -72,6 +72,41 @@ def test_zero_weights_are_dropped_without_changing_a_value(max_dense_bytes: int)
                       | (key_sizes(pruned.store.keys()) == 2))
 
 
+def ordered_dense_sum(scorer: PKEScorer, row: np.ndarray) -> float:
+    """A degree-2, one-output, all-dense PKE value added up in ConjunctionStore.add's order:
+    the constant plus (for each rank c of the row in feature order: its single, then its pairs
+    with the ranks before it)."""
+    rank_of = scorer.arrays["rank_of"]
+    weights = scorer.store.dense_weights[:, 0]
+    n_dense = scorer.store.n_dense
+    ranks = [int(rank_of[f]) for f in row if f < rank_of.size and rank_of[f] >= 0]
+    total = 0.0
+    for c, rc in enumerate(ranks):
+        total += float(weights[rc])
+        for rb in ranks[:c]:
+            lo, hi = min(rb, rc), max(rb, rc)
+            total += float(weights[n_dense + hi * (hi - 1) // 2 + lo])
+    return float(scorer.arrays["constant"][0]) + total
+
+
+def test_dense_pairs_of_one_output_add_up_in_order() -> None:
+    """Degree 2 with one output and every rank dense takes ConjunctionStore's pair loop with
+    its rows worked out once: its values are, to the last bit, the sum in the order of the
+    general loop, and the naive kernel sum to rounding; an example of more than 256 ranks
+    takes the general loop."""
+    expansion, vocabulary = random_expansion(seed=4, n_sv=300, n_outputs=1, degree=2)
+    rng = np.random.default_rng(5)
+    X = zipf_rows(rng, 400, vocabulary, max_length=60)
+    scorer = PKEScorer(expansion)
+    assert scorer.store.n_dense == scorer.store.n_ranked
+    values = scorer.decision_function(X)[:, 0]
+    for t in range(X.n_rows):
+        assert values[t] == ordered_dense_sum(scorer, X.row(t))
+    assert_close(scorer.decision_function(X), expansion.naive_decision_function(X))
+    wide = BinaryMatrix.from_rows([np.sort(vocabulary[:300])], n_features=X.n_features)
+    assert_close(scorer.decision_function(wide), expansion.naive_decision_function(wide))
+
+
 def test_degree_above_three_is_refused() -> None:
     expansion, _ = random_expansion(1, 10, 1, 4)
     with pytest.raises(ValueError, match="degree"):

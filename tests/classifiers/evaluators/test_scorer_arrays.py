@@ -9,7 +9,6 @@ from classifiers.evaluators.scorer_arrays import (
     narrow_ranks,
     read_sparsely,
     stored_sparsely,
-    widened_ranks,
 )
 from classifiers.model_file import ModelFileError
 
@@ -42,5 +41,3 @@ def test_ranks_narrow_only_when_they_fit() -> None:
     large = np.array([0, 32768], dtype=np.int32)
     assert narrow_ranks(small).dtype == np.int16
     assert narrow_ranks(large).dtype == np.int32
-    back = widened_ranks("r", {"r": narrow_ranks(small)})["r"]
-    assert back.dtype == np.int32 and np.array_equal(back, small)

@@ -81,6 +81,11 @@ def test_split_files_round_trip_and_are_checked(tmp_path: Path) -> None:
                            "rare_support_vectors", "scratch_per_call"}
     assert scorer.memory_bytes() == again.memory_bytes() == sum(report.values())
     assert read_arrays["rare_sv_common"].dtype == np.int16
+    assert scorer.arrays["rare_sv_common"].dtype == again.arrays["rare_sv_common"].dtype
+    wide = SplitSVMScorer.from_arrays(read_header, dict(
+        read_arrays, rare_sv_common=read_arrays["rare_sv_common"].astype(np.int32)))
+    assert wide.arrays["rare_sv_common"].dtype == np.int32
+    assert wide.decision_function(X).tobytes() == scorer.decision_function(X).tobytes()
     broken = dict(read_arrays,
                   rare_sv_common=read_arrays["rare_sv_common"].astype(np.int32) + 10**6)
     with pytest.raises(ModelFileError, match="split.model: inconsistent split-svm arrays"):

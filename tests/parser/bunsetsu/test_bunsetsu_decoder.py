@@ -369,3 +369,42 @@ def test_kwdlc_oracles(kwdlc: tuple[list[Sentence], list[Sentence]], algorithm: 
     assert sum(is_head_final_tree(s.heads) for s in sentences) == len(sentences)
     assert check_oracle(sentences, algorithm) > 500
     check_chunk_oracle(sentences)
+
+
+def test_decision_feature_ids_equal_the_vocabulary() -> None:
+    """The direct table of Decision against the vocabulary's KeyIndex: keys of the vocabulary,
+    keys next to them, and keys beyond the table's rows (large templates and values), in the
+    vocabulary or not (2**64 - 1, KeyIndex's reserved empty key, is never asked)."""
+    rng = np.random.default_rng(2)
+    templates = rng.integers(0, 90, 3000).astype(np.uint64)
+    values = rng.integers(0, 30000, 3000).astype(np.uint64)
+    keys = (templates << np.uint64(48)) | values
+    beyond = np.array([(130 << 48) | 5, (7 << 48) | (1 << 30), (1 << 48) | ((1 << 48) - 1),
+                       0xFFFFFFFFFFFFFFF0], dtype=np.uint64)
+    for vocab_keys in (keys, np.concatenate([keys, beyond])):
+        vocab = FeatureVocab.count(vocab_keys)
+        decision = Decision(vocab.index, None)
+        probes = np.concatenate([vocab.keys, vocab.keys + np.uint64(1), vocab.keys - np.uint64(1),
+                                 beyond, beyond + np.uint64(1),
+                                 np.array([0, 1 << 48, (127 << 48) | (1 << 24)], np.uint64)])
+        assert decision.feature_ids(probes).tolist() == vocab.transform(probes).tolist()
+    empty = Decision(FeatureVocab.count(np.zeros(0, np.uint64)).index, None)
+    assert empty.feature_ids(keys[:10]).tolist() == [-1] * 10
+
+
+def test_decision_ids_are_sorted_and_distinct() -> None:
+    """What decide gives the scorer: the distinct ids of the keys in the vocabulary, sorted
+    (comparison counting, copies of a key and keys outside the vocabulary included)."""
+    rng = np.random.default_rng(3)
+    keys = (rng.integers(0, 90, 2000).astype(np.uint64) << np.uint64(48)) \
+        | rng.integers(0, 500, 2000).astype(np.uint64)
+    vocab = FeatureVocab.count(keys[:1500])
+    decision = Decision(vocab.index, None)
+    assert decision.decision_ids(keys[:0]).tolist() == []
+    for size in (1, 2, 5, 31, 64, 256):
+        for _ in range(20):
+            chosen = rng.choice(keys, size)
+            chosen[: size // 3] = chosen[-(size // 3):] if size >= 3 else chosen[: size // 3]
+            ids = vocab.transform(chosen)
+            expected = np.unique(ids[ids >= 0])
+            assert decision.decision_ids(chosen).tolist() == expected.tolist()

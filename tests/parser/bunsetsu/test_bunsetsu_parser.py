@@ -138,3 +138,46 @@ def test_parse_chunks_sentences_without_bunsetsu(
     assert np.mean(flags == gold) > 0.9
     # Without bunsetsu and chunk=False: nothing to parse.
     assert parser.parse(stripped, chunk=False) == [([], []) for _ in stripped]
+
+
+def test_loaded_chunker_is_built_when_first_used(synthetic: tuple[list[Sentence], list[Sentence]],
+                                                 tmp_path: Path) -> None:
+    """load() leaves the chunker's arrays compressed: parsing sentences with bunsetsu never
+    builds it, chunking does, and either way the results are those of a parser read whole;
+    a chunker that does not decompress fails then, naming the file."""
+    import json
+    import struct
+    import zlib
+
+    from classifiers.model_file import ALIGNMENT, MAGIC, ModelFileError
+
+    train, test = synthetic
+    parser = BunsetsuParser(config(seed=4))
+    parser.train(train)
+    path = tmp_path / "model.bin"
+    parser.save(str(path))
+    whole = BunsetsuParser.from_bytes(path.read_bytes())
+    loaded = BunsetsuParser.load(str(path))
+    assert list(loaded._pending) == ["chunk"] and loaded.can_chunk and loaded.trained
+    assert loaded.parse(test, chunk=False) == whole.parse(test, chunk=False)
+    assert list(loaded._pending) == ["chunk"]
+    bare = [s.without_chunks() for s in test]
+    assert loaded.parse(bare) == whole.parse(bare)
+    assert loaded._pending == {}
+    assert sorted(loaded.classifiers) == sorted(loaded.vocabs) == ["chunk", "dependency"]
+    assert loaded.to_bytes() == path.read_bytes()
+    assert BunsetsuParser.load(str(path)).to_bytes() == path.read_bytes()
+    # A chunker whose first compressed array is broken (its checksum made right again).
+    data = bytearray(path.read_bytes())
+    header_end = len(MAGIC) + 8 + struct.unpack("<Q", data[len(MAGIC):len(MAGIC) + 8])[0]
+    table = json.loads(bytes(data[len(MAGIC) + 8:header_end]))
+    start = -(-header_end // ALIGNMENT) * ALIGNMENT
+    entry = next(e for e in table["arrays"] if e["name"].startswith("chunk/"))
+    data[start + entry["offset"] + 4] ^= 0xFF
+    data[-4:] = struct.pack("<I", zlib.crc32(bytes(data[:-4])))
+    broken = tmp_path / "broken.bin"
+    broken.write_bytes(bytes(data))
+    loaded = BunsetsuParser.load(str(broken))
+    assert loaded.parse(test, chunk=False) == whole.parse(test, chunk=False)
+    with pytest.raises(ModelFileError, match="broken.bin: "):
+        loaded.parse(bare)

@@ -12,7 +12,8 @@ import pytest
 from features.interning import StringInterner
 from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
 from parser.formats.knp import format_knp, read_knp
-from parser.formats.knp_scan import KnpLexicon, scan_knp
+from parser.formats.knp_scan import KnpLexicon, lexicon_hash, scan_knp
+from parser.models.bundled import bundled_japanese_model
 from tests.parser.formats.test_knp import CORPORA, SMALL, corpus_files
 
 CORPUS_ARRAYS = ("surface", "pos1", "pos2", "conj_form", "morpheme_ptr", "chunk_ptr",
@@ -54,6 +55,13 @@ def assert_equivalent(data: bytes, parser: BunsetsuParser, seed: int = 0) -> Non
     assert scan.rewrite(heads, 0, scan.n_blocks) == expected
     middle = scan.n_blocks // 2
     assert scan.rewrite(heads, 0, middle) + scan.rewrite(heads, middle, scan.n_blocks) == expected
+    assert scan.rewritten_size(heads, 0, scan.n_blocks) == len(expected)
+    target = bytearray(b"=" * (len(expected) + 5))
+    end = scan.rewrite_into(heads, 0, middle, target, 2)
+    assert scan.rewrite_into(heads, middle, scan.n_blocks, target, end) == len(expected) + 2
+    assert target == b"==" + expected + b"==="
+    with pytest.raises(ValueError):
+        scan.rewrite_into(heads, 0, scan.n_blocks, target, 6)
     n_unknown = sum(scan.unknown_pos1().values())
     assert n_unknown == int((corpus.pos1 == 2).sum())
 
@@ -122,6 +130,20 @@ def test_unusual_blocks_are_slow(block: str) -> None:
     assert scan.rewrite(scan.old_heads, 2, 3) == PLAIN.encode()
 
 
+@pytest.mark.parametrize("offset", range(20))
+def test_backslashes_at_every_offset(offset: int) -> None:
+    """The fields are split eight bytes at a time: an escaped space makes a block slow and a
+    lone backslash is a plain byte, wherever they fall in a line."""
+    prefix = "名" * (offset // 3) + "x" * (offset % 3)
+    lone = f"* -1D\n{prefix}\\b r b 名詞 6 人名 5 * 0 * 0 {prefix}\\z\nEOS\n"
+    assert_equivalent(lone.encode(), parser_with(["名詞", f"{prefix}\\b"]))
+    for line in (f"{prefix}\\ b r b 名詞 6 人名 5 * 0 * 0\n",
+                 f"a r b 名詞 6 人名 5 * 0 * 0 {prefix}\\ z\n",
+                 f"a r {prefix}\\ 名詞 6 人名 5 * 0 * 0\n"):
+        scan = scan_knp(KnpLexicon([]), f"* -1D\n{line}EOS\n".encode())
+        assert scan.block_fast.tolist() == [0], line
+
+
 def test_long_comment_without_id_fields_is_fast() -> None:
     comment = "# S-ID:1 " + " ".join(f"a{k}:b" for k in range(20)) + "\n"
     scan = scan_knp(KnpLexicon([]), (comment + PLAIN).encode())
@@ -133,6 +155,131 @@ def test_utf8_check() -> None:
     for bad in (b"\xff", b"\xc0\xaf", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xe3\x81"):
         data = PLAIN.encode().replace("太郎".encode(), bad)
         assert not scan_knp(KnpLexicon([]), data).valid_utf8, bad
+
+
+UTF8_PIECES = [
+    b"a", b"abcdefg", b"0123456789abcdef", b"\x7f", "\u0080".encode(), "\u07ff".encode(),
+    "\u0800".encode(), "\u0fff".encode(), "\u1000".encode(), "あ".encode(), "漢".encode(),
+    "\ud7ff".encode(), "\ue000".encode(), "\uffff".encode(), "\U00010000".encode(),
+    "\U0010ffff".encode(), "😀".encode(),
+]
+UTF8_BAD = [
+    b"\x80", b"\xbf", b"\xc0\x80", b"\xc1\xbf", b"\xc2", b"\xe3\x81", b"\xe3", b"\xe0\x80\x80",
+    b"\xe0\x9f\xbf", b"\xed\xa0\x80", b"\xed\xbf\xbf", b"\xef\xbf", b"\xe3\x41\x81",
+    b"\xe3\x81\x41", b"\xf0\x80\x80\x80", b"\xf0\x8f\xbf\xbf", b"\xf4\x90\x80\x80",
+    b"\xf5\x80\x80\x80", b"\xf8", b"\xff", b"\xf0\x9f\x98",
+]
+
+
+def test_utf8_check_equals_the_python_decoder() -> None:
+    """Random mixes of ASCII runs (every alignment of the eight-byte steps), valid sequences
+    at the edges of each length and a few bad ones, checked as the end of a buffer and in
+    its middle."""
+    rng = np.random.default_rng(3)
+    for trial in range(3000):
+        pieces = [UTF8_PIECES[k] for k in rng.integers(0, len(UTF8_PIECES), rng.integers(0, 12))]
+        if trial % 2:
+            pieces.insert(int(rng.integers(0, len(pieces) + 1)),
+                          UTF8_BAD[int(rng.integers(0, len(UTF8_BAD)))])
+        text = b"".join(pieces)
+        for data in (text + b"\nEOS\n", b"EOS\n" + text + b"\nEOS\n" + b"a" * 9):
+            try:
+                data.decode("utf-8")
+                valid = True
+            except UnicodeDecodeError:
+                valid = False
+            assert scan_knp(KnpLexicon([]), data).valid_utf8 == valid, data
+
+
+# -- the lexicon's hash table against a dict --------------------------------------------------
+
+ALPHABET = "abcxyz019 *-_" + "あいうえおがぎ" + "アイウエオー" + "日本語名詞動詞助詞" + "\U0001F600é"
+
+
+def dict_ids(strings: list[str]) -> dict[bytes, int]:
+    """What KnpLexicon gives, by a dict: UTF-8 bytes -> position (the last of equal strings);
+    strings that have no UTF-8 form are left out."""
+    ids = {}
+    for index, text in enumerate(strings):
+        try:
+            ids[text.encode("utf-8")] = index
+        except UnicodeEncodeError:
+            continue
+    return ids
+
+
+def assert_lexicon_like_dict(strings: list[str], probes: list[bytes]) -> None:
+    lexicon = KnpLexicon(strings)
+    expected = dict_ids(strings)
+    assert len(lexicon) == len(expected)
+    capacity = lexicon.capacity
+    assert capacity & (capacity - 1) == 0 and capacity >= 2 * len(expected)
+    for key in [*expected, *probes]:
+        assert lexicon.get(key) == expected.get(key, 2), key
+
+
+def random_strings(rng: np.random.Generator, n: int, longest: int = 40) -> list[str]:
+    return ["".join(rng.choice(list(ALPHABET), int(rng.integers(0, longest + 1))))
+            for _ in range(n)]
+
+
+def test_lexicon_equals_a_dict_on_random_strings() -> None:
+    rng = np.random.default_rng(7)
+    strings = random_strings(rng, 3000)
+    keys = [text.encode() for text in strings]
+    probes = [text.encode() for text in random_strings(rng, 3000)]
+    probes += [key[:-1] for key in keys if key] + [key + b"x" for key in keys]
+    probes += [key[:8] for key in keys] + [bytes(reversed(key)) for key in keys]
+    assert_lexicon_like_dict(strings, probes)
+
+
+def test_lexicon_equals_a_dict_on_real_strings() -> None:
+    path = bundled_japanese_model()
+    if path is None:
+        pytest.skip("this installation has no bundled Japanese model")
+    strings = BunsetsuParser.load(str(path)).lexicon.strings
+    keys = [text.encode() for text in strings]
+    probes = [key[:-1] for key in keys] + [key + "の".encode() for key in keys[:5000]]
+    assert_lexicon_like_dict(strings, probes)
+
+
+def test_lexicon_empty_string_duplicates_and_surrogates() -> None:
+    assert KnpLexicon([]).get(b"") == 2 and len(KnpLexicon([])) == 0
+    assert_lexicon_like_dict([""], [b"", b"a", b"\0"])
+    assert_lexicon_like_dict(["x", "a", "", "a", "\ud800", "b\udfff", "a"],
+                             [b"", b"a", b"b", b"x", b"\xed\xa0\x80", b"ab"])
+
+
+def test_lexicon_probe_chains() -> None:
+    """Strings that all start at one slot (a chain as long as they are many), others that end
+    there, and absent strings that walk the whole chain."""
+    rng = np.random.default_rng(11)
+    n_chained = 60
+    capacity = KnpLexicon([str(k) for k in range(n_chained + 20)]).capacity
+    chained, elsewhere, absent = [], [], []
+    while len(chained) < n_chained or len(absent) < 200:
+        text = "".join(rng.choice(list(ALPHABET), int(rng.integers(0, 12))))
+        if text in chained or text in elsewhere or text in absent:
+            continue
+        first_slot = lexicon_hash(text.encode()) & (capacity - 1)
+        if first_slot == 0 and len(chained) < n_chained:
+            chained.append(text)
+        elif first_slot == 0:
+            absent.append(text)
+        elif first_slot >= capacity - 20 and len(elsewhere) < 20:
+            elsewhere.append(text)
+    strings = chained + elsewhere
+    assert KnpLexicon(strings).capacity == capacity
+    assert_lexicon_like_dict(strings, [text.encode() for text in absent])
+    assert_lexicon_like_dict(strings[::-1], [text.encode() for text in absent])
+
+
+def test_lexicon_hash_spreads_similar_keys() -> None:
+    keys = [f"{k}".encode() for k in range(20000)] + [("名詞" * k).encode() for k in range(1, 40)]
+    hashes = {lexicon_hash(key) for key in keys}
+    assert len(hashes) == len(set(keys))
+    low = np.array([h & 0xFFFF for h in hashes])
+    assert np.bincount(low, minlength=1 << 16).max() <= 8
 
 
 # -- the corpora ---------------------------------------------------------------------------
