@@ -11,7 +11,7 @@ from features.errors import InputError
 from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
 from parser.bunsetsu.evaluate import BunsetsuEvaluationError, evaluate_bunsetsu
 from parser.formats.bunsetsu import format_bunsetsu, read_bunsetsu
-from parser.formats.bunsetsu_sentence import BunsetsuSentence, malformed
+from parser.formats.bunsetsu_sentence import BunsetsuSentence, malformed, without_bunsetsu
 
 Source = str | os.PathLike | TextIO | BinaryIO | None
 
@@ -44,7 +44,9 @@ def parsed_blocks(parser: BunsetsuParser, sentences: list[BunsetsuSentence], fmt
     lines or with rechunk, the chunker's bunsetsu), in the format it was read in."""
     results = parser.parse(sentences, chunk=True if rechunk else None)
     for sentence, (starts, heads) in zip(sentences, results):
-        new_chunks = starts if (rechunk or not sentence.chunk_lines) else None
+        if rechunk and sentence.chunk_lines:
+            sentence = without_bunsetsu(sentence)
+        new_chunks = starts if not sentence.chunk_lines else None
         yield format_bunsetsu(sentence, heads, None, new_chunks, fmt)
 
 

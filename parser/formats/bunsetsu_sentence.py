@@ -17,7 +17,7 @@ from __future__ import annotations
 import codecs
 import os
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import pairwise
 from operator import lt
 from typing import BinaryIO, TextIO
@@ -65,6 +65,20 @@ class BunsetsuSentence:
     def line_number(self, index: int) -> int:
         """1-based line number in the file of ``lines[index]``."""
         return self.start_line + index
+
+
+def without_bunsetsu(sentence: BunsetsuSentence) -> BunsetsuSentence:
+    """The sentence as its morphemes alone: its bunsetsu lines, and KNP's basic-phrase (`+`)
+    lines, dropped, so that a chunker's bunsetsu can take their place (`ja parse --rechunk`)."""
+    morphemes = set(sentence.morpheme_lines)
+    dropped = set(sentence.chunk_lines)
+    dropped.update(i for i, line in enumerate(sentence.lines)
+                   if i not in morphemes and (line == "+" or line.startswith("+ ")))
+    kept = [i for i in range(len(sentence.lines)) if i not in dropped]
+    position = {old: new for new, old in enumerate(kept)}
+    return replace(sentence, lines=[sentence.lines[i] for i in kept],
+                   morpheme_lines=[position[i] for i in sentence.morpheme_lines],
+                   chunk_starts=[], chunk_lines=[], heads=[], dep_types=[])
 
 
 def malformed(sentence: BunsetsuSentence) -> str | None:

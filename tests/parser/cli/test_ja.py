@@ -109,6 +109,20 @@ def test_input_without_bunsetsu_lines_is_chunked(data) -> None:
     assert scores["chunk_f1"] > 90.0
 
 
+@pytest.mark.parametrize("fmt", ["knp", "cabocha"])
+def test_rechunk_replaces_the_bunsetsu_of_the_input(data, fmt: str) -> None:
+    """--rechunk on input with bunsetsu lines gives what its morphemes alone give."""
+    text = data["test"].read_text(encoding="utf-8")
+    if fmt == "cabocha":
+        text = "".join(knp_to_cabocha(s) for s in read_knp(io.StringIO(text)))
+    stripped = "".join(line for line in text.splitlines(keepends=True)
+                       if not line.startswith(("* ", "+ ")))
+    options = ["ja", "parse", "--model", str(data["model"]), "--format", fmt]
+    rechunked = polyparse(*options, "--rechunk", input=text)
+    assert rechunked.returncode == 0 and rechunked.stderr == "", rechunked.stderr
+    assert rechunked.stdout == polyparse(*options, input=stripped).stdout
+
+
 def test_same_data_and_seed_give_the_same_model_bytes(data) -> None:
     path = data["folder"] / "same.model"
     contents = []
