@@ -10,12 +10,19 @@ import os
 import select
 import struct
 import subprocess
+import sys
 import termios
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 # Only a guard against a hang: a wait that long means the run is broken, not slow.
 HANG_GUARD_SECONDS = 120.0
+# A shell starts a background job with SIGINT ignored, its children inherit that, and Python
+# then installs no KeyboardInterrupt handler (as it should: Ctrl-C is not for background jobs).
+# Tests may run so (CI scripts, nohup), yet a test that sends SIGINT means a foreground run:
+# this runs the command with SIGINT at its default, as a terminal's foreground job has it.
+SIGINT_AT_ITS_DEFAULT = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+                         "os.execv(sys.argv[1], sys.argv[1:])")
 
 
 @dataclass
@@ -55,12 +62,14 @@ class ChildOnATerminal:
 
 
 def start_with_stderr_on_a_terminal(argv: Sequence[str], **options: object) -> ChildOnATerminal:
-    """argv started with its stderr on a new pseudo-terminal of 24 rows and 100 columns;
-    options go to subprocess.Popen."""
+    """argv started as a terminal's foreground job would be (SIGINT at its default) with its
+    stderr on a new pseudo-terminal of 24 rows and 100 columns; options go to
+    subprocess.Popen."""
     controller, terminal = os.openpty()
     fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
     try:
-        process = subprocess.Popen(list(argv), stderr=terminal, **options)
+        process = subprocess.Popen([sys.executable, "-c", SIGINT_AT_ITS_DEFAULT, *argv],
+                                   stderr=terminal, **options)
     finally:
         os.close(terminal)
     return ChildOnATerminal(process, controller)
