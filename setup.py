@@ -1,12 +1,33 @@
 """Build script: compiles every .pyx of the three packages and their subfolders (metadata lives
-in pyproject.toml)."""
+in pyproject.toml), on every CPU this process may use: Cython translates the .pyx files in
+parallel, and the C++ compiler builds one extension per CPU at a time (`pip install -e .`
+included, which runs build_ext without a -j option)."""
+import os
 from pathlib import Path
 
 import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).parent
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity mask where the system has one)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+class ParallelBuildExt(build_ext):
+    """build_ext that compiles usable_cpus() extensions at once unless -j/--parallel says
+    otherwise."""
+
+    def finalize_options(self) -> None:
+        super().finalize_options()
+        if not self.parallel:
+            self.parallel = usable_cpus()
 
 
 def extensions() -> list[Extension]:
@@ -27,6 +48,7 @@ def extensions() -> list[Extension]:
             )
     return cythonize(
         modules,
+        nthreads=usable_cpus(),
         include_path=[str(ROOT)],
         compiler_directives={
             "language_level": 3,
@@ -38,4 +60,4 @@ def extensions() -> list[Extension]:
     )
 
 
-setup(ext_modules=extensions())
+setup(ext_modules=extensions(), cmdclass={"build_ext": ParallelBuildExt})

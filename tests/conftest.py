@@ -8,6 +8,11 @@ import pytest
 
 DATA = Path(__file__).parent / "data"
 
+# libsvm-official is built with OpenMP. With one pytest-xdist worker per CPU its threads only
+# compete for CPUs the other workers use, and they spin while they wait: a libsvm test then
+# takes many times as long. One thread each gives the same models (and children inherit it).
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
 
 @pytest.fixture(scope="session")
 def corpora() -> Path:

@@ -5,12 +5,13 @@ import os
 import signal
 import subprocess
 import sys
-import time
+import threading
 from pathlib import Path
 
 import pytest
 
 from parser.formats.knp_documents import candidate_paths
+from tests.child_processes import HANG_GUARD_SECONDS
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "corpora_scripts" / "knp_documents.py"
@@ -100,9 +101,27 @@ def test_missing_inputs_are_one_line(corpus: Path, tmp_path: Path) -> None:
     assert result.returncode == 2 and "no such folder" in result.stderr.decode()
 
 
+def open_once_read(fifo: Path, reader: subprocess.Popen) -> int:
+    """The write end of fifo, opened once reader has opened it to read (opening a FIFO waits
+    for the other end; the join's timeout is only a hang guard)."""
+    opened: list[int] = []
+    opener = threading.Thread(target=lambda: opened.append(os.open(fifo, os.O_WRONLY)))
+    opener.start()
+    opener.join(timeout=HANG_GUARD_SECONDS)
+    if not opened:
+        os.close(os.open(fifo, os.O_RDONLY | os.O_NONBLOCK))  # lets the opener return
+        opener.join()
+        os.close(opened[0])
+        raise AssertionError(f"{fifo} was never opened: {reader.communicate(timeout=60)}")
+    return opened[0]
+
+
 def test_a_terminated_run_leaves_the_output_as_it_was(corpus: Path, tmp_path: Path) -> None:
-    # The second document is a FIFO: once the script has opened it for reading, the first
-    # document sits in the temporary file and the run is stopped there.
+    """The second document is a FIFO: once the script has opened it, the first document sits
+    in the temporary file and the script waits for the FIFO's bytes. SIGTERM comes then, and
+    only after it is the FIFO closed: whether the signal interrupts the read or lands just
+    before it (CPython runs a handler between bytecodes, so a read already under way is only
+    left when it returns), the read ends and the signal's handler runs before anything else."""
     fifo_folder = corpus / "wiki0002"
     fifo_folder.mkdir()
     fifo = fifo_folder / "wiki00020000.knp"
@@ -113,22 +132,13 @@ def test_a_terminated_run_leaves_the_output_as_it_was(corpus: Path, tmp_path: Pa
     process = subprocess.Popen([sys.executable, str(SCRIPT), "--ids", str(ids), "--corpus",
                                 str(corpus), "-o", str(out)], cwd=tmp_path,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            writer = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
-            break
-        except OSError:
-            assert time.monotonic() < deadline and process.poll() is None
-            time.sleep(0.02)
-    assert any(p.name.endswith(".tmp") for p in tmp_path.iterdir())
-    # Let the script reach its read of the FIFO: CPython runs a signal's handler between
-    # bytecodes or when a system call is interrupted, so a signal landing between the open and
-    # the read that then blocks is only seen when the read returns.
-    time.sleep(1.0)
-    process.send_signal(signal.SIGTERM)
-    _, stderr = process.communicate(timeout=30)
-    os.close(writer)
+    writer = open_once_read(fifo, process)
+    try:
+        assert any(p.name.endswith(".tmp") for p in tmp_path.iterdir())
+        process.send_signal(signal.SIGTERM)
+    finally:
+        os.close(writer)
+    _, stderr = process.communicate(timeout=HANG_GUARD_SECONDS)
     assert process.returncode == 128 + signal.SIGTERM
     assert stderr == b""
     assert out.read_text("utf-8") == "kept\n"

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
 
 import numpy as np
@@ -164,17 +163,16 @@ def test_write_float_labels(tmp_path: Path) -> None:
     assert (tmp_path / "f.svm").read_text() == "0.25 1:1\n3 2:1\n"
 
 
-def test_kwdlc_train_matches_liblinear_reader_and_is_fast() -> None:
+def test_kwdlc_train_matches_liblinear_reader() -> None:
+    """How long reading train.svm takes is a figure for a benchmark, not a test: `polyparse clf
+    predict --json` reports its read_seconds."""
     folder = datasets()
     if folder is None or not (folder / "kwdlc_dep" / "train.svm").exists():
         pytest.skip("kwdlc_dep dataset not found (set POLYPARSE_DATASETS)")
     liblinear = pytest.importorskip("liblinear.liblinearutil")
     path = folder / "kwdlc_dep" / "train.svm"
-    start = time.perf_counter()
     X, y = read_svmlight(path)
-    seconds = time.perf_counter() - start
     assert len(X) == 77428 and X.nnz == 2424660
-    assert seconds < 2.0, f"reading took {seconds:.2f} s"
     labels, rows = liblinear.svm_read_problem(str(path))
     assert y.tolist() == [int(v) for v in labels]
     for i in (0, 1, 5000, 77427):

@@ -1,4 +1,9 @@
-"""The evaluators on libsvm-official models: kwdlc_dep (real parser decisions) and one-vs-one."""
+"""The evaluators on libsvm-official models: kwdlc_dep (real parser decisions) and one-vs-one.
+
+The kwdlc_dep models are trained on the first rows of train.5k.svm and scored on the first rows
+of test.svm: equality needs real decisions, not all of them. benchmarks/kernel_evaluators.py
+scores every test.svm row with models trained on all of train.5k.svm (and train.20k.svm), and
+reports each evaluator's largest difference from the NumPy kernel sum."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -16,6 +21,9 @@ from features.svmlight import read_svmlight
 from tests.classifiers.evaluators.test_kernel_expansion import assert_close
 
 svmutil = pytest.importorskip("libsvm.svmutil")
+
+TRAIN_ROWS = 2500
+TEST_ROWS = 1000
 
 
 def libsvm_expansion(model, n_features: int) -> KernelExpansion:
@@ -66,13 +74,14 @@ def check_evaluators(expansion: KernelExpansion, X: BinaryMatrix, reference: np.
 
 @pytest.fixture(scope="module", params=[2, 3], ids=["degree2", "degree3"])
 def kwdlc_model(request: pytest.FixtureRequest, kwdlc: Path) -> tuple[object, int]:
-    """libsvm C-SVC, (x.y + 1)^d, C = 1, trained on kwdlc_dep/train.5k.svm."""
+    """libsvm C-SVC, (x.y + 1)^d, C = 1, trained on the first TRAIN_ROWS rows of
+    kwdlc_dep/train.5k.svm (about 1,500 support vectors)."""
     y, x = svmutil.svm_read_problem(str(kwdlc / "train.5k.svm"))
     options = f"-q -s 0 -t 1 -d {request.param} -g 1 -r 1 -c 1"
-    return svmutil.svm_train(y, x, options), request.param
+    return svmutil.svm_train(y[:TRAIN_ROWS], x[:TRAIN_ROWS], options), request.param
 
 
-def test_evaluators_equal_the_kernel_sum_on_every_kwdlc_test_row(
+def test_evaluators_equal_the_kernel_sum_on_kwdlc_test_rows(
     kwdlc: Path, kwdlc_model: tuple[object, int]
 ) -> None:
     model, degree = kwdlc_model
@@ -80,11 +89,12 @@ def test_evaluators_equal_the_kernel_sum_on_every_kwdlc_test_row(
     train, _ = read_svmlight(kwdlc / "train.5k.svm")
     expansion = libsvm_expansion(model, max(X.n_features, train.n_features))
     assert (expansion.degree, expansion.n_outputs) == (degree, 1)
+    X, y = X.take(np.arange(TEST_ROWS)), y[:TEST_ROWS]
     reference = expansion.naive_decision_function(X)
     assert_close(reference, libsvm_values(model, X))
     labels = np.array(model.get_labels())
     accuracy = np.mean(np.where(reference[:, 0] > 0, labels[0], labels[1]) == y)
-    assert accuracy > 0.88
+    assert accuracy > 0.87  # 88.8 % for both degrees: the expansion's signs are libsvm's
     check_evaluators(expansion, X, reference)
 
 

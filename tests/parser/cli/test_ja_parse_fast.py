@@ -6,12 +6,12 @@ import os
 import select
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from parser.formats.knp import read_knp
+from tests.child_processes import HANG_GUARD_SECONDS
 from tests.parser.formats.test_knp import SMALL
 
 POLYPARSE = str(Path(sys.executable).parent / "polyparse")
@@ -98,26 +98,24 @@ def test_heads_beyond_the_sentence_are_not_errors(model, tmp_path: Path) -> None
 
 
 def test_each_sentence_comes_back_as_soon_as_it_is_fed(model) -> None:
+    """Each sentence's parse is read back while the input stays open: had the command waited
+    for more input (or for the end of it), the read would hang."""
     _, path = model
     blocks = [block + "EOS\n" for block in SMALL.split("EOS\n")[:2]] * 2
     child = subprocess.Popen([sys.executable, "-m", "parser.cli.main", "ja", "parse",
                               "--model", str(path)], stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV)
     try:
-        delays = []
         for block in blocks:
-            sent = time.perf_counter()
             child.stdin.write(block.encode())
             child.stdin.flush()
             text = b""
             while not text.endswith(b"EOS\n"):
-                ready, _, _ = select.select([child.stdout], [], [], 30)
-                assert ready, "no output"
+                ready, _, _ = select.select([child.stdout], [], [], HANG_GUARD_SECONDS)
+                assert ready, f"no output after {text!r}"
                 text += os.read(child.stdout.fileno(), 1 << 16)
-            delays.append(time.perf_counter() - sent)
             assert text.count(b"EOS\n") == 1
-        assert max(delays[1:]) < 0.5, delays
     finally:
         child.stdin.close()
-        child.wait(timeout=30)
+        child.wait(timeout=HANG_GUARD_SECONDS)
     assert child.returncode == 0, child.stderr.read()

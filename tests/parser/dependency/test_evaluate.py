@@ -199,10 +199,17 @@ def test_ewt_scores_equal_udapis_conll18(corpora, tmp_path):
     assert split.system_words == split.words and split.Tokens < 100.0
 
 
-@pytest.mark.parametrize("punct", ["none", "upos", "unicode", "ptb"])
-def test_ewt_test_against_itself(corpora, punct):
+@pytest.fixture(scope="module")
+def ewt_test(corpora: Path) -> tuple[list, list]:
+    """EWT test read once as gold (trees required) and once as a system output."""
     path = corpora / "en_ewt" / "en_ewt-ud-test.conllu"
-    scores = evaluate(read_conll(path, require_tree=True), read_conll(path), punct=punct)
+    return list(read_conll(path, require_tree=True)), list(read_conll(path))
+
+
+@pytest.mark.parametrize("punct", ["none", "upos", "unicode", "ptb"])
+def test_ewt_test_against_itself(ewt_test: tuple[list, list], punct: str) -> None:
+    gold, system = ewt_test
+    scores = evaluate(gold, system, punct=punct)
     percentages = (scores.UAS, scores.LAS, scores.LAS_exact, scores.LA, scores.UEM, scores.LEM)
     assert percentages == (100.0,) * 6
     assert scores.sentences == 2077 and scores.words + scores.excluded == 25094

@@ -262,11 +262,17 @@ def test_every_corpus_file_round_trips(corpora: Path, corpus: str) -> None:
         assert text.encode("utf-8") == path.read_bytes(), path
 
 
+# Every how many-th file of a corpus rhoknp reads too (some 900 sentences of each).
+RHOKNP_FILE_STEP = 16
+
+
 @pytest.mark.parametrize("corpus", sorted(CORPORA))
-def test_every_corpus_sentence_equals_rhoknp(corpora: Path, corpus: str) -> None:
+def test_corpus_sentences_equal_rhoknp(corpora: Path, corpus: str) -> None:
+    """Every sentence of every 16th file (spread over the whole corpus), read by both: the
+    reader's own round trip above covers every file."""
     rhoknp = pytest.importorskip("rhoknp")
     n = 0
-    for path in corpus_files(corpora, corpus):
+    for path in corpus_files(corpora, corpus)[::RHOKNP_FILE_STEP]:
         for sentence in read_knp(path, validate=False):
             oracle = rhoknp.Sentence.from_knp("\n".join(sentence.lines) + "\n", post_init=False)
             morphemes = oracle.morphemes
@@ -288,7 +294,7 @@ def test_every_corpus_sentence_equals_rhoknp(corpora: Path, corpus: str) -> None
             assert sentence.dep_types == [p.dep_type.value for p in phrases], where
             assert sentence.sid == oracle.sid, where
             n += 1
-    assert n > 15000
+    assert n > 800
 
 
 def test_malformed_corpus_sentences_are_found(corpora: Path) -> None:
