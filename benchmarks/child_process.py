@@ -1,12 +1,17 @@
 """The installed `polyparse` command and one timed run of a child process, for the benchmarks
-that measure whole processes (interpreter start, imports, model load, work, writing)."""
+that measure whole processes (interpreter start, imports, model load, work, writing), and one
+core for timings made inside a benchmark's own process."""
 from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import NamedTuple
 
 
 def polyparse_command() -> list[str]:
@@ -33,3 +38,42 @@ def child_run(command: list[str], one_core: bool = False,
     if os.waitstatus_to_exitcode(status) != 0:
         raise SystemExit(f"{' '.join(command)} failed")
     return seconds, usage.ru_maxrss / 1024
+
+
+class ChildRun(NamedTuple):
+    """What one child process printed and cost: stdout, wall seconds, CPU seconds (user +
+    system) and its own peak resident set size in MiB (os.wait4, ru_maxrss)."""
+    stdout: str
+    wall_seconds: float
+    cpu_seconds: float
+    peak_rss_mib: float
+
+
+def measured_run(command: list[str], env: dict[str, str] | None = None,
+                 cwd: str | os.PathLike | None = None) -> ChildRun:
+    """Run one child process to the end, keeping its stdout; stderr is passed through. A failed
+    child ends the benchmark with its command and exit status."""
+    started = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, cwd=cwd,
+                               env=None if env is None else {**os.environ, **env})
+    stdout = process.stdout.read()
+    process.stdout.close()
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - started
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} failed (exit status {process.returncode})")
+    return ChildRun(stdout.decode(), wall, usage.ru_utime + usage.ru_stime,
+                    usage.ru_maxrss / 1024)
+
+
+@contextmanager
+def pinned_to_one_core() -> Iterator[None]:
+    """Run the block with this process allowed on one CPU only (the first it may use); the
+    previous set of CPUs is restored afterwards."""
+    allowed = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {min(allowed)})
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(0, allowed)
