@@ -193,11 +193,19 @@ def replace_section(text: str, name: str, section: str, at_start: bool = False) 
 
 
 def write_page(page: Path, text: str) -> None:
-    """Write the page whole or not at all (a temporary file renamed over it)."""
+    """Write the page whole or not at all (a temporary file renamed over it), keeping the
+    permissions of the page it replaces (a new page: 0666 less the umask)."""
     page.parent.mkdir(parents=True, exist_ok=True)
+    if page.exists():
+        mode = page.stat().st_mode & 0o777
+    else:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
     with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=page.parent, delete=False,
                                      prefix=f".{page.name}.", suffix=".tmp") as out:
         out.write(text)
+    os.chmod(out.name, mode)
     os.replace(out.name, page)
 
 

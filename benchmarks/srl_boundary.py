@@ -270,13 +270,15 @@ def section(args: argparse.Namespace, records: Records) -> list[str]:
                          "" if dag is None else
                          f"{records.figure('compression (plain / DAG nodes)', **where)} x",
                          "" if f1 is None else f"{f1:.2f}"])
-    lines += [f"**Fig. 3-5 of the mapping-kernels paper** (Da San Martino et al. 2019) on this "
-              f"data: averaged perceptron, {args.epochs} epoch(s), lambda {args.lam:g}; fit in "
-              "this process (CPU time); the plain store is the list of mistake trees scored by "
-              "kernel sums, the DAG store keeps every distinct subtree once; F1 of the positive "
-              "class on `test.tk`.", ""]
-    lines += markdown_table(["training file", "kernel", "updates", "fit, plain", "fit, DAG",
-                             "tree nodes, plain", "DAG nodes", "compression", "F1 test"], rows)
+    if rows:
+        lines += [f"**Fig. 3-5 of the mapping-kernels paper** (Da San Martino et al. 2019) on "
+                  f"this data: averaged perceptron, {args.epochs} epoch(s), lambda {args.lam:g}; "
+                  "fit in this process (CPU time); the plain store is the list of mistake trees "
+                  "scored by kernel sums, the DAG store keeps every distinct subtree once; F1 of "
+                  "the positive class on `test.tk`.", ""]
+        lines += markdown_table(["training file", "kernel", "updates", "fit, plain",
+                                 "fit, DAG", "tree nodes, plain", "DAG nodes", "compression",
+                                 "F1 test"], rows)
     poly2 = [(size, records.figure("F1, averaged perceptron, test.tk", store="dag",
                                    train=FILES[size], kernel="poly2")) for size in sizes]
     poly2 = [(size, f1) for size, f1 in poly2 if f1 is not None]
