@@ -56,7 +56,7 @@ def main() -> int:
     model = Path(args.model) if args.model else bundled_model()
     records.emit("bundled model file size", round(model.stat().st_size / 1e6, 2), "MB",
                  data="parser/models/en_ewt.model", bytes=model.stat().st_size)
-    parser, loading = timed(lambda: DependencyParser.load(str(model)))
+    parser, loading = timed(DependencyParser.load, str(model))
     records.emit("bundled model load time", round(loading.wall, 3), "s",
                  data="parser/models/en_ewt.model", cpu_seconds=round(loading.cpu, 3),
                  converted=parser.info.get("converted"),
@@ -89,7 +89,7 @@ def main() -> int:
                 sentences = list(read_conll(path))
                 with pinned_to_one_core():
                     parser.parse(sentences[:10])
-                    parsed, timing = timed(lambda: parser.parse(sentences))
+                    parsed, timing = timed(parser.parse, sentences)
                 system = [replace(s, head=h, deprel=d) for s, (h, d) in zip(sentences, parsed)]
                 scores = evaluate(gold, system).as_dict()
                 for key in ("UAS", "LAS"):
@@ -120,10 +120,10 @@ def section(records: Records) -> list[str]:
            f"{converted['rare_threshold']})" if converted else "")
         + f"; loads in {seconds_text(load['figure'])} ({seconds_text(load['cpu_seconds'])} CPU), "
           f"its evaluators take {significant(load['evaluator_MiB'])} MiB.",
-        f"- `polyparse dep parse` of the bundled example, whole process (start, imports, load, "
+        (f"- `polyparse dep parse` of the bundled example, whole process (start, imports, load, "
         f"parse, write): median {seconds_text(example['figure'])}, least "
         f"{seconds_text(example['least'])} over {example['runs']} runs after a warm-up; peak "
-        f"RSS {grouped(peak)} MiB.",
+        f"RSS {grouped(peak)} MiB."),
     ]
     rows = []
     for name in INPUTS:
@@ -134,8 +134,8 @@ def section(records: Records) -> list[str]:
                      f"{records.figure('bundled model EWT LAS', input=name):.2f}",
                      grouped(speed["figure"]), grouped(speed["wall_sentences_per_s"])])
     if rows:
-        lines += ["", "Scores (CoNLL 2018 rules, all words) and decode speed on one core, model "
-                  "loaded (sentences/s by CPU time, and by wall time on this shared machine):", ""]
+        lines += ["", ("Scores (CoNLL 2018 rules, all words) and decode speed on one core, model "
+                  "loaded (sentences/s by CPU time, and by wall time on this shared machine):"), ""]
         lines += markdown_table(["input", "UAS", "LAS", "sentences/s (CPU)", "sentences/s (wall)"],
                                 rows)
     return lines

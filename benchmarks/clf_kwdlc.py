@@ -122,30 +122,30 @@ def section(runs: list[str], records: Records) -> list[str]:
     for run in runs:
         classifier, loss = run.rsplit("-", 1)
 
-        def figure(what: str) -> object:
+        def figure(what: str, classifier: str = classifier, loss: str = loss) -> object:
             return records.figure(what, classifier=classifier, loss=loss)
 
         fit = records.find("training time (fit only)", classifier=classifier, loss=loss)
         rows.append([f"polyparse `{classifier}`, {loss.upper()} loss, C=1",
                      f"{figure('test accuracy'):.2f} %",
-                     f"{seconds_text(figure('training time (read, fit, write model)'))} "
-                     f"({seconds_text(figure('training CPU time (child user+system)'))} CPU)",
+                     (f"{seconds_text(figure('training time (read, fit, write model)'))} "
+                     f"({seconds_text(figure('training CPU time (child user+system)'))} CPU)"),
                      f"{seconds_text(fit['figure'])}, {fit['iterations']} iterations"
                      + ("" if fit["converged"] else ", not converged"),
                      f"{grouped(figure('training peak memory (child ru_maxrss)'))} MiB",
                      f"{significant(figure('prediction time per example (scoring only)'))} us",
                      f"{significant(figure('model file size'))} MiB"])
     baseline = records.figure("peak memory, baseline (import modules, read train.svm)")
-    lines = ["kwdlc_dep `train.svm` (77,428 examples) -> `test.svm` (12,509). Each training and "
+    lines = [("kwdlc_dep `train.svm` (77,428 examples) -> `test.svm` (12,509). Each training and "
              "prediction is a `polyparse clf` command in a child process: training is the "
              "whole command's wall time (its CPU time: user + system of all threads) and the "
              "fit alone as the command reports it; peak memory is the child's maximum RSS, "
              f"including Python and NumPy ({grouped(baseline)} MiB for importing and reading "
-             "`train.svm` alone); per decision: scoring only, as `clf predict` reports it.", ""]
+             "`train.svm` alone); per decision: scoring only, as `clf predict` reports it."), ""]
     lines += markdown_table(["system", "accuracy", "training command: wall (CPU)", "fit",
                              "peak memory", "per decision", "model file"], rows)
-    lines += ["", "Other tools on the same files, **quoted from `datasets/README.md`** (not "
-              "measured here; times of single runs on a busy machine of this kind):", ""]
+    lines += ["", ("Other tools on the same files, **quoted from `datasets/README.md`** (not "
+              "measured here; times of single runs on a busy machine of this kind):"), ""]
     lines += markdown_table(["system", "accuracy", "training", "peak memory"], QUOTED)
     return lines
 

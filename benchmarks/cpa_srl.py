@@ -110,8 +110,8 @@ def _fit(data, algorithm: str, degree: int | None = None, **options) -> tuple:
     from classifiers.tree_kernels.tree_model import TreeKernelSpec
 
     svm = CuttingPlaneSVM(TreeKernelSpec(degree=degree), algorithm, **options)
-    result, timing = timed(lambda: svm.fit(data.forest, _labels(data),
-                                           data.vectors if degree else None))
+    result, timing = timed(svm.fit, data.forest, _labels(data),
+                           data.vectors if degree else None)
     return svm, result, timing.cpu
 
 
@@ -155,14 +155,14 @@ def run_classification(folder: Path, args, records: Records) -> None:
     for name in args.models.split(","):
         data = _read(folder, name)
         test = _read(folder, args.test, data)
-        svm, result, cpu = _fit(data, "sdag+", sample=min(1000, len(data.forest)), iterations=500,
-                           epsilon=1e-3, seed=1, threads=1)
+        svm, result, _ = _fit(data, "sdag+", sample=min(1000, len(data.forest)), iterations=500,
+                              epsilon=1e-3, seed=1, threads=1)
         model = svm.model()
-        dag, dag_time = timed(lambda: model.decision_function(test.forest))
+        dag, dag_time = timed(model.decision_function, test.forest)
         dag_us = 1e6 * dag_time.cpu / len(test.forest)
         head = np.arange(min(args.plain_limit, len(test.forest)))
         subset = test.forest.select(head)
-        plain, plain_time = timed(lambda: model.decision_function(subset, method="plain"))
+        plain, plain_time = timed(model.decision_function, subset, method="plain")
         plain_us = 1e6 * plain_time.cpu / head.size
         difference = float(np.max(np.abs(plain - dag[head]) / np.maximum(np.abs(plain), 1e-300)))
         settings = {"model": name, "test": args.test, "iterations": result.iterations,
@@ -196,7 +196,7 @@ def run_imbalance(folder: Path, args, records: Records) -> None:
                      j=result.positive_cost)
     for j in (1.0, 5.0):
         smo = TreeSVM(TreeKernelSpec(), j=j)
-        _, fit = timed(lambda: smo.fit(data.forest, _labels(data)))
+        _, fit = timed(smo.fit, data.forest, _labels(data))
         quoted = SVM_LIGHT_TK_20K.get(j) if args.imbalance_train == "train.20k.tk" else None
         records.emit(f"F1, SMO C-SVC -j {j:g}", **_f1(smo.decision_function(test.forest),
                                                      test.labels), **settings,
@@ -214,8 +214,8 @@ def run_threads(folder: Path, args, records: Records) -> None:
     data = _read(folder, args.train)
     alphas, seconds = [], []
     for threads in (1, 2):
-        svm, result, cpu = _fit(data, "sdag+", sample=min(1000, len(data.forest)),
-                           iterations=args.iterations, epsilon=1e-9, seed=1, threads=threads)
+        svm, result, _ = _fit(data, "sdag+", sample=min(1000, len(data.forest)),
+                              iterations=args.iterations, epsilon=1e-9, seed=1, threads=threads)
         alphas.append(svm.alpha_)
         seconds.append(result.mvc_seconds)
         records.emit(f"MVC seconds, SDAG+, {threads} thread(s)", round(result.mvc_seconds, 3),
@@ -245,10 +245,10 @@ def run_all(folder: Path, args, records: Records) -> None:
 
 
 def section(parts: list[str], args: argparse.Namespace, records: Records) -> list[str]:
-    lines = ["Severyn & Moschitti (2010), their Table 1 and class-imbalance table on this data: "
+    lines = [("Severyn & Moschitti (2010), their Table 1 and class-imbalance table on this data: "
              "SST, lambda 0.4, C = 1 by SVM-light's rule (so the 1-slack C' = C n). Fits in "
              "this process; times are CPU seconds (user + system of all threads), wall times "
-             "are in the JSON records."]
+             "are in the JSON records.")]
     if "training" in parts:
         samples = [int(value) for value in args.samples.split(",")]
         rows, largest = [], 0.0
@@ -263,24 +263,24 @@ def section(parts: list[str], args: argparse.Namespace, records: Records) -> lis
                 for a in ("usvm", "sdag", "sdag+")] + [
                 "" if speed[a] is None else f"{significant(speed[a]['cpu_speed_up'])} x"
                 for a in ("sdag", "sdag+")])
-        lines += ["", f"**Training** on `{args.train}` for {args.iterations} iterations each "
+        lines += ["", (f"**Training** on `{args.train}` for {args.iterations} iterations each "
                   "(epsilon 1e-9, so that none stops early), one thread; the three reach the "
                   f"same alpha (largest difference to uSVM's {largest:.1e} of the largest "
-                  "alpha):", ""]
+                  "alpha):"), ""]
         lines += markdown_table(["r", "uSVM", "SDAG", "SDAG+", "SDAG speed-up",
                                  "SDAG+ speed-up"], rows)
         left_out = [r for r in samples if r > args.usvm_max_sample]
         if left_out:
-            lines += ["", f"**Left out in this run**: uSVM at r = "
+            lines += ["", (f"**Left out in this run**: uSVM at r = "
                       f"{', '.join(f'{r:,}' for r in left_out)} (`--usvm-max-sample "
                       f"{args.usvm_max_sample}`: its margins step makes it the slowest run of "
-                      "the benchmark), so that row has no uSVM time and no speed-ups."]
+                      "the benchmark), so that row has no uSVM time and no speed-ups.")]
         usvm = records.find("training seconds, usvm", r=max(
             (r for r in samples if r <= args.usvm_max_sample), default=0))
         if usvm is not None:
-            lines += ["", f"The margins step (the most violated constraint) takes "
+            lines += ["", (f"The margins step (the most violated constraint) takes "
                       f"{seconds_text(usvm['mvc'])} of uSVM's {seconds_text(usvm['figure'])} "
-                      f"(wall) at r = {usvm['r']:,}."]
+                      f"(wall) at r = {usvm['r']:,}.")]
     if "classification" in parts:
         rows = []
         for name in args.models.split(","):
@@ -291,10 +291,10 @@ def section(parts: list[str], args: argparse.Namespace, records: Records) -> lis
                          grouped(dag["dag_nodes"]), f"{significant(plain['figure'])} us",
                          f"{significant(dag['figure'])} us", f"{significant(speed['figure'])} x",
                          f"{dag['F1']:.2f}", f"{speed['largest_relative_difference']:.1e}"])
-        lines += ["", f"**Classifying** `{args.test}` with SDAG+ models (r = 1,000, at most 500 "
+        lines += ["", (f"**Classifying** `{args.test}` with SDAG+ models (r = 1,000, at most 500 "
                   "iterations, epsilon 1e-3): the model's DAG against the plain kernel sum over "
                   f"its trees (the uSVM model; timed on the first {args.plain_limit:,} test "
-                  "trees), CPU time per tree:", ""]
+                  "trees), CPU time per tree:"), ""]
         lines += markdown_table(["training file", "iterations", "model trees", "DAG nodes",
                                  "uSVM model", "SDAG+ model", "speed-up", "F1",
                                  "largest relative difference"], rows)
@@ -316,16 +316,16 @@ def section(parts: list[str], args: argparse.Namespace, records: Records) -> lis
             detail = (f"j = {row['j']:.3g}; " if row["j"] else "") + (
                 f"{'converged after' if row['converged'] else 'stopped at'} "
                 f"{row['iterations']} iterations")
-            rows.append([f"{name}; {detail}", f"{row['figure']:.2f} ({row['precision']:.2f} / "
-                         f"{row['recall']:.2f})", seconds_text(row["cpu_seconds"])])
+            rows.append([f"{name}; {detail}", (f"{row['figure']:.2f} ({row['precision']:.2f} / "
+                         f"{row['recall']:.2f})"), seconds_text(row["cpu_seconds"])])
         smo = [records.find(f"F1, SMO C-SVC -j {j}") for j in ("1", "5")]
         rows.append(["our SMO C-SVC, `-j 1` / `-j 5`",
                      " / ".join(f"{row['figure']:.2f}" for row in smo),
                      " / ".join(seconds_text(row["cpu_seconds"]) for row in smo)])
         if smo[0]["svm_light_tk_quoted"]:
             quoted = [row["svm_light_tk_quoted"][0] for row in smo]
-            rows.append(["SVM-light-TK 1.5, `-j 1` / `-j 5`, **quoted from "
-                         "`datasets/srl_boundary/README.md`**",
+            rows.append([("SVM-light-TK 1.5, `-j 1` / `-j 5`, **quoted from "
+                         "`datasets/srl_boundary/README.md`**"),
                          " / ".join(f"{f1:.2f}" for f1 in quoted), "61 s / 73 s (wall)"])
         lines += ["", f"**Class imbalance** on `{args.imbalance_train}` (SST, `{args.test}`):", ""]
         lines += markdown_table(["learner", "F1 (P / R)", "training"], rows)
@@ -335,12 +335,12 @@ def section(parts: list[str], args: argparse.Namespace, records: Records) -> lis
             j = (f"{row['j']:.3g} (n_neg / n_pos, the default)" if row["j_asked"] is None
                  else f"{row['j']:g}")
             rows.append([j, f"{row['figure']:.2f} ({row['precision']:.2f} / {row['recall']:.2f})",
-                         f"{row['dev_F1']:.2f}", f"{seconds_text(row['seconds'])} "
-                         f"({seconds_text(row['cpu_seconds'])} CPU)",
+                         f"{row['dev_F1']:.2f}", (f"{seconds_text(row['seconds'])} "
+                         f"({seconds_text(row['cpu_seconds'])} CPU)"),
                          grouped(row["model_trees"]), grouped(row["dag_nodes"])])
-        lines += ["", f"**All of `train.tk`** (SST + poly2, SDAG+ with uSVM+j sampling, r = "
+        lines += ["", (f"**All of `train.tk`** (SST + poly2, SDAG+ with uSVM+j sampling, r = "
                   f"1,000, at most 500 iterations, {args.threads} threads; training: wall "
-                  "(CPU)):", ""]
+                  "(CPU)):"), ""]
         lines += markdown_table(["j", "F1 test (P / R)", "F1 dev", "training", "model trees",
                                  "DAG nodes"], rows)
     return lines

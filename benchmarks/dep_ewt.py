@@ -29,8 +29,16 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from child_process import measured_run, pinned_to_one_core
-from machine import (Records, grouped, least_time, markdown_table, publish, seconds_text,
-                     significant, timed)
+from machine import (
+    Records,
+    grouped,
+    least_time,
+    markdown_table,
+    publish,
+    seconds_text,
+    significant,
+    timed,
+)
 
 DATA = "UD English-EWT 2.16, gold tags"
 UPOS_ALONE = ["--tag-column", "upos", "--split-column", "upos"]
@@ -70,8 +78,8 @@ CONFIGS = {
 }
 # Other parsers on the same data, quoted from the project's issues (not measured here).
 QUOTED = [
-    ("MaltParser 1.9.2, arc-eager, liblinear", "85.87", "83.10", "", "~500 sentences/s with "
-     "start-up"),
+    ("MaltParser 1.9.2, arc-eager, liblinear", "85.87", "83.10", "",
+     "~500 sentences/s with start-up"),
     ("MaltParser, libsvm degree 2, POS splits", "84.90", "81.90", "386 s", "16.6 sentences/s"),
     ("NLTK TransitionParser (1,000 training sentences)", "", "", "31 min", "1.9 sentences/s"),
 ]
@@ -165,8 +173,8 @@ def measure(name: str, config: Config, ewt: Path, workdir: Path, args: argparse.
 
     with pinned_to_one_core():
         parser.parse(sentences[:10])
-        decode = least_time(lambda: parser.parse(sentences), args.repeat)
-        whole = least_time(end_to_end, args.repeat)
+        decode = least_time(args.repeat, parser.parse, sentences)
+        whole = least_time(args.repeat, end_to_end)
     for what, timing in (("dep parse speed (decode, one core)", decode),
                          ("dep parse speed (read+parse+write, one core)", whole)):
         records.emit(what, round(len(sentences) / timing.cpu), "sentences/s (CPU time)",
@@ -191,21 +199,21 @@ def row(name: str, config: Config, records: Records) -> list[str]:
     end_to_end = figure("dep parse speed (read+parse+write, one core)")
     return [config.description, f"{uas:.2f}", f"{las:.2f}", f"{dev_uas:.2f} / {dev_las:.2f}",
             training,
-            f"{significant(figure('dep model size'))} MiB, loads in "
-            f"{seconds_text(figure('dep model load time (with building its evaluators)'))}",
+            (f"{significant(figure('dep model size'))} MiB, loads in "
+            f"{seconds_text(figure('dep model load time (with building its evaluators)'))}"),
             f"{grouped(decode['figure'])} ({grouped(decode['tokens_per_s'])} tokens/s)",
             grouped(end_to_end)]
 
 
 def section(configs: dict[str, Config], records: Records) -> list[str]:
     header = ["configuration", "UAS", "LAS", "dev UAS / LAS", "training: wall (CPU), peak RSS",
-              "model file, load", "parsing, decode only: sentences/s", "CoNLL-U in and out: "
-              "sentences/s"]
-    lines = ["Trained on EWT train with `polyparse dep train` (dev scored in the same command), "
+              "model file, load", "parsing, decode only: sentences/s", ("CoNLL-U in and out: "
+              "sentences/s")]
+    lines = [("Trained on EWT train with `polyparse dep train` (dev scored in the same command), "
              f"on {os.cpu_count()} cores; scored on EWT test (2,077 sentences) with CoNLL 2018's "
              "rules (all words, punctuation included, LAS on universal relations). Parsing: "
              "this process pinned to one core, model loaded, the least CPU time of the timed "
-             "runs (the JSON records hold the wall-clock figures too)."]
+             "runs (the JSON records hold the wall-clock figures too).")]
     tables = {"tags": ("**Gold tags as the file has them** (XPOS read by the templates, XPOS "
                        "splits)"),
               "upos": ("**UPOS alone** (`--tag-column upos --split-column upos`: XPOS neither "
@@ -217,8 +225,8 @@ def section(configs: dict[str, Config], records: Records) -> list[str]:
         lines += ["", title, ""]
         lines += markdown_table(header, (row(name, config, records) for name, config in chosen))
         if table == "tags":
-            lines += ["", "Other parsers on EWT test, **quoted from the project's issues** (as "
-                      "the README's Results section gave them; not measured here):", ""]
+            lines += ["", ("Other parsers on EWT test, **quoted from the project's issues** (as "
+                      "the README's Results section gave them; not measured here):"), ""]
             lines += markdown_table(["parser", "UAS", "LAS", "training", "parsing"], QUOTED)
     return lines
 

@@ -33,8 +33,16 @@ from pathlib import Path
 
 import numpy as np
 from child_process import measured_run, pinned_to_one_core
-from machine import (Records, grouped, least_time, markdown_table, publish, seconds_text,
-                     significant, timed)
+from machine import (
+    Records,
+    grouped,
+    least_time,
+    markdown_table,
+    publish,
+    seconds_text,
+    significant,
+    timed,
+)
 
 DATA = "UD English-EWT 2.16, gold tags"
 # The counters of classifiers.evaluators.one_vs_one_split.OneVsOneSplitScorer's guided vote.
@@ -132,7 +140,7 @@ def one_mode(args: argparse.Namespace, ewt: Path) -> int:
         parser.parse(sentences[:5])
         before = vote_counts(parser)
         runs = 1 if args.one_mode == "naive" else args.repeat
-        best = least_time(lambda: parser.parse(sentences), runs)
+        best = least_time(runs, parser.parse, sentences)
     after = vote_counts(parser)
     parsed = parser.parse(sentences)
     scores = evaluate(sentences, [replace(s, head=h, deprel=d)
@@ -198,19 +206,20 @@ def per_decision(args: argparse.Namespace, ewt: Path, parser, records: Records) 
             scorer = build_evaluator(clf.expansion_, mode)
             memory = (scorer.memory_bytes() if hasattr(scorer, "memory_bytes")
                       else sum(a.nbytes for a in scorer.arrays.values()))
-            details = dict(eval_mode=mode, classifier=kind, split=parser.split_names[split_id],
-                           n_classes=len(clf.classes_), n_support_vectors=clf.n_support_vectors,
-                           rows=len(X), memory_MiB=round(memory / 2**20, 1))
-            timings: dict[str, Callable[[], object]] = {
-                "kernel decision time (all pair values)": lambda: scorer.decision_function(X)}
+            details = {"eval_mode": mode, "classifier": kind,
+                       "split": parser.split_names[split_id], "n_classes": len(clf.classes_),
+                       "n_support_vectors": clf.n_support_vectors, "rows": len(X),
+                       "memory_MiB": round(memory / 2**20, 1)}
+            timings: dict[str, tuple[Callable[..., object], tuple]] = {
+                "kernel decision time (all pair values)": (scorer.decision_function, (X,))}
             if isinstance(scorer, OneVsOneVoter):
                 # What the parser asks of it: libsvm's vote among the (here: all) labels.
                 everything = np.ones(len(clf.classes_), dtype=np.intc)
                 timings["kernel vote time (libsvm's vote, all classes allowed)"] = (
-                    lambda: scorer.vote_rows(X, everything))
-            for what, work in timings.items():
+                    scorer.vote_rows, (X, everything))
+            for what, (work, work_args) in timings.items():
                 with pinned_to_one_core():
-                    best = least_time(work, args.repeat)
+                    best = least_time(args.repeat, work, *work_args)
                 records.emit(what, round(best.cpu / len(X) * 1e6, 2), "us/decision (CPU time)",
                              data=DATA + " dev oracle rows",
                              wall_us=round(best.wall / len(X) * 1e6, 2), **details)
@@ -218,10 +227,10 @@ def per_decision(args: argparse.Namespace, ewt: Path, parser, records: Records) 
 
 def section(records: Records) -> list[str]:
     size = records.find("dep model size")
-    lines = [f"`polyparse dep train --classifier kernel-svm` (degree 2, gamma 0.2, coef0 0.4, "
+    lines = [(f"`polyparse dep train --classifier kernel-svm` (degree 2, gamma 0.2, coef0 0.4, "
              f"C 1, eps 0.1: MaltParser's libsvm settings; XPOS splits) gives "
              f"{size['n_support_vectors']:,} support vectors in {size['n_classifiers']} "
-             f"classifiers, a {significant(size['figure'])} MiB model file."]
+             f"classifiers, a {significant(size['figure'])} MiB model file.")]
     train = records.find("dep train time")
     if train is not None:
         lines[0] += (f" Training took {seconds_text(train['figure'])} wall "
@@ -234,12 +243,12 @@ def section(records: Records) -> list[str]:
                  + (", the same trees in every mode." if all(
                      row["same_trees_as_first_mode"] for row in modes) else
                     "; **the modes' trees differ** (see the JSON records)."))
-    lines += ["", "Decode speed on EWT test, one core, each mode in a fresh process (sentences/s "
+    lines += ["", ("Decode speed on EWT test, one core, each mode in a fresh process (sentences/s "
               "by CPU time, and by wall time on this shared machine); build: CPU seconds to "
-              "build the evaluators at load:", ""]
+              "build the evaluators at load:"), ""]
     lines += markdown_table(
-        ["`--eval-mode`", "sentences/s (CPU)", "sentences/s (wall)", "speed-up", "evaluator "
-         "memory", "build at load"],
+        ["`--eval-mode`", "sentences/s (CPU)", "sentences/s (wall)", "speed-up", ("evaluator "
+         "memory"), "build at load"],
         ([f"`{row['eval_mode']}`", grouped(row["figure"]), grouped(row["wall_sentences_per_s"]),
           "" if naive is None else f"{significant(row['figure'] / naive)} x",
           f"{grouped(row['evaluator_MiB'])} MiB", seconds_text(row["build_seconds"])]
@@ -247,21 +256,21 @@ def section(records: Records) -> list[str]:
     votes = next((row["votes"] for row in modes if row.get("votes")), None)
     if votes:
         total = votes["n_votes"]
-        lines += ["", f"The `split` label votes of one parse of the test set: {total:,}; "
+        lines += ["", (f"The `split` label votes of one parse of the test set: {total:,}; "
                   f"{100 * (1 - votes['n_candidate_misses'] / total):.1f} % end after the first "
                   f"candidate, {100 * votes['n_full_passes'] / total:.2f} % need every pair, "
                   f"and {votes['n_exact_candidate_passes']:,} candidate passes were redone in "
-                  "float64."]
+                  "float64.")]
     decisions = [row for row in records.rows if row["what"].startswith("kernel ")]
     if decisions:
-        lines += ["", "Per decision, on the EWT dev oracle rows that reach the largest "
+        lines += ["", ("Per decision, on the EWT dev oracle rows that reach the largest "
                   "transition classifier and the largest RIGHT-label classifier (microseconds "
                   "by CPU time, one core; a one-vs-one label classifier also per vote, libsvm's "
-                  "vote that the parser asks for):", ""]
+                  "vote that the parser asks for):"), ""]
         lines += markdown_table(
             ["classifier", "`--eval-mode`", "all pair values, us", "vote, us", "memory"],
-            ([f"{row['split']} {row['classifier']} ({row['n_classes']} classes, "
-              f"{row['n_support_vectors']:,} SV, {row['rows']:,} rows)", f"`{row['eval_mode']}`",
+            ([(f"{row['split']} {row['classifier']} ({row['n_classes']} classes, "
+              f"{row['n_support_vectors']:,} SV, {row['rows']:,} rows)"), f"`{row['eval_mode']}`",
               significant(row["figure"]),
               significant(records.figure("kernel vote time (libsvm's vote, all classes "
                                          "allowed)", classifier=row["classifier"],

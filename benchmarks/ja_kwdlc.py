@@ -31,8 +31,16 @@ from dataclasses import replace
 from pathlib import Path
 
 from child_process import child_run, pinned_to_one_core, polyparse_command
-from machine import (Records, grouped, least_time, markdown_table, publish, seconds_text,
-                     significant, timed)
+from machine import (
+    Records,
+    grouped,
+    least_time,
+    markdown_table,
+    publish,
+    seconds_text,
+    significant,
+    timed,
+)
 
 DATA = "KWDLC (train.id -> test.id)"
 WAC = "Wikipedia Annotated Corpus (train.id -> dev.id)"
@@ -103,7 +111,7 @@ def measure(config: str, corpora: Path, workdir: Path, test_file: Path, big_file
     corpus = parser.encode(test)
     with pinned_to_one_core():
         heads = parser.parse_corpus(corpus)
-        best = least_time(lambda: parser.parse_corpus(corpus), runs)
+        best = least_time(runs, parser.parse_corpus, corpus)
     records.emit("dependency parsing speed (model loaded, one core)", round(len(test) / best.cpu),
                  "sentences/s (CPU time)", data=DATA + " test", config=name,
                  cpu_seconds=round(best.cpu, 4),
@@ -149,8 +157,7 @@ def wac(corpora: Path, workdir: Path, records: Records) -> None:
     command = polyparse_command() + [
         "ja", "train", "--ids", str(corpora / "ja_wac" / "id" / "train.id"),
         "--corpus", str(corpora / "ja_wac" / "knp"), "--model", str(model)]
-    run, training = timed(lambda: subprocess.run(command, capture_output=True, text=True,
-                                                 check=True))
+    run, training = timed(subprocess.run, command, capture_output=True, text=True, check=True)
     skipped = sum(1 for line in run.stderr.splitlines() if "warning: skipped " in line
                   and "malformed training sentence" not in line)
     records.emit("ja train (shift-reduce, d=2), malformed sentences skipped",
@@ -205,7 +212,7 @@ def section(args: argparse.Namespace, records: Records) -> list[str]:
     rows, chunking = [], []
     whole = None
     for name in names:
-        def figure(what: str) -> object:
+        def figure(what: str, name: str = name) -> object:
             return records.figure(what, config=name)
 
         train = records.find("ja train (reading, training both classifiers at once on two "
@@ -222,39 +229,39 @@ def section(args: argparse.Namespace, records: Records) -> list[str]:
                      f"{figure('sentence accuracy, gold bunsetsu'):.2f}", training,
                      f"{grouped(speed['figure'])} sentences/s",
                      f"{grouped(whole['figure'])} sentences/s",
-                     f"{significant(figure('model file size'))} MB, loads in "
-                     f"{seconds_text(load['figure'])}"])
+                     (f"{significant(figure('model file size'))} MB, loads in "
+                     f"{seconds_text(load['figure'])}")])
         chunking.append([f"polyparse, {name}", f"{figure('chunk F1, gold morphemes'):.2f}",
                          f"{figure('dependency accuracy, predicted bunsetsu'):.2f}",
                          f"{figure('sentence accuracy, predicted bunsetsu'):.2f}"])
     copies = "" if whole is None else f" ({whole['sentences']:,} sentences)"
-    lines = ["Trained on the documents of KWDLC `id/train.id`, tested on those of `id/test.id` "
+    lines = [("Trained on the documents of KWDLC `id/train.id`, tested on those of `id/test.id` "
              "(2,195 sentences, gold morphemes and bunsetsu). Training: a fresh `polyparse ja "
              "train` process (reading, both classifiers at once on two cores, conversion, "
              "writing; wall time and peak RSS). Parsing with the model loaded: this process on "
              "one core, sentences already read, the least CPU time of "
              f"{args.runs} runs. Whole `ja parse` process: KWDLC test repeated {args.copies} "
-             f"times{copies}, KNP in and out, one core, the least wall time of {args.runs} runs.",
+             f"times{copies}, KNP in and out, one core, the least wall time of {args.runs} runs."),
              ""]
     lines += markdown_table(["system", "dependency acc.", "sentence acc.",
-                             "training (wall, peak RSS)", "parsing, model loaded (CPU, one "
-                             "core)", "whole `ja parse` process (one core)", "model"], rows)
-    lines += ["", "J.DepP on the same split, **quoted from the project's issue on the Japanese "
-              "parser** (as the README's Results section gave them; not measured here):", ""]
+                             "training (wall, peak RSS)", ("parsing, model loaded (CPU, one "
+                             "core)"), "whole `ja parse` process (one core)", "model"], rows)
+    lines += ["", ("J.DepP on the same split, **quoted from the project's issue on the Japanese "
+              "parser** (as the README's Results section gave them; not measured here):"), ""]
     lines += markdown_table(["system", "dependency acc.", "sentence acc.", "training",
                              "whole process parsing", "model"], JDEPP_QUOTED)
-    lines += ["", "Chunking from gold morphemes (the test file without its `*` and `+` lines), "
-              "then parsing the predicted bunsetsu:", ""]
+    lines += ["", ("Chunking from gold morphemes (the test file without its `*` and `+` lines), "
+              "then parsing the predicted bunsetsu:"), ""]
     lines += markdown_table(["system", "chunk F1", "dependency acc.", "sentence acc."], chunking)
     wac_train = records.find("ja train (shift-reduce, d=2), malformed sentences skipped")
     if wac_train is not None:
         dev = records.find("dependency accuracy (shift-reduce, d=2, gold bunsetsu)")
-        lines += ["", "The Wikipedia Annotated Corpus (the defaults, shift-reduce d=2, trained on "
+        lines += ["", ("The Wikipedia Annotated Corpus (the defaults, shift-reduce d=2, trained on "
                   f"the documents of `id/train.id`, {wac_train['skipped']} malformed training "
                   f"sentences skipped, {seconds_text(wac_train['figure'])} wall; scored on the "
                   f"{dev['sentences']:,} sentences of the `id/dev.id` documents, gold bunsetsu): "
                   f"dependency accuracy {dev['figure']:.2f}, sentence accuracy "
-                  f"{records.figure('sentence accuracy (shift-reduce, d=2, gold bunsetsu)'):.2f}."]
+                  f"{records.figure('sentence accuracy (shift-reduce, d=2, gold bunsetsu)'):.2f}.")]
     return lines
 
 

@@ -92,7 +92,7 @@ def time_rounds(scorers: dict[str, BinaryScorer], X: BinaryMatrix,
     with pinned_to_one_core():
         for _ in range(rounds):
             for name, scorer in scorers.items():
-                _, timing = timed(lambda: scorer.decision_function(X))
+                _, timing = timed(scorer.decision_function, X)
                 best[name] = (min(best[name][0], timing.cpu), min(best[name][1], timing.wall))
     return best
 
@@ -233,7 +233,7 @@ def main() -> int:
 def section(args: argparse.Namespace, rows: list[dict], printed: list[dict]) -> list[str]:
     trainer = ("polyparse `kernel-svm`" if args.trainer == "polyparse"
                else "libsvm-official (models read from --model-dir when there)")
-    lines = [f"C-SVC models ((x.y + 1)^d, C = 1) trained by {trainer} on kwdlc_dep training "
+    lines = [(f"C-SVC models ((x.y + 1)^d, C = 1) trained by {trainer} on kwdlc_dep training "
              "files; each evaluator scores all 12,509 rows of `test.svm` through "
              "decision_function, one thread on one core, the least CPU time of "
              f"{args.rounds} round(s) (the evaluators taking turns); `split F`: the features "
@@ -242,11 +242,11 @@ def section(args: argparse.Namespace, rows: list[dict], printed: list[dict]) -> 
              "sum (every support vector's kernel by merging id lists) and over the naive sum in "
              "libsvm's layout (`clf predict --eval-mode naive`); memory: the evaluator's "
              "tables; difference: the largest from the NumPy kernel sum, relative to "
-             "max(|value|, 1)."]
+             "max(|value|, 1).")]
     for data in dict.fromkeys(row["data"] for row in rows):
         chosen = [row for row in rows if row["data"] == data]
 
-        def figure(what: str) -> dict:
+        def figure(what: str, data: str = data) -> dict:
             return next(r for r in printed if r["what"] == what and r["data"] == data)
 
         first = chosen[0]

@@ -122,48 +122,52 @@ def section(args: argparse.Namespace, rows: list[dict]) -> list[str]:
     version = metadata.version("libsvm-official")
     kernel = (f"(gamma x.y + coef0)^{args.degree}, gamma {args.gamma:g}, coef0 {args.coef0:g}, "
               f"C {args.C:g}")
-    lines = [f"C-SVC with {kernel}, trained on each file and applied to `test.svm` (12,509 "
+    lines = [(f"C-SVC with {kernel}, trained on each file and applied to `test.svm` (12,509 "
              f"examples). polyparse `kernel-svm` (`clf train`, one thread) against libsvm "
              f"{version} (the PyPI `libsvm-official` binding of libsvm's C code, OpenMP build), "
              "in child processes one after the other; training is the fit / svm_train call "
-             f"alone, the least of {max(1, args.repeats)} run(s) of each (wall time).", ""]
+             f"alone, the least of {max(1, args.repeats)} run(s) of each (wall time)."), ""]
     for name in args.train.split(","):
         data = f"kwdlc_dep {name} -> test.svm"
 
-        def find(what: str) -> dict:
+        def find(what: str, data: str = data) -> dict:
             return next(row for row in rows if row["what"] == what and row["data"] == data)
 
         def figure(what: str) -> object:
             return find(what)["figure"]
 
         objective = find("dual objective, polyparse")
+        ours_seconds = figure("training seconds, polyparse kernel-svm (fit, one thread)")
+        libsvm_one = figure("training seconds, libsvm-official svm_train (OMP_NUM_THREADS=1)")
+        libsvm_all = figure("training seconds, libsvm-official svm_train (OpenMP, all cores)")
         table = [
             ["polyparse `kernel-svm`", f"{objective['figure']:.7f}",
              grouped(figure("support vectors, polyparse")),
-             f"{figure('test accuracy, polyparse'):.2f} %",
-             seconds_text(figure("training seconds, polyparse kernel-svm (fit, one thread)"))],
-            [f"libsvm {version} (PyPI), same run", f"{figure('dual objective, libsvm-official'):.6f}",
+             f"{figure('test accuracy, polyparse'):.2f} %", seconds_text(ours_seconds)],
+            [f"libsvm {version} (PyPI), same run",
+             f"{figure('dual objective, libsvm-official'):.6f}",
              grouped(figure("support vectors, libsvm-official")),
              f"{figure('test accuracy, libsvm-official'):.2f} %",
-             f"{seconds_text(figure('training seconds, libsvm-official svm_train (OMP_NUM_THREADS=1)'))}"
-             f" one thread, {seconds_text(figure('training seconds, libsvm-official svm_train (OpenMP, all cores)'))}"
-             " OpenMP"]]
+             f"{seconds_text(libsvm_one)} one thread, {seconds_text(libsvm_all)} OpenMP"]]
         if name in LIBSVM_QUOTED and args.degree == 2 and args.gamma == args.coef0 == args.C == 1:
             table.append(["libsvm 3.24, **quoted from `datasets/README.md`**",
                           *LIBSVM_QUOTED[name]])
         lines += [f"**`{name}`**", ""]
         lines += markdown_table(["system", "dual objective", "support vectors", "accuracy",
                                  "training"], table)
-        lines += ["", f"{significant(figure('identical test predictions, polyparse vs libsvm-official'), 4)} % "
-                  "of the test predictions are identical; libsvm's model file loaded into "
-                  "polyparse gives decision values whose largest difference from svm_predict's "
-                  f"is {figure('largest decision value difference, libsvm model file in polyparse vs svm_predict'):.1g}; "
-                  "the objectives' largest relative difference (per pair) is "
-                  f"{figure('objective relative difference'):.1g}. Naive decision per test "
-                  f"example: polyparse {significant(figure('naive decision, polyparse (bulk decision_function)'))} us, "
-                  f"libsvm's svm_predict {significant(figure('naive decision, libsvm-official svm_predict (OMP_NUM_THREADS=1)'))} us "
-                  f"with one thread and {significant(figure('naive decision, libsvm-official svm_predict'))} us "
-                  "with OpenMP.", ""]
+        identical = figure("identical test predictions, polyparse vs libsvm-official")
+        loaded = figure("largest decision value difference, libsvm model file in polyparse vs "
+                        "svm_predict")
+        ours_us = figure("naive decision, polyparse (bulk decision_function)")
+        libsvm_one_us = figure("naive decision, libsvm-official svm_predict (OMP_NUM_THREADS=1)")
+        libsvm_all_us = figure("naive decision, libsvm-official svm_predict")
+        lines += ["", (f"{significant(identical, 4)} % of the test predictions are identical; "
+                  "libsvm's model file loaded into polyparse gives decision values whose largest "
+                  f"difference from svm_predict's is {loaded:.1g}; the objectives' largest "
+                  f"relative difference (per pair) is {figure('objective relative difference'):.1g}"
+                  f". Naive decision per test example: polyparse {significant(ours_us)} us, "
+                  f"libsvm's svm_predict {significant(libsvm_one_us)} us with one thread and "
+                  f"{significant(libsvm_all_us)} us with OpenMP."), ""]
     return lines[:-1]
 
 

@@ -88,16 +88,18 @@ class Timing(NamedTuple):
     cpu: float
 
 
-def timed(work: Callable[[], object]) -> tuple[object, Timing]:
-    """work()'s result and its Timing."""
+def timed(work: Callable[..., object], *args: object, **kwargs: object) -> tuple[object, Timing]:
+    """work(*args, **kwargs)'s result and its Timing."""
     wall, cpu = time.perf_counter(), time.process_time()
-    result = work()
+    result = work(*args, **kwargs)
     return result, Timing(time.perf_counter() - wall, time.process_time() - cpu)
 
 
-def least_time(work: Callable[[], object], repeat: int) -> Timing:
-    """The least wall and the least CPU seconds of `repeat` calls of work() (at least one)."""
-    timings = [timed(work)[1] for _ in range(max(1, repeat))]
+def least_time(repeat: int, work: Callable[..., object], *args: object,
+               **kwargs: object) -> Timing:
+    """The least wall and the least CPU seconds of `repeat` calls of work(*args, **kwargs) (at
+    least one)."""
+    timings = [timed(work, *args, **kwargs)[1] for _ in range(max(1, repeat))]
     return Timing(min(t.wall for t in timings), min(t.cpu for t in timings))
 
 

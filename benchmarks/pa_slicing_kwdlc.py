@@ -220,15 +220,15 @@ def section(args: argparse.Namespace, rows: list[dict]) -> list[str]:
              f"brackets (starting Python and reading `train.svm` alone take "
              f"{seconds_text(floor['cpu_seconds'])} CPU); peak memory is the child's maximum "
              f"RSS ({grouped(floor['figure'])} MiB of it for reading `train.svm`). "
-             + (f"Each setting ran once (`--repeats 1`): **left out** are the repeated runs "
+             + ("Each setting ran once (`--repeats 1`): **left out** are the repeated runs "
                 "(`--repeats 2` keeps the least of two runs of each setting under a minute)."
                 if repeats == 1 else
                 f"The least of {repeats} runs of each setting under a minute; longer ones ran "
                 "once.")]
     table2 = runs_of(rows, "table2")
     if table2:
-        lines += ["", "**Table 2 of the paper**; opal's figures **quoted from "
-                  "`datasets/README.md`** (single runs on a busy machine of this kind):", ""]
+        lines += ["", ("**Table 2 of the paper**; opal's figures **quoted from "
+                  "`datasets/README.md`** (single runs on a busy machine of this kind):"), ""]
         lines += markdown_table(
             ["d", "strategy (N)", "training: fit wall (command CPU)", "peak memory", "accuracy",
              "opal (quoted)"],
@@ -252,16 +252,16 @@ def section(args: argparse.Namespace, rows: list[dict]) -> list[str]:
             lines += ["", "The acceptance figures of issue 4 (targets from opal's times):", ""]
             lines += markdown_table(
                 ["check", "measured", "target", "met"],
-                ([row["what"].removeprefix("acceptance "), f"{significant(row['figure'])} "
-                  f"{row['unit']}", significant(row.get("target", row.get("target_seconds"))),
+                ([row["what"].removeprefix("acceptance "), (f"{significant(row['figure'])} "
+                  f"{row['unit']}"), significant(row.get("target", row.get("target_seconds"))),
                   "yes" if row["met"] else "**no**"] for row in checks))
     figure1 = runs_of(rows, "figure1")
     if figure1:
         sizes = sorted({row["n_asked"] for row in figure1})
         cells = {(row["degree"], row["strategy"], row["n_asked"]): row for row in figure1}
-        lines += ["", "**Figure 1 of the paper**: training time (fit, wall) against N, the number "
+        lines += ["", ("**Figure 1 of the paper**: training time (fit, wall) against N, the number "
                   "of common features whose conjunctions sit in the table; table memory in "
-                  "brackets where it is 10 MiB or more:", ""]
+                  "brackets where it is 10 MiB or more:"), ""]
         table = []
         for degree, strategy in dict.fromkeys((row["degree"], row["strategy"])
                                               for row in figure1):
@@ -278,8 +278,8 @@ def section(args: argparse.Namespace, rows: list[dict]) -> list[str]:
                                                for row in figure3)]
         cells = {(row["degree"], row["strategy"], row["data"].split()[1]): row
                  for row in figure3}
-        lines += ["", "**Figure 3 of the paper**: training time (fit, wall; command CPU in "
-                  "brackets) against the number of training examples, N as in Table 2:", ""]
+        lines += ["", ("**Figure 3 of the paper**: training time (fit, wall; command CPU in "
+                  "brackets) against the number of training examples, N as in Table 2:"), ""]
         table = []
         for degree, strategy in dict.fromkeys((row["degree"], row["strategy"])
                                               for row in figure3):
@@ -360,8 +360,8 @@ def acceptance(rows: list[dict], results: dict) -> None:
 
 
 def write_markdown(path: str, rows: list[dict]) -> None:
-    lines = ["| experiment | data | d | strategy | N | seconds | peak RSS MiB | table MiB | "
-             "accuracy % | SVs |", "|---|---|---|---|---|---|---|---|---|---|"]
+    lines = [("| experiment | data | d | strategy | N | seconds | peak RSS MiB | table MiB | "
+             "accuracy % | SVs |"), "|---|---|---|---|---|---|---|---|---|---|"]
     for row in rows:
         if "experiment" not in row:
             continue

@@ -59,8 +59,8 @@ FILES = {"5k": "train.5k.tk", "20k": "train.20k.tk", "50k": "train.50k.tk", "all
 KERNELS = ("sst", "poly2", "sst+poly2")
 # SVM-light-TK 1.5, SST + poly2, -j 5, trained on train.50k.tk: quoted from
 # datasets/srl_boundary/README.md (F1, P / R, training, support vectors, classification).
-SVM_LIGHT_TK_QUOTED = ("SVM-light-TK 1.5, SST + poly2, `-j 5`, **quoted from "
-                       "`datasets/srl_boundary/README.md`**", "`train.50k.tk`",
+SVM_LIGHT_TK_QUOTED = (("SVM-light-TK 1.5, SST + poly2, `-j 5`, **quoted from "
+                       "`datasets/srl_boundary/README.md`**"), "`train.50k.tk`",
                        "87.99 (87.71 / 88.28)", "", "559 s", "5,945 SV; about 5.7 ms per tree")
 
 
@@ -122,7 +122,7 @@ def main() -> int:
         stores = [s for s, sizes in (("plain", plain_sizes), ("dag", dag_sizes)) if size in sizes]
         if not stores:
             continue
-        train, reading = timed(lambda: read_svmlight_tk(folder / FILES[size]))
+        train, reading = timed(read_svmlight_tk, folder / FILES[size])
         read_seconds = reading.wall
         emit("reading time (fast reader)", round(read_seconds, 2), "s", train=FILES[size])
         held_out = {name: read_svmlight_tk(folder / f"{name}.tk", train.forest.labels,
@@ -136,7 +136,7 @@ def main() -> int:
             settings = {"train": FILES[size], "kernel": kernel, **options}
             for store in stores:
                 perceptron = TreePerceptron(store=store, **options)
-                _, fit = timed(lambda: perceptron.fit(train.forest, train.labels, train.vectors))
+                _, fit = timed(perceptron.fit, train.forest, train.labels, train.vectors)
                 fit_seconds = fit.wall
                 emit("perceptron training time (fit)", round(fit_seconds, 3), "s",
                      store=store, cpu_seconds=round(fit.cpu, 3), **settings)
@@ -222,20 +222,20 @@ def section(args: argparse.Namespace, records: Records) -> list[str]:
         dev = records.figure("headline: F1 by clf predict, dev.tk")
         voted = records.find("headline: F1 in this process, exact sign vote rule, test.tk")
         average = records.figure("headline: F1 in this process, average rule, test.tk")
-        lines += [f"**The headline**: `polyparse clf train train.tk --model all.model "
+        lines += [(f"**The headline**: `polyparse clf train train.tk --model all.model "
                   f"--classifier voted-perceptron --epochs {cli['epochs']} --json`, then `clf "
                   "predict` on `dev.tk` and `test.tk` (34,350 instances); whole processes, "
-                  "reading the files included.", ""]
+                  "reading the files included."), ""]
         lines += markdown_table(
-            ["system", "trained on", "F1 test (P / R)", "F1 dev", "training: wall (CPU), "
-             "peak RSS", "model"],
-            [[f"polyparse voted perceptron (average rule), DAG, SST + poly2, {cli['epochs']} "
-              "epochs", "all of `train.tk` (413,485)",
+            ["system", "trained on", "F1 test (P / R)", "F1 dev", ("training: wall (CPU), "
+             "peak RSS"), "model"],
+            [[(f"polyparse voted perceptron (average rule), DAG, SST + poly2, {cli['epochs']} "
+              "epochs"), "all of `train.tk` (413,485)",
               f"**{test['figure']:.2f}** ({test['precision']:.2f} / {test['recall']:.2f})",
-              f"{dev:.2f}", f"{seconds_text(cli['figure'])} ({seconds_text(cli['cpu_seconds'])}"
-              f" CPU), {grouped(cli['peak_rss_mib'])} MiB",
-              f"{cli['n_trees']:,} trees, {cli['n_dag_nodes']:,} DAG nodes; "
-              f"{significant(test['us_per_tree'])} us per tree"],
+              f"{dev:.2f}", (f"{seconds_text(cli['figure'])} ({seconds_text(cli['cpu_seconds'])}"
+              f" CPU), {grouped(cli['peak_rss_mib'])} MiB"),
+              (f"{cli['n_trees']:,} trees, {cli['n_dag_nodes']:,} DAG nodes; "
+              f"{significant(test['us_per_tree'])} us per tree")],
              ["the same settings in this process, exact sign vote", "all of `train.tk`",
               f"{voted['figure']:.2f} ({voted['precision']:.2f} / {voted['recall']:.2f})", "",
               "", f"average rule here: {average:.2f}"],
@@ -271,11 +271,11 @@ def section(args: argparse.Namespace, records: Records) -> list[str]:
                          f"{records.figure('compression (plain / DAG nodes)', **where)} x",
                          "" if f1 is None else f"{f1:.2f}"])
     if rows:
-        lines += [f"**Fig. 3-5 of the mapping-kernels paper** (Da San Martino et al. 2019) on "
+        lines += [(f"**Fig. 3-5 of the mapping-kernels paper** (Da San Martino et al. 2019) on "
                   f"this data: averaged perceptron, {args.epochs} epoch(s), lambda {args.lam:g}; "
                   "fit in this process (CPU time); the plain store is the list of mistake trees "
                   "scored by kernel sums, the DAG store keeps every distinct subtree once; F1 of "
-                  "the positive class on `test.tk`.", ""]
+                  "the positive class on `test.tk`."), ""]
         lines += markdown_table(["training file", "kernel", "updates", "fit, plain",
                                  "fit, DAG", "tree nodes, plain", "DAG nodes", "compression",
                                  "F1 test"], rows)
@@ -297,12 +297,12 @@ def section(args: argparse.Namespace, records: Records) -> list[str]:
         plain_us = next(row for row in records.rows
                         if row["what"].startswith("classification time per tree, plain"))
         difference = records.figure("largest difference DAG - plain, relative")
-        lines += ["", f"Classifying `test.tk` with the {speed['train']} {speed['kernel']} model "
+        lines += ["", (f"Classifying `test.tk` with the {speed['train']} {speed['kernel']} model "
                   f"({speed['model_trees']:,} trees): {significant(dag_us['figure'])} us per "
                   f"tree by the DAG, {significant(plain_us['figure'])} us by the plain kernel "
                   f"sum ({plain_us['what'].split('(')[1].rstrip(')')}); "
                   f"{significant(speed['figure'])} x, largest relative difference "
-                  f"{difference:.1e}."]
+                  f"{difference:.1e}.")]
     return lines
 
 
@@ -310,10 +310,10 @@ def measure_speed(perceptron: TreePerceptron, test: TreeInstances, plain_rows: i
                   settings: dict) -> None:
     """Microseconds per test tree: the DAG decision function and the plain kernel sum."""
     model = perceptron.model()
-    dag, dag_time = timed(lambda: model.decision_function(test.forest, test.vectors, "dag"))
+    dag, dag_time = timed(model.decision_function, test.forest, test.vectors, "dag")
     dag_us = 1e6 * dag_time.cpu / len(test)
     forest, vectors = first_rows(test, plain_rows)
-    plain, plain_time = timed(lambda: model.decision_function(forest, vectors, "plain"))
+    plain, plain_time = timed(model.decision_function, forest, vectors, "plain")
     plain_us = 1e6 * plain_time.cpu / len(forest)
     same = {"model_trees": model.n_trees, "model_tree_nodes": model.n_tree_nodes,
             "model_dag_nodes": model.n_dag_nodes, **settings}

@@ -107,16 +107,16 @@ def main() -> int:
 
 
 def section(args: argparse.Namespace, rows: list[dict]) -> list[str]:
-    lines = [f"Our SMO (`TreeSVM`: libsvm's SMO on tree-kernel columns) against SVM-light-TK 1.5 "
+    lines = [(f"Our SMO (`TreeSVM`: libsvm's SMO on tree-kernel columns) against SVM-light-TK 1.5 "
              f"on the same files, tested on `{args.test}`: {args.kernel.upper()}, lambda "
              f"{args.lam:g}, with the normalised (x.z + 1)^2 on the vector as SVM-light-TK's "
              "`-C + -S 1 -d 2` (SST + poly2) or without it (the tree kernel alone), C by "
              "SVM-light's rule, eps 1e-3, one thread; fit in this process, wall (CPU) time. "
              "SVM-light-TK's figures are **quoted from `datasets/srl_boundary/README.md`** "
-             "(wall time of single runs on a busy 2-core machine of this kind)."]
+             "(wall time of single runs on a busy 2-core machine of this kind).")]
     small = [row for row in rows if row["train"] != "train.tk"]
-    for vector, title in (("poly2", "SST + poly2"), ("none", "the tree kernel alone "
-                                                              "(`--vector none`)")):
+    for vector, title in (("poly2", "SST + poly2"), ("none", ("the tree kernel alone "
+                                                              "(`--vector none`)"))):
         chosen = [row for row in small if row["vector"] == vector]
         if not chosen:
             continue
@@ -129,20 +129,21 @@ def section(args: argparse.Namespace, rows: list[dict]) -> list[str]:
               grouped(row["sv"]), *quoted(row)] for row in chosen))
     first = next((row for row in small if row["vector"] == "poly2"), None)
     if first is not None:
-        lines += ["", f"Both objectives on `{first['train']}` (`-j {first['j']:g}`, C = "
+        lines += ["", (f"Both objectives on `{first['train']}` (`-j {first['j']:g}`, C = "
                   f"{first['C']:.6g}): libsvm's 0.5 a'Qa - e'a = {first['libsvm_objective']:.6f}, "
                   f"the dual e'a - 0.5 |w|^2 = {first['objective']:.6f} and the primal 0.5 |w|^2 "
                   f"+ C sum xi = {first['primal']:.6f} (gap {first['relative_gap']:.1e} "
-                  "relative, SMO stopping at eps 1e-3 as libsvm and SVM-light do)."]
+                  "relative, SMO stopping at eps 1e-3 as libsvm and SVM-light do).")]
     everything = next((row for row in rows if row["train"] == "train.tk"), None)
     if everything is not None:
-        lines += ["", f"**All of `train.tk`** (413,485 instances; SST + poly2, `-j 1`, "
+        lines += ["", (f"**All of `train.tk`** (413,485 instances; SST + poly2, `-j 1`, "
                   f"`--cache-mb {args.all_cache_mb:g}`): F1 {everything['f1']:.2f} "
                   f"({everything['precision']:.2f} / {everything['recall']:.2f}), fit "
-                  f"{seconds_text(everything['seconds'])} ({seconds_text(everything['cpu_seconds'])}"
-                  f" CPU), {grouped(everything['sv'])} support vectors, the process's peak RSS "
+                  f"{seconds_text(everything['seconds'])} "
+                  f"({seconds_text(everything['cpu_seconds'])} CPU), "
+                  f"{grouped(everything['sv'])} support vectors, the process's peak RSS "
                   f"{significant(everything['peak_rss_mib'] / 1024)} GiB; classifying "
-                  f"`{args.test}` took {significant(everything['us_per_tree'])} us per tree."]
+                  f"`{args.test}` took {significant(everything['us_per_tree'])} us per tree.")]
     return lines
 
 
@@ -179,8 +180,8 @@ def run(train: Path, test: Path, j: float, vector_part: str, cache_mb: float, ar
     emit("reading seconds (training and test files)", round(reading.wall, 3), "s")
     svm = TreeSVM(spec, C=args.C, j=j, cache_mb=cache_mb, threads=args.threads)
     trees = training.instance_ptr[:-1]
-    result, fit = timed(lambda: svm.fit(training.forest, training.labels,
-                                        training.vectors if vector else None, trees))
+    result, fit = timed(svm.fit, training.forest, training.labels,
+                        training.vectors if vector else None, trees)
     seconds = fit.wall
     reference = SVM_LIGHT_TK.get((train.name, vector, j)) if args.kernel == "sst" else None
     emit("training seconds, TreeSVM fit", round(seconds, 3), "s", cpu_seconds=round(fit.cpu, 3),
@@ -195,8 +196,8 @@ def run(train: Path, test: Path, j: float, vector_part: str, cache_mb: float, ar
     emit("dual objective e'a - 0.5 |w|^2", objectives["dual"], "")
     emit("primal objective 0.5 |w|^2 + sum C_i xi_i", objectives["primal"], "",
          gap=objectives["gap"], relative_gap=objectives["relative_gap"])
-    values, classifying = timed(lambda: svm.decision_function(
-        testing.forest, testing.vectors if vector else None, testing.instance_ptr[:-1]))
+    values, classifying = timed(svm.decision_function, testing.forest,
+                                testing.vectors if vector else None, testing.instance_ptr[:-1])
     classify = classifying.wall
     emit("classification seconds (whole test file)", round(classify, 3), "s",
          per_tree_us=round(1e6 * classify / len(testing), 2),
@@ -221,8 +222,8 @@ def run(train: Path, test: Path, j: float, vector_part: str, cache_mb: float, ar
 
 
 def write_markdown(path: str, rows: list[dict]) -> None:
-    lines = ["| training file | vector | j | C | SV | dual | primal | F1 | seconds | "
-             "SVM-light-TK F1 / s / SV |", "|---|---|---|---|---|---|---|---|---|---|"]
+    lines = [("| training file | vector | j | C | SV | dual | primal | F1 | seconds | "
+             "SVM-light-TK F1 / s / SV |"), "|---|---|---|---|---|---|---|---|---|---|"]
     for row in rows:
         reference = row["svm_light_tk"]
         theirs = "" if reference is None else " / ".join(
