@@ -16,7 +16,8 @@ process pinned to one core, model loaded, sentences already read). Chunking from
 accuracy with predicted bunsetsu. The whole `polyparse ja parse` process (start, model load,
 reading and writing KNP) is timed on one core on KWDLC test repeated --copies times. Last, the default
 configuration trains on the Wikipedia Annotated Corpus's train documents (malformed sentences
-skipped) and is scored on its dev documents.
+skipped) and is scored on its dev documents. Every child process runs before any model is
+loaded here, since a child's peak RSS also counts the pages of the process it was forked from.
 """
 from __future__ import annotations
 
@@ -72,13 +73,17 @@ def scores_of(gold: list, parsed: list, chunked: bool) -> dict:
     return parsed_scores(gold, parsed, chunked)
 
 
-def measure(config: str, corpora: Path, workdir: Path, test_file: Path, big_file: Path,
-            n_big: int, runs: int, records: Records) -> None:
-    from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
-    from parser.formats.knp import read_knp
-
+def config_name(config: str) -> str:
     algorithm, degree = config.split(":")
-    name = f"{algorithm}, d={degree}"
+    return f"{algorithm}, d={degree}"
+
+
+def train_and_run(config: str, corpora: Path, workdir: Path, big_file: Path, n_big: int,
+                  copies: int, runs: int, records: Records) -> Path:
+    """The child processes of one configuration: `ja train` (and, for the defaults, again on one
+    core), then the whole `ja parse` process on the repeated test file; the model file."""
+    algorithm, degree = config.split(":")
+    name = config_name(config)
     model = workdir / f"{algorithm}-{degree}.model"
     seconds, rss = child_run(polyparse_command() + [
         "ja", "train", "--ids", str(corpora / "kwdlc" / "id" / "train.id"),
@@ -96,6 +101,24 @@ def measure(config: str, corpora: Path, workdir: Path, test_file: Path, big_file
                      peak_rss_mib=round(rss))
     records.emit("model file size", round(model.stat().st_size / 1e6, 2), "MB", config=name,
                  bytes=model.stat().st_size)
+    command = polyparse_command() + ["ja", "parse", "--model", str(model), str(big_file), "-o",
+                                     str(workdir / "out.knp")]
+    times = [child_run(command, one_core=True, quiet_stderr=True) for _ in range(runs)]
+    least = min(t for t, _ in times)
+    records.emit("polyparse ja parse, whole process reading and writing KNP, one core",
+                 round(n_big / least), "sentences/s",
+                 data=f"{DATA} test x {copies} ({n_big} sentences)", config=name,
+                 sentences=n_big, seconds=round(least, 3),
+                 peak_rss_mib=round(max(r for _, r in times)))
+    return model
+
+
+def measure(config: str, model: Path, test_file: Path, runs: int, records: Records) -> None:
+    """One configuration's model in this process: load time, speed, accuracy, chunking."""
+    from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
+    from parser.formats.knp import read_knp
+
+    name = config_name(config)
 
     def load() -> BunsetsuParser:
         loaded = BunsetsuParser.load(str(model))
@@ -136,23 +159,12 @@ def measure(config: str, corpora: Path, workdir: Path, test_file: Path, big_file
                      data=DATA + " test", config=name,
                      beside_gold_bunsetsu=round(gold_chunks[key], 2))
 
-    command = polyparse_command() + ["ja", "parse", "--model", str(model), str(big_file), "-o",
-                                     str(workdir / "out.knp")]
-    times = [child_run(command, one_core=True, quiet_stderr=True) for _ in range(runs)]
-    least = min(t for t, _ in times)
-    records.emit("polyparse ja parse, whole process reading and writing KNP, one core",
-                 round(n_big / least), "sentences/s",
-                 data=f"{DATA} test x {n_big // len(test)} ({n_big} sentences)", config=name,
-                 sentences=n_big, seconds=round(least, 3),
-                 peak_rss_mib=round(max(r for _, r in times)))
 
-
-def wac(corpora: Path, workdir: Path, records: Records) -> None:
-    from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
-    from parser.formats.knp import read_knp
-
+def wac_train(corpora: Path, workdir: Path, records: Records) -> Path | None:
+    """The defaults trained on the Wikipedia Annotated Corpus's train documents (a child
+    process); the model file, or None without the corpus."""
     if not (corpora / "ja_wac" / "id" / "train.id").is_file():
-        return
+        return None
     model = workdir / "wac.model"
     command = polyparse_command() + [
         "ja", "train", "--ids", str(corpora / "ja_wac" / "id" / "train.id"),
@@ -162,6 +174,14 @@ def wac(corpora: Path, workdir: Path, records: Records) -> None:
                   and "malformed training sentence" not in line)
     records.emit("ja train (shift-reduce, d=2), malformed sentences skipped",
                  round(training.wall, 1), "s", data=WAC, skipped=skipped)
+    return model
+
+
+def wac_score(model: Path, corpora: Path, workdir: Path, records: Records) -> None:
+    """The WAC model on the gold bunsetsu of the dev documents, in this process."""
+    from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
+    from parser.formats.knp import read_knp
+
     dev = list(read_knp(str(documents(corpora, "ja_wac", "dev.id", workdir / "wac-dev.knp"))))
     parser = BunsetsuParser.load(str(model))
     scores = scores_of(dev, parser.parse(dev, chunk=False), chunked=False)
@@ -188,13 +208,20 @@ def main() -> int:
         test_file = documents(corpora, "kwdlc", "test.id", workdir / "test.knp")
         text = test_file.read_text(encoding="utf-8")
         big_file = workdir / "big.knp"
-        big_file.write_text(text * args.copies, encoding="utf-8")
+        with open(big_file, "w", encoding="utf-8") as out:
+            out.writelines(text for _ in range(args.copies))
         n_big = text.count("\nEOS\n") * args.copies + (args.copies if text.startswith("EOS\n")
                                                         else 0)
-        for config in args.configs.split(","):
-            measure(config, corpora, workdir, test_file, big_file, n_big, args.runs, records)
-        if args.wac:
-            wac(corpora, workdir, records)
+        # The child processes first: a child's peak RSS also counts the pages of the process
+        # it was forked from, so they run while this one is small.
+        configs = args.configs.split(",")
+        models = [train_and_run(config, corpora, workdir, big_file, n_big, args.copies,
+                                args.runs, records) for config in configs]
+        wac_model = wac_train(corpora, workdir, records) if args.wac else None
+        for config, model in zip(configs, models):
+            measure(config, model, test_file, args.runs, records)
+        if wac_model is not None:
+            wac_score(wac_model, corpora, workdir, records)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     records.emit("benchmark process peak memory",
