@@ -1,26 +1,35 @@
 """The bundled English model as a user meets it: file size, the time and peak memory of parsing
-the bundled example in a fresh process, EWT test scores with UPOS alone and with all tags, and
-parse speed. Prints one JSON object per measurement.
+the bundled example in a fresh process, EWT test and dev scores with UPOS alone and with all
+tags, and parse speed. Prints one JSON object per measurement and, with --results, writes its
+section of docs/results.md.
 
     python benchmarks/bundled_model.py [--corpora DIR] [--model FILE] [--runs 9]
+                                       [--results docs/results.md]
 
 The example is parsed by the installed `polyparse dep parse` command (wall time of the whole
-process: interpreter start, imports, model load, parse, write), `--runs` times; the median and
-the least are reported, with the largest maximum resident set size of those runs. EWT test is
-parsed twice, once as it is and once with every XPOS replaced by "_" (a file with UPOS alone).
+process: interpreter start, imports, model load, parse, write), `--runs` times after one
+warm-up run; the median and the least are reported, with the largest maximum resident set size
+of those runs. EWT test is parsed twice, once as it is and once with every XPOS replaced by "_"
+(a file with UPOS alone), and dev once as it is, in this process pinned to one core (the model
+loaded beforehand; CPU time and wall time of one parse).
 """
 from __future__ import annotations
 
+import argparse
+import os
+import resource
+import shutil
 import statistics
 import sys
 import tempfile
-import time
+from dataclasses import replace
 from pathlib import Path
 
-from child_process import child_run, polyparse_command
-from machine import corpora_arguments, emit, peak_memory_record, record
+from child_process import child_run, pinned_to_one_core, polyparse_command
+from machine import Records, grouped, markdown_table, publish, seconds_text, significant, timed
 
 DATA = "UD English-EWT 2.16"
+INPUTS = ("test, all tags", "test, UPOS alone (XPOS _)", "dev, all tags")
 
 
 def without_xpos(source: Path, target: Path) -> None:
@@ -34,57 +43,105 @@ def without_xpos(source: Path, target: Path) -> None:
 
 
 def main() -> int:
-    ap = corpora_arguments(__doc__)
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--corpora", default=os.environ.get("POLYPARSE_CORPORA", "../shared/corpora"))
     ap.add_argument("--model", help="a model file instead of the bundled one")
     ap.add_argument("--runs", type=int, default=9, help="fresh processes parsing the example")
+    ap.add_argument("--results", help="write this benchmark's section of a results page")
     args = ap.parse_args()
     from parser.models.bundled import bundled_example, bundled_model
 
+    records = Records(DATA)
     model = Path(args.model) if args.model else bundled_model()
+    records.emit("bundled model file size", round(model.stat().st_size / 1e6, 2), "MB",
+                 data="parser/models/en_ewt.model", bytes=model.stat().st_size)
     example = bundled_example()
-    emit(record("bundled model file size", "parser/models/en_ewt.model",
-                round(model.stat().st_size / 1e6, 2), "MB", bytes=model.stat().st_size))
     command = polyparse_command() + ["dep", "parse", str(example)]
     if args.model:
         command += ["--model", str(model)]
     child_run(command)
     runs = [child_run(command) for _ in range(args.runs)]
     seconds = [s for s, _ in runs]
-    emit(record("parse the bundled example (whole process)", "parser/models/example.conllu",
-                round(statistics.median(seconds), 3), "s (median)", least=round(min(seconds), 3),
-                runs=args.runs))
-    emit(record("parse the bundled example, peak memory", "parser/models/example.conllu",
-                round(max(rss for _, rss in runs), 1), "MB (max RSS)"))
+    records.emit("parse the bundled example (whole process)", round(statistics.median(seconds), 3),
+                 "s (median)", data="parser/models/example.conllu",
+                 least=round(min(seconds), 3), runs=args.runs)
+    records.emit("parse the bundled example, peak memory", round(max(rss for _, rss in runs), 1),
+                 "MiB (max RSS)", data="parser/models/example.conllu")
 
     from parser.dependency.dependency_parser import DependencyParser
     from parser.dependency.evaluate import evaluate
     from parser.formats.conll import read_conll
 
-    test = Path(args.corpora) / "en_ewt" / "en_ewt-ud-test.conllu"
-    if not test.is_file():
-        return 0
-    parser = DependencyParser.load(str(model))
-    with tempfile.TemporaryDirectory(prefix="polyparse-bundled-") as folder:
-        workdir = Path(folder)
-        upos_only = workdir / "test-upos.conllu"
-        without_xpos(test, upos_only)
-        gold = list(read_conll(test))
-        for name, path in (("all tags", test), ("UPOS alone (XPOS _)", upos_only)):
-            sentences = list(read_conll(path))
-            started = time.perf_counter()
-            parsed = parser.parse(sentences)
-            seconds = time.perf_counter() - started
-            from dataclasses import replace
+    # Loaded only now: a child's peak RSS also counts the pages of the process it was forked
+    # from, so the example's processes above ran while this one was small.
+    parser, loading = timed(DependencyParser.load, str(model))
+    records.emit("bundled model load time", round(loading.wall, 3), "s",
+                 data="parser/models/en_ewt.model", cpu_seconds=round(loading.cpu, 3),
+                 converted=parser.info.get("converted"),
+                 evaluator_MiB=round(parser.evaluator_bytes() / 2**20, 1))
 
-            system = [replace(s, head=h, deprel=d) for s, (h, d) in zip(sentences, parsed)]
-            scores = evaluate(gold, system).as_dict()
-            for key in ("UAS", "LAS"):
-                emit(record(f"bundled model EWT test {key}, {name}", DATA + " test",
-                            round(scores[key], 2), "%"))
-            emit(record(f"bundled model parse speed, {name} (decode, one core)", DATA + " test",
-                        round(len(sentences) / seconds), "sentences/s"))
-    emit(peak_memory_record(DATA))
+    ewt = Path(args.corpora) / "en_ewt"
+    test, dev = ewt / "en_ewt-ud-test.conllu", ewt / "en_ewt-ud-dev.conllu"
+    if test.is_file():
+        workdir = Path(tempfile.mkdtemp(prefix="polyparse-bundled-"))
+        try:
+            upos_only = workdir / "test-upos.conllu"
+            without_xpos(test, upos_only)
+            for name, path, gold_path in zip(INPUTS, (test, upos_only, dev), (test, test, dev)):
+                gold = list(read_conll(gold_path))
+                sentences = list(read_conll(path))
+                with pinned_to_one_core():
+                    parser.parse(sentences[:10])
+                    parsed, timing = timed(parser.parse, sentences)
+                system = [replace(s, head=h, deprel=d) for s, (h, d) in zip(sentences, parsed)]
+                scores = evaluate(gold, system).as_dict()
+                for key in ("UAS", "LAS"):
+                    records.emit(f"bundled model EWT {key}", round(scores[key], 2), "%",
+                                 input=name)
+                records.emit("bundled model parse speed (decode, one core)",
+                             round(len(sentences) / timing.cpu), "sentences/s (CPU time)",
+                             input=name, wall_sentences_per_s=round(len(sentences) / timing.wall))
+        finally:
+            shutil.rmtree(workdir, ignore_errors=True)
+    records.emit("benchmark process peak memory",
+                 round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+                 "MiB (max RSS)")
+    if args.results:
+        publish(args.results, "bundled_model", "The bundled English model", section(records))
     return 0
+
+
+def section(records: Records) -> list[str]:
+    size = records.find("bundled model file size")
+    load = records.find("bundled model load time")
+    converted = load["converted"] or {}
+    example = records.find("parse the bundled example (whole process)")
+    peak = records.figure("parse the bundled example, peak memory")
+    lines = [
+        f"- Model file: {size['figure']:.2f} MB ({size['bytes']:,} bytes)"
+        + (f", its classifiers stored as `{converted['evaluator']}` evaluators (rare threshold "
+           f"{converted['rare_threshold']})" if converted else "")
+        + f"; loads in {seconds_text(load['figure'])} ({seconds_text(load['cpu_seconds'])} CPU), "
+          f"its evaluators take {significant(load['evaluator_MiB'])} MiB.",
+        (f"- `polyparse dep parse` of the bundled example, whole process (start, imports, load, "
+        f"parse, write): median {seconds_text(example['figure'])}, least "
+        f"{seconds_text(example['least'])} over {example['runs']} runs after a warm-up; peak "
+        f"RSS {grouped(peak)} MiB."),
+    ]
+    rows = []
+    for name in INPUTS:
+        speed = records.find("bundled model parse speed (decode, one core)", input=name)
+        if speed is None:
+            continue
+        rows.append([f"EWT {name}", f"{records.figure('bundled model EWT UAS', input=name):.2f}",
+                     f"{records.figure('bundled model EWT LAS', input=name):.2f}",
+                     grouped(speed["figure"]), grouped(speed["wall_sentences_per_s"])])
+    if rows:
+        lines += ["", ("Scores (CoNLL 2018 rules, all words) and decode speed on one core, model "
+                  "loaded (sentences/s by CPU time, and by wall time on this shared machine):"), ""]
+        lines += markdown_table(["input", "UAS", "LAS", "sentences/s (CPU)", "sentences/s (wall)"],
+                                rows)
+    return lines
 
 
 if __name__ == "__main__":

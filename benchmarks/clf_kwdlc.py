@@ -1,9 +1,10 @@
 """linear and poly2-linear on kwdlc_dep (J.DepP's bunsetsu dependency decisions), train -> test.
 
     python benchmarks/clf_kwdlc.py [--datasets DIR] [--runs linear-l2,poly2-linear-l2,...]
-                                   [--markdown FILE]
+                                   [--markdown FILE] [--results docs/results.md]
 
-Prints one JSON object per measurement (what, data, figure, unit, machine, settings). Each
+Prints one JSON object per measurement (what, data, figure, unit, machine, settings) and, with
+--results, writes its section of docs/results.md. Each
 training and each prediction runs `polyparse clf ...` in a child process; its wall time is
 measured here, its CPU time and peak memory come from the child's own rusage (os.wait4:
 ru_maxrss, the child's maximum resident set size, which includes the Python interpreter and
@@ -23,12 +24,19 @@ import tempfile
 import time
 from pathlib import Path
 
-from machine import Records
+from machine import Records, grouped, markdown_table, publish, seconds_text, significant
 
 REPO = Path(__file__).resolve().parents[1]
 
 DATA = "kwdlc_dep train.svm -> test.svm"
 RUNS = ("linear-l2", "linear-l1", "poly2-linear-l2", "poly2-linear-l1")
+# datasets/kwdlc_dep's README: other tools on the same files (quoted, not measured here).
+QUOTED = [
+    ("LIBLINEAR-POLY2 2.01, L2 loss (features seen >= 3 times, remapped)", "92.23 %",
+     "30 min 51 s", "4.1 GB"),
+    ("LIBLINEAR-POLY2 2.01, L1 loss (the same files)", "92.18 %", "281 s CPU", "4.1 GB"),
+    ("liblinear 2.3, L2 loss, C=1", "87.81 %", "9.8 s", "51 MB"),
+]
 
 
 def child(argv: list[str]) -> tuple[str, float, float, float]:
@@ -52,11 +60,12 @@ def polyparse(*args: str) -> list[str]:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     default = os.environ.get("POLYPARSE_DATASETS", str(REPO.parent / "shared" / "datasets"))
     ap.add_argument("--datasets", default=default, help="folder holding kwdlc_dep/")
     ap.add_argument("--runs", default=",".join(RUNS), help=f"comma-separated, from {RUNS}")
     ap.add_argument("--markdown", help="also write a markdown table to this file")
+    ap.add_argument("--results", help="write this benchmark's section of a results page")
     args = ap.parse_args()
     folder = Path(args.datasets) / "kwdlc_dep"
     train, test = folder / "train.svm", folder / "test.svm"
@@ -102,7 +111,43 @@ def main() -> int:
         lines = records.markdown_table()
         lines.append(f"\n{DATA}; {records.host}\n")
         Path(args.markdown).write_text("\n".join(lines), encoding="utf-8")
+    if args.results:
+        publish(args.results, "clf_kwdlc", "linear and poly2-linear on kwdlc_dep",
+                section(args.runs.split(","), records))
     return 0
+
+
+def section(runs: list[str], records: Records) -> list[str]:
+    rows = []
+    for run in runs:
+        classifier, loss = run.rsplit("-", 1)
+
+        def figure(what: str, classifier: str = classifier, loss: str = loss) -> object:
+            return records.figure(what, classifier=classifier, loss=loss)
+
+        fit = records.find("training time (fit only)", classifier=classifier, loss=loss)
+        rows.append([f"polyparse `{classifier}`, {loss.upper()} loss, C=1",
+                     f"{figure('test accuracy'):.2f} %",
+                     (f"{seconds_text(figure('training time (read, fit, write model)'))} "
+                     f"({seconds_text(figure('training CPU time (child user+system)'))} CPU)"),
+                     f"{seconds_text(fit['figure'])}, {fit['iterations']} iterations"
+                     + ("" if fit["converged"] else ", not converged"),
+                     f"{grouped(figure('training peak memory (child ru_maxrss)'))} MiB",
+                     f"{significant(figure('prediction time per example (scoring only)'))} us",
+                     f"{significant(figure('model file size'))} MiB"])
+    baseline = records.figure("peak memory, baseline (import modules, read train.svm)")
+    lines = [("kwdlc_dep `train.svm` (77,428 examples) -> `test.svm` (12,509). Each training and "
+             "prediction is a `polyparse clf` command in a child process: training is the "
+             "whole command's wall time (its CPU time: user + system of all threads) and the "
+             "fit alone as the command reports it; peak memory is the child's maximum RSS, "
+             f"including Python and NumPy ({grouped(baseline)} MiB for importing and reading "
+             "`train.svm` alone); per decision: scoring only, as `clf predict` reports it."), ""]
+    lines += markdown_table(["system", "accuracy", "training command: wall (CPU)", "fit",
+                             "peak memory", "per decision", "model file"], rows)
+    lines += ["", ("Other tools on the same files, **quoted from `datasets/README.md`** (not "
+              "measured here; times of single runs on a busy machine of this kind):"), ""]
+    lines += markdown_table(["system", "accuracy", "training", "peak memory"], QUOTED)
+    return lines
 
 
 if __name__ == "__main__":

@@ -1,11 +1,26 @@
-"""A one-line description of this machine for benchmark records."""
+"""A one-line description of this machine for benchmark records, the records of one run, and
+the page they are published on (docs/results.md: one section per benchmark, written by it)."""
 from __future__ import annotations
 
-import argparse
+import datetime
 import json
+import math
 import os
 import platform
-import resource
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import NamedTuple
+
+REPO = Path(__file__).resolve().parents[1]
+# When this process began its work (benchmarks import this module first), and the load of the
+# machine then: publish states both beside the figures.
+PROCESS_STARTED = time.monotonic()
+LOAD_AT_START = os.getloadavg()[0]
 
 
 def machine() -> str:
@@ -25,40 +40,34 @@ def record(what: str, data: str, figure: float, unit: str, **extra: object) -> d
     return {"what": what, "data": data, "figure": figure, "unit": unit, "machine": machine(), **extra}
 
 
-def corpora_arguments(doc: str) -> argparse.ArgumentParser:
-    """A benchmark's argument parser (described by its docstring's first line) with --corpora,
-    the folder of the raw corpora (POLYPARSE_CORPORA, else ../shared/corpora)."""
-    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
-    ap.add_argument("--corpora", default=os.environ.get("POLYPARSE_CORPORA", "../shared/corpora"))
-    return ap
-
-
-def emit(rec: dict) -> None:
-    """Print one record as a JSON line."""
-    print(json.dumps(rec, ensure_ascii=False), flush=True)
-
-
-def peak_memory_record(data: str) -> dict:
-    """The record of this process's peak memory (max RSS) so far."""
-    return record("benchmark process peak memory", data,
-                  round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-                  "MB (max RSS)")
-
-
 class Records:
-    """The measurements of one benchmark run on one data set: each is printed as one JSON line
-    when emitted and kept for the markdown table."""
+    """The measurements of one benchmark run: each is printed as one JSON line when emitted and
+    kept, so that the run's tables are built from exactly what it printed."""
 
     def __init__(self, data: str) -> None:
         self.data = data
         self.host = machine()
         self.rows: list[dict] = []
 
-    def emit(self, what: str, figure: float, unit: str, **settings: object) -> None:
-        row = {"what": what, "data": self.data, "figure": figure, "unit": unit,
-               "machine": self.host, **settings}
+    def emit(self, what: str, figure: object, unit: str, *, data: str | None = None,
+             **settings: object) -> dict:
+        row = {"what": what, "data": self.data if data is None else data, "figure": figure,
+               "unit": unit, "machine": self.host, **settings}
         self.rows.append(row)
-        print(json.dumps(row), flush=True)
+        print(json.dumps(row, ensure_ascii=False), flush=True)
+        return row
+
+    def find(self, what: str, **settings: object) -> dict | None:
+        """The last record named what whose settings include these (key = value), or None."""
+        for row in reversed(self.rows):
+            if row["what"] == what and all(row.get(k) == v for k, v in settings.items()):
+                return row
+        return None
+
+    def figure(self, what: str, **settings: object) -> object:
+        """The figure of find(what, **settings), or None."""
+        row = self.find(what, **settings)
+        return None if row is None else row["figure"]
 
     def markdown_table(self) -> list[str]:
         """The lines of a markdown table: what, settings (every other key), figure, unit."""
@@ -71,28 +80,150 @@ class Records:
         return lines
 
 
-def publish(path: str | os.PathLike, name: str, title: str, lines: list[str]) -> None:
-    """Write the section `name` of a results page (docs/results.md): a heading, the machine and
-    the date, then lines; the section between its markers is replaced, or added at the end, and
-    the rest of the page is kept as it is. The page is written whole or not at all."""
-    import datetime
-    import tempfile
-    from pathlib import Path
+class Timing(NamedTuple):
+    """Seconds of one piece of work: wall-clock and CPU time of this process (user + system,
+    all its threads). On a shared machine the CPU time of single-threaded work is the better
+    estimate of its wall time on an idle one."""
+    wall: float
+    cpu: float
 
-    page = Path(path)
-    begin, end = f"<!-- {name}: begin -->", f"<!-- {name}: end -->"
+
+def timed(work: Callable[..., object], *args: object, **kwargs: object) -> tuple[object, Timing]:
+    """work(*args, **kwargs)'s result and its Timing."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = work(*args, **kwargs)
+    return result, Timing(time.perf_counter() - wall, time.process_time() - cpu)
+
+
+def least_time(repeat: int, work: Callable[..., object], *args: object,
+               **kwargs: object) -> Timing:
+    """The least wall and the least CPU seconds of `repeat` calls of work(*args, **kwargs) (at
+    least one)."""
+    timings = [timed(work, *args, **kwargs)[1] for _ in range(max(1, repeat))]
+    return Timing(min(t.wall for t in timings), min(t.cpu for t in timings))
+
+
+def markdown_table(header: Sequence[str], rows: Iterable[Sequence[object]]) -> list[str]:
+    """The lines of a markdown table; None cells are left empty."""
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for row in rows:
+        lines.append("| " + " | ".join("" if cell is None else str(cell) for cell in row) + " |")
+    return lines
+
+
+def significant(value: float | None, digits: int = 3) -> str:
+    """value with `digits` significant digits (at least the units, grouped by thousands):
+    0.0483, 0.33, 10.6, 448, 5,239; empty for None."""
+    if value is None:
+        return ""
+    if value == 0 or not math.isfinite(value):
+        return f"{value:g}"
+    decimals = max(0, digits - 1 - math.floor(math.log10(abs(value))))
+    return f"{value:,.{decimals}f}"
+
+
+def grouped(value: float | None) -> str:
+    """A whole number grouped by thousands (5,239); empty for None."""
+    return "" if value is None else f"{round(value):,}"
+
+
+def seconds_text(seconds: float | None) -> str:
+    """A duration as a reader takes it in: 0.33 s, 61.3 s, 448 s, 31 min 5 s; empty for None."""
+    if seconds is None:
+        return ""
+    if seconds < 600:
+        return f"{significant(seconds)} s"
+    minutes, rest = divmod(round(seconds), 60)
+    return f"{minutes} min {rest} s"
+
+
+def command_line() -> str:
+    """This process's command as run from the checkout root: python benchmarks/NAME.py ARGS."""
+    script = Path(sys.argv[0]).resolve()
+    try:
+        shown = str(script.relative_to(REPO))
+    except ValueError:
+        shown = str(script)
+    return shlex.join(["python", shown, *sys.argv[1:]])
+
+
+def checkout_state() -> str:
+    """The commit measured (short hash), with a note when the checkout had other changes than
+    the results page; empty when git cannot tell."""
+    try:
+        commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"],
+                                capture_output=True, text=True, check=True).stdout.strip()
+        changes = subprocess.run(["git", "-C", str(REPO), "status", "--porcelain", "--", ".",
+                                  ":(exclude)docs/results.md"],
+                                 capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return ""
+    return f"commit {commit}" + (" with uncommitted changes" if changes else "")
+
+
+def run_conditions() -> str:
+    """Date, machine, commit, niceness, load and duration of this run, as one sentence."""
     today = datetime.date.today().isoformat()
-    section = "\n".join([begin, f"## {title}", "",
-                         f"`python benchmarks/{name}.py`, {today}, on {machine()}.", "",
-                         *lines, end])
-    text = page.read_text(encoding="utf-8") if page.exists() else "# Results\n"
+    parts = [today, f"on {machine()}"]
+    state = checkout_state()
+    if state:
+        parts.append(f"at {state}")
+    niceness = os.nice(0)
+    if niceness:
+        parts.append(f"at niceness {niceness}")
+    parts.append(f"load average {LOAD_AT_START:.1f} when it started and "
+                 f"{os.getloadavg()[0]:.1f} when it ended")
+    parts.append(f"the run took {seconds_text(time.monotonic() - PROCESS_STARTED)}")
+    return ", ".join(parts)
+
+
+def section_markers(name: str) -> tuple[str, str]:
+    return f"<!-- {name}: begin -->", f"<!-- {name}: end -->"
+
+
+def replace_section(text: str, name: str, section: str, at_start: bool = False) -> str:
+    """text with the section `name` (its markers included in `section`) replaced in place, or
+    added: at the end, or with at_start right after the page's title line."""
+    begin, end = section_markers(name)
     if begin in text and end in text:
         head, rest = text.split(begin, 1)
-        text = head + section + rest.split(end, 1)[1]
-    else:
-        text = text.rstrip("\n") + "\n\n" + section + "\n"
+        return head + section + rest.split(end, 1)[1]
+    if at_start:
+        title, _, body = text.partition("\n")
+        return title + "\n\n" + section + "\n" + ("\n" + body.lstrip("\n") if body.strip() else "")
+    return text.rstrip("\n") + "\n\n" + section + "\n"
+
+
+def write_page(page: Path, text: str) -> None:
+    """Write the page whole or not at all (a temporary file renamed over it), keeping the
+    permissions of the page it replaces (a new page: 0666 less the umask)."""
     page.parent.mkdir(parents=True, exist_ok=True)
+    if page.exists():
+        mode = page.stat().st_mode & 0o777
+    else:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
     with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=page.parent, delete=False,
                                      prefix=f".{page.name}.", suffix=".tmp") as out:
         out.write(text)
+    os.chmod(out.name, mode)
     os.replace(out.name, page)
+
+
+def read_page(page: Path) -> str:
+    return page.read_text(encoding="utf-8") if page.exists() else "# Results\n"
+
+
+def publish(path: str | os.PathLike, name: str, title: str, lines: list[str],
+            command: str | None = None) -> None:
+    """Write the section `name` of a results page (docs/results.md): a heading, the exact
+    command (this process's by default), the date, machine, commit, niceness, load and duration,
+    then lines; the section between its markers is replaced, or added at the end, and the rest
+    of the page is kept as it is. The page is written whole or not at all."""
+    begin, end = section_markers(name)
+    section = "\n".join([begin, f"## {title}", "",
+                         f"`{command or command_line()}`: {run_conditions()}.", "",
+                         *lines, end])
+    page = Path(path)
+    write_page(page, replace_section(read_page(page), name, section))

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import json
 import os
 import shutil
 import subprocess
@@ -28,8 +27,8 @@ import time
 from pathlib import Path
 
 from bundled_model import without_xpos
-from child_process import polyparse_command
-from machine import publish, record
+from child_process import child_run, polyparse_command
+from machine import Records, markdown_table, publish
 
 REPO = Path(__file__).resolve().parents[1]
 # The bars of issue 21 and the anchors it quotes, beside each figure in the results table.
@@ -44,33 +43,8 @@ BARS = {
 }
 ONE_SENTENCE = ("import polyparse\n"
                 "parser = polyparse.load_parser()\n"
-                "parser.parse([('The', 'DET'), ('dog', 'NOUN'), ('barks', 'VERB'), ('.', 'PUNCT')])")
-
-
-def emit(rec: dict) -> dict:
-    print(json.dumps(rec, ensure_ascii=False), flush=True)
-    return rec
-
-
-def spawned_run(command: list[str], one_core: bool) -> tuple[float, float]:
-    """Wall seconds and peak RSS (MB) of one run of command, spawned rather than forked (a
-    forked child's peak RSS would count this process's pages), its output thrown away;
-    one_core: on the first CPU this process may use, as `taskset` would pin it."""
-    allowed = os.sched_getaffinity(0)
-    if one_core:
-        os.sched_setaffinity(0, {min(allowed)})
-    try:
-        started = time.perf_counter()
-        child = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                 stderr=subprocess.DEVNULL)
-        _, status, usage = os.wait4(child.pid, 0)
-        seconds = time.perf_counter() - started
-        child.returncode = os.waitstatus_to_exitcode(status)
-    finally:
-        os.sched_setaffinity(0, allowed)
-    if child.returncode != 0:
-        raise SystemExit(f"{' '.join(command)} failed with exit code {child.returncode}")
-    return seconds, usage.ru_maxrss / 1024
+                "parser.parse([('The', 'DET'), ('dog', 'NOUN'), ('barks', 'VERB'), "
+                "('.', 'PUNCT')])")
 
 
 def best_of(command: list[str], runs: int, one_core: bool = False,
@@ -81,7 +55,7 @@ def best_of(command: list[str], runs: int, one_core: bool = False,
     for _ in range(runs + 1):
         if output is not None and output.exists():
             output.unlink()
-        results.append(spawned_run(command, one_core))
+        results.append(child_run(command, one_core=one_core, quiet_stderr=True))
     counted = results[1:]
     return min(s for s, _ in counted), max(rss for _, rss in counted)
 
@@ -125,7 +99,7 @@ def ci_seconds(workdir: Path) -> float:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpora", default=os.environ.get("POLYPARSE_CORPORA", "../shared/corpora"))
     ap.add_argument("--runs", type=int, default=5, help="counted runs of each command")
     ap.add_argument("--ja-model", help="a `polyparse ja train` model (default: train one on "
@@ -140,17 +114,19 @@ def main() -> int:
     polyparse = polyparse_command()
     workdir = Path(tempfile.mkdtemp(prefix="polyparse-startup-"))
     rows: list[tuple[str, str, str]] = []
+    records = Records("-")
     try:
         seconds, rss = best_of([*polyparse, "--version"], args.runs)
-        emit(record("polyparse --version", "-", round(seconds, 3), "s", peak_rss_mb=round(rss, 1)))
+        records.emit("polyparse --version", round(seconds, 3), "s", peak_rss_mb=round(rss, 1))
         rows.append(("version", "`polyparse --version`", f"{seconds:.3f} s, {rss:.0f} MB"))
 
         heavy = loaded_heavy_modules()
         seconds, rss = best_of([sys.executable, "-c", "import polyparse"], args.runs)
-        emit(record("python -c 'import polyparse'", "-", round(seconds, 3), "s",
-                    peak_rss_mb=round(rss, 1), loads=heavy))
+        records.emit("python -c 'import polyparse'", round(seconds, 3), "s",
+                     peak_rss_mb=round(rss, 1), loads=heavy)
+        loads = ", ".join(heavy) or "none of numpy, nltk, scipy"
         rows.append(("import", "`python -c \"import polyparse\"`",
-                     f"{seconds:.3f} s, {rss:.0f} MB, loads {', '.join(heavy) or 'none of numpy, nltk, scipy'}"))
+                     f"{seconds:.3f} s, {rss:.0f} MB, loads {loads}"))
 
         from parser.formats.conll import read_conll
         from parser.models.bundled import bundled_example
@@ -158,8 +134,8 @@ def main() -> int:
         out = workdir / "example.out.conllu"
         seconds, rss = best_of([*polyparse, "dep", "parse", str(bundled_example()), "-o",
                                 str(out)], args.runs, output=out)
-        emit(record("polyparse dep parse of the bundled example", "parser/models/example.conllu",
-                    round(seconds, 3), "s", peak_rss_mb=round(rss, 1)))
+        records.emit("polyparse dep parse of the bundled example", round(seconds, 3), "s",
+                     data="parser/models/example.conllu", peak_rss_mb=round(rss, 1))
         rows.append(("example", "`polyparse dep parse` of the bundled example",
                      f"{seconds:.3f} s, {rss:.0f} MB"))
 
@@ -173,18 +149,18 @@ def main() -> int:
                                    args.runs, output=out)
             subprocess.run([*polyparse, "dep", "parse", str(blank), "-o", str(out)], check=True)
             digest = sha256(out)
-            emit(record("polyparse dep parse of EWT test, XPOS blanked, bundled model",
-                        "UD English-EWT test", round(seconds, 3), "s", sentences=n,
-                        sentences_per_second=round(n / seconds), peak_rss_mb=round(rss, 1),
-                        output_sha256=digest))
+            records.emit("polyparse dep parse of EWT test, XPOS blanked, bundled model",
+                         round(seconds, 3), "s", data="UD English-EWT test", sentences=n,
+                         sentences_per_second=round(n / seconds), peak_rss_mb=round(rss, 1),
+                         output_sha256=digest)
             rows.append(("ewt", f"`polyparse dep parse` of EWT test ({n:,} sentences, XPOS "
                          "blanked), bundled model",
                          f"{seconds:.3f} s ({n / seconds:,.0f} sentences/s), {rss:.0f} MB; "
                          f"output sha256 {digest[:12]}"))
 
         seconds, rss = best_of([sys.executable, "-c", ONE_SENTENCE], args.runs)
-        emit(record("Python: polyparse.load_parser() and one sentence", "-", round(seconds, 3),
-                    "s", peak_rss_mb=round(rss, 1)))
+        records.emit("Python: polyparse.load_parser() and one sentence", round(seconds, 3),
+                     "s", peak_rss_mb=round(rss, 1))
         rows.append(("api", "Python: `polyparse.load_parser()` + one sentence",
                      f"{seconds:.3f} s, {rss:.0f} MB"))
 
@@ -201,25 +177,24 @@ def main() -> int:
             out = workdir / "kwdlc.out.knp"
             seconds, rss = best_of([*polyparse, "ja", "parse", "--model", model, str(big),
                                     "-o", str(out)], args.runs, one_core=True, output=out)
-            emit(record(f"polyparse ja parse of KWDLC test x{args.copies}, one core",
-                        "KWDLC test", round(n / seconds), "sentences/s", sentences=n,
-                        seconds=round(seconds, 3), peak_rss_mb=round(rss, 1)))
+            records.emit(f"polyparse ja parse of KWDLC test x{args.copies}, one core",
+                         round(n / seconds), "sentences/s", data="KWDLC test", sentences=n,
+                         seconds=round(seconds, 3), peak_rss_mb=round(rss, 1))
             rows.append(("ja", f"`polyparse ja parse` of KWDLC test x{args.copies} ({n:,} "
                          "sentences), one core, start-up included",
                          f"{n / seconds:,.0f} sentences/s ({seconds:.2f} s), {rss:.0f} MB"))
 
         if args.ci:
             seconds = ci_seconds(workdir)
-            emit(record("a fresh clone's bash .ci/run", "-", round(seconds, 1), "s"))
+            records.emit("a fresh clone's bash .ci/run", round(seconds, 1), "s")
             rows.append(("ci", "a fresh clone's `bash .ci/run` (venv, build, tests)",
                          f"{seconds:.0f} s"))
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
     if args.results:
-        lines = ["| what a user runs | measured | bar | anchor |", "|---|---|---|---|"]
-        lines += [f"| {what} | {figure} | {BARS[key][0]} | {BARS[key][1]} |"
-                  for key, what, figure in rows]
+        lines = markdown_table(("what a user runs", "measured", "bar", "anchor"),
+                              [(what, figure, *BARS[key]) for key, what, figure in rows])
         lines += ["", f"Whole processes, least wall time of {args.runs} runs after a warm-up, "
                   "largest peak RSS; the installed `polyparse`."]
         publish(args.results, "startup", "Start-up and whole-process speed", lines)
