@@ -7,7 +7,6 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,54 +18,85 @@ def polyparse_command() -> list[str]:
     return [found] if found else [sys.executable, "-m", "parser.cli.main"]
 
 
-def child_run(command: list[str], one_core: bool = False,
-              quiet_stderr: bool = False) -> tuple[float, float]:
-    """Wall seconds and peak RSS (MB) of one child process run to the end, its stdout thrown
-    away (stderr too with quiet_stderr). The child is spawned, not forked from this process in
-    Python, so that its peak RSS is its own; one_core: on the first CPU this process may use,
-    as `taskset` would pin it."""
-    allowed = os.sched_getaffinity(0)
-    if one_core:
-        os.sched_setaffinity(0, {min(allowed)})
-    try:
-        started = time.perf_counter()
-        child = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                 stderr=subprocess.DEVNULL if quiet_stderr else None)
-        _, status, usage = os.wait4(child.pid, 0)
-        seconds = time.perf_counter() - started
-        child.returncode = os.waitstatus_to_exitcode(status)
-    finally:
-        os.sched_setaffinity(0, allowed)
-    if child.returncode != 0:
-        raise SystemExit(f"{' '.join(command)} failed (exit status {child.returncode})")
-    return seconds, usage.ru_maxrss / 1024
+# The process that starts each measured child: a fresh, small Python (no site, about 8 MB). Linux
+# gives a child the peak RSS of the process it was forked or spawned from (exec keeps the larger of
+# the old and new memory's high-water marks), so a child started by a large benchmark process
+# would report the benchmark's size; started by this launcher, it reports its own (or the
+# launcher's 8 MB, if smaller). The launcher times the child alone and writes its exit status,
+# wall and CPU seconds and peak RSS (KiB) to the file descriptor it is given.
+LAUNCHER = """\
+import os, sys, time
+fd, quiet, argv = int(sys.argv[1]), sys.argv[2] == "1", sys.argv[3:]
+actions = [(os.POSIX_SPAWN_CLOSE, fd)]
+if quiet:
+    actions.append((os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0))
+started = time.perf_counter()
+pid = os.posix_spawnp(argv[0], argv, os.environ, file_actions=actions)
+_, status, usage = os.wait4(pid, 0)
+wall = time.perf_counter() - started
+os.write(fd, f"{os.waitstatus_to_exitcode(status)} {wall} {usage.ru_utime + usage.ru_stime} "
+             f"{usage.ru_maxrss}".encode())
+"""
 
 
 class ChildRun(NamedTuple):
     """What one child process printed and cost: stdout, wall seconds, CPU seconds (user +
-    system) and its own peak resident set size in MiB (os.wait4, ru_maxrss)."""
+    system) and its own peak resident set size in MiB."""
     stdout: str
     wall_seconds: float
     cpu_seconds: float
     peak_rss_mib: float
 
 
+def launched_run(command: list[str], keep_stdout: bool = False, quiet_stderr: bool = False,
+                 env: dict[str, str] | None = None,
+                 cwd: str | os.PathLike | None = None) -> ChildRun:
+    """Run one child process to the end through LAUNCHER; its stdout is kept with keep_stdout
+    (else thrown away), its stderr passed through unless quiet_stderr. A failed child ends the
+    benchmark with its command and exit status."""
+    read_end, write_end = os.pipe()
+    try:
+        launcher = subprocess.Popen(
+            [sys.executable, "-I", "-S", "-c", LAUNCHER, str(write_end),
+             "1" if quiet_stderr else "0", *command],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE if keep_stdout else subprocess.DEVNULL,
+            pass_fds=(write_end,), cwd=cwd, env=None if env is None else {**os.environ, **env})
+        os.close(write_end)
+        write_end = -1
+        stdout = launcher.communicate()[0] if keep_stdout else b""
+        launcher.wait()
+        with os.fdopen(read_end, "rb") as report:
+            read_end = -1
+            fields = report.read().split()
+    finally:
+        for fd in (read_end, write_end):
+            if fd >= 0:
+                os.close(fd)
+    if launcher.returncode != 0 or len(fields) != 4:
+        raise SystemExit(f"{' '.join(command)} could not be started")
+    status, wall, cpu, peak = int(fields[0]), float(fields[1]), float(fields[2]), int(fields[3])
+    if status != 0:
+        raise SystemExit(f"{' '.join(command)} failed (exit status {status})")
+    return ChildRun((stdout or b"").decode(), wall, cpu, peak / 1024)
+
+
+def child_run(command: list[str], one_core: bool = False,
+              quiet_stderr: bool = False) -> tuple[float, float]:
+    """Wall seconds and peak RSS (MiB) of one child process run to the end, its stdout thrown
+    away (stderr too with quiet_stderr); one_core: on the first CPU this process may use, as
+    `taskset` would pin it."""
+    if one_core:
+        with pinned_to_one_core():
+            run = launched_run(command, quiet_stderr=quiet_stderr)
+    else:
+        run = launched_run(command, quiet_stderr=quiet_stderr)
+    return run.wall_seconds, run.peak_rss_mib
+
+
 def measured_run(command: list[str], env: dict[str, str] | None = None,
                  cwd: str | os.PathLike | None = None) -> ChildRun:
-    """Run one child process to the end, keeping its stdout; stderr is passed through. A failed
-    child ends the benchmark with its command and exit status."""
-    started = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, cwd=cwd,
-                               env=None if env is None else {**os.environ, **env})
-    stdout = process.stdout.read()
-    process.stdout.close()
-    _, status, usage = os.wait4(process.pid, 0)
-    wall = time.perf_counter() - started
-    process.returncode = os.waitstatus_to_exitcode(status)
-    if process.returncode != 0:
-        raise SystemExit(f"{' '.join(command)} failed (exit status {process.returncode})")
-    return ChildRun(stdout.decode(), wall, usage.ru_utime + usage.ru_stime,
-                    usage.ru_maxrss / 1024)
+    """Run one child process to the end, keeping its stdout; stderr is passed through."""
+    return launched_run(command, keep_stdout=True, env=env, cwd=cwd)
 
 
 @contextmanager
