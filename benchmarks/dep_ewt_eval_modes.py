@@ -163,8 +163,7 @@ def vote_counts(parser) -> dict[str, int]:
     other evaluators): one parse of the test set adds its votes."""
     from classifiers.evaluators.one_vs_one_split import OneVsOneSplitScorer
 
-    parser.decoder()
-    scorers = [s for s in parser._scorers if isinstance(s, OneVsOneSplitScorer)]
+    scorers = [s for s in parser.scorers() if isinstance(s, OneVsOneSplitScorer)]
     return {key: sum(int(getattr(s, key)) for s in scorers) for key in VOTE_COUNTERS}
 
 

@@ -52,6 +52,9 @@ class LazyClasses(Mapping[str, type]):
             found = self._classes[name] = getattr(importlib.import_module(module), attribute)
         return found
 
+    def __contains__(self, name: object) -> bool:
+        return name in self._places
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._places)
 

@@ -70,12 +70,19 @@ class ParserModelBytes(ModelBytes):
     # Whether the model file it was loaded from stores its arrays compressed.
     compressed: bool = False
 
+    @staticmethod
+    def deferred_array(name: str) -> bool:
+        """Whether load() leaves the compressed array `name` packed, to be inflated (and
+        checked) when the part of the model that holds it is first used."""
+        return False
+
     @classmethod
     def load(cls, path: str | os.PathLike) -> Any:
-        """The parser of a model file."""
+        """The parser of a model file: its checksum and header are checked now, arrays that
+        deferred_array() picks are inflated when first used."""
         layout: dict[str, Any] = {}
-        parser = cls._from_file_parts(*read_model_file(path, cls.MODEL_FORMAT, layout),
-                                      str(path))
+        header, arrays = read_model_file(path, cls.MODEL_FORMAT, layout, cls.deferred_array)
+        parser = cls._from_file_parts(header, arrays, str(path), layout["deferred"])
         parser.compressed = layout["compressed"]
         return parser
 
@@ -90,8 +97,10 @@ class ParserModelBytes(ModelBytes):
 
     @classmethod
     def _from_file_parts(cls, header: dict[str, Any], arrays: dict[str, np.ndarray],
-                         source: str) -> Any:
-        """The parser of a model file's header and arrays; `source` names it in errors."""
+                         source: str,
+                         deferred: dict[str, Callable[[], np.ndarray]] | None = None) -> Any:
+        """The parser of a model file's header and arrays (deferred: the arrays left packed,
+        each inflated by calling it); `source` names the file in errors."""
         raise NotImplementedError
 
     def to_bytes(self, extra_header: dict[str, Any] | None = None,

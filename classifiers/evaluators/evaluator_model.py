@@ -32,7 +32,6 @@ from classifiers.evaluators.choices import (
     check_conversion,
 )
 from classifiers.evaluators.kernel_expansion import KernelExpansion
-from classifiers.evaluators.modes import build_evaluator
 from classifiers.evaluators.one_vs_one_expansion import (
     OneVsOneExpansion,
     one_vs_one_vote,
@@ -146,6 +145,8 @@ class KernelEvaluatorModel(BinaryClassifier):
                 f"the model knows one class ({expansion.labels[0].item()!r}) and has no "
                 "decision function to convert"
             )
+        from classifiers.evaluators.modes import build_evaluator
+
         scorer = build_evaluator(expansion.as_kernel_expansion(), evaluator, rare_threshold)
         return cls(evaluator, scorer, expansion.labels, expansion.n_support, expansion.degree,
                    expansion.gamma, expansion.coef0, stats)
@@ -166,6 +167,8 @@ class KernelEvaluatorModel(BinaryClassifier):
         if labels.size < 2:
             raise ValueError(f"the model knows one class ({labels[0].item()!r}) and has no "
                              "decision function to convert")
+        from classifiers.evaluators.modes import build_evaluator
+
         scorer = build_evaluator(expansion, evaluator, rare_threshold)
         return cls(evaluator, scorer, labels, [expansion.n_support_vectors], expansion.degree,
                    expansion.gamma, expansion.coef0, stats, decision="one-vs-rest")
@@ -185,6 +188,8 @@ class KernelEvaluatorModel(BinaryClassifier):
         """The same model kept as another evaluator, built from the support vectors a pki
         model keeps (ValueError for the split and PKE forms, which do not)."""
         check_conversion(evaluator, self.degree)
+        from classifiers.evaluators.modes import build_evaluator
+
         scorer = build_evaluator(self.kernel_expansion(), evaluator, rare_threshold)
         return type(self)(evaluator, scorer, self.classes_, self.n_support, self.degree,
                           self.gamma, self.coef0, self.stats_, self.decision)

@@ -22,7 +22,6 @@ evaluator (a BinaryScorer for the parsers' Cython loops), built when first used.
 from __future__ import annotations
 
 import time
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -33,7 +32,6 @@ from classifiers.binary_classifier import (
     training_labels,
 )
 from classifiers.evaluators.kernel_expansion import KernelExpansion
-from classifiers.evaluators.modes import build_evaluator
 from classifiers.model_file import ModelFileError, inconsistent
 from classifiers.online.choices import STRATEGIES, VARIANTS
 from classifiers.scorer import BinaryScorer
@@ -151,6 +149,8 @@ class PASlicing(BinaryClassifier):
     def scorer(self) -> BinaryScorer | None:
         """The split-svm evaluator of expansion_ (built on first use; None before fit)."""
         if self._scorer is None and self.expansion_ is not None:
+            from classifiers.evaluators.modes import build_evaluator
+
             self._scorer = build_evaluator(self.expansion_, "split")
         return self._scorer
 
@@ -192,6 +192,8 @@ class PASlicing(BinaryClassifier):
             return learner.coefficients(), stats
 
         if self.threads > 1 and n_outputs > 1:
+            from concurrent.futures import ThreadPoolExecutor
+
             with ThreadPoolExecutor(max_workers=self.threads) as pool:
                 results = list(pool.map(train, range(n_outputs)))
         else:

@@ -34,7 +34,6 @@ from classifiers.model_file import (
     arrays_under,
     encode_model,
     inconsistent,
-    read_model_file,
     write_model_file,
 )
 from features.binary_matrix import BinaryMatrix
@@ -346,16 +345,12 @@ class BunsetsuParser(ParserModelBytes):
                   "classifiers": slots, "info": self.info, **extras}
         return header, arrays
 
-    @classmethod
-    def load(cls, path: str) -> BunsetsuParser:
-        """The parser of a model file. Its checksum and header are checked now, and so is
-        every classifier but those of DEFERRED_CLASSIFIERS: their arrays stay compressed until
-        the classifier is first used (the chunker, by input without bunsetsu lines), when
-        they are checked in turn."""
-        layout: dict[str, Any] = {}
-        header, arrays = read_model_file(path, expected_format=MODEL_FORMAT, layout=layout,
-                                         defer=_deferred_array)
-        return cls._from_file_parts(header, arrays, str(path), layout["deferred"])
+    @staticmethod
+    def deferred_array(name: str) -> bool:
+        """The arrays of DEFERRED_CLASSIFIERS: they stay compressed until the classifier is
+        first used (the chunker, by input without bunsetsu lines), when they are checked in
+        turn; every other classifier is checked and built at load."""
+        return _deferred_array(name)
 
     @classmethod
     def _from_file_parts(cls, header: dict[str, Any], arrays: dict[str, np.ndarray],

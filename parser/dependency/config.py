@@ -8,7 +8,7 @@ backend does not take, so that a mistyped or misplaced option never goes unnotic
 from __future__ import annotations
 
 import inspect
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from typing import Any
 
 from classifiers.backends import BACKENDS, new_classifier
@@ -47,7 +47,11 @@ class ParserConfig:
     with fewer training states are pooled; single_root: UD trees (one root, attached last);
     classifier and classifier_params: the backend and its constructor arguments;
     min_word_count: rarer training forms are read as unknown; seed: the classifiers' seed;
-    threads: splits trained at once (the model does not depend on it)."""
+    threads: splits trained at once (the model does not depend on it).
+
+    check_backend=False (for a model file's config, whose model is built from its arrays):
+    the classifier settings' values are left to the backend to check when it trains, so that
+    loading a model does not import the backend that trained it."""
 
     feature_set: str = "chang2010"
     tag_column: str = "xpos"
@@ -60,8 +64,9 @@ class ParserConfig:
     min_word_count: int = 1
     seed: int = 0
     threads: int = 2
+    check_backend: InitVar[bool] = True
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, check_backend: bool) -> None:
         check_choice("feature set", self.feature_set, FEATURE_SETS)
         check_choice("tag column", self.tag_column, TAG_COLUMNS)
         check_choice("split column", self.split_column, SPLIT_COLUMNS)
@@ -72,6 +77,9 @@ class ParserConfig:
         self.threads = check_integer("threads", self.threads, 1)
         self.single_root = bool(self.single_root)
         self.classifier_params = dict(self.classifier_params)
+        if not check_backend:
+            classifier_options(self.classifier, **self.classifier_params)
+            return
         try:
             new_classifier(self.classifier, **classifier_params(self))
         except TypeError as error:

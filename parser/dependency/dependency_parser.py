@@ -12,8 +12,9 @@ from __future__ import annotations
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, MutableMapping, Sequence
 from dataclasses import asdict, dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -31,6 +32,7 @@ from classifiers.evaluators.choices import (
     DEFAULT_RARE_THRESHOLD,
     EVAL_MODES,
 )
+from classifiers.lazy_table import LazyTable
 from classifiers.model_bytes import ParserModelBytes
 from classifiers.model_file import (
     arrays_under,
@@ -71,6 +73,15 @@ class EncodedCorpus:
     labels: np.ndarray | None = None
 
 
+def _classifier_of_part(header: dict[str, Any], arrays: dict[str, np.ndarray],
+                        deferred: dict[str, Callable[[], np.ndarray]], source: str) -> Any:
+    """The classifier of one slot's part of a model file: its arrays and those still to
+    inflate; ModelFileError naming source when they do not fit."""
+    with inconsistent(source):
+        inflated = {name: inflate() for name, inflate in deferred.items()}
+        return classifier_from_arrays(header, {**arrays, **inflated}, source)
+
+
 class DependencyParser(ParserModelBytes):
     """An arc-eager parser with per-POS split classifiers: train(), parse(), save(), load();
     pickles through its model file's bytes and its evaluation mode."""
@@ -89,7 +100,8 @@ class DependencyParser(ParserModelBytes):
         self.labels = StringInterner()
         self.vocab: FeatureVocab | None = None
         self.split_names: list[str] = []
-        self.classifiers: dict[tuple[int, str], object] = {}
+        # Loaded from a file, a LazyTable: each classifier is built when first used.
+        self.classifiers: MutableMapping[tuple[int, str], object] = {}
         self.info: dict = {}
         self.eval_mode = DEFAULT_EVAL_MODE
         self.rare_threshold: int | float | str = DEFAULT_RARE_THRESHOLD
@@ -97,7 +109,10 @@ class DependencyParser(ParserModelBytes):
         # Whether the model file it was loaded from stores its arrays compressed.
         self.compressed = False
         self._decoder: ArcEagerDecoder | None = None
-        self._scorers: list = []
+        # The splits whose classifiers the decoder holds, and their slots (with the scorer of
+        # each), kept while the decoder is: rebuilt for more splits, the decoder reuses them.
+        self._decoder_splits: set[int] = set()
+        self._slots: dict[tuple[int, str], tuple[ClassifierSlot, Any]] = {}
 
     # ----- encoding -------------------------------------------------------------------------
 
@@ -334,10 +349,10 @@ class DependencyParser(ParserModelBytes):
         self._decoder = None
         return converted
 
-    def _slot(self, clf) -> ClassifierSlot:
-        """The classifier's slot; kernel models (kernel-svm one-vs-one, pa-slicing one-vs-rest)
-        are scored by the evaluator of the current evaluation mode, converted ones by their
-        own."""
+    def _slot(self, clf) -> tuple[ClassifierSlot, Any]:
+        """The classifier's slot and its scorer; kernel models (kernel-svm one-vs-one,
+        pa-slicing one-vs-rest) are scored by the evaluator of the current evaluation mode,
+        converted ones by their own."""
         if clf.backend in CONVERTED_BACKENDS:
             scorer = clf.scorer
             if self.eval_mode != clf.evaluator:
@@ -345,50 +360,78 @@ class DependencyParser(ParserModelBytes):
 
                 scorer = build_evaluator(clf.kernel_expansion(), self.eval_mode,
                                          self.rare_threshold)
-            self._scorers.append(scorer)
-            return ClassifierSlot(scorer, clf.classes_, one_vs_one=clf.decision == "one-vs-one")
+            return ClassifierSlot(scorer, clf.classes_,
+                                  one_vs_one=clf.decision == "one-vs-one"), scorer
         if is_kernel_model(clf):
             from classifiers.evaluators.modes import build_evaluator
 
             scorer = build_evaluator(clf.expansion_, self.eval_mode, self.rare_threshold)
-            self._scorers.append(scorer)
-            return ClassifierSlot(scorer, clf.classes_, one_vs_one=clf.backend == "kernel-svm")
-        self._scorers.append(clf.scorer)
-        return ClassifierSlot(clf.scorer, clf.classes_)
+            return ClassifierSlot(scorer, clf.classes_,
+                                  one_vs_one=clf.backend == "kernel-svm"), scorer
+        return ClassifierSlot(clf.scorer, clf.classes_), clf.scorer
+
+    def scorers(self) -> list[Any]:
+        """The scorers of every classifier the decoder uses (kernel models: by eval mode)."""
+        self.decoder()
+        return [scorer for _, scorer in self._slots.values() if scorer is not None]
 
     def evaluator_bytes(self) -> int:
         """Memory of the compiled scorers the decoder uses (kernel models: by eval mode)."""
-        self.decoder()
         return sum(int(scorer.memory_bytes()) if hasattr(scorer, "memory_bytes")
                    else sum(int(a.nbytes) for a in getattr(scorer, "arrays", {}).values())
-                   for scorer in self._scorers)
+                   for scorer in self.scorers())
 
     @property
     def trained(self) -> bool:
         return self.vocab is not None and "root_label_counts" in self.info
 
-    def decoder(self) -> ArcEagerDecoder:
+    def decoder(self, splits: Iterable[int] | None = None) -> ArcEagerDecoder:
+        """The decoder, holding the classifiers of `splits` (default: every split) and of the
+        splits it held before; the classifiers of other splits are not built."""
         if not self.trained:
             raise RuntimeError("the parser is not trained (train it or load a model)")
+        wanted = set(range(len(self.split_names))) if splits is None else set(splits)
+        if self._decoder is not None and wanted <= self._decoder_splits:
+            return self._decoder
         if self._decoder is None:
-            self._decoder = self._build_decoder()
+            self._decoder_splits, self._slots = set(), {}
+        self._decoder_splits |= wanted
+        self._decoder = self._build_decoder(self._decoder_splits)
         return self._decoder
 
-    def _build_decoder(self) -> ArcEagerDecoder:
-        self._scorers = []
+    def splits_used(self, split_tag: np.ndarray) -> set[int]:
+        """The splits whose classifiers decoding may ask for, given the split tags of the
+        tokens (the decoder takes the split of the first buffer word's tag; unknown tags are in
+        the fallback split)."""
+        table, fallback = self.split_of_tag()
+        known = (split_tag >= 0) & (split_tag < len(table))
+        counts = np.bincount(table[split_tag[known]], minlength=len(self.split_names))
+        used = set(np.flatnonzero(counts).tolist())
+        if not known.all():
+            used.add(fallback)
+        return used
+
+    def _build_decoder(self, splits: set[int]) -> ArcEagerDecoder:
+        """A decoder with the slots of `splits` built (the others are never reached by input
+        whose split tags splits_used() gave them)."""
         root_counts = np.asarray(self.info["root_label_counts"], dtype=np.int64)
         other_counts = np.asarray(self.info["other_label_counts"], dtype=np.int64)
         slots = {kind: [] for kind in SLOT_KINDS}
         for split in range(len(self.split_names)):
             for kind in SLOT_KINDS:
-                clf = self.classifiers.get((split, kind))
-                if clf is None:
-                    default = int(np.argmax(other_counts)) if kind != "transition" else 0
+                default = int(np.argmax(other_counts)) if kind != "transition" else 0
+                if split not in splits:
                     slots[kind].append(ClassifierSlot(None, [default]))
-                elif len(clf.classes_) == 1:
-                    slots[kind].append(ClassifierSlot(None, clf.classes_))
-                else:
-                    slots[kind].append(self._slot(clf))
+                    continue
+                if (split, kind) not in self._slots:
+                    clf = self.classifiers.get((split, kind))
+                    if clf is None:
+                        self._slots[split, kind] = ClassifierSlot(None, [default]), None
+                    elif len(clf.classes_) == 1:
+                        self._slots[split, kind] = ClassifierSlot(None, clf.classes_), None
+                    else:
+                        self._slots[split, kind] = self._slot(clf)
+                slots[kind].append(self._slots[split, kind][0])
         table, fallback = self.split_of_tag()
         return ArcEagerDecoder(
             self.vocab.index, self.config.feature_set, self.config.single_root, table,
@@ -402,8 +445,9 @@ class DependencyParser(ParserModelBytes):
         corpus = self.encode(sentences)
         if not sentences:
             return []
-        heads, labels = self.decoder().parse(corpus.word, corpus.tag, corpus.coarse,
-                                             corpus.split_tag, corpus.offsets)
+        decoder = self.decoder(self.splits_used(corpus.split_tag))
+        heads, labels = decoder.parse(corpus.word, corpus.tag, corpus.coarse, corpus.split_tag,
+                                      corpus.offsets)
         names = self.labels.learned()
         out = []
         offsets = corpus.offsets.tolist()
@@ -455,21 +499,33 @@ class DependencyParser(ParserModelBytes):
         }
         return header, arrays
 
+    @staticmethod
+    def deferred_array(name: str) -> bool:
+        """Every classifier's arrays: a compressed model inflates those of the splits a parse
+        meets, when it meets them."""
+        return name.startswith("split")
+
     @classmethod
     def _from_file_parts(cls, header: dict[str, Any], arrays: dict[str, np.ndarray],
-                         source: str) -> DependencyParser:
+                         source: str,
+                         deferred: dict[str, Callable[[], np.ndarray]] | None = None
+                         ) -> DependencyParser:
+        deferred = deferred or {}
         with inconsistent(source):
-            parser = cls(ParserConfig(**header["config"]))
+            parser = cls(ParserConfig(**header["config"], check_backend=False))
             parser.words = StringInterner(header["words"])
             parser.tags = StringInterner(header["tags"])
             parser.labels = StringInterner(header["labels"])
             parser.vocab = FeatureVocab(arrays["vocab/keys"], arrays["vocab/counts"])
             parser.split_names = list(header["splits"])
             parser.info = dict(header["info"])
+            parser.classifiers = LazyTable()
             for name, clf_header in header["classifiers"].items():
                 split_name, kind = name.split("/")
-                parser.classifiers[(int(split_name[5:]), kind)] = classifier_from_arrays(
-                    clf_header, arrays_under(arrays, name + "/"), source)
+                parser.classifiers.add_pending(
+                    (int(split_name[5:]), kind),
+                    partial(_classifier_of_part, clf_header, arrays_under(arrays, name + "/"),
+                            arrays_under(deferred, name + "/"), source))
         parser.header = header
         return parser
 

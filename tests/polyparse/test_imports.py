@@ -63,6 +63,9 @@ def test_dep_parse_loads_the_parser_and_nothing_else() -> None:
     assert {"parser.dependency.decoder", "classifiers.evaluators"} <= loaded
     assert not loaded & (TREES | TRAINERS | {"parser.bunsetsu", "parser.srl", "parser.cli.clf",
                                              "tqdm"})
+    # The bundled model holds split evaluators: nothing builds evaluators, trains in threads or
+    # reaches for NumPy's masked arrays (which np.unique imports).
+    assert not loaded & {"classifiers.evaluators.modes", "concurrent.futures", "numpy.ma"}
 
 
 def test_ja_parse_loads_the_bunsetsu_parser_and_nothing_else(tmp_path: Path) -> None:

@@ -63,6 +63,38 @@ def test_saved_model_parses_identically(trained: DependencyParser, synthetic: li
     assert loaded.parse(synthetic[:50]) == trained.parse(synthetic[:50])
 
 
+@pytest.mark.parametrize("compress", [False, True])
+def test_a_loaded_model_builds_the_classifiers_of_the_splits_it_meets(
+        trained: DependencyParser, synthetic: list[Sentence], tmp_path: Path,
+        compress: bool) -> None:
+    """Loading builds no classifier; a parse builds those of its sentences' splits alone, and
+    parsing in pieces (the decoder growing split by split) gives the trees of one parse of all
+    and of the trained parser."""
+    trained.save(str(tmp_path / "p.model"), compress=compress)
+    loaded = DependencyParser.load(str(tmp_path / "p.model"))
+    assert not any(loaded.classifiers.is_built(key) for key in loaded.classifiers)
+    sentences = sorted(synthetic[:120], key=lambda sentence: len(sentence.form))
+    pieces = [loaded.parse(sentences[:1])]
+    used = loaded.splits_used(loaded.encode(sentences[:1]).split_tag)
+    built = {key[0] for key in loaded.classifiers if loaded.classifiers.is_built(key)}
+    assert built == used and len(used) < len(loaded.split_names)
+    pieces += [loaded.parse(sentences[i:i + 7]) for i in range(1, len(sentences), 7)]
+    in_pieces = [tree for piece in pieces for tree in piece]
+    assert in_pieces == trained.parse(sentences)
+    assert in_pieces == DependencyParser.load(str(tmp_path / "p.model")).parse(sentences)
+
+
+def test_splits_used_covers_every_split_tag(trained: DependencyParser) -> None:
+    """splits_used against a plain loop over the tokens, unknown tags (-1, too large) in the
+    fallback split."""
+    table, fallback = trained.split_of_tag()
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        tags = rng.integers(-1, len(table) + 2, size=int(rng.integers(1, 12))).astype(np.int32)
+        expected = {int(table[t]) if 0 <= t < len(table) else fallback for t in tags}
+        assert trained.splits_used(tags) == expected
+
+
 def randomized(parser: DependencyParser, seed: int) -> DependencyParser:
     """The same parser with every classifier weight drawn at random."""
     rng = np.random.default_rng(seed)

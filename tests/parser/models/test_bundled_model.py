@@ -23,7 +23,8 @@ EWT_TEST_NO_XPOS_PARSE_SHA256 = "17eda82e55ae5dc36ed048c4f081da6bd34fc34e810578d
 def test_the_package_holds_a_model_and_an_example() -> None:
     model, example = bundled_model(), bundled_example()
     assert model is not None and example is not None
-    assert model.stat().st_size <= 10_000_000
+    # Stored uncompressed (memory-mapped, nothing inflated at start-up): 39 MB.
+    assert model.stat().st_size <= 45_000_000
 
 
 def test_parse_the_bundled_example_with_no_model_option(tmp_path: Path, capsys) -> None:
