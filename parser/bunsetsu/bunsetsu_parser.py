@@ -96,9 +96,11 @@ class BunsetsuParser(ParserModelBytes):
     HEADER_KEYS = HEADER_KEYS
     MODEL_FORMAT = MODEL_FORMAT
 
-    def __init__(self, config: BunsetsuConfig | None = None) -> None:
+    def __init__(self, config: BunsetsuConfig | None = None, check_backend: bool = True) -> None:
+        """check_backend=False: the classifier settings are not checked by the backend (a model
+        file's, whose classifiers are built from its arrays)."""
         self.config = config or BunsetsuConfig()
-        self.config.check()
+        self.config.check(check_backend)
         self.lexicon = StringInterner()
         self._vocabs: dict[str, FeatureVocab] = {}
         self._classifiers: dict[str, Any] = {}
@@ -359,7 +361,7 @@ class BunsetsuParser(ParserModelBytes):
                          ) -> BunsetsuParser:
         deferred = deferred or {}
         with inconsistent(source):
-            parser = cls(BunsetsuConfig(**header["config"]))
+            parser = cls(BunsetsuConfig(**header["config"]), check_backend=False)
             parser.lexicon = StringInterner(header["lexicon"])
             parser.info = dict(header["info"])
             for name, clf_header in header["classifiers"].items():

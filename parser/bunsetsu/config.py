@@ -56,7 +56,11 @@ class BunsetsuConfig:
             self.chunker_params = {**self.classifier_params,
                                    **CHUNKER_OVERRIDES.get(self.classifier, {})}
 
-    def check(self) -> None:
+    def check(self, backend: bool = True) -> None:
+        """ValueError for a setting the parser does not know; with backend, also for classifier
+        settings the backend refuses (checked by making the classifiers, which imports the
+        backend: a model file's config, whose classifiers are built from its arrays, is checked
+        without)."""
         if self.algorithm not in ALGORITHMS:
             raise ValueError(f"unknown algorithm {self.algorithm!r} "
                              f"(available: {', '.join(ALGORITHMS)})")
@@ -66,8 +70,9 @@ class BunsetsuConfig:
         if self.evaluator not in EVALUATORS + (NO_CONVERSION,):
             raise ValueError(f"unknown evaluator {self.evaluator!r} "
                              f"(available: {', '.join(EVALUATORS + (NO_CONVERSION,))})")
-        new_classifier(self.classifier, **self._params("dependency"))
-        new_classifier(self.classifier, **self._params("chunk"))
+        if backend:
+            new_classifier(self.classifier, **self._params("dependency"))
+            new_classifier(self.classifier, **self._params("chunk"))
 
     def _params(self, name: str) -> dict[str, Any]:
         """The settings of the classifier `name` (dependency or chunk)."""
