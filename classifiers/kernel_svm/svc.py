@@ -18,7 +18,6 @@ class gives a constant model (one output, +1). `clf.scorer` is the naive compile
 from __future__ import annotations
 
 import os
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -40,6 +39,7 @@ from classifiers.settings import (
     check_positive,
 )
 from features.binary_matrix import BinaryMatrix
+from features.worker_threads import worker_pool
 
 BACKEND = "kernel-svm"
 DEGREES = (1, 2, 3, 4)
@@ -151,7 +151,7 @@ class KernelSVM(BinaryClassifier):
             )
 
         if self.threads > 1 and len(pairs) > 1:
-            with ThreadPoolExecutor(max_workers=self.threads) as pool:
+            with worker_pool(self.threads) as pool:
                 results = list(pool.map(solve, pairs))
         else:
             results = [solve(pair) for pair in pairs]

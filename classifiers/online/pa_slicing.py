@@ -192,9 +192,9 @@ class PASlicing(BinaryClassifier):
             return learner.coefficients(), stats
 
         if self.threads > 1 and n_outputs > 1:
-            from concurrent.futures import ThreadPoolExecutor
+            from features.worker_threads import worker_pool
 
-            with ThreadPoolExecutor(max_workers=self.threads) as pool:
+            with worker_pool(self.threads) as pool:
                 results = list(pool.map(train, range(n_outputs)))
         else:
             results = [train(output) for output in range(n_outputs)]

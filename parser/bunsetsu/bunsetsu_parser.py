@@ -200,10 +200,10 @@ class BunsetsuParser(ParserModelBytes):
             log(f"{name}: trained in {time.perf_counter() - fit_started:.1f} s")
             return name, vocab, clf
 
-        from concurrent.futures import ThreadPoolExecutor
+        from features.worker_threads import worker_pool
 
         # Not `with`: an interrupt (SIGINT, SIGTERM) must not wait for the training threads.
-        pool = ThreadPoolExecutor(max_workers=max(1, threads))
+        pool = worker_pool(max(1, threads))
         try:
             for name, vocab, clf in pool.map(fit, list(jobs)):
                 if progress is not None:

@@ -209,9 +209,9 @@ class KnpStreamParser:
         if parts == 1:
             return self.parser.parse_corpus(corpora[0])
         if self.pool is None:
-            from concurrent.futures import ThreadPoolExecutor
+            from features.worker_threads import worker_pool
 
-            self.pool = ThreadPoolExecutor(self.threads - 1)
+            self.pool = worker_pool(self.threads - 1)
         others = [self.pool.submit(self.parser.parse_corpus, c) for c in corpora[1:]]
         first = self.parser.parse_corpus(corpora[0])
         return np.concatenate([first] + [future.result() for future in others])

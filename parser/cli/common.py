@@ -76,9 +76,9 @@ def progress_bar(args: argparse.Namespace, **options: Any) -> Any:
     is then not even imported, which keeps short runs short)."""
     if not shows_progress(args):
         return _NoProgress()
-    from tqdm import tqdm
+    from features.progress import progress_bar as stderr_bar
 
-    return tqdm(file=sys.stderr, **options)
+    return stderr_bar(**options)
 
 
 def file_sha256(path: str) -> str:

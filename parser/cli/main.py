@@ -20,14 +20,12 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 
 from features.errors import InputError
+from parser.cli.quit_signals import Terminated, quit_signals_blocked, quit_signals_raise
 
 BROKEN_PIPE_EXIT = 128 + signal.SIGPIPE
-TERMINATING_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
-_QUIT_SIGNALS = (signal.SIGINT, *TERMINATING_SIGNALS)
 # The command groups: the module that registers and runs each, and its line in --help.
 GROUPS = {
     "dep": ("parser.cli.dep", "arc-eager dependency parsing of CoNLL-U / CoNLL-X"),
@@ -35,15 +33,6 @@ GROUPS = {
     "srl": ("parser.cli.srl", "SRL argument-boundary detection on gold_conll files"),
     "clf": ("parser.cli.clf", "train, apply and inspect classifiers on svmlight files"),
 }
-
-
-class Terminated(BaseException):
-    """A terminating signal (SIGTERM, SIGHUP) raised where the main thread runs, so that the
-    outputs being written clean up as they do for KeyboardInterrupt."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signal.Signals(signum).name)
-        self.signum = signum
 
 
 class VersionAction(argparse.Action):
@@ -99,33 +88,6 @@ def build_parser(argv: Sequence[str] = (), every_group: bool = False) -> argpars
     return parser
 
 
-@contextmanager
-def quit_signals_blocked() -> Iterator[None]:
-    """While inside, SIGINT, SIGTERM and SIGHUP wait. NumPy's OpenBLAS starts worker threads
-    when it is imported; a signal the kernel hands to one of them instead of the main thread
-    never interrupts a main thread blocked in a read (a FIFO, a quiet pipe), so the run would
-    not end. Threads started inside inherit the block; the main thread lifts it on the way out."""
-    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _QUIT_SIGNALS)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
-
-
-@contextmanager
-def terminating_signals_raise() -> Iterator[None]:
-    """While inside, SIGTERM and SIGHUP raise Terminated in the main thread."""
-    def handler(signum: int, frame: object) -> None:
-        raise Terminated(signum)
-
-    previous = {signum: signal.signal(signum, handler) for signum in TERMINATING_SIGNALS}
-    try:
-        yield
-    finally:
-        for signum, action in previous.items():
-            signal.signal(signum, action)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv
@@ -142,7 +104,7 @@ def run_guarded(name: str, run: Callable[[], int | None], debug: bool = False) -
     turned into one line `name: problem` and exit code 2, a closed pipe into 141, SIGINT,
     SIGTERM and SIGHUP into 128 plus the signal's number."""
     try:
-        with terminating_signals_raise():
+        with quit_signals_raise():
             return int(run() or 0)
     except InputError as error:
         if debug:

@@ -9,7 +9,6 @@ parallel threads (the solvers release the GIL).
 """
 from __future__ import annotations
 
-import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, MutableMapping, Sequence
@@ -232,14 +231,13 @@ class DependencyParser(ParserModelBytes):
             clf.fit(matrix.take(chosen), y)
             return split, kind, clf
 
-        from concurrent.futures import ThreadPoolExecutor
+        from features.progress import progress_bar
+        from features.worker_threads import worker_pool
 
-        from tqdm import tqdm
-
-        bar = tqdm(total=len(jobs), unit=" classifiers", desc="training", file=sys.stderr,
-                   disable=None if progress else True)
+        bar = progress_bar(total=len(jobs), unit=" classifiers", desc="training",
+                           disable=None if progress else True)
         self.classifiers = {}
-        with ThreadPoolExecutor(max_workers=max(1, cfg.threads)) as pool:
+        with worker_pool(max(1, cfg.threads)) as pool:
             for split, kind, clf in pool.map(fit, jobs):
                 self.classifiers[(split, kind)] = clf
                 bar.update()
