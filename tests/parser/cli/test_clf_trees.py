@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from parser.cli.main import main
-from tests.parser.cli.test_user_first import leftovers
+from tests.parser.cli.user_runs import leftovers
 
 NOUNS = ["dog", "cat", "board", "man", "price"]
 VERBS = ["ran", "joined", "saw", "rose"]
