@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import shutil
 import statistics
 import sys
@@ -103,9 +102,7 @@ def main() -> int:
                              input=name, wall_sentences_per_s=round(len(sentences) / timing.wall))
         finally:
             shutil.rmtree(workdir, ignore_errors=True)
-    records.emit("benchmark process peak memory",
-                 round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-                 "MiB (max RSS)")
+    records.emit_peak_memory()
     if args.results:
         publish(args.results, "bundled_model", "The bundled English model", section(records))
     return 0

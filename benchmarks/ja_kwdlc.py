@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import shutil
 import subprocess
 import sys
@@ -224,9 +223,7 @@ def main() -> int:
             wac_score(wac_model, corpora, workdir, records)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
-    records.emit("benchmark process peak memory",
-                 round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-                 "MiB (max RSS)")
+    records.emit_peak_memory()
     if args.results:
         publish(args.results, "ja_kwdlc", "Japanese bunsetsu dependency parsing, KWDLC",
                 section(args, records))

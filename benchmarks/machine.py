@@ -7,6 +7,7 @@ import json
 import math
 import os
 import platform
+import resource
 import shlex
 import subprocess
 import sys
@@ -56,6 +57,12 @@ class Records:
         self.rows.append(row)
         print(json.dumps(row, ensure_ascii=False), flush=True)
         return row
+
+    def emit_peak_memory(self) -> dict:
+        """The record of this process's peak memory so far (its maximum resident set size)."""
+        return self.emit("benchmark process peak memory",
+                         round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+                         "MiB (max RSS)")
 
     def find(self, what: str, **settings: object) -> dict | None:
         """The last record named what whose settings include these (key = value), or None."""

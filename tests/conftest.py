@@ -6,6 +6,10 @@ from pathlib import Path
 
 import pytest
 
+# Helper modules whose asserts check what the tests that call them check: pytest explains their
+# failures as it does a test's own.
+pytest.register_assert_rewrite("tests.parser.cli.user_runs")
+
 DATA = Path(__file__).parent / "data"
 
 # libsvm-official is built with OpenMP. With one pytest-xdist worker per CPU its threads only

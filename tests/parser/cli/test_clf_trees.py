@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from parser.cli.main import main
-from tests.parser.cli.test_user_first import leftovers
+from tests.parser.cli.user_runs import leftovers
 
 NOUNS = ["dog", "cat", "board", "man", "price"]
 VERBS = ["ran", "joined", "saw", "rose"]
@@ -56,6 +56,15 @@ def one_line(code: int, err: str, *expected: str) -> str:
     for text in expected:
         assert text in lines[0], lines[0]
     return lines[0]
+
+
+def check_refused_before_training(data: Path, model: Path, options: list[str], problem: str,
+                                  capsys: pytest.CaptureFixture) -> None:
+    """`clf train` of data with these options ends in one line naming problem, and writes no
+    model."""
+    code, _, err = run(["clf", "train", str(data), "--model", str(model), *options], capsys)
+    one_line(code, err, problem)
+    assert not model.exists()
 
 
 @pytest.mark.parametrize("classifier", ["voted-perceptron", "perceptron", "kernel-svm"])
@@ -159,10 +168,7 @@ def test_bad_tk_lines_are_one_line(tk_files, tmp_path: Path, capsys, text: str,
 def test_bad_options_on_tk_files(tk_files, tmp_path: Path, capsys, extra: list[str],
                                  problem: str) -> None:
     train, _ = tk_files
-    model = tmp_path / "m.model"
-    code, _, err = run(["clf", "train", str(train), "--model", str(model), *extra], capsys)
-    one_line(code, err, problem)
-    assert not model.exists()
+    check_refused_before_training(train, tmp_path / "m.model", extra, problem, capsys)
 
 
 def test_tree_options_on_svmlight_files(tmp_path: Path, capsys) -> None:
@@ -173,9 +179,7 @@ def test_tree_options_on_svmlight_files(tmp_path: Path, capsys) -> None:
                             "--kernel applies to SVM-light-TK files"),
                            (["--classifier", "voted-perceptron"],
                             "voted-perceptron learns from SVM-light-TK files")):
-        code, _, err = run(["clf", "train", str(data), "--model", str(model), *extra], capsys)
-        one_line(code, err, problem)
-    assert not model.exists()
+        check_refused_before_training(data, model, extra, problem, capsys)
 
 
 def test_one_class_warns(tmp_path: Path, capsys) -> None:
@@ -293,11 +297,8 @@ def test_cpa_bad_options_before_the_data(tmp_path: Path, capsys, extra: list[str
 def test_cpa_options_for_other_tree_learners(tk_files, tmp_path: Path, capsys, classifier: str,
                                              extra: list[str], problem: str) -> None:
     train, _ = tk_files
-    model = tmp_path / "m.model"
-    code, _, err = run(["clf", "train", str(train), "--model", str(model), "--classifier",
-                        classifier, *extra], capsys)
-    one_line(code, err, problem)
-    assert not model.exists()
+    options = ["--classifier", classifier, *extra]
+    check_refused_before_training(train, tmp_path / "m.model", options, problem, capsys)
 
 
 def test_cpa_bad_data_is_one_line(tk_files, tmp_path: Path, capsys) -> None:
@@ -317,9 +318,7 @@ def test_cpa_bad_data_is_one_line(tk_files, tmp_path: Path, capsys) -> None:
             (one_class, [], f"clf train: {one_class} holds one class (-1); cpa needs +1 and -1"),
             (vectors, ["--classifier", "linear", "--sample", "5"],
              f"--sample applies to SVM-light-TK files; {vectors} is an svmlight file")):
-        code, _, err = run(["clf", "train", str(path), "--model", str(model), "--classifier",
-                            "cpa", *extra], capsys)
-        one_line(code, err, problem)
-        assert not model.exists()
+        check_refused_before_training(path, model, ["--classifier", "cpa", *extra], problem,
+                                      capsys)
     assert sorted(path.name for path in tmp_path.iterdir()) == ["empty.tk", "one.tk",
                                                                "vectors.tk"]

@@ -8,12 +8,8 @@ from __future__ import annotations
 
 import io
 import json
-import os
-import select
 import signal
-import subprocess
 from pathlib import Path
-from typing import IO
 
 import numpy as np
 import pytest
@@ -23,12 +19,12 @@ from parser.bunsetsu.bunsetsu_parser import MODEL_FORMAT
 from parser.bunsetsu.evaluate import dependency_scores
 from parser.formats.cabocha import knp_to_cabocha
 from parser.formats.knp import read_knp
-from tests.child_processes import HANG_GUARD_SECONDS, start_with_stderr_on_a_terminal
 from tests.parser.bunsetsu.samples import Sentence, synthetic_sentences
-from tests.parser.cli.test_user_first import (
+from tests.parser.cli.user_runs import (
     POLYPARSE,
-    besides_the_bar,
-    leftovers,
+    check_a_closed_pipe_ends_quietly,
+    check_a_signal_while_parsing_leaves_nothing,
+    check_sigterm_ends_training_at_once,
     one_line,
     polyparse,
 )
@@ -303,74 +299,29 @@ def test_broken_cabocha_bunsetsu_line_is_one_line(data, tmp_path: Path) -> None:
     assert not (tmp_path / "m.model").exists()
 
 
-def read_sentences(stream: IO[bytes], n: int) -> bytes:
-    """n KNP sentences read from a child's stdout (a pipe); the timeout is only a hang guard."""
-    text = b""
-    while text.count(b"EOS\n") < n:
-        ready, _, _ = select.select([stream], [], [], HANG_GUARD_SECONDS)
-        assert ready, f"no output after {text!r}"
-        chunk = os.read(stream.fileno(), 1 << 16)
-        assert chunk, f"stdout ended after {text!r}"
-        text += chunk
-    return text
-
-
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
 def test_a_signal_while_parsing_leaves_nothing(data, tmp_path: Path, signum: int) -> None:
     """The signal comes once the progress bar shows (the temporary output is open) while the
     input, a pipe held open here, still waits for more: the run can only end by the signal."""
-    out = tmp_path / "out.knp"
-    child = start_with_stderr_on_a_terminal(
-        [POLYPARSE, "ja", "parse", "--model", str(data["model"]), "-", "-o", str(out)],
-        stdin=subprocess.PIPE)
-    try:
-        child.process.stdin.write(data["test"].read_bytes())
-        child.process.stdin.flush()
-        child.read_until(b"parsing")
-        assert leftovers(tmp_path), "the bar shows once the temporary output is open"
-        child.process.send_signal(signum)
-        code, shown = child.finish()
-    finally:
-        child.process.stdin.close()
-    assert code == 128 + signum
-    assert besides_the_bar(shown, b"parsing") == [], shown
-    assert os.listdir(tmp_path) == []
+    check_a_signal_while_parsing_leaves_nothing(
+        [POLYPARSE, "ja", "parse", "--model", str(data["model"]), "-", "-o",
+         str(tmp_path / "out.knp")], data["test"].read_bytes(), tmp_path, signum)
 
 
 def test_a_signal_while_training_ends_it_at_once(data, tmp_path: Path) -> None:
     """A million passes over 400 sentences would run for hours: ending within the hang guard
     after SIGTERM (sent once the log says the examples are built) is ending at once."""
-    model = tmp_path / "m.model"
-    child = subprocess.Popen([POLYPARSE, "ja", "train", "--train", str(data["train"]),
-                              "--model", str(model), "--iterations", "1000000"],
-                             stderr=subprocess.PIPE, text=True)
-    lines: list[str] = []
-    while not any("examples" in line for line in lines):
-        line = child.stderr.readline()
-        assert line, "".join(lines)
-        lines.append(line)
-    child.send_signal(signal.SIGTERM)
-    child.communicate(timeout=HANG_GUARD_SECONDS)
-    assert child.returncode == 128 + signal.SIGTERM
-    assert os.listdir(tmp_path) == []
+    check_sigterm_ends_training_at_once(
+        [POLYPARSE, "ja", "train", "--train", str(data["train"]), "--model",
+         str(tmp_path / "m.model"), "--iterations", "1000000"], "examples", tmp_path)
 
 
 def test_closed_pipe_ends_quietly(data) -> None:
     """stdout is closed by its reader after the first sentences came back; the next ones fed
     make the child write into the closed pipe."""
     blocks = data["test"].read_bytes()
-    child = subprocess.Popen([POLYPARSE, "ja", "parse", "--model", str(data["model"])],
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE)
-    child.stdin.write(blocks)
-    child.stdin.flush()
-    read_sentences(child.stdout, blocks.count(b"EOS\n"))
-    child.stdout.close()
-    child.stdin.write(blocks)
-    child.stdin.close()
-    child.wait(timeout=HANG_GUARD_SECONDS)
-    assert child.stderr.read() == b""
-    assert child.returncode == 128 + signal.SIGPIPE
+    check_a_closed_pipe_ends_quietly([POLYPARSE, "ja", "parse", "--model", str(data["model"])],
+                                     blocks, b"EOS\n", blocks.count(b"EOS\n"), blocks)
 
 
 def test_parse_without_model_uses_the_bundled_model() -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from parser.cli.main import main
-from tests.parser.cli.test_user_first import leftovers, one_line, polyparse
+from tests.parser.cli.user_runs import leftovers, one_line, polyparse
 from tests.parser.formats.test_gold_conll import TOOL_BAD_INPUTS
 
 GOLD_CONLL = Path(__file__).resolve().parents[2] / "data" / "gold_conll"

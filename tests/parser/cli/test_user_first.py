@@ -17,37 +17,26 @@ import select
 import signal
 import stat
 import subprocess
-import sys
 import threading
 from pathlib import Path
-from typing import IO
 
 import numpy as np
 import pytest
 
 from features.binary_matrix import BinaryMatrix
 from features.svmlight import write_svmlight
-from tests.child_processes import HANG_GUARD_SECONDS, start_with_stderr_on_a_terminal
+from tests.child_processes import HANG_GUARD_SECONDS
+from tests.parser.cli.user_runs import (
+    POLYPARSE,
+    check_a_closed_pipe_ends_quietly,
+    check_a_signal_while_parsing_leaves_nothing,
+    check_sigterm_ends_training_at_once,
+    leftovers,
+    one_line,
+    polyparse,
+    read_blocks,
+)
 from tests.parser.dependency.synthetic import write_treebank
-
-POLYPARSE = str(Path(sys.executable).parent / "polyparse")
-
-
-def polyparse(*args: str, **options) -> subprocess.CompletedProcess:
-    return subprocess.run([POLYPARSE, *args], capture_output=True, text=True, **options)
-
-
-def one_line(result: subprocess.CompletedProcess, *expected: str) -> str:
-    assert result.returncode == 2, result
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
-    for text in expected:
-        assert text in lines[0], lines[0]
-    return lines[0]
-
-
-def leftovers(folder: Path) -> list[str]:
-    return sorted(name for name in os.listdir(folder) if name.endswith(".tmp"))
 
 
 @pytest.fixture(scope="module")
@@ -73,25 +62,6 @@ def unwritten_input(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def first_sentences(train: Path, n: int) -> bytes:
     """The first n sentences of a CoNLL-U file, each ending in its blank line."""
     return "".join(block + "\n\n" for block in train.read_text().split("\n\n")[:n]).encode()
-
-
-def read_sentences(stream: IO[bytes], n: int) -> bytes:
-    """n sentences read from a child's stdout (a pipe); the timeout is only a hang guard."""
-    text = b""
-    while text.count(b"\n\n") < n:
-        ready, _, _ = select.select([stream], [], [], HANG_GUARD_SECONDS)
-        assert ready, f"no output after {text!r}"
-        chunk = os.read(stream.fileno(), 1 << 16)
-        assert chunk, f"stdout ended after {text!r}"
-        text += chunk
-    return text
-
-
-def besides_the_bar(shown: bytes, description: bytes) -> list[bytes]:
-    """What a terminal showed apart from the progress bar named description (tqdm redraws it
-    after a carriage return)."""
-    parts = shown.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n")
-    return [part for part in parts if part.strip() and not part.startswith(description)]
 
 
 # ----- outputs -------------------------------------------------------------------------------
@@ -219,59 +189,27 @@ def test_a_signal_while_writing_leaves_nothing(treebank, tmp_path: Path, signum:
     """The signal comes once the progress bar shows (the temporary output is open) while the
     input, a pipe held open here, still waits for more: the run can only end by the signal."""
     train, model = treebank
-    out = tmp_path / "out.conllu"
-    child = start_with_stderr_on_a_terminal(
-        [POLYPARSE, "dep", "parse", "--model", str(model), "-", "-o", str(out)],
-        stdin=subprocess.PIPE)
-    try:
-        child.process.stdin.write(first_sentences(train, 20))
-        child.process.stdin.flush()
-        child.read_until(b"parsing")
-        assert leftovers(tmp_path), "the bar shows once the temporary output is open"
-        child.process.send_signal(signum)
-        code, shown = child.finish()
-    finally:
-        child.process.stdin.close()
-    assert code == 128 + signum
-    assert besides_the_bar(shown, b"parsing") == [], shown
-    assert os.listdir(tmp_path) == []
+    check_a_signal_while_parsing_leaves_nothing(
+        [POLYPARSE, "dep", "parse", "--model", str(model), "-", "-o",
+         str(tmp_path / "out.conllu")], first_sentences(train, 20), tmp_path, signum)
 
 
 def test_a_signal_while_training_ends_it_at_once(treebank, tmp_path: Path) -> None:
     """A million passes over 300 sentences would run for hours: ending within the hang guard
     after SIGTERM (sent once the log says training has begun) is ending at once."""
     train, _ = treebank
-    model = tmp_path / "m.model"
-    child = subprocess.Popen([POLYPARSE, "dep", "train", "--train", str(train), "--model",
-                              str(model), "--classifier", "pa-slicing", "--iterations",
-                              "1000000"], stderr=subprocess.PIPE, text=True)
-    lines = []
-    while not any("training states" in line for line in lines):
-        line = child.stderr.readline()
-        assert line, "".join(lines)
-        lines.append(line)
-    child.send_signal(signal.SIGTERM)
-    child.communicate(timeout=HANG_GUARD_SECONDS)
-    assert child.returncode == 128 + signal.SIGTERM
-    assert os.listdir(tmp_path) == []
+    check_sigterm_ends_training_at_once(
+        [POLYPARSE, "dep", "train", "--train", str(train), "--model", str(tmp_path / "m.model"),
+         "--classifier", "pa-slicing", "--iterations", "1000000"], "training states", tmp_path)
 
 
 def test_closed_pipe_ends_quietly(treebank) -> None:
     """stdout is closed by its reader after the first sentences came back; the next sentence
     fed makes the child write into the closed pipe."""
     train, model = treebank
-    child = subprocess.Popen([POLYPARSE, "dep", "parse", "--model", str(model)],
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE)
-    child.stdin.write(first_sentences(train, 2))
-    child.stdin.flush()
-    read_sentences(child.stdout, 2)
-    child.stdout.close()
-    child.stdin.write(first_sentences(train, 3))
-    child.stdin.close()
-    child.wait(timeout=HANG_GUARD_SECONDS)
-    assert child.stderr.read() == b""
-    assert child.returncode == 128 + signal.SIGPIPE
+    check_a_closed_pipe_ends_quietly([POLYPARSE, "dep", "parse", "--model", str(model)],
+                                     first_sentences(train, 2), b"\n\n", 2,
+                                     first_sentences(train, 3))
 
 
 def test_each_sentence_comes_back_as_soon_as_it_is_fed(treebank) -> None:
@@ -286,7 +224,7 @@ def test_each_sentence_comes_back_as_soon_as_it_is_fed(treebank) -> None:
         for sentence in sentences:
             child.stdin.write(sentence.encode() + b"\n\n")
             child.stdin.flush()
-            assert read_sentences(child.stdout, 1).count(b"\n\n") == 1
+            assert read_blocks(child.stdout, b"\n\n", 1).count(b"\n\n") == 1
     finally:
         child.stdin.close()
         child.wait(timeout=HANG_GUARD_SECONDS)

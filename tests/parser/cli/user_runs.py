@@ -1,0 +1,107 @@
+"""The installed `polyparse` run as a user runs it, in a child process, and the checks that
+every command writing output shares: one-line errors, no leftovers, signals that end a run at
+once without leaving anything, and a closed stdout that ends a run quietly."""
+from __future__ import annotations
+
+import os
+import select
+import signal
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import IO
+
+from tests.child_processes import HANG_GUARD_SECONDS, start_with_stderr_on_a_terminal
+
+POLYPARSE = str(Path(sys.executable).parent / "polyparse")
+
+
+def polyparse(*args: str, **options) -> subprocess.CompletedProcess:
+    return subprocess.run([POLYPARSE, *args], capture_output=True, text=True, **options)
+
+
+def one_line(result: subprocess.CompletedProcess, *expected: str) -> str:
+    assert result.returncode == 2, result
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
+    for text in expected:
+        assert text in lines[0], lines[0]
+    return lines[0]
+
+
+def leftovers(folder: Path) -> list[str]:
+    return sorted(name for name in os.listdir(folder) if name.endswith(".tmp"))
+
+
+def besides_the_bar(shown: bytes, description: bytes) -> list[bytes]:
+    """What a terminal showed apart from the progress bar named description (tqdm redraws it
+    after a carriage return)."""
+    parts = shown.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n")
+    return [part for part in parts if part.strip() and not part.startswith(description)]
+
+
+def read_blocks(stream: IO[bytes], end: bytes, n: int) -> bytes:
+    """What a child's stdout (a pipe) gave once n blocks, each ending in `end`, came; the
+    timeout is only a hang guard."""
+    text = b""
+    while text.count(end) < n:
+        ready, _, _ = select.select([stream], [], [], HANG_GUARD_SECONDS)
+        assert ready, f"no output after {text!r}"
+        chunk = os.read(stream.fileno(), 1 << 16)
+        assert chunk, f"stdout ended after {text!r}"
+        text += chunk
+    return text
+
+
+def check_a_signal_while_parsing_leaves_nothing(argv: Sequence[str], fed: bytes, folder: Path,
+                                                signum: int) -> None:
+    """argv, a parse writing into folder, gets signum once its progress bar shows (the
+    temporary output is open) while its input, a pipe fed `fed` and held open here, still waits
+    for more: the run can only end by the signal, and must leave nothing."""
+    child = start_with_stderr_on_a_terminal(argv, stdin=subprocess.PIPE)
+    try:
+        child.process.stdin.write(fed)
+        child.process.stdin.flush()
+        child.read_until(b"parsing")
+        assert leftovers(folder), "the bar shows once the temporary output is open"
+        child.process.send_signal(signum)
+        code, shown = child.finish()
+    finally:
+        child.process.stdin.close()
+    assert code == 128 + signum
+    assert besides_the_bar(shown, b"parsing") == [], shown
+    assert os.listdir(folder) == []
+
+
+def check_sigterm_ends_training_at_once(argv: Sequence[str], logged: str, folder: Path) -> None:
+    """argv, a training run writing into folder, gets SIGTERM once a line of its log holds
+    `logged`: it must end by the signal within the hang guard and leave nothing."""
+    child = subprocess.Popen(argv, stderr=subprocess.PIPE, text=True)
+    lines: list[str] = []
+    while not any(logged in line for line in lines):
+        line = child.stderr.readline()
+        assert line, "".join(lines)
+        lines.append(line)
+    child.send_signal(signal.SIGTERM)
+    child.communicate(timeout=HANG_GUARD_SECONDS)
+    assert child.returncode == 128 + signal.SIGTERM
+    assert os.listdir(folder) == []
+
+
+def check_a_closed_pipe_ends_quietly(argv: Sequence[str], first: bytes, end: bytes, n: int,
+                                     then: bytes) -> None:
+    """argv, a parse from stdin to stdout, is fed `first`; once n blocks ending in `end` came
+    back, its stdout is closed and `then` fed, which makes it write into the closed pipe: it
+    must end by SIGPIPE with nothing on stderr."""
+    child = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
+    child.stdin.write(first)
+    child.stdin.flush()
+    read_blocks(child.stdout, end, n)
+    child.stdout.close()
+    child.stdin.write(then)
+    child.stdin.close()
+    child.wait(timeout=HANG_GUARD_SECONDS)
+    assert child.stderr.read() == b""
+    assert child.returncode == 128 + signal.SIGPIPE
