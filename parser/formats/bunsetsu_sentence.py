@@ -26,7 +26,7 @@ from features.errors import InputError
 from parser.formats.text_lines import display_name, line_chunks
 
 __all__ = ["DEP_TYPES", "BunsetsuFormatError", "BunsetsuSentence", "checked_tree", "eos_blocks",
-           "input_source", "malformed", "validate", "with_chunk_lines"]
+           "input_source", "malformed", "read_sentences", "validate", "with_chunk_lines"]
 
 # Dependency types of KNP: D (ordinary), P (parallel), A (apposition), I (partial parallel).
 DEP_TYPES = "DPAI"
@@ -153,6 +153,21 @@ def read_blocks(
         if check and sentence.heads:
             validate(sentence)
         yield sentence
+
+
+def read_sentences(
+    path: str | os.PathLike | TextIO | BinaryIO | None,
+    name: str | None,
+    encoding: str,
+    check: bool,
+    read_block: Callable[[list[str], int, str], BunsetsuSentence],
+    first_line: int = 1,
+) -> Iterator[BunsetsuSentence]:
+    """The sentences of a KNP or CaboCha input (the arguments of ``read_knp``): each
+    ``EOS`` block of it made a sentence by ``read_block``, as ``read_blocks`` does."""
+    path, stream, display = input_source(path, name)
+    blocks = eos_blocks(path, stream, encoding, display, first_line)
+    return read_blocks(blocks, read_block, display, check)
 
 
 def input_source(

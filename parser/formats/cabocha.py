@@ -36,10 +36,8 @@ from typing import BinaryIO, TextIO
 from parser.formats.bunsetsu_sentence import (
     BunsetsuFormatError,
     BunsetsuSentence,
-    eos_blocks,
     formatted_block,
-    input_source,
-    read_blocks,
+    read_sentences,
 )
 
 __all__ = ["format_cabocha", "knp_to_cabocha", "read_cabocha"]
@@ -63,9 +61,7 @@ def read_cabocha(
     name: str | None = None,
 ) -> Iterator[BunsetsuSentence]:
     """Yield the sentences of a CaboCha file; the arguments are those of ``read_knp``."""
-    path, stream, display = input_source(path, name)
-    blocks = eos_blocks(path, stream, encoding, display)
-    return read_blocks(blocks, _read_block, display, validate)
+    return read_sentences(path, name, encoding, validate, _read_block)
 
 
 def _read_block(block: list[str], start_line: int, display: str) -> BunsetsuSentence:

@@ -40,10 +40,8 @@ from parser.formats.bunsetsu_sentence import (
     DEP_TYPES,
     BunsetsuFormatError,
     BunsetsuSentence,
-    eos_blocks,
     formatted_block,
-    input_source,
-    read_blocks,
+    read_sentences,
 )
 
 __all__ = ["format_knp", "read_knp"]
@@ -82,9 +80,7 @@ def read_knp(
     ``first_line`` numbers the input's first line in messages and sentences, for an input
     that is a later part of a file (its byte order mark, if any, is then kept as text).
     """
-    path, stream, display = input_source(path, name)
-    blocks = eos_blocks(path, stream, encoding, display, first_line)
-    return read_blocks(blocks, _read_block, display, validate)
+    return read_sentences(path, name, encoding, validate, _read_block, first_line)
 
 
 def _read_block(block: list[str], start_line: int, display: str) -> BunsetsuSentence:
