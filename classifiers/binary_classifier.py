@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import numpy as np
 
@@ -28,6 +28,11 @@ from classifiers.model_file import (
 )
 from classifiers.scorer import BinaryScorer
 from features.binary_matrix import BinaryMatrix
+
+if TYPE_CHECKING:
+    from classifiers.evaluators.kernel_expansion import SupportVectorExpansion
+
+Expansion = TypeVar("Expansion", bound="SupportVectorExpansion")
 
 
 def training_labels(X: BinaryMatrix, y: Any, libsvm_order: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -163,3 +168,20 @@ class BinaryClassifier(ModelBytes):
         """The classifier of a polyparse-clf model file's bytes (as load reads the file)."""
         header, arrays = decode_model_bytes(data, source, CLASSIFIER_FORMAT)
         return cls.from_arrays(header, arrays, source=source)
+
+
+class ExpansionClassifier(BinaryClassifier, Generic[Expansion]):
+    """A backend whose decision function is the kernel expansion `expansion_` (None before
+    fit)."""
+
+    expansion_: Expansion | None
+
+    @property
+    def n_support_vectors(self) -> int:
+        return self._expansion().n_support_vectors
+
+    def _expansion(self) -> Expansion:
+        """The fitted expansion; RuntimeError before fit."""
+        if self.expansion_ is None:
+            raise RuntimeError("the classifier is not fitted")
+        return self.expansion_

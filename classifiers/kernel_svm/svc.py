@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from classifiers.binary_classifier import (
-    BinaryClassifier,
+    ExpansionClassifier,
     plain_label,
     training_labels,
 )
@@ -53,7 +53,7 @@ _STATS = (
 )
 
 
-class KernelSVM(BinaryClassifier):
+class KernelSVM(ExpansionClassifier[OneVsOneExpansion]):
     """One-vs-one C-SVC with kernel (gamma x.z + coef0)^degree, trained by libsvm's SMO."""
 
     backend = BACKEND
@@ -110,15 +110,6 @@ class KernelSVM(BinaryClassifier):
     def objective_(self) -> list[float]:
         """libsvm's obj, 0.5 a^T Q a - e^T a at the solution, per pair of classes."""
         return list(self.stats_.get("objective", []))
-
-    @property
-    def n_support_vectors(self) -> int:
-        return self._expansion().n_support_vectors
-
-    def _expansion(self) -> OneVsOneExpansion:
-        if self.expansion_ is None:
-            raise RuntimeError("the classifier is not fitted")
-        return self.expansion_
 
     def fit(self, X: BinaryMatrix, y: np.ndarray) -> "KernelSVM":
         """Train on the rows of X with labels y (numbers or strings)."""

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from classifiers.binary_classifier import (
-    BinaryClassifier,
+    ExpansionClassifier,
     one_vs_rest_outputs,
     training_labels,
 )
@@ -57,7 +57,7 @@ _PARAMETERS = ("degree", "C", "variant", "iterations", "average", "strategy", "n
 _MODEL_PARAMETERS = tuple(name for name in _PARAMETERS if name != "threads")
 
 
-class PASlicing(BinaryClassifier):
+class PASlicing(ExpansionClassifier[KernelExpansion]):
     """Online PA-I (or PA, PA-II, perceptron) with the kernel (x.z + 1)^degree."""
 
     backend = BACKEND
@@ -135,15 +135,6 @@ class PASlicing(BinaryClassifier):
         if n is None:
             n = DEFAULT_N_COMMON[self.strategy][self.degree]
         return n_features if n is None else min(n, n_features)
-
-    @property
-    def n_support_vectors(self) -> int:
-        return self._expansion().n_support_vectors
-
-    def _expansion(self) -> KernelExpansion:
-        if self.expansion_ is None:
-            raise RuntimeError("the classifier is not fitted")
-        return self.expansion_
 
     @property
     def scorer(self) -> BinaryScorer | None:

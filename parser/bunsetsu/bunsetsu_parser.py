@@ -224,8 +224,7 @@ class BunsetsuParser(ParserModelBytes):
     def classifiers(self) -> dict[str, Any]:
         """The classifiers by name ("dependency", "chunk"), each built if load() left it
         packed."""
-        for name in list(self._pending):
-            self._built(name)
+        self._build_pending()
         return self._classifiers
 
     @classifiers.setter
@@ -236,8 +235,7 @@ class BunsetsuParser(ParserModelBytes):
     @property
     def vocabs(self) -> dict[str, FeatureVocab]:
         """The feature vocabulary of each classifier."""
-        for name in list(self._pending):
-            self._built(name)
+        self._build_pending()
         return self._vocabs
 
     @vocabs.setter
@@ -247,6 +245,11 @@ class BunsetsuParser(ParserModelBytes):
 
     def _has(self, name: str) -> bool:
         return name in self._classifiers or name in self._pending
+
+    def _build_pending(self) -> None:
+        """Build every classifier that load() left packed."""
+        for name in list(self._pending):
+            self._built(name)
 
     def _built(self, name: str) -> tuple[FeatureVocab, Any]:
         """The vocabulary and classifier of name, built now if they were left packed."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 import codecs
 import os
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from operator import lt
 from typing import BinaryIO, TextIO
@@ -25,8 +25,9 @@ from typing import BinaryIO, TextIO
 from features.errors import InputError
 from parser.formats.text_lines import display_name, line_chunks
 
-__all__ = ["DEP_TYPES", "BunsetsuFormatError", "BunsetsuSentence", "checked_tree", "eos_blocks",
-           "input_source", "malformed", "validate", "with_chunk_lines"]
+__all__ = ["DEP_TYPES", "BlockLayout", "BunsetsuFormatError", "BunsetsuSentence", "checked_tree",
+           "eos_blocks", "input_source", "malformed", "read_sentences", "validate",
+           "with_chunk_lines"]
 
 # Dependency types of KNP: D (ordinary), P (parallel), A (apposition), I (partial parallel).
 DEP_TYPES = "DPAI"
@@ -65,6 +66,49 @@ class BunsetsuSentence:
     def line_number(self, index: int) -> int:
         """1-based line number in the file of ``lines[index]``."""
         return self.start_line + index
+
+
+@dataclass(slots=True)
+class BlockLayout:
+    """What a line-by-line reader finds in the block starting at ``start_line`` of ``source``:
+    its morpheme lines, and its bunsetsu lines with their heads and types."""
+
+    start_line: int
+    source: str
+    morpheme_lines: list[int] = field(default_factory=list)
+    chunk_starts: list[int] = field(default_factory=list)
+    chunk_lines: list[int] = field(default_factory=list)
+    heads: list[int] = field(default_factory=list)
+    dep_types: list[str] = field(default_factory=list)
+
+    def add_bunsetsu(self, index: int, head: int, dep_type: str, spelling: str) -> None:
+        """Line ``index`` is a bunsetsu line (``spelling`` is the format's, for messages);
+        its bunsetsu starts at the next morpheme."""
+        if self.morpheme_lines and not self.chunk_lines:
+            raise BunsetsuFormatError(
+                f"{self.source}:{self.start_line + self.morpheme_lines[0]}: morpheme line "
+                f"before the first bunsetsu line ('{spelling}')"
+            )
+        self.chunk_lines.append(index)
+        self.chunk_starts.append(len(self.morpheme_lines))
+        self.heads.append(head)
+        self.dep_types.append(dep_type)
+
+    def sentence(
+        self, sid: str, lines: list[str], surface: list[str], reading: list[str],
+        base: list[str], pos1: list[str], pos2: list[str], conj_type: list[str],
+        conj_form: list[str],
+    ) -> BunsetsuSentence:
+        """The sentence of the block, given its morpheme columns; an error when the block
+        has no morphemes."""
+        if not self.morpheme_lines:
+            raise BunsetsuFormatError(f"{self.source}:{self.start_line}: sentence has no "
+                                      "morphemes")
+        return BunsetsuSentence(
+            sid, lines, surface, reading, base, pos1, pos2, conj_type, conj_form,
+            self.morpheme_lines, self.chunk_starts, self.chunk_lines, self.heads,
+            self.dep_types, self.start_line, self.source,
+        )
 
 
 def without_bunsetsu(sentence: BunsetsuSentence) -> BunsetsuSentence:
@@ -153,6 +197,21 @@ def read_blocks(
         if check and sentence.heads:
             validate(sentence)
         yield sentence
+
+
+def read_sentences(
+    path: str | os.PathLike | TextIO | BinaryIO | None,
+    name: str | None,
+    encoding: str,
+    check: bool,
+    read_block: Callable[[list[str], int, str], BunsetsuSentence],
+    first_line: int = 1,
+) -> Iterator[BunsetsuSentence]:
+    """The sentences of a KNP or CaboCha input (the arguments of ``read_knp``): each
+    ``EOS`` block of it made a sentence by ``read_block``, as ``read_blocks`` does."""
+    path, stream, display = input_source(path, name)
+    blocks = eos_blocks(path, stream, encoding, display, first_line)
+    return read_blocks(blocks, read_block, display, check)
 
 
 def input_source(

@@ -34,12 +34,11 @@ from collections.abc import Iterator, Sequence
 from typing import BinaryIO, TextIO
 
 from parser.formats.bunsetsu_sentence import (
+    BlockLayout,
     BunsetsuFormatError,
     BunsetsuSentence,
-    eos_blocks,
     formatted_block,
-    input_source,
-    read_blocks,
+    read_sentences,
 )
 
 __all__ = ["format_cabocha", "knp_to_cabocha", "read_cabocha"]
@@ -63,32 +62,20 @@ def read_cabocha(
     name: str | None = None,
 ) -> Iterator[BunsetsuSentence]:
     """Yield the sentences of a CaboCha file; the arguments are those of ``read_knp``."""
-    path, stream, display = input_source(path, name)
-    blocks = eos_blocks(path, stream, encoding, display)
-    return read_blocks(blocks, _read_block, display, validate)
+    return read_sentences(path, name, encoding, validate, _read_block)
 
 
 def _read_block(block: list[str], start_line: int, display: str) -> BunsetsuSentence:
     sid = ""
     surface: list[str] = []
     columns: list[list[str]] = [[] for _ in range(6)]
-    morpheme_lines: list[int] = []
-    chunk_starts: list[int] = []
-    chunk_lines: list[int] = []
-    heads: list[int] = []
-    dep_types: list[str] = []
+    found = BlockLayout(start_line, display)
+    morpheme_lines = found.morpheme_lines
     for index, line in enumerate(block[:-1]):
         if line.startswith("* ") or line == "*":
-            head, dep_type = _bunsetsu_line(line, len(chunk_lines), display, start_line + index)
-            if morpheme_lines and not chunk_lines:
-                raise BunsetsuFormatError(
-                    f"{display}:{start_line + morpheme_lines[0]}: morpheme line before the "
-                    "first bunsetsu line ('* ID HEADD')"
-                )
-            chunk_lines.append(index)
-            chunk_starts.append(len(morpheme_lines))
-            heads.append(head)
-            dep_types.append(dep_type)
+            head, dep_type = _bunsetsu_line(line, len(found.chunk_lines), display,
+                                            start_line + index)
+            found.add_bunsetsu(index, head, dep_type, "* ID HEADD")
             continue
         parts = line.split("\t", 2)
         if len(parts) < 2:
@@ -119,13 +106,8 @@ def _read_block(block: list[str], start_line: int, display: str) -> BunsetsuSent
         for column, field in zip(columns, layout):
             column.append("*" if field is None else fields[field])
         morpheme_lines.append(index)
-    if not morpheme_lines:
-        raise BunsetsuFormatError(f"{display}:{start_line}: sentence has no morphemes")
     pos1, pos2, conj_type, conj_form, base, reading = columns
-    return BunsetsuSentence(
-        sid, block, surface, reading, base, pos1, pos2, conj_type, conj_form, morpheme_lines,
-        chunk_starts, chunk_lines, heads, dep_types, start_line, display,
-    )
+    return found.sentence(sid, block, surface, reading, base, pos1, pos2, conj_type, conj_form)
 
 
 def _bunsetsu_line(line: str, expected_id: int, display: str, lineno: int) -> tuple[int, str]:

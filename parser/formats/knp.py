@@ -38,12 +38,11 @@ from typing import BinaryIO, TextIO
 
 from parser.formats.bunsetsu_sentence import (
     DEP_TYPES,
+    BlockLayout,
     BunsetsuFormatError,
     BunsetsuSentence,
-    eos_blocks,
     formatted_block,
-    input_source,
-    read_blocks,
+    read_sentences,
 )
 
 __all__ = ["format_knp", "read_knp"]
@@ -82,9 +81,7 @@ def read_knp(
     ``first_line`` numbers the input's first line in messages and sentences, for an input
     that is a later part of a file (its byte order mark, if any, is then kept as text).
     """
-    path, stream, display = input_source(path, name)
-    blocks = eos_blocks(path, stream, encoding, display, first_line)
-    return read_blocks(blocks, _read_block, display, validate)
+    return read_sentences(path, name, encoding, validate, _read_block, first_line)
 
 
 def _read_block(block: list[str], start_line: int, display: str) -> BunsetsuSentence:
@@ -172,11 +169,7 @@ def _read_careful(block: list[str], start_line: int, display: str) -> BunsetsuSe
     """The sentence of a block read line by line; raises at the first bad line."""
     sid = ""
     columns: list[list[str]] = [[] for _ in range(N_MORPHEME_FIELDS)]
-    morpheme_lines: list[int] = []
-    chunk_starts: list[int] = []
-    chunk_lines: list[int] = []
-    heads: list[int] = []
-    dep_types: list[str] = []
+    found = BlockLayout(start_line, display)
     for index, line in enumerate(block[:-1]):
         where = f"{display}:{start_line + index}"
         if not line or line.isspace():
@@ -187,22 +180,13 @@ def _read_careful(block: list[str], start_line: int, display: str) -> BunsetsuSe
         if first == "*":
             match = _BUNSETSU_LINE.match(line)
             if match is not None:
-                if morpheme_lines and not chunk_lines:
-                    first_morpheme = start_line + morpheme_lines[0]
-                    raise BunsetsuFormatError(
-                        f"{display}:{first_morpheme}: morpheme line before the first bunsetsu "
-                        "line ('* HEAD TYPE')"
-                    )
-                chunk_lines.append(index)
-                chunk_starts.append(len(morpheme_lines))
-                heads.append(int(match.group(1)))
-                dep_types.append(match.group(2))
+                found.add_bunsetsu(index, int(match.group(1)), match.group(2), "* HEAD TYPE")
                 continue
         fields = _morpheme_fields(line)
         if fields is not None:
             for column, field in zip(columns, fields):
                 column.append(field)
-            morpheme_lines.append(index)
+            found.morpheme_lines.append(index)
             continue
         if first == "#":
             if not sid and line.startswith("# S-ID:"):
@@ -219,12 +203,9 @@ def _read_careful(block: list[str], start_line: int, display: str) -> BunsetsuSe
         if line == "EOS":
             raise BunsetsuFormatError(f"{where}: EOS inside a sentence")
         raise BunsetsuFormatError(f"{where}: {_morpheme_line_problem(line)}")
-    if not morpheme_lines:
-        raise BunsetsuFormatError(f"{display}:{start_line}: sentence has no morphemes")
-    return BunsetsuSentence(
+    return found.sentence(
         sid, block, columns[SURFACE], columns[READING], columns[BASE], columns[POS1],
-        columns[POS2], columns[CONJ_TYPE], columns[CONJ_FORM], morpheme_lines, chunk_starts,
-        chunk_lines, heads, dep_types, start_line, display,
+        columns[POS2], columns[CONJ_TYPE], columns[CONJ_FORM],
     )
 
 
