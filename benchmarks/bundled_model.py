@@ -25,7 +25,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from child_process import child_run, pinned_to_one_core, polyparse_command
-from machine import Records, grouped, markdown_table, publish, seconds_text, significant, timed
+from machine import Records, publish, timed
+from tables import grouped, markdown_table, seconds_text, significant
 
 DATA = "UD English-EWT 2.16"
 INPUTS = ("test, all tags", "test, UPOS alone (XPOS _)", "dev, all tags")

@@ -24,7 +24,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from machine import Records, grouped, markdown_table, publish, seconds_text, significant
+from machine import Records, publish
+from tables import grouped, markdown_table, seconds_text, significant
 
 REPO = Path(__file__).resolve().parents[1]
 

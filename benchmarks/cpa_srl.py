@@ -39,7 +39,8 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from machine import Records, grouped, markdown_table, publish, seconds_text, significant, timed
+from machine import Records, publish, timed
+from tables import grouped, markdown_table, seconds_text, significant
 
 REPO = Path(__file__).resolve().parents[1]
 

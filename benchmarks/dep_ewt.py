@@ -31,16 +31,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from child_process import measured_run, pinned_to_one_core
-from machine import (
-    Records,
-    grouped,
-    least_time,
-    markdown_table,
-    publish,
-    seconds_text,
-    significant,
-    timed,
-)
+from machine import Records, least_time, publish, timed
+from tables import grouped, markdown_table, seconds_text, significant
 
 DATA = "UD English-EWT 2.16, gold tags"
 UPOS_ALONE = ["--tag-column", "upos", "--split-column", "upos"]

@@ -33,16 +33,8 @@ from pathlib import Path
 
 import numpy as np
 from child_process import measured_run, pinned_to_one_core
-from machine import (
-    Records,
-    grouped,
-    least_time,
-    markdown_table,
-    publish,
-    seconds_text,
-    significant,
-    timed,
-)
+from machine import Records, least_time, publish, timed
+from tables import grouped, markdown_table, seconds_text, significant
 
 DATA = "UD English-EWT 2.16, gold tags"
 # The counters of classifiers.evaluators.one_vs_one_split.OneVsOneSplitScorer's guided vote.

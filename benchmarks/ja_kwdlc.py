@@ -31,16 +31,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from child_process import child_run, pinned_to_one_core, polyparse_command
-from machine import (
-    Records,
-    grouped,
-    least_time,
-    markdown_table,
-    publish,
-    seconds_text,
-    significant,
-    timed,
-)
+from machine import Records, least_time, publish, timed
+from tables import grouped, markdown_table, seconds_text, significant
 
 DATA = "KWDLC (train.id -> test.id)"
 WAC = "Wikipedia Annotated Corpus (train.id -> dev.id)"

@@ -35,7 +35,8 @@ from pathlib import Path
 
 import numpy as np
 from child_process import pinned_to_one_core
-from machine import grouped, markdown_table, publish, record, seconds_text, significant, timed
+from machine import publish, record, timed
+from tables import grouped, markdown_table, seconds_text, significant
 
 from classifiers.evaluators.choices import parse_rare_threshold
 from classifiers.evaluators.kernel_sum import KernelSumScorer

@@ -35,7 +35,8 @@ from importlib import metadata
 from pathlib import Path
 
 import numpy as np
-from machine import grouped, markdown_table, publish, record, seconds_text, significant
+from machine import publish, record
+from tables import grouped, markdown_table, seconds_text, significant
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime
 import json
-import math
 import os
 import platform
 import resource
@@ -13,9 +12,11 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
+
+from tables import seconds_text
 
 REPO = Path(__file__).resolve().parents[1]
 # When this process began its work (benchmarks import this module first), and the load of the
@@ -108,40 +109,6 @@ def least_time(repeat: int, work: Callable[..., object], *args: object,
     least one)."""
     timings = [timed(work, *args, **kwargs)[1] for _ in range(max(1, repeat))]
     return Timing(min(t.wall for t in timings), min(t.cpu for t in timings))
-
-
-def markdown_table(header: Sequence[str], rows: Iterable[Sequence[object]]) -> list[str]:
-    """The lines of a markdown table; None cells are left empty."""
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    for row in rows:
-        lines.append("| " + " | ".join("" if cell is None else str(cell) for cell in row) + " |")
-    return lines
-
-
-def significant(value: float | None, digits: int = 3) -> str:
-    """value with `digits` significant digits (at least the units, grouped by thousands):
-    0.0483, 0.33, 10.6, 448, 5,239; empty for None."""
-    if value is None:
-        return ""
-    if value == 0 or not math.isfinite(value):
-        return f"{value:g}"
-    decimals = max(0, digits - 1 - math.floor(math.log10(abs(value))))
-    return f"{value:,.{decimals}f}"
-
-
-def grouped(value: float | None) -> str:
-    """A whole number grouped by thousands (5,239); empty for None."""
-    return "" if value is None else f"{round(value):,}"
-
-
-def seconds_text(seconds: float | None) -> str:
-    """A duration as a reader takes it in: 0.33 s, 61.3 s, 448 s, 31 min 5 s; empty for None."""
-    if seconds is None:
-        return ""
-    if seconds < 600:
-        return f"{significant(seconds)} s"
-    minutes, rest = divmod(round(seconds), 60)
-    return f"{minutes} min {rest} s"
 
 
 def command_line() -> str:

@@ -44,7 +44,8 @@ import time
 from pathlib import Path
 
 from kernel_svm_kwdlc import child
-from machine import grouped, markdown_table, publish, record, seconds_text, significant
+from machine import publish, record
+from tables import grouped, markdown_table, seconds_text, significant
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -32,7 +32,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from machine import machine, read_page, replace_section, seconds_text, section_markers, write_page
+from machine import machine, read_page, replace_section, section_markers, write_page
+from tables import seconds_text
 
 REPO = Path(__file__).resolve().parents[1]
 BENCHMARK_FOLDER = Path(__file__).resolve().parent

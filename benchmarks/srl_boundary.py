@@ -46,7 +46,8 @@ from pathlib import Path
 
 import numpy as np
 from child_process import measured_run, polyparse_command
-from machine import Records, grouped, markdown_table, publish, seconds_text, significant, timed
+from machine import Records, publish, timed
+from tables import grouped, markdown_table, seconds_text, significant
 
 from classifiers.tree_kernels.tree_perceptron import TreePerceptron
 from features.binary_matrix import BinaryMatrix

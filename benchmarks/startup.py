@@ -29,7 +29,8 @@ from pathlib import Path
 
 from bundled_model import without_xpos
 from child_process import child_run, polyparse_command
-from machine import Records, markdown_table, publish
+from machine import Records, publish
+from tables import markdown_table
 
 REPO = Path(__file__).resolve().parents[1]
 # The bars of issue 21 and the anchors it quotes, beside each figure in the results table.

@@ -32,7 +32,8 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from machine import grouped, markdown_table, publish, record, seconds_text, significant, timed
+from machine import publish, record, timed
+from tables import grouped, markdown_table, seconds_text, significant
 
 REPO = Path(__file__).resolve().parents[1]
 

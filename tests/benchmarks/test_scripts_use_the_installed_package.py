@@ -11,7 +11,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 # Modules the benchmark scripts share; they are imported, not run.
-SHARED = {"machine.py", "child_process.py", "__init__.py"}
+SHARED = {"machine.py", "tables.py", "child_process.py", "__init__.py"}
 SCRIPTS = sorted(path for folder in ("benchmarks", "corpora_scripts")
                  for path in (ROOT / folder).glob("*.py") if path.name not in SHARED)
 
