@@ -184,7 +184,7 @@ class BunsetsuParser(ParserModelBytes):
             for offset, s in zip(corpus.morpheme_ptr[:-1].tolist(), sentences):
                 flags[[offset + c for c in s.chunk_starts]] = 1
             jobs["chunk"] = decoder.chunk_oracle(corpus, flags)
-        self.classifiers, self.vocabs = {}, {}
+        self._classifiers, self._vocabs, self._pending = {}, {}, {}
 
         def fit(name: str) -> tuple[str, FeatureVocab, Any]:
             keys, indptr, labels = jobs[name]
@@ -227,21 +227,11 @@ class BunsetsuParser(ParserModelBytes):
         self._build_pending()
         return self._classifiers
 
-    @classifiers.setter
-    def classifiers(self, classifiers: dict[str, Any]) -> None:
-        self._classifiers = classifiers
-        self._pending = {}
-
     @property
     def vocabs(self) -> dict[str, FeatureVocab]:
         """The feature vocabulary of each classifier."""
         self._build_pending()
         return self._vocabs
-
-    @vocabs.setter
-    def vocabs(self, vocabs: dict[str, FeatureVocab]) -> None:
-        self._vocabs = vocabs
-        self._pending = {}
 
     def _has(self, name: str) -> bool:
         return name in self._classifiers or name in self._pending
