@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from classifiers.model_file import ModelFileError, decode_model, read_model_file
+from classifiers.model_file import ModelFileError, decode_model, inconsistent, read_model_file
 
 Buffer = bytes | bytearray | memoryview
 
@@ -82,7 +82,7 @@ class ParserModelBytes(ModelBytes):
         deferred_array() picks are inflated when first used."""
         layout: dict[str, Any] = {}
         header, arrays = read_model_file(path, cls.MODEL_FORMAT, layout, cls.deferred_array)
-        parser = cls._from_file_parts(header, arrays, str(path), layout["deferred"])
+        parser = cls._parser_of_parts(header, arrays, str(path), layout["deferred"])
         parser.compressed = layout["compressed"]
         return parser
 
@@ -90,15 +90,25 @@ class ParserModelBytes(ModelBytes):
     def from_bytes(cls, data: Buffer, source: str = "model bytes") -> Any:
         """The parser of a model file's bytes (as load reads the file)."""
         layout: dict[str, Any] = {}
-        parser = cls._from_file_parts(*decode_model_bytes(data, source, cls.MODEL_FORMAT,
+        parser = cls._parser_of_parts(*decode_model_bytes(data, source, cls.MODEL_FORMAT,
                                                           layout), source)
         parser.compressed = layout["compressed"]
         return parser
 
     @classmethod
-    def _from_file_parts(cls, header: dict[str, Any], arrays: dict[str, np.ndarray],
+    def _parser_of_parts(cls, header: dict[str, Any], arrays: dict[str, np.ndarray],
                          source: str,
                          deferred: dict[str, Callable[[], np.ndarray]] | None = None) -> Any:
+        """_from_file_parts's parser, which keeps the file's header; a header or array that
+        does not fit the model is one ModelFileError naming source."""
+        with inconsistent(source):
+            parser = cls._from_file_parts(header, arrays, source, deferred or {})
+        parser.header = header
+        return parser
+
+    @classmethod
+    def _from_file_parts(cls, header: dict[str, Any], arrays: dict[str, np.ndarray],
+                         source: str, deferred: dict[str, Callable[[], np.ndarray]]) -> Any:
         """The parser of a model file's header and arrays (deferred: the arrays left packed,
         each inflated by calling it); `source` names the file in errors."""
         raise NotImplementedError

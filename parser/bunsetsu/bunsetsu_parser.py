@@ -349,21 +349,17 @@ class BunsetsuParser(ParserModelBytes):
 
     @classmethod
     def _from_file_parts(cls, header: dict[str, Any], arrays: dict[str, np.ndarray],
-                         source: str,
-                         deferred: dict[str, Callable[[], np.ndarray]] | None = None
+                         source: str, deferred: dict[str, Callable[[], np.ndarray]]
                          ) -> BunsetsuParser:
-        deferred = deferred or {}
-        with inconsistent(source):
-            parser = cls(BunsetsuConfig(**header["config"]), check_backend=False)
-            parser.lexicon = StringInterner(header["lexicon"])
-            parser.info = dict(header["info"])
-            for name, clf_header in header["classifiers"].items():
-                part = arrays_under(arrays, name + "/")
-                packed = arrays_under(deferred, name + "/")
-                build = partial(_classifier_part, clf_header, part, packed, source)
-                if packed:
-                    parser._pending[name] = build
-                else:
-                    parser._vocabs[name], parser._classifiers[name] = build()
-        parser.header = header
+        parser = cls(BunsetsuConfig(**header["config"]), check_backend=False)
+        parser.lexicon = StringInterner(header["lexicon"])
+        parser.info = dict(header["info"])
+        for name, clf_header in header["classifiers"].items():
+            part = arrays_under(arrays, name + "/")
+            packed = arrays_under(deferred, name + "/")
+            build = partial(_classifier_part, clf_header, part, packed, source)
+            if packed:
+                parser._pending[name] = build
+            else:
+                parser._vocabs[name], parser._classifiers[name] = build()
         return parser

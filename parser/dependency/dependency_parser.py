@@ -505,26 +505,22 @@ class DependencyParser(ParserModelBytes):
 
     @classmethod
     def _from_file_parts(cls, header: dict[str, Any], arrays: dict[str, np.ndarray],
-                         source: str,
-                         deferred: dict[str, Callable[[], np.ndarray]] | None = None
+                         source: str, deferred: dict[str, Callable[[], np.ndarray]]
                          ) -> DependencyParser:
-        deferred = deferred or {}
-        with inconsistent(source):
-            parser = cls(ParserConfig(**header["config"], check_backend=False))
-            parser.words = StringInterner(header["words"])
-            parser.tags = StringInterner(header["tags"])
-            parser.labels = StringInterner(header["labels"])
-            parser.vocab = FeatureVocab(arrays["vocab/keys"], arrays["vocab/counts"])
-            parser.split_names = list(header["splits"])
-            parser.info = dict(header["info"])
-            parser.classifiers = LazyTable()
-            for name, clf_header in header["classifiers"].items():
-                split_name, kind = name.split("/")
-                parser.classifiers.add_pending(
-                    (int(split_name[5:]), kind),
-                    partial(_classifier_of_part, clf_header, arrays_under(arrays, name + "/"),
-                            arrays_under(deferred, name + "/"), source))
-        parser.header = header
+        parser = cls(ParserConfig(**header["config"], check_backend=False))
+        parser.words = StringInterner(header["words"])
+        parser.tags = StringInterner(header["tags"])
+        parser.labels = StringInterner(header["labels"])
+        parser.vocab = FeatureVocab(arrays["vocab/keys"], arrays["vocab/counts"])
+        parser.split_names = list(header["splits"])
+        parser.info = dict(header["info"])
+        parser.classifiers = LazyTable()
+        for name, clf_header in header["classifiers"].items():
+            split_name, kind = name.split("/")
+            parser.classifiers.add_pending(
+                (int(split_name[5:]), kind),
+                partial(_classifier_of_part, clf_header, arrays_under(arrays, name + "/"),
+                        arrays_under(deferred, name + "/"), source))
         return parser
 
     def runtime_settings(self) -> dict[str, Any]:
