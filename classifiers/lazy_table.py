@@ -29,8 +29,10 @@ class LazyTable(MutableMapping):
         if key in self._values:
             return self._values[key]
         build = self._pending[key]
-        value = self._values[key] = build()
-        del self._pending[key]
+        value = build()
+        # Threads that asked at once (a build may release the GIL) all get the first value.
+        value = self._values.setdefault(key, value)
+        self._pending.pop(key, None)
         return value
 
     def __setitem__(self, key: Hashable, value: Any) -> None:

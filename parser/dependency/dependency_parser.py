@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, MutableMapping, Sequence
 from dataclasses import asdict, dataclass
 from functools import partial
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -81,6 +81,14 @@ def _classifier_of_part(header: dict[str, Any], arrays: dict[str, np.ndarray],
         return classifier_from_arrays(header, {**arrays, **inflated}, source)
 
 
+class DecoderState(NamedTuple):
+    """A built decoder, the splits whose classifiers it holds, and every slot built so far."""
+
+    decoder: ArcEagerDecoder
+    splits: frozenset[int]
+    slots: dict[tuple[int, str], tuple[ClassifierSlot, Any]]
+
+
 class DependencyParser(ParserModelBytes):
     """An arc-eager parser with per-POS split classifiers: train(), parse(), save(), load();
     pickles through its model file's bytes and its evaluation mode."""
@@ -107,11 +115,10 @@ class DependencyParser(ParserModelBytes):
         self.header: dict[str, Any] = {}
         # Whether the model file it was loaded from stores its arrays compressed.
         self.compressed = False
-        self._decoder: ArcEagerDecoder | None = None
-        # The splits whose classifiers the decoder holds, and their slots (with the scorer of
-        # each), kept while the decoder is: rebuilt for more splits, the decoder reuses them.
-        self._decoder_splits: set[int] = set()
-        self._slots: dict[tuple[int, str], tuple[ClassifierSlot, Any]] = {}
+        # The decoder, the splits whose classifiers it holds, and the slots built so far (with
+        # the scorer of each), which a decoder rebuilt for more splits reuses; one tuple, so that
+        # threads parsing at once never pair a decoder with another's splits. None: not built.
+        self._decoder: DecoderState | None = None
 
     # ----- encoding -------------------------------------------------------------------------
 
@@ -371,7 +378,8 @@ class DependencyParser(ParserModelBytes):
     def scorers(self) -> list[Any]:
         """The scorers of every classifier the decoder uses (kernel models: by eval mode)."""
         self.decoder()
-        return [scorer for _, scorer in self._slots.values() if scorer is not None]
+        assert self._decoder is not None
+        return [scorer for _, scorer in self._decoder.slots.values() if scorer is not None]
 
     def evaluator_bytes(self) -> int:
         """Memory of the compiled scorers the decoder uses (kernel models: by eval mode)."""
@@ -388,14 +396,15 @@ class DependencyParser(ParserModelBytes):
         splits it held before; the classifiers of other splits are not built."""
         if not self.trained:
             raise RuntimeError("the parser is not trained (train it or load a model)")
-        wanted = set(range(len(self.split_names))) if splits is None else set(splits)
-        if self._decoder is not None and wanted <= self._decoder_splits:
-            return self._decoder
-        if self._decoder is None:
-            self._decoder_splits, self._slots = set(), {}
-        self._decoder_splits |= wanted
-        self._decoder = self._build_decoder(self._decoder_splits)
-        return self._decoder
+        wanted = frozenset(range(len(self.split_names)) if splits is None else splits)
+        state = self._decoder
+        if state is not None and wanted <= state.splits:
+            return state.decoder
+        slots = {} if state is None else state.slots
+        held = wanted | (frozenset() if state is None else state.splits)
+        decoder = self._build_decoder(held, slots)
+        self._decoder = DecoderState(decoder, held, slots)
+        return decoder
 
     def splits_used(self, split_tag: np.ndarray) -> set[int]:
         """The splits whose classifiers decoding may ask for, given the split tags of the
@@ -409,9 +418,12 @@ class DependencyParser(ParserModelBytes):
             used.add(fallback)
         return used
 
-    def _build_decoder(self, splits: set[int]) -> ArcEagerDecoder:
-        """A decoder with the slots of `splits` built (the others are never reached by input
-        whose split tags splits_used() gave them)."""
+    def _build_decoder(self, splits: frozenset[int],
+                       built: dict[tuple[int, str], tuple[ClassifierSlot, Any]]
+                       ) -> ArcEagerDecoder:
+        """A decoder with the slots of `splits` built, or taken from `built` (where new ones
+        are added); the others are never reached by input whose split tags splits_used() gave
+        them."""
         root_counts = np.asarray(self.info["root_label_counts"], dtype=np.int64)
         other_counts = np.asarray(self.info["other_label_counts"], dtype=np.int64)
         slots = {kind: [] for kind in SLOT_KINDS}
@@ -421,15 +433,15 @@ class DependencyParser(ParserModelBytes):
                 if split not in splits:
                     slots[kind].append(ClassifierSlot(None, [default]))
                     continue
-                if (split, kind) not in self._slots:
+                if (split, kind) not in built:
                     clf = self.classifiers.get((split, kind))
                     if clf is None:
-                        self._slots[split, kind] = ClassifierSlot(None, [default]), None
+                        built[split, kind] = ClassifierSlot(None, [default]), None
                     elif len(clf.classes_) == 1:
-                        self._slots[split, kind] = ClassifierSlot(None, clf.classes_), None
+                        built[split, kind] = ClassifierSlot(None, clf.classes_), None
                     else:
-                        self._slots[split, kind] = self._slot(clf)
-                slots[kind].append(self._slots[split, kind][0])
+                        built[split, kind] = self._slot(clf)
+                slots[kind].append(built[split, kind][0])
         table, fallback = self.split_of_tag()
         return ArcEagerDecoder(
             self.vocab.index, self.config.feature_set, self.config.single_root, table,

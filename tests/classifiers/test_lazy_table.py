@@ -53,3 +53,18 @@ def test_a_failing_build_stays_pending() -> None:
     with pytest.raises(ValueError):
         table["x"]
     assert table["x"] == 5 and len(calls) == 2
+
+
+def test_threads_asking_at_once_get_one_value() -> None:
+    import threading
+
+    started = threading.Barrier(4)
+    table = LazyTable()
+    table.add_pending("x", lambda: (started.wait(), object())[1])
+    got: list[object] = []
+    threads = [threading.Thread(target=lambda: got.append(table["x"])) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(got) == 4 and all(value is got[0] for value in got) and table.is_built("x")

@@ -84,6 +84,31 @@ def test_a_loaded_model_builds_the_classifiers_of_the_splits_it_meets(
     assert in_pieces == DependencyParser.load(str(tmp_path / "p.model")).parse(sentences)
 
 
+def test_threads_parsing_with_one_loaded_model_get_its_trees(
+        trained: DependencyParser, synthetic: list[Sentence], tmp_path: Path) -> None:
+    """Threads that parse at once with a freshly loaded parser, each meeting other splits
+    first, build its classifiers and decoder between them and get the trained parser's trees."""
+    import threading
+
+    trained.save(str(tmp_path / "p.model"), compress=True)
+    loaded = DependencyParser.load(str(tmp_path / "p.model"))
+    sentences = sorted(synthetic[:160], key=lambda sentence: len(sentence.form))
+    groups = [sentences[i::8] for i in range(8)]
+    start = threading.Barrier(len(groups))
+    parsed: dict[int, list] = {}
+
+    def parse(i: int) -> None:
+        start.wait()
+        parsed[i] = [loaded.parse([sentence])[0] for sentence in groups[i]]
+
+    threads = [threading.Thread(target=parse, args=(i,)) for i in range(len(groups))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [parsed.get(i) for i in range(len(groups))] == [trained.parse(g) for g in groups]
+
+
 def test_splits_used_covers_every_split_tag(trained: DependencyParser) -> None:
     """splits_used against a plain loop over the tokens, unknown tags (-1, too large) in the
     fallback split."""
