@@ -22,6 +22,8 @@ from libcpp.vector cimport vector
 
 import numpy as np
 
+from classifiers.tree_kernels.kernels import tree_rows
+
 from classifiers.tree_kernels.kernels cimport (
     KIND_ET,
     KIND_PT,
@@ -377,13 +379,7 @@ def dag_scores(TreeDag dag, forest, rows=None, kind=None, lam=None, mu=None,
     default) of forest: kernels.kernel_expansion over the DAG. The kernel arguments, when
     given, must be those the DAG was built for (its weights depend on them)."""
     _check_params(dag, kind, lam, mu, normalize)
-    n_trees = len(forest)
-    if rows is None:
-        index = np.arange(n_trees, dtype=np.int64)
-    else:
-        index = np.ascontiguousarray(rows, dtype=np.int64)
-        if index.ndim != 1 or (index.size and (index.min() < 0 or index.max() >= n_trees)):
-            raise IndexError(f"tree indices must lie in 0 .. {n_trees - 1}")
+    index = tree_rows(forest, rows)
     if dag.labels is not None and (forest.labels is not dag.labels
                                    or forest.productions is not dag.productions):
         raise ValueError("the forest does not share the label and production interners "

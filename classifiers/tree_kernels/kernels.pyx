@@ -294,7 +294,7 @@ def normalized_tree_kernel(forest_a, int64_t i, forest_b, int64_t j, str kind="s
 def self_kernels(forest, str kind="sst", double lam=0.4, double mu=0.4,
                  rows=None) -> np.ndarray:
     """K(t, t) for the trees `rows` of forest (all by default), the normalisation factors."""
-    index = _rows(forest, rows)
+    index = tree_rows(forest, rows)
     cdef const int64_t[::1] idx = index
     cdef ForestView v = forest_view(forest)
     cdef KernelParams p = kernel_params(kind, lam, mu)
@@ -316,8 +316,8 @@ def gram_matrix(forest_a, forest_b, str kind="sst", double lam=0.4, double mu=0.
                 bint normalize=True, rows_a=None, rows_b=None) -> np.ndarray:
     """K[r, c] between trees rows_a[r] of forest_a and rows_b[c] of forest_b (all by default);
     normalised K(a, b) / sqrt(K(a, a) K(b, b)) unless normalize is False."""
-    ia = _rows(forest_a, rows_a)
-    ib = _rows(forest_b, rows_b)
+    ia = tree_rows(forest_a, rows_a)
+    ib = tree_rows(forest_b, rows_b)
     cdef const int64_t[::1] ra = ia
     cdef const int64_t[::1] rb = ib
     cdef ForestView a = forest_view(forest_a)
@@ -351,7 +351,7 @@ def kernel_expansion(forest_x, forest_model, coefficients, str kind="sst",
                      rows_x=None) -> np.ndarray:
     """sum_m coefficients[m] K(x, model tree m) for each tree x of rows_x (all by default):
     the decision value of a kernel model without its bias."""
-    ix = _rows(forest_x, rows_x)
+    ix = tree_rows(forest_x, rows_x)
     coef = np.ascontiguousarray(coefficients, dtype=np.float64)
     if coef.shape != (len(forest_model),):
         raise ValueError(f"{coef.shape[0]} coefficients for {len(forest_model)} model trees")
@@ -386,7 +386,9 @@ def kernel_expansion(forest_x, forest_model, coefficients, str kind="sst",
     return out
 
 
-def _rows(forest, rows) -> np.ndarray:
+def tree_rows(forest, rows) -> np.ndarray:
+    """The tree indices `rows` of forest as int64 (all trees when None); IndexError when one
+    lies outside the forest."""
     n = len(forest)
     if rows is None:
         return np.arange(n, dtype=np.int64)

@@ -714,27 +714,23 @@ cdef bint _valid_utf8(const unsigned char* data, int64_t n) noexcept nogil:
     return True
 
 
-cdef object _int64_array(const vector[int64_t]& values):
-    array = np.empty(values.size(), dtype=np.int64)
-    cdef int64_t[::1] view = array
-    if values.size():
-        memcpy(&view[0], values.data(), values.size() * sizeof(int64_t))
-    return array
+ctypedef fused _item_t:
+    int64_t
+    int32_t
+    uint8_t
 
 
-cdef object _int32_array(const vector[int32_t]& values):
-    array = np.empty(values.size(), dtype=np.int32)
-    cdef int32_t[::1] view = array
-    if values.size():
-        memcpy(&view[0], values.data(), values.size() * sizeof(int32_t))
-    return array
-
-
-cdef object _uint8_array(const vector[uint8_t]& values):
-    array = np.empty(values.size(), dtype=np.uint8)
-    cdef uint8_t[::1] view = array
-    if values.size():
-        memcpy(&view[0], values.data(), values.size())
+cdef object _array(const _item_t* values, size_t n):
+    # A NumPy copy of the n items at values, of the matching dtype.
+    if _item_t is int64_t:
+        array = np.empty(n, dtype=np.int64)
+    elif _item_t is int32_t:
+        array = np.empty(n, dtype=np.int32)
+    else:
+        array = np.empty(n, dtype=np.uint8)
+    cdef _item_t[::1] view = array
+    if n:
+        memcpy(&view[0], values, n * sizeof(_item_t))
     return array
 
 
@@ -766,20 +762,20 @@ def scan_knp(KnpLexicon lexicon, buffer) -> KnpScan:
         scan.unknown_counts[key] += 1
     scan.end = end
     scan.n_lines = n_lines
-    scan.block_start = _int64_array(out.block_start)
-    scan.block_end = _int64_array(out.block_end)
-    scan.block_line = _int64_array(out.block_line)
-    scan.block_fast = _uint8_array(out.block_fast)
-    scan.block_fast_index = _int64_array(out.block_fast_index)
-    scan.surface = _int32_array(out.surface)
-    scan.pos1 = _int32_array(out.pos1)
-    scan.pos2 = _int32_array(out.pos2)
-    scan.conj_form = _int32_array(out.conj_form)
-    scan.morpheme_ptr = _int64_array(out.morpheme_ptr)
-    scan.chunk_ptr = _int64_array(out.chunk_ptr)
-    scan.chunk_bounds = _int32_array(out.chunk_bounds)
-    scan.head_start = _int64_array(out.head_start)
-    scan.head_end = _int64_array(out.head_end)
-    scan.old_heads = _int32_array(out.old_heads)
-    scan.old_types = _uint8_array(out.old_types)
+    scan.block_start = _array(out.block_start.data(), out.block_start.size())
+    scan.block_end = _array(out.block_end.data(), out.block_end.size())
+    scan.block_line = _array(out.block_line.data(), out.block_line.size())
+    scan.block_fast = _array(out.block_fast.data(), out.block_fast.size())
+    scan.block_fast_index = _array(out.block_fast_index.data(), out.block_fast_index.size())
+    scan.surface = _array(out.surface.data(), out.surface.size())
+    scan.pos1 = _array(out.pos1.data(), out.pos1.size())
+    scan.pos2 = _array(out.pos2.data(), out.pos2.size())
+    scan.conj_form = _array(out.conj_form.data(), out.conj_form.size())
+    scan.morpheme_ptr = _array(out.morpheme_ptr.data(), out.morpheme_ptr.size())
+    scan.chunk_ptr = _array(out.chunk_ptr.data(), out.chunk_ptr.size())
+    scan.chunk_bounds = _array(out.chunk_bounds.data(), out.chunk_bounds.size())
+    scan.head_start = _array(out.head_start.data(), out.head_start.size())
+    scan.head_end = _array(out.head_end.data(), out.head_end.size())
+    scan.old_heads = _array(out.old_heads.data(), out.old_heads.size())
+    scan.old_types = _array(out.old_types.data(), out.old_types.size())
     return scan
