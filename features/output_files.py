@@ -15,6 +15,7 @@ path, a folder, a missing folder, a folder without write permission), naming the
 """
 from __future__ import annotations
 
+import codecs
 import io
 import os
 import stat
@@ -69,11 +70,12 @@ def is_special(path: str | os.PathLike) -> bool:
 @contextmanager
 def output_stream(path: str | os.PathLike | None, binary: bool = False,
                   encoding: str = "utf-8", newline: str | None = "") -> Iterator[IO]:
-    """A stream writing to path (None or "-": standard output), as the module notes say."""
+    """A stream writing to path (None or "-": standard output, in `encoding` too), as the
+    module notes say."""
     if path is None or os.fspath(path) == STDOUT:
-        stream = sys.stdout.buffer if binary else sys.stdout
-        yield stream
-        stream.flush()
+        with _standard_output(binary, encoding, newline) as stream:
+            yield stream
+            stream.flush()
         return
     check_output_path(path)
     target = os.path.realpath(os.fspath(path))
@@ -104,6 +106,26 @@ def output_stream(path: str | os.PathLike | None, binary: bool = False,
             except FileNotFoundError:
                 pass
         raise
+
+
+@contextmanager
+def _standard_output(binary: bool, encoding: str, newline: str | None) -> Iterator[IO]:
+    """sys.stdout (its buffer when binary), or, when `encoding` is not its encoding, a text
+    layer in `encoding` over its buffer, taken off again (not closed) on the way out."""
+    if binary:
+        yield sys.stdout.buffer
+        return
+    current = getattr(sys.stdout, "encoding", None) or "utf-8"
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None or codecs.lookup(current).name == codecs.lookup(encoding).name:
+        yield sys.stdout
+        return
+    sys.stdout.flush()
+    stream = io.TextIOWrapper(buffer, encoding=encoding, newline=newline, write_through=True)
+    try:
+        yield stream
+    finally:
+        stream.detach()
 
 
 def write_bytes(path: str | os.PathLike, data: bytes | bytearray | memoryview) -> None:

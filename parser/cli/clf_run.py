@@ -39,6 +39,7 @@ from classifiers.online.pa_slicing import PASlicing
 from classifiers.scorer import BinaryScorer
 from features.binary_matrix import BinaryMatrix
 from features.errors import InputError
+from features.input_files import check_input_paths
 from features.output_files import check_output_path, is_special, output_stream
 from features.svmlight import read_svmlight
 from parser.cli.clf_trees import (
@@ -200,6 +201,7 @@ def _canonical_command(args: argparse.Namespace, clf: Poly2LinearSVM | KernelMod
 
 
 def run_train(args: argparse.Namespace) -> int:
+    check_input_paths([args.train_file])
     if is_tree_file(args.train_file):
         return run_tree_train(args, check_tree_train_options(args))
     reject_tree_options(args)
@@ -328,6 +330,7 @@ def _decision_function(
 
 
 def run_predict(args: argparse.Namespace) -> int:
+    check_input_paths([args.model, args.test_file])
     if is_tree_model(args.model):
         return run_tree_predict(args)
     check_output_path(args.decision_values, "decision values")
@@ -385,6 +388,7 @@ def run_convert(args: argparse.Namespace) -> int:
     if args.rare_threshold is not None and args.to != "split":
         raise InputError(f"clf convert: --rare-threshold applies to --to split, not {args.to}")
     check_output_path(args.output, "model")
+    check_input_paths([args.model])
     clf, header = load_classifier(args.model)
     rare_threshold = DEFAULT_RARE_THRESHOLD if args.rare_threshold is None else args.rare_threshold
     command = f"polyparse clf convert --to {args.to}"
@@ -436,6 +440,7 @@ def run_convert(args: argparse.Namespace) -> int:
 
 
 def run_info(args: argparse.Namespace) -> int:
+    check_input_paths([args.model])
     if is_tree_model(args.model):
         return _print_info(args, tree_model_info(args))
     clf, header = load_classifier(args.model)

@@ -4,6 +4,7 @@ as help text, and file digests."""
 from __future__ import annotations
 
 import argparse
+import codecs
 import hashlib
 import sys
 from collections.abc import Callable, Mapping
@@ -79,6 +80,17 @@ def progress_bar(args: argparse.Namespace, **options: Any) -> Any:
     from features.progress import progress_bar as stderr_bar
 
     return stderr_bar(**options)
+
+
+def text_encoding(name: str) -> str:
+    """An --encoding value: a text encoding Python knows (argparse reports any other)."""
+    try:
+        info = codecs.lookup(name)
+    except LookupError:
+        raise argparse.ArgumentTypeError(f"unknown text encoding {name!r}") from None
+    if not getattr(info, "_is_text_encoding", True):
+        raise argparse.ArgumentTypeError(f"{name!r} is not a text encoding")
+    return name
 
 
 def file_sha256(path: str) -> str:

@@ -18,6 +18,7 @@ from classifiers.evaluators.choices import (
 )
 from classifiers.online.choices import STRATEGIES, VARIANTS
 from features.errors import InputError
+from features.input_files import check_input_paths
 from features.output_files import check_output_path
 from parser.cli.common import (
     file_sha256,
@@ -26,6 +27,7 @@ from parser.cli.common import (
     settings_help,
     shows_progress,
     subcommands,
+    text_encoding,
 )
 from parser.dependency.config import (
     CLASSIFIER_DEFAULTS,
@@ -145,7 +147,8 @@ def register(dep: argparse.ArgumentParser) -> None:
 
 def add_io_options(command: argparse.ArgumentParser) -> None:
     command.add_argument("--format", default="conllu", choices=FORMATS)
-    command.add_argument("--encoding", default="utf-8")
+    command.add_argument("--encoding", default="utf-8", type=text_encoding,
+                         help="of the input and output files and of stdout (default utf-8)")
 
 
 def read_all(path: str, args: argparse.Namespace, require_tree: bool) -> list[Sentence]:
@@ -174,6 +177,7 @@ def run_train(args: argparse.Namespace) -> int:
                               classifier_params=params, seed=args.seed, threads=args.threads)
     except ValueError as error:
         raise InputError(f"dep train: {error}") from None
+    check_input_paths([args.train, args.dev])
     train = read_all(args.train, args, require_tree=True)
     dev = read_all(args.dev, args, require_tree=True) if args.dev else None
     parser, scores = train_parser(train, config, dev, log=log, progress=shows_progress(args))
@@ -191,6 +195,7 @@ def run_parse(args: argparse.Namespace) -> int:
     from parser.dependency.dependency_parser import DependencyParser
 
     check_output_path(args.output)
+    check_input_paths([args.input, args.model])
     model = args.model
     if model is None:
         from parser.models.bundled import bundled_model
@@ -222,6 +227,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
     if args.gold == "-":
         raise InputError("dep evaluate: the gold file must be a file; only the system output "
                          "may come from stdin (-)")
+    check_input_paths([args.gold, args.system])
     conllu = args.format == "conllu"
     gold = read_conll(args.gold, fmt=args.format, encoding=args.encoding, require_tree=True,
                       single_root=False, require_deprel=conllu)

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import IO, BinaryIO
 
 from features.errors import InputError
+from features.input_files import check_input_paths
 from features.output_files import check_output_path
 from parser.bunsetsu.config import (
     ALGORITHMS,
@@ -29,6 +30,7 @@ from parser.cli.common import (
     progress_log,
     settings_help,
     subcommands,
+    text_encoding,
     warn,
 )
 from parser.formats.bunsetsu import BUNSETSU_FORMATS, read_bunsetsu
@@ -94,7 +96,8 @@ def register(ja: argparse.ArgumentParser) -> None:
 
 def add_io_options(command: argparse.ArgumentParser) -> None:
     command.add_argument("--format", default="knp", choices=BUNSETSU_FORMATS)
-    command.add_argument("--encoding", default="utf-8")
+    command.add_argument("--encoding", default="utf-8", type=text_encoding,
+                         help="of the input and output files and of stdout (default utf-8)")
 
 
 def run_train(args: argparse.Namespace) -> int:
@@ -120,6 +123,7 @@ def run_train(args: argparse.Namespace) -> int:
         parser = BunsetsuParser(config)
     except ValueError as error:
         raise InputError(f"ja train: {error}") from None
+    check_input_paths([*(args.train or []), args.ids, args.dev])
     paths = document_paths(Path(args.ids), Path(args.corpus)) if args.ids else args.train
     sentences, skipped = training_sentences(
         paths, args.format, args.encoding, args.strict,
@@ -156,6 +160,7 @@ def run_parse(args: argparse.Namespace) -> int:
     from parser.bunsetsu.stream_parsing import knp_fast_path, parse_bunsetsu_stream
 
     check_output_path(args.output)
+    check_input_paths([args.input, args.model])
     if args.model is None:
         from parser.models.bundled import bundled_japanese_model
 
@@ -186,6 +191,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
     if args.gold == "-":
         raise InputError("ja evaluate: the gold file must be a file; only the system output "
                          "may come from stdin (-)")
+    check_input_paths([args.gold, args.system])
     scores = file_scores(args.gold, args.system, args.format, args.encoding, args.chunked)
     if args.json:
         print(json.dumps(scores, sort_keys=True))

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from features.errors import InputError
+from features.input_files import check_input_paths
 from features.output_files import check_output_path
 from parser.cli.clf_trees import (
     add_cutting_plane_options,
@@ -90,6 +91,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
     if args.gold == "-":
         raise InputError("srl evaluate: the gold file must be a file; only the system output "
                          "may come from stdin (-)")
+    check_input_paths([args.gold, args.system])
     scores = file_scores(args.gold, args.system, LAYOUTS[args.layout])
     if args.json:
         print(json.dumps(scores, sort_keys=True))
@@ -129,6 +131,7 @@ def run_train(args: argparse.Namespace) -> int:
     if args.train == "-":
         raise InputError("srl train: the training file must be a file, not stdin")
     check_output_path(args.model, "model")
+    check_input_paths([args.train])
     started = time.perf_counter()
     sentences = list(read_gold_conll(args.train, layout=LAYOUTS[args.layout]))
     epochs = DEFAULT_EPOCHS if args.epochs is None else args.epochs
@@ -169,6 +172,7 @@ def run_predict(args: argparse.Namespace) -> int:
     from parser.srl.boundary_model import BoundaryModel
 
     check_output_path(args.output, "output")
+    check_input_paths([args.input, args.model])
     detector = BoundaryModel.load(args.model)
     sentences = list(read_gold_conll(args.input, layout=LAYOUTS[args.layout]))
     write_predictions(sentences, detector.decision_values(sentences).tolist(), args.output)

@@ -36,13 +36,13 @@ def model(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 
 
 def python_path_output(path: Path, model: Path) -> bytes:
-    """The output of the Python path: --encoding utf-16 is never fast, so read a UTF-16 copy
-    (standard output stays UTF-8)."""
+    """The output of the Python path, as UTF-8: --encoding utf-16 is never fast, so read a
+    UTF-16 copy (standard output is UTF-16 too)."""
     copy = path.with_suffix(".utf16")
     copy.write_text(path.read_text(encoding="utf-8"), encoding="utf-16")
     result = polyparse("ja", "parse", "--model", str(model), "--encoding", "utf-16", str(copy))
     assert result.returncode == 0, result.stderr
-    return result.stdout
+    return result.stdout.decode("utf-16").encode("utf-8")
 
 
 def test_fast_and_python_paths_give_identical_output(model, tmp_path: Path) -> None:

@@ -1,0 +1,85 @@
+"""Every input path is checked before any work (issue 22, A3): a missing input, or a folder
+given as one, is one line naming it, before a model is loaded. The model here is a FIFO that
+nobody writes: a command that loaded it first would wait until the hang guard."""
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from features.input_files import InputPathError, check_input_path, check_input_paths
+from tests.child_processes import HANG_GUARD_SECONDS
+from tests.parser.cli.user_runs import POLYPARSE, one_line, polyparse
+
+
+@pytest.fixture
+def waiting_model(tmp_path: Path) -> Path:
+    fifo = tmp_path / "model.fifo"
+    os.mkfifo(fifo)
+    return fifo
+
+
+@pytest.mark.parametrize("command", [
+    ["dep", "parse", "{missing}", "--model", "{model}"],
+    ["ja", "parse", "{missing}", "--model", "{model}"],
+    ["srl", "predict", "{missing}", "--model", "{model}"],
+    ["clf", "predict", "--model", "{model}", "{missing}"],
+], ids=["dep-parse", "ja-parse", "srl-predict", "clf-predict"])
+def test_a_missing_input_is_reported_before_the_model_loads(
+        tmp_path: Path, waiting_model: Path, command: list[str]) -> None:
+    missing = tmp_path / "not-there.txt"
+    argv = [word.format(missing=missing, model=waiting_model) for word in command]
+    result = polyparse(*argv, timeout=HANG_GUARD_SECONDS)
+    one_line(result, f"{missing}: No such file or directory")
+
+
+@pytest.mark.parametrize("group", ["dep", "ja", "srl"])
+def test_evaluate_checks_both_files_first(tmp_path: Path, group: str) -> None:
+    gold = tmp_path / "gold.txt"
+    gold.write_text("")
+    result = polyparse(group, "evaluate", str(gold), str(tmp_path))
+    one_line(result, f"{tmp_path}: is a folder, not a file")
+
+
+def test_a_folder_as_training_file(tmp_path: Path) -> None:
+    result = polyparse("dep", "train", "--train", str(tmp_path), "--model",
+                       str(tmp_path / "m.model"))
+    one_line(result, f"{tmp_path}: is a folder, not a file")
+    assert os.listdir(tmp_path) == []
+
+
+def test_check_input_path(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("x")
+    os.mkfifo(tmp_path / "fifo")
+    check_input_paths(["-", tmp_path / "file", tmp_path / "fifo", None])
+    for path, problem in ((tmp_path / "none", "No such file or directory"),
+                          (tmp_path, "is a folder, not a file"), ("", "an input path is empty")):
+        with pytest.raises(InputPathError, match=problem):
+            check_input_path(path)
+
+
+def test_an_unknown_encoding_is_refused_before_anything_runs(tmp_path: Path,
+                                                             waiting_model: Path) -> None:
+    result = polyparse("dep", "parse", str(tmp_path / "none.conllu"), "--model",
+                       str(waiting_model), "--encoding", "latin-9x", timeout=HANG_GUARD_SECONDS)
+    assert result.returncode == 2
+    assert result.stderr.splitlines()[-1].endswith(
+        "argument --encoding: unknown text encoding 'latin-9x'")
+
+
+def test_stdout_is_written_in_the_encoding_too(tmp_path: Path) -> None:
+    """Issue 22, A4: --encoding applies to standard output as to -o files."""
+    from parser.models.bundled import bundled_example
+
+    text = bundled_example().read_text(encoding="utf-8").replace("parser", "pars\u00e9r")
+    latin = tmp_path / "in.conllu"
+    latin.write_bytes(text.encode("latin-1"))
+    to_file = tmp_path / "out.conllu"
+    assert polyparse("dep", "parse", str(latin), "--encoding", "latin-1", "-o",
+                     str(to_file)).returncode == 0
+    to_stdout = subprocess.run([POLYPARSE, "dep", "parse", str(latin), "--encoding", "latin-1"],
+                               capture_output=True)
+    assert to_stdout.returncode == 0, to_stdout.stderr
+    assert to_stdout.stdout == to_file.read_bytes() and b"pars\xe9r" in to_stdout.stdout
