@@ -10,6 +10,11 @@
 - A replaced file keeps its permission bits; a new one gets 0o666 less the umask, as `open`
   would give it.
 
+- A name of one of this process's open descriptors (`/dev/stdout`, `/dev/stderr`, `/dev/fd/N`,
+  `/proc/self/fd/N`) is written through that descriptor, as the shell opened it: never reopened
+  (which would truncate a file opened for appending, `>> log`) nor replaced (a pipe has no
+  folder to put a temporary file in).
+
 `check_output_path` tells, before any work is done, why a path cannot be written (an empty
 path, a folder, a missing folder, a folder without write permission), naming the user's path.
 """
@@ -34,9 +39,27 @@ class OutputPathError(InputError):
     """An output path that cannot be written: `path: problem` in one line."""
 
 
+def open_descriptor(path: str | os.PathLike) -> int | None:
+    """The descriptor of this process that path names (/dev/stdout, /dev/stderr, /dev/fd/N,
+    /proc/self/fd/N, /proc/PID/fd/N with this PID), when it is open; else None."""
+    text = os.path.normpath(os.fspath(path))
+    named = {"/dev/stdin": 0, "/dev/stdout": 1, "/dev/stderr": 2}.get(text)
+    if named is None:
+        folder, name = os.path.split(text)
+        if not name.isdigit() or folder not in ("/dev/fd", "/proc/self/fd",
+                                                f"/proc/{os.getpid()}/fd"):
+            return None
+        named = int(name)
+    try:
+        os.fstat(named)
+    except OSError:
+        return None
+    return named
+
+
 def check_output_path(path: str | os.PathLike | None, what: str = "output") -> None:
     """OutputPathError unless path (None or "-": standard output) can be written."""
-    if path is None or os.fspath(path) == STDOUT:
+    if path is None or os.fspath(path) == STDOUT or open_descriptor(path) is not None:
         return
     text = os.fspath(path)
     if text == "":
@@ -58,8 +81,10 @@ def check_output_path(path: str | os.PathLike | None, what: str = "output") -> N
 
 
 def is_special(path: str | os.PathLike) -> bool:
-    """True when path (symlinks followed) exists and is not a regular file: a FIFO, a device,
-    a socket."""
+    """True when path names one of this process's open descriptors, or (symlinks followed)
+    exists and is not a regular file: a FIFO, a device, a socket."""
+    if open_descriptor(path) is not None:
+        return True
     try:
         mode = os.stat(os.path.realpath(os.fspath(path))).st_mode
     except FileNotFoundError:
@@ -81,6 +106,13 @@ def output_stream(path: str | os.PathLike | None, binary: bool = False,
     target = os.path.realpath(os.fspath(path))
     mode = "wb" if binary else "w"
     options = {} if binary else {"encoding": encoding, "newline": newline}
+    descriptor = open_descriptor(path)
+    if descriptor is not None:
+        if descriptor in (1, 2):
+            (sys.stdout if descriptor == 1 else sys.stderr).flush()
+        with os.fdopen(os.dup(descriptor), mode, **options) as stream:
+            yield stream
+        return
     if is_special(target):
         with open(target, mode, **options) as stream:
             yield stream

@@ -117,6 +117,34 @@ def test_character_device_output_stays_a_device(treebank) -> None:
     assert b"\troot\t" in b"".join(chunks)
 
 
+@pytest.mark.parametrize("name", ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"])
+def test_stdout_by_name_is_written_as_the_shell_opened_it(treebank, tmp_path: Path,
+                                                         name: str) -> None:
+    """Issue 22, A1: `-o /dev/stdout >> log` appends (the file is neither reopened, which
+    would truncate it, nor replaced), and `-o /dev/stdout | reader` writes into the pipe."""
+    train, model = treebank
+    log = tmp_path / "log.conllu"
+    log.write_text("# kept\n")
+    with open(log, "a") as appended:
+        result = subprocess.run([POLYPARSE, "dep", "parse", "--model", str(model), str(train),
+                                 "-o", name], stdout=appended, stderr=subprocess.PIPE, text=True)
+    assert result.returncode == 0, result.stderr
+    text = log.read_text()
+    assert text.startswith("# kept\n") and text.count("\n\n") == 300
+    piped = subprocess.run([POLYPARSE, "dep", "parse", "--model", str(model), str(train),
+                            "-o", name], capture_output=True, text=True)
+    assert piped.returncode == 0, piped.stderr
+    assert piped.stdout == text[len("# kept\n"):]
+    assert leftovers(tmp_path) == []
+
+
+def test_stderr_by_name_is_written_too(treebank) -> None:
+    train, model = treebank
+    result = polyparse("dep", "parse", "--model", str(model), str(train), "-o", "/dev/stderr")
+    assert result.returncode == 0 and result.stdout == ""
+    assert result.stderr.count("\n\n") == 300
+
+
 def test_symlink_is_followed_and_permissions_kept(treebank, tmp_path: Path) -> None:
     train, model = treebank
     target = tmp_path / "target.conllu"
