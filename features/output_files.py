@@ -26,7 +26,7 @@ import os
 import stat
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import IO
 
@@ -78,6 +78,30 @@ def check_output_path(path: str | os.PathLike | None, what: str = "output") -> N
         raise OutputPathError(f"{text}: no such folder {os.path.dirname(text) or '.'}")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise OutputPathError(f"{text}: cannot write in its folder (permission denied)")
+
+
+def check_output_apart(path: str | os.PathLike | None,
+                       inputs: Iterable[str | os.PathLike | None], what: str = "output") -> None:
+    """OutputPathError when path is one of the command's inputs: the same file by name, through
+    a symlink or as a hard link (same device and inode). Standard output, descriptors and
+    special files (a FIFO, a device) are never compared."""
+    if path is None or os.fspath(path) == STDOUT or is_special(path):
+        return
+    try:
+        written = os.stat(path)
+    except OSError:
+        return
+    for source in inputs:
+        if source is None or os.fspath(source) == STDOUT or is_special(source):
+            continue
+        try:
+            read = os.stat(source)
+        except OSError:
+            continue
+        if (read.st_dev, read.st_ino) == (written.st_dev, written.st_ino):
+            same = "" if os.fspath(source) == os.fspath(path) else f" ({os.fspath(source)})"
+            raise OutputPathError(f"{os.fspath(path)}: the {what} would overwrite an input of "
+                                  f"this command{same}")
 
 
 def is_special(path: str | os.PathLike) -> bool:

@@ -40,7 +40,12 @@ from classifiers.scorer import BinaryScorer
 from features.binary_matrix import BinaryMatrix
 from features.errors import InputError
 from features.input_files import check_input_paths
-from features.output_files import check_output_path, is_special, output_stream
+from features.output_files import (
+    check_output_apart,
+    check_output_path,
+    is_special,
+    output_stream,
+)
 from features.svmlight import read_svmlight
 from parser.cli.clf_trees import (
     check_tree_train_options,
@@ -202,6 +207,7 @@ def _canonical_command(args: argparse.Namespace, clf: Poly2LinearSVM | KernelMod
 
 def run_train(args: argparse.Namespace) -> int:
     check_input_paths([args.train_file])
+    check_output_apart(args.model, [args.train_file], "model")
     if is_tree_file(args.train_file):
         return run_tree_train(args, check_tree_train_options(args))
     reject_tree_options(args)
@@ -331,6 +337,7 @@ def _decision_function(
 
 def run_predict(args: argparse.Namespace) -> int:
     check_input_paths([args.model, args.test_file])
+    check_output_apart(args.decision_values, [args.model, args.test_file], "decision values")
     if is_tree_model(args.model):
         return run_tree_predict(args)
     check_output_path(args.decision_values, "decision values")
@@ -389,6 +396,7 @@ def run_convert(args: argparse.Namespace) -> int:
         raise InputError(f"clf convert: --rare-threshold applies to --to split, not {args.to}")
     check_output_path(args.output, "model")
     check_input_paths([args.model])
+    check_output_apart(args.output, [args.model], "converted model")
     clf, header = load_classifier(args.model)
     rare_threshold = DEFAULT_RARE_THRESHOLD if args.rare_threshold is None else args.rare_threshold
     command = f"polyparse clf convert --to {args.to}"

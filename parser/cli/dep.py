@@ -19,7 +19,7 @@ from classifiers.evaluators.choices import (
 from classifiers.online.choices import STRATEGIES, VARIANTS
 from features.errors import InputError
 from features.input_files import check_input_paths
-from features.output_files import check_output_path
+from features.output_files import check_output_apart, check_output_path
 from parser.cli.common import (
     file_sha256,
     parse_streams,
@@ -178,6 +178,7 @@ def run_train(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise InputError(f"dep train: {error}") from None
     check_input_paths([args.train, args.dev])
+    check_output_apart(args.model, [args.train, args.dev], "model")
     train = read_all(args.train, args, require_tree=True)
     dev = read_all(args.dev, args, require_tree=True) if args.dev else None
     parser, scores = train_parser(train, config, dev, log=log, progress=shows_progress(args))
@@ -205,6 +206,7 @@ def run_parse(args: argparse.Namespace) -> int:
             raise InputError("dep parse: no --model given and this installation has no bundled "
                              "model")
         model = str(found)
+    check_output_apart(args.output, [args.input, model])
     parser = DependencyParser.load(model)
     try:
         parser.choose_evaluation(args.eval_mode, args.rare_threshold)
@@ -249,6 +251,8 @@ def run_convert(args: argparse.Namespace) -> int:
         raise InputError(f"dep convert: --rare-threshold applies to --to split, not {args.to}")
     log = progress_log(args)
     check_output_path(args.output, "model")
+    check_input_paths([args.model])
+    check_output_apart(args.output, [args.model], "converted model")
     parser = DependencyParser.load(args.model)
     converted = (parser.info.get("converted") or {}).get("evaluator")
     if converted not in (None, "pki"):

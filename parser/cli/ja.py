@@ -13,7 +13,7 @@ from typing import IO, BinaryIO
 
 from features.errors import InputError
 from features.input_files import check_input_paths
-from features.output_files import check_output_path
+from features.output_files import check_output_apart, check_output_path
 from parser.bunsetsu.config import (
     ALGORITHMS,
     CLASSIFIER_DEFAULTS,
@@ -124,6 +124,7 @@ def run_train(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise InputError(f"ja train: {error}") from None
     check_input_paths([*(args.train or []), args.ids, args.dev])
+    check_output_apart(args.model, [*(args.train or []), args.ids, args.dev], "model")
     paths = document_paths(Path(args.ids), Path(args.corpus)) if args.ids else args.train
     sentences, skipped = training_sentences(
         paths, args.format, args.encoding, args.strict,
@@ -169,6 +170,7 @@ def run_parse(args: argparse.Namespace) -> int:
             raise InputError("ja parse: no --model given and this installation has no bundled "
                              "Japanese model")
         args.model = str(found)
+    check_output_apart(args.output, [args.input, args.model])
     parser = BunsetsuParser.load(args.model)
     if args.rechunk and not parser.can_chunk:
         raise InputError(f"ja parse: {args.model} has no bunsetsu chunker (trained with "

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from features.errors import InputError
 from features.input_files import check_input_paths
-from features.output_files import check_output_path
+from features.output_files import check_output_apart, check_output_path
 from parser.cli.clf_trees import (
     add_cutting_plane_options,
     add_kernel_options,
@@ -132,6 +132,7 @@ def run_train(args: argparse.Namespace) -> int:
         raise InputError("srl train: the training file must be a file, not stdin")
     check_output_path(args.model, "model")
     check_input_paths([args.train])
+    check_output_apart(args.model, [args.train], "model")
     started = time.perf_counter()
     sentences = list(read_gold_conll(args.train, layout=LAYOUTS[args.layout]))
     epochs = DEFAULT_EPOCHS if args.epochs is None else args.epochs
@@ -173,6 +174,7 @@ def run_predict(args: argparse.Namespace) -> int:
 
     check_output_path(args.output, "output")
     check_input_paths([args.input, args.model])
+    check_output_apart(args.output, [args.input, args.model])
     detector = BoundaryModel.load(args.model)
     sentences = list(read_gold_conll(args.input, layout=LAYOUTS[args.layout]))
     write_predictions(sentences, detector.decision_values(sentences).tolist(), args.output)

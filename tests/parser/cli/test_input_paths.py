@@ -83,3 +83,47 @@ def test_stdout_is_written_in_the_encoding_too(tmp_path: Path) -> None:
                                capture_output=True)
     assert to_stdout.returncode == 0, to_stdout.stderr
     assert to_stdout.stdout == to_file.read_bytes() and b"pars\xe9r" in to_stdout.stdout
+
+
+# Each command with an output that is also one of its inputs ({x}); {other} is another file.
+OUTPUT_ONTO_INPUT = {
+    "dep-parse": ["dep", "parse", "{x}", "--model", "{other}", "-o", "{x}"],
+    "dep-parse-model": ["dep", "parse", "{other}", "--model", "{x}", "-o", "{x}"],
+    "dep-train": ["dep", "train", "--train", "{x}", "--model", "{x}"],
+    "dep-train-dev": ["dep", "train", "--train", "{other}", "--dev", "{x}", "--model", "{x}"],
+    "dep-convert": ["dep", "convert", "--model", "{x}", "--to", "split", "--output", "{x}"],
+    "ja-parse": ["ja", "parse", "{other}", "--model", "{x}", "-o", "{x}"],
+    "ja-train": ["ja", "train", "--train", "{x}", "--model", "{x}"],
+    "srl-train": ["srl", "train", "--train", "{x}", "--model", "{x}"],
+    "srl-predict": ["srl", "predict", "{x}", "--model", "{other}", "-o", "{x}"],
+    "clf-train": ["clf", "train", "{x}", "--classifier", "linear", "--model", "{x}"],
+    "clf-predict": ["clf", "predict", "--model", "{other}", "{x}", "--decision-values", "{x}"],
+    "clf-convert": ["clf", "convert", "--model", "{x}", "--to", "split", "--output", "{x}"],
+}
+
+
+@pytest.mark.parametrize("how", ["same path", "symlink", "hard link"])
+@pytest.mark.parametrize("command", list(OUTPUT_ONTO_INPUT), ids=list(OUTPUT_ONTO_INPUT))
+def test_an_output_that_is_an_input_is_refused_before_anything_is_read(
+        tmp_path: Path, command: str, how: str) -> None:
+    """Issue 22, A2 and C3: refused in one line, the input left as it was."""
+    data = tmp_path / "data.txt"
+    data.write_text("keep me\n")
+    other = tmp_path / "other.txt"
+    other.write_text("other\n")
+    output = {"same path": data, "symlink": tmp_path / "link.txt",
+              "hard link": tmp_path / "hard.txt"}[how]
+    if how == "symlink":
+        output.symlink_to(data)
+    elif how == "hard link":
+        os.link(data, output)
+    argv = []
+    for word in OUTPUT_ONTO_INPUT[command]:
+        argv.append(word.format(x=data, other=other))
+    # The output is the last path named {x} (after -o, --model, --output, --decision-values).
+    last = max(i for i, word in enumerate(OUTPUT_ONTO_INPUT[command]) if word == "{x}")
+    argv[last] = str(output)
+    result = polyparse(*argv)
+    one_line(result, "would overwrite an input of this command")
+    assert data.read_text() == "keep me\n"
+    assert sorted(os.listdir(tmp_path)) == sorted({"data.txt", "other.txt", output.name})
