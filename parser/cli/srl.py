@@ -62,7 +62,8 @@ def register(srl: argparse.ArgumentParser) -> None:
                     "of the nodes the model calls arguments (label ARG; overlapping spans "
                     "resolved greedily by decision value).")
     predict.add_argument("--model", required=True, metavar="M", help="srl model file")
-    predict.add_argument("input", metavar="FILE", help="gold_conll file (- for stdin)")
+    predict.add_argument("input", metavar="FILE", nargs="?", default="-",
+                         help="gold_conll file (- or none: stdin)")
     predict.add_argument("-o", "--output", metavar="OUT",
                          help="output file (default: stdout)")
     predict.add_argument("--layout", choices=sorted(LAYOUTS), default=PROPBANK_RELEASE.name,

@@ -81,6 +81,9 @@ def test_predict_streams_to_stdout_and_reads_stdin(tmp_path: Path) -> None:
     from_file = polyparse("srl", "predict", "--model", str(model), str(GOOD))
     from_stdin = polyparse("srl", "predict", "--model", str(model), "-", stdin=GOOD.open("rb"))
     assert from_file.returncode == 0 and from_file.stdout == from_stdin.stdout != ""
+    # Issue 22, A5: with no FILE, as every other command, it reads standard input.
+    no_argument = polyparse("srl", "predict", "--model", str(model), stdin=GOOD.open("rb"))
+    assert no_argument.returncode == 0 and no_argument.stdout == from_file.stdout
 
 
 @pytest.mark.parametrize("fixture, line", [
