@@ -12,7 +12,9 @@ are looked up only among present singles), so fit -> predict and save -> load ->
 identical decision values. With several outputs the weights are stored by rows sparsely
 (row_ptr, columns, values) when that is smaller than the dense (D, K) matrix.
 
-Labels: classes_ in order of first appearance (libsvm/liblinear's convention). Two classes give
+Labels: classes_ in order of first appearance, but -1 and +1 met in that order are swapped so
+that +1 is the positive side (libsvm's and liblinear's convention, as kernel-svm and pa-slicing
+have it: decision values are never inverted by the order of the file). Two classes give
 one output whose positive sign means classes_[0]; K >= 3 classes give K one-vs-rest outputs
 (argmax wins); a single class gives a constant model with one output (+1).
 
@@ -131,7 +133,7 @@ class Poly2LinearSVM(BinaryClassifier):
     def fit(self, X: BinaryMatrix, y: np.ndarray) -> "Poly2LinearSVM":
         """Train on the rows of X with labels y (any hashable numbers or strings)."""
         self._check_parameters()
-        self.classes_, class_index = training_labels(X, y, libsvm_order=False)
+        self.classes_, class_index = training_labels(X, y, libsvm_order=True)
         class_index = class_index.astype(np.int32)
         n_classes = self.classes_.size
         storage = np.dtype(self.dtype)

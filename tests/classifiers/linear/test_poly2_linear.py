@@ -343,3 +343,33 @@ def test_inconsistent_model_files(tmp_path: Path) -> None:
     path.write_bytes(data[:-10])
     with pytest.raises(ModelFileError, match="truncated or corrupt"):
         Poly2LinearSVM.load(path)
+
+
+@pytest.mark.parametrize("first", [-1, 1])
+def test_binary_decision_values_have_libsvm_and_liblinear_sign(first: int, capfd) -> None:
+    """Issue 22, C1: whichever label the file starts with, +1 is the positive side of a -1/+1
+    problem for every backend, as in libsvm and liblinear (liblinear's labels and decision
+    values here, and our kernel-svm and pa-slicing)."""
+    from classifiers.kernel_svm.svc import KernelSVM
+    from classifiers.online.pa_slicing import PASlicing
+
+    liblinear = pytest.importorskip("liblinear.liblinearutil")
+    X, y = random_problem(600, 40, 2, seed=11)
+    y = np.where(y == y.min(), -1, 1)
+    if y[0] != first:
+        row = int(np.flatnonzero(y == first)[0])
+        order = np.r_[row, np.delete(np.arange(len(y)), row)]
+        X, y = X.take(order), y[order]
+    rows = [{int(f) + 1: 1.0 for f in X.row(i)} for i in range(len(X))]
+    capfd.readouterr()
+    model = liblinear.train(y.astype(float).tolist(), rows, "-s 1 -c 1 -e 0.001 -B 1")
+    assert [int(v) for v in model.get_labels()] == [1, -1]
+    _, _, values = liblinear.predict(y.astype(float).tolist(), rows, model, "-q")
+    theirs = np.array(values)[:, 0]
+    for clf in (LinearSVM(eps=0.001), Poly2LinearSVM(), KernelSVM(), PASlicing()):
+        clf.fit(X, y)
+        assert clf.classes_.tolist() == [1, -1], type(clf).__name__
+        ours = clf.decision_function(X).ravel()
+        assert np.all((ours > 0) == (clf.predict(X) == 1)), type(clf).__name__
+        if isinstance(clf, LinearSVM):
+            np.testing.assert_allclose(ours, theirs, rtol=1e-3, atol=1e-3)
