@@ -46,6 +46,7 @@ _EXPORTS = {
     "TreeKernelSpec": "classifiers.tree_kernels.settings",
     "BinaryMatrix": "features.binary_matrix",
     "InputError": "features.errors",
+    "InputWarning": "features.errors",
     "read_svmlight": "features.svmlight",
     "write_svmlight": "features.svmlight",
     "TreeInstances": "features.svmlight_tk",
@@ -85,6 +86,7 @@ __all__ = [
     "ConllFormatError",
     "EVAL_MODES",
     "InputError",
+    "InputWarning",
     "JapaneseParser",
     "Parser",
     "TreeInstances",
@@ -122,7 +124,7 @@ if TYPE_CHECKING:
     from classifiers.tree_kernels.settings import TreeKernelSpec
     from classifiers.tree_kernels.tree_model import TreeKernelModel
     from features.binary_matrix import BinaryMatrix
-    from features.errors import InputError
+    from features.errors import InputError, InputWarning
     from features.svmlight import read_svmlight, write_svmlight
     from features.svmlight_tk import TreeInstances, read_svmlight_tk
     from parser.formats.conll import ConllFormatError

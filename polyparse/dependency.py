@@ -7,13 +7,14 @@ parser/formats/conll.py, so bad input raises the same one-line InputError as the
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 import conllu
 
 from classifiers.model_bytes import Buffer, ModelBytes
-from features.errors import InputError
+from features.errors import InputError, InputWarning
 from parser.dependency.config import ParserConfig, classifier_options
 from parser.dependency.dependency_parser import DependencyParser
 from parser.dependency.evaluate import evaluate as attachment_scores
@@ -134,9 +135,13 @@ def train_parser(train: Path | Iterable[conllu.TokenList],
                           seed=seed, threads=threads)
     from parser.dependency.training import train_parser as train_on_sentences
 
+    if (isinstance(train, (str, os.PathLike)) and isinstance(dev, (str, os.PathLike))
+            and os.path.samefile(train, dev)):
+        _warn(f"dev {os.fspath(dev)} is the training file: its scores are not those of unseen "
+              "text")
     gold = _gold_sentences(train, format, encoding)
     dev_gold = None if dev is None else _gold_sentences(dev, format, encoding)
-    model, scores = train_on_sentences(gold, config, dev_gold)
+    model, scores = train_on_sentences(gold, config, dev_gold, warn=_warn)
     return Parser(model), None if scores is None else scores.as_dict()
 
 
@@ -149,6 +154,12 @@ def evaluate(gold: Path | Iterable[conllu.TokenList], system: Path | Iterable[co
                                _gold_sentences(system, format, encoding, single_root=False),
                                punct=punct)
     return scores.as_dict()
+
+
+def _warn(message: str) -> None:
+    """An InputWarning from the caller of the public function (warnings.simplefilter can hide
+    it by category)."""
+    warnings.warn(message, InputWarning, stacklevel=3)
 
 
 def _gold_sentences(source: Path | Iterable[conllu.TokenList], fmt: str, encoding: str,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shlex
 import sys
 from collections.abc import Callable
@@ -28,6 +29,7 @@ from parser.cli.common import (
     shows_progress,
     subcommands,
     text_encoding,
+    warn,
 )
 from parser.dependency.config import (
     CLASSIFIER_DEFAULTS,
@@ -179,9 +181,12 @@ def run_train(args: argparse.Namespace) -> int:
         raise InputError(f"dep train: {error}") from None
     check_input_paths([args.train, args.dev])
     check_output_apart(args.model, [args.train, args.dev], "model")
+    if args.dev and os.path.samefile(args.train, args.dev):
+        warn(f"--dev {args.dev} is the training file: its scores are not those of unseen text")
     train = read_all(args.train, args, require_tree=True)
     dev = read_all(args.dev, args, require_tree=True) if args.dev else None
-    parser, scores = train_parser(train, config, dev, log=log, progress=shows_progress(args))
+    parser, scores = train_parser(train, config, dev, log=log, progress=shows_progress(args),
+                                  warn=lambda message: warn(f"{args.dev}: {message}"))
     header = {"training_command": shlex.join(["polyparse"] + sys.argv[1:]),
               "train_sha256": file_sha256(args.train)}
     if scores is not None:

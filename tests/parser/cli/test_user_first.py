@@ -344,3 +344,34 @@ def test_clf_warnings_and_evaluator_names(tmp_path: Path) -> None:
     assert json.loads(result.stdout)["eval_mode"] == "explicit-weights"
     assert ("2 of 4 examples have labels the model never saw in training (3)"
             in result.stderr)
+
+
+def test_dep_train_warns_of_a_dev_file_that_cannot_tell(treebank, tmp_path: Path) -> None:
+    """Issue 22, C8: --dev that is the training file, and dev labels that training never has,
+    are each one warning line; the model is still written."""
+    train, _ = treebank
+    same = polyparse("dep", "train", "--train", str(train), "--dev", str(train), "--model",
+                     str(tmp_path / "a.model"), "--classifier", "linear", "--quiet")
+    assert same.returncode == 0, same.stderr
+    assert same.stderr.splitlines() == [
+        f"polyparse: warning: --dev {train} is the training file: its scores are not those of "
+        "unseen text"]
+    blocks = train.read_text().split("\n\n")[:20]
+    renamed = [block.replace("\tnsubj\t", "\tnsubj:new\t", 1) for block in blocks]
+    dev = tmp_path / "dev.conllu"
+    dev.write_text("\n\n".join(renamed) + "\n\n")
+    assert "nsubj:new" in dev.read_text()
+    unseen = polyparse("dep", "train", "--train", str(train), "--dev", str(dev), "--model",
+                       str(tmp_path / "b.model"), "--classifier", "linear", "--quiet")
+    assert unseen.returncode == 0, unseen.stderr
+    (line,) = unseen.stderr.splitlines()
+    assert line.startswith(f"polyparse: warning: {dev}: ") and "nsubj:new (" in line
+    assert (tmp_path / "a.model").exists() and (tmp_path / "b.model").exists()
+
+
+def test_the_python_api_warns_as_the_command_does(treebank) -> None:
+    import polyparse
+
+    train, _ = treebank
+    with pytest.warns(polyparse.InputWarning, match="is the training file"):
+        polyparse.train_parser(train, train, classifier="linear")
