@@ -53,9 +53,12 @@ class Parser(ModelBytes):
         return self.model.config
 
     def parse(self, sentences: ParserInput) -> str | conllu.TokenList | list[conllu.TokenList]:
+        """The sentences with HEAD and DEPREL set (see the class); an InputWarning when most
+        words lack the tags the model reads or have tags it never saw (plain forms, say), as
+        the command line warns."""
         if isinstance(sentences, str):
             parsed = sentences_from_text(sentences)
-            return to_text(parsed, self.model.parse(parsed))
+            return to_text(parsed, self._parse(parsed))
         if isinstance(sentences, conllu.TokenList):
             return self.parse([sentences])[0]
         items = list(sentences)
@@ -65,7 +68,16 @@ class Parser(ModelBytes):
             parsed = sentences_from_tokenlists(items)
         else:
             parsed = sentences_from_tagged(items)
-        return to_tokenlists(parsed, self.model.parse(parsed))
+        return to_tokenlists(parsed, self._parse(parsed))
+
+    def _parse(self, sentences: list[Sentence]) -> list[tuple[list[int], list[str]]]:
+        if self.model.trained:
+            coverage = self.model.tag_coverage()
+            coverage.add(sentences)
+            message = coverage.warning("the input")
+            if message:
+                warnings.warn(message, InputWarning, stacklevel=3)
+        return self.model.parse(sentences)
 
     def save(self, path: Path, compress: bool | None = None) -> None:
         """Write the model file (compress: zlib-compressed arrays, smaller and slower to load;
