@@ -33,6 +33,8 @@ else:
     Classifier = Any
     KernelModel = Any
 
+# How a liblinear model file starts (`solver_type L2R_L2LOSS_SVC_DUAL`).
+LIBLINEAR_START = b"solver_type "
 # The backends whose models are kernel expansions: they convert to the exact evaluators.
 KERNEL_BACKENDS = ("kernel-svm", "pa-slicing")
 _EVALUATOR_MODEL = "classifiers.evaluators.evaluator_model:KernelEvaluatorModel"
@@ -110,6 +112,10 @@ def load_classifier(path: str | os.PathLike) -> tuple[Classifier, dict[str, Any]
     if is_libsvm_model(path):
         clf = BACKENDS["kernel-svm"].load_libsvm(path)
         return clf, {"format": "libsvm", "backend": clf.backend}
+    with open(path, "rb") as stream:
+        if stream.read(len(LIBLINEAR_START)) == LIBLINEAR_START:
+            raise ModelFileError(f"{path}: a liblinear model file, which polyparse does not read "
+                                 "(it reads libsvm's model files and its own)")
     header, arrays = read_model_file(path, CLASSIFIER_FORMAT)
     backend = header.get("backend")
     if backend not in MODEL_BACKENDS:

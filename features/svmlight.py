@@ -9,7 +9,9 @@ Conventions of this reader and writer:
   "1", "1.0", "1e0"); value 0 means "absent" and the feature is dropped; any other value is an
   error, since every backend here works on binary features.
 - Labels are numbers; they are returned as int64 when all of them are integers, else float64.
-- Blank lines and `# comments` (from `#` to the end of the line) are skipped; `qid:` is an error.
+- Blank lines and `# comments` (from `#` to the end of the line) are skipped. `qid:N` after the
+  label (SVMrank's query ids) is skipped with one InputWarning, as SVMlight and scikit-learn's
+  reader skip it for classification; a UTF-8 byte-order mark at the start is skipped.
 
 Reading is vectorised with NumPy over the file's bytes, in chunks of about 2 MiB cut at line
 ends (tokens, colons and id digits located with array operations; the chunks bound the memory
@@ -28,10 +30,13 @@ from pathlib import Path
 import numpy as np
 
 from features.binary_matrix import BinaryMatrix
-from features.errors import InputError
+from features.errors import InputError, InputWarning
 from features.output_files import output_stream
 
 MAX_ID = np.iinfo(np.int32).max
+BOM = b"\xef\xbb\xbf"
+# A query id after the label: `1 qid:3 4:1` (SVMrank); kept out of the features.
+_QID = re.compile(rb"(?m)^([ \t]*[^ \t\r\n#]+)[ \t]+qid:[^ \t\r\n#]*")
 CHUNK_BYTES = 1 << 21
 _SEPARATOR = re.compile(rb"[ \t\r]+")
 _NUMBER_BYTES = frozenset(b"0123456789+-.eE")
@@ -57,6 +62,15 @@ def parse_svmlight(
     data: bytes, name: str = "<svmlight>", n_features: int | None = None, id_offset: int = 0
 ) -> tuple[BinaryMatrix, np.ndarray]:
     """Parse the bytes of an svmlight file; `name` is used in error messages."""
+    if data.startswith(BOM):
+        data = data[len(BOM):]
+    if b"qid:" in data:
+        data, queries = _QID.subn(rb"\1", data)
+        if queries:
+            import warnings
+
+            warnings.warn(f"{name}: {queries} query ids (qid:) skipped; these learners do not "
+                          "rank by query", InputWarning, stacklevel=2)
     if data and np.frombuffer(data, dtype=np.uint8).max() >= 0x80:
         try:
             data.decode("utf-8")

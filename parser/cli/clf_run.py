@@ -340,6 +340,9 @@ def run_predict(args: argparse.Namespace) -> int:
     check_output_apart(args.decision_values, [args.model, args.test_file], "decision values")
     if is_tree_model(args.model):
         return run_tree_predict(args)
+    if is_tree_file(args.test_file):
+        raise InputError(f"clf predict: {args.test_file} holds trees (SVM-light-TK); "
+                         f"{args.model} is not a tree-kernel model and reads svmlight vectors")
     check_output_path(args.decision_values, "decision values")
     started = time.perf_counter()
     clf, _ = load_classifier(args.model)

@@ -20,9 +20,11 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Callable, Sequence
+import warnings
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 
-from features.errors import InputError
+from features.errors import InputError, InputWarning
 from parser.cli.quit_signals import Terminated, quit_signals_blocked, quit_signals_raise
 
 BROKEN_PIPE_EXIT = 128 + signal.SIGPIPE
@@ -99,12 +101,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run_guarded("polyparse", lambda: args.run(args), debug)
 
 
+@contextmanager
+def input_warnings_as_lines(name: str) -> Iterator[None]:
+    """While inside, an InputWarning the library issues is printed as the command's own warning
+    line, `name: warning: ...`; other warnings as Python prints them."""
+    with warnings.catch_warnings():
+        python_way = warnings.showwarning
+
+        def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                 file: object = None, line: str | None = None) -> None:
+            if issubclass(category, InputWarning):
+                print(f"{name}: warning: {message}", file=sys.stderr)
+            else:
+                python_way(message, category, filename, lineno, file, line)
+
+        warnings.showwarning = show
+        warnings.simplefilter("always", InputWarning)
+        yield
+
+
 def run_guarded(name: str, run: Callable[[], int | None], debug: bool = False) -> int:
     """run(), as every command of polyparse and every corpora script runs: its bad input
     turned into one line `name: problem` and exit code 2, a closed pipe into 141, SIGINT,
     SIGTERM and SIGHUP into 128 plus the signal's number."""
     try:
-        with quit_signals_raise():
+        with quit_signals_raise(), input_warnings_as_lines(name):
             return int(run() or 0)
     except InputError as error:
         if debug:

@@ -58,6 +58,21 @@ def test_last_line_without_newline_and_empty_rows() -> None:
     assert y.tolist() == [1, -1] and X.row(0).tolist() == [] and X.row(1).tolist() == [3]
 
 
+def test_query_ids_after_the_label_are_skipped_with_one_warning() -> None:
+    """Issue 22, C6: as SVMlight and scikit-learn's reader do for classification."""
+    from features.errors import InputWarning
+
+    with pytest.warns(InputWarning, match="q.svm: 3 query ids"):
+        X, y = parse_svmlight(b"1 qid:1 1:1 3:1\n-1\tqid:1 2:1\n1 qid:2\n", "q.svm")
+    plain, labels = parse_svmlight(b"1 1:1 3:1\n-1 2:1\n1\n", "p.svm")
+    assert X == plain and y.tolist() == labels.tolist()
+
+
+def test_a_byte_order_mark_is_skipped() -> None:
+    X, y = parse_svmlight(b"\xef\xbb\xbf1 1:1\n-1 2:1\n", "bom.svm")
+    assert y.tolist() == [1, -1] and X == BinaryMatrix.from_rows([[1], [2]], n_features=3)
+
+
 def test_n_features_bound() -> None:
     with pytest.raises(SvmlightFormatError, match="outside the 3 features"):
         parse_svmlight(b"1 1:1\n1 3:1\n", "f.svm", n_features=3)
@@ -79,7 +94,7 @@ def test_n_features_bound() -> None:
         (b"1 -3:1\n", 1, "is not a non-negative integer"),
         (b"1 1.5:1\n", 1, "is not a non-negative integer"),
         (b"1 99999999999:1\n", 1, "too large"),
-        (b"1 qid:3 2:1\n", 1, "unexpected character 'q'"),
+        (b"1 2:1 qid:3\n", 1, "unexpected character 'q'"),
         (b"+ 1:1\n", 1, "label '+' is not a number"),
         (b"1e999 1:1\n", 1, "label '1e999' is not a number"),
         (b"1 2:1e\n", 1, "value '1e' of feature 2 is not a number"),

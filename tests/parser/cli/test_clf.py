@@ -187,3 +187,27 @@ def test_kwdlc_5k_poly2(tmp_path: Path, capsys) -> None:
     code, out, err = run(predict, capsys)
     assert code == 0, err
     assert json.loads(out)["accuracy"] > 89.0
+
+
+def test_other_tools_files_are_named_for_what_they_are(tmp_path: Path, capsys) -> None:
+    """Issue 22, C6: a tree file given to a vector model, and a liblinear model file, are each
+    one line saying so; query ids are skipped with one warning line."""
+    data = tmp_path / "q.svm"
+    data.write_text("1 qid:1 1:1 3:1\n-1 qid:1 2:1\n1 qid:2 1:1\n")
+    model = tmp_path / "m.model"
+    assert main(["clf", "train", str(data), "--model", str(model), "--classifier",
+                 "linear"]) == 0
+    assert "warning: " + str(data) + ": 3 query ids (qid:) skipped" in capsys.readouterr().err
+    trees = tmp_path / "t.tk"
+    trees.write_text("1 |BT| (S (NP a) (VP b)) |ET|\n")
+    assert main(["clf", "predict", "--model", str(model), str(trees)]) == 2
+    assert "holds trees (SVM-light-TK)" in capsys.readouterr().err
+    liblinear = tmp_path / "ll.model"
+    liblinear.write_text("solver_type L2R_L2LOSS_SVC_DUAL\nnr_class 2\nlabel 1 -1\n"
+                         "nr_feature 3\nbias -1\nw\n0.5\n-0.5\n0.1\n")
+    for command in (["clf", "predict", "--model", str(liblinear), str(data)],
+                    ["clf", "info", "--model", str(liblinear)]):
+        assert main(command) == 2
+        (line,) = capsys.readouterr().err.splitlines()
+        assert line.endswith("a liblinear model file, which polyparse does not read (it reads "
+                             "libsvm's model files and its own)")
