@@ -126,6 +126,9 @@ def register(dep: argparse.ArgumentParser) -> None:
                                "PUNCT), unicode (every character punctuation, eval.pl), ptb "
                                "(PTB punctuation XPOS)")
     evaluate.add_argument("--json", action="store_true", help="print one JSON object")
+    evaluate.add_argument("--lenient", action="store_true",
+                          help="also score CoNLL-U files conll18_ud_eval.py refuses: several "
+                               "roots in a sentence, no empty line at the end")
     add_io_options(evaluate)
     evaluate.set_defaults(run=run_evaluate, uses_numpy=False)
 
@@ -236,10 +239,13 @@ def run_evaluate(args: argparse.Namespace) -> int:
                          "may come from stdin (-)")
     check_input_paths([args.gold, args.system])
     conllu = args.format == "conllu"
+    # As strict as conll18_ud_eval.py on CoNLL-U: one root a sentence, an empty line at the end.
+    strict = conllu and not args.lenient
     gold = read_conll(args.gold, fmt=args.format, encoding=args.encoding, require_tree=True,
-                      single_root=False, require_deprel=conllu)
+                      single_root=strict, require_deprel=conllu, require_final_blank=strict)
     system = read_conll(args.system, fmt=args.format, encoding=args.encoding,
-                        require_tree=True, single_root=False, require_deprel=conllu)
+                        require_tree=True, single_root=strict, require_deprel=conllu,
+                        require_final_blank=strict)
     scores = evaluate(gold, system, punct=args.punct, gold_name=args.gold,
                       system_name="<stdin>" if args.system == "-" else args.system)
     if args.json:

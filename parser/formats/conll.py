@@ -78,6 +78,7 @@ def read_conll(
     stream: TextIO | BinaryIO | None = None,
     name: str | None = None,
     require_deprel: bool = True,
+    require_final_blank: bool = False,
 ) -> Iterator[Sentence]:
     """Yield the sentences of a CoNLL-U or CoNLL-X file, validating them on the way.
 
@@ -88,6 +89,8 @@ def read_conll(
     With ``require_tree`` (training data, gold files) every word needs a HEAD, the heads must
     form a tree under the artificial root 0, and with ``single_root`` exactly one word is
     attached to 0; ``require_deprel`` (the default) also asks for a DEPREL on every word.
+    ``require_final_blank`` refuses a last sentence without its empty line (CoNLL-U ends every
+    sentence with one, and conll18_ud_eval.py refuses such a file).
     The format and the encoding are checked at the call; the input is read lazily.
     """
     if fmt not in FORMATS:
@@ -98,7 +101,8 @@ def read_conll(
     except LookupError:
         raise ConllFormatError(f"{display}:1: unknown text encoding {encoding!r}") from None
     checker = _TreeChecker(display, require_tree, single_root, require_deprel)
-    return _read_sentences(path, stream, encoding, display, fmt == "conllu", checker)
+    return _read_sentences(path, stream, encoding, display, fmt == "conllu", checker,
+                           require_final_blank)
 
 
 def _read_sentences(
@@ -108,6 +112,7 @@ def _read_sentences(
     display: str,
     allow_special_ids: bool,
     checker: _TreeChecker,
+    require_final_blank: bool = False,
 ) -> Iterator[Sentence]:
     """Cut the input into blank-line separated blocks and parse each one."""
     n_sentences = 0
@@ -128,6 +133,9 @@ def _read_sentences(
     if block:
         yield _build_sentence(block, start_line, display, allow_special_ids, checker)
         n_sentences += 1
+        if require_final_blank:
+            raise ConllFormatError(f"{display}:{lineno}: the file does not end with an empty "
+                                   "line (its last sentence has none after it)")
     if n_sentences == 0:
         raise ConllFormatError(f"{display}:1: empty file, no sentences")
 

@@ -214,3 +214,30 @@ def test_ewt_test_against_itself(ewt_test: tuple[list, list], punct: str) -> Non
     assert percentages == (100.0,) * 6
     assert scores.sentences == 2077 and scores.words + scores.excluded == 25094
     assert (scores.excluded > 0) == (punct != "none")
+
+
+SMALL_TREE = ("1\tDogs\tdog\tNOUN\tNNS\t_\t2\tnsubj\t_\t_\n"
+              "2\tbark\tbark\tVERB\tVBP\t_\t0\troot\t_\t_\n"
+              "3\t.\t.\tPUNCT\t.\t_\t2\tpunct\t_\t_\n")
+
+
+@pytest.mark.parametrize("system, problem", [
+    (SMALL_TREE.replace("2\tnsubj", "0\troot") + "\n", "x.conllu:2: several roots"),
+    (SMALL_TREE, "x.conllu:3: the file does not end with an empty line"),
+])
+def test_dep_evaluate_refuses_what_conll18_ud_eval_refuses(tmp_path: Path, system: str,
+                                                           problem: str) -> None:
+    """Issue 22, C7: several roots in a sentence, or no empty line at the end, are refused in
+    one line as the official script refuses them; --lenient scores them."""
+    from parser.cli.main import main
+
+    gold = tmp_path / "gold.conllu"
+    gold.write_text(SMALL_TREE + "\n")
+    (tmp_path / "x.conllu").write_text(system)
+    command = ["dep", "evaluate", str(gold), str(tmp_path / "x.conllu"), "--json"]
+    result = subprocess.run([sys.executable, "-m", "parser.cli.main", *command],
+                            capture_output=True, text=True, cwd=tmp_path)
+    assert result.returncode == 2 and result.stdout == ""
+    (line,) = result.stderr.splitlines()
+    assert problem in line
+    assert main([*command, "--lenient"]) == 0
