@@ -73,6 +73,9 @@ PROGRESS_STEP = 4096
 VOTE_TIE = 1e-10
 
 
+# The most steps (epochs x instances) one fit takes: it keeps every step's score (8 bytes).
+MAX_STEPS = 1 << 28
+
 class _Polynomial:
     """The normalised polynomial kernel P_n(x, z) = (s x.z + r)^d / sqrt(P(x, x) P(z, z)) of
     binary vectors, against a growing list of model vectors through an inverted index."""
@@ -249,7 +252,12 @@ class TreePerceptron:
         updates = (labels * np.where(labels > 0, self.positive_weight, 1.0)).tolist()
         rows: list[int] = []
         steps: list[int] = []
-        scores = np.empty(len(forest) * self.epochs, dtype=np.float64)
+        n_steps = len(forest) * self.epochs
+        if n_steps > MAX_STEPS:
+            raise ValueError(f"{self.epochs:,} epochs over {len(forest):,} instances are "
+                             f"{n_steps:,} steps, more than the {MAX_STEPS:,} a run keeps the "
+                             "scores of (2 GiB)")
+        scores = np.empty(n_steps, dtype=np.float64)
         step = reported = 0
         signs = labels.tolist()
         score = model.score

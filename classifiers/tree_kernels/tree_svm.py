@@ -152,10 +152,16 @@ class TreeSVM:
         source = TreeColumnSource(columns)
         C = self.default_C(columns.diagonal) if self.C is None else float(self.C)
         Cp, Cn = C * self.j, C
-        coef, rho, objective, iterations, converged, n_columns = solve_c_svc_columns(
-            source, labels[order].astype(np.int8), Cp, Cn, self.eps, self.cache_mb,
-            self.shrinking, 0 if self.max_iter is None else int(self.max_iter),
-        )
+        if np.all(labels == labels[0]):
+            # One class: as libsvm, a model that gives it to every input (no support vector,
+            # the decision value the class's sign), not an SMO whose bias runs off to infinity.
+            coef = np.zeros(labels.size, dtype=np.float64)
+            rho, objective, iterations, converged, n_columns = -float(labels[0]), 0.0, 0, True, 0
+        else:
+            coef, rho, objective, iterations, converged, n_columns = solve_c_svc_columns(
+                source, labels[order].astype(np.int8), Cp, Cn, self.eps, self.cache_mb,
+                self.shrinking, 0 if self.max_iter is None else int(self.max_iter),
+            )
         if source.failed:
             raise MemoryError("out of memory in the tree kernel columns")
         support_grouped = np.flatnonzero(coef)

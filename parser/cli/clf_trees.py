@@ -238,8 +238,8 @@ def check_tree_train_options(args: argparse.Namespace) -> tuple[TreeKernelSpec, 
             if used:
                 raise InputError(f"clf train: {option} applies to the perceptrons, not "
                                  f"{args.classifier}")
-        if args.C is not None and not args.C > 0.0:
-            raise InputError(f"clf train: -C must be > 0, not {args.C:g}")
+        if args.C is not None and not (args.C > 0.0 and math.isfinite(args.C)):
+            raise InputError(f"clf train: -C must be positive and finite, not {args.C:g}")
     if spec.degree is not None and spec.degree > 2 and args.classifier == "cpa":
         raise InputError(f"clf train: cpa takes --vector poly2 or none, not degree "
                          f"{spec.degree}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from pathlib import Path
@@ -127,8 +128,8 @@ def run_train(args: argparse.Namespace) -> int:
         raise InputError("srl train: --epochs applies to the perceptrons")
     if args.epochs is not None and args.epochs < 1:
         raise InputError(f"srl train: --epochs must be >= 1, not {args.epochs}")
-    if args.C is not None and not args.C > 0:
-        raise InputError(f"srl train: -C must be > 0, not {args.C:g}")
+    if args.C is not None and not (args.C > 0 and math.isfinite(args.C)):
+        raise InputError(f"srl train: -C must be positive and finite, not {args.C:g}")
     if args.train == "-":
         raise InputError("srl train: the training file must be a file, not stdin")
     check_output_path(args.model, "model")

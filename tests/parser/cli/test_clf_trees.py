@@ -162,6 +162,11 @@ def test_bad_tk_lines_are_one_line(tk_files, tmp_path: Path, capsys, text: str,
     (["--classifier", "voted-perceptron", "--lambda", "1.5"], "--lambda must be in (0, 1]"),
     (["--classifier", "voted-perceptron", "-j", "0"], "-j must be > 0"),
     (["--classifier", "voted-perceptron", "--epochs", "0"], "--epochs must be >= 1"),
+    (["--classifier", "voted-perceptron", "--epochs", "1000000000000"],
+     "1,000,000,000,000 epochs over 300 instances"),
+    (["--classifier", "kernel-svm", "-C", "inf"], "-C must be positive and finite, not inf"),
+    (["--classifier", "kernel-svm", "-C", "nan"], "-C must be positive and finite, not nan"),
+    (["--classifier", "kernel-svm", "-C", "-1"], "-C must be positive and finite, not -1"),
     (["--classifier", "voted-perceptron", "--degree", "3"], "--degree does not apply"),
     (["--classifier", "linear"], "the tree learners are"),
 ])
@@ -182,12 +187,23 @@ def test_tree_options_on_svmlight_files(tmp_path: Path, capsys) -> None:
         check_refused_before_training(data, model, extra, problem, capsys)
 
 
-def test_one_class_warns(tmp_path: Path, capsys) -> None:
+@pytest.mark.parametrize("classifier", ["voted-perceptron", "kernel-svm"])
+def test_one_class_warns_and_gives_it_to_every_example(tmp_path: Path, capsys,
+                                                       classifier: str) -> None:
+    """Issue 22, B6: kernel-svm on one class is libsvm's constant model, not a bias of -inf
+    that no model file can hold."""
     data = tmp_path / "one.tk"
     data.write_text("-1 |BT| (S (NN a)) |ET| 1:1\n-1 |BT| (S (NN b)) |ET| 2:1\n")
-    code, _, err = run(["clf", "train", str(data), "--model", str(tmp_path / "m.model"),
-                        "--classifier", "voted-perceptron"], capsys)
+    model = tmp_path / "m.model"
+    code, _, err = run(["clf", "train", str(data), "--model", str(model),
+                        "--classifier", classifier], capsys)
     assert code == 0 and "warning: " in err and "holds one class (-1)" in err
+    other = tmp_path / "other.tk"
+    other.write_text("+1 |BT| (S (VB c)) |ET| 3:1\n-1 |BT| (S (NN a)) |ET| 1:1\n")
+    code, out, err = run(["clf", "predict", "--model", str(model), str(other), "--json"],
+                         capsys)
+    assert code == 0, err
+    assert json.loads(out)["accuracy"] == 50.0
 
 
 CPA_SMALL = ["--classifier", "cpa", "--sample", "100", "--iterations", "10"]
@@ -265,8 +281,8 @@ def test_cpa_sampling_and_positive_cost(tk_files, tmp_path: Path, capsys, extra:
 @pytest.mark.parametrize("extra, problem", [
     (["--sample", "0"], "clf train: --sample must be >= 1, not 0"),
     (["--iterations", "0"], "clf train: --iterations must be >= 1, not 0"),
-    (["-C", "0"], "clf train: -C must be > 0, not 0"),
-    (["-C", "-1"], "clf train: -C must be > 0, not -1"),
+    (["-C", "0"], "clf train: -C must be positive and finite, not 0"),
+    (["-C", "-1"], "clf train: -C must be positive and finite, not -1"),
     (["--epsilon", "0"], "clf train: --epsilon must be > 0, not 0"),
     (["-j", "0"], "clf train: -j must be > 0, not 0"),
     (["--threads", "0"], "clf train: --threads must be >= 1, not 0"),
