@@ -246,6 +246,19 @@ def check_tree_train_options(args: argparse.Namespace) -> tuple[TreeKernelSpec, 
     return spec, cutting_plane
 
 
+def _out_of_memory(command: str, path: str, forest: Any) -> InputError:
+    """The one line for a tree kernel that ran out of memory: the largest tree of the file, since
+    a pair of trees takes memory for the product of their node counts (Collins & Duffy's
+    dynamic programme over node pairs)."""
+    import numpy as np
+
+    sizes = np.diff(forest.tree_ptr)
+    largest = int(np.argmax(sizes))
+    return InputError(f"{command}: {path}: out of memory in the tree kernel; its largest tree "
+                      f"(example {largest + 1}) has {int(sizes[largest]):,} nodes, and a pair of "
+                      "trees needs memory for the product of their node counts")
+
+
 def _one_tree_each(instances: TreeInstances, path: str) -> None:
     import numpy as np
 
@@ -308,6 +321,8 @@ def run_tree_train(args: argparse.Namespace,
                                         **{"threads": threads, **cutting_plane})
     except ValueError as error:
         raise InputError(f"clf train: {args.train_file}: {error}") from None
+    except MemoryError:
+        raise _out_of_memory("clf train", args.train_file, data.forest) from None
     finally:
         progress.close()
     fit_seconds = time.perf_counter() - started
@@ -383,7 +398,10 @@ def run_tree_predict(args: argparse.Namespace) -> int:
     y = _binary_labels(data, args.test_file)
     vectors = data.vectors if model.spec.degree is not None else None
     started = time.perf_counter()
-    values = model.decision_function(data.forest, vectors)
+    try:
+        values = model.decision_function(data.forest, vectors)
+    except MemoryError:
+        raise _out_of_memory("clf predict", args.test_file, data.forest) from None
     seconds = time.perf_counter() - started
     predicted = np.where(values > 0.0, 1, -1)
     scores = positive_class_scores(y > 0, predicted > 0)

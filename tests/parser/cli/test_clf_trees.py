@@ -338,3 +338,23 @@ def test_cpa_bad_data_is_one_line(tk_files, tmp_path: Path, capsys) -> None:
                                       capsys)
     assert sorted(path.name for path in tmp_path.iterdir()) == ["empty.tk", "one.tk",
                                                                "vectors.tk"]
+
+
+def test_a_tree_too_large_for_memory_is_one_line(tmp_path: Path, capsys, monkeypatch) -> None:
+    """Issue 22, B7: a tree kernel out of memory (a tree of 20,001 nodes here, the allocation
+    failing as it fails for trees of millions of node pairs) names the largest tree."""
+    import classifiers.tree_kernels.tree_learners as tree_learners
+
+    def no_memory(*args: object, **kwargs: object) -> None:
+        raise MemoryError("out of memory in the tree kernel")
+
+    monkeypatch.setattr(tree_learners, "train_tree_model", no_memory)
+    wide = "(S " + " ".join(f"(NN w{i})" for i in range(10000)) + ")"
+    data = tmp_path / "wide.tk"
+    data.write_text(f"-1 |BT| (S (NN b)) |ET|\n+1 |BT| {wide} |ET|\n")
+    model = tmp_path / "m.model"
+    code, _, err = run(["clf", "train", str(data), "--model", str(model), "--classifier",
+                        "voted-perceptron"], capsys)
+    one_line(code, err, f"{data}: out of memory in the tree kernel; its largest tree "
+                        "(example 2) has 20,001 nodes")
+    assert not model.exists()
