@@ -59,6 +59,23 @@ def parsed_scores(gold: Sequence[BunsetsuSentence],
                               for s, (starts, heads) in zip(gold, parsed)], chunked=chunked)
 
 
+def _other_morphemes(k: int, gold: Any, system: Any, gold_name: str | os.PathLike,
+                     system_name: str) -> str:
+    """The line for sentence k of a system file whose morphemes are not the gold file's: both
+    places, and the first morpheme that differs (scores over other morphemes mean nothing)."""
+    i = next((i for i, (a, b) in enumerate(zip(gold.surface, system.surface)) if a != b),
+             min(len(gold.surface), len(system.surface)))
+    if i < min(len(gold.surface), len(system.surface)):
+        where = system.start_line + system.morpheme_lines[i]
+        what = f"'{system.surface[i]}' where the gold file has '{gold.surface[i]}'"
+    else:
+        where = system.start_line
+        what = f"{len(system.surface)} morphemes where the gold file has {len(gold.surface)}"
+    return (f"{system_name}:{where}: sentence {k} has other morphemes than the gold file's "
+            f"({gold_name}:{gold.start_line}): {what}; both files must hold the same sentences "
+            "and morphemes")
+
+
 def file_scores(gold: str | os.PathLike, system: Source, fmt: str = "knp",
                 encoding: str = "utf-8", chunked: bool = False,
                 system_name: str | None = None) -> dict[str, Any]:
@@ -72,6 +89,9 @@ def file_scores(gold: str | os.PathLike, system: Source, fmt: str = "knp",
     if len(gold_sentences) != len(system_sentences):
         raise InputError(f"{gold} has {len(gold_sentences)} sentences, {name} "
                          f"{len(system_sentences)}")
+    for k, (g, s) in enumerate(zip(gold_sentences, system_sentences), 1):
+        if g.surface != s.surface:
+            raise InputError(_other_morphemes(k, g, s, gold, name))
     chunked = chunked or any(g.chunk_starts != s.chunk_starts
                              for g, s in zip(gold_sentences, system_sentences))
     try:

@@ -334,3 +334,22 @@ def test_parse_without_model_uses_the_bundled_model() -> None:
     assert parsed[0].chunk_starts == [0, 2, 4, 6]
     assert parsed[0].heads == [3, 2, 3, -1]
     assert without_bunsetsu_lines(result.stdout) == example.read_text(encoding="utf-8")
+
+
+def test_evaluate_refuses_other_morphemes(data, tmp_path: Path) -> None:
+    """Issue 22, B9: a system file whose morphemes are not the gold file's is refused in one
+    line naming both places, not scored."""
+    out = tmp_path / "parsed.knp"
+    assert polyparse("ja", "parse", "--model", str(data["model"]), str(data["test"]), "-o",
+                     str(out)).returncode == 0
+    lines = out.read_text(encoding="utf-8").splitlines(keepends=True)
+    k = next(i for i, line in enumerate(lines) if not line.startswith(("#", "*", "+", "EOS")))
+    surface = lines[k].split(" ", 1)[0]
+    lines[k] = "違う" + lines[k][len(surface):]
+    other = tmp_path / "other.knp"
+    other.write_text("".join(lines), encoding="utf-8")
+    result = polyparse("ja", "evaluate", str(data["test"]), str(other))
+    assert result.returncode == 2 and result.stdout == ""
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"polyparse: {other}:{k + 1}: sentence 1 has other morphemes")
+    assert f"'違う' where the gold file has '{surface}'" in line
