@@ -15,6 +15,7 @@ import conllu
 
 from classifiers.model_bytes import Buffer, ModelBytes
 from features.errors import InputError, InputWarning
+from features.input_files import check_input_path
 from parser.dependency.config import ParserConfig, classifier_options
 from parser.dependency.dependency_parser import DependencyParser
 from parser.dependency.evaluate import evaluate as attachment_scores
@@ -57,8 +58,13 @@ class Parser(ModelBytes):
         words lack the tags the model reads or have tags it never saw (plain forms, say), as
         the command line warns."""
         if isinstance(sentences, str):
-            parsed = sentences_from_text(sentences)
+            parsed = sentences_from_text(sentences, allow_empty=True)
             return to_text(parsed, self._parse(parsed))
+        if sentences is None or isinstance(sentences, (bytes, bytearray, memoryview, dict,
+                                                       int, float)):
+            raise TypeError("parse takes CoNLL-U text (str), a conllu.TokenList, or an iterable "
+                            "of TokenLists or of tagged sentences, not "
+                            f"{type(sentences).__name__}")
         if isinstance(sentences, conllu.TokenList):
             return self.parse([sentences])[0]
         items = list(sentences)
@@ -116,6 +122,7 @@ def load_parser(path: Path | None = None, eval_mode: str | None = None,
         path = bundled_model()
         if path is None:
             raise InputError("this installation has no bundled model; give a model file")
+    check_input_path(path)
     model = DependencyParser.load(os.fspath(path))
     model.choose_evaluation(eval_mode, rare_threshold)
     return Parser(model)

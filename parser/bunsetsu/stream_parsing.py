@@ -73,7 +73,8 @@ def parse_bunsetsu_stream(parser: BunsetsuParser, stream: BinaryIO,
         finally:
             reader.close()
         return
-    sentences = read_bunsetsu(stream, fmt, validate=False, encoding=encoding, name=name)
+    sentences = read_bunsetsu(stream, fmt, validate=False, encoding=encoding, name=name,
+                              allow_empty=True)
 
     def write_batch(batch: list[BunsetsuSentence], target: IO) -> None:
         if any(not s.chunk_lines for s in batch) and not parser.can_chunk:
@@ -237,12 +238,11 @@ class KnpStreamParser:
     def last_bytes(self, data: bytes, first_line: int, write: Callable[[bytes], Any]) -> None:
         """What follows the last EOS line: nothing to do when blank (after a sentence), else
         the Python reader's sentence or its error (no EOS, an empty input)."""
-        if self.n_blocks:
-            try:
-                if not str(data, "utf-8").strip():
-                    return
-            except UnicodeDecodeError:
-                pass
+        try:
+            if not str(data, "utf-8").strip():
+                return
+        except UnicodeDecodeError:
+            pass
         output = self.python_blocks(data, first_line)
         self.n_blocks += 1
         write(output)

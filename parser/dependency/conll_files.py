@@ -23,7 +23,8 @@ def parse_conll_stream(parser: DependencyParser, stream: BinaryIO,
     """Parse every sentence of stream and write it to out with its new HEAD and DEPREL
     (parser/formats/conll.py's write_conll; keep_deps keeps the old DEPS column); coverage
     counts the tags of the input, progress(n) is told of each batch of n sentences."""
-    sentences = read_conll(None, fmt=fmt, encoding=encoding, stream=stream, name=name)
+    sentences = read_conll(None, fmt=fmt, encoding=encoding, stream=stream, name=name,
+                           allow_empty=True)
 
     def write_batch(batch: list[Sentence], target: TextIO) -> None:
         for sentence, (heads, deprels) in zip(batch, parser.parse(batch)):

@@ -26,10 +26,12 @@ from classifiers.backends import (
     new_classifier,
 )
 from classifiers.evaluators.choices import (
+    AUTO,
     CONVERSIONS,
     DEFAULT_EVAL_MODE,
     DEFAULT_RARE_THRESHOLD,
     EVAL_MODES,
+    minimum_common_count,
 )
 from classifiers.lazy_table import LazyTable
 from classifiers.model_bytes import ParserModelBytes
@@ -325,6 +327,11 @@ class DependencyParser(ParserModelBytes):
         by its own evaluator (a pki model can build any other from its index), any other by
         DEFAULT_EVAL_MODE. ValueError when the model cannot give eval_mode, or rare_threshold is
         given to another mode than split."""
+        if eval_mode is not None and eval_mode not in EVAL_MODES:
+            raise ValueError(f"unknown evaluation mode {eval_mode!r} "
+                             f"(available: {', '.join(EVAL_MODES)})")
+        if rare_threshold is not None and rare_threshold != AUTO:
+            minimum_common_count(rare_threshold, 1)
         converted = self.info.get("converted")
         own = converted["evaluator"] if converted else None
         eval_mode = eval_mode or own or DEFAULT_EVAL_MODE

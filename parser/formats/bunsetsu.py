@@ -24,12 +24,14 @@ def read_bunsetsu(
     validate: bool = True,
     encoding: str = "utf-8",
     name: str | None = None,
+    allow_empty: bool = False,
 ) -> Iterator[BunsetsuSentence]:
-    """The sentences of a KNP (``fmt="knp"``) or CaboCha (``fmt="cabocha"``) file."""
+    """The sentences of a KNP (``fmt="knp"``) or CaboCha (``fmt="cabocha"``) file (an empty
+    one is an error unless allow_empty)."""
     reader = read_knp if fmt == "knp" else read_cabocha if fmt == "cabocha" else None
     if reader is None:
         raise ValueError(f"unknown format {fmt!r}, expected one of {', '.join(BUNSETSU_FORMATS)}")
-    return reader(path, validate=validate, encoding=encoding, name=name)
+    return reader(path, validate=validate, encoding=encoding, name=name, allow_empty=allow_empty)
 
 
 def format_bunsetsu(

@@ -206,11 +206,12 @@ def read_sentences(
     check: bool,
     read_block: Callable[[list[str], int, str], BunsetsuSentence],
     first_line: int = 1,
+    allow_empty: bool = False,
 ) -> Iterator[BunsetsuSentence]:
     """The sentences of a KNP or CaboCha input (the arguments of ``read_knp``): each
     ``EOS`` block of it made a sentence by ``read_block``, as ``read_blocks`` does."""
     path, stream, display = input_source(path, name)
-    blocks = eos_blocks(path, stream, encoding, display, first_line)
+    blocks = eos_blocks(path, stream, encoding, display, first_line, allow_empty)
     return read_blocks(blocks, read_block, display, check)
 
 
@@ -226,12 +227,13 @@ def input_source(
 
 def eos_blocks(
     path: str | os.PathLike | None, stream: TextIO | BinaryIO | None, encoding: str,
-    display: str, first_line: int = 1,
+    display: str, first_line: int = 1, allow_empty: bool = False,
 ) -> Iterator[tuple[list[str], int]]:
     """Yield (lines, line number of the first one) of each block ending with an ``EOS`` line.
 
     Blank lines before a block are dropped (blank lines inside one are kept). A file with no
-    block, or whose last block has no ``EOS``, is an error. ``first_line`` is the number of
+    block (unless allow_empty: a parse of an empty input writes nothing), or whose last block
+    has no ``EOS``, is an error. ``first_line`` is the number of
     the input's first line (above 1 when it is a later part of a file).
     """
     try:
@@ -277,7 +279,7 @@ def eos_blocks(
             f"{display}:{last}: end of file without EOS "
             f"(the sentence starting at line {pending_start + skip} is not closed)"
         )
-    if n_blocks == 0:
+    if n_blocks == 0 and not allow_empty:
         raise BunsetsuFormatError(f"{display}:{first_line}: empty file, no sentences")
 
 

@@ -60,9 +60,11 @@ def read_cabocha(
     validate: bool = True,
     encoding: str = "utf-8",
     name: str | None = None,
+    allow_empty: bool = False,
 ) -> Iterator[BunsetsuSentence]:
     """Yield the sentences of a CaboCha file; the arguments are those of ``read_knp``."""
-    return read_sentences(path, name, encoding, validate, _read_block)
+    return read_sentences(path, name, encoding, validate, _read_block,
+                          allow_empty=allow_empty)
 
 
 def _read_block(block: list[str], start_line: int, display: str) -> BunsetsuSentence:

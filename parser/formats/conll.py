@@ -79,6 +79,7 @@ def read_conll(
     name: str | None = None,
     require_deprel: bool = True,
     require_final_blank: bool = False,
+    allow_empty: bool = False,
 ) -> Iterator[Sentence]:
     """Yield the sentences of a CoNLL-U or CoNLL-X file, validating them on the way.
 
@@ -90,7 +91,8 @@ def read_conll(
     form a tree under the artificial root 0, and with ``single_root`` exactly one word is
     attached to 0; ``require_deprel`` (the default) also asks for a DEPREL on every word.
     ``require_final_blank`` refuses a last sentence without its empty line (CoNLL-U ends every
-    sentence with one, and conll18_ud_eval.py refuses such a file).
+    sentence with one, and conll18_ud_eval.py refuses such a file). A file without sentences
+    is an error unless ``allow_empty`` (a parse of an empty input writes nothing).
     The format and the encoding are checked at the call; the input is read lazily.
     """
     if fmt not in FORMATS:
@@ -102,7 +104,7 @@ def read_conll(
         raise ConllFormatError(f"{display}:1: unknown text encoding {encoding!r}") from None
     checker = _TreeChecker(display, require_tree, single_root, require_deprel)
     return _read_sentences(path, stream, encoding, display, fmt == "conllu", checker,
-                           require_final_blank)
+                           require_final_blank, allow_empty)
 
 
 def _read_sentences(
@@ -113,6 +115,7 @@ def _read_sentences(
     allow_special_ids: bool,
     checker: _TreeChecker,
     require_final_blank: bool = False,
+    allow_empty: bool = False,
 ) -> Iterator[Sentence]:
     """Cut the input into blank-line separated blocks and parse each one."""
     n_sentences = 0
@@ -136,7 +139,7 @@ def _read_sentences(
         if require_final_blank:
             raise ConllFormatError(f"{display}:{lineno}: the file does not end with an empty "
                                    "line (its last sentence has none after it)")
-    if n_sentences == 0:
+    if n_sentences == 0 and not allow_empty:
         raise ConllFormatError(f"{display}:1: empty file, no sentences")
 
 

@@ -71,6 +71,7 @@ def read_knp(
     encoding: str = "utf-8",
     name: str | None = None,
     first_line: int = 1,
+    allow_empty: bool = False,
 ) -> Iterator[BunsetsuSentence]:
     """Yield the sentences of a KNP file.
 
@@ -80,8 +81,10 @@ def read_knp(
     checked, so that training can skip malformed sentences. The input is read lazily.
     ``first_line`` numbers the input's first line in messages and sentences, for an input
     that is a later part of a file (its byte order mark, if any, is then kept as text).
+    An input without sentences is an error unless allow_empty (a parse writes nothing).
     """
-    return read_sentences(path, name, encoding, validate, _read_block, first_line)
+    return read_sentences(path, name, encoding, validate, _read_block, first_line,
+                          allow_empty)
 
 
 def _read_block(block: list[str], start_line: int, display: str) -> BunsetsuSentence:

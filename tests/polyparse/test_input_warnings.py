@@ -32,3 +32,31 @@ def test_the_warning_can_be_filtered_by_its_category(parser: polyparse.Parser) -
         warnings.simplefilter("error")
         warnings.simplefilter("ignore", polyparse.InputWarning)
         parser.parse([["The", "dog", "barked", "."]])
+
+
+@pytest.mark.parametrize("given", [b"1\tdog", 3, 2.5, None, {"form": "dog"}])
+def test_parse_names_what_it_takes(parser: polyparse.Parser, given: object) -> None:
+    """Issue 22, C5: one TypeError that says what is accepted."""
+    with pytest.raises(TypeError, match="parse takes CoNLL-U text"):
+        parser.parse(given)
+
+
+def test_empty_inputs_agree(parser: polyparse.Parser) -> None:
+    assert parser.parse("") == "" and parser.parse([]) == []
+
+
+@pytest.mark.parametrize("settings, problem", [
+    ({"rare_threshold": -3}, "a rare_threshold count must be >= 0"),
+    ({"rare_threshold": "many"}, "rare_threshold must be a count"),
+    ({"eval_mode": "bogus"}, "unknown evaluation mode 'bogus'"),
+])
+def test_load_parser_checks_its_settings(settings: dict, problem: str) -> None:
+    with pytest.raises(ValueError, match=problem):
+        polyparse.load_parser(**settings)
+
+
+def test_load_parser_of_a_missing_model_or_a_folder(tmp_path) -> None:
+    for path, problem in ((tmp_path / "none.model", "No such file or directory"),
+                          (tmp_path, "is a folder, not a file")):
+        with pytest.raises(polyparse.InputError, match=problem):
+            polyparse.load_parser(path)

@@ -127,3 +127,17 @@ def test_an_output_that_is_an_input_is_refused_before_anything_is_read(
     one_line(result, "would overwrite an input of this command")
     assert data.read_text() == "keep me\n"
     assert sorted(os.listdir(tmp_path)) == sorted({"data.txt", "other.txt", output.name})
+
+
+@pytest.mark.parametrize("group, text", [("dep", ""), ("ja", ""), ("ja", "\n\n")])
+def test_an_empty_input_parses_to_an_empty_output(tmp_path: Path, group: str,
+                                                  text: str) -> None:
+    """Issue 22, C5: shards can be empty; their parse is empty too, with exit 0."""
+    empty = tmp_path / "empty.txt"
+    empty.write_text(text)
+    out = tmp_path / "out.txt"
+    result = polyparse(group, "parse", str(empty), "-o", str(out))
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    assert out.read_bytes() == b""
+    piped = polyparse(group, "parse", input=text)
+    assert piped.returncode == 0 and piped.stdout == "" and piped.stderr == ""
