@@ -57,7 +57,13 @@ def parse_tree(text: str) -> nltk.Tree | None:
     try:
         tree = Tree.fromstring(text)
     except ValueError as error:
-        raise TreeSyntaxError(" ".join(str(error).split())) from None
+        message = " ".join(str(error).split())
+        if "MAX_TREE_DEPTH" in message:
+            from nltk.tree.tree import MAX_TREE_DEPTH
+
+            message = (f"the tree is nested deeper than {MAX_TREE_DEPTH} levels, the most a "
+                       "tree may have here")
+        raise TreeSyntaxError(message) from None
     if not isinstance(tree, Tree):
         raise TreeSyntaxError(f"expected a bracketed tree, found {text!r}")
     return tree

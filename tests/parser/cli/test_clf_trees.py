@@ -358,3 +358,16 @@ def test_a_tree_too_large_for_memory_is_one_line(tmp_path: Path, capsys, monkeyp
     one_line(code, err, f"{data}: out of memory in the tree kernel; its largest tree "
                         "(example 2) has 20,001 nodes")
     assert not model.exists()
+
+
+def test_a_tree_too_deep_is_one_line(tmp_path: Path, capsys) -> None:
+    """Issue 22, B7: a tree of 5,000 levels is one line saying which limit it passes, not a
+    RecursionError or an nltk setting to raise."""
+    deep = "(S " * 5000 + "(NN a)" + ")" * 5000
+    data = tmp_path / "deep.tk"
+    data.write_text(f"-1 |BT| (S (NN b)) |ET|\n+1 |BT| {deep} |ET|\n")
+    model = tmp_path / "m.model"
+    code, _, err = run(["clf", "train", str(data), "--model", str(model), "--classifier",
+                        "voted-perceptron"], capsys)
+    one_line(code, err, f"{data}:2: tree 1: the tree is nested deeper than 500 levels")
+    assert not model.exists()
