@@ -80,25 +80,28 @@ def check_output_path(path: str | os.PathLike | None, what: str = "output") -> N
         raise OutputPathError(f"{text}: cannot write in its folder (permission denied)")
 
 
+def _regular_file_id(path: str | os.PathLike | None) -> tuple[int, int] | None:
+    """(device, inode) of an existing file that is not standard input or output, a descriptor
+    or a special file; else None."""
+    if path is None or os.fspath(path) == STDOUT or is_special(path):
+        return None
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
+
+
 def check_output_apart(path: str | os.PathLike | None,
                        inputs: Iterable[str | os.PathLike | None], what: str = "output") -> None:
     """OutputPathError when path is one of the command's inputs: the same file by name, through
     a symlink or as a hard link (same device and inode). Standard output, descriptors and
     special files (a FIFO, a device) are never compared."""
-    if path is None or os.fspath(path) == STDOUT or is_special(path):
-        return
-    try:
-        written = os.stat(path)
-    except OSError:
+    written = _regular_file_id(path)
+    if written is None:
         return
     for source in inputs:
-        if source is None or os.fspath(source) == STDOUT or is_special(source):
-            continue
-        try:
-            read = os.stat(source)
-        except OSError:
-            continue
-        if (read.st_dev, read.st_ino) == (written.st_dev, written.st_ino):
+        if source is not None and _regular_file_id(source) == written:
             same = "" if os.fspath(source) == os.fspath(path) else f" ({os.fspath(source)})"
             raise OutputPathError(f"{os.fspath(path)}: the {what} would overwrite an input of "
                                   f"this command{same}")
