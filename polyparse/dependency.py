@@ -183,9 +183,13 @@ def _warn(message: str) -> None:
 
 def _gold_sentences(source: Path | Iterable[conllu.TokenList], fmt: str, encoding: str,
                     single_root: bool = True) -> list[Sentence]:
-    """Trees of a file (checked: every word has a head, the heads form a tree) or TokenLists."""
+    """Trees (checked: every word has a head, the heads form a tree) of a file, of CoNLL-U
+    text (a str holding a line break or a tab) or of TokenLists."""
+    checks = {"require_tree": True, "single_root": single_root and fmt == "conllu",
+              "require_deprel": fmt == "conllu"}
+    if isinstance(source, str) and ("\n" in source or "\t" in source):
+        return sentences_from_text(source, **checks)
     if isinstance(source, (str, os.PathLike)):
-        return list(read_conll(source, fmt=fmt, encoding=encoding, require_tree=True,
-                               single_root=single_root and fmt == "conllu",
-                               require_deprel=fmt == "conllu"))
+        check_input_path(source)
+        return list(read_conll(source, fmt=fmt, encoding=encoding, **checks))
     return sentences_from_tokenlists(source, require_tree=True, single_root=single_root)

@@ -17,6 +17,9 @@ import conllu
 
 from parser.formats.conll import ConllFormatError, Sentence, read_conll, write_conll
 
+# The ten fields of a CoNLL-U word line, in order.
+CONLLU_FIELDS = ("id", "form", "lemma", "upos", "xpos", "feats", "head", "deprel", "deps",
+                 "misc")
 # A word of a tagged sentence: a form, (form, upos) or (form, upos, xpos).
 TaggedWord = str | tuple[str, ...]
 
@@ -29,13 +32,17 @@ def sentences_from_text(text: str, name: str = "<text>", **checks: bool) -> list
 
 def sentences_from_tokenlists(tokenlists: Iterable[conllu.TokenList],
                               **checks: bool) -> list[Sentence]:
-    """Sentences of conllu TokenLists (comments, multiword tokens and empty nodes kept);
+    """Sentences of conllu TokenLists (comments, multiword tokens and empty nodes kept; a
+    TokenList read with fewer fields, `conllu.parse(text, fields=...)`, has the others "_");
     checks as in sentences_from_text."""
     blocks = []
     for number, tokens in enumerate(tokenlists, 1):
         if not isinstance(tokens, conllu.TokenList):
             raise TypeError(f"sentence {number} is a {type(tokens).__name__}, not a "
                             "conllu.TokenList")
+        if any(tuple(token) != CONLLU_FIELDS for token in tokens):
+            tokens = conllu.TokenList([{field: token.get(field) for field in CONLLU_FIELDS}
+                                       for token in tokens], metadata=tokens.metadata)
         blocks.append(tokens.serialize())
     return sentences_from_text("".join(blocks), "<TokenList>", **checks)
 

@@ -96,7 +96,7 @@ def test_settings_are_checked_before_any_data_is_read(tmp_path: Path) -> None:
         polyparse.train_parser(missing, classifier="pa-slicing", iterations=0)
     with pytest.raises(ValueError, match="unknown classifier 'bogus'"):
         ParserConfig(classifier="bogus")
-    with pytest.raises(OSError):
+    with pytest.raises(polyparse.InputError, match="No such file or directory"):
         polyparse.train_parser(missing)
 
 

@@ -1,5 +1,7 @@
-"""The Python API says what the command line says of input that cannot give the model what it
-needs (issue 22, C2): an InputWarning, which users can filter by its category."""
+"""The Python API's inputs (issue 22, C2 and C5): it says what the command line says of input
+that cannot give the model what it needs (an InputWarning, which users can filter by its
+category), takes CoNLL-U text and TokenLists wherever it takes files, and names what it
+takes when given something else."""
 from __future__ import annotations
 
 import warnings
@@ -60,3 +62,39 @@ def test_load_parser_of_a_missing_model_or_a_folder(tmp_path) -> None:
                           (tmp_path, "is a folder, not a file")):
         with pytest.raises(polyparse.InputError, match=problem):
             polyparse.load_parser(path)
+
+
+def treebank_text(corpus_file, n: int = 30) -> str:
+    return "".join(block + "\n\n" for block in corpus_file.read_text(
+        encoding="utf-8").split("\n\n")[:n])
+
+
+def test_train_parser_and_evaluate_take_text_and_tokenlists(corpora) -> None:
+    import conllu
+
+    text = treebank_text(corpora / "en_ewt" / "en_ewt-ud-dev.conllu")
+    from_text, _ = polyparse.train_parser(text, classifier="linear", split_column="none")
+    from_lists, _ = polyparse.train_parser(conllu.parse(text), classifier="linear",
+                                           split_column="none")
+    assert from_text.to_bytes() == from_lists.to_bytes()
+    assert polyparse.evaluate(text, conllu.parse(text))["LAS"] == 100.0
+
+
+def test_tokenlists_with_fewer_fields(corpora, parser: polyparse.Parser) -> None:
+    """A TokenList read with fewer fields parses when it has what the model reads (UPOS), and
+    names the missing column when it has not."""
+    import conllu
+
+    text = treebank_text(corpora / "en_ewt" / "en_ewt-ud-test.conllu", 5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        few = parser.parse(conllu.parse(text, fields=["id", "form", "lemma", "upos"]))
+    assert [[t["deprel"] for t in s] for s in few] == [
+        [t["deprel"] for t in s] for s in parser.parse(conllu.parse(text))]
+    with pytest.warns(polyparse.InputWarning, match="have no UPOS"):
+        parser.parse(conllu.parse(text, fields=["id", "form"]))
+
+
+def test_a_missing_training_file_is_an_input_error(tmp_path) -> None:
+    with pytest.raises(polyparse.InputError, match="No such file or directory"):
+        polyparse.train_parser(tmp_path / "none.conllu")
