@@ -51,6 +51,7 @@ class Parser(ModelBytes):
 
     @property
     def config(self) -> ParserConfig:
+        """What the parser was trained with (templates, tag columns, splits, classifier)."""
         return self.model.config
 
     def parse(self, sentences: ParserInput) -> str | conllu.TokenList | list[conllu.TokenList]:
@@ -91,6 +92,7 @@ class Parser(ModelBytes):
         self.model.save(os.fspath(path), compress=compress)
 
     def pickle_bytes(self) -> bytes:
+        """The model bytes a pickle carries (uncompressed)."""
         return self.model.pickle_bytes()
 
     def to_bytes(self, compress: bool | None = None) -> bytes:
@@ -103,9 +105,11 @@ class Parser(ModelBytes):
         return cls(DependencyParser.from_bytes(data, source))
 
     def runtime_settings(self) -> dict[str, Any]:
+        """The evaluation mode and rare threshold, which a pickle carries beside the bytes."""
         return self.model.runtime_settings()
 
     def apply_runtime_settings(self, settings: dict[str, Any]) -> None:
+        """Restore what runtime_settings() gave (on unpickling)."""
         self.model.apply_runtime_settings(settings)
 
 

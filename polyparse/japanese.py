@@ -54,9 +54,11 @@ class JapaneseParser(ModelBytes):
         return self.model.parse(list(sentences), chunk=True if rechunk else None)
 
     def save(self, path: Path) -> None:
+        """Write the model file (its arrays compressed)."""
         self.model.save(os.fspath(path))
 
     def pickle_bytes(self) -> bytes:
+        """The model bytes a pickle carries (uncompressed)."""
         return self.model.pickle_bytes()
 
     def to_bytes(self) -> bytes:

@@ -98,3 +98,17 @@ def test_tokenlists_with_fewer_fields(corpora, parser: polyparse.Parser) -> None
 def test_a_missing_training_file_is_an_input_error(tmp_path) -> None:
     with pytest.raises(polyparse.InputError, match="No such file or directory"):
         polyparse.train_parser(tmp_path / "none.conllu")
+
+
+def test_every_public_function_and_method_has_a_docstring() -> None:
+    """Issue 22, C5: the Python API's modules document every public name."""
+    import ast
+    from pathlib import Path
+
+    missing = []
+    for module in sorted(Path(polyparse.__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
+            if (isinstance(node, (ast.FunctionDef, ast.ClassDef))
+                    and not node.name.startswith("_") and ast.get_docstring(node) is None):
+                missing.append(f"{module.name}:{node.lineno} {node.name}")
+    assert missing == []
