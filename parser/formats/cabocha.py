@@ -6,12 +6,15 @@ is a block of lines ending with ``EOS``:
 
 - bunsetsu lines ``* ID HEADD HEAD/FUNC SCORE``, e.g. ``* 0 2D 0/1 0.000000``; ID counts the
   bunsetsu from 0, HEADD is the index of the head bunsetsu (-1 for the root) followed by the
-  dependency type (CaboCha writes D; P, A and I of KNP are accepted too); the last two fields
-  may be missing (``* 0 2D``) and are kept as they are;
+  dependency label, letters (CaboCha writes D; P, A and I of KNP, and the F, B, Z, DX of other
+  tools and corpora are read and kept); the last two fields may be missing (``* 0 2D``) and are
+  kept as they are;
 - morpheme lines ``surface<TAB>features[<TAB>named entity]``, the features being MeCab's
   comma-separated fields (a field holding a comma or a double quote is quoted as in CSV);
 - comment lines starting with ``#`` and holding no tab (not CaboCha's own, but written by
-  ``knp_to_cabocha`` to keep the sentence id ``# S-ID:...``).
+  ``knp_to_cabocha`` to keep the sentence id ``# S-ID:...``), and CaboCha's metadata lines
+  ``#! DOC<TAB>0``; all are kept, in order (a morpheme whose surface is ``#`` or ``*`` is a
+  morpheme).
 
 The layout of the features is told by their number, line by line:
 
@@ -19,7 +22,10 @@ The layout of the features is told by their number, line by line:
   conj_form, base, reading;
 - 9 fields, IPAdic: pos1, pos2, pos3, pos4, conj_type, conj_form, base, reading,
   pronunciation (pos3 and pos4 are not kept);
-- 7 fields, IPAdic for an unknown word (no reading or pronunciation): the reading is ``*``.
+- 7 fields, IPAdic for an unknown word (no reading or pronunciation): the reading is ``*``;
+- 17 fields or more, UniDic (MeCab-UniDic's short units, and the long-unit columns that corpora
+  such as UD Japanese GSD's CaboCha files add after them): pos1, pos2, cType, cForm, lemma and
+  lForm are kept as pos1, pos2, conj_type, conj_form, base and reading (an empty field as ``*``).
 
 Any other number is an error. Input without bunsetsu lines (MeCab output) is valid, and
 ``format_cabocha`` then inserts ``* ID HEADD`` lines. Every problem is a ``BunsetsuFormatError``
@@ -52,7 +58,13 @@ _LAYOUTS = {
     IPADIC_FIELDS: (0, 1, 4, 5, 6, 7),
     IPADIC_UNKNOWN_FIELDS: (0, 1, 4, 5, 6, None),
 }
-_HEAD_FIELD = re.compile(r"(-?[0-9]+)([DPAI])")
+# UniDic (MeCab-UniDic's short-unit fields: pos1..pos4, cType, cForm, lForm, lemma, orth, ...;
+# 17 or more, as UniDic versions and corpora add more): pos1, pos2, cType, cForm, lemma, lForm.
+UNIDIC_MIN_FIELDS = 17
+_UNIDIC_LAYOUT = (0, 1, 4, 5, 7, 6)
+# Any dependency label after the head, letters: D (CaboCha), P, A, I (KNP), and the F, B, Z, DX
+# ... that other tools and corpora write.
+_HEAD_FIELD = re.compile(r"(-?[0-9]+)([A-Z]+)")
 
 
 def read_cabocha(
@@ -79,6 +91,8 @@ def _read_block(block: list[str], start_line: int, display: str) -> BunsetsuSent
                                             start_line + index)
             found.add_bunsetsu(index, head, dep_type, "* ID HEADD")
             continue
+        if line.startswith("#! "):
+            continue
         parts = line.split("\t", 2)
         if len(parts) < 2:
             if line.startswith("#"):
@@ -94,22 +108,30 @@ def _read_block(block: list[str], start_line: int, display: str) -> BunsetsuSent
         if not parts[0]:
             raise BunsetsuFormatError(f"{display}:{start_line + index}: empty surface")
         fields = parts[1].split(",")
-        layout = _LAYOUTS.get(len(fields))
+        layout = _layout(len(fields))
         if layout is None or '"' in parts[1]:
             fields = next(csv.reader([parts[1]]))
-            layout = _LAYOUTS.get(len(fields))
+            layout = _layout(len(fields))
             if layout is None or not parts[1]:
                 raise BunsetsuFormatError(
                     f"{display}:{start_line + index}: {len(fields) if parts[1] else 'no'} "
-                    "features, expected 6 (JUMAN: pos1,pos2,conj_type,conj_form,base,reading) "
-                    "or 9 (IPAdic; 7 for an unknown word)"
+                    "features, expected 6 (JUMAN: pos1,pos2,conj_type,conj_form,base,reading), "
+                    "9 (IPAdic; 7 for an unknown word) or 17 or more (UniDic)"
                 )
         surface.append(parts[0])
         for column, field in zip(columns, layout):
-            column.append("*" if field is None else fields[field])
+            column.append("*" if field is None or not fields[field] else fields[field])
         morpheme_lines.append(index)
     pos1, pos2, conj_type, conj_form, base, reading = columns
     return found.sentence(sid, block, surface, reading, base, pos1, pos2, conj_type, conj_form)
+
+
+def _layout(n_fields: int) -> tuple[int | None, ...] | None:
+    """The positions of (pos1, pos2, conj_type, conj_form, base, reading) among n_fields
+    features, or None for a number no dictionary writes."""
+    if n_fields >= UNIDIC_MIN_FIELDS:
+        return _UNIDIC_LAYOUT
+    return _LAYOUTS.get(n_fields)
 
 
 def _bunsetsu_line(line: str, expected_id: int, display: str, lineno: int) -> tuple[int, str]:
@@ -130,7 +152,7 @@ def _bunsetsu_line(line: str, expected_id: int, display: str, lineno: int) -> tu
     if match is None:
         raise BunsetsuFormatError(
             f"{display}:{lineno}: bunsetsu head {parts[2]!r} is not an integer followed by "
-            "D, P, A or I (e.g. '2D', '-1D')"
+            "a label letter (e.g. '2D', '-1D')"
         )
     return int(match.group(1)), match.group(2)
 

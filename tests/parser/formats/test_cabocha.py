@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -102,7 +103,7 @@ BAD_INPUTS = {
     "id out of order": ("* 1 -1D\n太郎\t名詞,人名,*,*,太郎,たろう\nEOS\n", 1,
                         "bunsetsu id 1 out of order, expected 0"),
     "head not an integer": ("* 0 xD\n太郎\t名詞,人名,*,*,太郎,たろう\nEOS\n", 1,
-                            "bunsetsu head 'xD' is not an integer followed by D, P, A or I"),
+                            "bunsetsu head 'xD' is not an integer followed by a label"),
     "head beyond the sentence": ("* 0 3D\n太郎\t名詞,人名,*,*,太郎,たろう\n* 1 -1D\n"
                                  + "は\t助詞,副助詞,*,*,は,は\nEOS\n", 1,
                                  "head 3 of bunsetsu 0 is outside the sentence"),
@@ -146,3 +147,74 @@ def test_knp_corpora_converted_to_cabocha(corpora: Path, corpus: str) -> None:
         assert "".join(format_cabocha(s, s.heads) for s in converted) == text, path
         n += len(converted)
     assert n > 15000
+
+
+# CaboCha as other tools and corpora write it (issue 22, D10): `#!` metadata lines, UniDic
+# short-unit features (29 fields, empty ones for none) with long-unit columns after them, labels
+# other than D, and morphemes whose surface is "#" or "*".
+UNIDIC = (
+    "#! DOC\t0\n"
+    "#! DOCATTR\t<ID>0</ID>\n"
+    "* 0 2F 0/0 -0.5\n"
+    "#\t補助記号,一般,*,*,,,,#,#,,#,,記号,,,,,,,,,,,,,,,1,2\t#\t補助記号,一般,*,*,,,,#\tB\n"
+    "* 1 2DX 0/1 -0.5\n"
+    "太郎\t名詞,固有名詞,人名,名,,,タロウ,タロウ,太郎,タロー,太郎,タロー,固,,,,,,,,,,,,,,,3,4"
+    "\t太郎\t名詞,固有名詞,人名,名,,,タロウ,タロウ\tB\n"
+    "*\t補助記号,一般,*,*,,,,*,*,,*,,記号,,,,,,,,,,,,,,,5,6\t*\t補助記号,一般,*,*,,,,*\t\n"
+    "* 2 -1Z 0/0 0.0\n"
+    "見る\t動詞,一般,*,*,上一段-マ行,終止形-一般,ミル,見る,見る,ミル,見る,ミル,和,,,,,,,,,,,,,,,"
+    "7,8\t見る\t動詞,一般,*,*,上一段-マ行,終止形-一般,ミル,見る\tB\n"
+    "EOS\n"
+)
+
+
+def test_unidic_cabocha_of_other_tools() -> None:
+    (sentence,) = read_text(UNIDIC)
+    assert sentence.surface == ["#", "太郎", "*", "見る"]
+    assert sentence.chunk_starts == [0, 1, 3] and sentence.heads == [2, 2, -1]
+    assert sentence.dep_types == ["F", "DX", "Z"]
+    assert sentence.pos1 == ["補助記号", "名詞", "補助記号", "動詞"]
+    assert sentence.conj_type[3] == "上一段-マ行" and sentence.conj_form[3] == "終止形-一般"
+    assert sentence.base[3] == "見る" and sentence.reading[1] == "タロウ"
+    assert sentence.conj_type[1] == "*"
+    written = format_cabocha(sentence, [2, 2, -1])
+    assert [line for line in written.splitlines() if not line.startswith("* ")] == [
+        line for line in UNIDIC.splitlines() if not line.startswith("* ")]
+
+
+def test_ud_gsd_dev_parses_to_507_head_final_trees(corpora: Path, tmp_path: Path) -> None:
+    """The CaboCha file of UD Japanese GSD's own team, parsed with a model trained on KNP data:
+    every line but the bunsetsu lines kept, one head-final tree a sentence, scores printed."""
+    import subprocess
+    import sys
+
+    gsd = corpora / "ja_gsd_cabocha" / "ud_gsd_dev.cabocha"
+    if not gsd.is_file():
+        pytest.skip("no ja_gsd_cabocha")
+    polyparse = [str(Path(sys.executable).parent / "polyparse")]
+    model = tmp_path / "kwdlc.model"
+    kwdlc = corpora / "kwdlc"
+    result = subprocess.run([*polyparse, "ja", "train", "--ids", str(kwdlc / "id" / "test.id"),
+                             "--corpus", str(kwdlc / "knp"), "--model", str(model),
+                             "--iterations", "2", "--quiet"], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    out = tmp_path / "gsd.cabocha"
+    result = subprocess.run([*polyparse, "ja", "parse", "--format", "cabocha", "--model",
+                             str(model), str(gsd), "-o", str(out)], capture_output=True,
+                            text=True)
+    assert result.returncode == 0, result.stderr
+    (warning,) = result.stderr.splitlines()
+    assert "POS tags the model never saw" in warning
+    given, parsed = gsd.read_text(encoding="utf-8"), out.read_text(encoding="utf-8")
+    assert [line for line in parsed.splitlines() if not line.startswith("* ")] == [
+        line for line in given.splitlines() if not line.startswith("* ")]
+    sentences = list(read_cabocha(out))
+    assert len(sentences) == 507
+    for sentence in sentences:
+        n = len(sentence.heads)
+        assert sentence.heads[-1] == -1 and all(i < h for i, h in enumerate(sentence.heads[:-1]))
+        assert n == len(sentence.chunk_starts)
+    result = subprocess.run([*polyparse, "ja", "evaluate", "--format", "cabocha", str(gsd),
+                             str(out), "--json"], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert 0 < json.loads(result.stdout)["dependency_accuracy"] <= 100
