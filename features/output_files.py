@@ -129,8 +129,6 @@ def output_stream(path: str | os.PathLike | None, binary: bool = False,
             yield stream
             stream.flush()
         return
-    check_output_path(path)
-    target = os.path.realpath(os.fspath(path))
     mode = "wb" if binary else "w"
     options = {} if binary else {"encoding": encoding, "newline": newline}
     descriptor = open_descriptor(path)
@@ -140,6 +138,8 @@ def output_stream(path: str | os.PathLike | None, binary: bool = False,
         with os.fdopen(os.dup(descriptor), mode, **options) as stream:
             yield stream
         return
+    check_output_path(path)
+    target = os.path.realpath(os.fspath(path))
     if is_special(target):
         with open(target, mode, **options) as stream:
             yield stream

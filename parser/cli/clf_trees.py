@@ -128,8 +128,7 @@ def check_cutting_plane_options(args: argparse.Namespace, command: str,
                           ("--threads", threads)):
         if value is not None and value < 1:
             raise InputError(f"{command}: {option} must be >= 1, not {value}")
-    if not epsilon > 0.0 or not math.isfinite(epsilon):
-        raise InputError(f"{command}: --epsilon must be > 0, not {epsilon:g}")
+    check_positive_option(command, "--epsilon", epsilon)
     if args.j is not None and args.sampling == "uniform":
         raise InputError(f"{command}: -j is the positive cost of --sampling rejection; "
                          "uniform sampling takes none")
@@ -150,6 +149,12 @@ def add_tree_train_options(train: argparse.ArgumentParser) -> None:
                        "trees instead of a DAG of their distinct subtrees (same model, slower)")
 
 
+def check_positive_option(command: str, option: str, value: float | None) -> None:
+    """One line unless value (None: not given) is positive and finite."""
+    if value is not None and not (value > 0.0 and math.isfinite(value)):
+        raise InputError(f"{command}: {option} must be positive and finite, not {value:g}")
+
+
 def check_kernel_options(args: argparse.Namespace, command: str) -> TreeKernelSpec:
     """The kernel the options give, after each has been checked."""
     lam = DEFAULT_LAMBDA if args.lam is None else args.lam
@@ -158,10 +163,8 @@ def check_kernel_options(args: argparse.Namespace, command: str) -> TreeKernelSp
     for option, value in (("--lambda", lam), ("--mu", mu)):
         if not 0.0 < value <= 1.0:
             raise InputError(f"{command}: {option} must be in (0, 1], not {value:g}")
-    if not constant > 0.0 or not math.isfinite(constant):
-        raise InputError(f"{command}: --tree-constant must be > 0, not {constant:g}")
-    if args.j is not None and (not args.j > 0.0 or not math.isfinite(args.j)):
-        raise InputError(f"{command}: -j must be > 0, not {args.j:g}")
+    check_positive_option(command, "--tree-constant", constant)
+    check_positive_option(command, "-j", args.j)
     degree = None if args.vector == "none" else 2
     return TreeKernelSpec(kind=args.kernel or DEFAULT_KIND, lam=lam, mu=mu, degree=degree,
                           tree_constant=constant)
@@ -238,8 +241,7 @@ def check_tree_train_options(args: argparse.Namespace) -> tuple[TreeKernelSpec, 
             if used:
                 raise InputError(f"clf train: {option} applies to the perceptrons, not "
                                  f"{args.classifier}")
-        if args.C is not None and not (args.C > 0.0 and math.isfinite(args.C)):
-            raise InputError(f"clf train: -C must be positive and finite, not {args.C:g}")
+        check_positive_option("clf train", "-C", args.C)
     if spec.degree is not None and spec.degree > 2 and args.classifier == "cpa":
         raise InputError(f"clf train: cpa takes --vector poly2 or none, not degree "
                          f"{spec.degree}")

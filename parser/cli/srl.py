@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from pathlib import Path
@@ -23,6 +22,7 @@ from parser.cli.clf_trees import (
     add_kernel_options,
     check_cutting_plane_options,
     check_kernel_options,
+    check_positive_option,
 )
 from parser.cli.common import file_sha256, progress_bar, subcommands, warn
 from parser.formats.gold_conll import LAYOUTS, PROPBANK_RELEASE, read_gold_conll
@@ -128,8 +128,7 @@ def run_train(args: argparse.Namespace) -> int:
         raise InputError("srl train: --epochs applies to the perceptrons")
     if args.epochs is not None and args.epochs < 1:
         raise InputError(f"srl train: --epochs must be >= 1, not {args.epochs}")
-    if args.C is not None and not (args.C > 0 and math.isfinite(args.C)):
-        raise InputError(f"srl train: -C must be positive and finite, not {args.C:g}")
+    check_positive_option("srl train", "-C", args.C)
     if args.train == "-":
         raise InputError("srl train: the training file must be a file, not stdin")
     check_output_path(args.model, "model")

@@ -117,9 +117,7 @@ def test_an_output_that_is_an_input_is_refused_before_anything_is_read(
         output.symlink_to(data)
     elif how == "hard link":
         os.link(data, output)
-    argv = []
-    for word in OUTPUT_ONTO_INPUT[command]:
-        argv.append(word.format(x=data, other=other))
+    argv = [word.format(x=data, other=other) for word in OUTPUT_ONTO_INPUT[command]]
     # The output is the last path named {x} (after -o, --model, --output, --decision-values).
     last = max(i for i, word in enumerate(OUTPUT_ONTO_INPUT[command]) if word == "{x}")
     argv[last] = str(output)
