@@ -8,6 +8,8 @@ import shlex
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from parser.cli.main import build_parser
 from tests.doc_blocks import ROOT, assert_shown, blocks, read_doc, run_commands, run_python
 
@@ -85,6 +87,17 @@ def test_japanese_recipe_trains_parses_chunks_and_scores_kwdlc(tmp_path: Path,
     assert lines[0].startswith("dependency accuracy ") and float(lines[0].split()[-1]) >= 92.0
     scores = json.loads(lines[-1])
     assert scores["chunk_f1"] > 95.0 and scores["dependency_accuracy"] > 85.0
+
+
+def test_japanese_raw_text_recipe_parses_and_scores_by_characters(tmp_path: Path,
+                                                                   corpora: Path) -> None:
+    pytest.importorskip("fugashi")
+    pytest.importorskip("unidic_lite")
+    (tmp_path / "corpora_scripts").symlink_to(ROOT / "corpora_scripts")
+    result = run_commands(recipe("--by-characters"), tmp_path, corpora)
+    assert result.returncode == 0, result.stderr[-2000:]
+    scores = json.loads(result.stdout.strip().splitlines()[-1])
+    assert scores["dependency_f1"] > 85.0 and scores["chunk_f1"] > 95.0
 
 
 def test_srl_recipe_splits_trains_predicts_and_scores(tmp_path: Path, corpora: Path) -> None:

@@ -3,8 +3,8 @@
 2010, 2014) and the features of Kudo & Matsumoto 2002 and Sassano 2004.
 
 Each bunsetsu (chunk) is seen through four of its morphemes: the first (mzero), the last
-(mlast), the head word (mhead: the last morpheme that is neither 特殊 nor 助詞) and the function
-word (mtail: the last that is not 特殊), each by surface, POS (pos1), sub-POS (pos2) and
+(mlast), the head word (mhead: the last morpheme that is neither a symbol, JUMAN's 特殊, nor
+助詞) and the function word (mtail: the last that is not a symbol), each by surface, POS (pos1), sub-POS (pos2) and
 conjugated form. For the modifier i, the candidate head j, and their neighbours h = i - 1 and
 k = j + 1, a pair (i, j) gives:
 
@@ -299,10 +299,22 @@ cdef class SentenceBuffers:
         s.heads = &d[7, 0]
 
 
-def special_ids(lexicon) -> dict:
-    """The lexicon ids of the strings chunk_properties tests for (NO_ID when absent)."""
-    names = {"special": "特殊", "comma": "読点", "period": "句点", "bracket_in": "括弧始",
-             "bracket_out": "括弧終", "particle": "助詞"}
+# The parts of speech chunk_properties tests for, in each dictionary's names: symbols (pos1)
+# and among them commas, periods and opening and closing brackets (pos2), and particles.
+SPECIAL_NAMES = {
+    "juman": {"special": "特殊", "comma": "読点", "period": "句点", "bracket_in": "括弧始",
+              "bracket_out": "括弧終", "particle": "助詞"},
+    "ipadic": {"special": "記号", "comma": "読点", "period": "句点", "bracket_in": "括弧開",
+               "bracket_out": "括弧閉", "particle": "助詞"},
+    "unidic": {"special": "補助記号", "comma": "読点", "period": "句点", "bracket_in": "括弧開",
+               "bracket_out": "括弧閉", "particle": "助詞"},
+}
+
+
+def special_ids(lexicon, tagset="juman") -> dict:
+    """The lexicon ids of the strings chunk_properties tests for (NO_ID when absent), in the
+    names of the dictionary tagset ("juman", "ipadic" or "unidic"; "" is JUMAN's)."""
+    names = SPECIAL_NAMES[tagset or "juman"]
     return {field: lexicon.get(text) for field, text in names.items()}
 
 

@@ -9,7 +9,7 @@ from typing import Any, BinaryIO, TextIO
 
 from features.errors import InputError
 from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
-from parser.bunsetsu.evaluate import BunsetsuEvaluationError, evaluate_bunsetsu
+from parser.bunsetsu.evaluate import BunsetsuEvaluationError, char_tree, evaluate_bunsetsu
 from parser.formats.bunsetsu import format_bunsetsu, read_bunsetsu
 from parser.formats.bunsetsu_sentence import BunsetsuSentence, malformed, without_bunsetsu
 
@@ -20,13 +20,16 @@ def training_sentences(paths: Iterable[str | os.PathLike], fmt: str = "knp",
                        encoding: str = "utf-8", strict: bool = False,
                        skipped: Callable[[BunsetsuSentence, str], None] = lambda s, p: None
                        ) -> tuple[list[BunsetsuSentence], int]:
-    """The well-formed sentences of the files and how many malformed ones were set aside, each
+    """The well-formed sentences of the files (empty ones left out) and how many malformed ones
+    were set aside, each
     reported to skipped(sentence, problem) (the problem is `file:line: what`); with strict the
     first malformed sentence raises InputError instead."""
     kept: list[BunsetsuSentence] = []
     n_skipped = 0
     for path in paths:
         for sentence in read_bunsetsu(os.fspath(path), fmt, validate=False, encoding=encoding):
+            if not sentence.surface:
+                continue
             problem = malformed(sentence)
             if problem is None:
                 kept.append(sentence)
@@ -41,7 +44,8 @@ def training_sentences(paths: Iterable[str | os.PathLike], fmt: str = "knp",
 def parsed_blocks(parser: BunsetsuParser, sentences: list[BunsetsuSentence], fmt: str,
                   rechunk: bool = False) -> Iterator[str]:
     """Each sentence's block with the parser's heads (and, for sentences without bunsetsu
-    lines or with rechunk, the chunker's bunsetsu), in the format it was read in."""
+    lines or with rechunk, the chunker's bunsetsu), in fmt ("knp" or "cabocha"; see
+    format_bunsetsu)."""
     results = parser.parse(sentences, chunk=True if rechunk else None)
     for sentence, (starts, heads) in zip(sentences, results):
         if rechunk and sentence.chunk_lines:
@@ -78,17 +82,23 @@ def _other_morphemes(k: int, gold: Any, system: Any, gold_name: str | os.PathLik
 
 def file_scores(gold: str | os.PathLike, system: Source, fmt: str = "knp",
                 encoding: str = "utf-8", chunked: bool = False,
-                system_name: str | None = None) -> dict[str, Any]:
+                system_name: str | None = None, gold_format: str | None = None,
+                by_characters: bool = False) -> dict[str, Any]:
     """Scores of a system file (a path, "-"/None for standard input, or a stream) against a
-    well-formed gold file; chunk_f1 when chunked or when their bunsetsu differ anywhere.
-    InputError (one line) when the files do not pair up sentence by sentence."""
+    well-formed gold file (in gold_format, default fmt); chunk_f1 when chunked or when their
+    bunsetsu differ anywhere. by_characters: bunsetsu are compared by their characters (the
+    system's morphemes may differ from the gold ones, its text may not). InputError (one
+    line) when the files do not pair up sentence by sentence."""
     name = system_name or ("<stdin>" if system in (None, "-") else os.fspath(system))
-    gold_sentences = list(read_bunsetsu(os.fspath(gold), fmt, encoding=encoding))
+    gold_sentences = list(read_bunsetsu(os.fspath(gold), gold_format or fmt,
+                                        encoding=encoding))
     system_sentences = list(read_bunsetsu(None if system == "-" else system, fmt,
                                           encoding=encoding, name=name))
     if len(gold_sentences) != len(system_sentences):
         raise InputError(f"{gold} has {len(gold_sentences)} sentences, {name} "
                          f"{len(system_sentences)}")
+    if by_characters:
+        return _character_scores(gold_sentences, system_sentences, gold, name)
     for k, (g, s) in enumerate(zip(gold_sentences, system_sentences), 1):
         if g.surface != s.surface:
             raise InputError(_other_morphemes(k, g, s, gold, name))
@@ -99,3 +109,21 @@ def file_scores(gold: str | os.PathLike, system: Source, fmt: str = "knp",
                              [(s.chunk_starts, s.heads) for s in system_sentences], chunked)
     except BunsetsuEvaluationError as error:
         raise InputError(f"{name}: {error}") from None
+
+
+def _character_scores(gold: Sequence[BunsetsuSentence], system: Sequence[BunsetsuSentence],
+                      gold_name: str | os.PathLike, system_name: str) -> dict[str, Any]:
+    """Scores by characters (parser/bunsetsu/evaluate.py's char_tree) of sentences that pair
+    up by their text."""
+    for k, (g, s) in enumerate(zip(gold, system), 1):
+        if "".join(g.surface) != "".join(s.surface):
+            raise InputError(
+                f"{system_name}:{s.start_line}: sentence {k} has another text than the gold "
+                f"file's ({gold_name}:{g.start_line}); scoring by characters needs the same "
+                "text")
+    try:
+        return evaluate_bunsetsu(
+            [char_tree(g.surface, g.chunk_starts, g.heads) for g in gold],
+            [char_tree(s.surface, s.chunk_starts, s.heads) for s in system], chunked=True)
+    except BunsetsuEvaluationError as error:
+        raise InputError(f"{system_name}: {error}") from None

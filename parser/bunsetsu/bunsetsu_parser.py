@@ -16,6 +16,7 @@ training, chunk_starts and heads (parser/formats/bunsetsu_sentence.py's Bunsetsu
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict
 from functools import partial
@@ -37,12 +38,14 @@ from classifiers.model_file import (
     write_model_file,
 )
 from features.binary_matrix import BinaryMatrix
+from features.errors import InputError
 from features.interning import StringInterner
 from features.vocab import FeatureVocab
 from parser.bunsetsu.bunsetsu_decoder import BunsetsuDecoder, Corpus, Decision
 from parser.bunsetsu.bunsetsu_features import char_class, special_ids
 from parser.bunsetsu.config import NO_CONVERSION, TRAINING_THREADS, BunsetsuConfig
-from parser.formats.tag_coverage import TagColumn, TagCoverage
+from parser.bunsetsu.tagset_coverage import TagsetCoverage
+from parser.formats.tag_coverage import TagColumn
 
 MODEL_FORMAT = "polyparse-ja"
 MODEL_VERSION = 1
@@ -65,6 +68,18 @@ def _rows(keys: np.ndarray, indptr: np.ndarray, vocab: FeatureVocab) -> BinaryMa
     new_indptr = np.searchsorted(kept_row, np.arange(len(indptr)), side="left")
     return BinaryMatrix(new_indptr.astype(np.int64), (combined % max(1, len(vocab))),
                         len(vocab), validate=False)
+
+
+# A part of speech (pos1) that only one dictionary has, for model files that do not name theirs.
+TAGSET_MARKS = (("juman", "判定詞"), ("unidic", "補助記号"), ("ipadic", "接頭詞"))
+
+
+def _tagset_of(sentences: Sequence[Any]) -> str:
+    """The dictionary most training sentences are tagged with ("juman", "ipadic", "unidic"),
+    "" when none says."""
+    counts = Counter(getattr(s, "tagset", "") for s in sentences)
+    counts.pop("", None)
+    return max(sorted(counts), key=counts.__getitem__) if counts else ""
 
 
 def _deferred_array(name: str) -> bool:
@@ -174,16 +189,22 @@ class BunsetsuParser(ParserModelBytes):
             raise ValueError("no training sentences")
         started = time.perf_counter()
         self.header = {}
+        self.info = {"tagset": _tagset_of(sentences)}
         cfg = self.config
         corpus = self.encode(sentences, grow=True)
         gold = np.fromiter((h for s in sentences for h in s.heads), dtype=np.int32)
-        decoder = BunsetsuDecoder(special_ids(self.lexicon), cfg.algorithm)
+        decoder = BunsetsuDecoder(special_ids(self.lexicon, self.tagset), cfg.algorithm)
         jobs = {"dependency": decoder.oracle(corpus, gold)}
         if cfg.chunker:
             flags = np.zeros(corpus.morpheme_ptr[-1], dtype=np.int8)
             for offset, s in zip(corpus.morpheme_ptr[:-1].tolist(), sentences):
                 flags[[offset + c for c in s.chunk_starts]] = 1
             jobs["chunk"] = decoder.chunk_oracle(corpus, flags)
+        for name, (_, _, labels) in jobs.items():
+            if not len(labels):
+                raise InputError(f"the {len(sentences)} training sentences give the {name} "
+                                 "classifier no examples (a sentence of one or two bunsetsu "
+                                 "has no dependency to decide)")
         self._classifiers, self._vocabs, self._pending = {}, {}, {}
 
         def fit(name: str) -> tuple[str, FeatureVocab, Any]:
@@ -214,7 +235,7 @@ class BunsetsuParser(ParserModelBytes):
             pool.shutdown(wait=False, cancel_futures=True)
             raise
         pool.shutdown()
-        self.info = {"training_sentences": len(sentences)}
+        self.info["training_sentences"] = len(sentences)
         self.training_seconds = round(time.perf_counter() - started, 3)
         self._decisions = {}
 
@@ -255,6 +276,15 @@ class BunsetsuParser(ParserModelBytes):
         return self._has("dependency")
 
     @property
+    def tagset(self) -> str:
+        """The dictionary of the training data's parts of speech: "juman", "ipadic" or
+        "unidic"; a model file that does not say is known by a part of speech only that
+        dictionary has ("" when it has none of them: JUMAN's names are assumed)."""
+        if "tagset" in self.info:
+            return self.info["tagset"]
+        return next((tagset for tagset, pos in TAGSET_MARKS if self.lexicon.get(pos) >= 0), "")
+
+    @property
     def can_chunk(self) -> bool:
         return self._has("chunk")
 
@@ -268,24 +298,32 @@ class BunsetsuParser(ParserModelBytes):
 
     def parse_corpus(self, corpus: Corpus) -> np.ndarray:
         """Heads (relative, flat) of every chunk of an encoded corpus."""
-        decoder = BunsetsuDecoder(special_ids(self.lexicon), self.config.algorithm)
+        decoder = BunsetsuDecoder(special_ids(self.lexicon, self.tagset), self.config.algorithm)
         return decoder.parse(corpus, self._decision("dependency"))
 
     def chunk_corpus(self, corpus: Corpus) -> np.ndarray:
         """0/1 per morpheme: where the chunker starts a bunsetsu."""
         if not self.can_chunk:
             raise ValueError("the model has no bunsetsu chunker (trained with chunker off)")
-        decoder = BunsetsuDecoder(special_ids(self.lexicon), self.config.algorithm)
+        decoder = BunsetsuDecoder(special_ids(self.lexicon, self.tagset), self.config.algorithm)
         return decoder.chunk(corpus, self._decision("chunk"))
 
     def parse(self, sentences: Sequence[Any], chunk: bool | None = None
               ) -> list[tuple[list[int], list[int]]]:
         """(chunk_starts, heads) of each sentence. chunk: True re-chunks every sentence, None
-        chunks the sentences that have no bunsetsu, False never chunks."""
+        chunks the sentences that have no bunsetsu, False never chunks. A sentence without
+        morphemes has no bunsetsu: ([], [])."""
         sentences = list(sentences)
+        if all(len(s.surface) for s in sentences):
+            return self._parse_nonempty(sentences, chunk)
+        nonempty = [s for s in sentences if len(s.surface)]
+        parsed = iter(self._parse_nonempty(nonempty, chunk))
+        return [next(parsed) if len(s.surface) else ([], []) for s in sentences]
+
+    def _parse_nonempty(self, sentences: list[Any], chunk: bool | None
+                        ) -> list[tuple[list[int], list[int]]]:
         corpus = self.encode(sentences)
-        need = [chunk is True or (chunk is None and not s.chunk_starts and len(s.surface))
-                for s in sentences]
+        need = [chunk is True or (chunk is None and not s.chunk_starts) for s in sentences]
         starts_of = [list(s.chunk_starts) for s in sentences]
         if any(need):
             flags = self.chunk_corpus(corpus)
@@ -305,13 +343,13 @@ class BunsetsuParser(ParserModelBytes):
 
     # ----- model files ---------------------------------------------------------------------
 
-    def tag_coverage(self) -> TagCoverage:
+    def tag_coverage(self) -> TagsetCoverage:
         """A counter of the input's morphemes whose part of speech the model never saw (one
         warning line when they are more than a twentieth)."""
-        return TagCoverage([TagColumn(
+        return TagsetCoverage([TagColumn(
             POS_COLUMN, "pos1", frozenset(self.lexicon.ids),
             "is the input tagged with the dictionary of the training data?")],
-            unit="morphemes", share=0.05)
+            unit="morphemes", share=0.05, model_tagset=self.tagset)
 
     def save(self, path: str, extra_header: dict | None = None) -> None:
         """Write the model file, its arrays compressed; extra_header: JSON-ready entries beside

@@ -25,7 +25,12 @@ The measures, in percent (0.0 when nothing is counted):
   is right when a system bunsetsu has exactly its span and that system bunsetsu's head has
   exactly the span of ``i``'s gold head (or both have no head). The denominator stays the gold
   bunsetsu except the last of each sentence, so with the gold bunsetsu it is the plain
-  dependency accuracy.
+  dependency accuracy. As precision, recall and F1 (``dependency_precision``, ``_recall``,
+  ``_f1``): the same right dependencies over the system's bunsetsu except the last of each
+  sentence, and over the gold's.
+- **By characters** (raw text, whose morphemes are not the gold ones): spans count characters
+  instead of morphemes (``char_tree``), so a bunsetsu is right when its characters are a gold
+  bunsetsu's, and its dependency when its head's characters are too.
 
 References: Kiyotaka Uchimoto, Satoshi Sekine and Hitoshi Isahara, Japanese dependency structure
 analysis based on maximum entropy models, EACL 1999. Taku Kudo and Yuji Matsumoto, Japanese
@@ -37,7 +42,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import pairwise
 
-__all__ = ["BunsetsuEvaluationError", "BunsetsuTree", "chunk_scores", "chunk_spans",
+__all__ = ["BunsetsuEvaluationError", "BunsetsuTree", "char_tree", "chunk_scores", "chunk_spans",
            "dependency_scores", "evaluate_bunsetsu"]
 
 # (chunk_starts, heads, n_morphemes) of one sentence.
@@ -133,7 +138,7 @@ def evaluate_bunsetsu(gold: Sequence[BunsetsuTree], system: Sequence[BunsetsuTre
     ValueError) with one line naming the sentence at fault.
     """
     check_sentence_counts(len(gold), len(system))
-    bunsetsu = correct = sentences_correct = 0
+    bunsetsu = correct = sentences_correct = system_scored = 0
     gold_chunks = system_chunks = correct_chunks = 0
     for number, (gold_sentence, system_sentence) in enumerate(zip(gold, system), start=1):
         gold_starts, gold_heads, length = gold_sentence
@@ -158,6 +163,7 @@ def evaluate_bunsetsu(gold: Sequence[BunsetsuTree], system: Sequence[BunsetsuTre
                                   == head_span(system_spans, system_heads[j])):
                 right += 1
         bunsetsu += max(scored, 0)
+        system_scored += max(len(system_spans) - 1, 0)
         correct += right
         sentences_correct += same_chunks and right == max(scored, 0)
         gold_chunks += len(gold_spans)
@@ -173,7 +179,23 @@ def evaluate_bunsetsu(gold: Sequence[BunsetsuTree], system: Sequence[BunsetsuTre
     }
     if chunked:
         scores.update(chunk_counts_to_scores(gold_chunks, system_chunks, correct_chunks))
+        scores.update({
+            "dependency_precision": percent(correct, system_scored),
+            "dependency_recall": percent(correct, bunsetsu),
+            "dependency_f1": percent(2 * correct, bunsetsu + system_scored),
+            "system_bunsetsu": system_scored,
+        })
     return scores
+
+
+def char_tree(surfaces: Sequence[str], chunk_starts: Sequence[int], heads: Sequence[int]
+              ) -> BunsetsuTree:
+    """The tree of a sentence with its bunsetsu spans counted in characters: each character
+    stands for a morpheme (for scoring by characters)."""
+    offsets = [0]
+    for surface in surfaces:
+        offsets.append(offsets[-1] + len(surface))
+    return [offsets[start] for start in chunk_starts], heads, offsets[-1]
 
 
 def chunk_counts_to_scores(gold_chunks: int, system_chunks: int,

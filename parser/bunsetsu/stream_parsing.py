@@ -19,7 +19,7 @@ from features.errors import InputError
 from features.output_files import is_regular_stream
 from parser.bunsetsu.bunsetsu_files import parsed_blocks
 from parser.bunsetsu.bunsetsu_parser import POS_COLUMN, BunsetsuParser
-from parser.formats.bunsetsu import read_bunsetsu
+from parser.formats.bunsetsu import OUTPUT_FORMAT, read_bunsetsu
 from parser.formats.bunsetsu_sentence import BunsetsuSentence
 from parser.formats.streaming import write_batches
 from parser.formats.tag_coverage import TagCoverage
@@ -37,29 +37,33 @@ MAX_THREADS = 8
 THREAD_SENTENCES = 500
 
 
-def knp_fast_path(fmt: str, encoding: str, rechunk: bool) -> bool:
+def knp_fast_path(fmt: str, encoding: str, rechunk: bool, output_format: str | None = None
+                  ) -> bool:
     """Whether a parse reads its input by the KNP fast path (and writes bytes): KNP in UTF-8,
-    not rechunked."""
+    not rechunked, written as KNP."""
     try:
         utf8 = codecs.lookup(encoding).name == "utf-8"
     except LookupError:
         return False
-    return fmt == "knp" and not rechunk and utf8
+    return fmt == "knp" and output_format in (None, "knp") and not rechunk and utf8
 
 
 def parse_bunsetsu_stream(parser: BunsetsuParser, stream: BinaryIO,
                           more_ready: Callable[[], bool], out: IO, *, fmt: str = "knp",
                           encoding: str = "utf-8", rechunk: bool = False,
+                          output_format: str | None = None,
                           name: str = "<stdin>", model_name: str = "the model",
                           coverage: TagCoverage | None = None,
                           progress: Callable[[int], object] | None = None) -> None:
     """Parse every sentence of stream and write it to out with its new bunsetsu heads (and
     bunsetsu lines where it had none, or all of them with rechunk). out takes bytes when
-    knp_fast_path(fmt, encoding, rechunk), else text. coverage counts the parts of speech of
-    the input; progress(n) is told of each batch of n sentences."""
+    knp_fast_path(fmt, encoding, rechunk, output_format), else text; output_format: "knp" or
+    "cabocha" (default: OUTPUT_FORMAT[fmt]). coverage counts the parts of speech of the input;
+    progress(n) is told of each batch of n sentences."""
     coverage = coverage if coverage is not None else parser.tag_coverage()
     progress = progress or (lambda n: None)
-    if knp_fast_path(fmt, encoding, rechunk):
+    output_format = output_format or OUTPUT_FORMAT[fmt]
+    if knp_fast_path(fmt, encoding, rechunk, output_format):
         reader = KnpStreamParser(parser, name, model_name, coverage, encoding)
         flush = not is_regular_stream(out)
 
@@ -80,7 +84,7 @@ def parse_bunsetsu_stream(parser: BunsetsuParser, stream: BinaryIO,
         if any(not s.chunk_lines for s in batch) and not parser.can_chunk:
             raise InputError(f"ja parse: {name}: sentences without bunsetsu lines need a "
                              f"chunker, which {model_name} lacks")
-        target.write("".join(parsed_blocks(parser, batch, fmt, rechunk)))
+        target.write("".join(parsed_blocks(parser, batch, output_format, rechunk)))
 
     def after_batch(batch: list[BunsetsuSentence]) -> None:
         coverage.add(batch)

@@ -33,8 +33,9 @@ from parser.cli.common import (
     text_encoding,
     warn,
 )
-from parser.formats.bunsetsu import BUNSETSU_FORMATS, read_bunsetsu
+from parser.formats.bunsetsu import BUNSETSU_FORMATS, INPUT_FORMATS, read_bunsetsu
 from parser.formats.knp_documents import document_paths
+from parser.models.bundled import JAPANESE_MODELS
 
 
 def register(ja: argparse.ArgumentParser) -> None:
@@ -74,13 +75,19 @@ def register(ja: argparse.ArgumentParser) -> None:
     train.set_defaults(run=run_train)
 
     parse = commands.add_parser("parse", parents=[parent], help="parse a file or stdin")
-    parse.add_argument("input", nargs="?", default="-", help="KNP/CaboCha file, or - for stdin")
-    parse.add_argument("--model", help="parser model file (default: the bundled model, "
-                                        "trained on the Wikipedia Annotated Corpus)")
+    parse.add_argument("input", nargs="?", default="-",
+                       help="KNP, CaboCha or MeCab file, or raw text; - for stdin")
+    parse.add_argument("--model", help="parser model file, or a bundled model's name: ja_wac "
+                                        "(JUMAN parts of speech; the default) or ja_unidic "
+                                        "(UniDic; the default for --format raw)")
     parse.add_argument("-o", "--output", help="output file (default stdout)")
     parse.add_argument("--rechunk", action="store_true",
                        help="chunk every sentence, even those with bunsetsu lines")
-    add_io_options(parse)
+    add_io_options(parse, INPUT_FORMATS,
+                   "knp, cabocha; mecab: MeCab's output; raw: one sentence a line, segmented by "
+                   "MeCab with UniDic (pip install 'polyparse[mecab]')")
+    parse.add_argument("--output-format", choices=BUNSETSU_FORMATS,
+                       help="default: the input's (cabocha for mecab and raw)")
     parse.set_defaults(run=run_parse)
 
     evaluate = commands.add_parser("evaluate", parents=[parent],
@@ -90,12 +97,20 @@ def register(ja: argparse.ArgumentParser) -> None:
     evaluate.add_argument("--chunked", action="store_true",
                           help="report chunk F1 even when every bunsetsu matches")
     evaluate.add_argument("--json", action="store_true", help="print one JSON object")
+    evaluate.add_argument("--by-characters", action="store_true",
+                          help="compare bunsetsu by their characters (a parse of raw text, "
+                               "whose morphemes are not the gold file's): chunk and dependency "
+                               "precision, recall and F1")
+    evaluate.add_argument("--gold-format", choices=BUNSETSU_FORMATS,
+                          help="the gold file's format (default: --format)")
     add_io_options(evaluate)
     evaluate.set_defaults(run=run_evaluate, uses_numpy=False)
 
 
-def add_io_options(command: argparse.ArgumentParser) -> None:
-    command.add_argument("--format", default="knp", choices=BUNSETSU_FORMATS)
+def add_io_options(command: argparse.ArgumentParser,
+                   formats: tuple[str, ...] = BUNSETSU_FORMATS, help: str | None = None) -> None:
+    command.add_argument("--format", default="knp", choices=formats,
+                         help=f"{help or 'knp or cabocha'} (default %(default)s)")
     command.add_argument("--encoding", default="utf-8", type=text_encoding,
                          help="of the input and output files and of stdout (default utf-8)")
 
@@ -161,14 +176,24 @@ def run_parse(args: argparse.Namespace) -> int:
     from parser.bunsetsu.stream_parsing import knp_fast_path, parse_bunsetsu_stream
 
     check_output_path(args.output)
-    check_input_paths([args.input, args.model])
-    if args.model is None:
+    if args.format in ("mecab", "raw") and args.rechunk:
+        raise InputError(f"ja parse: --rechunk reads bunsetsu lines; --format {args.format} "
+                         "has none (its sentences are always chunked)")
+    if args.format == "raw":
+        from parser.formats.unidic_text import UniDicTagger
+
+        UniDicTagger()
+    bundled = args.model if args.model in JAPANESE_MODELS and not Path(args.model).exists() \
+        else "ja_unidic" if args.model is None and args.format == "raw" \
+        else "ja_wac" if args.model is None else None
+    check_input_paths([args.input, None if bundled else args.model])
+    if bundled:
         from parser.models.bundled import bundled_japanese_model
 
-        found = bundled_japanese_model()
+        found = bundled_japanese_model(bundled)
         if found is None:
-            raise InputError("ja parse: no --model given and this installation has no bundled "
-                             "Japanese model")
+            raise InputError(f"ja parse: this installation has no bundled Japanese model "
+                             f"{bundled}; give --model FILE")
         args.model = str(found)
     check_output_apart(args.output, [args.input, args.model])
     parser = BunsetsuParser.load(args.model)
@@ -181,10 +206,12 @@ def run_parse(args: argparse.Namespace) -> int:
               progress: Callable[[int], object]) -> None:
         parse_bunsetsu_stream(parser, stream, more_ready, out, fmt=args.format,
                               encoding=args.encoding, rechunk=args.rechunk, name=name,
-                              model_name=args.model, coverage=coverage, progress=progress)
+                              model_name=args.model, coverage=coverage, progress=progress,
+                              output_format=args.output_format)
 
     return parse_streams(args, coverage, parse,
-                         binary=knp_fast_path(args.format, args.encoding, args.rechunk))
+                         binary=knp_fast_path(args.format, args.encoding, args.rechunk,
+                                              args.output_format))
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
@@ -194,7 +221,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
         raise InputError("ja evaluate: the gold file must be a file; only the system output "
                          "may come from stdin (-)")
     check_input_paths([args.gold, args.system])
-    scores = file_scores(args.gold, args.system, args.format, args.encoding, args.chunked)
+    scores = file_scores(args.gold, args.system, args.format, args.encoding, args.chunked,
+                         gold_format=args.gold_format, by_characters=args.by_characters)
     if args.json:
         print(json.dumps(scores, sort_keys=True))
     else:
@@ -202,5 +230,6 @@ def run_evaluate(args: argparse.Namespace) -> int:
                  f"sentence accuracy   {scores['sentence_accuracy']:.2f}"]
         if "chunk_f1" in scores:
             lines.append(f"chunk F1            {scores['chunk_f1']:.2f}")
+            lines.append(f"dependency F1       {scores['dependency_f1']:.2f}")
         print("\n".join(lines))
     return 0

@@ -9,13 +9,20 @@ import os
 from collections.abc import Iterator, Sequence
 from typing import BinaryIO, TextIO
 
+from parser.formats.bunsetsu_convert import cabocha_block_of, knp_block_of
 from parser.formats.bunsetsu_sentence import BunsetsuSentence
-from parser.formats.cabocha import format_cabocha, read_cabocha
+from parser.formats.cabocha import format_cabocha, read_cabocha, read_mecab
 from parser.formats.knp import format_knp, read_knp
 
-__all__ = ["BUNSETSU_FORMATS", "format_bunsetsu", "read_bunsetsu"]
+__all__ = ["BUNSETSU_FORMATS", "INPUT_FORMATS", "format_bunsetsu", "read_bunsetsu"]
 
+# The formats that hold bunsetsu (read and written).
 BUNSETSU_FORMATS = ("knp", "cabocha")
+# What a parse reads besides: MeCab's output (morphemes, no bunsetsu) and raw text (one
+# sentence a line, segmented by MeCab with UniDic).
+INPUT_FORMATS = BUNSETSU_FORMATS + ("mecab", "raw")
+# The format a parse of each input format writes unless told.
+OUTPUT_FORMAT = {"knp": "knp", "cabocha": "cabocha", "mecab": "cabocha", "raw": "cabocha"}
 
 
 def read_bunsetsu(
@@ -27,10 +34,17 @@ def read_bunsetsu(
     allow_empty: bool = False,
 ) -> Iterator[BunsetsuSentence]:
     """The sentences of a KNP (``fmt="knp"``) or CaboCha (``fmt="cabocha"``) file (an empty
-    one is an error unless allow_empty)."""
+    one is an error unless allow_empty), or of MeCab's output (``"mecab"``) or raw text
+    (``"raw"``, parser/formats/raw_japanese.py), which have no bunsetsu."""
+    if fmt == "raw":
+        from parser.formats.raw_japanese import read_raw_japanese
+
+        return read_raw_japanese(path, encoding=encoding, name=name)
+    if fmt == "mecab":
+        return read_mecab(path, encoding=encoding, name=name, allow_empty=allow_empty)
     reader = read_knp if fmt == "knp" else read_cabocha if fmt == "cabocha" else None
     if reader is None:
-        raise ValueError(f"unknown format {fmt!r}, expected one of {', '.join(BUNSETSU_FORMATS)}")
+        raise ValueError(f"unknown format {fmt!r}, expected one of {', '.join(INPUT_FORMATS)}")
     return reader(path, validate=validate, encoding=encoding, name=name, allow_empty=allow_empty)
 
 
@@ -41,9 +55,24 @@ def format_bunsetsu(
     chunk_starts: Sequence[int] | None = None,
     fmt: str = "knp",
 ) -> str:
-    """The sentence's block with new heads, in its format (see format_knp / format_cabocha)."""
-    if fmt == "knp":
-        return format_knp(sentence, heads, dep_types, chunk_starts)
-    if fmt == "cabocha":
-        return format_cabocha(sentence, heads, dep_types, chunk_starts)
-    raise ValueError(f"unknown format {fmt!r}, expected one of {', '.join(BUNSETSU_FORMATS)}")
+    """The sentence's block with new heads in fmt: its own lines with the heads changed when
+    fmt is the format it was read in (see format_knp / format_cabocha; MeCab and raw text are
+    read as CaboCha), else rebuilt in fmt (parser/formats/bunsetsu_convert.py)."""
+    if fmt not in BUNSETSU_FORMATS:
+        raise ValueError(f"unknown format {fmt!r}, expected one of {', '.join(BUNSETSU_FORMATS)}")
+    read_as = "knp" if sentence.lines and _is_knp(sentence) else "cabocha"
+    if fmt == read_as:
+        return (format_knp if fmt == "knp" else format_cabocha)(sentence, heads, dep_types,
+                                                                chunk_starts)
+    starts = chunk_starts if chunk_starts is not None else sentence.chunk_starts
+    if dep_types is None and chunk_starts is None:
+        dep_types = [t if h == old else "D" for t, h, old in
+                     zip(sentence.dep_types, heads, sentence.heads)]
+    return (knp_block_of if fmt == "knp" else cabocha_block_of)(sentence, starts, heads,
+                                                                dep_types)
+
+
+def _is_knp(sentence: BunsetsuSentence) -> bool:
+    """Whether the sentence was read from KNP: its morpheme lines have no tab (CaboCha's and
+    MeCab's do)."""
+    return not sentence.morpheme_lines or "\t" not in sentence.lines[sentence.morpheme_lines[0]]

@@ -58,6 +58,9 @@ class BunsetsuSentence:
     dep_types: list[str]
     start_line: int
     source: str
+    # The dictionary whose parts of speech the morphemes carry: "juman", "ipadic", "unidic"
+    # ("" when a sentence has no morpheme that tells).
+    tagset: str = ""
 
     def __len__(self) -> int:
         """Number of morphemes."""
@@ -97,17 +100,18 @@ class BlockLayout:
     def sentence(
         self, sid: str, lines: list[str], surface: list[str], reading: list[str],
         base: list[str], pos1: list[str], pos2: list[str], conj_type: list[str],
-        conj_form: list[str],
+        conj_form: list[str], tagset: str = "",
     ) -> BunsetsuSentence:
-        """The sentence of the block, given its morpheme columns; an error when the block
-        has no morphemes."""
-        if not self.morpheme_lines:
-            raise BunsetsuFormatError(f"{self.source}:{self.start_line}: sentence has no "
-                                      "morphemes")
+        """The sentence of the block, given its morpheme columns; a block without morphemes
+        is an empty sentence (a blank line given to MeCab or CaboCha gives a bare ``EOS``),
+        unless it has bunsetsu lines."""
+        if not self.morpheme_lines and self.chunk_lines:
+            raise BunsetsuFormatError(f"{self.source}:{self.start_line}: sentence has "
+                                      "bunsetsu lines but no morphemes")
         return BunsetsuSentence(
             sid, lines, surface, reading, base, pos1, pos2, conj_type, conj_form,
             self.morpheme_lines, self.chunk_starts, self.chunk_lines, self.heads,
-            self.dep_types, self.start_line, self.source,
+            self.dep_types, self.start_line, self.source, tagset,
         )
 
 
@@ -316,9 +320,10 @@ def checked_tree(
                              "bunsetsu lines; give chunk_starts")
         starts = list(chunk_starts)
         n = len(starts)
-        if n == 0 or starts[0] != 0 or starts[-1] >= len(sentence.surface) or any(
-            a >= b for a, b in pairwise(starts)
-        ):
+        if (n == 0 and len(sentence.surface)) or (n and (
+            starts[0] != 0 or starts[-1] >= len(sentence.surface)
+            or any(a >= b for a, b in pairwise(starts))
+        )):
             raise ValueError(f"chunk_starts {starts} are not increasing from 0 within the "
                              f"{len(sentence.surface)} morphemes")
     if len(heads) != n:
@@ -337,10 +342,11 @@ def with_chunk_lines(
     heads: list[int],
     dep_types: list[str] | None,
     chunk_starts: Sequence[int],
-    template: str,
+    template: str | Callable[[int, int, str], str],
 ) -> list[str]:
     """The lines of the sentence with a bunsetsu line before each bunsetsu's first morpheme;
-    ``template`` gets the bunsetsu index, the head and the type."""
+    ``template`` gets the bunsetsu index, the head and the type (a format string, or a
+    function of the three)."""
     lines = sentence.lines
     out: list[str] = []
     position = 0
@@ -348,7 +354,8 @@ def with_chunk_lines(
         index = sentence.morpheme_lines[start]
         out.extend(lines[position:index])
         dep_type = "D" if dep_types is None else dep_types[number]
-        out.append(template.format(heads[number], dep_type, index=number))
+        out.append(template.format(heads[number], dep_type, index=number)
+                   if isinstance(template, str) else template(number, heads[number], dep_type))
         position = index
     out.extend(lines[position:])
     return out
@@ -359,7 +366,7 @@ def formatted_block(
     heads: Sequence[int],
     dep_types: Sequence[str] | None,
     chunk_starts: Sequence[int] | None,
-    chunk_template: str,
+    chunk_template: str | Callable[[int, int, str], str],
     with_head: Callable[[str, str], str],
 ) -> str:
     """The block of a sentence with new bunsetsu heads, EOS and its newline included (the

@@ -16,20 +16,25 @@ is a block of lines ending with ``EOS``:
   ``#! DOC<TAB>0``; all are kept, in order (a morpheme whose surface is ``#`` or ``*`` is a
   morpheme).
 
-The layout of the features is told by their number, line by line:
+The layout of the features is told by their number and by the dictionary (tag set) of the
+sentence, which is that of its first morpheme whose line tells (``BunsetsuSentence.tagset``):
 
-- 6 fields, JUMAN layout (KNP data converted as J.DepP does): pos1, pos2, conj_type,
-  conj_form, base, reading;
-- 9 fields, IPAdic: pos1, pos2, pos3, pos4, conj_type, conj_form, base, reading,
-  pronunciation (pos3 and pos4 are not kept);
-- 7 fields, IPAdic for an unknown word (no reading or pronunciation): the reading is ``*``;
 - 17 fields or more, UniDic (MeCab-UniDic's short units, and the long-unit columns that corpora
-  such as UD Japanese GSD's CaboCha files add after them): pos1, pos2, cType, cForm, lemma and
-  lForm are kept as pos1, pos2, conj_type, conj_form, base and reading (an empty field as ``*``).
+  such as UD Japanese GSD's CaboCha files add after them): pos1, pos2-pos3 (pos2 alone when
+  pos3 is ``*``), cType, cForm, lemma and lForm are kept as pos1, pos2, conj_type, conj_form,
+  base and reading (an empty field as ``*``); in a UniDic sentence, 6 fields are MeCab-UniDic's unknown word (pos1..pos4, cType,
+  cForm);
+- 9 fields, IPAdic: pos1, pos2, pos3, pos4, conj_type, conj_form, base, reading,
+  pronunciation (pos3 and pos4 are not kept); 7 fields in an IPAdic sentence, or with no base
+  form and no semantic field (``*``), are IPAdic's unknown word (the reading is ``*``);
+- 6 fields, JUMAN layout (KNP data converted as J.DepP does): pos1, pos2, conj_type,
+  conj_form, base, reading; 7 fields whose last one is given are MeCab's JUMAN dictionary
+  (jumandic), the same six and its semantic information.
 
-Any other number is an error. Input without bunsetsu lines (MeCab output) is valid, and
-``format_cabocha`` then inserts ``* ID HEADD`` lines. Every problem is a ``BunsetsuFormatError``
-whose message is one line, ``path:LINE: problem``.
+Any other number is an error. Input without bunsetsu lines (MeCab output) is valid:
+``format_cabocha`` then inserts CaboCha's ``* ID HEADD HEAD/FUNC SCORE`` lines; a block without
+morphemes (a bare ``EOS``, as MeCab writes for a blank line) is an empty sentence. Every problem
+is a ``BunsetsuFormatError`` whose message is one line, ``path:LINE: problem``.
 """
 from __future__ import annotations
 
@@ -39,6 +44,7 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import BinaryIO, TextIO
 
+from parser.formats.bunsetsu_convert import cabocha_chunk_line
 from parser.formats.bunsetsu_sentence import (
     BlockLayout,
     BunsetsuFormatError,
@@ -47,21 +53,33 @@ from parser.formats.bunsetsu_sentence import (
     read_sentences,
 )
 
-__all__ = ["format_cabocha", "knp_to_cabocha", "read_cabocha"]
+__all__ = ["format_cabocha", "knp_to_cabocha", "read_cabocha", "read_cabocha_block",
+           "read_mecab"]
 
 JUMAN_FIELDS = 6
 IPADIC_FIELDS = 9
 IPADIC_UNKNOWN_FIELDS = 7
-# Positions of (pos1, pos2, conj_type, conj_form, base, reading) in each layout.
-_LAYOUTS = {
-    JUMAN_FIELDS: (0, 1, 2, 3, 4, 5),
-    IPADIC_FIELDS: (0, 1, 4, 5, 6, 7),
-    IPADIC_UNKNOWN_FIELDS: (0, 1, 4, 5, 6, None),
-}
 # UniDic (MeCab-UniDic's short-unit fields: pos1..pos4, cType, cForm, lForm, lemma, orth, ...;
-# 17 or more, as UniDic versions and corpora add more): pos1, pos2, cType, cForm, lemma, lForm.
+# 17 or more, as UniDic versions and corpora add more).
 UNIDIC_MIN_FIELDS = 17
-_UNIDIC_LAYOUT = (0, 1, 4, 5, 7, 6)
+UNIDIC_UNKNOWN_FIELDS = 6
+JUMANDIC_FIELDS = 7
+# Positions of (pos1, pos2, conj_type, conj_form, base, reading) by tag set and number of
+# fields; None: the field is missing (written as *); a pair: two fields joined by "-" (UniDic's
+# pos2 and pos3, as 普通名詞-副詞可能: the distinctions JUMAN makes in its pos2, such as its
+# 時相名詞, UniDic makes in pos3), the second left out when it is *.
+_JUMAN = (0, 1, 2, 3, 4, 5)
+_LAYOUTS = {
+    ("juman", JUMAN_FIELDS): _JUMAN,
+    ("juman", JUMANDIC_FIELDS): _JUMAN,
+    ("ipadic", IPADIC_FIELDS): (0, 1, 4, 5, 6, 7),
+    ("ipadic", IPADIC_UNKNOWN_FIELDS): (0, 1, 4, 5, 6, None),
+    ("unidic", UNIDIC_MIN_FIELDS): (0, (1, 2), 4, 5, 7, 6),
+    ("unidic", UNIDIC_UNKNOWN_FIELDS): (0, (1, 2), 4, 5, None, None),
+}
+# The tag set a number of fields means when nothing else tells.
+_OWN_TAGSET = {JUMAN_FIELDS: "juman", IPADIC_UNKNOWN_FIELDS: "ipadic", IPADIC_FIELDS: "ipadic",
+               UNIDIC_MIN_FIELDS: "unidic"}
 # Any dependency label after the head, letters: D (CaboCha), P, A, I (KNP), and the F, B, Z, DX
 # ... that other tools and corpora write.
 _HEAD_FIELD = re.compile(r"(-?[0-9]+)([A-Z]+)")
@@ -75,14 +93,37 @@ def read_cabocha(
     allow_empty: bool = False,
 ) -> Iterator[BunsetsuSentence]:
     """Yield the sentences of a CaboCha file; the arguments are those of ``read_knp``."""
-    return read_sentences(path, name, encoding, validate, _read_block,
+    return read_sentences(path, name, encoding, validate, read_cabocha_block,
                           allow_empty=allow_empty)
 
 
-def _read_block(block: list[str], start_line: int, display: str) -> BunsetsuSentence:
+def read_mecab(
+    path: str | os.PathLike | TextIO | BinaryIO | None,
+    encoding: str = "utf-8",
+    name: str | None = None,
+    allow_empty: bool = False,
+) -> Iterator[BunsetsuSentence]:
+    """Yield the sentences of MeCab's output (morpheme lines and EOS, no bunsetsu lines)."""
+    return read_sentences(path, name, encoding, False, _mecab_block, allow_empty=allow_empty)
+
+
+def _mecab_block(block: list[str], start_line: int, display: str) -> BunsetsuSentence:
+    sentence = read_cabocha_block(block, start_line, display)
+    if sentence.chunk_lines:
+        raise BunsetsuFormatError(
+            f"{display}:{start_line + sentence.chunk_lines[0]}: a bunsetsu line in MeCab "
+            "output; this is CaboCha's (--format cabocha)")
+    return sentence
+
+
+def read_cabocha_block(block: list[str], start_line: int, display: str,
+                       default_tagset: str = "") -> BunsetsuSentence:
+    """The sentence of one block of lines (its last one EOS) starting at start_line of display;
+    default_tagset: the dictionary of a sentence whose morphemes do not tell (MeCab's output
+    for raw text is UniDic's, unknown words and all)."""
     sid = ""
     surface: list[str] = []
-    columns: list[list[str]] = [[] for _ in range(6)]
+    features: list[list[str]] = []
     found = BlockLayout(start_line, display)
     morpheme_lines = found.morpheme_lines
     for index, line in enumerate(block[:-1]):
@@ -107,31 +148,77 @@ def _read_block(block: list[str], start_line: int, display: str) -> BunsetsuSent
             )
         if not parts[0]:
             raise BunsetsuFormatError(f"{display}:{start_line + index}: empty surface")
+        if len(parts) == 3 and "," not in parts[1]:
+            raise BunsetsuFormatError(
+                f"{display}:{start_line + index}: tab-separated fields after the surface "
+                "(MeCab's -Ochasen or UniDic's own output format); CaboCha and MeCab input is "
+                "'surface<TAB>comma-separated features', as mecab -F '%m\\t%H\\n' writes it"
+            )
         fields = parts[1].split(",")
-        layout = _layout(len(fields))
-        if layout is None or '"' in parts[1]:
-            fields = next(csv.reader([parts[1]]))
-            layout = _layout(len(fields))
-            if layout is None or not parts[1]:
+        if '"' in parts[1] or not _known_count(len(fields)):
+            fields = next(csv.reader([parts[1]])) if parts[1] else []
+            if not _known_count(len(fields)):
                 raise BunsetsuFormatError(
-                    f"{display}:{start_line + index}: {len(fields) if parts[1] else 'no'} "
-                    "features, expected 6 (JUMAN: pos1,pos2,conj_type,conj_form,base,reading), "
-                    "9 (IPAdic; 7 for an unknown word) or 17 or more (UniDic)"
+                    f"{display}:{start_line + index}: {len(fields) or 'no'} features, "
+                    "expected 6 (JUMAN: pos1,pos2,conj_type,conj_form,base,reading; "
+                    "UniDic for an unknown word), 7 (JUMAN's MeCab dictionary; IPAdic for an "
+                    "unknown word), 9 (IPAdic) or 17 or more (UniDic)"
                 )
         surface.append(parts[0])
-        for column, field in zip(columns, layout):
-            column.append("*" if field is None or not fields[field] else fields[field])
+        features.append(fields)
         morpheme_lines.append(index)
+    tagset = _block_tagset(features) or default_tagset
+    columns: list[list[str]] = [[] for _ in range(6)]
+    for fields in features:
+        layout = _layout(tagset, len(fields))
+        for column, field in zip(columns, layout):
+            if type(field) is tuple:
+                first, second = fields[field[0]], fields[field[1]]
+                column.append(f"{first}-{second}" if second and second != "*" else first or "*")
+            else:
+                column.append("*" if field is None or not fields[field] else fields[field])
     pos1, pos2, conj_type, conj_form, base, reading = columns
-    return found.sentence(sid, block, surface, reading, base, pos1, pos2, conj_type, conj_form)
+    return found.sentence(sid, block, surface, reading, base, pos1, pos2, conj_type, conj_form,
+                          tagset or (_OWN_TAGSET[min(len(features[0]), UNIDIC_MIN_FIELDS)]
+                                     if features else ""))
 
 
-def _layout(n_fields: int) -> tuple[int | None, ...] | None:
-    """The positions of (pos1, pos2, conj_type, conj_form, base, reading) among n_fields
-    features, or None for a number no dictionary writes."""
-    if n_fields >= UNIDIC_MIN_FIELDS:
-        return _UNIDIC_LAYOUT
-    return _LAYOUTS.get(n_fields)
+def _known_count(n_fields: int) -> bool:
+    return n_fields >= UNIDIC_MIN_FIELDS or n_fields in (6, 7, 9)
+
+
+def _line_tagset(fields: list[str]) -> str:
+    """The tag set of one morpheme's features, or "" when the line cannot tell: 17 fields or
+    more are UniDic, 9 IPAdic; 7 are JUMAN's MeCab dictionary when the last one (its semantic
+    information) is given, 6 the JUMAN layout when the base form is given; an unknown word's
+    7 (IPAdic) or 6 (UniDic) fields leave both empty (*)."""
+    n = len(fields)
+    if n >= UNIDIC_MIN_FIELDS:
+        return "unidic"
+    if n == IPADIC_FIELDS:
+        return "ipadic"
+    if n == JUMANDIC_FIELDS and fields[6] != "*":
+        return "juman"
+    if n == JUMAN_FIELDS and fields[4] != "*":
+        return "juman"
+    return ""
+
+
+def _block_tagset(features: list[list[str]]) -> str:
+    """The tag set of a sentence: that of its first morpheme that tells (see _line_tagset)."""
+    for fields in features:
+        tagset = _line_tagset(fields)
+        if tagset:
+            return tagset
+    return ""
+
+
+def _layout(tagset: str, n_fields: int) -> tuple[int | tuple[int, int] | None, ...]:
+    """The positions of (pos1, pos2, conj_type, conj_form, base, reading) among the n_fields
+    features of a morpheme of a sentence in tagset ("" when no morpheme tells); a count that
+    tagset never writes is read as the tag set it alone means."""
+    n = min(n_fields, UNIDIC_MIN_FIELDS)
+    return _LAYOUTS.get((tagset, n)) or _LAYOUTS[(_OWN_TAGSET[n], n)]
 
 
 def _bunsetsu_line(line: str, expected_id: int, display: str, lineno: int) -> tuple[int, str]:
@@ -167,11 +254,15 @@ def format_cabocha(
 
     The contract is ``format_knp``'s: only the HEADD field of each ``*`` line changes (a type
     is ``dep_types[i]`` when given, else the old one for an unchanged head and D for a changed
-    one); a sentence read without bunsetsu lines gets ``* ID HEADD`` lines inserted before the
-    morphemes ``chunk_starts``.
+    one); a sentence read without bunsetsu lines gets CaboCha's ``* ID HEADD HEAD/FUNC SCORE``
+    lines inserted before the morphemes ``chunk_starts`` (parser/formats/bunsetsu_convert.py).
     """
-    return formatted_block(sentence, heads, dep_types, chunk_starts, "* {index} {}{}",
-                           _with_head)
+    starts = chunk_starts if chunk_starts is not None else sentence.chunk_starts
+
+    def chunk_line(number: int, head: int, dep_type: str) -> str:
+        return cabocha_chunk_line(sentence, starts, number, head, dep_type)
+
+    return formatted_block(sentence, heads, dep_types, chunk_starts, chunk_line, _with_head)
 
 
 def _with_head(line: str, head_type: str) -> str:

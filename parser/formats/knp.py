@@ -48,6 +48,8 @@ from parser.formats.bunsetsu_sentence import (
 __all__ = ["format_knp", "read_knp"]
 
 N_MORPHEME_FIELDS = 11
+# KNP's morphemes are JUMAN's.
+JUMAN_TAGSET = "juman"
 SURFACE, READING, BASE, POS1, POS1_ID, POS2, POS2_ID = range(7)
 CONJ_TYPE, CONJ_TYPE_ID, CONJ_FORM, CONJ_FORM_ID = range(7, 11)
 
@@ -149,7 +151,7 @@ def _read_plain(block: list[str], start_line: int, display: str) -> BunsetsuSent
         sid, block, list(columns[SURFACE]), list(columns[READING]), list(columns[BASE]),
         list(columns[POS1]), list(columns[POS2]), list(columns[CONJ_TYPE]),
         list(columns[CONJ_FORM]), morpheme_lines, chunk_starts, chunk_lines, heads, dep_types,
-        start_line, display,
+        start_line, display, JUMAN_TAGSET,
     )
 
 
@@ -208,7 +210,7 @@ def _read_careful(block: list[str], start_line: int, display: str) -> BunsetsuSe
         raise BunsetsuFormatError(f"{where}: {_morpheme_line_problem(line)}")
     return found.sentence(
         sid, block, columns[SURFACE], columns[READING], columns[BASE], columns[POS1],
-        columns[POS2], columns[CONJ_TYPE], columns[CONJ_FORM],
+        columns[POS2], columns[CONJ_TYPE], columns[CONJ_FORM], JUMAN_TAGSET,
     )
 
 

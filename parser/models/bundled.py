@@ -8,6 +8,9 @@ from pathlib import Path
 MODEL_NAME = "en_ewt.model"
 EXAMPLE_NAME = "example.conllu"
 JAPANESE_MODEL_NAME = "ja_wac.model"
+# The bundled Japanese models by name (ja parse --model NAME): JUMAN's parts of speech (KNP
+# corpora), and UniDic's (MeCab with UniDic, raw text).
+JAPANESE_MODELS = {"ja_wac": JAPANESE_MODEL_NAME, "ja_unidic": "ja_unidic.model"}
 JAPANESE_EXAMPLE_NAME = "example.knp"
 
 
@@ -29,9 +32,10 @@ def bundled_example() -> Path | None:
     return _resource(EXAMPLE_NAME)
 
 
-def bundled_japanese_model() -> Path | None:
-    """The bundled Japanese bunsetsu parser model, or None when this installation has none."""
-    return _resource(JAPANESE_MODEL_NAME)
+def bundled_japanese_model(name: str = "ja_wac") -> Path | None:
+    """The bundled Japanese bunsetsu parser model of that name (JAPANESE_MODELS), or None when
+    this installation has none."""
+    return _resource(JAPANESE_MODELS[name])
 
 
 def bundled_japanese_example() -> Path | None:

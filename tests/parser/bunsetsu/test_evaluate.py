@@ -29,7 +29,7 @@ def morpheme_sets(starts: list[int], n_morphemes: int) -> list[frozenset[int]]:
 
 
 def reference(gold: list, system: list, chunked: bool) -> dict:
-    total = right = whole = 0
+    total = right = whole = system_total = 0
     gold_chunks = system_chunks = both_chunks = 0
     for (g_starts, g_heads, n), (s_starts, s_heads, _) in zip(gold, system):
         g_sets = morpheme_sets(g_starts, n)
@@ -42,6 +42,7 @@ def reference(gold: list, system: list, chunked: bool) -> dict:
             ok += pair in s_pairs
         right += ok
         whole += (g_sets == s_sets) and ok == max(len(g_sets) - 1, 0)
+        system_total += max(len(s_sets) - 1, 0)
         gold_chunks += len(g_sets)
         system_chunks += len(s_sets)
         both_chunks += len(set(g_sets) & set(s_sets))
@@ -59,6 +60,14 @@ def reference(gold: list, system: list, chunked: bool) -> dict:
             "chunk_f1": 2 * p * r / (p + r) if p + r else 0.0,
             "gold_chunks": gold_chunks, "system_chunks": system_chunks,
             "correct_chunks": both_chunks,
+        })
+        # Dependencies as precision (over the system's bunsetsu but the last) and recall.
+        dp = 100 * right / system_total if system_total else 0.0
+        dr = 100 * right / total if total else 0.0
+        result.update({
+            "dependency_precision": dp, "dependency_recall": dr,
+            "dependency_f1": 2 * dp * dr / (dp + dr) if dp + dr else 0.0,
+            "system_bunsetsu": system_total,
         })
     return result
 

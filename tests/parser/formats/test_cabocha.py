@@ -82,7 +82,10 @@ def test_mecab_output_gets_bunsetsu_lines() -> None:
     (sentence,) = read_text(MECAB)
     assert sentence.chunk_starts == [] and sentence.heads == []
     text = format_cabocha(sentence, [1, -1], chunk_starts=[0, 2])
-    assert text.split("\n")[0] == "* 0 1D" and text.split("\n")[3] == "* 1 -1D"
+    # CaboCha's -f1 bunsetsu lines: HEAD/FUNC (the last content morpheme, the last that is
+    # not a symbol) and the score, which polyparse does not keep.
+    assert text.split("\n")[0] == "* 0 1D 0/1 0.000000"
+    assert text.split("\n")[3].startswith("* 1 -1D ")
     (again,) = read_text(text)
     assert again.chunk_starts == [0, 2] and again.heads == [1, -1]
 
@@ -204,7 +207,8 @@ def test_ud_gsd_dev_parses_to_507_head_final_trees(corpora: Path, tmp_path: Path
                             text=True)
     assert result.returncode == 0, result.stderr
     (warning,) = result.stderr.splitlines()
-    assert "POS tags the model never saw" in warning
+    assert "tagged with UniDic's parts of speech, but the model was trained on JUMAN's" in warning
+    assert "(--model ja_unidic)" in warning
     given, parsed = gsd.read_text(encoding="utf-8"), out.read_text(encoding="utf-8")
     assert [line for line in parsed.splitlines() if not line.startswith("* ")] == [
         line for line in given.splitlines() if not line.startswith("* ")]

@@ -217,7 +217,8 @@ BAD_INPUTS = {
     "morpheme before the first bunsetsu": (
         "# S-ID:1\nは は は 助詞 9 副助詞 2 * 0 * 0\n" + LAST, 2,
         "morpheme line before the first bunsetsu line"),
-    "no morphemes": ("# S-ID:1\nEOS\n", 1, "sentence has no morphemes"),
+    "sentence of bunsetsu without morphemes": ("# S-ID:1\n* -1D\nEOS\n", 1,
+                                               "sentence has bunsetsu lines but no morphemes"),
     "empty file": ("", 1, "empty file, no sentences"),
 }
 

@@ -1,0 +1,110 @@
+"""A parsed sentence written in the other bunsetsu format: KNP from CaboCha, MeCab or raw text,
+CaboCha from KNP.
+
+A sentence written in the format it was read in keeps every line (parser/formats/knp.py and
+cabocha.py change only the heads). Written in the other format, it is rebuilt from what both
+formats share: comment lines, the bunsetsu with their heads and types, and per morpheme its
+surface and the six columns (reading, base, pos1, pos2, conj_type, conj_form) that
+``BunsetsuSentence`` keeps; the other features of the input are dropped.
+
+- KNP: ``# S-ID:`` and other comment lines, ``* HEADTYPE`` bunsetsu lines, each followed by one
+  basic-phrase line ``+ HEADTYPE`` (one basic phrase per bunsetsu: KNP's finer basic phrases
+  are not made here, but readers such as rhoknp need them), and JUMAN-style morpheme lines ``surface reading base pos1 0 pos2 0 conj_type 0 conj_form 0 NIL``. The ids
+  are 0 (they number JUMAN's own tag set; tools that read KNP, rhoknp among them, take them as
+  given) and a space inside a field is written ``\\␣`` as JUMAN writes it.
+- CaboCha (``-f1``): the comment lines, ``* ID HEADTYPE HEAD/FUNC 0.000000`` bunsetsu lines and
+  ``surface<TAB>pos1,pos2,conj_type,conj_form,base,reading`` (the JUMAN layout J.DepP reads).
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from parser.formats.bunsetsu_sentence import BunsetsuSentence
+
+__all__ = ["cabocha_chunk_line", "head_and_function", "knp_block_of", "cabocha_block_of"]
+
+# Parts of speech that are not a bunsetsu's head word (CaboCha's HEAD): symbols and particles
+# and auxiliaries of the three dictionaries; the function word (FUNC) is the last morpheme that
+# is not a symbol.
+_SYMBOLS = frozenset(("特殊", "記号", "補助記号", "空白"))
+_FUNCTIONAL = _SYMBOLS | frozenset(("助詞", "助動詞", "判定詞"))
+# CaboCha writes its classifier's margin as the score; polyparse's decoders keep none.
+NO_SCORE = "0.000000"
+
+
+def head_and_function(pos1: Sequence[str], start: int, end: int) -> tuple[int, int]:
+    """CaboCha's HEAD/FUNC of the bunsetsu of morphemes [start, end), relative to start: the
+    last content morpheme, and the last morpheme that is not a symbol (the last one when all
+    are)."""
+    head = next((m for m in range(end - 1, start - 1, -1) if pos1[m] not in _FUNCTIONAL), start)
+    func = next((m for m in range(end - 1, start - 1, -1) if pos1[m] not in _SYMBOLS),
+                end - 1)
+    return head - start, func - start
+
+
+def cabocha_chunk_line(sentence: BunsetsuSentence, starts: Sequence[int], number: int,
+                       head: int, dep_type: str) -> str:
+    """The ``* ID HEADTYPE HEAD/FUNC SCORE`` line of bunsetsu number."""
+    end = starts[number + 1] if number + 1 < len(starts) else len(sentence.surface)
+    head_word, function = head_and_function(sentence.pos1, starts[number], end)
+    return f"* {number} {head}{dep_type} {head_word}/{function} {NO_SCORE}"
+
+
+def _comments(sentence: BunsetsuSentence) -> list[str]:
+    """The lines of the sentence that are neither morphemes, bunsetsu nor EOS."""
+    skip = set(sentence.morpheme_lines) | set(sentence.chunk_lines)
+    return [line for i, line in enumerate(sentence.lines[:-1])
+            if i not in skip and line and not line.startswith("+ ") and line != "+"]
+
+
+def _knp_field(text: str) -> str:
+    return text.replace(" ", "\\ ") if text else "*"
+
+
+def knp_block_of(sentence: BunsetsuSentence, starts: Sequence[int], heads: Sequence[int],
+                 dep_types: Sequence[str] | None) -> str:
+    """The sentence as a KNP block (EOS and its newline included)."""
+    lines = _comments(sentence)
+    first = dict(zip(starts, range(len(starts))))
+    for m, surface in enumerate(sentence.surface):
+        if m in first:
+            number = first[m]
+            head_type = f"{heads[number]}{_knp_type(dep_types, number)}"
+            lines.append(f"* {head_type}")
+            lines.append(f"+ {head_type}")
+        lines.append(" ".join((
+            _knp_field(surface), _knp_field(sentence.reading[m]), _knp_field(sentence.base[m]),
+            _knp_field(sentence.pos1[m]), "0", _knp_field(sentence.pos2[m]), "0",
+            _knp_field(sentence.conj_type[m]), "0", _knp_field(sentence.conj_form[m]), "0",
+            "NIL")))
+    lines.append("EOS\n")
+    return "\n".join(lines)
+
+
+def _knp_type(dep_types: Sequence[str] | None, number: int) -> str:
+    """KNP knows D, P, A and I; any other label (CaboCha's D, other corpora's F, B, Z) is D."""
+    dep_type = "D" if dep_types is None else dep_types[number]
+    return dep_type if dep_type in ("D", "P", "A", "I") else "D"
+
+
+def _csv_field(field: str) -> str:
+    if "," in field or '"' in field:
+        return '"' + field.replace('"', '""') + '"'
+    return field
+
+
+def cabocha_block_of(sentence: BunsetsuSentence, starts: Sequence[int], heads: Sequence[int],
+                     dep_types: Sequence[str] | None) -> str:
+    """The sentence as a CaboCha block in the JUMAN layout (EOS and its newline included)."""
+    lines = _comments(sentence)
+    first = dict(zip(starts, range(len(starts))))
+    for m, surface in enumerate(sentence.surface):
+        if m in first:
+            number = first[m]
+            dep_type = "D" if dep_types is None else dep_types[number]
+            lines.append(cabocha_chunk_line(sentence, starts, number, heads[number], dep_type))
+        features = (sentence.pos1[m], sentence.pos2[m], sentence.conj_type[m],
+                    sentence.conj_form[m], sentence.base[m], sentence.reading[m])
+        lines.append(f"{surface}\t{','.join(map(_csv_field, features))}")
+    lines.append("EOS\n")
+    return "\n".join(lines)

@@ -1,0 +1,44 @@
+"""Japanese raw text, one sentence a line, read as sentences of UniDic morphemes.
+
+Each line is segmented and tagged by MeCab with unidic-lite (parser/formats/unidic_text.py) and
+becomes a ``BunsetsuSentence`` without bunsetsu, as if MeCab's output had been read as CaboCha
+(its lines are the morpheme lines and ``EOS``), so that the chunker makes its bunsetsu and the
+parser its heads, and it is written back as CaboCha or KNP. A blank line is an empty sentence
+(a bare ``EOS``, as MeCab writes it), so the output keeps one sentence per input line. Messages
+name the input line.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import BinaryIO, TextIO
+
+from parser.formats.bunsetsu_sentence import BunsetsuFormatError, BunsetsuSentence, input_source
+from parser.formats.cabocha import read_cabocha_block
+from parser.formats.text_lines import line_chunks
+from parser.formats.unidic_text import UniDicTagger
+
+__all__ = ["read_raw_japanese"]
+
+
+def read_raw_japanese(
+    path: str | os.PathLike | TextIO | BinaryIO | None,
+    encoding: str = "utf-8",
+    name: str | None = None,
+    tagger: UniDicTagger | None = None,
+) -> Iterator[BunsetsuSentence]:
+    """Yield a sentence of UniDic morphemes for each line of the input (a path, "-" or None
+    for standard input, or an open stream)."""
+    tagger = tagger or UniDicTagger()
+    path, stream, display = input_source(path, name)
+    lineno = 0
+    for chunk in line_chunks(path, stream, encoding, display, BunsetsuFormatError):
+        for text in chunk:
+            lineno += 1
+            if "\t" in text:
+                raise BunsetsuFormatError(
+                    f"{display}:{lineno}: a tab in raw text (CaboCha and KNP separate their "
+                    "fields with tabs and spaces; replace it with a space)")
+            lines = tagger.morpheme_lines(text)
+            lines.append("EOS")
+            yield read_cabocha_block(lines, lineno, display, "unidic")
