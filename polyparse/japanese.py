@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import io
 import os
+import warnings
 from collections.abc import Iterable
 from pathlib import Path as FilePath
 from typing import Any
 
 from classifiers.model_bytes import Buffer, ModelBytes
-from features.errors import InputError
+from features.errors import InputError, InputWarning
 from parser.bunsetsu.bunsetsu_files import (
     file_scores,
     parsed_blocks,
@@ -24,10 +25,10 @@ from parser.bunsetsu.bunsetsu_files import (
 )
 from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
 from parser.bunsetsu.config import TRAINING_THREADS, BunsetsuConfig, classifier_options
-from parser.formats.bunsetsu import read_bunsetsu
+from parser.formats.bunsetsu import BUNSETSU_FORMATS, INPUT_FORMATS, OUTPUT_FORMAT, read_bunsetsu
 from parser.formats.bunsetsu_sentence import BunsetsuSentence
 from parser.formats.knp_documents import document_paths
-from parser.models.bundled import bundled_japanese_model
+from parser.models.bundled import JAPANESE_MODELS, bundled_japanese_model
 
 Path = str | os.PathLike
 
@@ -41,12 +42,22 @@ class JapaneseParser(ModelBytes):
             raise TypeError(f"model must be a BunsetsuParser, not {type(model).__name__}")
         self.model = model
 
-    def parse(self, text: str, format: str = "knp", rechunk: bool = False) -> str:
+    def parse(self, text: str, format: str = "knp", rechunk: bool = False,
+              output_format: str | None = None) -> str:
         """KNP or CaboCha text with every bunsetsu head decided; sentences without bunsetsu
-        lines (morphemes only) are chunked first, all of them with rechunk."""
+        lines (morphemes only) are chunked first, all of them with rechunk. format "mecab"
+        reads MeCab's output and "raw" plain text, one sentence a line (MeCab with UniDic:
+        the polyparse[mecab] extra); the output is CaboCha for them, or output_format."""
+        if format not in INPUT_FORMATS:
+            raise ValueError(f"format must be one of {', '.join(INPUT_FORMATS)}, not {format!r}")
+        if output_format is not None and output_format not in BUNSETSU_FORMATS:
+            raise ValueError(f"output_format must be one of {', '.join(BUNSETSU_FORMATS)}, "
+                             f"not {output_format!r}")
         sentences = list(read_bunsetsu(io.StringIO(text), format, validate=False,
-                                       name="<text>"))
-        return "".join(parsed_blocks(self.model, sentences, format, rechunk))
+                                       name="<text>", allow_empty=True))
+        check_tagset(self.model, sentences)
+        return "".join(parsed_blocks(self.model, sentences,
+                                     output_format or OUTPUT_FORMAT[format], rechunk))
 
     def parse_sentences(self, sentences: Iterable[BunsetsuSentence],
                         rechunk: bool = False) -> list[tuple[list[int], list[int]]]:
@@ -78,14 +89,27 @@ def knp_documents(ids: Path, corpus: Path) -> list[FilePath]:
     return document_paths(FilePath(ids), FilePath(corpus))
 
 
+def check_tagset(model: BunsetsuParser, sentences: list[BunsetsuSentence]) -> None:
+    """An InputWarning (the line `ja parse` prints) when the sentences are tagged with another
+    dictionary than the model's training data, or with tags it never saw."""
+    coverage = model.tag_coverage()
+    coverage.add(sentences)
+    warning = coverage.warning("<text>")
+    if warning:
+        warnings.warn(warning, InputWarning, stacklevel=3)
+
+
 def load_japanese_parser(path: Path | None = None) -> JapaneseParser:
-    """A parser from a `polyparse ja train` model file, or the bundled one (trained on the
-    Wikipedia Annotated Corpus) when path is None; InputError when it cannot be used."""
-    if path is None:
-        path = bundled_japanese_model()
+    """A parser from a `polyparse ja train` model file, or a bundled one: path None or
+    "ja_wac" (trained on the Wikipedia Annotated Corpus, JUMAN's parts of speech), or
+    "ja_unidic" (KWDLC and WAC re-analysed with UniDic: for MeCab-UniDic output and raw text);
+    InputError when it cannot be used."""
+    name = "ja_wac" if path is None else os.fspath(path)
+    if name in JAPANESE_MODELS and not os.path.exists(name):
+        path = bundled_japanese_model(name)
         if path is None:
-            raise InputError("this installation has no bundled Japanese model; give a model "
-                             "file")
+            raise InputError(f"this installation has no bundled Japanese model {name}; give a "
+                             "model file")
     return JapaneseParser(BunsetsuParser.load(os.fspath(path)))
 
 

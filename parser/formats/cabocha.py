@@ -154,8 +154,13 @@ def read_cabocha_block(block: list[str], start_line: int, display: str,
                 "(MeCab's -Ochasen or UniDic's own output format); CaboCha and MeCab input is "
                 "'surface<TAB>comma-separated features', as mecab -F '%m\\t%H\\n' writes it"
             )
-        fields = parts[1].split(",")
-        if '"' in parts[1] or not _known_count(len(fields)):
+        quote = parts[1].find('"')
+        # A quoted field (UniDic's aConType, "動詞%F2@0,名詞%F1") after the first 17 is not
+        # among the fields read: the line is split as it is; any other quote goes to csv.
+        fields = parts[1].split(",") if quote < 0 else \
+            parts[1].split(",", UNIDIC_MIN_FIELDS) \
+            if parts[1].count(",", 0, quote) >= UNIDIC_MIN_FIELDS else [parts[1]]
+        if (quote >= 0 and len(fields) == 1) or not _known_count(len(fields)):
             fields = next(csv.reader([parts[1]])) if parts[1] else []
             if not _known_count(len(fields)):
                 raise BunsetsuFormatError(
@@ -169,14 +174,19 @@ def read_cabocha_block(block: list[str], start_line: int, display: str,
         morpheme_lines.append(index)
     tagset = _block_tagset(features) or default_tagset
     columns: list[list[str]] = [[] for _ in range(6)]
+    layouts: dict[int, tuple[int | tuple[int, int] | None, ...]] = {}
     for fields in features:
-        layout = _layout(tagset, len(fields))
+        layout = layouts.get(len(fields))
+        if layout is None:
+            layout = layouts[len(fields)] = _layout(tagset, len(fields))
         for column, field in zip(columns, layout):
-            if type(field) is tuple:
+            if type(field) is int:
+                column.append(fields[field] or "*")
+            elif field is None:
+                column.append("*")
+            else:
                 first, second = fields[field[0]], fields[field[1]]
                 column.append(f"{first}-{second}" if second and second != "*" else first or "*")
-            else:
-                column.append("*" if field is None or not fields[field] else fields[field])
     pos1, pos2, conj_type, conj_form, base, reading = columns
     return found.sentence(sid, block, surface, reading, base, pos1, pos2, conj_type, conj_form,
                           tagset or (_OWN_TAGSET[min(len(features[0]), UNIDIC_MIN_FIELDS)]

@@ -67,3 +67,22 @@ def test_bundled_model_parses_the_bundled_example() -> None:
     parsed = polyparse.load_japanese_parser().parse(text)
     assert [line for line in parsed.splitlines() if line.startswith("* ")] == \
         ["* 3D", "* 2D", "* 3D", "* -1D"]
+
+
+def test_raw_text_with_the_bundled_unidic_model_gives_the_command_line_tree() -> None:
+    pytest.importorskip("fugashi")
+    pytest.importorskip("unidic_lite")
+    text = "太郎は花子が読んでいる本を次郎に渡した。\n\n"
+    parser = polyparse.load_japanese_parser("ja_unidic")
+    command = subprocess.run([POLYPARSE, "ja", "parse", "--format", "raw", "--output-format",
+                              "knp"], input=text, capture_output=True, text=True, check=True)
+    assert parser.parse(text, format="raw", output_format="knp") == command.stdout
+    with pytest.raises(ValueError, match="format must be one of"):
+        parser.parse(text, format="plain")
+
+
+def test_another_dictionarys_tags_give_an_input_warning() -> None:
+    pytest.importorskip("fugashi")
+    pytest.importorskip("unidic_lite")
+    with pytest.warns(polyparse.InputWarning, match="tagged with UniDic's parts of speech"):
+        polyparse.load_japanese_parser().parse("太郎は走った。\n", format="raw")

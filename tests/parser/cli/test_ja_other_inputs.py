@@ -128,3 +128,15 @@ def test_the_bundled_models_name_their_dictionary():
     for name, tagset in (("ja_wac", "juman"), ("ja_unidic", "unidic")):
         path = bundled_japanese_model(name)
         assert isinstance(path, Path) and BunsetsuParser.load(str(path)).tagset == tagset
+
+
+def test_raw_text_without_mecab_installed_says_what_to_install(tmp_path):
+    import subprocess
+    import sys
+
+    blocked = ("import sys; sys.modules['fugashi'] = None; from parser.cli.main import main; "
+               "sys.exit(main(['ja', 'parse', '--format', 'raw', '-o', 'out.cabocha']))")
+    result = subprocess.run([sys.executable, "-c", blocked], input="太郎\n", cwd=tmp_path,
+                            capture_output=True, text=True, check=False)
+    one_line(result, "pip install 'polyparse[mecab]'")
+    assert not (tmp_path / "out.cabocha").exists()

@@ -122,3 +122,13 @@ def test_what_is_not_mecab_output_is_one_line(text, line, problem):
     message = str(caught.value)
     assert message.startswith(f"in.mecab:{line}: ") and problem in message
     assert "\n" not in message
+
+
+def test_quoted_fields_are_read_as_csv_wherever_they_are():
+    # A quote inside the fields read (UniDic's lemma and orth of ",") goes through csv; one
+    # after the 17th field (aConType) is split as the line is.
+    comma = ',\t補助記号,読点,*,*,*,*,,",",",",,",",,記号,*,*,*,*,,,,,*,*,*,*,*'
+    late = UNIDIC.splitlines()[1]
+    (sentence,) = read_mecab(io.StringIO(f"{comma}\n{late}\nEOS\n"))
+    assert sentence.pos2 == ["読点", "係助詞"] and sentence.base == [",", "は"]
+    assert sentence.tagset == "unidic"
