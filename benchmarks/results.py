@@ -63,6 +63,7 @@ BENCHMARKS = (
               quick=("--modes", "pki,split", "--repeat", "1", "--decision-rows", "200")),
     Benchmark("ja_kwdlc",
               quick=("--configs", "shift-reduce:2", "--copies", "2", "--runs", "1", "--no-wac")),
+    Benchmark("ja_raw", quick=("--runs", "1", "--no-gold-morphemes")),
     Benchmark("clf_kwdlc", quick=("--runs", "linear-l2,linear-l1")),
     Benchmark("kernel_svm_kwdlc", page=("--repeats", "3"), quick=("--repeats", "1")),
     Benchmark("kernel_evaluators", page=("--with-20k",), quick=("--degrees", "2", "--rounds", "1")),
