@@ -87,9 +87,25 @@ def is_kernel_model(clf: Any) -> bool:
 
 
 def new_classifier(name: str, **params: Any) -> Poly2LinearSVM | KernelSVM | PASlicing:
+    """A classifier of the named backend with the given settings; ValueError for an unknown
+    backend or a setting the backend does not take (naming the ones it takes)."""
     if name not in BACKENDS:
         raise ValueError(f"unknown classifier {name!r} (available: {', '.join(BACKENDS)})")
+    accepted = backend_settings(name)
+    unknown = sorted(set(params) - set(accepted))
+    if unknown:
+        raise ValueError(f"{name} does not take {', '.join(unknown)} (its settings: "
+                         f"{', '.join(accepted)})")
     return BACKENDS[name](**params)
+
+
+def backend_settings(name: str) -> list[str]:
+    """The keyword settings of the named backend's constructor, in order."""
+    import inspect
+
+    parameters = list(inspect.signature(BACKENDS[name].__init__).parameters.values())[1:]
+    return [parameter.name for parameter in parameters
+            if parameter.kind in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY)]
 
 
 def classifier_from_arrays(header: dict[str, Any], arrays: dict[str, np.ndarray],

@@ -33,8 +33,8 @@ def register(group: argparse.ArgumentParser) -> None:
         help="polynomial degree (linear: 1, poly2-linear: 2, kernel-svm: 1-4, pa-slicing: 1-3, "
         "default 2)",
     )
-    train.add_argument("--gamma", type=float, default=1.0, help="kernel gamma (default 1)")
-    train.add_argument("--coef0", type=float, default=1.0, help="kernel coef0 (default 1)")
+    train.add_argument("--gamma", type=float, help="kernel gamma (default 1)")
+    train.add_argument("--coef0", type=float, help="kernel coef0 (default 1)")
     train.add_argument("-C", dest="C", type=float,
                        help="SVM cost C (default 1; tree kernel-svm: SVM-light's 1 / mean K(x, x))")
     train.add_argument("--loss", choices=("l1", "l2"), help="hinge loss (default l2)")
@@ -49,7 +49,7 @@ def register(group: argparse.ArgumentParser) -> None:
         "at most this many cuts drawn, default 500)",
     )
     train.add_argument(
-        "--cache-mb", type=float, default=100.0,
+        "--cache-mb", type=float,
         help="kernel-svm: kernel column cache per solver in MB (default 100)",
     )
     train.add_argument(
@@ -60,18 +60,19 @@ def register(group: argparse.ArgumentParser) -> None:
         "--no-shrinking", action="store_true", help="kernel-svm: do not shrink the active set"
     )
     train.add_argument(
-        "--threads", type=int, default=1,
+        "--threads", type=int,
         help="kernel-svm: class pairs solved in parallel; pa-slicing: one-vs-rest classes "
         "trained in parallel; cpa: threads of the most-violated-constraint step (default 1)",
     )
     train.add_argument(
-        "--min-pair-count", type=int, default=1,
-        help="drop feature pairs seen in fewer training rows (default 1)",
+        "--min-pair-count", type=int,
+        help="poly2-linear: drop feature pairs seen in fewer training rows (default 1)",
     )
-    train.add_argument("--seed", type=int, default=1,
+    train.add_argument("--seed", type=int,
                        help="random seed (cpa: of the sampler; default 1)")
     train.add_argument(
-        "--dtype", choices=("float32", "float64"), default="float32", help="stored weight type"
+        "--dtype", choices=("float32", "float64"),
+        help="linear backends: stored weight type (default float32)"
     )
     train.add_argument(
         "--average", action=argparse.BooleanOptionalAction, default=None,

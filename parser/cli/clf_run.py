@@ -62,6 +62,38 @@ from parser.cli.common import warn
 EXPLICIT_WEIGHTS = "explicit-weights"
 
 
+# The options of `clf train` that only some vector backends take (the tree learners check
+# theirs in clf_trees.py): option, its attribute, the backends. Each is None unless given.
+BACKEND_OPTIONS = (
+    ("--gamma", "gamma", ("linear", "poly2-linear", "kernel-svm")),
+    ("--coef0", "coef0", ("linear", "poly2-linear", "kernel-svm")),
+    ("--loss", "loss", ("linear", "poly2-linear")),
+    ("--eps", "eps", ("linear", "poly2-linear", "kernel-svm")),
+    ("--cache-mb", "cache_mb", ("kernel-svm",)),
+    ("--class-weight", "class_weight", ("kernel-svm",)),
+    ("--no-shrinking", "no_shrinking", ("kernel-svm",)),
+    ("--threads", "threads", ("kernel-svm", "pa-slicing")),
+    ("--min-pair-count", "min_pair_count", ("poly2-linear",)),
+    ("--seed", "seed", ("linear", "poly2-linear", "pa-slicing")),
+    ("--dtype", "dtype", ("linear", "poly2-linear")),
+    ("--average", "average", ("pa-slicing",)),
+    ("--variant", "variant", ("pa-slicing",)),
+    ("--n-common", "n_common", ("pa-slicing",)),
+    ("--max-table-mb", "max_table_mb", ("pa-slicing",)),
+)
+
+
+def reject_other_backends_options(args: argparse.Namespace) -> None:
+    """One line for the first option given that args.classifier does not take."""
+    name = args.classifier
+    for option, attribute, backends in BACKEND_OPTIONS:
+        value = getattr(args, attribute)
+        if value not in (None, False, []) and name not in backends:
+            which = " and ".join(backends) if len(backends) < 3 else \
+                f"{', '.join(backends[:-1])} and {backends[-1]}"
+            raise InputError(f"clf train: {option} applies to {which}, not {name}")
+
+
 def _build_classifier(args: argparse.Namespace) -> Poly2LinearSVM | KernelModel:
     name = args.classifier
     if name == "pa-slicing":
@@ -92,15 +124,14 @@ def _build_classifier(args: argparse.Namespace) -> Poly2LinearSVM | KernelModel:
     if args.strategy not in (None, "expand"):
         raise InputError(f"clf train: {name} always uses the expand strategy")
     options = dict(
-        gamma=args.gamma, coef0=args.coef0, C=_cost(args), loss=args.loss or "l2",
-        eps=0.1 if args.eps is None else args.eps,
-        max_iter=1000 if args.iterations is None else args.iterations,
-        seed=args.seed, dtype=args.dtype,
+        gamma=_or(args.gamma, 1.0), coef0=_or(args.coef0, 1.0), C=_cost(args),
+        loss=args.loss or "l2", eps=_or(args.eps, 0.1), max_iter=_or(args.iterations, 1000),
+        seed=_or(args.seed, 1), dtype=args.dtype or "float32",
     )
     try:
         if degree == 1:
             return LinearSVM(**options)
-        return Poly2LinearSVM(degree=2, min_pair_count=args.min_pair_count, **options)
+        return Poly2LinearSVM(degree=2, min_pair_count=_or(args.min_pair_count, 1), **options)
     except ValueError as error:
         raise InputError(f"clf train: {error}") from None
 
@@ -125,23 +156,23 @@ def _build_kernel_svm(args: argparse.Namespace) -> KernelSVM:
             raise InputError(f"clf train: --class-weight {text!r} is not LABEL:WEIGHT")
     try:
         return KernelSVM(
-            degree=2 if args.degree is None else args.degree, gamma=args.gamma,
-            coef0=args.coef0, C=_cost(args), eps=1e-3 if args.eps is None else args.eps,
-            cache_mb=args.cache_mb, shrinking=not args.no_shrinking, class_weight=weights,
-            max_iter=args.iterations, threads=args.threads,
+            degree=_or(args.degree, 2), gamma=_or(args.gamma, 1.0), coef0=_or(args.coef0, 1.0),
+            C=_cost(args), eps=_or(args.eps, 1e-3), cache_mb=_or(args.cache_mb, 100.0),
+            shrinking=not args.no_shrinking, class_weight=weights, max_iter=args.iterations,
+            threads=_or(args.threads, 1),
         )
     except ValueError as error:
         raise InputError(f"clf train: {error}") from None
 
 
 def _build_pa_slicing(args: argparse.Namespace) -> PASlicing:
-    if args.gamma != 1.0 or args.coef0 != 1.0:
+    if args.gamma is not None or args.coef0 is not None:
         raise InputError("clf train: pa-slicing uses the kernel (x.z + 1)^d; --gamma and --coef0 "
                          "apply to kernel-svm and the linear backends")
     for option, used in (("--loss", args.loss is not None), ("--eps", args.eps is not None),
                          ("--class-weight", bool(args.class_weight)),
                          ("--no-shrinking", args.no_shrinking),
-                         ("--min-pair-count", args.min_pair_count != 1)):
+                         ("--min-pair-count", args.min_pair_count is not None)):
         if used:
             raise InputError(f"clf train: {option} does not apply to pa-slicing")
     try:
@@ -151,10 +182,15 @@ def _build_pa_slicing(args: argparse.Namespace) -> PASlicing:
             iterations=20 if args.iterations is None else args.iterations,
             average=True if args.average is None else args.average,
             strategy=args.strategy or "slice", n_common=args.n_common,
-            max_table_mb=args.max_table_mb, seed=args.seed, threads=args.threads,
+            max_table_mb=args.max_table_mb, seed=_or(args.seed, 1), threads=_or(args.threads, 1),
         )
     except ValueError as error:
         raise InputError(f"clf train: {error}") from None
+
+
+def _or(value: Any, default: Any) -> Any:
+    """An option's value, or its default when it was not given."""
+    return default if value is None else value
 
 
 def _cost(args: argparse.Namespace) -> float:
@@ -212,6 +248,7 @@ def run_train(args: argparse.Namespace) -> int:
         return run_tree_train(args, check_tree_train_options(args))
     reject_tree_options(args)
     clf = _build_classifier(args)
+    reject_other_backends_options(args)
     check_output_path(args.model, "model")
     data_sha256 = hashlib.sha256(Path(args.train_file).read_bytes()).hexdigest()
     started = time.perf_counter()

@@ -220,9 +220,11 @@ def check_tree_train_options(args: argparse.Namespace) -> tuple[TreeKernelSpec, 
     if args.class_weight:
         raise InputError("clf train: --class-weight: the tree learners take -j J (the weight "
                          "of errors on positives)")
-    for option, used in (("--gamma", args.gamma != 1.0), ("--coef0", args.coef0 != 1.0),
+    for option, used in (("--gamma", args.gamma is not None), ("--coef0", args.coef0 is not None),
                          ("--eps", args.eps is not None), ("--no-shrinking", args.no_shrinking),
-                         ("--min-pair-count", args.min_pair_count != 1)):
+                         ("--min-pair-count", args.min_pair_count is not None),
+                         ("--cache-mb", args.cache_mb is not None),
+                         ("--dtype", args.dtype is not None)):
         if used:
             hint = "; cpa's tolerance is --epsilon" if option == "--eps" else ""
             raise InputError(f"clf train: {option} does not apply to the tree learners "

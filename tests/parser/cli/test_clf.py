@@ -159,6 +159,18 @@ def test_foreign_and_wrong_format_models(svm_files, tmp_path: Path, capsys) -> N
         (["--classifier", "linear", "--degree", "2"], "use --classifier poly2-linear"),
         (["--classifier", "linear", "-C", "0"], "C must be positive"),
         (["--classifier", "linear", "--average"], "--average applies to pa-slicing"),
+        # Every option a backend does not take is refused, defaults included (issue 22, C5).
+        (["--classifier", "linear", "--cache-mb", "10"], "--cache-mb applies to kernel-svm, "
+         "not linear"),
+        (["--classifier", "poly2-linear", "--threads", "2"],
+         "--threads applies to kernel-svm and pa-slicing, not poly2-linear"),
+        (["--classifier", "kernel-svm", "--seed", "3"],
+         "--seed applies to linear, poly2-linear and pa-slicing, not kernel-svm"),
+        (["--classifier", "kernel-svm", "--min-pair-count", "2"],
+         "--min-pair-count applies to poly2-linear, not kernel-svm"),
+        (["--classifier", "pa-slicing", "--dtype", "float64"],
+         "--dtype applies to linear and poly2-linear, not pa-slicing"),
+        (["--classifier", "linear", "--no-shrinking"], "--no-shrinking applies to kernel-svm"),
     ],
 )
 def test_unavailable_or_invalid_settings(
