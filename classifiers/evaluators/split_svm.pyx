@@ -315,7 +315,8 @@ cdef class SplitSVMScorer(BinaryScorer):
             "feature_index": self.features.nbytes,
             **part_bytes(self.arrays, {
                 "common_ranks": ("constant", "common_ids"),
-                "rare_index": ("rare_ids", "rare_ptr", "rare_postings"),
+                "rare_index": ("rare_ids", "rare_ptr", "rare_postings",
+                               *(("feature_class",) if "feature_class" in self.arrays else ())),
                 "rare_support_vectors": ("rare_sv_ptr", "rare_sv_common", "rare_sv_coef",
                                          "kernel"),
             }),
@@ -326,10 +327,14 @@ cdef class SplitSVMScorer(BinaryScorer):
         return sum(self.memory_report().values())
 
     def to_arrays(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-        """Header (JSON-ready) and arrays that from_arrays turns back into this scorer."""
+        """Header (JSON-ready) and arrays that from_arrays turns back into this scorer. A scorer
+        read from a file of the earlier layout keeps its feature_class array (never looked
+        up) and writes it back instead of rare_ids, so that the file is written as it was."""
         header = {"evaluator": "split", "n_outputs": self.n_outputs,
                   "n_dense": self.common.n_dense, **self.settings}
         arrays = {**self.arrays, **self.common.to_arrays()}
+        if "feature_class" in arrays:
+            del arrays["rare_ids"]
         arrays["rare_sv_common"] = narrow_ranks(arrays["rare_sv_common"])
         return header, arrays
 
@@ -379,5 +384,6 @@ cdef class SplitSVMScorer(BinaryScorer):
             store = ConjunctionStore.from_arrays(arrays, settings["degree"],
                                                  arrays["common_ids"].size, n_dense, n_outputs,
                                                  source)
-            scorer._install(store, {name: arrays[name] for name in expected}, settings)
+            kept = [*expected, "feature_class"] if "feature_class" in arrays else expected
+            scorer._install(store, {name: arrays[name] for name in kept}, settings)
         return scorer

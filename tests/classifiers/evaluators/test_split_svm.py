@@ -100,7 +100,8 @@ def test_split_files_round_trip_and_are_checked(tmp_path: Path) -> None:
 def test_files_of_the_earlier_layout_load_to_the_same_scorer(tmp_path: Path) -> None:
     """Earlier split files held feature_class, one entry per id up to the largest (its common
     rank, -1, or -2 - r for the rare feature r), instead of rare_ids: they load to the same
-    scorer, and one that disagrees with common_ids is refused in one sentence."""
+    scorer, which writes them back as they were, and one that disagrees with common_ids is
+    refused in one sentence."""
     expansion, vocabulary = random_expansion(12, 200, 2, 2)
     X = zipf_rows(np.random.default_rng(12), 300, vocabulary, 30)
     scorer = SplitSVMScorer(expansion, 0.02)
@@ -113,8 +114,11 @@ def test_files_of_the_earlier_layout_load_to_the_same_scorer(tmp_path: Path) -> 
     earlier = {**arrays, "common_ids": common_ids, "feature_class": feature_class}
     again = SplitSVMScorer.from_arrays(header, earlier)
     np.testing.assert_array_equal(again.arrays["rare_ids"], rare_ids)
-    assert "feature_class" not in again.to_arrays()[1]
     assert again.decision_function(X).tobytes() == scorer.decision_function(X).tobytes()
+    written_header, written = again.to_arrays()
+    assert written_header == header and set(written) == set(earlier)
+    for name, array in earlier.items():
+        assert written[name].dtype == array.dtype and np.array_equal(written[name], array), name
     swapped = feature_class.copy()
     swapped[common_ids[:2]] = swapped[common_ids[1::-1]]
     with pytest.raises(ModelFileError, match="old.model: inconsistent split-svm arrays"):
