@@ -1,9 +1,11 @@
 # cython: language_level=3
 """KeyIndex: a linear-probing hash map uint64 key -> int32 id (ids 0..size-1 in insertion order).
 
-Used for the feature vocabulary (template key -> frequency rank) and for condensed conjunction
-indices (feature pair -> weight row). Lookups are inline and GIL-free (see key_index.pxd); the
-table is rebuilt from its (keys, ids) arrays on load, so files hold no hash layout.
+Used for the feature vocabulary (template key -> frequency rank), for condensed conjunction
+indices (feature pair -> weight row) and for the feature ids a compiled evaluator knows (id ->
+its rank or posting list, so that no table is sized by the largest id). Lookups are inline and
+GIL-free (see key_index.pxd); the table is rebuilt from its (keys, ids) arrays on load, so files
+hold no hash layout.
 """
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset
@@ -109,6 +111,11 @@ cdef class KeyIndex:
                 if self.slot_keys[s] != EMPTY_KEY:
                     o[self.slot_values[s]] = self.slot_keys[s]
         return out
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the table: an 8-byte key and a 4-byte id per slot."""
+        return int((self.mask + 1) * (sizeof(uint64_t) + sizeof(int32_t)))
 
     def lookup(self, keys) -> np.ndarray:
         """Ids of many keys at once, -1 for absent keys."""

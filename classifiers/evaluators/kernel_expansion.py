@@ -114,7 +114,9 @@ class SupportVectorExpansion:
         """(first, last, counts of rows first..last-1) over X in blocks of bounded size.
 
         Ids held by many support vectors are counted by a product of 0/1 float64 matrices
-        (exact for integer counts), the others by gathering their posting lists.
+        (exact for integer counts), the others by gathering their posting lists. The ids are
+        numbered 0..k-1 by the support vectors' distinct ids (ascending; k for any other id), so
+        that every array is sized by k, however large the ids are.
         """
         sv = self.support_vectors
         n_sv = len(sv)
@@ -123,25 +125,28 @@ class SupportVectorExpansion:
                 last = min(len(X), first + _GATHER_BUDGET)
                 yield first, last, np.zeros((last - first, n_sv), dtype=np.int32)
             return
-        n_ids = int(sv.indices.max()) + 1
-        holders = np.bincount(sv.indices, minlength=n_ids)
+        feature_ids, sv_numbers, holders = np.unique(sv.indices, return_inverse=True,
+                                                     return_counts=True)
+        sv_numbers = sv_numbers.reshape(-1)
+        n_ids = feature_ids.size
         dense_ids = np.argsort(-holders, kind="stable")[:_DENSE_IDS]
         dense_ids = dense_ids[holders[dense_ids] >= _DENSE_HOLDERS]
         column = np.full(n_ids + 1, -1, dtype=np.int64)
         column[dense_ids] = np.arange(dense_ids.size)
         sv_dense = np.zeros((n_sv, dense_ids.size))
         sv_rows = np.repeat(np.arange(n_sv), sv.row_lengths())
-        in_dense = column[sv.indices] >= 0
-        sv_dense[sv_rows[in_dense], column[sv.indices[in_dense]]] = 1.0
+        in_dense = column[sv_numbers] >= 0
+        sv_dense[sv_rows[in_dense], column[sv_numbers[in_dense]]] = 1.0
         # Inverted index of the other ids: postings[starts[f]:starts[f + 1]] are the support
-        # vectors holding id f.
-        sparse_ids = np.where(in_dense, n_ids, sv.indices)
+        # vectors holding the id numbered f.
+        sparse_ids = np.where(in_dense, n_ids, sv_numbers)
         order = np.argsort(sparse_ids, kind="stable")[: int((~in_dense).sum())]
         postings = sv_rows[order]
         starts = np.zeros(n_ids + 2, dtype=np.int64)
         np.cumsum(np.bincount(sparse_ids, minlength=n_ids + 1), out=starts[1:])
         starts[-1] = starts[-2]
-        ids = np.minimum(X.indices.astype(np.int64), n_ids)
+        ids = np.minimum(np.searchsorted(feature_ids, X.indices), n_ids - 1)
+        ids[feature_ids[ids] != X.indices] = n_ids
         entry_starts = starts[ids]
         entry_sizes = starts[ids + 1] - entry_starts
         entry_columns = column[ids]

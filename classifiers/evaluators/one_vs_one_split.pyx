@@ -54,7 +54,7 @@ from classifiers.evaluators.scorer_arrays import part_bytes
 from classifiers.evaluators.split_svm cimport (RareIndex, RareScratch, point_rare_index,
                                                rare_scratch, rare_scratch_bytes, split_features)
 from classifiers.evaluators.choices import minimum_common_count
-from classifiers.evaluators.split_svm import split_index
+from classifiers.evaluators.split_svm import feature_index, split_index
 from classifiers.scorer cimport no_scores
 from features.key_index cimport KeyIndex
 
@@ -100,13 +100,12 @@ def build_arrays(model, rare_threshold: int | float | str = "auto",
     sv = model.support_vectors
     k, width = model.n_classes, model.n_classes - 1
     n_sv = len(sv)
-    n_ids = int(sv.indices.max()) + 1 if sv.nnz else 0
-    holders = np.bincount(sv.indices, minlength=n_ids)
+    ids, holders = np.unique(sv.indices, return_counts=True)
     if isinstance(rare_threshold, str):
         s = max(2.0, float(np.ceil(DEFAULT_RARE_FRACTION * n_sv)))
     else:
         s = minimum_common_count(rare_threshold, n_sv)
-    common_ids, rare_index, rare_svs = split_index(sv, holders, s)
+    common_ids, rare_ids, rare_index, rare_svs = split_index(sv, ids, holders, s)
     keys, classes, weights, constant = [], [], [], []
     for c in range(k):
         store, const = build_store(class_expansion(model, c), common_ids, 0, True)
@@ -163,6 +162,8 @@ def build_arrays(model, rare_threshold: int | float | str = "auto",
         "guide_constant": guide_constant,
         "rho": model.rho,
         "n_common": np.array([common_ids.size], dtype=np.int64),
+        "common_ids": common_ids,
+        "rare_ids": rare_ids,
         **rare_index,
         "rare_sv_class": rare_sv_class,
         "rare_sv_coef": rare_sv_coef,
@@ -225,6 +226,7 @@ cdef class OneVsOneSplitScorer(OneVsOneVoter):
     cdef readonly dict arrays
     cdef readonly dict settings
     cdef readonly KeyIndex index
+    cdef readonly KeyIndex features
     cdef readonly ScratchPool pool
     cdef int width
     cdef bint dense_rows
@@ -288,7 +290,11 @@ cdef class OneVsOneSplitScorer(OneVsOneVoter):
                 raise ValueError(f"{name} must have shape {shape}, not {a[name].shape}")
         if n_entries and (a["entry_class"].min() < 0 or a["entry_class"].max() >= n_classes):
             raise ValueError("entry_class must hold class indices")
-        point_rare_index(&rare, a, n_common)
+        if a["common_ids"].shape != (n_common,):
+            raise ValueError(f"common_ids must hold the {n_common} common features")
+        features = feature_index(a["common_ids"], a["rare_ids"])
+        point_rare_index(&rare, a, n_common, features)
+        self.features = features
         self.index = KeyIndex.from_keys(a["keys"])
         self.dense_rows = n_common <= MAX_DENSE_ROW_FEATURES
         if self.dense_rows:
@@ -730,12 +736,14 @@ cdef class OneVsOneSplitScorer(OneVsOneVoter):
             "common_conjunctions": rows,
             "candidate_pair_weights": ("champion_weights", "champion_bounds"),
             "guide": ("guide_weights", "guide_row", "guide_constant", "rare_sv_guide"),
-            "rare_index": ("feature_class", "rare_ptr", "rare_postings"),
+            "feature_index": ("common_ids",),
+            "rare_index": ("rare_ids", "rare_ptr", "rare_postings"),
             "rare_support_vectors": ("rare_sv_ptr", "rare_sv_common", "rare_sv_class",
                                      "rare_sv_coef", "kernel"),
             "constants": ("constant", "rho"),
         })
-        report["common_conjunctions"] += int((self.index.mask + 1) * 12)
+        report["common_conjunctions"] += self.index.nbytes
+        report["feature_index"] += self.features.nbytes
         report["scratch_per_call"] = self.pool.bytes_per_call
         return report
 

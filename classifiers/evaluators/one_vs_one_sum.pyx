@@ -9,7 +9,9 @@ of classes (libsvm's svm_predict_values):
 
 summed in that order, so the values equal libsvm's bit for bit. `scores` (one row, any thread)
 counts |sv_s & x| by merging the two sorted id lists; `decision_function` (many rows) marks the
-row's ids in a byte array and counts each support vector's marked ids.
+row's ids in a byte array and counts each support vector's marked ids. That array has one byte
+per distinct id of the support vectors (numbered 0..k-1 in ascending order), not one per id up to
+the largest, which may be 2**31 - 1 (feature hashing).
 """
 from libc.math cimport NAN
 from libc.stdint cimport int32_t, int64_t, uint8_t
@@ -124,14 +126,21 @@ cdef class OneVsOneSumScorer(BinaryScorer):
             return out
         cdef double[:, ::1] values = out
         cdef int n_sv = self.n_support_vectors, s
-        sv_ids = self.arrays["sv_indices"]
-        cdef int32_t width = int(sv_ids.max()) + 1 if sv_ids.size else 1
+        feature_ids, sv_numbers = np.unique(self.arrays["sv_indices"], return_inverse=True)
+        cdef int32_t width = feature_ids.size
+        # Each entry of X as the number of its id among the support vectors' ids, or width.
+        numbers_array = np.searchsorted(feature_ids, indices).astype(np.int32)
+        if width:
+            numbers_array[feature_ids[np.minimum(numbers_array, width - 1)]
+                          != np.asarray(indices)] = width
+        cdef const int32_t[::1] numbers = numbers_array
+        sv_numbers_array = np.ascontiguousarray(sv_numbers.reshape(-1), dtype=np.int32)
         kvalue_array = np.empty(max(n_sv, 1), dtype=np.float64)
-        mark_array = np.zeros(width, dtype=np.uint8)
+        mark_array = np.zeros(max(width, 1), dtype=np.uint8)
         cdef double* kvalue = <double*><size_t>kvalue_array.ctypes.data
         cdef uint8_t* mark = <uint8_t*><size_t>mark_array.ctypes.data
         cdef const int64_t* sv_indptr = self.sv_indptr
-        cdef const int32_t* sv_indices = self.sv_indices
+        cdef const int32_t* sv_indices = <const int32_t*><size_t>sv_numbers_array.ctypes.data
         cdef const double* table = self.table
         cdef int64_t p, start, end
         cdef int count
@@ -140,8 +149,8 @@ cdef class OneVsOneSumScorer(BinaryScorer):
                 start = indptr[i]
                 end = indptr[i + 1]
                 for p in range(start, end):
-                    if indices[p] < width:
-                        mark[indices[p]] = 1
+                    if numbers[p] < width:
+                        mark[numbers[p]] = 1
                 for s in range(n_sv):
                     count = 0
                     for p in range(sv_indptr[s], sv_indptr[s + 1]):
@@ -149,6 +158,6 @@ cdef class OneVsOneSumScorer(BinaryScorer):
                     kvalue[s] = table[count]
                 self.pair_sums(kvalue, &values[i, 0])
                 for p in range(start, end):
-                    if indices[p] < width:
-                        mark[indices[p]] = 0
+                    if numbers[p] < width:
+                        mark[numbers[p]] = 0
         return out

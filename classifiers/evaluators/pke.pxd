@@ -69,6 +69,7 @@ cdef class PKEScorer(BinaryScorer):
     cdef readonly dict arrays
     cdef readonly double gamma
     cdef readonly double coef0
-    cdef readonly int32_t n_ids
+    # Feature id -> rank (the ranked ids in rank order); ids above max_id have none.
+    cdef readonly KeyIndex rank_index
+    cdef readonly int32_t max_id
     cdef const double* constant
-    cdef const int32_t* rank_of

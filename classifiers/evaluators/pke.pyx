@@ -114,12 +114,9 @@ def dense_rank_count(int64_t n_ranked, int degree, int n_outputs, int64_t max_de
     return low
 
 
-def rank_features(support_vectors, kept=None) -> np.ndarray:
-    """Ids of the (kept) features of the support vectors, most held first (ties: smaller id)."""
+def rank_features(support_vectors) -> np.ndarray:
+    """Ids of the features of the support vectors, most held first (ties: smaller id)."""
     ids, holders = np.unique(support_vectors.indices, return_counts=True)
-    if kept is not None:
-        chosen = np.asarray(kept, dtype=bool)[ids]
-        ids, holders = ids[chosen], holders[chosen]
     return ids[np.argsort(-holders, kind="stable")].astype(np.int32)
 
 
@@ -184,7 +181,8 @@ def accumulate_conjunctions(
 ):
     """Every conjunction of 1..degree ranked features of every row, with its summed coefficients.
 
-    rank_of[f] is the rank of feature f (< 0: not expanded). Returns (dense, index, hashed):
+    rank_of[f] is the rank of the feature numbered f in indices (< 0: not expanded). Returns
+    (dense, index, hashed):
     dense (rows of the conjunctions of ranks < n_dense, see pke.pxd; n_outputs columns) and, for
     the other conjunctions, a KeyIndex of packed keys giving each its row of hashed. A row's sums
     are the sum of coef_by_row over the rows holding the conjunction.
@@ -467,16 +465,19 @@ def build_store(
     if n_ranked > MAX_RANK + 1:
         raise ValueError(f"at most {MAX_RANK + 1} features can be expanded")
     sv = expansion.support_vectors
-    n_ids = max(int(sv.indices.max()) + 1 if sv.nnz else 0,
-                int(ranked_ids.max()) + 1 if n_ranked else 0)
-    rank_of = np.full(n_ids, -1, dtype=np.int32)
-    rank_of[ranked_ids] = np.arange(n_ranked, dtype=np.int32)
+    # The support vectors' ids numbered 0..k-1 in ascending order, ranks by those numbers: no
+    # table is sized by the largest id.
+    ids, numbers = np.unique(sv.indices, return_inverse=True)
+    rank_of = np.full(ids.size, -1, dtype=np.int32)
+    held = np.minimum(np.searchsorted(ids, ranked_ids), max(ids.size - 1, 0))
+    found = ids[held] == ranked_ids if ids.size else np.zeros(n_ranked, dtype=bool)
+    rank_of[held[found]] = np.flatnonzero(found).astype(np.int32)
     n_outputs = expansion.n_outputs
     n_dense = dense_rank_count(n_ranked, degree, n_outputs, max_dense_bytes)
     c = conjunction_coefficients(expansion.gamma, expansion.coef0, degree)
     coef_by_sv = np.ascontiguousarray(expansion.coefficients.T)
     dense, index, hashed = accumulate_conjunctions(
-        sv.indptr, sv.indices, rank_of, coef_by_sv, degree, n_dense
+        sv.indptr, numbers.astype(np.int32).ravel(), rank_of, coef_by_sv, degree, n_dense
     )
     dense *= np.repeat(c[1:], dense_sizes(n_dense, degree))[:, None]
     keys = index.keys()
@@ -519,17 +520,14 @@ cdef class PKEScorer(BinaryScorer):
         if ranked_ids.size and (ranked_ids.min() < 0 or np.unique(ranked_ids).size
                                 != ranked_ids.size):
             raise ValueError("ranked_ids must be distinct feature ids")
-        n_ids = int(ranked_ids.max()) + 1 if ranked_ids.size else 0
-        rank_of = np.full(n_ids, -1, dtype=np.int32)
-        rank_of[ranked_ids] = np.arange(ranked_ids.size, dtype=np.int32)
         self.store = store
-        self.arrays = {"ranked_ids": ranked_ids, "constant": constant, "rank_of": rank_of}
+        self.arrays = {"ranked_ids": ranked_ids, "constant": constant}
+        self.rank_index = KeyIndex.from_keys(ranked_ids)
+        self.max_id = int(ranked_ids.max()) if ranked_ids.size else -1
         self.n_outputs = store.n_outputs
-        self.n_ids = n_ids
         self.gamma = gamma
         self.coef0 = coef0
         self.constant = <const double*><size_t>constant.ctypes.data
-        self.rank_of = <const int32_t*><size_t>rank_of.ctypes.data
 
     @property
     def degree(self) -> int:
@@ -549,9 +547,9 @@ cdef class PKEScorer(BinaryScorer):
             out[k] = self.constant[k]
         for i in range(n):
             f = feats[i]
-            if f >= self.n_ids:
+            if f > self.max_id:
                 break
-            r = self.rank_of[f]
+            r = self.rank_index.get(<uint64_t>f)
             if r >= 0:
                 ranks[m] = r
                 m += 1
@@ -560,13 +558,23 @@ cdef class PKEScorer(BinaryScorer):
             free(ranks)
 
     def memory_report(self) -> dict[str, int]:
-        """Bytes of each part: dense and hashed conjunctions, the feature ranks, the constant."""
-        return {
+        """Bytes of each part: dense and hashed conjunctions, the feature ranks (the ranked ids
+        and the hash from id to rank), the constant."""
+        report = {
             **{f"{name}_conjunctions": size
                for name, size in self.store.memory_report().items()},
-            **part_bytes(self.arrays, {"feature_ranks": ("rank_of", "ranked_ids"),
+            **part_bytes(self.arrays, {"feature_ranks": ("ranked_ids",),
                                        "constant": ("constant",)}),
         }
+        report["feature_ranks"] += self.rank_index.nbytes
+        return report
+
+    def ranks(self, ids) -> np.ndarray:
+        """The rank of each feature id (-1 for ids the expansion does not hold)."""
+        ids = np.asarray(ids, dtype=np.int64)
+        if ids.size and ids.min() < 0:
+            raise ValueError("feature ids are non-negative")
+        return self.rank_index.lookup(ids.astype(np.uint64))
 
     def memory_bytes(self) -> int:
         return sum(self.memory_report().values())

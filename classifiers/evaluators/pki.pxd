@@ -2,6 +2,7 @@
 from libc.stdint cimport int32_t, int64_t
 
 from classifiers.scorer cimport BinaryScorer
+from features.key_index cimport KeyIndex
 
 
 cdef inline int32_t count_postings(const int32_t* postings, int64_t n_postings, int32_t* counts,
@@ -39,7 +40,10 @@ cdef class PKIScorer(BinaryScorer):
     cdef readonly double coef0
     cdef readonly int degree
     cdef readonly int32_t n_support_vectors
-    cdef readonly int32_t n_ids
+    # Feature id -> number of its posting list (the indexed ids ascending); ids above max_id
+    # have none.
+    cdef readonly KeyIndex feature_index
+    cdef readonly int32_t max_id
     cdef readonly ScratchPool pool
     cdef const int64_t* postings_ptr
     cdef const int32_t* postings

@@ -11,8 +11,12 @@ contributes (gamma 0 + coef0)^d = coef0^d, so
 
 with K(c) = (gamma c + coef0)^d: the bracket is stored per output ("constant"), the touched
 support vectors are collected while counting and their counts reset to 0 on the way out.
+
+The posting lists are numbered by the support vectors' distinct feature ids in ascending order,
+and a hash (features/key_index.pyx) gives an id's number: the index is sized by the number of
+distinct features, however large the ids are (feature hashing writes ids up to 2**31 - 1).
 """
-from libc.stdint cimport int32_t, int64_t
+from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.stdlib cimport calloc, free
 
 from typing import Any
@@ -22,6 +26,7 @@ import numpy as np
 from classifiers.model_file import require_arrays
 from classifiers.evaluators.scorer_arrays import arrays_checked, header_values, part_bytes
 from classifiers.scorer cimport BinaryScorer, no_scores
+from features.key_index cimport KeyIndex
 
 cdef extern from *:
     """
@@ -38,18 +43,18 @@ cdef extern from *:
 DEFAULT_SLOTS = 8
 
 
-def inverted_index(support_vectors, int n_ids) -> tuple[np.ndarray, np.ndarray]:
-    """(postings_ptr int64 (n_ids + 1), postings int32): the rows holding feature f, ascending,
-    are postings[postings_ptr[f]:postings_ptr[f + 1]] (features >= n_ids are left out)."""
+def inverted_index(support_vectors) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(feature_ids int32, postings_ptr int64 (n_features + 1), postings int32): the distinct
+    ids the rows hold, ascending, and the rows holding feature_ids[j], ascending, as
+    postings[postings_ptr[j]:postings_ptr[j + 1]]."""
     indices = support_vectors.indices
-    keep = indices < n_ids
     rows = np.repeat(np.arange(len(support_vectors), dtype=np.int32),
-                     support_vectors.row_lengths())[keep]
-    ids = indices[keep]
-    postings = rows[np.argsort(ids, kind="stable")]
-    ptr = np.zeros(n_ids + 1, dtype=np.int64)
-    np.cumsum(np.bincount(ids, minlength=n_ids), out=ptr[1:])
-    return ptr, np.ascontiguousarray(postings, dtype=np.int32)
+                     support_vectors.row_lengths())
+    feature_ids, counts = np.unique(indices, return_counts=True)
+    postings = rows[np.argsort(indices, kind="stable")]
+    ptr = np.zeros(feature_ids.size + 1, dtype=np.int64)
+    np.cumsum(counts, out=ptr[1:])
+    return (feature_ids.astype(np.int32), ptr, np.ascontiguousarray(postings, dtype=np.int32))
 
 
 cdef class ScratchPool:
@@ -101,11 +106,11 @@ cdef class PKIScorer(BinaryScorer):
     def __init__(self, expansion):
         """Inverted index of a KernelExpansion's support vectors (any degree)."""
         sv = expansion.support_vectors
-        n_ids = int(sv.indices.max()) + 1 if sv.nnz else 0
-        postings_ptr, postings = inverted_index(sv, n_ids)
+        feature_ids, postings_ptr, postings = inverted_index(sv)
         longest = int(sv.row_lengths().max()) if len(sv) else 0
         kernel = expansion.kernel_of_count(np.arange(longest + 1))
         arrays = {
+            "feature_ids": feature_ids,
             "postings_ptr": postings_ptr,
             "postings": postings,
             "coef_by_sv": np.ascontiguousarray(expansion.coefficients.T),
@@ -115,6 +120,7 @@ cdef class PKIScorer(BinaryScorer):
         self._install(arrays, expansion.gamma, expansion.coef0, expansion.degree)
 
     def _install(self, dict arrays, double gamma, double coef0, int degree) -> None:
+        feature_ids = np.ascontiguousarray(arrays["feature_ids"], dtype=np.int32)
         ptr = np.ascontiguousarray(arrays["postings_ptr"], dtype=np.int64)
         postings = np.ascontiguousarray(arrays["postings"], dtype=np.int32)
         coef = np.ascontiguousarray(arrays["coef_by_sv"], dtype=np.float64)
@@ -127,6 +133,10 @@ cdef class PKIScorer(BinaryScorer):
             raise ValueError("postings_ptr must delimit the postings")
         if np.any(np.diff(ptr) < 0):
             raise ValueError("postings_ptr must be non-decreasing")
+        if feature_ids.shape != (ptr.size - 1,) or (feature_ids.size and (
+                feature_ids[0] < 0 or np.any(np.diff(feature_ids) <= 0))):
+            raise ValueError("feature_ids must name the feature of every posting list, "
+                             "ascending")
         if postings.size and (postings.min() < 0 or postings.max() >= n_sv):
             raise ValueError("postings must hold support vector numbers")
         # A count never exceeds the number of x's features found in one support vector.
@@ -135,11 +145,12 @@ cdef class PKIScorer(BinaryScorer):
             raise ValueError("kernel_delta must cover every possible shared-feature count")
         if n_sv > np.iinfo(np.int32).max // 2:
             raise ValueError("too many support vectors")
-        self.arrays = {"postings_ptr": ptr, "postings": postings, "coef_by_sv": coef,
-                       "constant": constant, "kernel_delta": delta}
+        self.arrays = {"feature_ids": feature_ids, "postings_ptr": ptr, "postings": postings,
+                       "coef_by_sv": coef, "constant": constant, "kernel_delta": delta}
         self.n_outputs = coef.shape[1]
         self.n_support_vectors = n_sv
-        self.n_ids = ptr.size - 1
+        self.feature_index = KeyIndex.from_keys(feature_ids)
+        self.max_id = int(feature_ids[feature_ids.size - 1]) if feature_ids.size else -1
         self.gamma, self.coef0, self.degree = gamma, coef0, degree
         self.pool = ScratchPool(2 * max(n_sv, 1) * sizeof(int32_t))
         self.postings_ptr = <const int64_t*><size_t>ptr.ctypes.data
@@ -151,7 +162,7 @@ cdef class PKIScorer(BinaryScorer):
     cdef void scores(self, const int32_t* feats, int n, double* out) noexcept nogil:
         cdef int n_outputs = self.n_outputs
         cdef int slot, i, k
-        cdef int32_t f, s, m = 0
+        cdef int32_t f, j, s, m = 0
         cdef double kd
         cdef const double* coef
         cdef int32_t* touched
@@ -162,10 +173,13 @@ cdef class PKIScorer(BinaryScorer):
         touched = counts + self.n_support_vectors
         for i in range(n):
             f = feats[i]
-            if f >= self.n_ids:
+            if f > self.max_id:
                 break
-            m = count_postings(self.postings + self.postings_ptr[f],
-                               self.postings_ptr[f + 1] - self.postings_ptr[f], counts, touched, m)
+            j = self.feature_index.get(<uint64_t>f)
+            if j < 0:
+                continue
+            m = count_postings(self.postings + self.postings_ptr[j],
+                               self.postings_ptr[j + 1] - self.postings_ptr[j], counts, touched, m)
         for k in range(n_outputs):
             out[k] = self.constant[k]
         for i in range(m):
@@ -178,13 +192,17 @@ cdef class PKIScorer(BinaryScorer):
         self.pool.release(counts, slot)
 
     def memory_report(self) -> dict[str, int]:
-        """Bytes of each part: inverted index, coefficients, tables, scratch of one call."""
-        return {
-            **part_bytes(self.arrays, {"inverted_index": ("postings_ptr", "postings"),
+        """Bytes of each part: inverted index (with the hash from feature id to posting list),
+        coefficients, tables, scratch of one call."""
+        report = {
+            **part_bytes(self.arrays, {"inverted_index": ("feature_ids", "postings_ptr",
+                                                          "postings"),
                                        "coefficients": ("coef_by_sv",),
                                        "tables": ("constant", "kernel_delta")}),
             "scratch_per_call": self.pool.bytes_per_call,
         }
+        report["inverted_index"] += self.feature_index.nbytes
+        return report
 
     def memory_bytes(self) -> int:
         return sum(self.memory_report().values())
@@ -200,11 +218,12 @@ cdef class PKIScorer(BinaryScorer):
         postings = self.arrays["postings"]
         coef = self.arrays["coef_by_sv"]
         kernel_zero = self.coef0 ** self.degree
-        features = np.repeat(np.arange(ptr.size - 1, dtype=np.int32), np.diff(ptr))
+        features = np.repeat(self.arrays["feature_ids"], np.diff(ptr))
         order = np.lexsort((features, postings))
         indptr = np.zeros(self.n_support_vectors + 1, dtype=np.int64)
         np.cumsum(np.bincount(postings, minlength=self.n_support_vectors), out=indptr[1:])
-        support_vectors = BinaryMatrix(indptr, features[order], max(int(ptr.size - 1), 1))
+        support_vectors = BinaryMatrix(indptr, features[order],
+                                       max(<int64_t>self.max_id + 1, 1))
         intercepts = self.arrays["constant"] - kernel_zero * coef.sum(axis=0)
         return KernelExpansion(support_vectors, np.ascontiguousarray(coef.T), intercepts,
                                self.gamma, self.coef0, self.degree)
@@ -212,19 +231,21 @@ cdef class PKIScorer(BinaryScorer):
     def to_arrays(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         """Header (JSON-ready) and arrays that from_arrays turns back into this scorer.
 
-        Stored sparsely, since a model file is read at every load: the index as the features
-        that have postings and their counts (from_arrays rebuilds postings_ptr), and the
-        coefficients as the nonzero entries of each support vector's row (their number per
-        support vector, their outputs as int16 when that holds them, and values)."""
+        Stored sparsely, since a model file is read at every load: the index as the feature
+        ids that have postings, ascending, and their counts (from_arrays rebuilds
+        postings_ptr; n_ids bounds the ids), and the coefficients as the nonzero entries of
+        each support vector's row (their number per support vector, their outputs as int16
+        when that holds them, and values)."""
         header = {"evaluator": "pki", "degree": self.degree, "gamma": self.gamma,
-                  "coef0": self.coef0, "n_outputs": self.n_outputs, "n_ids": self.n_ids}
+                  "coef0": self.coef0, "n_outputs": self.n_outputs,
+                  "n_ids": <int64_t>self.max_id + 1}
         counts = np.diff(self.arrays["postings_ptr"])
-        features = np.flatnonzero(counts).astype(np.int32)
+        held = counts > 0
         coef = self.arrays["coef_by_sv"]
         rows, outputs = np.nonzero(coef)
         arrays = {
-            "index_features": features,
-            "index_counts": counts[features].astype(np.int32),
+            "index_features": self.arrays["feature_ids"][held],
+            "index_counts": counts[held].astype(np.int32),
             "postings": self.arrays["postings"],
             "coef_counts": np.bincount(rows, minlength=coef.shape[0]).astype(np.int32),
             "coef_outputs": outputs.astype(np.int16 if self.n_outputs < 2**15 else np.int32),
@@ -257,13 +278,12 @@ cdef class PKIScorer(BinaryScorer):
         with arrays_checked(source, "PKI"):
             features, counts = arrays["index_features"], arrays["index_counts"]
             if features.shape != counts.shape or (features.size and (
-                    features.min() < 0 or features.max() >= n_ids or counts.min() < 0)):
+                    features.min() < 0 or features.max() >= n_ids or counts.min() < 0
+                    or np.any(np.diff(features) <= 0))):
                 raise ValueError("index_features and index_counts must name features below "
-                                 "n_ids with their posting counts")
-            all_counts = np.zeros(n_ids, dtype=np.int64)
-            all_counts[features] = counts
-            postings_ptr = np.zeros(n_ids + 1, dtype=np.int64)
-            np.cumsum(all_counts, out=postings_ptr[1:])
+                                 "n_ids, ascending, with their posting counts")
+            postings_ptr = np.zeros(features.size + 1, dtype=np.int64)
+            np.cumsum(counts, out=postings_ptr[1:])
             coef_counts, outputs = arrays["coef_counts"], arrays["coef_outputs"]
             coefficients = arrays["coef_values"]
             n_sv = coef_counts.size
@@ -275,7 +295,8 @@ cdef class PKIScorer(BinaryScorer):
             coef_by_sv = np.zeros((n_sv, n_outputs))
             coef_by_sv[np.repeat(np.arange(n_sv), coef_counts), outputs] = coefficients
             scorer = cls.__new__(cls)
-            scorer._install({"postings_ptr": postings_ptr, "postings": arrays["postings"],
+            scorer._install({"feature_ids": features, "postings_ptr": postings_ptr,
+                             "postings": arrays["postings"],
                              "coef_by_sv": coef_by_sv, "constant": arrays["constant"],
                              "kernel_delta": arrays["kernel_delta"]},
                             values["gamma"], values["coef0"], values["degree"])

@@ -1,27 +1,24 @@
 # split-svm: exact kernel sum as a common-feature expansion plus rare-feature corrections.
-from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t
+from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint64_t
 
 from classifiers.evaluators.pke cimport ConjunctionStore
 from classifiers.evaluators.pki cimport ScratchPool, count_postings
 from classifiers.scorer cimport BinaryScorer
-
-# feature_class of a feature that no support vector holds, and of the first rare feature (rare
-# feature r has FIRST_RARE - r).
-cdef enum:
-    ABSENT = -1
-    FIRST_RARE = -2
+from features.key_index cimport KeyIndex, KeySlots, slots_get
 
 
 cdef struct RareIndex:
-    # The rare side of a split (Goldberg & Elhadad 2008, section 3), over a scorer's arrays: for
-    # f < n_ids, feature_class[f] is a common rank (0..n_common), ABSENT or FIRST_RARE - r; the
-    # rare feature r is held by the rare support vectors rare_postings[rare_ptr[r]:rare_ptr[r+1]]
-    # (numbers 0..n_support_vectors); rare support vector s holds the common ranks
+    # The rare side of a split (Goldberg & Elhadad 2008, section 3), over a scorer's arrays and
+    # its KeyIndex of the features (common ids by rank, then rare ids ascending): for an id
+    # f <= max_id, slots_get(&features, f) is its common rank (0..n_common), n_common + r for
+    # the rare feature r, or -1 when no support vector holds f; the rare feature r is held by
+    # the rare support vectors rare_postings[rare_ptr[r]:rare_ptr[r+1]] (numbers
+    # 0..n_support_vectors); rare support vector s holds the common ranks
     # rare_sv_common[rare_sv_ptr[s]:rare_sv_ptr[s+1]]; kernel[c] = K(c).
-    int32_t n_ids
+    int32_t max_id
     int32_t n_common
     int32_t n_support_vectors
-    const int32_t* feature_class
+    KeySlots features
     const int64_t* rare_ptr
     const int32_t* rare_postings
     const int64_t* rare_sv_ptr
@@ -75,22 +72,25 @@ cdef inline int split_features(const RareIndex* index, RareScratch scratch, cons
     # scratch.kernel_terms, and out[k] += rare_coef[s n_outputs + k] K_R(s, x) in that order
     # (n_outputs = 0 leaves out alone). counts and marks are left zeroed.
     cdef int i, k, m_common = 0
-    cdef int32_t f, c, s, shared, m = 0
+    cdef int32_t f, c, r, s, shared, m = 0
     cdef int64_t p
     cdef double term
     cdef const double* coef
     for i in range(n):
         f = feats[i]
-        if f >= index.n_ids:
+        if f > index.max_id:
             break
-        c = index.feature_class[f]
-        if c >= 0:
+        c = slots_get(&index.features, <uint64_t>f)
+        if c < 0:
+            continue
+        if c < index.n_common:
             ranks[m_common] = c
             m_common += 1
             scratch.marks[c] = 1
-        elif c <= FIRST_RARE:
-            p = index.rare_ptr[FIRST_RARE - c]
-            m = count_postings(index.rare_postings + p, index.rare_ptr[FIRST_RARE - c + 1] - p,
+        else:
+            r = c - index.n_common
+            p = index.rare_ptr[r]
+            m = count_postings(index.rare_postings + p, index.rare_ptr[r + 1] - p,
                                scratch.counts, scratch.touched, m)
     # Ask for every reached support vector's common ranks first: they lie at random in a table
     # larger than the cache, and the misses overlap when they are all in flight at once.
@@ -126,15 +126,18 @@ cdef inline int split_features(const RareIndex* index, RareScratch scratch, cons
     return m_common
 
 
-# Point index at the rare-index arrays (feature_class, rare_ptr, rare_postings, rare_sv_ptr,
-# rare_sv_common, kernel; the caller keeps them alive) after checking that they fit together and
-# with n_common common ranks; ValueError otherwise.
-cdef int point_rare_index(RareIndex* index, dict arrays, int32_t n_common) except -1
+# Point index at the rare-index arrays (rare_ptr, rare_postings, rare_sv_ptr, rare_sv_common,
+# kernel) and at features, the KeyIndex of common_ids then rare_ids (feature_index), after
+# checking that they fit together and with n_common common ranks (the caller keeps them alive);
+# ValueError otherwise.
+cdef int point_rare_index(RareIndex* index, dict arrays, int32_t n_common,
+                          KeyIndex features) except -1
 
 
 cdef class SplitSVMScorer(BinaryScorer):
     # Common part: conjunction weights over the ranks of the common features (pke.pxd).
     cdef readonly ConjunctionStore common
+    cdef readonly KeyIndex features
     cdef readonly dict arrays
     cdef readonly dict settings
     cdef readonly ScratchPool pool

@@ -24,6 +24,10 @@ fit max_dense_bytes), the rest in a hash table. The second sum walks an inverted
 features: it counts |s_R & x_R| for the support vectors it reaches, counts |s_C & x_C| from their
 stored common ranks against a mark per common feature of x, and adds a_ki K_R.
 
+Features are found by id through one hash (features/key_index.pyx) holding the common ids by
+rank and then the rare ids, so every table is sized by the number of distinct features of the
+support vectors, however large the ids are (feature hashing writes ids up to 2**31 - 1).
+
 Nothing is approximated: the total is the kernel sum (to floating-point rounding). s = 0 or 1
 makes every feature common (PKE); s above the largest count makes every feature rare (all support
 vectors go through the index, as in PKI).
@@ -48,10 +52,10 @@ from classifiers.evaluators.pke import (
     DEFAULT_MAX_DENSE_BYTES,
     build_store,
     dense_rank_count,
-    rank_features,
 )
 from classifiers.evaluators.pki cimport ScratchPool
 from classifiers.scorer cimport BinaryScorer, no_scores
+from features.key_index cimport KeyIndex
 
 cdef enum:
     STACK_FEATURES = 256
@@ -62,46 +66,79 @@ def auto_common_count(holders: np.ndarray, int64_t n_dense) -> int:
     return 1 if counts.size <= n_dense else int(counts[n_dense]) + 1
 
 
-def split_index(support_vectors, holders: np.ndarray, double min_common_count
-                ) -> tuple[np.ndarray, dict[str, np.ndarray], np.ndarray]:
-    """The split of the features at s = min_common_count (holders[f]: the number of support
-    vectors holding f, for every id they hold): the ids of the common features by rank
-    (rank_features), the arrays of the RareIndex but its kernel (split_svm.pxd), and the support
-    vectors holding a rare feature, ascending (the rare support vectors 0, 1, ...)."""
+def split_index(support_vectors, ids: np.ndarray, holders: np.ndarray,
+                double min_common_count
+                ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray], np.ndarray]:
+    """The split of the features at s = min_common_count (ids: the distinct ids the support
+    vectors hold, ascending; holders[j]: how many of them hold ids[j]): the common ids by rank
+    (most held first, ties: smaller id), the rare ids ascending (rare feature r is rare_ids[r]),
+    the arrays of the RareIndex but its kernel (split_svm.pxd), and the support vectors holding
+    a rare feature, ascending (the rare support vectors 0, 1, ...)."""
     sv = support_vectors
-    common = (holders >= min_common_count) & (holders > 0)
-    rare = (holders < min_common_count) & (holders > 0)
-    common_ids = rank_features(sv, common)
-    rare_ids = np.flatnonzero(rare)
-    feature_class = np.full(holders.size, ABSENT, dtype=np.int32)
-    feature_class[common_ids] = np.arange(common_ids.size, dtype=np.int32)
-    feature_class[rare_ids] = FIRST_RARE - np.arange(rare_ids.size, dtype=np.int32)
+    common = holders >= min_common_count
+    by_rank = np.flatnonzero(common)[np.argsort(-holders[common], kind="stable")]
+    rare = np.flatnonzero(~common)
+    n_common = by_rank.size
+    # Each distinct feature's value in the feature index: common rank, or n_common + rare number.
+    value = np.empty(ids.size, dtype=np.int32)
+    value[by_rank] = np.arange(n_common, dtype=np.int32)
+    value[rare] = n_common + np.arange(rare.size, dtype=np.int32)
     # The rare support vectors' rare features as postings, their common features as ranks.
     rows = np.repeat(np.arange(len(sv)), sv.row_lengths())
-    rare_svs = np.unique(rows[rare[sv.indices]])
+    rare_svs = np.unique(rows[value[np.searchsorted(ids, sv.indices)] >= n_common])
     sub = sv.take(rare_svs)
     sub_rows = np.repeat(np.arange(rare_svs.size), sub.row_lengths())
-    sub_class = feature_class[sub.indices]
-    in_rare = sub_class <= FIRST_RARE
-    rare_number = FIRST_RARE - sub_class[in_rare]
+    sub_value = value[np.searchsorted(ids, sub.indices)]
+    in_rare = sub_value >= n_common
+    rare_number = sub_value[in_rare] - n_common
     order = np.lexsort((sub_rows[in_rare], rare_number))
-    rare_ptr = np.zeros(rare_ids.size + 1, dtype=np.int64)
-    np.cumsum(np.bincount(rare_number, minlength=rare_ids.size), out=rare_ptr[1:])
-    in_common = sub_class >= 0
+    rare_ptr = np.zeros(rare.size + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rare_number, minlength=rare.size), out=rare_ptr[1:])
+    in_common = ~in_rare
     rare_sv_ptr = np.zeros(rare_svs.size + 1, dtype=np.int64)
     np.cumsum(np.bincount(sub_rows[in_common], minlength=rare_svs.size), out=rare_sv_ptr[1:])
     index = {
-        "feature_class": feature_class,
         "rare_ptr": rare_ptr,
         "rare_postings": sub_rows[in_rare][order].astype(np.int32),
         "rare_sv_ptr": rare_sv_ptr,
-        "rare_sv_common": sub_class[in_common],
+        "rare_sv_common": sub_value[in_common],
     }
-    return common_ids, index, rare_svs
+    return ids[by_rank].astype(np.int32), ids[rare].astype(np.int32), index, rare_svs
 
 
-cdef int point_rare_index(RareIndex* index, dict arrays, int32_t n_common) except -1:
-    for name, dtype in (("feature_class", np.int32), ("rare_ptr", np.int64),
+def feature_index(common_ids: np.ndarray, rare_ids: np.ndarray) -> KeyIndex:
+    """The KeyIndex of a split's features: the common ids by rank, then the rare ids, so that
+    an id's value is its common rank, or n_common plus its rare number; ValueError when an id is
+    negative or given twice."""
+    ids = np.concatenate([common_ids, rare_ids]).astype(np.int64)
+    if ids.size and ids.min() < 0:
+        raise ValueError("feature ids must be non-negative")
+    return KeyIndex.from_keys(ids.astype(np.uint64))
+
+
+def rare_ids_of_feature_class(feature_class: np.ndarray, common_ids: np.ndarray) -> np.ndarray:
+    """The rare ids of a split stored in the earlier layout, whose feature_class array gave
+    every id below its length its common rank, -1 (held by no support vector) or -2 - r (the
+    rare feature r); ValueError when it does not agree with common_ids."""
+    feature_class = np.asarray(feature_class)
+    n_common = common_ids.size
+    if n_common and (common_ids.min() < 0 or common_ids.max() >= feature_class.size
+                     or (feature_class[common_ids] != np.arange(n_common)).any()):
+        raise ValueError("common_ids and feature_class disagree")
+    if np.count_nonzero(feature_class >= 0) != n_common:
+        raise ValueError("feature_class must hold ranks, -1 or rare feature numbers")
+    rare = np.flatnonzero(feature_class <= -2)
+    numbers = -2 - feature_class[rare].astype(np.int64)
+    if (np.sort(numbers) != np.arange(rare.size)).any():
+        raise ValueError("feature_class must number the rare features 0, 1, ...")
+    rare_ids = np.empty(rare.size, dtype=np.int32)
+    rare_ids[numbers] = rare
+    return rare_ids
+
+
+cdef int point_rare_index(RareIndex* index, dict arrays, int32_t n_common,
+                          KeyIndex features) except -1:
+    for name, dtype in (("rare_ids", np.int32), ("rare_ptr", np.int64),
                         ("rare_postings", np.int32), ("rare_sv_ptr", np.int64),
                         ("rare_sv_common", np.int32), ("kernel", np.float64)):
         array = arrays[name]
@@ -115,11 +152,14 @@ cdef int point_rare_index(RareIndex* index, dict arrays, int32_t n_common) excep
         if (ptr.size < 1 or ptr[0] != 0 or ptr[ptr.size - 1] != data.size
                 or np.any(np.diff(ptr) < 0)):
             raise ValueError(f"{ptr_name} must delimit {data_name}")
-    fc = arrays["feature_class"]
+    rare_ids = arrays["rare_ids"]
     n_rare = arrays["rare_ptr"].size - 1
     n_rare_sv = arrays["rare_sv_ptr"].size - 1
-    if fc.size and (fc.min() <= FIRST_RARE - n_rare or fc.max() >= n_common):
-        raise ValueError("feature_class must hold ranks, -1 or rare feature numbers")
+    if rare_ids.size != n_rare:
+        raise ValueError("rare_ids must name every rare feature")
+    if len(features) != n_common + n_rare:
+        raise ValueError("the feature index must hold the common and the rare features")
+    largest = int(features.keys().max()) if len(features) else -1
     postings, ranks = arrays["rare_postings"], arrays["rare_sv_common"]
     if postings.size and (postings.min() < 0 or postings.max() >= n_rare_sv):
         raise ValueError("rare_postings must hold rare support vector numbers")
@@ -131,10 +171,10 @@ cdef int point_rare_index(RareIndex* index, dict arrays, int32_t n_common) excep
                        + np.bincount(postings, minlength=n_rare_sv)).max())
     if arrays["kernel"].size < longest + 1:
         raise ValueError("kernel must cover every possible shared-feature count")
-    index.n_ids = fc.size
+    index.max_id = largest
     index.n_common = n_common
     index.n_support_vectors = n_rare_sv
-    index.feature_class = <const int32_t*><size_t>fc.ctypes.data
+    index.features = features.slots()
     index.rare_ptr = <const int64_t*><size_t>arrays["rare_ptr"].ctypes.data
     index.rare_postings = <const int32_t*><size_t>postings.ctypes.data
     index.rare_sv_ptr = <const int64_t*><size_t>arrays["rare_sv_ptr"].ctypes.data
@@ -165,21 +205,21 @@ cdef class SplitSVMScorer(BinaryScorer):
         """
         sv = expansion.support_vectors
         n_sv = len(sv)
-        n_ids = int(sv.indices.max()) + 1 if sv.nnz else 0
-        holders = np.bincount(sv.indices, minlength=n_ids)
+        ids, holders = np.unique(sv.indices, return_counts=True)
         if isinstance(rare_threshold, str) and rare_threshold == AUTO:
-            n_dense = dense_rank_count(int(np.count_nonzero(holders)), expansion.degree,
-                                       expansion.n_outputs, max_dense_bytes)
+            n_dense = dense_rank_count(ids.size, expansion.degree, expansion.n_outputs,
+                                       max_dense_bytes)
             s = float(auto_common_count(holders, n_dense))
         else:
             s = minimum_common_count(rare_threshold, n_sv)
-        common_ids, rare_index, rare_svs = split_index(sv, holders, s)
+        common_ids, rare_ids, rare_index, rare_svs = split_index(sv, ids, holders, s)
         rare_index["rare_sv_common"] = narrow_ranks(rare_index["rare_sv_common"])
         store, constant = build_store(expansion, common_ids, max_dense_bytes, drop_zero_weights)
         longest = int(sv.row_lengths().max()) if n_sv else 0
         arrays = {
             "constant": constant,
             "common_ids": common_ids,
+            "rare_ids": rare_ids,
             **rare_index,
             "rare_sv_coef": np.ascontiguousarray(expansion.coefficients.T[rare_svs]),
             "kernel": expansion.kernel_of_count(np.arange(longest + 1)),
@@ -207,14 +247,12 @@ cdef class SplitSVMScorer(BinaryScorer):
             raise ValueError("the conjunction store does not match the degree or common features")
         if a["constant"].shape != (n_outputs,):
             raise ValueError("constant must hold one value per output")
-        point_rare_index(&rare, a, n_common)
+        features = feature_index(a["common_ids"], a["rare_ids"])
+        point_rare_index(&rare, a, n_common, features)
         if a["rare_sv_coef"].shape != (rare.n_support_vectors, n_outputs):
             raise ValueError("rare_sv_coef must be (n_rare_support_vectors, n_outputs)")
-        fc, ids = a["feature_class"], a["common_ids"]
-        if n_common and (ids.min() < 0 or ids.max() >= fc.size
-                         or (fc[ids] != np.arange(n_common)).any()):
-            raise ValueError("common_ids and feature_class disagree")
         self.common = store
+        self.features = features
         self.arrays = a
         self.settings = dict(settings)
         self.n_outputs = n_outputs
@@ -268,14 +306,17 @@ cdef class SplitSVMScorer(BinaryScorer):
             free(x_ranks)
 
     def memory_report(self) -> dict[str, int]:
-        """Bytes of each part: common expansion, rare index, rare support vectors, scratch."""
+        """Bytes of each part: common expansion, the hash from feature id to common rank or
+        rare feature, rare index, rare support vectors, scratch."""
         parts = self.common.memory_report()
         return {
             "common_dense": parts["dense"],
             "common_hashed": parts["hashed"],
+            "feature_index": self.features.nbytes,
             **part_bytes(self.arrays, {
                 "common_ranks": ("constant", "common_ids"),
-                "rare_index": ("feature_class", "rare_ptr", "rare_postings"),
+                "rare_index": ("rare_ids", "rare_ptr", "rare_postings",
+                               *(("feature_class",) if "feature_class" in self.arrays else ())),
                 "rare_support_vectors": ("rare_sv_ptr", "rare_sv_common", "rare_sv_coef",
                                          "kernel"),
             }),
@@ -286,10 +327,14 @@ cdef class SplitSVMScorer(BinaryScorer):
         return sum(self.memory_report().values())
 
     def to_arrays(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-        """Header (JSON-ready) and arrays that from_arrays turns back into this scorer."""
+        """Header (JSON-ready) and arrays that from_arrays turns back into this scorer. A scorer
+        read from a file of the earlier layout keeps its feature_class array (never looked
+        up) and writes it back instead of rare_ids, so that the file is written as it was."""
         header = {"evaluator": "split", "n_outputs": self.n_outputs,
                   "n_dense": self.common.n_dense, **self.settings}
         arrays = {**self.arrays, **self.common.to_arrays()}
+        if "feature_class" in arrays:
+            del arrays["rare_ids"]
         arrays["rare_sv_common"] = narrow_ranks(arrays["rare_sv_common"])
         return header, arrays
 
@@ -297,7 +342,9 @@ cdef class SplitSVMScorer(BinaryScorer):
     def from_arrays(
         cls, header: dict[str, Any], arrays: dict[str, np.ndarray], source: str = "model"
     ) -> SplitSVMScorer:
-        """Rebuild a scorer from to_arrays() output; ModelFileError names `source`."""
+        """Rebuild a scorer from to_arrays() output; ModelFileError names `source`. Files of
+        the earlier layout, which held a feature_class array over every id up to the largest
+        instead of rare_ids, are read too."""
         settings = header_values(header, "split", "split-svm", {
             "n_outputs": int,
             "n_dense": int,
@@ -312,7 +359,7 @@ cdef class SplitSVMScorer(BinaryScorer):
         expected = {
             "constant": ("float64", (n_outputs,)),
             "common_ids": ("int32", (None,)),
-            "feature_class": ("int32", (None,)),
+            "rare_ids": ("int32", (None,)),
             "rare_ptr": ("int64", (None,)),
             "rare_postings": ("int32", (None,)),
             "rare_sv_ptr": ("int64", (None,)),
@@ -325,11 +372,18 @@ cdef class SplitSVMScorer(BinaryScorer):
         ranks = arrays.get("rare_sv_common")
         if ranks is not None and ranks.dtype == np.int16:
             expected["rare_sv_common"] = ("int16", (None,))
+        if "rare_ids" not in arrays and "feature_class" in arrays:
+            require_arrays(source, arrays, {"feature_class": ("int32", (None,)),
+                                            "common_ids": ("int32", (None,))})
+            with arrays_checked(source, "split-svm"):
+                arrays = {**arrays, "rare_ids": rare_ids_of_feature_class(
+                    arrays["feature_class"], arrays["common_ids"])}
         require_arrays(source, arrays, expected)
         scorer = cls.__new__(cls)
         with arrays_checked(source, "split-svm"):
             store = ConjunctionStore.from_arrays(arrays, settings["degree"],
                                                  arrays["common_ids"].size, n_dense, n_outputs,
                                                  source)
-            scorer._install(store, {name: arrays[name] for name in expected}, settings)
+            kept = [*expected, "feature_class"] if "feature_class" in arrays else expected
+            scorer._install(store, {name: arrays[name] for name in kept}, settings)
         return scorer

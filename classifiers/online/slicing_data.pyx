@@ -37,7 +37,8 @@ cdef bint _same_row(const int64_t* indptr, const int32_t* ranks, int64_t a, int6
 
 
 def rank_rows(const int64_t[::1] indptr, const int32_t[::1] indices, const int32_t[::1] rank_of):
-    """(ranks, row_vector, vector_rows, sorted_vectors): the rank of every entry, ascending
+    """(ranks, row_vector, vector_rows, sorted_vectors), with rank_of[f] the rank of the feature
+    numbered f in indices: the rank of every entry, ascending
     within each row; the vector of each row (identical rows share one, numbered in order of
     first appearance); the first row of each vector; the vectors in lexicographic order of
     their rank sequences (a prefix tree's order)."""
@@ -138,20 +139,23 @@ cdef class SlicingData:
     holding rank r; node_of (built on demand) numbers the prefixes."""
 
     def __init__(self, X):
-        """Rank the features of a BinaryMatrix and merge its identical rows."""
+        """Rank the features of a BinaryMatrix and merge its identical rows. The ids are
+        numbered by their distinct values (np.unique), so the memory taken grows with the
+        entries and the distinct features, not with the largest id."""
         indptr = np.ascontiguousarray(X.indptr, dtype=np.int64)
-        indices = np.ascontiguousarray(X.indices, dtype=np.int32)
         n_rows = indptr.size - 1
-        counts = np.bincount(indices, minlength=1)
-        present = np.flatnonzero(counts)
-        rank_ids = present[np.lexsort((present, -counts[present]))].astype(np.int32)
+        present, numbers, counts = np.unique(X.indices, return_inverse=True,
+                                             return_counts=True)
+        numbers = np.ascontiguousarray(numbers.reshape(-1), dtype=np.int32)
+        by_rank = np.lexsort((present, -counts))
+        rank_ids = present[by_rank].astype(np.int32)
         if rank_ids.size > MAX_RANK + 1:
             raise ValueError(f"at most {MAX_RANK + 1} distinct features can be ranked")
-        rank_of = np.full(counts.size, -1, dtype=np.int32)
-        rank_of[rank_ids] = np.arange(rank_ids.size, dtype=np.int32)
+        rank_of = np.empty(rank_ids.size, dtype=np.int32)
+        rank_of[by_rank] = np.arange(rank_ids.size, dtype=np.int32)
         del counts, present
-        ranks, row_vector, vector_rows, sorted_vectors = rank_rows(indptr, indices, rank_of)
-        del rank_of
+        ranks, row_vector, vector_rows, sorted_vectors = rank_rows(indptr, numbers, rank_of)
+        del rank_of, numbers
         if vector_rows.size > np.iinfo(np.int32).max // 2:
             raise ValueError("too many distinct training vectors")
         vector_indptr, vector_ranks = gather_rows(indptr, ranks, vector_rows)

@@ -12,12 +12,15 @@ and d = 1: r + s sum_f x_f z_f. So a model sum_m a_m P_n(v_m, x) is
     w_f = c1 sum_{m: f in v_m} a_m',  w_fg = 2 s^2 sum_{m: f, g in v_m} a_m',
 with c1 = 2 r s + s^2 (d = 2) or s (d = 1): each model vector's normalisation is folded into its
 weight, and scoring x costs |x| + |x|(|x| - 1)/2 look-ups, however many vectors were added.
-Pair weights are keyed by f << 32 | g (f < g); ids are those of the vectors as stored.
+Single weights are keyed by the id f, pair weights by f << 32 | g (f < g), both in hash maps:
+the ids are those of the vectors as stored, and the table grows with the distinct features and
+pairs, not with the largest id (feature hashing writes ids up to 2**31 - 1).
 """
 from cython.operator cimport dereference as deref
 from cython.operator cimport preincrement as inc
 from libc.math cimport pow, sqrt
 from libc.stdint cimport int32_t, int64_t
+from libcpp.utility cimport pair as cpp_pair
 
 import numpy as np
 
@@ -33,12 +36,13 @@ cdef class Poly2Table:
         self.r = r
         self.bias = 0.0
         self.n_vectors = 0
+        self.max_id = -1
 
     cdef double norm(self, int64_t n_ones) noexcept nogil:
         cdef double value = pow(self.s * n_ones + self.r, self.degree)
         return 1.0 if value == 0.0 else value
 
-    cdef void add_ids(self, const int32_t* ids, int64_t n, double weight) noexcept:
+    cdef int add_ids(self, const int32_t* ids, int64_t n, double weight) except -1:
         cdef double a = weight / sqrt(self.norm(n))
         cdef double single = a * (self.s if self.degree == 1 else 2 * self.r * self.s
                                   + self.s * self.s)
@@ -49,29 +53,31 @@ cdef class Poly2Table:
         self.n_vectors += 1
         for i in range(n):
             f = ids[i]
-            if <size_t>f >= self._single.size():
-                self._single.resize(f + 1, 0.0)
-            self._single[f] += single
+            if f > self.max_id:
+                self.max_id = f
+            _add(&self._single, f, single)
             if self.degree == 2:
                 for j in range(i + 1, n):
-                    self._pairs[_pair_key(f, ids[j])] += pair
+                    _add(&self._pairs, _pair_key(f, ids[j]), pair)
+        return 0
 
     cdef double score_ids(self, const int32_t* ids, int64_t n) noexcept nogil:
         # ids sorted ascending and unique (a BinaryMatrix row).
         cdef double total = self.bias
         cdef int64_t i, j
         cdef int32_t f
-        cdef size_t width = self._single.size()
         cdef unordered_map[int64_t, double].iterator found
         cdef bint pairs = self.degree == 2 and self._pairs.size() > 0
         for i in range(n):
             f = ids[i]
-            if <size_t>f >= width:
-                continue
-            total += self._single[f]
+            if f > self.max_id:
+                break
+            found = self._single.find(f)
+            if found != self._single.end():
+                total += deref(found).second
             if pairs:
                 for j in range(i + 1, n):
-                    if <size_t>ids[j] >= width:
+                    if ids[j] > self.max_id:
                         break
                     found = self._pairs.find(_pair_key(f, ids[j]))
                     if found != self._pairs.end():
@@ -107,46 +113,69 @@ cdef class Poly2Table:
         return self._pairs.size()
 
     def to_arrays(self) -> dict[str, np.ndarray]:
-        """bias (shape (1,)), single weights by id, pair keys (ascending) and their weights."""
-        keys = np.empty(self._pairs.size(), dtype=np.int64)
-        values = np.empty(self._pairs.size(), dtype=np.float64)
-        cdef int64_t[::1] k = keys
-        cdef double[::1] v = values
-        cdef Py_ssize_t i = 0
-        cdef unordered_map[int64_t, double].iterator it = self._pairs.begin()
-        while it != self._pairs.end():
-            k[i] = deref(it).first
-            v[i] = deref(it).second
-            i += 1
-            inc(it)
-        order = np.argsort(keys, kind="stable")
+        """bias (shape (1,)), the ids with a single weight (ascending) and their weights, pair
+        keys (ascending) and their weights."""
+        single_ids, single = _sorted_items(&self._single)
+        pair_keys, pair_weights = _sorted_items(&self._pairs)
         return {
             "bias": np.array([self.bias], dtype=np.float64),
-            "single": np.array(self._single, dtype=np.float64),
-            "pair_keys": keys[order],
-            "pair_weights": values[order],
+            "single_ids": single_ids.astype(np.int32),
+            "single": single,
+            "pair_keys": pair_keys,
+            "pair_weights": pair_weights,
         }
 
     @classmethod
-    def from_arrays(cls, int degree, double s, double r, int64_t n_vectors, bias, single,
-                    pair_keys, pair_weights) -> Poly2Table:
+    def from_arrays(cls, int degree, double s, double r, int64_t n_vectors, bias, single_ids,
+                    single, pair_keys, pair_weights) -> Poly2Table:
         """The table whose to_arrays() gave these arrays."""
         cdef Poly2Table table = cls(degree, s, r)
+        cdef const int32_t[::1] ids = np.ascontiguousarray(single_ids, dtype=np.int32)
         cdef const double[::1] w1 = np.ascontiguousarray(single, dtype=np.float64)
         cdef const int64_t[::1] keys = np.ascontiguousarray(pair_keys, dtype=np.int64)
         cdef const double[::1] w2 = np.ascontiguousarray(pair_weights, dtype=np.float64)
         cdef Py_ssize_t i
+        if ids.shape[0] != w1.shape[0]:
+            raise ValueError(f"{ids.shape[0]} single ids for {w1.shape[0]} single weights")
         if keys.shape[0] != w2.shape[0]:
             raise ValueError(f"{keys.shape[0]} pair keys for {w2.shape[0]} pair weights")
         table.bias = float(np.asarray(bias, dtype=np.float64).reshape(-1)[0])
         table.n_vectors = n_vectors
-        table._single.assign(&w1[0] if w1.shape[0] else NULL,
-                             (&w1[0] if w1.shape[0] else NULL) + w1.shape[0])
+        table._single.reserve(ids.shape[0])
+        for i in range(ids.shape[0]):
+            _add(&table._single, ids[i], w1[i])
+            table.max_id = max(table.max_id, ids[i])
         table._pairs.reserve(keys.shape[0])
         for i in range(keys.shape[0]):
-            table._pairs[keys[i]] = w2[i]
+            _add(&table._pairs, keys[i], w2[i])
         return table
 
 
 cdef inline int64_t _pair_key(int32_t f, int32_t g) noexcept nogil:
     return ((<int64_t>f) << 32) | <int64_t>g
+
+
+cdef int _add(unordered_map[int64_t, double]* weights, int64_t key, double value) except -1:
+    # weights[key] += value (a new key starts at 0); MemoryError when the map cannot grow.
+    cdef cpp_pair[unordered_map[int64_t, double].iterator, bint] slot = weights.insert(
+        cpp_pair[int64_t, double](key, 0.0))
+    cdef double* weight = &deref(slot.first).second
+    weight[0] += value
+    return 0
+
+
+cdef tuple _sorted_items(unordered_map[int64_t, double]* weights):
+    # (keys ascending, their weights) of a map.
+    keys = np.empty(weights.size(), dtype=np.int64)
+    values = np.empty(weights.size(), dtype=np.float64)
+    cdef int64_t[::1] k = keys
+    cdef double[::1] v = values
+    cdef Py_ssize_t i = 0
+    cdef unordered_map[int64_t, double].iterator it = weights.begin()
+    while it != weights.end():
+        k[i] = deref(it).first
+        v[i] = deref(it).second
+        i += 1
+        inc(it)
+    order = np.argsort(keys, kind="stable")
+    return keys[order], values[order]

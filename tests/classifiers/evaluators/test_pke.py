@@ -76,10 +76,9 @@ def ordered_dense_sum(scorer: PKEScorer, row: np.ndarray) -> float:
     """A degree-2, one-output, all-dense PKE value added up in ConjunctionStore.add's order:
     the constant plus (for each rank c of the row in feature order: its single, then its pairs
     with the ranks before it)."""
-    rank_of = scorer.arrays["rank_of"]
     weights = scorer.store.dense_weights[:, 0]
     n_dense = scorer.store.n_dense
-    ranks = [int(rank_of[f]) for f in row if f < rank_of.size and rank_of[f] >= 0]
+    ranks = [int(rank) for rank in scorer.ranks(row) if rank >= 0]
     total = 0.0
     for c, rc in enumerate(ranks):
         total += float(weights[rc])

@@ -77,8 +77,8 @@ def test_split_files_round_trip_and_are_checked(tmp_path: Path) -> None:
     path = tmp_path / "split.model"
     again, read_header, read_arrays = file_round_trip(scorer, X, path)
     report = scorer.memory_report()
-    assert set(report) == {"common_dense", "common_hashed", "common_ranks", "rare_index",
-                           "rare_support_vectors", "scratch_per_call"}
+    assert set(report) == {"common_dense", "common_hashed", "feature_index", "common_ranks",
+                           "rare_index", "rare_support_vectors", "scratch_per_call"}
     assert scorer.memory_bytes() == again.memory_bytes() == sum(report.values())
     assert read_arrays["rare_sv_common"].dtype == np.int16
     assert scorer.arrays["rare_sv_common"].dtype == again.arrays["rare_sv_common"].dtype
@@ -95,3 +95,32 @@ def test_split_files_round_trip_and_are_checked(tmp_path: Path) -> None:
                                                  if k != "rare_ptr"})
     with pytest.raises(ModelFileError, match="header"):
         SplitSVMScorer.from_arrays({**read_header, "degree": "three"}, read_arrays)
+
+
+def test_files_of_the_earlier_layout_load_to_the_same_scorer(tmp_path: Path) -> None:
+    """Earlier split files held feature_class, one entry per id up to the largest (its common
+    rank, -1, or -2 - r for the rare feature r), instead of rare_ids: they load to the same
+    scorer, which writes them back as they were, and one that disagrees with common_ids is
+    refused in one sentence."""
+    expansion, vocabulary = random_expansion(12, 200, 2, 2)
+    X = zipf_rows(np.random.default_rng(12), 300, vocabulary, 30)
+    scorer = SplitSVMScorer(expansion, 0.02)
+    header, arrays = scorer.to_arrays()
+    common_ids, rare_ids = arrays.pop("common_ids"), arrays.pop("rare_ids")
+    assert common_ids.size and rare_ids.size
+    feature_class = np.full(int(expansion.support_vectors.indices.max()) + 1, -1, np.int32)
+    feature_class[common_ids] = np.arange(common_ids.size)
+    feature_class[rare_ids] = -2 - np.arange(rare_ids.size)
+    earlier = {**arrays, "common_ids": common_ids, "feature_class": feature_class}
+    again = SplitSVMScorer.from_arrays(header, earlier)
+    np.testing.assert_array_equal(again.arrays["rare_ids"], rare_ids)
+    assert again.decision_function(X).tobytes() == scorer.decision_function(X).tobytes()
+    written_header, written = again.to_arrays()
+    assert written_header == header and set(written) == set(earlier)
+    for name, array in earlier.items():
+        assert written[name].dtype == array.dtype and np.array_equal(written[name], array), name
+    swapped = feature_class.copy()
+    swapped[common_ids[:2]] = swapped[common_ids[1::-1]]
+    with pytest.raises(ModelFileError, match="old.model: inconsistent split-svm arrays"):
+        SplitSVMScorer.from_arrays(header, {**earlier, "feature_class": swapped},
+                                   source="old.model")

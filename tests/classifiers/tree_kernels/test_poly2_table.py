@@ -54,3 +54,25 @@ def test_empty_table_and_bad_degree() -> None:
     assert table.score(np.zeros(0, dtype=np.int32)) == 0.0
     with pytest.raises(ValueError):
         Poly2Table(3, 1.0, 1.0)
+
+
+def test_ids_up_to_the_largest_int32_score_as_their_small_renumbering() -> None:
+    """Weights are kept by id in hash maps: ids near 2**31 - 1 (feature hashing) give the scores
+    of the same vectors with the ids renumbered small, and arrays of the distinct ids only."""
+    rng = np.random.default_rng(8)
+    ids = np.concatenate([np.arange(10), 2_000_000_000 + 3 * np.arange(9), [2**31 - 1]])
+    model, queries = random_vectors(rng, 40, 20), random_vectors(rng, 30, 20)
+    weights = rng.normal(size=40)
+    small, huge = Poly2Table(2, 1.0, 1.0), Poly2Table(2, 1.0, 1.0)
+    for i, weight in enumerate(weights.tolist()):
+        small.add(model.row(i), weight)
+        huge.add(ids[model.row(i)], weight)
+
+    def renumbered(vectors: BinaryMatrix) -> BinaryMatrix:
+        return BinaryMatrix(vectors.indptr, ids[vectors.indices], 2**31)
+
+    assert np.array_equal(huge.scores(renumbered(queries)), small.scores(queries))
+    assert huge.max_id == ids[model.indices.max()] and huge.n_pairs == small.n_pairs
+    arrays = huge.to_arrays()
+    assert np.array_equal(arrays["single_ids"], ids[small.to_arrays()["single_ids"]])
+    assert arrays["single_ids"].size <= 20 and arrays["single"].nbytes <= 160
