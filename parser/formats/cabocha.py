@@ -26,7 +26,10 @@ sentence, which is that of its first morpheme whose line tells (``BunsetsuSenten
   cForm);
 - 9 fields, IPAdic: pos1, pos2, pos3, pos4, conj_type, conj_form, base, reading,
   pronunciation (pos3 and pos4 are not kept); 7 fields in an IPAdic sentence, or with no base
-  form and no semantic field (``*``), are IPAdic's unknown word (the reading is ``*``);
+  form and no semantic field (``*``), are IPAdic's unknown word (the reading is ``*``); a
+  sentence in this layout with a part of speech only UniDic has (補助記号, 形状詞, 代名詞,
+  空白: UniDic's analyses written in IPAdic's fields, as ginzame does) is UniDic's, its pos2
+  and pos3 read as one;
 - 6 fields, JUMAN layout (KNP data converted as J.DepP does): pos1, pos2, conj_type,
   conj_form, base, reading; 7 fields whose last one is given are MeCab's JUMAN dictionary
   (jumandic), the same six and its semantic information.
@@ -76,7 +79,14 @@ _LAYOUTS = {
     ("ipadic", IPADIC_UNKNOWN_FIELDS): (0, 1, 4, 5, 6, None),
     ("unidic", UNIDIC_MIN_FIELDS): (0, (1, 2), 4, 5, 7, 6),
     ("unidic", UNIDIC_UNKNOWN_FIELDS): (0, (1, 2), 4, 5, None, None),
+    # UniDic's names in IPAdic's nine fields (ginzame and other tools that write UniDic's
+    # analyses in MeCab-IPAdic's layout), and their unknown words.
+    ("unidic", IPADIC_FIELDS): (0, (1, 2), 4, 5, 6, 7),
+    ("unidic", IPADIC_UNKNOWN_FIELDS): (0, (1, 2), 4, 5, 6, None),
 }
+# Parts of speech (pos1) that only UniDic has: a sentence in IPAdic's layout with one of them
+# is UniDic's.
+UNIDIC_ONLY_POS = frozenset(("補助記号", "形状詞", "代名詞", "空白"))
 # The tag set a number of fields means when nothing else tells.
 _OWN_TAGSET = {JUMAN_FIELDS: "juman", IPADIC_UNKNOWN_FIELDS: "ipadic", IPADIC_FIELDS: "ipadic",
                UNIDIC_MIN_FIELDS: "unidic"}
@@ -215,10 +225,13 @@ def _line_tagset(fields: list[str]) -> str:
 
 
 def _block_tagset(features: list[list[str]]) -> str:
-    """The tag set of a sentence: that of its first morpheme that tells (see _line_tagset)."""
+    """The tag set of a sentence: that of its first morpheme that tells (see _line_tagset),
+    UniDic's when an IPAdic-layout sentence has a part of speech only UniDic has."""
     for fields in features:
         tagset = _line_tagset(fields)
         if tagset:
+            if tagset == "ipadic" and any(f[0] in UNIDIC_ONLY_POS for f in features):
+                return "unidic"
             return tagset
     return ""
 

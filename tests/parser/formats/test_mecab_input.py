@@ -132,3 +132,15 @@ def test_quoted_fields_are_read_as_csv_wherever_they_are():
     (sentence,) = read_mecab(io.StringIO(f"{comma}\n{late}\nEOS\n"))
     assert sentence.pos2 == ["読点", "係助詞"] and sentence.base == [",", "は"]
     assert sentence.tagset == "unidic"
+
+
+def test_unidic_names_in_ipadics_nine_fields_are_unidic():
+    # UniDic's analysis written in MeCab-IPAdic's layout (pos1-4, cType, cForm, base, reading,
+    # pronunciation), as ginzame and similar tools write it.
+    text = ("銀座\t名詞,固有名詞,地名,一般,*,*,銀座,ギンザ,ギンザ\n"
+            "で\t助詞,格助詞,*,*,*,*,で,デ,デ\n。\t補助記号,句点,*,*,*,*,。,。,。\nEOS\n")
+    (sentence,) = read_mecab(io.StringIO(text))
+    assert sentence.tagset == "unidic"
+    assert sentence.pos2 == ["固有名詞-地名", "格助詞", "句点"]
+    (ipadic,) = read_mecab(io.StringIO(IPADIC))
+    assert ipadic.tagset == "ipadic" and ipadic.pos2[0] == "固有名詞"
