@@ -17,7 +17,7 @@ surface and the six columns (reading, base, pos1, pos2, conj_type, conj_form) th
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from parser.formats.bunsetsu_sentence import BunsetsuSentence
 
@@ -61,24 +61,36 @@ def _knp_field(text: str) -> str:
     return text.replace(" ", "\\ ") if text else "*"
 
 
+def _block(sentence: BunsetsuSentence, starts: Sequence[int],
+           chunk_lines: Callable[[int], list[str]], morpheme_line: Callable[[int], str]) -> str:
+    """The comment lines, then each morpheme's line, after the lines chunk_lines(number) of
+    the bunsetsu it starts; EOS and its newline at the end."""
+    lines = _comments(sentence)
+    first = dict(zip(starts, range(len(starts))))
+    for m in range(len(sentence.surface)):
+        if m in first:
+            lines.extend(chunk_lines(first[m]))
+        lines.append(morpheme_line(m))
+    lines.append("EOS\n")
+    return "\n".join(lines)
+
+
 def knp_block_of(sentence: BunsetsuSentence, starts: Sequence[int], heads: Sequence[int],
                  dep_types: Sequence[str] | None) -> str:
     """The sentence as a KNP block (EOS and its newline included)."""
-    lines = _comments(sentence)
-    first = dict(zip(starts, range(len(starts))))
-    for m, surface in enumerate(sentence.surface):
-        if m in first:
-            number = first[m]
-            head_type = f"{heads[number]}{_knp_type(dep_types, number)}"
-            lines.append(f"* {head_type}")
-            lines.append(f"+ {head_type}")
-        lines.append(" ".join((
-            _knp_field(surface), _knp_field(sentence.reading[m]), _knp_field(sentence.base[m]),
-            _knp_field(sentence.pos1[m]), "0", _knp_field(sentence.pos2[m]), "0",
-            _knp_field(sentence.conj_type[m]), "0", _knp_field(sentence.conj_form[m]), "0",
-            "NIL")))
-    lines.append("EOS\n")
-    return "\n".join(lines)
+
+    def chunk_lines(number: int) -> list[str]:
+        head_type = f"{heads[number]}{_knp_type(dep_types, number)}"
+        return [f"* {head_type}", f"+ {head_type}"]
+
+    def morpheme_line(m: int) -> str:
+        return " ".join((
+            _knp_field(sentence.surface[m]), _knp_field(sentence.reading[m]),
+            _knp_field(sentence.base[m]), _knp_field(sentence.pos1[m]), "0",
+            _knp_field(sentence.pos2[m]), "0", _knp_field(sentence.conj_type[m]), "0",
+            _knp_field(sentence.conj_form[m]), "0", "NIL"))
+
+    return _block(sentence, starts, chunk_lines, morpheme_line)
 
 
 def _knp_type(dep_types: Sequence[str] | None, number: int) -> str:
@@ -96,15 +108,14 @@ def _csv_field(field: str) -> str:
 def cabocha_block_of(sentence: BunsetsuSentence, starts: Sequence[int], heads: Sequence[int],
                      dep_types: Sequence[str] | None) -> str:
     """The sentence as a CaboCha block in the JUMAN layout (EOS and its newline included)."""
-    lines = _comments(sentence)
-    first = dict(zip(starts, range(len(starts))))
-    for m, surface in enumerate(sentence.surface):
-        if m in first:
-            number = first[m]
-            dep_type = "D" if dep_types is None else dep_types[number]
-            lines.append(cabocha_chunk_line(sentence, starts, number, heads[number], dep_type))
+
+    def chunk_lines(number: int) -> list[str]:
+        dep_type = "D" if dep_types is None else dep_types[number]
+        return [cabocha_chunk_line(sentence, starts, number, heads[number], dep_type)]
+
+    def morpheme_line(m: int) -> str:
         features = (sentence.pos1[m], sentence.pos2[m], sentence.conj_type[m],
                     sentence.conj_form[m], sentence.base[m], sentence.reading[m])
-        lines.append(f"{surface}\t{','.join(map(_csv_field, features))}")
-    lines.append("EOS\n")
-    return "\n".join(lines)
+        return f"{sentence.surface[m]}\t{','.join(map(_csv_field, features))}"
+
+    return _block(sentence, starts, chunk_lines, morpheme_line)
