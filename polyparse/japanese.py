@@ -24,7 +24,12 @@ from parser.bunsetsu.bunsetsu_files import (
     training_sentences,
 )
 from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
-from parser.bunsetsu.config import TRAINING_THREADS, BunsetsuConfig, classifier_options
+from parser.bunsetsu.config import (
+    TRAINING_THREADS,
+    BunsetsuConfig,
+    chunker_options,
+    classifier_options,
+)
 from parser.formats.bunsetsu import BUNSETSU_FORMATS, INPUT_FORMATS, OUTPUT_FORMAT, read_bunsetsu
 from parser.formats.bunsetsu_sentence import BunsetsuSentence
 from parser.formats.knp_documents import document_paths
@@ -119,17 +124,20 @@ def train_japanese_parser(train: Path | Iterable[Path], dev: Path | None = None,
                           evaluator: str = BunsetsuConfig.evaluator,
                           chunker: bool = BunsetsuConfig.chunker, strict: bool = False,
                           seed: int = BunsetsuConfig.seed, threads: int = TRAINING_THREADS,
-                          format: str = "knp",
-                          encoding: str = "utf-8", **classifier_settings: Any
+                          format: str = "knp", encoding: str = "utf-8",
+                          chunker_C: float | None = None, chunker_iterations: int | None = None,
+                          **classifier_settings: Any
                           ) -> tuple[JapaneseParser, dict[str, Any] | None, list[str]]:
     """A parser trained on KNP/CaboCha files, its scores on dev (None without dev), and the
     problems (`file:line: what`) of the malformed training sentences it skipped (InputError
     for the first one with strict). classifier_settings (C, degree, iterations, ...) go over
-    the backend's defaults; ValueError for a bad setting, before any data is read."""
-    config = BunsetsuConfig(algorithm=algorithm, classifier=classifier,
-                            classifier_params=classifier_options(classifier,
-                                                                 **classifier_settings),
-                            evaluator=evaluator, chunker=chunker, seed=seed)
+    the backend's defaults (chunker_C and chunker_iterations: the chunker's, as `ja train
+    --chunker-C`); ValueError for a bad setting, before any data is read."""
+    params = classifier_options(classifier, **classifier_settings)
+    config = BunsetsuConfig(algorithm=algorithm, classifier=classifier, classifier_params=params,
+                            evaluator=evaluator, chunker=chunker, seed=seed,
+                            chunker_params=chunker_options(classifier, params, chunker_C,
+                                                           chunker_iterations))
     model = BunsetsuParser(config)
     paths = [train] if isinstance(train, (str, os.PathLike)) else list(train)
     problems: list[str] = []

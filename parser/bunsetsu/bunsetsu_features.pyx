@@ -25,8 +25,10 @@ chunk or morpheme gives no key, nor does a string the lexicon lacks (id < 3).
 
 The chunker (J.DepP's) decides at each morpheme m >= 1 whether m starts a bunsetsu, from
 m - 2 {surf, pos2, form}, m - 1 and m {surf, pos1, pos2, form}, m + 1 {surf, pos1, pos2} and
-m + 2 {surf}; the character class of m - 1 and of m (the scripts of the first and the last
-character: kanji, hiragana, katakana, digit, latin, other; char_class); and, dynamically, the
+m + 2 {surf}; the character class of m - 2, m - 1, m and m + 1 (the scripts of the first and
+the last character: kanji, hiragana, katakana, digit, latin, other; char_class; those of m - 2
+and m + 1 tell a coordination 誹謗・中傷 from a name ジョン・スミス, which KWDLC bunsetsu split
+and do not); and, dynamically, the
 pos1 and pos2 of the first morpheme of the bunsetsu holding m - 1 when that bunsetsu already has
 two morphemes or more (its start is the last start decided before m).
 """
@@ -78,6 +80,8 @@ cdef enum:
     T_B_CLASS_PREV = 84
     T_B_CLASS_THIS = 85
     T_B_FIRST = 86          # + attribute: the first morpheme of the bunsetsu holding m - 1
+    T_B_CLASS_PREV2 = 90
+    T_B_CLASS_NEXT = 91
 
 
 cdef inline uint64_t make_key(int template, int32_t value) noexcept nogil:
@@ -274,6 +278,10 @@ cdef int boundary_keys(const SentenceView* s, int m, int start, uint64_t* out) n
         n = add_token(s, m + 2, T_B_NEXT2, SURF, out, n)
     n = add_value(T_B_CLASS_PREV, s.char_class[m - 1], out, n)
     n = add_value(T_B_CLASS_THIS, s.char_class[m], out, n)
+    if m >= 2:
+        n = add_value(T_B_CLASS_PREV2, s.char_class[m - 2], out, n)
+    if m + 1 < s.n_morphemes:
+        n = add_value(T_B_CLASS_NEXT, s.char_class[m + 1], out, n)
     if start < m - 1:
         n = add_token(s, start, T_B_FIRST, POS1, out, n)
         n = add_token(s, start, T_B_FIRST, POS2, out, n)

@@ -83,6 +83,19 @@ class BunsetsuConfig:
         return params
 
 
+def chunker_options(classifier: str, params: dict[str, Any], C: float | None = None,
+                    iterations: int | None = None) -> dict[str, Any] | None:
+    """The chunker's settings when C or iterations is given for it (over params, the
+    classifier's settings, with CHUNKER_OVERRIDES), else None (BunsetsuConfig's default)."""
+    if C is None and iterations is None:
+        return None
+    chunker = {**params, **CHUNKER_OVERRIDES.get(classifier, {})}
+    for key, value in (("C", C), ("iterations", iterations)):
+        if value is not None:
+            chunker[key] = value
+    return chunker
+
+
 def classifier_options(classifier: str, **given: Any) -> dict[str, Any]:
     """The backend's settings for this parser: the given ones (None: not given) over
     CLASSIFIER_DEFAULTS. ValueError for a setting the backend does not take."""

@@ -21,6 +21,7 @@ from parser.bunsetsu.config import (
     NO_CONVERSION,
     TRAINING_THREADS,
     BunsetsuConfig,
+    chunker_options,
     classifier_options,
 )
 from parser.cli.common import (
@@ -64,6 +65,10 @@ def register(ja: argparse.ArgumentParser) -> None:
                             f"{NO_CONVERSION} keeps the kernel model)")
     train.add_argument("--no-chunker", dest="chunker", action="store_false",
                        help="do not train the bunsetsu chunker")
+    train.add_argument("--chunker-C", type=float, dest="chunker_C",
+                       help="the chunker's regularisation (default: pa-slicing 1, else -C)")
+    train.add_argument("--chunker-iterations", type=int,
+                       help="the chunker's passes (default: pa-slicing 10, else --iterations)")
     train.add_argument("--strict", action="store_true",
                        help="stop at a malformed training sentence instead of skipping it")
     train.add_argument("--seed", type=int, default=BunsetsuConfig.seed,
@@ -132,9 +137,16 @@ def run_train(args: argparse.Namespace) -> int:
     try:
         params = classifier_options(args.classifier, C=args.C, degree=args.degree,
                                     iterations=args.iterations)
+        if not args.chunker and (args.chunker_C is not None
+                                 or args.chunker_iterations is not None):
+            raise ValueError("--chunker-C and --chunker-iterations need the chunker "
+                             "(not --no-chunker)")
         config = BunsetsuConfig(algorithm=args.algorithm, classifier=args.classifier,
                                 classifier_params=params, evaluator=args.evaluator,
-                                chunker=args.chunker, seed=args.seed)
+                                chunker=args.chunker, seed=args.seed,
+                                chunker_params=chunker_options(args.classifier, params,
+                                                               args.chunker_C,
+                                                               args.chunker_iterations))
         parser = BunsetsuParser(config)
     except ValueError as error:
         raise InputError(f"ja train: {error}") from None

@@ -28,6 +28,7 @@ T_DISTANCE, T_GAP_BRACKET, T_GAP_PUNCT = 56, 57, 58
 T_CHILD_PARTICLE, T_I_CHILD_PARTICLE = 59, 60
 T_B_PREV2, T_B_PREV, T_B_THIS, T_B_NEXT, T_B_NEXT2 = 64, 68, 72, 76, 80
 T_B_CLASS_PREV, T_B_CLASS_THIS, T_B_FIRST = 84, 85, 86
+T_B_CLASS_PREV2, T_B_CLASS_NEXT = 90, 91
 # Bracket states: no brackets, more 括弧始 than 括弧終, fewer, as many (> 0).
 NO_BRACKET, OPENED, CLOSED, BALANCED = 0, 1, 2, 3
 COMMA, PERIOD = 1, 2  # punctuation flags (both: 3)
@@ -183,6 +184,10 @@ class Reference:
             keys += self.token(T_B_NEXT2, m + 2, [SURF])
         keys.append(key(T_B_CLASS_PREV, self.char_class[m - 1]))
         keys.append(key(T_B_CLASS_THIS, self.char_class[m]))
+        if m >= 2:
+            keys.append(key(T_B_CLASS_PREV2, self.char_class[m - 2]))
+        if m + 1 < n:
+            keys.append(key(T_B_CLASS_NEXT, self.char_class[m + 1]))
         # The bunsetsu holding m - 1, as the chunker has decided it before m.
         start = max(c for c in self.chunk_start[:-1] if c < m)
         if start < m - 1:

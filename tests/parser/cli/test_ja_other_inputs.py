@@ -140,3 +140,20 @@ def test_raw_text_without_mecab_installed_says_what_to_install(tmp_path):
                             capture_output=True, text=True, check=False)
     one_line(result, "pip install 'polyparse[mecab]'")
     assert not (tmp_path / "out.cabocha").exists()
+
+
+def test_the_chunkers_own_settings(tmp_path):
+    from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
+    from tests.parser.bunsetsu.samples import synthetic_sentences
+    from tests.parser.cli.test_ja import write_knp
+
+    train = write_knp(tmp_path / "train.knp", synthetic_sentences(3, 60))
+    model = tmp_path / "m.model"
+    result = polyparse("ja", "train", "-q", "--train", str(train), "--model", str(model),
+                       "--iterations", "2", "--chunker-C", "0.05", "--chunker-iterations", "3")
+    assert result.returncode == 0, result.stderr
+    config = BunsetsuParser.load(str(model)).config
+    assert config.chunker_params["C"] == 0.05 and config.chunker_params["iterations"] == 3
+    assert config.classifier_params["iterations"] == 2
+    one_line(polyparse("ja", "train", "--train", str(train), "--model", str(model),
+                       "--chunker-C", "0"), "C must be positive")
