@@ -1,5 +1,6 @@
 """Issue 22, B8: SIGTERM and SIGINT end a parse inside one long sentence (thousands of bunsetsu
-or tokens), with the exit status of a signal between sentences, no traceback and nothing written.
+or tokens), clf predict inside its rows and srl predict inside its tree scores, with the exit
+status of a signal between sentences, no traceback and nothing written.
 
 The compiled loops check for signals every few thousand steps (features/signal_checks.pyx). The
 test hook POLYPARSE_TEST_LONG_INPUT makes a loop say "ready" on stderr when it starts the long
@@ -11,8 +12,11 @@ import io
 import signal
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from features.binary_matrix import BinaryMatrix
+from features.svmlight import write_svmlight
 from parser.formats.cabocha import knp_to_cabocha
 from parser.formats.knp import read_knp
 from parser.models.bundled import bundled_example
@@ -24,6 +28,7 @@ from tests.parser.cli.user_runs import POLYPARSE, check_a_signal_inside_a_long_i
 LONG = 20_000
 HOOK_LENGTH = 10_000
 SIGNALS = [signal.SIGTERM, signal.SIGINT]
+GOLD_CONLL = Path(__file__).resolve().parents[2] / "data" / "gold_conll" / "good.gold_conll"
 
 
 def knp_block(sentence: Sentence, sid: str, bunsetsu_lines: bool = True) -> str:
@@ -64,6 +69,17 @@ def long_conllu_sentence(n_tokens: int) -> str:
         label = "root" if i == 1 else "dep"
         lines.append(f"{i}\t{form}\t{lemma}\t{upos}\t{xpos}\t_\t{i - 1}\t{label}\t_\t_")
     return "\n".join(lines) + "\n\n"
+
+
+def svm_file(path: Path, n_rows: int, seed: int) -> Path:
+    """A binary svmlight file: 12 of 200 features a row, labels from noisy weights."""
+    rng = np.random.default_rng(seed)
+    weights = rng.normal(size=200)
+    rows = [np.sort(rng.choice(200, size=12, replace=False)) for _ in range(n_rows)]
+    labels = [1 if weights[row].sum() + rng.normal() > 0 else -1 for row in rows]
+    write_svmlight(path, BinaryMatrix.from_rows(rows, n_features=200), np.array(labels),
+                   id_offset=1)
+    return path
 
 
 @pytest.fixture(scope="module")
@@ -118,3 +134,43 @@ def test_dep_parse_ends_inside_a_long_sentence(tmp_path: Path, signum: int) -> N
     check_a_signal_inside_a_long_input(
         [POLYPARSE, "dep", "parse", str(source), "-o", str(folder / "parsed.conllu")],
         HOOK_LENGTH, folder, signum)
+
+
+@pytest.fixture(scope="module")
+def kernel_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("clf")
+    model = folder / "kernel.model"
+    result = polyparse("clf", "train", str(svm_file(folder / "train.svm", 600, 1)), "--model",
+                       str(model), "--classifier", "kernel-svm")
+    assert result.returncode == 0, result.stderr
+    return model
+
+
+@pytest.mark.parametrize("signum", SIGNALS)
+@pytest.mark.parametrize("eval_mode", ["naive", "split"])
+def test_clf_predict_ends_inside_its_rows(kernel_model: Path, tmp_path: Path, eval_mode: str,
+                                          signum: int) -> None:
+    """The scorer's loop over LONG rows (the decision values are written after it)."""
+    test = svm_file(tmp_path / "test.svm", LONG, 2)
+    folder = tmp_path / "out"
+    folder.mkdir()
+    check_a_signal_inside_a_long_input(
+        [POLYPARSE, "clf", "predict", "--model", str(kernel_model), str(test), "--eval-mode",
+         eval_mode, "--decision-values", str(folder / "values.txt")], HOOK_LENGTH, folder,
+        signum, output_open=False)
+
+
+@pytest.mark.parametrize("signum", SIGNALS)
+def test_srl_predict_ends_inside_its_tree_scores(tmp_path: Path, signum: int) -> None:
+    """The DAG scores of every candidate node: 46 a copy of the sample file, 300 copies (the
+    predictions are written after them)."""
+    model = tmp_path / "srl.model"
+    result = polyparse("srl", "train", "--train", str(GOLD_CONLL), "--model", str(model))
+    assert result.returncode == 0, result.stderr
+    source = tmp_path / "long.gold_conll"
+    source.write_text(GOLD_CONLL.read_text(encoding="utf-8") * 300, encoding="utf-8")
+    folder = tmp_path / "out"
+    folder.mkdir()
+    check_a_signal_inside_a_long_input(
+        [POLYPARSE, "srl", "predict", "--model", str(model), str(source), "-o",
+         str(folder / "predicted.gold_conll")], HOOK_LENGTH, folder, signum, output_open=False)
