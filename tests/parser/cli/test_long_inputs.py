@@ -1,6 +1,7 @@
 """Issue 22, B8: SIGTERM and SIGINT end a parse inside one long sentence (thousands of bunsetsu
-or tokens), clf predict inside its rows and srl predict inside its tree scores, with the exit
-status of a signal between sentences, no traceback and nothing written.
+or tokens), clf predict inside its rows and clf train inside its solver, with the exit status of
+a signal between sentences, no traceback and nothing written; srl predict inside its tree
+scores, likewise.
 
 The compiled loops check for signals every few thousand steps (features/signal_checks.pyx). The
 test hook POLYPARSE_TEST_LONG_INPUT makes a loop say "ready" on stderr when it starts the long
@@ -28,6 +29,8 @@ from tests.parser.cli.user_runs import POLYPARSE, check_a_signal_inside_a_long_i
 LONG = 20_000
 HOOK_LENGTH = 10_000
 SIGNALS = [signal.SIGTERM, signal.SIGINT]
+# Rows of a training file: the solvers take CHECK_STEPS steps long before they end.
+TRAINING_ROWS = 4_000
 GOLD_CONLL = Path(__file__).resolve().parents[2] / "data" / "gold_conll" / "good.gold_conll"
 
 
@@ -158,6 +161,19 @@ def test_clf_predict_ends_inside_its_rows(kernel_model: Path, tmp_path: Path, ev
         [POLYPARSE, "clf", "predict", "--model", str(kernel_model), str(test), "--eval-mode",
          eval_mode, "--decision-values", str(folder / "values.txt")], HOOK_LENGTH, folder,
         signum, output_open=False)
+
+
+@pytest.mark.parametrize("signum", SIGNALS)
+@pytest.mark.parametrize("classifier", ["kernel-svm", "pa-slicing", "poly2-linear"])
+def test_clf_train_ends_inside_its_solver(tmp_path: Path, classifier: str, signum: int) -> None:
+    """SMO, PA-I by kernel slicing and dual coordinate descent on TRAINING_ROWS rows of two
+    classes, in the main thread (the model is written after them)."""
+    train = svm_file(tmp_path / "train.svm", TRAINING_ROWS, 3)
+    folder = tmp_path / "out"
+    folder.mkdir()
+    check_a_signal_inside_a_long_input(
+        [POLYPARSE, "clf", "train", str(train), "--model", str(folder / "m.model"),
+         "--classifier", classifier], TRAINING_ROWS, folder, signum, output_open=False)
 
 
 @pytest.mark.parametrize("signum", SIGNALS)
