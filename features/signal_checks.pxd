@@ -4,9 +4,9 @@
 from libc.stdint cimport int64_t
 
 cdef enum:
-    # Steps between two checks: a step is a parser decision, a row, a training example or an
-    # iteration of a solver, which take microseconds (milliseconds at most); a check costs
-    # about 0.1 microsecond.
+    # Steps between two checks: a step is a parser decision, a row or a training example, or
+    # about a microsecond of work where one takes longer (a loop then counts several steps for
+    # it), so that checks come every millisecond or so; one costs about 0.1 microsecond.
     CHECK_STEPS = 1024
 
 # -1 with the exception set (declared noexcept, so that count_steps, inlined in the loops,
