@@ -1,6 +1,6 @@
 # The Cython-level contract of every binary-feature backend (DESIGN.md, "classifiers/").
 from libc.math cimport NAN
-from libc.stdint cimport int32_t
+from libc.stdint cimport int32_t, int64_t
 
 
 cdef class BinaryScorer:
@@ -11,6 +11,10 @@ cdef class BinaryScorer:
     # (sorted, unique) are feats[0..n) into out[0..n_outputs). Safe to call from several threads;
     # out of memory, the values are NaN (no_scores).
     cdef void scores(self, const int32_t* feats, int n, double* out) noexcept nogil
+
+    # Signal-check steps (features/signal_checks) that one row of decision_function takes:
+    # about one per microsecond of scoring (1 but for the naive kernel sums).
+    cdef int64_t steps_per_row(self) noexcept
 
 
 # What scores writes when it cannot get the memory it needs: NaN for every decision value.

@@ -2,11 +2,14 @@
 """BinaryScorer: the base class of compiled scorers over sparse binary feature vectors.
 
 A parser's Cython loop calls `scorer.scores(feats, n, out)` directly; Python code calls
-`decision_function(X)` on a BinaryMatrix, which loops over the rows without the GIL.
+`decision_function(X)` on a BinaryMatrix, which loops over the rows without the GIL and checks
+for signals every few thousand rows (features/signal_checks.pyx).
 """
 from libc.stdint cimport int32_t, int64_t
 
 import numpy as np
+
+from features.signal_checks cimport CHECK_STEPS, count_steps, long_input_ends, long_input_starts
 
 
 cdef class BinaryScorer:
@@ -20,6 +23,9 @@ cdef class BinaryScorer:
         for k in range(self.n_outputs):
             out[k] = 0.0
 
+    cdef int64_t steps_per_row(self) noexcept:
+        return 1
+
     def __reduce__(self):
         raise TypeError(f"a compiled {type(self).__name__} does not pickle; pickle the "
                         "classifier it belongs to, which pickles through its model bytes")
@@ -31,11 +37,15 @@ cdef class BinaryScorer:
         cdef Py_ssize_t n_rows = indptr.shape[0] - 1, i
         cdef int32_t empty = 0
         cdef const int32_t* base = &indices[0] if indices.shape[0] else &empty
+        cdef int64_t steps_left = CHECK_STEPS, row_steps = self.steps_per_row()
         out = np.zeros((max(n_rows, 0), self.n_outputs), dtype=np.float64)
         if n_rows <= 0:
             return out
         cdef double[:, ::1] values = out
         with nogil:
+            long_input_starts(n_rows)
             for i in range(n_rows):
+                count_steps(&steps_left, row_steps)
                 self.scores(base + indptr[i], <int>(indptr[i + 1] - indptr[i]), &values[i, 0])
+            long_input_ends(n_rows)
         return out

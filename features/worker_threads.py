@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -24,3 +26,18 @@ def worker_pool(workers: int) -> ThreadPoolExecutor:
 
     return ThreadPoolExecutor(max_workers=workers,
                               initializer=_leave_quit_signals_to_the_main_thread)
+
+
+@contextmanager
+def interruptible_pool(workers: int) -> Iterator[ThreadPoolExecutor]:
+    """worker_pool(workers) for a `with` block that waits for its threads when it ends normally
+    but not when an exception ends it: an interrupt (SIGINT, SIGTERM) cancels the jobs not
+    started and leaves the running ones (only the main thread checks for signals, so a worker
+    would go on training for minutes); the process then ends at once (parser/cli/main.end_now)."""
+    pool = worker_pool(workers)
+    try:
+        yield pool
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()

@@ -73,6 +73,10 @@ cdef class KernelSumScorer(BinaryScorer):
             for k in range(n_outputs):
                 out[k] += coef[k] * value
 
+    cdef int64_t steps_per_row(self) noexcept:
+        # A row merges with every support vector: about a microsecond per thousand ids.
+        return 1 + (self.sv_indptr[self.n_support_vectors] >> 10)
+
     def memory_report(self) -> dict[str, int]:
         """Bytes of each part: support vectors, coefficients, tables."""
         return part_bytes(self.arrays, {"support_vectors": ("sv_indptr", "sv_indices"),

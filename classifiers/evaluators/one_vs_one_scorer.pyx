@@ -18,6 +18,7 @@ from libc.stdlib cimport free, malloc
 import numpy as np
 
 from classifiers.scorer cimport BinaryScorer, no_scores
+from features.signal_checks cimport CHECK_STEPS, count_steps
 
 
 cdef class OneVsOneVoter(BinaryScorer):
@@ -69,8 +70,10 @@ cdef class OneVsOneVoter(BinaryScorer):
         cdef const bint[::1] flags = mask
         out = np.empty(max(n_rows, 0), dtype=np.int32)
         cdef int32_t[::1] best = out
+        cdef int64_t steps_left = CHECK_STEPS, row_steps = self.steps_per_row()
         with nogil:
             for i in range(n_rows):
+                count_steps(&steps_left, row_steps)
                 best[i] = self.vote(base + indptr[i], <int>(indptr[i + 1] - indptr[i]), &flags[0])
         return out
 

@@ -48,6 +48,7 @@ from classifiers.evaluators.scorer_arrays import (
 )
 from classifiers.scorer cimport BinaryScorer, no_scores
 from features.key_index cimport KeyIndex
+from features.signal_checks cimport CHECK_STEPS, count_steps
 
 cdef enum:
     STACK_FEATURES = 256
@@ -208,6 +209,7 @@ def accumulate_conjunctions(
     cdef int32_t f, ra, rb, rc
     cdef int a, b, c, m
     cdef uint64_t kbc
+    cdef int64_t steps_left = CHECK_STEPS
     try:
         with nogil:
             for row in range(n_rows):
@@ -217,6 +219,8 @@ def accumulate_conjunctions(
                     if f < n_ids and rank_of[f] >= 0:
                         ranks[m] = rank_of[f]
                         m += 1
+                # A step per row and per 32 conjunctions it adds (hashing, about 1 us).
+                count_steps(&steps_left, 1 + (conjunction_count(m, degree) >> 5))
                 sort_ranks(ranks, m)
                 coef = &coef_by_row[row, 0]
                 for c in range(m):

@@ -43,6 +43,8 @@ import numpy as np
 
 from classifiers.evaluators.kernel_sum import kernel_table
 
+from features.signal_checks cimport CHECK_STEPS, count_steps, long_input_ends, long_input_starts
+
 cdef double TAU = 1e-12
 
 cdef enum:
@@ -586,12 +588,14 @@ cdef class _Solver:
                 self.G_bar[k] += C_i * Q_i[k]
         return 0
 
-    cdef int solve(self, bint shrinking, int64_t max_iter, int64_t* iterations) noexcept nogil:
+    cdef int solve(self, bint shrinking, int64_t max_iter, int64_t* iterations) except -2 nogil:
         # libsvm's Solver::Solve from a = 0 (G = -e, G_bar = 0). Returns 1 when the stopping
-        # test was met, 0 when max_iter steps ran out first, -1 when out of memory;
-        # iterations[0] receives the number of SMO steps.
+        # test was met, 0 when max_iter steps ran out first, -1 when out of memory, -2 with the
+        # exception of a signal's handler (checked every CHECK_STEPS steps, a step being an
+        # iteration and 64 active rows, about a microsecond); iterations[0] receives the number
+        # of SMO steps.
         cdef int l = self.l, i = 0, j = 0, k, found
-        cdef int64_t it = 0
+        cdef int64_t it = 0, steps_left = CHECK_STEPS
         cdef int counter = min(l, 1000) + 1
         cdef const float* Q_i
         cdef const float* Q_j
@@ -606,6 +610,7 @@ cdef class _Solver:
         self.active_size = l
         self.unshrink = False
         while it < max_iter:
+            count_steps(&steps_left, 1 + (self.active_size >> 6))
             counter -= 1
             if counter == 0:
                 counter = min(l, 1000)
@@ -742,7 +747,9 @@ def solve_c_svc_columns(
     cdef int64_t iterations = 0
     cdef int status
     with nogil:
+        long_input_starts(l)
         status = solver.solve(shrinking, max_iter, &iterations)
+        long_input_ends(l)
     if status < 0:
         raise MemoryError("out of memory for the kernel cache")
     coef = np.empty(l, dtype=np.float64)

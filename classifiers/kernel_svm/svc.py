@@ -39,7 +39,7 @@ from classifiers.settings import (
     check_positive,
 )
 from features.binary_matrix import BinaryMatrix
-from features.worker_threads import worker_pool
+from features.worker_threads import interruptible_pool
 
 BACKEND = "kernel-svm"
 DEGREES = (1, 2, 3, 4)
@@ -142,7 +142,7 @@ class KernelSVM(ExpansionClassifier[OneVsOneExpansion]):
             )
 
         if self.threads > 1 and len(pairs) > 1:
-            with worker_pool(self.threads) as pool:
+            with interruptible_pool(self.threads) as pool:
                 results = list(pool.map(solve, pairs))
         else:
             results = [solve(pair) for pair in pairs]

@@ -27,6 +27,7 @@ import numpy as np
 from classifiers.random_order cimport shuffle_from_front
 from classifiers.scorer cimport BinaryScorer, no_scores
 from features.key_index cimport KeyIndex
+from features.signal_checks cimport CHECK_STEPS, count_steps, long_input_ends, long_input_starts
 
 cdef enum:
     STACK_FEATURES = 256
@@ -177,11 +178,13 @@ def expand_rows(
     dims_array = np.empty(total, dtype=np.int32)
     cdef int32_t[::1] dims = dims_array
     cdef KeyIndex index = KeyIndex(capacity if capacity > 0 else max(16, total // 8))
-    cdef int64_t p, start, i, j
+    cdef int64_t p, start, i, j, steps_left = CHECK_STEPS
     cdef int32_t r
     cdef uint64_t high
     with nogil:
         for row in range(n_rows):
+            # A step per row and per 32 dimensions it inserts.
+            count_steps(&steps_left, 1 + ((row_ptr[row + 1] - row_ptr[row]) >> 5))
             p = row_ptr[row]
             start = indptr[row]
             length = indptr[row + 1] - start
@@ -294,6 +297,8 @@ cdef struct DualState:
     int32_t* problems
     int32_t* stepped
     double* step
+    # steps before the next check for signals (features/signal_checks)
+    int64_t steps_left
 
 
 cdef inline void _set_problem(DualState* s, int k, uint8_t value) noexcept nogil:
@@ -423,9 +428,10 @@ cdef inline void _visit_row(DualState* s, int64_t i) noexcept nogil:
     _add_steps(s, i, n_stepped)
 
 
-cdef inline void _pass(DualState* s, uint64_t* rng) noexcept nogil:
+cdef inline int _pass(DualState* s, uint64_t* rng) except -1 nogil:
     # One outer iteration: the rows still active, in a fresh random order; a row that has left
-    # every output's active set moves behind order[n_visit].
+    # every output's active set moves behind order[n_visit]. A row is a step of the signal
+    # checks, and a step more per thousand weights it reads.
     cdef int k
     cdef int64_t position = 0, i
     shuffle_from_front(s.order, s.n_visit, rng)
@@ -434,12 +440,14 @@ cdef inline void _pass(DualState* s, uint64_t* rng) noexcept nogil:
         s.PGmin_new[k] = INFINITY
     while position < s.n_visit:
         i = s.order[position]
+        count_steps(&s.steps_left, 1 + ((s.row_ptr[i + 1] - s.row_ptr[i]) * s.n_outputs >> 10))
         _visit_row(s, i)
         if s.row_active[i] == 0:
             s.n_visit -= 1
             s.order[position], s.order[s.n_visit] = s.order[s.n_visit], s.order[position]
         else:
             position += 1
+    return 0
 
 
 cdef inline bint _end_pass(DualState* s) noexcept nogil:
@@ -607,14 +615,17 @@ def solve_dual_cd(
     s.iterations = &iterations[0]
     s.converged = &converged[0]
     s.gap = &gap[0]
+    s.steps_left = CHECK_STEPS
     try:
         _allocate_work(&s)
         with nogil:
             _set_diagonal(&s)
+            long_input_starts(n_rows)
             while s.n_open > 0:
                 _pass(&s, &rng)
                 if _end_pass(&s):
                     _gather_active_rows(&s)
+            long_input_ends(n_rows)
     finally:
         _free_work(&s)
     return weights_array, alpha_array, iterations_array, converged_array, gap_array

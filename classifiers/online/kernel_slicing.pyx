@@ -56,6 +56,7 @@ from classifiers.online.margin_split cimport SplitMargin
 from classifiers.online.margin_strategy cimport MarginStrategy
 from classifiers.online.support_set cimport SupportSet
 from classifiers.random_order cimport shuffle_from_back
+from features.signal_checks cimport CHECK_STEPS, count_steps, long_input_ends, long_input_starts
 
 # SlicingData and TERMINATION_TOLERANCE are part of this module's Python API.
 from classifiers.online.margin_slice import TERMINATION_TOLERANCE
@@ -272,7 +273,9 @@ cdef class BinaryLearner:
     # ----- training ---------------------------------------------------------------------------
 
     cdef int _train(self) except -1 nogil:
-        cdef int64_t n_rows = self.data.n_rows, p, step = 0
+        # An example is a step of the signal checks, and a step more per thousand support
+        # vectors its margin may visit.
+        cdef int64_t n_rows = self.data.n_rows, p, step = 0, steps_left = CHECK_STEPS
         cdef int it, n, y
         cdef int32_t row, v
         cdef const int32_t* r
@@ -284,6 +287,7 @@ cdef class BinaryLearner:
         for it in range(self.iterations):
             shuffle_from_back(self.order, n_rows, &state)
             for p in range(n_rows):
+                count_steps(&steps_left, 1 + (self.support.n_sv >> 10))
                 row = self.order[p]
                 v = self.data.rows[row]
                 y = self.signs[row]
@@ -308,7 +312,9 @@ cdef class BinaryLearner:
             raise RuntimeError("this learner has already been trained")
         self.trained = True
         with nogil:
+            long_input_starts(self.data.n_rows)
             self._train()
+            long_input_ends(self.data.n_rows)
 
     def coefficients(self) -> np.ndarray:
         """Coefficient of every vector (0 for those never updated): the averaged alpha when

@@ -183,9 +183,9 @@ class PASlicing(ExpansionClassifier[KernelExpansion]):
             return learner.coefficients(), stats
 
         if self.threads > 1 and n_outputs > 1:
-            from features.worker_threads import worker_pool
+            from features.worker_threads import interruptible_pool
 
-            with worker_pool(self.threads) as pool:
+            with interruptible_pool(self.threads) as pool:
                 results = list(pool.map(train, range(n_outputs)))
         else:
             results = [train(output) for output in range(n_outputs)]

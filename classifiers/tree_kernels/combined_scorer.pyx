@@ -20,6 +20,7 @@ from classifiers.tree_kernels.dag cimport (
 )
 from classifiers.tree_kernels.kernels cimport ForestView, forest_view
 from classifiers.tree_kernels.poly2_table cimport Poly2Table
+from features.signal_checks cimport CHECK_STEPS, count_steps, long_input_ends, long_input_starts
 
 
 cdef class CombinedScorer:
@@ -95,9 +96,13 @@ cdef class CombinedScorer:
         out = np.empty(idx.shape[0], dtype=np.float64)
         cdef double[::1] o = out
         cdef Py_ssize_t k
+        cdef int64_t steps_left = CHECK_STEPS
         with nogil:
+            long_input_starts(idx.shape[0])
             for k in range(idx.shape[0]):
+                count_steps(&steps_left, 1)
                 o[k] = self._score(idx[k])
+            long_input_ends(idx.shape[0])
         if np.isnan(out).any():
             raise MemoryError("out of memory in the DAG score")
         return out

@@ -40,6 +40,7 @@ from classifiers.tree_kernels.kernels cimport (
     single_pair_kernel,
     workspace_free,
 )
+from features.signal_checks cimport CHECK_STEPS, count_steps
 
 
 cdef void dag_workspace_free(DagWorkspace* w) noexcept nogil:
@@ -390,10 +391,14 @@ def dag_scores(TreeDag dag, forest, rows=None, kind=None, lam=None, mu=None,
     cdef double[::1] o = out
     cdef DagWorkspace w
     cdef Py_ssize_t r
+    cdef int64_t steps_left = CHECK_STEPS
     dag_workspace_init(&w)
-    with nogil:
-        for r in range(idx.shape[0]):
-            o[r] = dag.score_view(&v, idx[r], &w)
+    try:
+        with nogil:
+            for r in range(idx.shape[0]):
+                count_steps(&steps_left, 1)
+                o[r] = dag.score_view(&v, idx[r], &w)
+    finally:
         dag_workspace_free(&w)
     if np.isnan(out).any():
         raise MemoryError("out of memory in the DAG score")

@@ -44,6 +44,8 @@ import numpy as np
 
 from classifiers.tree_kernels.settings import KINDS as KIND_NAMES
 
+from features.signal_checks cimport CHECK_STEPS, count_steps
+
 # Name (classifiers/tree_kernels/settings.py, in its order) -> kind.
 KINDS = dict(zip(KIND_NAMES, (KIND_SST, KIND_ST, KIND_PT, KIND_ET)))
 
@@ -302,10 +304,14 @@ def self_kernels(forest, str kind="sst", double lam=0.4, double mu=0.4,
     cdef double[::1] o = out
     cdef Workspace w
     cdef Py_ssize_t r
+    cdef int64_t steps_left = CHECK_STEPS
     workspace_init(&w)
-    with nogil:
-        for r in range(idx.shape[0]):
-            o[r] = pair_kernel(&v, idx[r], &v, idx[r], &p, &w)
+    try:
+        with nogil:
+            for r in range(idx.shape[0]):
+                count_steps(&steps_left, 1)
+                o[r] = pair_kernel(&v, idx[r], &v, idx[r], &p, &w)
+    finally:
         workspace_free(&w)
     if np.isnan(out).any():
         raise MemoryError("out of memory in the tree kernel")
@@ -328,11 +334,15 @@ def gram_matrix(forest_a, forest_b, str kind="sst", double lam=0.4, double mu=0.
     cdef const double[::1] na, nb
     cdef Workspace w
     cdef Py_ssize_t r, c
+    cdef int64_t steps_left = CHECK_STEPS
     workspace_init(&w)
-    with nogil:
-        for r in range(ra.shape[0]):
-            for c in range(rb.shape[0]):
-                o[r, c] = pair_kernel(&a, ra[r], &b, rb[c], &p, &w)
+    try:
+        with nogil:
+            for r in range(ra.shape[0]):
+                for c in range(rb.shape[0]):
+                    count_steps(&steps_left, 1)
+                    o[r, c] = pair_kernel(&a, ra[r], &b, rb[c], &p, &w)
+    finally:
         workspace_free(&w)
     if np.isnan(out).any():
         raise MemoryError("out of memory in the tree kernel")
@@ -369,17 +379,21 @@ def kernel_expansion(forest_x, forest_model, coefficients, str kind="sst",
     cdef Workspace w
     cdef Py_ssize_t r, m
     cdef double k, s
+    cdef int64_t steps_left = CHECK_STEPS
     workspace_init(&w)
-    with nogil:
-        for r in range(rx.shape[0]):
-            s = 0.0
-            for m in range(alpha.shape[0]):
-                if alpha[m] != 0.0:
-                    k = pair_kernel(&a, rx[r], &b, m, &p, &w)
-                    if normalize:
-                        k = _normalized(k, nx[r], nm[m])
-                    s += alpha[m] * k
-            o[r] = s
+    try:
+        with nogil:
+            for r in range(rx.shape[0]):
+                s = 0.0
+                for m in range(alpha.shape[0]):
+                    if alpha[m] != 0.0:
+                        count_steps(&steps_left, 1)
+                        k = pair_kernel(&a, rx[r], &b, m, &p, &w)
+                        if normalize:
+                            k = _normalized(k, nx[r], nm[m])
+                        s += alpha[m] * k
+                o[r] = s
+    finally:
         workspace_free(&w)
     if np.isnan(out).any():
         raise MemoryError("out of memory in the tree kernel")

@@ -24,6 +24,8 @@ from libcpp.utility cimport pair as cpp_pair
 
 import numpy as np
 
+from features.signal_checks cimport CHECK_STEPS, count_steps
+
 
 cdef class Poly2Table:
     """sum_m a_m P_n(v_m, .) for binary vectors v_m (see the module notes), degree 1 or 2."""
@@ -102,8 +104,10 @@ cdef class Poly2Table:
         cdef double[::1] o = out
         cdef Py_ssize_t k
         cdef const int32_t* base = &indices[0] if indices.shape[0] else NULL
+        cdef int64_t steps_left = CHECK_STEPS
         with nogil:
             for k in range(o.shape[0]):
+                count_steps(&steps_left, 1)
                 o[k] = self.score_ids(base + indptr[k] if base != NULL else NULL,
                                       indptr[k + 1] - indptr[k])
         return out

@@ -58,6 +58,7 @@ from classifiers.tree_kernels.kernels cimport (
     pair_kernel,
     workspace_free,
 )
+from features.signal_checks cimport CHECK_STEPS, count_steps
 
 
 cdef int _compare_int32(const void* a, const void* b) noexcept nogil:
@@ -599,10 +600,13 @@ cdef class TreeKernelColumns:
         cdef double[::1] col = column
         cdef Py_ssize_t m, j
         cdef int status = 0
+        cdef int64_t steps_left = CHECK_STEPS
         with nogil:
             for m in range(trees.shape[0]):
                 if alpha[m] == 0.0:
                     continue
+                # A column: a step per 16 targets.
+                count_steps(&steps_left, 1 + (self.n_targets >> 4))
                 status = self.column(
                     &q, trees[m], own[m],
                     &q_indices[q_indptr[m]] if self.use_vector else NULL,

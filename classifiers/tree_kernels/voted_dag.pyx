@@ -44,6 +44,7 @@ from classifiers.tree_kernels.kernels cimport (
     workspace_free,
     workspace_init,
 )
+from features.signal_checks cimport CHECK_STEPS, count_steps
 
 
 # A prefix sum within TIE * (sum of |terms|) of zero is a tie (sign 0): rounding alone cannot
@@ -159,6 +160,7 @@ cdef class VotedDag:
         cdef int32_t d, f
         cdef double tree_scale, vector_scale, kxx, prefix, scale, total, norm, value, c1
         cdef bint failed = False
+        cdef int64_t steps_left = CHECK_STEPS
         cdef const vector[Posting]* postings
         cdef unordered_map[int64_t, vector[Posting]].iterator found
         dag_workspace_init(&w)
@@ -166,62 +168,66 @@ cdef class VotedDag:
         c1 = self.s if self.degree == 1 else 2.0 * self.r * self.s + self.s * self.s
         g.resize(m_count)
         node_sums.resize(self.dag.n_nodes, 0.0)
-        with nogil:
-            for x in range(v.n_trees):
-                for j in range(m_count):
-                    g[j] = 0.0
-                touched.clear()
-                self.dag.match_view(&v, x, &w, node_sums.data(), &touched)
-                kxx = pair_kernel(&v, x, &v, x, &self.params, &kw)
-                if isnan(kxx):
-                    failed = True
-                    break
-                tree_scale = self.tree_constant / sqrt(kxx) if kxx > 0.0 else 0.0
-                for q in range(touched.size()):
-                    d = touched[q]
-                    value = tree_scale * node_sums[d]
-                    node_sums[d] = 0.0
-                    postings = &self.node_postings[d]
-                    for k in range(<int64_t>postings.size()):
-                        g[deref(postings)[k].mistake] += value * deref(postings)[k].value
-                if self.degree:
-                    start = indptr[x]
-                    n = indptr[x + 1] - start
-                    norm = pow(self.s * n + self.r, self.degree)
-                    vector_scale = 1.0 / sqrt(norm if norm != 0.0 else 1.0)
+        try:
+            with nogil:
+                for x in range(v.n_trees):
+                    # A tree adds into every mistake's sum: a step per thousand mistakes.
+                    count_steps(&steps_left, 1 + (m_count >> 10))
                     for j in range(m_count):
-                        g[j] += vector_scale * self.constant[j]
-                    for i in range(n):
-                        f = indices[start + i]
-                        if <size_t>f >= self.feature_postings.size():
-                            continue
-                        postings = &self.feature_postings[f]
+                        g[j] = 0.0
+                    touched.clear()
+                    self.dag.match_view(&v, x, &w, node_sums.data(), &touched)
+                    kxx = pair_kernel(&v, x, &v, x, &self.params, &kw)
+                    if isnan(kxx):
+                        failed = True
+                        break
+                    tree_scale = self.tree_constant / sqrt(kxx) if kxx > 0.0 else 0.0
+                    for q in range(touched.size()):
+                        d = touched[q]
+                        value = tree_scale * node_sums[d]
+                        node_sums[d] = 0.0
+                        postings = &self.node_postings[d]
                         for k in range(<int64_t>postings.size()):
-                            g[deref(postings)[k].mistake] += (
-                                c1 * vector_scale * deref(postings)[k].value)
-                        if self.degree == 2:
-                            for a in range(i + 1, n):
-                                found = self.pair_postings.find(
-                                    ((<int64_t>f) << 32) | <int64_t>indices[start + a])
-                                if found == self.pair_postings.end():
-                                    continue
-                                postings = &deref(found).second
-                                for k in range(<int64_t>postings.size()):
-                                    g[deref(postings)[k].mistake] += (
-                                        2.0 * self.s * self.s * vector_scale
-                                        * deref(postings)[k].value)
-                prefix = 0.0
-                scale = 0.0
-                total = 0.0
-                for j in range(m_count):
-                    value = self.update[j] * g[j]
-                    prefix = prefix + value
-                    scale = scale + fabs(value)
-                    if prefix > TIE * scale:
-                        total = total + counts[j]
-                    elif prefix < -TIE * scale:
-                        total = total - counts[j]
-                o[x] = total
+                            g[deref(postings)[k].mistake] += value * deref(postings)[k].value
+                    if self.degree:
+                        start = indptr[x]
+                        n = indptr[x + 1] - start
+                        norm = pow(self.s * n + self.r, self.degree)
+                        vector_scale = 1.0 / sqrt(norm if norm != 0.0 else 1.0)
+                        for j in range(m_count):
+                            g[j] += vector_scale * self.constant[j]
+                        for i in range(n):
+                            f = indices[start + i]
+                            if <size_t>f >= self.feature_postings.size():
+                                continue
+                            postings = &self.feature_postings[f]
+                            for k in range(<int64_t>postings.size()):
+                                g[deref(postings)[k].mistake] += (
+                                    c1 * vector_scale * deref(postings)[k].value)
+                            if self.degree == 2:
+                                for a in range(i + 1, n):
+                                    found = self.pair_postings.find(
+                                        ((<int64_t>f) << 32) | <int64_t>indices[start + a])
+                                    if found == self.pair_postings.end():
+                                        continue
+                                    postings = &deref(found).second
+                                    for k in range(<int64_t>postings.size()):
+                                        g[deref(postings)[k].mistake] += (
+                                            2.0 * self.s * self.s * vector_scale
+                                            * deref(postings)[k].value)
+                    prefix = 0.0
+                    scale = 0.0
+                    total = 0.0
+                    for j in range(m_count):
+                        value = self.update[j] * g[j]
+                        prefix = prefix + value
+                        scale = scale + fabs(value)
+                        if prefix > TIE * scale:
+                            total = total + counts[j]
+                        elif prefix < -TIE * scale:
+                            total = total - counts[j]
+                    o[x] = total
+        finally:
             dag_workspace_free(&w)
             workspace_free(&kw)
         if failed:

@@ -21,6 +21,10 @@ Oracle runs take the gold decisions (head(i) == j; morpheme m starts a chunk) an
 decision's keys and label; parsing looks the keys up in the feature vocabulary (Decision's
 direct table, the KeyIndex beyond it), sorts the ids and asks the classifier (a BinaryScorer)
 for its value, whose sign, read through `positive_means_yes`, decides.
+
+Every loop counts its decisions (morphemes for the chunker) and checks for signals every
+CHECK_STEPS of them (features/signal_checks.pyx), so that SIGINT and SIGTERM end a parse inside a
+sentence of 100,000 bunsetsu.
 """
 from libc.stdint cimport int32_t, int64_t, uint64_t
 from libcpp.vector cimport vector
@@ -30,6 +34,7 @@ import numpy as np
 from parser.bunsetsu.config import ALGORITHMS
 
 from features.key_index cimport KeyIndex
+from features.signal_checks cimport CHECK_STEPS, count_steps, long_input_ends, long_input_starts
 from classifiers.scorer cimport BinaryScorer
 from parser.bunsetsu.bunsetsu_features cimport (
     MAX_PAIR_KEYS,
@@ -294,14 +299,14 @@ cdef class BunsetsuDecoder:
         self._run(corpus, None, heads, gold, &ex)
         return _examples(&ex)
 
-    cdef void _run(self, Corpus corpus, Decision decision, int32_t[::1] heads, gold_heads,
-                   Examples* ex):
+    cdef int _run(self, Corpus corpus, Decision decision, int32_t[::1] heads, gold_heads,
+                  Examples* ex) except -1:
         cdef const int32_t[::1] gold
         cdef const int32_t* g = NULL
         cdef SentenceBuffers buffers = SentenceBuffers(corpus.max_morphemes + 1)
         cdef SentenceView s
         cdef int t, c
-        cdef int64_t c0
+        cdef int64_t c0, steps_left = CHECK_STEPS
         buffers.attach(&s)
         if gold_heads is not None:
             gold = gold_heads
@@ -314,12 +319,15 @@ cdef class BunsetsuDecoder:
                 if ex != NULL:
                     g = &gold[c0]
                 chunk_properties(&s, &self.ids)
+                long_input_starts(s.n_chunks)
                 if self.algorithm == SHIFT_REDUCE:
-                    shift_reduce(&s, decision, g, ex)
+                    shift_reduce(&s, decision, g, ex, &steps_left)
                 else:
-                    cascaded(&s, decision, g, ex)
+                    cascaded(&s, decision, g, ex, &steps_left)
+                long_input_ends(s.n_chunks)
                 for c in range(s.n_chunks):
                     heads[c0 + c] = s.heads[c]
+        return 0
 
     def chunk(self, Corpus corpus, Decision decision) -> np.ndarray:
         """1 for each morpheme that starts a bunsetsu, flat (the first of a sentence always)."""
@@ -341,13 +349,13 @@ cdef class BunsetsuDecoder:
         self._chunk(corpus, None, np.zeros(gold.shape[0], dtype=np.int8), gold, &ex)
         return _examples(&ex)
 
-    cdef void _chunk(self, Corpus corpus, Decision decision, signed char[::1] starts,
-                     gold_starts, Examples* ex):
+    cdef int _chunk(self, Corpus corpus, Decision decision, signed char[::1] starts,
+                    gold_starts, Examples* ex) except -1:
         cdef const signed char[::1] gold
         cdef SentenceView s
         cdef uint64_t keys[MAX_PAIR_KEYS]
         cdef int t, m, n, start
-        cdef int64_t m0
+        cdef int64_t m0, steps_left = CHECK_STEPS
         cdef double value
         cdef bint yes
         if gold_starts is not None:
@@ -360,7 +368,9 @@ cdef class BunsetsuDecoder:
                 if s.n_morphemes > 0:
                     starts[m0] = 1
                 start = 0
+                long_input_starts(s.n_morphemes)
                 for m in range(1, s.n_morphemes):
+                    count_steps(&steps_left, 1)
                     n = boundary_keys(&s, m, start, keys)
                     if ex != NULL:
                         yes = gold[m0 + m] != 0
@@ -370,6 +380,8 @@ cdef class BunsetsuDecoder:
                     starts[m0 + m] = 1 if yes else 0
                     if yes:
                         start = m
+                long_input_ends(s.n_morphemes)
+        return 0
 
 
 cdef tuple _examples(Examples* ex):
@@ -404,8 +416,8 @@ cdef inline bint attach(SentenceView* s, Decision decision, const int32_t* gold,
     return decision.decide(keys, n, value)
 
 
-cdef void shift_reduce(SentenceView* s, Decision decision, const int32_t* gold,
-                       Examples* ex) noexcept nogil:
+cdef int shift_reduce(SentenceView* s, Decision decision, const int32_t* gold,
+                      Examples* ex, int64_t* steps_left) except -1 nogil:
     cdef int n = s.n_chunks, j, i
     cdef double value
     cdef vector[int] stack
@@ -414,15 +426,17 @@ cdef void shift_reduce(SentenceView* s, Decision decision, const int32_t* gold,
     for j in range(1, n):
         stack.push_back(j - 1)
         while stack.size() > 0:
+            count_steps(steps_left, 1)
             i = stack.back()
             if j != n - 1 and not attach(s, decision, gold, ex, i, j, &value):
                 break
             s.heads[i] = j
             stack.pop_back()
+    return 0
 
 
-cdef void cascaded(SentenceView* s, Decision decision, const int32_t* gold,
-                   Examples* ex) noexcept nogil:
+cdef int cascaded(SentenceView* s, Decision decision, const int32_t* gold,
+                  Examples* ex, int64_t* steps_left) except -1 nogil:
     cdef int n = s.n_chunks, x, m, kept
     cdef double value
     cdef vector[int] active
@@ -434,6 +448,7 @@ cdef void cascaded(SentenceView* s, Decision decision, const int32_t* gold,
         m = <int>active.size()
         tagged.assign(m, 0)
         for x in range(m - 1):
+            count_steps(steps_left, 1)
             if x == m - 2:
                 tagged[x] = 1
             else:
@@ -446,3 +461,4 @@ cdef void cascaded(SentenceView* s, Decision decision, const int32_t* gold,
                 active[kept] = active[x]
                 kept += 1
         active.resize(kept)
+    return 0

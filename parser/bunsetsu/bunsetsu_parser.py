@@ -221,20 +221,14 @@ class BunsetsuParser(ParserModelBytes):
             log(f"{name}: trained in {time.perf_counter() - fit_started:.1f} s")
             return name, vocab, clf
 
-        from features.worker_threads import worker_pool
+        from features.worker_threads import interruptible_pool
 
-        # Not `with`: an interrupt (SIGINT, SIGTERM) must not wait for the training threads.
-        pool = worker_pool(max(1, threads))
-        try:
+        with interruptible_pool(max(1, threads)) as pool:
             for name, vocab, clf in pool.map(fit, list(jobs)):
                 if progress is not None:
                     progress(1)
                 self.vocabs[name] = vocab
                 self.classifiers[name] = clf
-        except BaseException:
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
-        pool.shutdown()
         self.info["training_sentences"] = len(sentences)
         self.training_seconds = round(time.perf_counter() - started, 3)
         self._decisions = {}

@@ -222,8 +222,12 @@ class KnpStreamParser:
         return np.concatenate([first] + [future.result() for future in others])
 
     def close(self) -> None:
+        """Let the worker threads go without waiting: a run ended by a signal unwinds through
+        here while a worker may still be parsing a long sentence of its part (only the main
+        thread checks for signals), and the process then ends at once (parser/cli/main.end_now).
+        After a batch completed, no part is left."""
         if self.pool is not None:
-            self.pool.shutdown()
+            self.pool.shutdown(wait=False, cancel_futures=True)
             self.pool = None
 
     def python_blocks(self, data: bytes, first_line: int) -> bytes:

@@ -4,6 +4,8 @@
 Per state: template keys -> feature ranks (FeatureVocab hash) -> the split's transition
 classifier -> the best valid move under the validity mask -> for an arc, the split's LEFT or
 RIGHT label classifier -> the best label allowed at that head (root labels only under 0).
+Every CHECK_STEPS transitions the loop checks for signals (features/signal_checks.pyx), so that
+SIGINT and SIGTERM end a parse inside a sentence of a million tokens.
 """
 from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.stdlib cimport free, malloc
@@ -14,6 +16,7 @@ from classifiers.evaluators.one_vs_one_scorer cimport OneVsOneVoter
 from classifiers.evaluators.pke cimport sort_ranks
 from classifiers.scorer cimport BinaryScorer
 from features.key_index cimport KeyIndex
+from features.signal_checks cimport CHECK_STEPS, count_steps, long_input_ends, long_input_starts
 from parser.dependency.arc_eager cimport (LEFT, N_MOVES, REDUCE, RIGHT, SHIFT, StateC, apply_move,
                                          finish, is_final, stack_at, state_free, state_new,
                                          state_reset, valid_moves)
@@ -197,20 +200,23 @@ cdef class ArcEagerDecoder:
         cdef int32_t[::1] heads = heads_out
         cdef int32_t[::1] labels = labels_out
         cdef int max_n = 1
+        cdef int64_t steps_left = CHECK_STEPS
         for i in range(n_sentences):
             max_n = max(max_n, <int>(offsets[i + 1] - offsets[i]))
         cdef StateC* st = state_new(max_n, self.single_root)
         try:
             for i in range(n_sentences):
                 self._parse_one(st, word, tag, coarse, split_tag, offsets[i],
-                                <int>(offsets[i + 1] - offsets[i] - 1), heads, labels)
+                                <int>(offsets[i + 1] - offsets[i] - 1), heads, labels,
+                                &steps_left)
         finally:
             state_free(st)
         return heads_out, labels_out
 
-    cdef void _parse_one(self, StateC* st, const int32_t[::1] word, const int32_t[::1] tag,
-                         const int32_t[::1] coarse, const int32_t[::1] split_tag,
-                         int64_t start, int n, int32_t[::1] heads, int32_t[::1] labels):
+    cdef int _parse_one(self, StateC* st, const int32_t[::1] word, const int32_t[::1] tag,
+                        const int32_t[::1] coarse, const int32_t[::1] split_tag,
+                        int64_t start, int n, int32_t[::1] heads, int32_t[::1] labels,
+                        int64_t* steps_left) except -1:
         cdef SentenceC sent
         cdef uint64_t keys[MAX_TEMPLATES]
         cdef int32_t feats[MAX_TEMPLATES]
@@ -218,7 +224,9 @@ cdef class ArcEagerDecoder:
         cdef int n_keys, n_feats, j, move, label
         sentence_at(&sent, &word[start], &tag[start], &coarse[start], n)
         state_reset(st, n)
+        long_input_starts(n)
         while not is_final(st):
+            count_steps(steps_left, 1)
             valid_moves(st, valid)
             n_keys = extract_keys(st, &sent, self.feature_set, keys)
             n_feats = self._ranks(keys, n_keys, feats)
@@ -226,9 +234,11 @@ cdef class ArcEagerDecoder:
                                        n_feats, valid)
             apply_move(st, move, label)
         finish(st, self.default_root_label)
+        long_input_ends(n)
         for j in range(1, n + 1):
             heads[start + j] = st.heads[j]
             labels[start + j] = st.labels[j]
+        return 0
 
     cdef int _ranks(self, const uint64_t* keys, int n_keys, int32_t* feats) noexcept:
         """The sorted feature ranks of a state's keys (keys the vocabulary lacks are dropped);

@@ -241,12 +241,12 @@ class DependencyParser(ParserModelBytes):
             return split, kind, clf
 
         from features.progress import progress_bar
-        from features.worker_threads import worker_pool
+        from features.worker_threads import interruptible_pool
 
         bar = progress_bar(total=len(jobs), unit=" classifiers", desc="training",
                            disable=None if progress else True)
         self.classifiers = {}
-        with worker_pool(max(1, cfg.threads)) as pool:
+        with interruptible_pool(max(1, cfg.threads)) as pool:
             for split, kind, clf in pool.map(fit, jobs):
                 self.classifiers[(split, kind)] = clf
                 bar.update()

@@ -9,6 +9,7 @@ from libc.stdint cimport int8_t, int32_t, int64_t, uint64_t
 
 import numpy as np
 
+from features.signal_checks cimport CHECK_STEPS, count_steps
 from parser.dependency.arc_eager cimport (LEFT, RIGHT, StateC, apply_move, finish, is_final, oracle_move,
                                stack_at, state_free, state_new, state_reset, valid_moves)
 from parser.dependency.feature_templates cimport SentenceC, extract_keys, n_templates, sentence_at
@@ -47,7 +48,7 @@ def oracle_rows(const int32_t[::1] word, const int32_t[::1] tag, const int32_t[:
     cdef int32_t[::1] sp = split_out
     cdef Py_ssize_t max_n = 1, i, row = 0, bad_sentence = -1
     cdef int n, move, w, s0, b0, bad_word = -1
-    cdef int64_t start
+    cdef int64_t start, steps_left = CHECK_STEPS
     cdef SentenceC sent
     cdef StateC* st
     cdef bint valid[4]
@@ -62,6 +63,7 @@ def oracle_rows(const int32_t[::1] word, const int32_t[::1] tag, const int32_t[:
                 sentence_at(&sent, &word[start], &tag[start], &coarse[start], n)
                 state_reset(st, n)
                 while not is_final(st):
+                    count_steps(&steps_left, 1)
                     move = oracle_move(st, &heads[start])
                     valid_moves(st, valid)
                     if not valid[move]:

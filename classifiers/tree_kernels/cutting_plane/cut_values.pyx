@@ -17,7 +17,9 @@ sqrt(K(t, t)) given per training tree.
   from which the Gram entries g_new . g_j = sum_d f_j(d) N(d) follow without per-cut DAGs.
 The DAGs here are built unnormalised (the normalisation of the model trees is in f, that of x is
 inv_norm[x]). Each tree of a sample is one task of a `prange` (GIL released); every task sums in
-a fixed order into its own output, so the values do not depend on the number of threads.
+a fixed order into its own output, so the values do not depend on the number of threads. The
+sample is taken in blocks of about CHECK_STEPS kernels or DAG scores per thread, with a check for
+signals between two blocks (features/signal_checks.pyx).
 """
 from cpython.ref cimport PyObject
 from cython.parallel cimport prange, threadid
@@ -44,6 +46,7 @@ from classifiers.tree_kernels.kernels cimport (
     workspace_free,
     workspace_init,
 )
+from features.signal_checks cimport CHECK_STEPS, count_steps
 
 
 def plain_cut_values(forest, sample, cut_ptr, member_rows, member_coef, inv_norm, str kind,
@@ -57,9 +60,13 @@ def plain_cut_values(forest, sample, cut_ptr, member_rows, member_coef, inv_norm
     cdef const double[::1] inv = np.ascontiguousarray(inv_norm, dtype=np.float64)
     cdef ForestView v = forest_view(forest)
     cdef KernelParams p = kernel_params(kind, lam, mu)
-    cdef Py_ssize_t n = s.shape[0], t = ptr.shape[0] - 1, k, j, m, i
+    cdef Py_ssize_t n = s.shape[0], t = ptr.shape[0] - 1, k, j, m, i, first, last
     cdef int tid, n_threads = max(1, threads)
     cdef double total, value
+    # A tree of the sample takes one pair kernel per cut member.
+    cdef int64_t per_tree = max(1, ptr[t] - ptr[0]) if t > 0 else 1
+    cdef Py_ssize_t block = block_size(per_tree, n_threads)
+    cdef int64_t steps_left = CHECK_STEPS
     out = np.zeros((n, t), dtype=np.float64)
     cdef double[:, ::1] o = out
     cdef Workspace* ws = <Workspace*>malloc(n_threads * sizeof(Workspace))
@@ -67,18 +74,25 @@ def plain_cut_values(forest, sample, cut_ptr, member_rows, member_coef, inv_norm
         raise MemoryError("out of memory for the kernel workspaces")
     for i in range(n_threads):
         workspace_init(&ws[i])
-    with nogil:
-        for k in prange(n, num_threads=n_threads, schedule="dynamic"):
-            tid = threadid()
-            for j in range(t):
-                total = 0.0
-                for m in range(ptr[j], ptr[j + 1]):
-                    value = pair_kernel(&v, rows[m], &v, s[k], &p, &ws[tid])
-                    total = total + coef[m] * inv[rows[m]] * value
-                o[k, j] = total * inv[s[k]]
+    try:
+        with nogil:
+            first = 0
+            while first < n:
+                last = min(n, first + block)
+                for k in prange(first, last, num_threads=n_threads, schedule="dynamic"):
+                    tid = threadid()
+                    for j in range(t):
+                        total = 0.0
+                        for m in range(ptr[j], ptr[j + 1]):
+                            value = pair_kernel(&v, rows[m], &v, s[k], &p, &ws[tid])
+                            total = total + coef[m] * inv[rows[m]] * value
+                        o[k, j] = total * inv[s[k]]
+                count_steps(&steps_left, (last - first) * per_tree // n_threads)
+                first = last
+    finally:
         for i in range(n_threads):
             workspace_free(&ws[i])
-    free(ws)
+        free(ws)
     _check(out)
     return out
 
@@ -93,16 +107,28 @@ def dag_cut_values(list dags, forest, sample, inv_norm, int threads=1) -> np.nda
     cdef const int64_t[::1] s = _index(sample)
     cdef const double[::1] inv = np.ascontiguousarray(inv_norm, dtype=np.float64)
     cdef ForestView v = forest_view(forest)
-    cdef Py_ssize_t n = s.shape[0], t = pointers.size(), k, j
+    cdef Py_ssize_t n = s.shape[0], t = pointers.size(), k, j, first, last
     cdef int tid, n_threads = max(1, threads)
+    # A tree of the sample takes one DAG score per cut.
+    cdef int64_t per_tree = max(1, t)
+    cdef Py_ssize_t block = block_size(per_tree, n_threads)
+    cdef int64_t steps_left = CHECK_STEPS
     out = np.zeros((n, t), dtype=np.float64)
     cdef double[:, ::1] o = out
     cdef DagWorkspace* ws = _dag_workspaces(n_threads)
-    with nogil:
-        for k in prange(n, num_threads=n_threads, schedule="dynamic"):
-            tid = threadid()
-            for j in range(t):
-                o[k, j] = (<TreeDag>pointers[j]).score_view(&v, s[k], &ws[tid]) * inv[s[k]]
+    try:
+        with nogil:
+            first = 0
+            while first < n:
+                last = min(n, first + block)
+                for k in prange(first, last, num_threads=n_threads, schedule="dynamic"):
+                    tid = threadid()
+                    for j in range(t):
+                        o[k, j] = ((<TreeDag>pointers[j]).score_view(&v, s[k], &ws[tid])
+                                   * inv[s[k]])
+                count_steps(&steps_left, (last - first) * per_tree // n_threads)
+                first = last
+    finally:
         _free_dag_workspaces(ws, n_threads)
     _check(out)
     return out
@@ -124,8 +150,10 @@ def dag_node_sums(TreeDag dag, forest, rows, coef, inv_norm, int threads=1) -> n
     if c.shape[0] != r.shape[0]:
         raise ValueError(f"{c.shape[0]} coefficients for {r.shape[0]} trees")
     cdef ForestView v = forest_view(forest)
-    cdef Py_ssize_t n = r.shape[0], n_nodes = dag.n_nodes, k, i, e
+    cdef Py_ssize_t n = r.shape[0], n_nodes = dag.n_nodes, k, i, e, first, last
     cdef int tid, n_threads = max(1, threads), failed = 0
+    cdef Py_ssize_t block = block_size(1, n_threads)
+    cdef int64_t steps_left = CHECK_STEPS
     cdef vector[vector[int32_t]] nodes
     cdef vector[vector[double]] sums
     cdef vector[vector[int32_t]] touched
@@ -145,26 +173,38 @@ def dag_node_sums(TreeDag dag, forest, rows, coef, inv_norm, int threads=1) -> n
     cdef DagWorkspace* ws = _dag_workspaces(n_threads)
     cdef double scale
     cdef int32_t d
-    with nogil:
-        for k in prange(n, num_threads=n_threads, schedule="dynamic"):
-            tid = threadid()
-            touched[tid].clear()
-            if isnan(dag.match_view(&v, r[k], &ws[tid], buffers[tid], &touched[tid])):
-                failed += 1
-            for e in range(<Py_ssize_t>touched[tid].size()):
-                d = touched[tid][e]
-                nodes[k].push_back(d)
-                sums[k].push_back(buffers[tid][d])
-                buffers[tid][d] = 0.0
-        for k in range(n):
-            scale = c[k] * inv[r[k]]
-            for e in range(<Py_ssize_t>nodes[k].size()):
-                o[nodes[k][e]] += scale * sums[k][e]
+    try:
+        with nogil:
+            first = 0
+            while first < n:
+                last = min(n, first + block)
+                for k in prange(first, last, num_threads=n_threads, schedule="dynamic"):
+                    tid = threadid()
+                    touched[tid].clear()
+                    if isnan(dag.match_view(&v, r[k], &ws[tid], buffers[tid], &touched[tid])):
+                        failed += 1
+                    for e in range(<Py_ssize_t>touched[tid].size()):
+                        d = touched[tid][e]
+                        nodes[k].push_back(d)
+                        sums[k].push_back(buffers[tid][d])
+                        buffers[tid][d] = 0.0
+                count_steps(&steps_left, (last - first) // n_threads)
+                first = last
+            for k in range(n):
+                scale = c[k] * inv[r[k]]
+                for e in range(<Py_ssize_t>nodes[k].size()):
+                    o[nodes[k][e]] += scale * sums[k][e]
+    finally:
         _free_dag_workspaces(ws, n_threads)
-    _free_buffers(buffers, n_threads)
+        _free_buffers(buffers, n_threads)
     if failed:
         raise MemoryError("out of memory in the DAG score")
     return out
+
+
+cdef Py_ssize_t block_size(int64_t per_tree, int n_threads) noexcept nogil:
+    # Trees of a block: about CHECK_STEPS steps (kernels, DAG scores) for each thread.
+    return max(1, CHECK_STEPS * n_threads // per_tree)
 
 
 cdef void _free_buffers(double** buffers, int n) noexcept:

@@ -4,13 +4,16 @@ between give the output of one batch, written from its reused buffer."""
 from __future__ import annotations
 
 import io
+import threading
 
 import pytest
 
+from features.worker_threads import worker_pool
 from parser.bunsetsu import stream_parsing
 from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
 from parser.bunsetsu.config import BunsetsuConfig
 from parser.formats.knp import read_knp
+from tests.child_processes import HANG_GUARD_SECONDS
 from tests.parser.formats.test_knp import SMALL
 
 SLOW_BLOCK = "* -1D\n\\ \\ \\ 特殊 1 空白 6 * 0 * 0\nEOS\n"
@@ -70,3 +73,21 @@ def test_text_after_the_last_sentence(parser: BunsetsuParser,
     monkeypatch.setattr(stream_parsing, "BATCH_BYTES", 16)
     output, _ = parse(parser, io.BytesIO(SMALL.encode() + b"\n\n"))
     assert output == parse(parser, io.BytesIO(SMALL.encode()))[0]
+
+
+def test_closing_does_not_wait_for_a_part_still_parsed(parser: BunsetsuParser) -> None:
+    """A signal unwinds through close() (issue 22, B8): a part of the batch that a worker thread
+    still parses, a long sentence there, must not hold the run back."""
+    reader = stream_parsing.KnpStreamParser(parser, "in.knp", "the model",
+                                            parser.tag_coverage(), "utf-8")
+    release = threading.Event()
+    reader.pool = worker_pool(1)
+    part = reader.pool.submit(release.wait)
+    closing = threading.Thread(target=reader.close)
+    closing.start()
+    closing.join(HANG_GUARD_SECONDS)
+    try:
+        assert not closing.is_alive(), "close() waited for the worker thread"
+        assert not part.done()
+    finally:
+        release.set()

@@ -12,7 +12,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO
 
-from tests.child_processes import HANG_GUARD_SECONDS, start_with_stderr_on_a_terminal
+from features.signal_checks import LONG_INPUT_VARIABLE
+from tests.child_processes import (
+    HANG_GUARD_SECONDS,
+    SIGINT_AT_ITS_DEFAULT,
+    start_with_stderr_on_a_terminal,
+)
 
 POLYPARSE = str(Path(sys.executable).parent / "polyparse")
 
@@ -71,6 +76,35 @@ def check_a_signal_while_parsing_leaves_nothing(argv: Sequence[str], fed: bytes,
         child.process.stdin.close()
     assert code == 128 + signum
     assert besides_the_bar(shown, b"parsing") == [], shown
+    assert os.listdir(folder) == []
+
+
+def check_a_signal_inside_a_long_input(argv: Sequence[str], length: int, folder: Path,
+                                       signum: int, output_open: bool = True) -> None:
+    """argv, a run writing into folder, gets signum once a compiled loop says "ready": it has
+    started an input of `length` items or more and waits for the signal, which is then pending
+    inside the loop (the POLYPARSE_TEST_LONG_INPUT hook, features/signal_checks.pyx). The run
+    must end by the signal there: nothing more on stderr (no traceback, no "finished", which the
+    loop writes at the end of that input) and nothing left in folder. output_open: the run has
+    opened its (temporary) output by then, as a parse has; a training run or clf predict open
+    theirs after the loop."""
+    child = subprocess.Popen([sys.executable, "-c", SIGINT_AT_ITS_DEFAULT, *argv],
+                             stderr=subprocess.PIPE,
+                             env={**os.environ, LONG_INPUT_VARIABLE: str(length)})
+    try:
+        ready, _, _ = select.select([child.stderr], [], [], HANG_GUARD_SECONDS)
+        assert ready, "the loop never said ready"
+        line = child.stderr.readline()
+        assert line == b"ready\n", line + child.stderr.read()
+        assert bool(leftovers(folder)) == output_open, os.listdir(folder)
+        child.send_signal(signum)
+        _, rest = child.communicate(timeout=HANG_GUARD_SECONDS)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    assert rest == b"", rest
+    assert child.returncode == 128 + signum
     assert os.listdir(folder) == []
 
 
