@@ -1,7 +1,7 @@
 """Gold bunsetsu trees over UniDic morphemes: KNP corpora re-analysed by MeCab with unidic-lite.
 
-    python corpora_scripts/unidic_bunsetsu.py --ids ID_FILE --corpus DIR/knp [--ids ... --corpus ...]
-        -o OUT.cabocha [--json]
+    python corpora_scripts/unidic_bunsetsu.py --ids ID_FILE --corpus DIR/knp
+        [--ids ID_FILE --corpus DIR/knp ...] -o OUT.cabocha [--json]
 
 KWDLC and the Wikipedia Annotated Corpus are segmented into JUMAN morphemes; text that a user
 brings is segmented by MeCab, nowadays mostly with UniDic, whose short units draw other lines.

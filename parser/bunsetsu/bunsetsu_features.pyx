@@ -4,9 +4,9 @@
 
 Each bunsetsu (chunk) is seen through four of its morphemes: the first (mzero), the last
 (mlast), the head word (mhead: the last morpheme that is neither a symbol, JUMAN's 特殊, nor
-助詞) and the function word (mtail: the last that is not a symbol), each by surface, POS (pos1), sub-POS (pos2) and
-conjugated form. For the modifier i, the candidate head j, and their neighbours h = i - 1 and
-k = j + 1, a pair (i, j) gives:
+助詞) and the function word (mtail: the last that is not a symbol), each by surface, POS (pos1),
+sub-POS (pos2) and conjugated form. For the modifier i, the candidate head j, and their
+neighbours h = i - 1 and k = j + 1, a pair (i, j) gives:
 
 - lexical keys: h.mlast.surf; i.mhead {surf, pos1, pos2, form}; i.mtail {surf, pos1, pos2, form};
   i.mlast {surf, pos2}; j.mzero {surf, pos2}; j.mhead {surf, pos1, pos2, form}; j.mtail {surf,

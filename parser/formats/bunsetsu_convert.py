@@ -9,9 +9,10 @@ surface and the six columns (reading, base, pos1, pos2, conj_type, conj_form) th
 
 - KNP: ``# S-ID:`` and other comment lines, ``* HEADTYPE`` bunsetsu lines, each followed by one
   basic-phrase line ``+ HEADTYPE`` (one basic phrase per bunsetsu: KNP's finer basic phrases
-  are not made here, but readers such as rhoknp need them), and JUMAN-style morpheme lines ``surface reading base pos1 0 pos2 0 conj_type 0 conj_form 0 NIL``. The ids
-  are 0 (they number JUMAN's own tag set; tools that read KNP, rhoknp among them, take them as
-  given) and a space inside a field is written ``\\␣`` as JUMAN writes it.
+  are not made here, but readers such as rhoknp need them), and JUMAN-style morpheme lines
+  ``surface reading base pos1 0 pos2 0 conj_type 0 conj_form 0 NIL``. The ids are 0 (they
+  number JUMAN's own tag set; tools that read KNP, rhoknp among them, take them as given) and
+  a space inside a field is written ``\\␣`` as JUMAN writes it.
 - CaboCha (``-f1``): the comment lines, ``* ID HEADTYPE HEAD/FUNC 0.000000`` bunsetsu lines and
   ``surface<TAB>pos1,pos2,conj_type,conj_form,base,reading`` (the JUMAN layout J.DepP reads).
 """

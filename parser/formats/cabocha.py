@@ -22,8 +22,8 @@ sentence, which is that of its first morpheme whose line tells (``BunsetsuSenten
 - 17 fields or more, UniDic (MeCab-UniDic's short units, and the long-unit columns that corpora
   such as UD Japanese GSD's CaboCha files add after them): pos1, pos2-pos3 (pos2 alone when
   pos3 is ``*``), cType, cForm, lemma and lForm are kept as pos1, pos2, conj_type, conj_form,
-  base and reading (an empty field as ``*``); in a UniDic sentence, 6 fields are MeCab-UniDic's unknown word (pos1..pos4, cType,
-  cForm);
+  base and reading (an empty field as ``*``); in a UniDic sentence, 6 fields are
+  MeCab-UniDic's unknown word (pos1..pos4, cType, cForm);
 - 9 fields, IPAdic: pos1, pos2, pos3, pos4, conj_type, conj_form, base, reading,
   pronunciation (pos3 and pos4 are not kept); 7 fields in an IPAdic sentence, or with no base
   form and no semantic field (``*``), are IPAdic's unknown word (the reading is ``*``); a
