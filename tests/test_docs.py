@@ -149,6 +149,15 @@ def test_python_example_trains_and_parses_japanese(tmp_path: Path, corpora: Path
     assert_shown(result.stdout, PYTHON, "docs/python.md")
 
 
+def test_python_example_parses_japanese_raw_text(tmp_path: Path) -> None:
+    pytest.importorskip("fugashi")
+    pytest.importorskip("unidic_lite")
+    result = run_python(example("ja_unidic"), tmp_path)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip() == "* 5D * 2D * 3D * 5D * 5D * -1D"
+    assert_shown(result.stdout, PYTHON, "docs/python.md")
+
+
 def test_python_example_trains_a_tree_classifier(tmp_path: Path, srl_boundary: Path) -> None:
     result = run_python(example("train_tree_classifier"), tmp_path,
                         POLYPARSE_DATASETS=str(srl_boundary.parent))
