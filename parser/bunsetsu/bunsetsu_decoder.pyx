@@ -44,6 +44,7 @@ from parser.bunsetsu.bunsetsu_features cimport (
     boundary_keys,
     chunk_properties,
     pair_keys,
+    set_head,
 )
 
 cdef enum:
@@ -430,7 +431,7 @@ cdef int shift_reduce(SentenceView* s, Decision decision, const int32_t* gold,
             i = stack.back()
             if j != n - 1 and not attach(s, decision, gold, ex, i, j, &value):
                 break
-            s.heads[i] = j
+            set_head(s, i, j)
             stack.pop_back()
     return 0
 
@@ -456,7 +457,7 @@ cdef int cascaded(SentenceView* s, Decision decision, const int32_t* gold,
         kept = 0
         for x in range(m):
             if x < m - 1 and tagged[x] and (x == 0 or not tagged[x - 1]):
-                s.heads[active[x]] = active[x + 1]
+                set_head(s, active[x], active[x + 1])
             else:
                 active[kept] = active[x]
                 kept += 1

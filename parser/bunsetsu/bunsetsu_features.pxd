@@ -37,8 +37,25 @@ cdef struct SentenceView:
     int32_t* particle_ptr       # n_chunks + 1: particles[particle_ptr[c]:particle_ptr[c+1]]
     int32_t* particles          # surface ids of the chunk's 助詞, distinct
     int32_t* heads              # head chunk of each chunk so far, -1 when none yet
+    # The chunks that depend on each chunk so far, as a list (first_child, then next_sibling
+    # of each; -1 ends it) in ascending order when heads are set by set_head from right to left.
+    int32_t* first_child
+    int32_t* next_sibling
+    # n_chunks + 1, cumulative over the chunks before c: 括弧始, 括弧終, chunks holding 読点,
+    # chunks holding 句点 (the gap features of a pair in constant time).
+    int32_t* before_in
+    int32_t* before_out
+    int32_t* before_comma
+    int32_t* before_period
 
 cdef void chunk_properties(SentenceView* s, const SpecialIds* ids) noexcept nogil
+
+
+cdef inline void set_head(SentenceView* s, int c, int head) noexcept nogil:
+    # Chunk c depends on head (not on any chunk before): its head and head's list of children.
+    s.heads[c] = head
+    s.next_sibling[c] = s.first_child[head]
+    s.first_child[head] = c
 cdef int pair_keys(const SentenceView* s, int i, int j, uint64_t* out) noexcept nogil
 cdef int boundary_keys(const SentenceView* s, int m, int start, uint64_t* out) noexcept nogil
 

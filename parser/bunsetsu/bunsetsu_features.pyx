@@ -146,7 +146,10 @@ cdef void chunk_properties(SentenceView* s, const SpecialIds* given) noexcept no
     known_ids.bracket_in = known(given.bracket_in)
     known_ids.bracket_out = known(given.bracket_out)
     known_ids.particle = known(given.particle)
+    s.before_in[0] = s.before_out[0] = s.before_comma[0] = s.before_period[0] = 0
     for c in range(s.n_chunks):
+        s.first_child[c] = -1
+        s.next_sibling[c] = -1
         s.mhead[c] = -1
         s.mtail[c] = -1
         s.punct[c] = 0
@@ -182,6 +185,10 @@ cdef void chunk_properties(SentenceView* s, const SpecialIds* given) noexcept no
                 elif s.mhead[c] < 0:
                     s.mhead[c] = m
             m -= 1
+        s.before_in[c + 1] = s.before_in[c] + s.bracket_in[c]
+        s.before_out[c + 1] = s.before_out[c] + s.bracket_out[c]
+        s.before_comma[c + 1] = s.before_comma[c] + (s.punct[c] & 1)
+        s.before_period[c + 1] = s.before_period[c] + (s.punct[c] >> 1)
     s.particle_ptr[s.n_chunks] = p
 
 
@@ -244,18 +251,25 @@ cdef int pair_keys(const SentenceView* s, int i, int j, uint64_t* out) noexcept 
     n = add_particles(s, j, T_J_PARTICLE, out, n)
     dist = j - i
     n = add_value(T_DISTANCE, 0 if dist == 1 else (1 if dist < 6 else 2), out, n)
-    for c in range(i + 1, j):
-        opened += s.bracket_in[c]
-        closed += s.bracket_out[c]
-        punct |= s.punct[c]
+    # The chunks i + 1 .. j - 1, from the cumulative counts of chunk_properties.
+    opened = s.before_in[j] - s.before_in[i + 1]
+    closed = s.before_out[j] - s.before_out[i + 1]
+    punct = ((s.before_comma[j] > s.before_comma[i + 1])
+             | ((s.before_period[j] > s.before_period[i + 1]) << 1))
     n = add_value(T_GAP_BRACKET, bracket_state(opened, closed), out, n)
     n = add_value(T_GAP_PUNCT, punct, out, n)
-    for c in range(i + 1, j):
-        if s.heads[c] == j:
+    # The children of j between i and j, and those of i before it, through their lists, so that
+    # a decision costs the same at any distance from the sentence's start.
+    c = s.first_child[j]
+    while c >= 0:
+        if i < c < j:
             n = add_particles(s, c, T_CHILD_PARTICLE, out, n)
-    for c in range(0, i):
-        if s.heads[c] == i:
+        c = s.next_sibling[c]
+    c = s.first_child[i]
+    while c >= 0:
+        if c < i:
             n = add_particles(s, c, T_I_CHILD_PARTICLE, out, n)
+        c = s.next_sibling[c]
     return n
 
 
@@ -293,7 +307,7 @@ cdef class SentenceBuffers:
 
     def __cinit__(self, int capacity):
         self.capacity = max(1, capacity)
-        self.data = np.zeros((8, self.capacity + 1), dtype=np.int32)
+        self.data = np.zeros((14, self.capacity + 1), dtype=np.int32)
 
     cdef void attach(self, SentenceView* s) noexcept:
         cdef int32_t[:, ::1] d = self.data
@@ -305,6 +319,12 @@ cdef class SentenceBuffers:
         s.particle_ptr = &d[5, 0]
         s.particles = &d[6, 0]
         s.heads = &d[7, 0]
+        s.first_child = &d[8, 0]
+        s.next_sibling = &d[9, 0]
+        s.before_in = &d[10, 0]
+        s.before_out = &d[11, 0]
+        s.before_comma = &d[12, 0]
+        s.before_period = &d[13, 0]
 
 
 # The parts of speech chunk_properties tests for, in each dictionary's names: symbols (pos1)
@@ -354,9 +374,14 @@ chunk_start as the decisions before it; char_class: per morpheme (char_class()),
     s.char_class = &cc[0]
     s.chunk_start = &cs[0]
     buffers.attach(&s)
-    for c in range(s.n_chunks):
-        s.heads[c] = heads[c]
     chunk_properties(&s, &special)
+    for c in range(s.n_chunks):
+        s.heads[c] = -1
+    for c in range(s.n_chunks - 1, -1, -1):
+        if 0 <= heads[c] < s.n_chunks:
+            set_head(&s, c, heads[c])
+        else:
+            s.heads[c] = heads[c]
     pair_out = []
     for i, j in pairs:
         n = pair_keys(&s, i, j, keys)
