@@ -33,7 +33,7 @@ from parser.bunsetsu.config import (
 from parser.formats.bunsetsu import BUNSETSU_FORMATS, INPUT_FORMATS, OUTPUT_FORMAT, read_bunsetsu
 from parser.formats.bunsetsu_sentence import BunsetsuSentence
 from parser.formats.knp_documents import document_paths
-from parser.models.bundled import JAPANESE_MODELS, bundled_japanese_model
+from parser.models.bundled import bundled_japanese_model, bundled_japanese_name
 
 Path = str | os.PathLike
 
@@ -109,8 +109,8 @@ def load_japanese_parser(path: Path | None = None) -> JapaneseParser:
     "ja_wac" (trained on the Wikipedia Annotated Corpus, JUMAN's parts of speech), or
     "ja_unidic" (KWDLC and WAC re-analysed with UniDic: for MeCab-UniDic output and raw text);
     InputError when it cannot be used."""
-    name = "ja_wac" if path is None else os.fspath(path)
-    if name in JAPANESE_MODELS and not os.path.exists(name):
+    name = bundled_japanese_name(None if path is None else os.fspath(path))
+    if name is not None:
         path = bundled_japanese_model(name)
         if path is None:
             raise InputError(f"this installation has no bundled Japanese model {name}; give a "

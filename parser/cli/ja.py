@@ -36,7 +36,7 @@ from parser.cli.common import (
 )
 from parser.formats.bunsetsu import BUNSETSU_FORMATS, INPUT_FORMATS, read_bunsetsu
 from parser.formats.knp_documents import document_paths
-from parser.models.bundled import JAPANESE_MODELS
+from parser.models.bundled import bundled_japanese_name
 
 
 def register(ja: argparse.ArgumentParser) -> None:
@@ -192,12 +192,11 @@ def run_parse(args: argparse.Namespace) -> int:
         raise InputError(f"ja parse: --rechunk reads bunsetsu lines; --format {args.format} "
                          "has none (its sentences are always chunked)")
     if args.format == "raw":
-        from parser.formats.unidic_text import UniDicTagger
+        from parser.formats.unidic_text import require_mecab
 
-        UniDicTagger()
-    bundled = args.model if args.model in JAPANESE_MODELS and not Path(args.model).exists() \
-        else "ja_unidic" if args.model is None and args.format == "raw" \
-        else "ja_wac" if args.model is None else None
+        require_mecab()
+    bundled = bundled_japanese_name(args.model, "ja_unidic" if args.format == "raw"
+                                    else "ja_wac")
     check_input_paths([args.input, None if bundled else args.model])
     if bundled:
         from parser.models.bundled import bundled_japanese_model

@@ -22,7 +22,8 @@ from collections.abc import Callable, Sequence
 
 from parser.formats.bunsetsu_sentence import BunsetsuSentence
 
-__all__ = ["cabocha_chunk_line", "head_and_function", "knp_block_of", "cabocha_block_of"]
+__all__ = ["cabocha_block_of", "cabocha_chunk_line", "csv_field", "head_and_function",
+           "knp_block_of"]
 
 # Parts of speech that are not a bunsetsu's head word (CaboCha's HEAD): symbols and particles
 # and auxiliaries of the three dictionaries; the function word (FUNC) is the last morpheme that
@@ -100,7 +101,8 @@ def _knp_type(dep_types: Sequence[str] | None, number: int) -> str:
     return dep_type if dep_type in ("D", "P", "A", "I") else "D"
 
 
-def _csv_field(field: str) -> str:
+def csv_field(field: str) -> str:
+    """A MeCab feature field as CSV writes it: quoted when it holds a comma or a quote."""
     if "," in field or '"' in field:
         return '"' + field.replace('"', '""') + '"'
     return field
@@ -117,6 +119,6 @@ def cabocha_block_of(sentence: BunsetsuSentence, starts: Sequence[int], heads: S
     def morpheme_line(m: int) -> str:
         features = (sentence.pos1[m], sentence.pos2[m], sentence.conj_type[m],
                     sentence.conj_form[m], sentence.base[m], sentence.reading[m])
-        return f"{sentence.surface[m]}\t{','.join(map(_csv_field, features))}"
+        return f"{sentence.surface[m]}\t{','.join(map(csv_field, features))}"
 
     return _block(sentence, starts, chunk_lines, morpheme_line)

@@ -47,7 +47,7 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import BinaryIO, TextIO
 
-from parser.formats.bunsetsu_convert import cabocha_chunk_line
+from parser.formats.bunsetsu_convert import cabocha_chunk_line, csv_field
 from parser.formats.bunsetsu_sentence import (
     BlockLayout,
     BunsetsuFormatError,
@@ -308,12 +308,6 @@ def knp_to_cabocha(sentence: BunsetsuSentence) -> str:
             number += 1
         features = (sentence.pos1[index], sentence.pos2[index], sentence.conj_type[index],
                     sentence.conj_form[index], sentence.base[index], sentence.reading[index])
-        lines.append(f"{surface}\t{','.join(map(_csv_field, features))}")
+        lines.append(f"{surface}\t{','.join(map(csv_field, features))}")
     lines.append("EOS\n")
     return "\n".join(lines)
-
-
-def _csv_field(field: str) -> str:
-    if "," in field or '"' in field:
-        return '"' + field.replace('"', '""') + '"'
-    return field

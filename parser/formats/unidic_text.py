@@ -10,9 +10,11 @@ a sentence join back to its text exactly. A tab cannot be written in the CaboCha
 """
 from __future__ import annotations
 
+from typing import Any
+
 from features.errors import InputError
 
-__all__ = ["MECAB_EXTRA", "UniDicTagger", "space_features"]
+__all__ = ["MECAB_EXTRA", "UniDicTagger", "require_mecab", "space_features"]
 
 MECAB_EXTRA = "pip install 'polyparse[mecab]' (fugashi and unidic-lite)"
 # MeCab's output: each morpheme as its surface with the white space before it (%M), a tab and
@@ -27,16 +29,22 @@ def space_features(space: str) -> str:
     return f"空白,*,*,*,*,*,,{space},{space},,{space},,記号,*,*,*,*,,,,,*,*,*,*,*"
 
 
+def require_mecab() -> tuple[Any, Any]:
+    """The fugashi and unidic_lite modules; InputError saying what to install without them
+    (checked before any input is read, without loading the dictionary)."""
+    try:
+        import fugashi
+        import unidic_lite
+    except ImportError:
+        raise InputError(f"Japanese raw text needs MeCab with UniDic: {MECAB_EXTRA}") from None
+    return fugashi, unidic_lite
+
+
 class UniDicTagger:
     """MeCab with unidic-lite; morpheme_lines(text) gives the lines of one sentence."""
 
     def __init__(self) -> None:
-        try:
-            import fugashi
-            import unidic_lite
-        except ImportError:
-            raise InputError(f"Japanese raw text needs MeCab with UniDic: {MECAB_EXTRA}"
-                             ) from None
+        fugashi, unidic_lite = require_mecab()
         self.dictionary = unidic_lite.DICDIR
         self._tagger = fugashi.GenericTagger(f"-r /dev/null -d {self.dictionary} {_FORMAT}")
 

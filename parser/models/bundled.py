@@ -32,6 +32,15 @@ def bundled_example() -> Path | None:
     return _resource(EXAMPLE_NAME)
 
 
+def bundled_japanese_name(model: str | None, default: str = "ja_wac") -> str | None:
+    """The name of the bundled Japanese model a --model value asks for: default for None, the
+    value itself when it names one (JAPANESE_MODELS) and no such file exists, else None (a
+    path)."""
+    if model is None:
+        return default
+    return model if model in JAPANESE_MODELS and not Path(model).exists() else None
+
+
 def bundled_japanese_model(name: str = "ja_wac") -> Path | None:
     """The bundled Japanese bunsetsu parser model of that name (JAPANESE_MODELS), or None when
     this installation has none."""
