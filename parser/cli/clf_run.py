@@ -16,8 +16,10 @@ from typing import Any
 import numpy as np
 
 from classifiers.backends import (
+    BACKENDS,
     Classifier,
     KernelModel,
+    backend_settings,
     convert_classifier,
     load_classifier,
 )
@@ -63,35 +65,29 @@ EXPLICIT_WEIGHTS = "explicit-weights"
 
 
 # The options of `clf train` that only some vector backends take (the tree learners check
-# theirs in clf_trees.py): option, its attribute, the backends. Each is None unless given.
-BACKEND_OPTIONS = (
-    ("--gamma", "gamma", ("linear", "poly2-linear", "kernel-svm")),
-    ("--coef0", "coef0", ("linear", "poly2-linear", "kernel-svm")),
-    ("--loss", "loss", ("linear", "poly2-linear")),
-    ("--eps", "eps", ("linear", "poly2-linear", "kernel-svm")),
-    ("--cache-mb", "cache_mb", ("kernel-svm",)),
-    ("--class-weight", "class_weight", ("kernel-svm",)),
-    ("--no-shrinking", "no_shrinking", ("kernel-svm",)),
-    ("--threads", "threads", ("kernel-svm", "pa-slicing")),
-    ("--min-pair-count", "min_pair_count", ("poly2-linear",)),
-    ("--seed", "seed", ("linear", "poly2-linear", "pa-slicing")),
-    ("--dtype", "dtype", ("linear", "poly2-linear")),
-    ("--average", "average", ("pa-slicing",)),
-    ("--variant", "variant", ("pa-slicing",)),
-    ("--n-common", "n_common", ("pa-slicing",)),
-    ("--max-table-mb", "max_table_mb", ("pa-slicing",)),
-)
+# theirs in clf_trees.py), each None unless given: its attribute and the backend constructor's
+# setting it sets (backend_settings says which backends take it).
+BACKEND_OPTIONS = {
+    "gamma": "gamma", "coef0": "coef0", "loss": "loss", "eps": "eps", "cache_mb": "cache_mb",
+    "class_weight": "class_weight", "no_shrinking": "shrinking", "threads": "threads",
+    "min_pair_count": "min_pair_count", "seed": "seed", "dtype": "dtype", "average": "average",
+    "variant": "variant", "n_common": "n_common", "max_table_mb": "max_table_mb",
+}
 
 
 def reject_other_backends_options(args: argparse.Namespace) -> None:
-    """One line for the first option given that args.classifier does not take."""
+    """One line for the first option given that args.classifier does not take, naming the
+    backends that do."""
     name = args.classifier
-    for option, attribute, backends in BACKEND_OPTIONS:
-        value = getattr(args, attribute)
-        if value not in (None, False, []) and name not in backends:
-            which = " and ".join(backends) if len(backends) < 3 else \
-                f"{', '.join(backends[:-1])} and {backends[-1]}"
-            raise InputError(f"clf train: {option} applies to {which}, not {name}")
+    for attribute, setting in BACKEND_OPTIONS.items():
+        if getattr(args, attribute) in (None, False, []) or \
+                setting in backend_settings(name):
+            continue
+        takers = [backend for backend in BACKENDS if setting in backend_settings(backend)]
+        which = " and ".join(takers) if len(takers) < 3 else \
+            f"{', '.join(takers[:-1])} and {takers[-1]}"
+        option = "--" + attribute.replace("_", "-")
+        raise InputError(f"clf train: {option} applies to {which}, not {name}")
 
 
 def _build_classifier(args: argparse.Namespace) -> Poly2LinearSVM | KernelModel:

@@ -165,11 +165,11 @@ def test_foreign_and_wrong_format_models(svm_files, tmp_path: Path, capsys) -> N
         (["--classifier", "poly2-linear", "--threads", "2"],
          "--threads applies to kernel-svm and pa-slicing, not poly2-linear"),
         (["--classifier", "kernel-svm", "--seed", "3"],
-         "--seed applies to linear, poly2-linear and pa-slicing, not kernel-svm"),
+         "--seed applies to poly2-linear, linear and pa-slicing, not kernel-svm"),
         (["--classifier", "kernel-svm", "--min-pair-count", "2"],
          "--min-pair-count applies to poly2-linear, not kernel-svm"),
         (["--classifier", "pa-slicing", "--dtype", "float64"],
-         "--dtype applies to linear and poly2-linear, not pa-slicing"),
+         "--dtype applies to poly2-linear and linear, not pa-slicing"),
         (["--classifier", "linear", "--no-shrinking"], "--no-shrinking applies to kernel-svm"),
     ],
 )
