@@ -17,11 +17,11 @@ merged into one, which keeps the later bunsetsu's head and type (the trees are h
 the earlier one usually depends on the later); dependents of either point to the merged
 bunsetsu. Malformed gold trees are skipped, as `ja train` skips them.
 
-The output is CaboCha (`# S-ID:` line, `* ID HEADD` lines, MeCab-UniDic morpheme lines), one
-file for all the documents in order, written through a temporary file. The alignment
-statistics go to standard error (or standard output as one JSON object with --json):
-sentences written and skipped, gold and UniDic morphemes, gold bunsetsu, boundaries crossed,
-sentences with a merge.
+The output is CaboCha (`# S-ID:` line, `* ID HEADD HEAD/FUNC SCORE` lines, MeCab-UniDic
+morpheme lines), one file for all the documents in order, written through a temporary file.
+The alignment statistics go to standard error (or standard output as one JSON object with
+--json): sentences written and skipped, gold and UniDic morphemes, gold bunsetsu, boundaries
+crossed, sentences with a merge.
 """
 from __future__ import annotations
 
@@ -37,6 +37,7 @@ from features.errors import InputError
 from features.output_files import check_output_path, output_stream
 from parser.cli.scripts import run_script, script_parser
 from parser.formats.bunsetsu_sentence import BunsetsuSentence, malformed
+from parser.formats.cabocha import format_cabocha, read_cabocha_block
 from parser.formats.knp import read_knp
 from parser.formats.knp_documents import document_paths
 from parser.formats.unidic_text import UniDicTagger
@@ -88,16 +89,10 @@ def realigned(sentence: BunsetsuSentence, morpheme_lines: list[str]
 
 def cabocha_block(sid: str, lines: list[str], starts: list[int], heads: list[int],
                   types: list[str]) -> str:
-    """A CaboCha sentence block with its bunsetsu lines."""
-    out = [f"# S-ID:{sid}"] if sid else []
-    first = dict(zip(starts, range(len(starts))))
-    for index, line in enumerate(lines):
-        if index in first:
-            number = first[index]
-            out.append(f"* {number} {heads[number]}{types[number]}")
-        out.append(line)
-    out.append("EOS\n")
-    return "\n".join(out)
+    """A CaboCha sentence block of the morpheme lines with these bunsetsu, written by
+    format_cabocha (CaboCha's `* ID HEADD HEAD/FUNC SCORE` lines)."""
+    block = ([f"# S-ID:{sid}"] if sid else []) + lines + ["EOS"]
+    return format_cabocha(read_cabocha_block(block, 1, "<realigned>"), heads, types, starts)
 
 
 def realign_corpus(paths: Iterable[Path], output: str | None, stats: AlignmentStats) -> None:
