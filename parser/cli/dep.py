@@ -31,6 +31,7 @@ from parser.cli.common import (
     text_encoding,
     warn,
 )
+from parser.cli.show import register_show
 from parser.dependency.config import (
     CLASSIFIER_DEFAULTS,
     FEATURE_SETS,
@@ -45,7 +46,7 @@ from parser.formats.conll import FORMATS, Sentence, read_conll
 
 def register(dep: argparse.ArgumentParser) -> None:
     """The `dep` group's subcommands, added to its parser."""
-    commands, parent = subcommands(dep, ("train", "parse", "evaluate", "convert"))
+    commands, parent = subcommands(dep, ("train", "parse", "evaluate", "convert", "show"))
 
     train = commands.add_parser("train", parents=[parent], help="train a parser model")
     train.add_argument("--train", required=True, help="training treebank")
@@ -148,6 +149,7 @@ def register(dep: argparse.ArgumentParser) -> None:
     convert.add_argument("--compress", action="store_true",
                          help="store the arrays zlib-compressed (smaller file, slower load)")
     convert.set_defaults(run=run_convert)
+    register_show(commands, parent, "dep", FORMATS)
 
 
 def add_io_options(command: argparse.ArgumentParser) -> None:

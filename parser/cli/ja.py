@@ -34,6 +34,7 @@ from parser.cli.common import (
     text_encoding,
     warn,
 )
+from parser.cli.show import register_show
 from parser.formats.bunsetsu import BUNSETSU_FORMATS, INPUT_FORMATS, read_bunsetsu
 from parser.formats.knp_documents import document_paths
 from parser.models.bundled import bundled_japanese_name
@@ -41,7 +42,7 @@ from parser.models.bundled import bundled_japanese_name
 
 def register(ja: argparse.ArgumentParser) -> None:
     """The `ja` group's subcommands, added to its parser."""
-    commands, parent = subcommands(ja, ("train", "parse", "evaluate"))
+    commands, parent = subcommands(ja, ("train", "parse", "evaluate", "show"))
 
     train = commands.add_parser("train", parents=[parent], help="train a parser model")
     train.add_argument("--train", nargs="+", metavar="FILE", help="training files")
@@ -110,6 +111,7 @@ def register(ja: argparse.ArgumentParser) -> None:
                           help="the gold file's format (default: --format)")
     add_io_options(evaluate)
     evaluate.set_defaults(run=run_evaluate, uses_numpy=False)
+    register_show(commands, parent, "ja", BUNSETSU_FORMATS)
 
 
 def add_io_options(command: argparse.ArgumentParser,
