@@ -64,7 +64,7 @@ def test_words_in_order_with_their_tags_below(picture: ET.Element) -> None:
     words = groups(picture, "word")
     assert [w.get("data-word") for w in words] == [str(i) for i in range(1, 8)]
     forms = [w.find(f"{SVG}text[@class='form']") for w in words]
-    assert [f.text for f in forms] == "A hearing is scheduled on it today".split()
+    assert [f.text for f in forms] == ["A", "hearing", "is", "scheduled", "on", "it", "today"]
     xs = [float(f.get("x")) for f in forms]
     assert xs == sorted(xs) and len(set(xs)) == 7
     upos, xpos = words[3].findall(f"{SVG}text[@class='tag']")
