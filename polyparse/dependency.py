@@ -29,6 +29,7 @@ from parser.formats.tokens import (
     to_tokenlists,
 )
 from parser.models.bundled import bundled_model
+from parser.views.notebook import pictured
 
 Path = str | os.PathLike
 ParserInput = str | conllu.TokenList | Iterable[conllu.TokenList] | Iterable[Sequence[TaggedWord]]
@@ -40,7 +41,8 @@ class Parser(ModelBytes):
     parse() takes CoNLL-U text (returns CoNLL-U text), one conllu.TokenList (returns a
     TokenList), or an iterable of TokenLists or of tagged sentences, each a sequence of
     forms, (form, upos) or (form, upos, xpos) tuples (returns a list of TokenLists); only HEAD
-    and DEPREL are set, everything else is kept. It pickles as its model file's bytes and its
+    and DEPREL are set, everything else is kept. The TokenLists (and their list) show as
+    pictures of their trees in Jupyter (parser/views/notebook.py). It pickles as its model file's bytes and its
     evaluation mode, so process pools and Dask workers get the same parser.
     """
 
@@ -70,12 +72,12 @@ class Parser(ModelBytes):
             return self.parse([sentences])[0]
         items = list(sentences)
         if not items:
-            return []
+            return pictured([])
         if all(isinstance(item, conllu.TokenList) for item in items):
             parsed = sentences_from_tokenlists(items)
         else:
             parsed = sentences_from_tagged(items)
-        return to_tokenlists(parsed, self._parse(parsed))
+        return pictured(to_tokenlists(parsed, self._parse(parsed)))
 
     def _parse(self, sentences: list[Sentence]) -> list[tuple[list[int], list[str]]]:
         if self.model.trained:

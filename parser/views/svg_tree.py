@@ -98,7 +98,9 @@ def picture_svg(tree: SentenceTree, above: Sequence[DrawnArc], below: Sequence[D
     boxes = [max([MIN_WORD_WIDTH, text_width(form, FORM_SIZE)]
                  + [text_width(tag, TAG_SIZE) for tag in tags if tag != "_"])
              for form, tags in zip(tree.words, tree.tags)]
-    centres = _centres(boxes, [*above, *below])
+    named = names is not None and bool(below)
+    gutter = max(text_width(name, LABEL_SIZE) for name in names) + 10 if named else 0.0
+    centres = _centres(boxes, [*above, *below], MARGIN + gutter)
     above_levels = _levels(above)
     below_levels = _levels(below)
     top_height = (max(above_levels, default=0) + 1) * LEVEL_HEIGHT
@@ -110,10 +112,10 @@ def picture_svg(tree: SentenceTree, above: Sequence[DrawnArc], below: Sequence[D
     height = base_below + bottom_height + MARGIN
     width = (centres[-1] + boxes[-1] / 2 if n else 0) + MARGIN
     parts = [_open_svg(tree, width, height, standalone)]
-    if names is not None and below:
-        parts.append(f"<text class='side' x='{MARGIN}' y='{MARGIN + LABEL_SIZE}'>"
+    if named:
+        parts.append(f"<text class='side' x='{MARGIN}' y='{_n(base_above - 4)}'>"
                      f"{escape(names[0])}</text>")
-        parts.append(f"<text class='side' x='{MARGIN}' y='{_n(height - MARGIN)}'>"
+        parts.append(f"<text class='side' x='{MARGIN}' y='{_n(base_below + LABEL_SIZE + 2)}'>"
                      f"{escape(names[1])}</text>")
     for word in range(1, n + 1):
         parts.append(_word(tree, word, centres[word - 1], form_baseline, word_marks[word - 1]))
@@ -128,9 +130,9 @@ def _n(value: float) -> str:
     return str(round(value))
 
 
-def _centres(boxes: Sequence[float], arcs: Sequence[DrawnArc]) -> list[float]:
-    """The x of each word's centre: each word after the one before it, far enough that every
-    arc's label fits between its ends."""
+def _centres(boxes: Sequence[float], arcs: Sequence[DrawnArc], start: float) -> list[float]:
+    """The x of each word's centre, the first word's box starting at start: each word after
+    the one before it, far enough that every arc's label fits between its ends."""
     needed: dict[int, list[tuple[int, float]]] = {}
     for arc in arcs:
         if arc.head > 0:
@@ -140,7 +142,7 @@ def _centres(boxes: Sequence[float], arcs: Sequence[DrawnArc]) -> list[float]:
     centres: list[float] = []
     for index, box in enumerate(boxes):
         if index == 0:
-            centres.append(MARGIN + box / 2)
+            centres.append(start + box / 2)
             continue
         x = centres[-1] + (boxes[index - 1] + box) / 2 + WORD_GAP
         for left, room in needed.get(index + 1, ()):
