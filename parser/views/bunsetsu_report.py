@@ -246,8 +246,8 @@ def bunsetsu_report(gold_name: str, gold: Sequence[BunsetsuSentence],
         return endings[sentence.number - 1][index]
 
     if n == 2:
-        sections.append(differences_section(judged, ending, "ending", "bunsetsu"))
-    sections.append(sentence_section(judged, paths, ending, "ending", "bunsetsu"))
+        sections.append(differences_section(judged, ending, "ending", ("bunsetsu", "bunsetsu")))
+    sections.append(sentence_section(judged, paths, ending, "ending", ("bunsetsu", "bunsetsu")))
     title = "polyparse ja evaluate"
     return html_document(f"{title}: {gold_name}", heading(title, gold_name, paths, lines),
                          "".join(sections))

@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 from html import escape
 
 from parser.views.error_tables import html_table
-from parser.views.html_page import SentenceEntry, sentence_list, tree_entry
+from parser.views.html_page import SentenceEntry, search_box, sentence_list, tree_entry
 from parser.views.judged_trees import HEAD_WRONG, LABEL_WRONG, JudgedSentence, JudgedUnit
 from parser.views.svg_tree import comparison_svg, tree_svg
 
@@ -97,7 +97,7 @@ def _select(element_id: str, label: str, options: Sequence[tuple[str, str]]) -> 
 
 def sentence_section(judged: Sequence[JudgedSentence], paths: Sequence[str],
                      category: Callable[[JudgedSentence, int, int], str],
-                     category_name: str, units: str = "words") -> str:
+                     category_name: str, units: tuple[str, str] = ("word", "words")) -> str:
     """The sentences with errors (one system) or where the two systems differ, drawn with the
     gold tree above the words and the system's below, most errors (differences) first;
     category(sentence, system, unit index) names the group a unit is filtered by (its gold
@@ -124,8 +124,8 @@ def sentence_section(judged: Sequence[JudgedSentence], paths: Sequence[str],
         kinds = [("", "every difference"), (FIRST_RIGHT, "A right, B wrong"),
                  (SECOND_RIGHT, "B right, A wrong"), (BOTH_WRONG, "both wrong")]
         title = "Sentences where A and B differ, most differences first"
-    controls = (_select("pp-relation", category_name, options) + _select("pp-kind", "with",
-                                                                         kinds))
+    controls = (_select("pp-relation", category_name, options)
+                + _select("pp-kind", "with", kinds) + search_box())
     listed = sentence_list([entry for _, _, entry in entries], controls, legend())
     return f'<section id="pp-sentence-list"><h2>{escape(title)}</h2>{listed}</section>'
 
@@ -162,8 +162,8 @@ def _error_entry(sentence: JudgedSentence, category: Callable[[JudgedSentence, i
 
 
 def _difference_entry(sentence: JudgedSentence,
-                      category: Callable[[JudgedSentence, int, int], str], units: str
-                      ) -> tuple[int, SentenceEntry] | None:
+                      category: Callable[[JudgedSentence, int, int], str],
+                      units: tuple[str, str]) -> tuple[int, SentenceEntry] | None:
     first, second = sentence.judged[0], sentence.judged[1]
     differing = [i for i, (a, b) in enumerate(zip(first, second))
                  if not a.excluded and _differ(a, b)]
@@ -173,8 +173,9 @@ def _difference_entry(sentence: JudgedSentence,
                  else BOTH_WRONG) for i in differing}
     tally = {kind: sum(1 for k in kinds.values() if k == kind)
              for kind in (FIRST_RIGHT, SECOND_RIGHT, BOTH_WRONG)}
-    note = (f"A and B differ on {len(differing)} {units}: A right on {tally[FIRST_RIGHT]}, "
-            f"B right on {tally[SECOND_RIGHT]}, both wrong on {tally[BOTH_WRONG]}")
+    note = (f"A and B differ on {len(differing)} {units[len(differing) != 1]}: A right on "
+            f"{tally[FIRST_RIGHT]}, B right on {tally[SECOND_RIGHT]}, both wrong on "
+            f"{tally[BOTH_WRONG]}")
     pictures = (_system_side(sentence, 0, "A") + _system_side(sentence, 1, "B"))
     html = tree_entry(sentence.number, sentence.gold, pictures, note)
     groups = sorted({category(sentence, 0, i) for i in differing})
@@ -190,7 +191,7 @@ def _differ(first: JudgedUnit, second: JudgedUnit) -> bool:
 
 def differences_section(judged: Sequence[JudgedSentence],
                         category: Callable[[JudgedSentence, int, int], str],
-                        category_name: str, units: str = "words") -> str:
+                        category_name: str, units: tuple[str, str] = ("word", "words")) -> str:
     """Two systems: the scored units they give another head or label, by category, and which
     of the two is right there (head and label)."""
     rows: dict[str, list[int]] = {}
@@ -206,9 +207,9 @@ def differences_section(judged: Sequence[JudgedSentence],
     table = html_table([category_name, "differ", "A right", "B right", "both wrong"],
                        [[name, *map(str, rows[name])] for name in order],
                        ["all", *map(str, total)], better=[(2, 3)])
-    note = (f"A and B give {total[0]} scored {units} another head or label: A is right on "
-            f"{total[1]}, B on {total[2]}, neither on {total[3]} (right: head and label, as "
-            "the scores count them).")
+    note = (f"A and B give {total[0]} scored {units[total[0] != 1]} another head or label: "
+            f"A is right on {total[1]}, B on {total[2]}, neither on {total[3]} (right: head "
+            "and label, as the scores count them).")
     return (f"<section><h2>Where A and B differ</h2><p class=\"pp-note\">{note}</p>"
             f'<div class="pp-grid"><div class="pp-panel pp-scroll">{table}</div></div>'
             "</section>")

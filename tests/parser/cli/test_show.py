@@ -4,7 +4,6 @@ errors, options checked before the data, outputs never half written, and quiet e
 and closed pipes."""
 from __future__ import annotations
 
-import json
 import os
 import re
 import select
@@ -24,6 +23,7 @@ from tests.parser.cli.user_runs import (
     one_line,
     polyparse,
 )
+from tests.parser.views.pages import page_sentences
 from tests.parser.views.test_text_tree import CROSSING_TEXT
 from tests.parser.views.trees import CROSSING
 
@@ -158,10 +158,9 @@ def test_an_html_page_of_every_sentence(three: Path, tmp_path: Path) -> None:
     text = page.read_text(encoding="utf-8")
     assert text.startswith("<!DOCTYPE html>") and "<script src" not in text
     assert "http://" not in text.replace("http://www.w3.org/2000/svg", "")
-    data = json.loads(re.search(r'<script type="application/json" id="pp-data">(.*?)</script>',
-                                text, flags=re.DOTALL).group(1))
-    assert [s["id"] for s in data["sentences"]] == ["crossing-1", "crossing-2", "crossing-3"]
-    assert all(s["html"].count("<svg") == 1 for s in data["sentences"])
+    sentences = page_sentences(text)
+    assert [s["id"] for s in sentences] == ["crossing-1", "crossing-2", "crossing-3"]
+    assert all(s["html"].count("<svg") == 1 for s in sentences)
 
 
 def test_ja_show_prints_cabocha_trees(tmp_path: Path) -> None:
