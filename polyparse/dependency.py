@@ -29,7 +29,6 @@ from parser.formats.tokens import (
     to_tokenlists,
 )
 from parser.models.bundled import bundled_model
-from parser.views.notebook import pictured
 
 Path = str | os.PathLike
 ParserInput = str | conllu.TokenList | Iterable[conllu.TokenList] | Iterable[Sequence[TaggedWord]]
@@ -70,6 +69,8 @@ class Parser(ModelBytes):
                             f"{type(sentences).__name__}")
         if isinstance(sentences, conllu.TokenList):
             return self.parse([sentences])[0]
+        from parser.views.notebook import pictured
+
         items = list(sentences)
         if not items:
             return pictured([])
