@@ -20,8 +20,8 @@ import argparse
 import base64
 import gzip
 import json
-import re
 import os
+import re
 import shutil
 import subprocess
 import sys

@@ -114,8 +114,9 @@ def sentence_section(judged: Sequence[JudgedSentence], paths: Sequence[str],
         for name in found.relations:
             counts[name] = counts.get(name, 0) + 1
     entries.sort(key=lambda item: item[:2])
-    options = [("", f"every {category_name}")] + [
-        (name, f"{name} ({counts[name]})") for name in sorted(counts, key=lambda n: (-counts[n], n))]
+    by_count = sorted(counts, key=lambda name: (-counts[name], name))
+    options = [("", f"every {category_name}")] + [(name, f"{name} ({counts[name]})")
+                                                   for name in by_count]
     if len(paths) == 1:
         kinds = [("", "every error"), (HEAD_KIND, "a wrong head"),
                  (LABEL_KIND, "a wrong label")]

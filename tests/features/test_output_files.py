@@ -30,7 +30,6 @@ def test_a_signal_while_the_temporary_file_is_made_leaves_nothing(tmp_path: Path
 
     monkeypatch.setattr(tempfile, "mkstemp", make_and_signal)
     target = tmp_path / "out.txt"
-    with pytest.raises(Terminated), quit_signals_raise():
-        with output_stream(target) as out:
-            out.write("never complete")
+    with pytest.raises(Terminated), quit_signals_raise(), output_stream(target) as out:
+        out.write("never complete")
     assert os.listdir(tmp_path) == []

@@ -8,8 +8,10 @@ import os
 import re
 import select
 import signal
+import stat
 import subprocess
 import sys
+import threading
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -233,3 +235,29 @@ def test_a_signal_while_writing_leaves_nothing(tmp_path: Path, signum: int) -> N
 def test_closed_pipe_ends_quietly(group: str, text: str, end: bytes) -> None:
     check_a_closed_pipe_ends_quietly([POLYPARSE, group, "show"], (text * 2).encode(), end, 2,
                                      (text * 50).encode())
+
+
+def test_a_symlink_is_followed_and_a_fifo_written_into(three: Path, tmp_path: Path) -> None:
+    """Outputs are never replaced when they are not regular files: the picture goes to the
+    symlink's target (the link and the target's permission bits stay), the text into the FIFO
+    (a reader waiting on it gets it)."""
+    target = tmp_path / "target.html"
+    target.write_text("old\n")
+    target.chmod(0o640)
+    link = tmp_path / "link.html"
+    link.symlink_to(target.name)
+    result = polyparse("dep", "show", str(three), "--format", "html", "-o", str(link))
+    assert result.returncode == 0, result.stderr
+    assert link.is_symlink() and stat.S_IMODE(os.stat(target).st_mode) == 0o640
+    assert target.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    fifo = tmp_path / "trees.fifo"
+    os.mkfifo(fifo)
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()))
+    reader.start()
+    result = polyparse("dep", "show", str(three), "-o", str(fifo), timeout=HANG_GUARD_SECONDS)
+    reader.join(timeout=HANG_GUARD_SECONDS)
+    assert result.returncode == 0, result.stderr
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert received == [polyparse("dep", "show", str(three)).stdout.encode()]
+    assert leftovers(tmp_path) == []
