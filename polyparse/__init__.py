@@ -143,7 +143,6 @@ if TYPE_CHECKING:
     )
     from polyparse.classifiers import load_classifier, train_classifier
     from polyparse.dependency import Parser, evaluate, load_parser, train_parser
-    from polyparse.pictures import render
     from polyparse.japanese import (
         JapaneseParser,
         evaluate_japanese,
@@ -151,6 +150,7 @@ if TYPE_CHECKING:
         load_japanese_parser,
         train_japanese_parser,
     )
+    from polyparse.pictures import render
     from polyparse.trees import (
         BoundaryModel,
         evaluate_boundaries,
