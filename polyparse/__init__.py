@@ -26,6 +26,11 @@ Tree-kernel classifiers (SVM-light-TK files) and SRL argument boundaries (gold_c
     detector = polyparse.train_boundary_detector("train.gold_conll")
     lines = detector.predict_lines(list(polyparse.read_gold_conll("test.gold_conll")))
 
+Trees as pictures (text, SVG, an HTML page); parsed TokenLists also show as pictures in
+Jupyter::
+
+    svg = polyparse.render(parser.parse([[("Dogs", "NOUN"), ("bark", "VERB")]])[0])
+
 Bad input raises polyparse.InputError (one line naming file, line and problem); bad settings
 raise ValueError.
 """
@@ -57,6 +62,7 @@ _EXPORTS = {
     "bundled_japanese_model": "parser.models.bundled",
     "bundled_model": "parser.models.bundled",
     "load_classifier": "polyparse.classifiers",
+    "render": "polyparse.pictures",
     "train_classifier": "polyparse.classifiers",
     "Parser": "polyparse.dependency",
     "evaluate": "polyparse.dependency",
@@ -109,6 +115,7 @@ __all__ = [
     "read_gold_conll",
     "read_svmlight",
     "read_svmlight_tk",
+    "render",
     "train_boundary_detector",
     "train_classifier",
     "train_japanese_parser",
@@ -143,6 +150,7 @@ if TYPE_CHECKING:
         load_japanese_parser,
         train_japanese_parser,
     )
+    from polyparse.pictures import render
     from polyparse.trees import (
         BoundaryModel,
         evaluate_boundaries,
