@@ -11,6 +11,10 @@ Japanese bunsetsu dependency parsing (KNP or CaboCha text)::
     ja, dev_scores, skipped = polyparse.train_japanese_parser("train.knp", dev="dev.knp")
     print(ja.parse(open("test.knp", encoding="utf-8").read()))
 
+Sentences and tokens of plain text (UD English conventions; conllu TokenLists)::
+
+    sentences = polyparse.tokenize("The dog barked. It wasn't late.")
+
 Classifiers on binary features::
 
     X, y = polyparse.read_svmlight("train.svm")
@@ -62,6 +66,8 @@ _EXPORTS = {
     "evaluate": "polyparse.dependency",
     "load_parser": "polyparse.dependency",
     "train_parser": "polyparse.dependency",
+    "load_tokenizer": "polyparse.tokenization",
+    "tokenize": "polyparse.tokenization",
     "JapaneseParser": "polyparse.japanese",
     "evaluate_japanese": "polyparse.japanese",
     "knp_documents": "polyparse.japanese",
@@ -105,10 +111,12 @@ __all__ = [
     "load_classifier",
     "load_japanese_parser",
     "load_parser",
+    "load_tokenizer",
     "load_tree_classifier",
     "read_gold_conll",
     "read_svmlight",
     "read_svmlight_tk",
+    "tokenize",
     "train_boundary_detector",
     "train_classifier",
     "train_japanese_parser",
@@ -143,6 +151,7 @@ if TYPE_CHECKING:
         load_japanese_parser,
         train_japanese_parser,
     )
+    from polyparse.tokenization import load_tokenizer, tokenize
     from polyparse.trees import (
         BoundaryModel,
         evaluate_boundaries,

@@ -7,7 +7,7 @@ import io
 import subprocess
 import sys
 import unicodedata
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -165,7 +165,7 @@ def align(gold: list[RefWord], system: list[RefWord]) -> dict[int, RefWord]:
 
 def lcs_pairs(a: tuple[str, ...], b: tuple[str, ...]) -> list[tuple[int, int]]:
     """Index pairs of a longest common subsequence, the earliest gold indices first."""
-    @lru_cache(maxsize=None)
+    @cache
     def best(i: int, j: int) -> tuple[tuple[int, int], ...]:
         if i == len(a) or j == len(b):
             return ()
@@ -218,7 +218,7 @@ def reference(gold_text: str, system_text: str) -> dict[str, tuple[float, float,
         "BLEX": (lambda g, s: las(g, s) and (g.lemma == "_" or g.lemma == s.lemma), True),
     }
     for name, (test, content) in tests.items():
-        def keep(word: RefWord) -> bool:
+        def keep(word: RefWord, content: bool = content) -> bool:
             return not content or word.relation in CONTENT
         counts[name] = (sum(keep(w) for w in gold), sum(keep(w) for w in system),
                         sum(1 for g, s in pairs if keep(g) and test(g, s)))

@@ -1,0 +1,113 @@
+"""Tokenized sentences as CoNLL-U blocks: `# sent_id`, `# text`, `# newdoc` / `# newpar`,
+multiword-token range lines, and the whitespace after each token in MISC, with ``_`` in the
+columns a tagger and a parser fill.
+
+The whitespace after a token follows UDPipe's convention: nothing for a single space,
+``SpaceAfter=No`` for none, else ``SpacesAfter=`` with the whitespace escaped (``\\s`` space,
+``\\t`` tab, ``\\n`` line break, ``\\r``, ``\\p`` for ``|``, ``\\\\``); whitespace before the first
+token of a text is ``SpacesBefore=``. The blocks therefore give back the text exactly
+(text_of_blocks).
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from parser.formats.conll import Sentence
+from parser.tokenize.segmenter import TokenizedSentence
+
+__all__ = ["conllu_lines", "sentence_of", "text_of_blocks", "unescape_spaces"]
+
+_ESCAPES = {" ": "\\s", "\t": "\\t", "\n": "\\n", "\r": "\\r", "|": "\\p", "\\": "\\\\"}
+_UNESCAPES = {value: key for key, value in _ESCAPES.items()}
+_ESCAPED = re.compile(r"\\[stnrp\\]")
+
+
+def _escape(spaces: str) -> str:
+    return "".join(_ESCAPES.get(char, char) for char in spaces)
+
+
+def unescape_spaces(value: str) -> str:
+    """The whitespace a SpacesAfter / SpacesBefore value stands for."""
+    return _ESCAPED.sub(lambda match: _UNESCAPES[match.group()], value)
+
+
+def _misc(space: str, before: str = "") -> str:
+    parts = []
+    if before:
+        parts.append("SpacesBefore=" + _escape(before))
+    if space == "":
+        parts.append("SpaceAfter=No")
+    elif space != " ":
+        parts.append("SpacesAfter=" + _escape(space))
+    return "|".join(parts) if parts else "_"
+
+
+def conllu_lines(sentence: TokenizedSentence, sent_id: str, new_document: bool = False
+                 ) -> tuple[list[str], list[int], list[str]]:
+    """(lines of the block without its blank line, index of each word's line, word forms)."""
+    lines = []
+    if new_document:
+        lines.append("# newdoc")
+    if sentence.new_paragraph or new_document:
+        lines.append("# newpar")
+    lines.append(f"# sent_id = {sent_id}")
+    lines.append(f"# text = {sentence.text}")
+    word_lines: list[int] = []
+    forms: list[str] = []
+    for index, (token, space, words) in enumerate(zip(sentence.tokens, sentence.spaces,
+                                                      sentence.words)):
+        misc = _misc(space, sentence.before if index == 0 else "")
+        first = len(forms) + 1
+        if len(words) == 1:
+            word_lines.append(len(lines))
+            forms.append(token)
+            lines.append(f"{first}\t{token}\t_\t_\t_\t_\t_\t_\t_\t{misc}")
+            continue
+        lines.append(f"{first}-{first + len(words) - 1}\t{token}\t_\t_\t_\t_\t_\t_\t_\t{misc}")
+        for word in words:
+            word_lines.append(len(lines))
+            forms.append(word)
+            lines.append(f"{len(forms)}\t{word}\t_\t_\t_\t_\t_\t_\t_\t_")
+    return lines, word_lines, forms
+
+
+def sentence_of(sentence: TokenizedSentence, sent_id: str, start_line: int = 1,
+                new_document: bool = False) -> Sentence:
+    """The CoNLL-U Sentence of a tokenized sentence (words untagged, without heads)."""
+    lines, word_lines, forms = conllu_lines(sentence, sent_id, new_document)
+    n = len(forms)
+    blank = ["_"] * n
+    return Sentence(lines, word_lines, forms, list(blank), list(blank), list(blank), [-1] * n,
+                    list(blank), start_line, list(blank))
+
+
+def text_of_blocks(blocks: Iterable[list[str]]) -> str:
+    """The text CoNLL-U blocks (each a list of lines) came from: tokens (range lines for
+    multiword tokens) with the whitespace their MISC names (the inverse of conllu_lines)."""
+    parts = []
+    for lines in blocks:
+        last_word = 0
+        for line in lines:
+            if line.startswith("#"):
+                continue
+            columns = line.split("\t")
+            word_id = columns[0]
+            if "." in word_id:
+                continue
+            if "-" in word_id:
+                last_word = int(word_id.split("-")[1])
+            elif int(word_id) <= last_word:
+                continue
+            space = " "
+            for item in columns[9].split("|"):
+                key, _, value = item.partition("=")
+                if key == "SpacesBefore":
+                    parts.append(unescape_spaces(value))
+                elif key == "SpaceAfter" and value == "No":
+                    space = ""
+                elif key == "SpacesAfter":
+                    space = unescape_spaces(value)
+            parts.append(columns[1])
+            parts.append(space)
+    return "".join(parts)

@@ -1,0 +1,138 @@
+"""Raw text -> paragraphs -> tokens -> sentences, every character accounted for.
+
+Paragraphs are separated by blank lines (a run of whitespace holding two line breaks); within a
+paragraph a line break is a space. Each whitespace-free chunk is cut into tokens by
+parser/tokenize/chunk_rules.py (results kept in a bounded cache: text repeats its chunks), each
+token into words by parser/tokenize/words.py, and each paragraph's tokens into sentences by
+parser/tokenize/sentence_split.py. A sentence keeps the exact whitespace after each of its
+tokens and, for the first sentence of a text, the whitespace before it, so that joining tokens
+and whitespace gives back the text (detokenize).
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from parser.tokenize.chunk_rules import ChunkRules
+from parser.tokenize.sentence_split import SentenceSplitter
+from parser.tokenize.words import MultiwordRules
+
+__all__ = ["Segmenter", "TokenizedSentence", "detokenize"]
+
+_CHUNK = re.compile(r"\S+")
+# Chunks remembered with their tokens.
+CACHE_SIZE = 200_000
+
+
+@dataclass(slots=True)
+class TokenizedSentence:
+    """Tokens of one sentence, the whitespace after each, the words of each, whether the
+    sentence starts a paragraph, and the whitespace before its first token."""
+
+    tokens: list[str]
+    spaces: list[str]
+    words: list[list[str]]
+    new_paragraph: bool
+    before: str = ""
+
+    @property
+    def text(self) -> str:
+        """The sentence's text: its tokens and the whitespace between them, each line break
+        or tab read as a space (CoNLL-U's `# text` is one line)."""
+        parts = []
+        last = len(self.tokens) - 1
+        for i, (token, space) in enumerate(zip(self.tokens, self.spaces)):
+            parts.append(token)
+            if i < last:
+                parts.append(space)
+        text = "".join(parts)
+        if "\n" in text or "\t" in text or "\r" in text:
+            text = re.sub(r"[\t\r\n]", " ", text)
+        return text
+
+
+def detokenize(sentences: list[TokenizedSentence]) -> str:
+    """The text that the sentences came from."""
+    parts = []
+    for sentence in sentences:
+        parts.append(sentence.before)
+        for token, space in zip(sentence.tokens, sentence.spaces):
+            parts.append(token)
+            parts.append(space)
+    return "".join(parts)
+
+
+class Segmenter:
+    """text -> TokenizedSentence objects (see the module notes)."""
+
+    def __init__(self, chunks: ChunkRules, words: MultiwordRules,
+                 sentences: SentenceSplitter) -> None:
+        self.chunks = chunks
+        self.words = words
+        self.splitter = sentences
+        self._cache: dict[str, list[str]] = {}
+        self._word_cache: dict[str, list[str]] = {}
+
+    def chunk_tokens(self, chunk: str) -> list[str]:
+        """Tokens of a whitespace-free chunk."""
+        tokens = self._cache.get(chunk)
+        if tokens is None:
+            tokens = self.chunks.split(chunk)
+            if len(self._cache) >= CACHE_SIZE:
+                self._cache.clear()
+            self._cache[chunk] = tokens
+        return tokens
+
+    def token_words(self, token: str) -> list[str]:
+        """Words of a token."""
+        words = self._word_cache.get(token)
+        if words is None:
+            words = self.words.words(token)
+            if len(self._word_cache) >= CACHE_SIZE:
+                self._word_cache.clear()
+            self._word_cache[token] = words
+        return words
+
+    def sentences(self, text: str, new_paragraph: bool = True) -> Iterator[TokenizedSentence]:
+        """The sentences of text; the first starts a paragraph when new_paragraph."""
+        tokens: list[str] = []
+        spaces: list[str] = []
+        before = ""
+        position = 0
+        for match in _CHUNK.finditer(text):
+            start = match.start()
+            if start > position:
+                gap = text[position:start]
+                if tokens:
+                    spaces[-1] = gap
+                    if gap.count("\n") >= 2:
+                        yield from self._paragraph(tokens, spaces, before, new_paragraph)
+                        tokens, spaces, before, new_paragraph = [], [], "", True
+                else:
+                    before = gap
+            position = match.end()
+            chunk_tokens = self.chunk_tokens(match.group())
+            tokens.extend(chunk_tokens)
+            spaces.extend([""] * len(chunk_tokens))
+        if tokens:
+            spaces[-1] = text[position:]
+            yield from self._paragraph(tokens, spaces, before, new_paragraph)
+
+    def tokens_sentence(self, tokens: list[str], text: str,
+                        new_paragraph: bool) -> TokenizedSentence:
+        """One sentence of given tokens (separated by single spaces in text)."""
+        spaces = [" "] * len(tokens)
+        spaces[-1] = ""
+        return TokenizedSentence(tokens, spaces, [self.token_words(t) for t in tokens],
+                                 new_paragraph)
+
+    def _paragraph(self, tokens: list[str], spaces: list[str], before: str,
+                   new_paragraph: bool) -> Iterator[TokenizedSentence]:
+        start = 0
+        for end in self.splitter.ends(tokens, [bool(space) for space in spaces]):
+            sentence_tokens = tokens[start:end + 1]
+            yield TokenizedSentence(sentence_tokens, spaces[start:end + 1],
+                                    [self.token_words(token) for token in sentence_tokens],
+                                    new_paragraph and start == 0, before if start == 0 else "")
+            start = end + 1
