@@ -163,3 +163,10 @@ def test_python_example_trains_a_tree_classifier(tmp_path: Path, srl_boundary: P
                         POLYPARSE_DATASETS=str(srl_boundary.parent))
     assert result.returncode == 0, result.stderr[-2000:]
     assert_shown(result.stdout, PYTHON, "docs/python.md")
+
+
+def test_tokenizer_recipe_trains_tokenizes_and_scores_ewt(tmp_path: Path, corpora: Path) -> None:
+    result = run_commands(recipe("polyparse tokenize train"), tmp_path, corpora)
+    assert result.returncode == 0, result.stderr[-2000:]
+    scores = json.loads(result.stdout.strip().splitlines()[-1])
+    assert scores["Tokens"] > 98.5 and scores["Words"] > 98.5 and scores["Sentences"] > 75

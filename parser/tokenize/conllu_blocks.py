@@ -43,6 +43,22 @@ def _misc(space: str, before: str = "") -> str:
     return "|".join(parts) if parts else "_"
 
 
+# The empty columns of a word line between FORM and MISC.
+_BLANK = "\t_\t_\t_\t_\t_\t_\t_\t"
+# Whitespace -> the end of a word line after FORM (grows as new whitespace is seen).
+_TAILS = {" ": _BLANK + "_", "": _BLANK + "SpaceAfter=No"}
+_MAX_TAILS = 10_000
+
+
+def _tail(space: str) -> str:
+    tail = _TAILS.get(space)
+    if tail is None:
+        tail = _BLANK + _misc(space)
+        if len(_TAILS) < _MAX_TAILS:
+            _TAILS[space] = tail
+    return tail
+
+
 def conllu_lines(sentence: TokenizedSentence, sent_id: str, new_document: bool = False
                  ) -> tuple[list[str], list[int], list[str]]:
     """(lines of the block without its blank line, index of each word's line, word forms)."""
@@ -53,22 +69,29 @@ def conllu_lines(sentence: TokenizedSentence, sent_id: str, new_document: bool =
         lines.append("# newpar")
     lines.append(f"# sent_id = {sent_id}")
     lines.append(f"# text = {sentence.text}")
+    tokens = sentence.tokens
+    word_lists = sentence.words
+    tails = [_TAILS.get(space) or _tail(space) for space in sentence.spaces]
+    if sentence.before:
+        tails[0] = _BLANK + _misc(sentence.spaces[0], sentence.before)
+    if all(len(words) == 1 for words in word_lists):
+        first = len(lines)
+        lines += [f"{i}\t{token}{tail}" for i, (token, tail) in enumerate(zip(tokens, tails), 1)]
+        return lines, list(range(first, len(lines))), list(tokens)
     word_lines: list[int] = []
     forms: list[str] = []
-    for index, (token, space, words) in enumerate(zip(sentence.tokens, sentence.spaces,
-                                                      sentence.words)):
-        misc = _misc(space, sentence.before if index == 0 else "")
+    for token, tail, words in zip(tokens, tails, word_lists):
         first = len(forms) + 1
         if len(words) == 1:
             word_lines.append(len(lines))
             forms.append(token)
-            lines.append(f"{first}\t{token}\t_\t_\t_\t_\t_\t_\t_\t{misc}")
+            lines.append(f"{first}\t{token}{tail}")
             continue
-        lines.append(f"{first}-{first + len(words) - 1}\t{token}\t_\t_\t_\t_\t_\t_\t_\t{misc}")
+        lines.append(f"{first}-{first + len(words) - 1}\t{token}{tail}")
         for word in words:
             word_lines.append(len(lines))
             forms.append(word)
-            lines.append(f"{len(forms)}\t{word}\t_\t_\t_\t_\t_\t_\t_\t_")
+            lines.append(f"{len(forms)}\t{word}{_BLANK}_")
     return lines, word_lines, forms
 
 

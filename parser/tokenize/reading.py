@@ -87,7 +87,7 @@ def _numbered(segmenter: Segmenter, piece: list[str], first_line: int
     for sentence in segmenter.sentences(text, new_paragraph=True):
         line += sentence.before.count("\n")
         yield sentence, line
-        line += sum(space.count("\n") for space in sentence.spaces)
+        line += "".join(sentence.spaces).count("\n")
 
 
 def read_raw(

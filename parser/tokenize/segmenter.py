@@ -20,7 +20,8 @@ from parser.tokenize.words import MultiwordRules
 
 __all__ = ["Segmenter", "TokenizedSentence", "detokenize"]
 
-_CHUNK = re.compile(r"\S+")
+_ONE_LINE = str.maketrans("\t\r\n", "   ")
+_SPLIT = re.compile(r"(\s+)").split
 # Chunks remembered with their tokens.
 CACHE_SIZE = 200_000
 
@@ -40,16 +41,12 @@ class TokenizedSentence:
     def text(self) -> str:
         """The sentence's text: its tokens and the whitespace between them, each line break
         or tab read as a space (CoNLL-U's `# text` is one line)."""
-        parts = []
-        last = len(self.tokens) - 1
-        for i, (token, space) in enumerate(zip(self.tokens, self.spaces)):
-            parts.append(token)
-            if i < last:
-                parts.append(space)
-        text = "".join(parts)
-        if "\n" in text or "\t" in text or "\r" in text:
-            text = re.sub(r"[\t\r\n]", " ", text)
-        return text
+        spaces = self.spaces
+        if spaces.count(" ") - (spaces[-1] == " ") == len(spaces) - 1:
+            return " ".join(self.tokens)
+        parts = [token + space for token, space in zip(self.tokens, spaces)]
+        parts[-1] = self.tokens[-1]
+        return "".join(parts).translate(_ONE_LINE)
 
 
 def detokenize(sentences: list[TokenizedSentence]) -> str:
@@ -96,27 +93,36 @@ class Segmenter:
 
     def sentences(self, text: str, new_paragraph: bool = True) -> Iterator[TokenizedSentence]:
         """The sentences of text; the first starts a paragraph when new_paragraph."""
+        parts = _SPLIT(text)
+        # parts alternate chunk, whitespace, chunk, ...; the first is "" when text starts
+        # with whitespace, the last "" when it ends with a chunk.
+        before = ""
+        if not parts[0]:
+            if len(parts) == 1:
+                return
+            before = parts[1]
+            del parts[:2]
+        if len(parts) % 2:
+            parts.append("")
         tokens: list[str] = []
         spaces: list[str] = []
-        before = ""
-        position = 0
-        for match in _CHUNK.finditer(text):
-            start = match.start()
-            if start > position:
-                gap = text[position:start]
-                if tokens:
-                    spaces[-1] = gap
-                    if gap.count("\n") >= 2:
-                        yield from self._paragraph(tokens, spaces, before, new_paragraph)
-                        tokens, spaces, before, new_paragraph = [], [], "", True
-                else:
-                    before = gap
-            position = match.end()
-            chunk_tokens = self.chunk_tokens(match.group())
-            tokens.extend(chunk_tokens)
-            spaces.extend([""] * len(chunk_tokens))
+        cache = self._cache
+        for i in range(0, len(parts), 2):
+            chunk = parts[i]
+            gap = parts[i + 1]
+            chunk_tokens = cache.get(chunk)
+            if chunk_tokens is None:
+                chunk_tokens = self.chunk_tokens(chunk)
+            if len(chunk_tokens) == 1:
+                tokens.append(chunk)
+            else:
+                tokens.extend(chunk_tokens)
+                spaces.extend([""] * (len(chunk_tokens) - 1))
+            spaces.append(gap)
+            if "\n" in gap and gap.count("\n") >= 2 and i + 2 < len(parts):
+                yield from self._paragraph(tokens, spaces, before, new_paragraph)
+                tokens, spaces, before, new_paragraph = [], [], "", True
         if tokens:
-            spaces[-1] = text[position:]
             yield from self._paragraph(tokens, spaces, before, new_paragraph)
 
     def tokens_sentence(self, tokens: list[str], text: str,
@@ -129,10 +135,11 @@ class Segmenter:
 
     def _paragraph(self, tokens: list[str], spaces: list[str], before: str,
                    new_paragraph: bool) -> Iterator[TokenizedSentence]:
+        word_cache = self._word_cache
+        words = [word_cache.get(token) or self.token_words(token) for token in tokens]
         start = 0
-        for end in self.splitter.ends(tokens, [bool(space) for space in spaces]):
-            sentence_tokens = tokens[start:end + 1]
-            yield TokenizedSentence(sentence_tokens, spaces[start:end + 1],
-                                    [self.token_words(token) for token in sentence_tokens],
+        for end in self.splitter.ends(tokens, spaces):
+            stop = end + 1
+            yield TokenizedSentence(tokens[start:stop], spaces[start:stop], words[start:stop],
                                     new_paragraph and start == 0, before if start == 0 else "")
-            start = end + 1
+            start = stop

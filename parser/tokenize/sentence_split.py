@@ -14,12 +14,11 @@ backend's decision value. A paragraph always ends a sentence.
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 
 __all__ = ["SentenceSplitter", "candidate_features", "candidates"]
 
-_FINAL = re.compile(r"[.!?…]+|[!?]+[.!?]*")
+_ENDERS = frozenset(".!?…")
 _CLOSERS = frozenset(['"', "'", "”", "’", ")", "]", "}", "»", "''"])
 
 
@@ -37,13 +36,16 @@ def _shape(token: str) -> str:
 
 
 def candidates(tokens: Sequence[str]) -> list[int]:
-    """Indices i of the tokens after which a sentence may end (not the last token)."""
+    """Indices i of the tokens after which a sentence may end (not the last token): final
+    punctuation (a token of . ! ? and ellipses only) or a token ending in a period, with the
+    closing quotes and brackets after it."""
     found = []
     n = len(tokens)
     i = 0
     while i < n - 1:
         token = tokens[i]
-        if _FINAL.fullmatch(token) or (len(token) > 1 and token[-1] == "."):
+        last = token[-1]
+        if last in _ENDERS and (last == "." or _ENDERS.issuperset(token)):
             while i + 1 < n - 1 and tokens[i + 1] in _CLOSERS:
                 i += 1
             found.append(i)
@@ -51,7 +53,7 @@ def candidates(tokens: Sequence[str]) -> list[int]:
     return found
 
 
-def candidate_features(tokens: Sequence[str], spaces: Sequence[bool], i: int,
+def candidate_features(tokens: Sequence[str], spaces: Sequence[object], i: int,
                        abbreviations: frozenset[str]) -> list[str]:
     """Binary features (as strings) of the candidate boundary after tokens[i]."""
     end = i
@@ -93,8 +95,9 @@ class SentenceSplitter:
         weights = self.weights
         return self.bias + sum(weights.get(feature, 0.0) for feature in features)
 
-    def ends(self, tokens: Sequence[str], spaces: Sequence[bool]) -> list[int]:
-        """Indices of the tokens that end a sentence, the paragraph's last token included."""
+    def ends(self, tokens: Sequence[str], spaces: Sequence[object]) -> list[int]:
+        """Indices of the tokens that end a sentence, the paragraph's last token included;
+        spaces[i] is true when whitespace follows token i."""
         found = [i for i in candidates(tokens)
                  if self.score(candidate_features(tokens, spaces, i, self.abbreviations)) > 0]
         found.append(len(tokens) - 1)

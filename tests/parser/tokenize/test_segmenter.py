@@ -116,3 +116,19 @@ def test_explicit_weights_score_as_the_backend() -> None:
     sign = 1.0 if classifier.classes_[0] == 1 else -1.0
     for row, value in zip(tests, values):
         assert splitter.score([f"f{i}" for i in row]) == pytest.approx(sign * value, abs=1e-4)
+
+
+@pytest.mark.parametrize("tokens, spaces, text", [
+    (["One", "here", "."], [" ", "", " "], "One here."),
+    (["One", "here", "."], [" ", " ", ""], "One here ."),
+    (["a", "b"], ["\n", "\n\n"], "a b"),
+    (["a", "b", "c"], ["\t", "  ", ""], "a b  c"),
+    (["x"], [""], "x"),
+])
+def test_sentence_text(tokens: list[str], spaces: list[str], text: str) -> None:
+    from parser.tokenize.segmenter import TokenizedSentence
+
+    sentence = TokenizedSentence(tokens, spaces, [[t] for t in tokens], False)
+    assert sentence.text == text
+    assert sentence.text == "".join(t + s for t, s in zip(tokens, spaces[:-1] + [""])
+                                    ).replace("\n", " ").replace("\t", " ")
