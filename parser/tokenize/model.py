@@ -7,14 +7,15 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from parser.tokenize.chunk_rules import ChunkRules
 from parser.tokenize.segmenter import Segmenter
 from parser.tokenize.sentence_split import SentenceSplitter, candidate_features, candidates
-from parser.tokenize.training import learn_lexicon
-from parser.tokenize.treebank_text import TreebankSentence, treebank_sentences
 from parser.tokenize.words import MultiwordRules
+
+if TYPE_CHECKING:
+    from parser.tokenize.treebank_text import TreebankSentence
 
 __all__ = ["FORMAT", "TOKENIZER_NAME", "TokenizerModel", "bundled_tokenizer", "load_tokenizer",
            "train_tokenizer"]
@@ -148,6 +149,8 @@ def train_tokenizer(train: str | os.PathLike, C: float = 0.1, min_feature_count:
 
     from classifiers.linear.poly2_linear_svm import LinearSVM
     from features.binary_matrix import BinaryMatrix
+    from parser.tokenize.training import learn_lexicon
+    from parser.tokenize.treebank_text import treebank_sentences
 
     sentences = list(treebank_sentences(train))
     lexicon = learn_lexicon(sentences)

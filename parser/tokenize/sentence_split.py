@@ -2,9 +2,11 @@
 places where a sentence may end.
 
 The method is that of Gillick (2009, "Sentence boundary detection and the problem with the
-U.S.") and of Punkt's candidates (Kiss & Strunk 2006): only a token of final punctuation
+U.S.") and of Punkt's candidates (Kiss & Strunk 2006): a token of final punctuation
 (``. ! ? ...``, with the closing quotes and brackets after it) or a token ending in a period
-(``etc.``, ``U.S.``) may end a sentence, and a classifier decides from the tokens around it
+(``etc.``, ``U.S.``) may end a sentence, and so may a token that does not start with a capital
+when the next one does (web text ends many sentences without punctuation: greetings, headers,
+signatures); a classifier decides from the tokens around the candidate
 (the token, the words before and after, their shapes, whether the word before is a known
 abbreviation, spacing, and a few conjunctions of these). The classifier is the project's
 `linear` backend (dual coordinate descent, Hsieh et al. 2008) trained on a treebank's sentences;
@@ -38,7 +40,8 @@ def _shape(token: str) -> str:
 def candidates(tokens: Sequence[str]) -> list[int]:
     """Indices i of the tokens after which a sentence may end (not the last token): final
     punctuation (a token of . ! ? and ellipses only) or a token ending in a period, with the
-    closing quotes and brackets after it."""
+    closing quotes and brackets after it; a token not starting with a capital before one that
+    does."""
     found = []
     n = len(tokens)
     i = 0
@@ -48,6 +51,8 @@ def candidates(tokens: Sequence[str]) -> list[int]:
         if last in _ENDERS and (last == "." or _ENDERS.issuperset(token)):
             while i + 1 < n - 1 and tokens[i + 1] in _CLOSERS:
                 i += 1
+            found.append(i)
+        elif tokens[i + 1][0].isupper() and not token[0].isupper():
             found.append(i)
         i += 1
     return found
