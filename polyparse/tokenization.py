@@ -22,12 +22,18 @@ def tokenize(text: str, model: str | os.PathLike | TokenizerModel | None = None,
     (default: the bundled English one, loaded once)."""
     if not isinstance(text, str):
         raise TypeError(f"text must be a str, not {type(text).__name__}")
-    if not isinstance(model, TokenizerModel):
-        key = "" if model is None else os.fspath(model)
-        if key not in _LOADED:
-            _LOADED[key] = load_tokenizer(model)
-        model = _LOADED[key]
     blocks = ["\n".join(sentence.lines) + "\n\n"
-              for sentence in read_raw(stream=io.StringIO(text), fmt=fmt, tokenizer=model,
-                                       name="<text>")]
+              for sentence in read_raw(stream=io.StringIO(text), fmt=fmt, name="<text>",
+                                       tokenizer=loaded_tokenizer(model))]
     return conllu.parse("".join(blocks))
+
+
+def loaded_tokenizer(model: str | os.PathLike | TokenizerModel | None = None) -> TokenizerModel:
+    """A tokenizer model: the one given, or the file's (default: the bundled English one),
+    loaded once per process."""
+    if isinstance(model, TokenizerModel):
+        return model
+    key = "" if model is None else os.fspath(model)
+    if key not in _LOADED:
+        _LOADED[key] = load_tokenizer(model)
+    return _LOADED[key]

@@ -3,6 +3,7 @@ options in one line; a closed pipe ends quietly; a paragraph is written as soon 
 from __future__ import annotations
 
 import json
+import signal
 import sys
 from pathlib import Path
 
@@ -11,7 +12,12 @@ import pytest
 from parser.cli.main import main
 from parser.formats.conll import read_conll
 from parser.tokenize.conllu_blocks import text_of_blocks
-from tests.parser.cli.user_runs import POLYPARSE, check_a_closed_pipe_ends_quietly, polyparse
+from tests.parser.cli.user_runs import (
+    POLYPARSE,
+    check_a_closed_pipe_ends_quietly,
+    check_a_signal_while_parsing_leaves_nothing,
+    polyparse,
+)
 
 TEXT = ("The dog barked. It wasn't late, was it?\n"
         "Mr. Smith e-mailed john@example.com at 3:30.\n"
@@ -94,10 +100,20 @@ def test_options_are_checked_before_reading(tmp_path: Path, capsys) -> None:
                                  str(not_a_model)]), "text.txt")
 
 
-def test_a_paragraph_is_written_when_it_ends_and_a_closed_pipe_ends_quietly() -> None:
+@pytest.mark.parametrize("command", [["tokenize", "tokenize"], ["dep", "parse", "--format",
+                                                                   "raw"]])
+def test_a_paragraph_is_written_when_it_ends_and_a_closed_pipe_ends_quietly(
+        command: list[str]) -> None:
     first = b"One sentence here. And another one.\n\n"
-    check_a_closed_pipe_ends_quietly([POLYPARSE, "tokenize", "tokenize"], first, b"\n\n", 2,
+    check_a_closed_pipe_ends_quietly([POLYPARSE, *command], first, b"\n\n", 2,
                                      b"More text.\n\n" * 1000)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_while_writing_leaves_nothing(tmp_path: Path, signum: int) -> None:
+    check_a_signal_while_parsing_leaves_nothing(
+        [POLYPARSE, "tokenize", "tokenize", "-", "-o", str(tmp_path / "out.conllu")],
+        b"One sentence here. And another one.\n\n", tmp_path, signum)
 
 
 def test_the_command_runs_as_users_run_it(tmp_path: Path) -> None:
