@@ -64,6 +64,8 @@ class ChunkRules:
         found = self.exceptions.get(chunk)
         if found is not None:
             return list(found)
+        if chunk.isalpha():
+            return [chunk]
         return self.split_by_rules(chunk)
 
     def split_by_rules(self, chunk: str) -> list[str]:
