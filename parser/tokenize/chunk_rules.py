@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping
+from itertools import groupby
 
 __all__ = ["ChunkRules"]
 
@@ -48,6 +49,11 @@ _WORD_SLASH = re.compile(r"[^\W\d_]{2,}(?:/[^\W\d_]{2,})+")
 # Pieces of a core that holds inner punctuation the rules above left alone.
 _PIECES = re.compile(r"[\w'’&@]+|[^\w\s'’]")
 _URL_TRAILING = ".,;:!?)]}\"'”’>"
+# Longer chunks (a line of base64, a minified file) are cut in linear time: their opening and
+# closing punctuation as runs, the rest one token; the rules' searches could take quadratic time.
+MAX_RULE_CHUNK = 500
+# Pieces joined at most when looking for whole tokens inside a core (i.e., U.S.A., a.m.).
+_MAX_JOINED_PIECES = 12
 
 
 class ChunkRules:
@@ -66,6 +72,8 @@ class ChunkRules:
             return list(found)
         if chunk.isalpha():
             return [chunk]
+        if len(chunk) > MAX_RULE_CHUNK:
+            return _long_chunk(chunk)
         return self.split_by_rules(chunk)
 
     def split_by_rules(self, chunk: str) -> list[str]:
@@ -76,7 +84,7 @@ class ChunkRules:
         text = chunk
         while text and text not in whole:
             url = _URL.match(text)
-            if url is not None and url.start() == 0:
+            if url is not None:
                 end = url.end()
                 while end > 1 and text[end - 1] in _URL_TRAILING:
                     end -= 1
@@ -111,8 +119,9 @@ class ChunkRules:
         return prefix + self._core(text) + suffix
 
     def _leading_run(self, text: str) -> str:
-        """The first token of a text that starts with punctuation: the longest run of its
-        punctuation that is a whole token, else one character."""
+        """The first token of a text that starts with punctuation: the longest stretch of its
+        punctuation that is a whole token (not ending inside a run of one character), else the
+        run of its first character (``...``, ``((``)."""
         end = 1
         while end < len(text) and not text[end].isalnum():
             end += 1
@@ -125,8 +134,8 @@ class ChunkRules:
         return text[:stop]
 
     def _trailing_run(self, text: str) -> str:
-        """The last token of a text that ends with punctuation (see _leading_run); a run of
-        periods is one token (an ellipsis)."""
+        """The last token of a text that ends with punctuation (see _leading_run): a whole
+        token, else the run of its last character (an ellipsis, ``!!!``)."""
         start = len(text) - 1
         while start > 0 and not text[start - 1].isalnum():
             start -= 1
@@ -139,7 +148,7 @@ class ChunkRules:
         return text[begin:]
 
     def _closing(self, text: str) -> list[str]:
-        """Tokens of the punctuation after a URL."""
+        """Tokens of a text of punctuation only: runs and whole tokens, left to right."""
         tokens: list[str] = []
         while text:
             run = self._leading_run(text)
@@ -192,7 +201,7 @@ class ChunkRules:
         tokens: list[str] = []
         i = 0
         while i < len(pieces):
-            for j in range(len(pieces), i + 1, -1):
+            for j in range(min(len(pieces), i + _MAX_JOINED_PIECES), i + 1, -1):
                 joined = "".join(pieces[i:j])
                 if joined in self.whole:
                     tokens.append(joined)
@@ -202,6 +211,19 @@ class ChunkRules:
                 tokens.append(pieces[i])
                 i += 1
         return tokens
+
+
+def _long_chunk(chunk: str) -> list[str]:
+    """Tokens of a long chunk: runs of its opening and closing punctuation, and the rest."""
+    start = 0
+    while start < len(chunk) and not chunk[start].isalnum():
+        start += 1
+    end = len(chunk)
+    while end > start and not chunk[end - 1].isalnum():
+        end -= 1
+    core = [chunk[start:end]] if end > start else []
+    return ["".join(run) for _, run in groupby(chunk[:start])] + core + [
+        "".join(run) for _, run in groupby(chunk[end:])]
 
 
 def _is_clitic(text: str) -> bool:

@@ -91,3 +91,13 @@ def test_multiword_table_before_the_rule() -> None:
 def test_tokens_spell_the_chunk(segmenter, chunk: str) -> None:
     tokens = segmenter.chunk_tokens(chunk)
     assert "".join(tokens) == chunk and all(tokens)
+
+
+@pytest.mark.parametrize("chunk", ["ab1+/" * 40_000 + "...", "((" + "a.b-" * 50_000 + "!)",
+                                   "-=" * 100_000])
+def test_long_chunks_are_cut_in_linear_time(segmenter, chunk: str) -> None:
+    """The rules' searches would take hours on these (quadratic): a long chunk keeps its core
+    whole and its outer punctuation as runs."""
+    tokens = segmenter.chunk_tokens(chunk)
+    assert "".join(tokens) == chunk
+    assert all(len(set(token)) == 1 or len(token) > 1000 for token in tokens)
