@@ -100,8 +100,27 @@ def load_tokenizer(path: str | os.PathLike | None = None) -> TokenizerModel:
         if len(names) != len(values):
             raise ValueError(f"{len(names)} feature names for {len(values)} weights")
         lexicon = {key: header[key] for key in _LEXICON_KEYS}
+        _check_lexicon(lexicon)
         bias = float(header["bias"])
     return TokenizerModel(lexicon, dict(zip(names, values)), bias, header)
+
+
+def _check_lexicon(lexicon: dict[str, Any]) -> None:
+    """ValueError unless each part of the lexicon has the types training gives it."""
+    def strings(value: object) -> bool:
+        return isinstance(value, list) and all(isinstance(item, str) and item for item in value)
+
+    if not strings(lexicon["whole"]) or not strings(lexicon["hyphen_prefixes"]):
+        raise ValueError("whole and hyphen_prefixes must be lists of strings")
+    for key, value in lexicon["exceptions"].items():
+        if not strings(value) or "".join(value) != key:
+            raise ValueError(f"the exception {key!r} is not cut into its own characters")
+    for key, value in lexicon["multiword_lengths"].items():
+        if not (isinstance(value, list) and all(isinstance(n, int) and n > 0 for n in value)
+                and sum(value) == len(key)):
+            raise ValueError(f"the word lengths of {key!r} do not add up to it")
+    if not all(strings(value) for value in lexicon["multiword_spelled"].values()):
+        raise ValueError("multiword_spelled must map tokens to lists of words")
 
 
 def bundled_tokenizer() -> Path | None:

@@ -98,6 +98,24 @@ def test_options_are_checked_before_reading(tmp_path: Path, capsys) -> None:
     not_a_model = _write(tmp_path, "plain text\n")
     one_error_line(capsys, main(["tokenize", "tokenize", "--model", str(not_a_model),
                                  str(not_a_model)]), "text.txt")
+    from parser.models.bundled import bundled_model
+
+    one_error_line(capsys, main(["tokenize", "tokenize", "--model", str(bundled_model()),
+                                 str(not_a_model)]), "en_ewt.model")
+    one_error_line(capsys, main(["dep", "parse", "--format", "raw", "--tokenizer",
+                                 str(bundled_model()), str(not_a_model)]), "en_ewt.model")
+
+
+def test_a_damaged_lexicon_is_one_line(tmp_path: Path, capsys) -> None:
+    from parser.tokenize.model import load_tokenizer
+
+    model = load_tokenizer()
+    model.lexicon = {**model.lexicon, "exceptions": {"alot": ["a", "lots"]}}
+    damaged = tmp_path / "damaged.model"
+    model.save(damaged)
+    one_error_line(capsys, main(["tokenize", "tokenize", "--model", str(damaged),
+                                 str(_write(tmp_path, "x\n"))]),
+                   "damaged.model: inconsistent model header", "alot")
 
 
 @pytest.mark.parametrize("command", [["tokenize", "tokenize"], ["dep", "parse", "--format",
