@@ -56,7 +56,7 @@ def _token_lines(lines: Iterator[str], segmenter: Segmenter) -> Iterator[tuple[T
         if not tokens:
             new_paragraph = True
             continue
-        yield segmenter.tokens_sentence(tokens, " ".join(tokens), new_paragraph), lineno
+        yield segmenter.tokens_sentence(tokens, new_paragraph), lineno
         new_paragraph = False
 
 

@@ -125,11 +125,10 @@ class Segmenter:
         if tokens:
             yield from self._paragraph(tokens, spaces, before, new_paragraph)
 
-    def tokens_sentence(self, tokens: list[str], text: str,
-                        new_paragraph: bool) -> TokenizedSentence:
-        """One sentence of given tokens (separated by single spaces in text)."""
+    def tokens_sentence(self, tokens: list[str], new_paragraph: bool) -> TokenizedSentence:
+        """One sentence of given tokens, a line of their own separated by single spaces."""
         spaces = [" "] * len(tokens)
-        spaces[-1] = ""
+        spaces[-1] = "\n"
         return TokenizedSentence(tokens, spaces, [self.token_words(t) for t in tokens],
                                  new_paragraph)
 

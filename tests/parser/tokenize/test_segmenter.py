@@ -132,3 +132,10 @@ def test_sentence_text(tokens: list[str], spaces: list[str], text: str) -> None:
     assert sentence.text == text
     assert sentence.text == "".join(t + s for t, s in zip(tokens, spaces[:-1] + [""])
                                     ).replace("\n", " ").replace("\t", " ")
+
+
+def test_tokens_format_gives_its_lines_back(tokenizer) -> None:
+    text = "I do n't know .\nShe doesn't\n"
+    sentences = list(read_raw(stream=io.StringIO(text), fmt="tokens", tokenizer=tokenizer))
+    assert text_of_blocks(s.lines for s in sentences) == text
+    assert "2-3\tdoesn't\t_\t_\t_\t_\t_\t_\t_\tSpacesAfter=\\n" in sentences[1].lines
