@@ -11,12 +11,13 @@ token of a text is ``SpacesBefore=``. The blocks therefore give back the text ex
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from parser.formats.conll import Sentence
 from parser.tokenize.segmenter import TokenizedSentence
 
-__all__ = ["conllu_lines", "sentence_of", "text_of_blocks", "unescape_spaces"]
+__all__ = ["conllu_lines", "sentence_of", "set_word_columns", "text_of_blocks",
+           "unescape_spaces"]
 
 _ESCAPES = {" ": "\\s", "\t": "\\t", "\n": "\\n", "\r": "\\r", "|": "\\p", "\\": "\\\\"}
 _UNESCAPES = {value: key for key, value in _ESCAPES.items()}
@@ -103,6 +104,29 @@ def sentence_of(sentence: TokenizedSentence, sent_id: str, start_line: int = 1,
     blank = ["_"] * n
     return Sentence(lines, word_lines, forms, list(blank), list(blank), list(blank), [-1] * n,
                     list(blank), start_line, list(blank))
+
+
+# CoNLL-U columns a tagger fills, by name.
+_TAG_COLUMNS = {"lemma": 2, "upos": 3, "xpos": 4, "feats": 5}
+
+
+def set_word_columns(sentence: Sentence, **columns: Sequence[str]) -> None:
+    """Write a tagger's columns (lemma, upos, xpos, feats: one value a word) into a sentence,
+    its lists and its lines alike, so that write_conll writes them."""
+    for name, values in columns.items():
+        index = _TAG_COLUMNS.get(name)
+        if index is None:
+            raise ValueError(f"unknown column {name!r}, expected one of {', '.join(_TAG_COLUMNS)}")
+        if len(values) != len(sentence.word_lines):
+            raise ValueError(f"{len(values)} {name} values for {len(sentence.word_lines)} words")
+        for value in values:
+            if not value or any(char in value for char in "\t\n\r"):
+                raise ValueError(f"the {name} {value!r} is empty or holds a tab or line break")
+        getattr(sentence, name)[:] = list(values)
+        for line_index, value in zip(sentence.word_lines, values):
+            fields = sentence.lines[line_index].split("\t")
+            fields[index] = value
+            sentence.lines[line_index] = "\t".join(fields)
 
 
 def text_of_blocks(blocks: Iterable[list[str]]) -> str:

@@ -139,3 +139,21 @@ def test_tokens_format_gives_its_lines_back(tokenizer) -> None:
     sentences = list(read_raw(stream=io.StringIO(text), fmt="tokens", tokenizer=tokenizer))
     assert text_of_blocks(s.lines for s in sentences) == text
     assert "2-3\tdoesn't\t_\t_\t_\t_\t_\t_\t_\tSpacesAfter=\\n" in sentences[1].lines
+
+
+def test_a_tagger_sets_the_columns_of_lists_and_lines(tokenizer) -> None:
+    from parser.formats.conll import write_conll
+    from parser.tokenize.conllu_blocks import set_word_columns
+
+    sentence = sentences_of("It wasn't.", tokenizer)[0]
+    set_word_columns(sentence, upos=["PRON", "AUX", "PART", "PUNCT"],
+                     xpos=["PRP", "VBD", "RB", "."], lemma=["it", "be", "not", "."])
+    assert sentence.upos == ["PRON", "AUX", "PART", "PUNCT"] and sentence.lemma[1] == "be"
+    out = io.StringIO()
+    write_conll(sentence, [0, 1, 1, 1], ["root", "cop", "advmod", "punct"], out)
+    assert "2\twas\tbe\tAUX\tVBD\t_\t1\tcop\t_\t_" in out.getvalue()
+    assert "2-3\twasn't\t_\t_\t_\t_\t_\t_\t_\tSpaceAfter=No" in out.getvalue()
+    with pytest.raises(ValueError, match="3 upos values for 4 words"):
+        set_word_columns(sentence, upos=["X", "X", "X"])
+    with pytest.raises(ValueError, match="unknown column"):
+        set_word_columns(sentence, deprel=["x"] * 4)
