@@ -20,7 +20,9 @@ from parser.tokenize.words import MultiwordRules
 
 __all__ = ["Segmenter", "TokenizedSentence", "detokenize"]
 
-_ONE_LINE = str.maketrans("\t\r\n", "   ")
+# Whitespace that ends a line for str.splitlines, read as a space in `# text`.
+_LINE_BREAKS = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x85\u2028\u2029"
+_ONE_LINE = str.maketrans(_LINE_BREAKS, " " * len(_LINE_BREAKS))
 _SPLIT = re.compile(r"(\s+)").split
 # Chunks remembered with their tokens.
 CACHE_SIZE = 200_000
@@ -40,7 +42,7 @@ class TokenizedSentence:
     @property
     def text(self) -> str:
         """The sentence's text: its tokens and the whitespace between them, each line break
-        or tab read as a space (CoNLL-U's `# text` is one line)."""
+        (of str.splitlines) or tab read as a space (CoNLL-U's `# text` is one line)."""
         spaces = self.spaces
         if spaces.count(" ") - (spaces[-1] == " ") == len(spaces) - 1:
             return " ".join(self.tokens)

@@ -17,7 +17,7 @@ from parser.tokenize.model import explicit_weights, load_tokenizer
 from parser.tokenize.reading import read_raw
 from parser.tokenize.segmenter import detokenize
 
-ALPHABET = st.sampled_from(list("aAbZ z0 9.,!?;:'\"’()[]-/$%@#&*\n\t\u00a0é漢\r") + [
+ALPHABET = st.sampled_from(list("aAbZ z0 9.,!?;:'\"’()[]-/$%@#&*\n\t\u00a0é漢\r\x0c\u2028") + [
     "don't", "U.S.", "Mr.", "http://x.org/a", "gonna", " ", "\n\n", "...", "cannot"])
 
 
@@ -50,6 +50,9 @@ def test_random_text_comes_back_exactly(text: str) -> None:
     assert len(list(read_conll(None, stream=io.StringIO(blocks)))) == len(sentences)
     for tokens in conllu.parse(blocks):
         assert spelled(tokens) == " ".join(tokens.metadata["text"].split())
+    for sentence in sentences:
+        text_line = next(line for line in sentence.lines if line.startswith("# text = "))
+        assert len(text_line.splitlines()) == 1
 
 
 def spelled(tokens: conllu.TokenList) -> str:
