@@ -188,10 +188,10 @@ def section(records: Records, tagged: bool) -> list[str]:
                                f" by CPU time, {row['peak_rss_mib']} MiB)"])
         else:
             speed_rows.append([label, f"{grouped(row['figure'])} sentences/s"])
+    lost = records.figure("characters of the input not given back by the output", data=DATA)
     lines += [f"Speed on {DATA}, one core:", "",
               *markdown_table(["what", "speed"], speed_rows), "",
-              "Characters of the input that the tokenizer's output does not give back: "
-              f"{records.figure('characters of the input not given back by the output', data=DATA)}."]
+              f"Characters of the input that the tokenizer's output does not give back: {lost}."]
     return lines
 
 

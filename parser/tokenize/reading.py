@@ -12,6 +12,7 @@ pipeline is read_raw.
 """
 from __future__ import annotations
 
+import codecs
 import os
 from collections.abc import Iterator
 from typing import BinaryIO, TextIO
@@ -42,6 +43,10 @@ def tokenized_sentences(
         raise ValueError(f"unknown text format {fmt!r}, expected one of "
                          f"{', '.join(TEXT_FORMATS)}")
     display = display_name(path, stream, name)
+    try:
+        codecs.lookup(encoding)
+    except LookupError:
+        raise TextFormatError(f"{display}:1: unknown text encoding {encoding!r}") from None
     segmenter = (tokenizer or load_tokenizer()).segmenter()
     lines = text_lines(path, stream, encoding, display, TextFormatError)
     if fmt == "tokens":
@@ -49,7 +54,8 @@ def tokenized_sentences(
     return _raw_paragraphs(lines, segmenter)
 
 
-def _token_lines(lines: Iterator[str], segmenter: Segmenter) -> Iterator[tuple[TokenizedSentence, int]]:
+def _token_lines(lines: Iterator[str], segmenter: Segmenter
+                 ) -> Iterator[tuple[TokenizedSentence, int]]:
     new_paragraph = True
     for lineno, line in enumerate(lines, 1):
         tokens = line.split()
@@ -60,7 +66,8 @@ def _token_lines(lines: Iterator[str], segmenter: Segmenter) -> Iterator[tuple[T
         new_paragraph = False
 
 
-def _raw_paragraphs(lines: Iterator[str], segmenter: Segmenter) -> Iterator[tuple[TokenizedSentence, int]]:
+def _raw_paragraphs(lines: Iterator[str], segmenter: Segmenter
+                    ) -> Iterator[tuple[TokenizedSentence, int]]:
     """Cut the text after each blank line that follows a paragraph and segment each piece."""
     piece: list[str] = []
     has_text = False

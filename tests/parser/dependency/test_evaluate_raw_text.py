@@ -177,7 +177,8 @@ def lcs_pairs(a: tuple[str, ...], b: tuple[str, ...]) -> list[tuple[int, int]]:
     return list(best(0, 0))
 
 
-def spans_counts(gold: list[tuple[int, int]], system: list[tuple[int, int]]) -> tuple[int, int, int]:
+def spans_counts(gold: list[tuple[int, int]],
+                 system: list[tuple[int, int]]) -> tuple[int, int, int]:
     return len(gold), len(system), len(set(gold) & set(system))
 
 
