@@ -45,14 +45,10 @@ def test_bundled_tokenizer_on_raw_text(ewt: Path, part: str, tokens: float, word
     assert len(list(read_conll(None, stream=io.StringIO(blocks)))) == len(system)
     scores = evaluate(read_conll(gold), system)
     assert scores.Tokens >= tokens and scores.Sentences >= sentences and scores.Words >= words
+    if part == "test":
+        card = (Path(__file__).resolve().parents[3] / "parser" / "models" /
+                "en_ewt_tokenizer.md").read_text(encoding="utf-8")
+        stated = (f"EWT test Tokens {scores.Tokens:.2f}, Sentences {scores.Sentences:.2f},\n"
+                  f"  Words {scores.Words:.2f}")
+        assert stated in card, "parser/models/en_ewt_tokenizer.md must state the test scores"
 
-
-def test_the_model_card_states_the_test_scores(ewt: Path) -> None:
-    card = (Path(__file__).resolve().parents[3] / "parser" / "models" /
-            "en_ewt_tokenizer.md").read_text(encoding="utf-8")
-    gold = ewt / "en_ewt-ud-test.conllu"
-    system = read_raw(stream=io.StringIO(raw_text(gold)), tokenizer=load_tokenizer())
-    scores = evaluate(read_conll(gold), system)
-    stated = (f"EWT test Tokens {scores.Tokens:.2f}, Sentences {scores.Sentences:.2f},\n"
-              f"  Words {scores.Words:.2f}")
-    assert stated in card

@@ -21,19 +21,23 @@ ALPHABET = st.sampled_from(list("aAbZ z0 9.,!?;:'\"’()[]-/$%@#&*\n\t\u00a0é�
     "don't", "U.S.", "Mr.", "http://x.org/a", "gonna", " ", "\n\n", "...", "cannot"])
 
 
+# Loaded once: the random-text test runs many examples.
+BUNDLED = load_tokenizer()
+
+
 @pytest.fixture(scope="module")
 def tokenizer():
-    return load_tokenizer()
+    return BUNDLED
 
 
 def sentences_of(text: str, tokenizer) -> list:
     return list(read_raw(stream=io.StringIO(text), tokenizer=tokenizer))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(st.lists(ALPHABET, max_size=40).map("".join))
 def test_random_text_comes_back_exactly(text: str) -> None:
-    tokenizer = load_tokenizer()
+    tokenizer = BUNDLED
     segmented = list(tokenizer.segmenter().sentences(text))
     assert detokenize(segmented) == (text if text.strip() else "")
     if not text.strip():
