@@ -11,6 +11,10 @@ Japanese bunsetsu dependency parsing (KNP or CaboCha text)::
     ja, dev_scores, skipped = polyparse.train_japanese_parser("train.knp", dev="dev.knp")
     print(ja.parse(open("test.knp", encoding="utf-8").read()))
 
+Sentences and tokens of plain text (UD English conventions; conllu TokenLists)::
+
+    sentences = polyparse.tokenize("The dog barked. It wasn't late.")
+
 Classifiers on binary features::
 
     X, y = polyparse.read_svmlight("train.svm")
@@ -68,6 +72,8 @@ _EXPORTS = {
     "evaluate": "polyparse.dependency",
     "load_parser": "polyparse.dependency",
     "train_parser": "polyparse.dependency",
+    "load_tokenizer": "polyparse.tokenization",
+    "tokenize": "polyparse.tokenization",
     "JapaneseParser": "polyparse.japanese",
     "evaluate_japanese": "polyparse.japanese",
     "knp_documents": "polyparse.japanese",
@@ -111,11 +117,13 @@ __all__ = [
     "load_classifier",
     "load_japanese_parser",
     "load_parser",
+    "load_tokenizer",
     "load_tree_classifier",
     "read_gold_conll",
     "read_svmlight",
     "read_svmlight_tk",
     "render",
+    "tokenize",
     "train_boundary_detector",
     "train_classifier",
     "train_japanese_parser",
@@ -151,6 +159,7 @@ if TYPE_CHECKING:
         train_japanese_parser,
     )
     from polyparse.pictures import render
+    from polyparse.tokenization import load_tokenizer, tokenize
     from polyparse.trees import (
         BoundaryModel,
         evaluate_boundaries,

@@ -94,6 +94,26 @@ class Parser(ModelBytes):
             parsed = sentences_from_tagged(items)
         return pictured(to_tokenlists(parsed, self._parse(parsed)))
 
+    def __call__(self, text: str, fmt: str = "raw",
+                 tokenizer: str | os.PathLike | None = None) -> list[conllu.TokenList]:
+        """The sentences of plain text (fmt "raw": paragraphs separated by blank lines;
+        "tokens": one sentence a line, tokens separated by spaces), tokenized by the bundled
+        English tokenizer (or the tokenizer model file given) and parsed, as TokenLists. The
+        words are parsed with the tags they have: none yet (parser/tokenize/reading.py's
+        read_raw leaves UPOS and XPOS "_"), so the untagged-input InputWarning applies."""
+        import io
+
+        from parser.tokenize.reading import read_raw
+        from polyparse.tokenization import loaded_tokenizer
+
+        if not isinstance(text, str):
+            raise TypeError(f"text must be a str, not {type(text).__name__}")
+        sentences = list(read_raw(stream=io.StringIO(text), fmt=fmt, name="<text>",
+                                  tokenizer=loaded_tokenizer(tokenizer)))
+        if not sentences:
+            return []
+        return to_tokenlists(sentences, self._parse(sentences))
+
     def _parse(self, sentences: list[Sentence]) -> list[tuple[list[int], list[str]]]:
         if self.model.trained:
             coverage = self.model.tag_coverage()

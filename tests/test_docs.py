@@ -173,3 +173,19 @@ def test_python_example_trains_a_tree_classifier(tmp_path: Path, srl_boundary: P
                         POLYPARSE_DATASETS=str(srl_boundary.parent))
     assert result.returncode == 0, result.stderr[-2000:]
     assert_shown(result.stdout, PYTHON, "docs/python.md")
+
+
+def test_tokenizer_recipe_trains_tokenizes_and_scores_ewt(tmp_path: Path, corpora: Path) -> None:
+    result = run_commands(recipe("polyparse tokenize train"), tmp_path, corpora)
+    assert result.returncode == 0, result.stderr[-2000:]
+    scores = json.loads(result.stdout.strip().splitlines()[-1])
+    assert scores["Tokens"] > 98.5 and scores["Words"] > 98.5 and scores["Sentences"] > 75
+
+
+def test_python_example_tokenizes_text(tmp_path: Path) -> None:
+    result = run_python(example("polyparse.tokenize("), tmp_path)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.splitlines() == [
+        "1 Mr. Smith isn't here. | Mr. Smith is n't here .",
+        "2 He's gonna call at 3:30. | He 's gon na call at 3:30 .", "3 Bye | Bye"]
+    assert_shown(result.stdout, PYTHON, "docs/python.md")

@@ -106,7 +106,8 @@ def parse_streams(args: argparse.Namespace, coverage: Any,
     """What `dep parse` and `ja parse` do once the model is loaded: open the input (args.input,
     "-" for stdin) and the output (args.output, bytes when binary), run
     parse(stream, more_ready, out, name, progress_update) under a progress bar, and warn in one
-    line when the input's tags do not give the model what it was trained on (coverage)."""
+    line when the input's tags do not give the model what it was trained on (coverage, None
+    for no such check)."""
     from features.output_files import output_stream
     from parser.formats.streaming import input_stream
 
@@ -116,7 +117,7 @@ def parse_streams(args: argparse.Namespace, coverage: Any,
         progress = progress_bar(args, unit=" sent", desc="parsing")
         parse(stream, more_ready, out, name, progress.update)
         progress.close()
-    warning = coverage.warning(name)
+    warning = coverage.warning(name) if coverage is not None else None
     if warning:
         warn(warning)
     return 0

@@ -137,7 +137,10 @@ def register(dep: argparse.ArgumentParser) -> None:
                             "or a fraction of them) are rare (default auto)")
     parse.add_argument("--beam", type=int,
                        help=f"a {STRUCTURED} model: the beam width (default: the model's own)")
-    add_io_options(parse)
+    parse.add_argument("--tokenizer",
+                       help="--format raw|tokens: tokenizer model (default: the bundled English "
+                            "one)")
+    add_io_options(parse, INPUT_FORMATS)
     parse.set_defaults(run=run_parse)
 
     keys = "; ".join(f"{key}: {meaning}" for key, meaning in METRICS.items())
@@ -179,8 +182,16 @@ def register(dep: argparse.ArgumentParser) -> None:
     register_show(commands, parent, "dep", FORMATS)
 
 
-def add_io_options(command: argparse.ArgumentParser) -> None:
-    command.add_argument("--format", default="conllu", choices=FORMATS)
+# dep parse also reads text: raw (paragraphs separated by blank lines) or tokens (one sentence
+# a line), tokenized by parser/tokenize.
+INPUT_FORMATS = (*FORMATS, "raw", "tokens")
+
+
+def add_io_options(command: argparse.ArgumentParser, formats: tuple[str, ...] = FORMATS) -> None:
+    command.add_argument("--format", default="conllu", choices=formats,
+                         help="raw: plain text, paragraphs separated by blank lines; tokens: "
+                              "one sentence a line, tokens separated by spaces (both written "
+                              "as CoNLL-U)" if len(formats) > len(FORMATS) else None)
     command.add_argument("--encoding", default="utf-8", type=text_encoding,
                          help="of the input and output files and of stdout (default utf-8)")
 
@@ -271,7 +282,10 @@ def run_parse(args: argparse.Namespace) -> int:
     from parser.dependency.models import BeamParser, load_dependency_model
 
     check_output_path(args.output)
-    check_input_paths([args.input, args.model])
+    text_input = args.format not in FORMATS
+    if args.tokenizer is not None and not text_input:
+        raise InputError("dep parse: --tokenizer applies to --format raw or tokens")
+    check_input_paths([args.input, args.model, args.tokenizer])
     model = args.model
     if model is None:
         from parser.models.bundled import bundled_model
@@ -283,7 +297,7 @@ def run_parse(args: argparse.Namespace) -> int:
         model = str(found)
     if args.beam is not None and not 1 <= args.beam <= MAX_BEAM:
         raise InputError(f"dep parse: --beam must be 1 to {MAX_BEAM}, not {args.beam}")
-    check_output_apart(args.output, [args.input, model])
+    check_output_apart(args.output, [args.input, model, args.tokenizer])
     parser = load_dependency_model(model)
     try:
         if isinstance(parser, BeamParser):
@@ -299,12 +313,17 @@ def run_parse(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise InputError(f"dep parse: {model}: {error}") from None
     coverage = parser.tag_coverage()
+    tokenizer = None
+    if text_input:
+        from parser.tokenize.model import load_tokenizer
+
+        tokenizer = load_tokenizer(args.tokenizer)
 
     def parse(stream: BinaryIO, more_ready: Callable[[], bool], out: IO, name: str,
               progress: Callable[[int], object]) -> None:
         parse_conll_stream(parser, stream, more_ready, out, fmt=args.format,
                            encoding=args.encoding, name=name, keep_deps=args.keep_deps,
-                           coverage=coverage, progress=progress)
+                           coverage=coverage, progress=progress, tokenizer=tokenizer)
 
     return parse_streams(args, coverage, parse)
 

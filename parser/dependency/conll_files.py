@@ -4,13 +4,18 @@ each written at once)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import BinaryIO, TextIO
+from typing import TYPE_CHECKING, BinaryIO, TextIO
 
 from parser.dependency.dependency_parser import DependencyParser
 from parser.formats.conll import Sentence, read_conll, write_conll
 from parser.formats.streaming import write_batches
 from parser.formats.tag_coverage import TagCoverage
 
+if TYPE_CHECKING:
+    from parser.tokenize.model import TokenizerModel
+
+# Input formats of text, tokenized before parsing (parser/tokenize/reading.py).
+TEXT_FORMATS = ("raw", "tokens")
 # Sentences parsed at once from a file (a pipe is cut sooner, when it has no more waiting).
 PARSE_BATCH = 2000
 
@@ -19,12 +24,22 @@ def parse_conll_stream(parser: DependencyParser, stream: BinaryIO,
                        more_ready: Callable[[], bool], out: TextIO, *, fmt: str = "conllu",
                        encoding: str = "utf-8", name: str = "<stdin>", keep_deps: bool = False,
                        coverage: TagCoverage | None = None,
-                       progress: Callable[[int], object] | None = None) -> None:
+                       progress: Callable[[int], object] | None = None,
+                       tokenizer: TokenizerModel | None = None) -> None:
     """Parse every sentence of stream and write it to out with its new HEAD and DEPREL
     (parser/formats/conll.py's write_conll; keep_deps keeps the old DEPS column); coverage
-    counts the tags of the input, progress(n) is told of each batch of n sentences."""
-    sentences = read_conll(None, fmt=fmt, encoding=encoding, stream=stream, name=name,
-                           allow_empty=True)
+    counts the tags of the input, progress(n) is told of each batch of n sentences. fmt "raw"
+    or "tokens" reads text, tokenized by tokenizer (parser/tokenize/reading.py's read_raw;
+    default the bundled English model), and writes CoNLL-U."""
+    if fmt in TEXT_FORMATS:
+        from parser.tokenize.reading import read_raw
+
+        sentences = read_raw(None, fmt=fmt, encoding=encoding, stream=stream, name=name,
+                             tokenizer=tokenizer)
+        fmt = "conllu"
+    else:
+        sentences = read_conll(None, fmt=fmt, encoding=encoding, stream=stream, name=name,
+                               allow_empty=True)
 
     def write_batch(batch: list[Sentence], target: TextIO) -> None:
         for sentence, (heads, deprels) in zip(batch, parser.parse(batch)):

@@ -18,6 +18,9 @@ The conventions and metrics of ``conll18_ud_eval.py`` (Zeman et al. 2018, sectio
   their relation, UPOS and features. BLEX: CLAS that also asks for the right lemma (a gold
   lemma "_" matches any). UPOS, XPOS, UFeats (universal features), AllTags and Lemmas score
   the aligned words' tags; Words, Tokens and Sentences score the segmentation.
+- As conll18_ud_eval.py --verbose, precision, recall and aligned accuracy (correct / aligned
+  gold words) of each metric are reported beside F1 (Scores.precision, .recall,
+  .aligned_accuracy, and Scores.table()): they differ from F1 when the tokenization does.
 - Beyond conll18: LAS_exact compares the full DEPREL, LA the label alone; UEM and LEM count
   gold sentences whose scored words are all aligned with the right head (and label).
 
@@ -77,7 +80,13 @@ METRICS = {
     "aligned_words": "scored gold words aligned with a system word",
     "sentences": "gold sentences", "punct": "the punctuation policy",
     "excluded": "gold words left out by the punctuation policy",
+    "precision": "each metric's precision: correct / system words (tokens, sentences)",
+    "recall": "each metric's recall: correct / gold words (tokens, sentences)",
+    "aligned_accuracy": "each word metric's correct / aligned words (conll18's AligndAcc)",
 }
+# The metrics of conll18_ud_eval.py's table, in its order.
+TABLE_METRICS = ("Tokens", "Sentences", "Words", "UPOS", "XPOS", "UFeats", "AllTags", "Lemmas",
+                 "UAS", "LAS", "CLAS", "MLAS", "BLEX")
 
 
 @dataclass
@@ -107,19 +116,38 @@ class Scores:
     sentences: int
     punct: str
     excluded: int
+    precision: dict[str, float] = field(default_factory=dict)
+    recall: dict[str, float] = field(default_factory=dict)
+    aligned_accuracy: dict[str, float] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, float | int | str]:
         """Every score and count by its METRICS name."""
         return asdict(self)
 
     def summary(self) -> str:
-        """One line for people, naming the punctuation policy."""
-        return (
+        """One line for people, naming the punctuation policy; when the tokenization differs
+        from the gold one, conll18's table of precision, recall, F1 and aligned accuracy
+        first."""
+        line = (
             f"UAS {self.UAS:.2f}  LAS {self.LAS:.2f}  CLAS {self.CLAS:.2f}  "
             f"MLAS {self.MLAS:.2f}  BLEX {self.BLEX:.2f}  LAS_exact {self.LAS_exact:.2f}  "
             f"({self.words} words, {self.sentences} sentences, "
             f"punct={self.punct}, {self.excluded} words excluded)"
         )
+        if self.Words == 100.0 and self.Sentences == 100.0:
+            return line
+        return self.table() + "\n" + line
+
+    def table(self) -> str:
+        """conll18_ud_eval.py's verbose table: precision, recall, F1 and aligned accuracy."""
+        rows = ["Metric     | Precision |    Recall |  F1 Score | AligndAcc",
+                "-----------+-----------+-----------+-----------+-----------"]
+        for name in TABLE_METRICS:
+            aligned = (f"{self.aligned_accuracy[name]:9.2f}"
+                       if name not in ("Tokens", "Sentences", "Words") else "")
+            rows.append(f"{name:<11}|{self.precision[name]:10.2f} |{self.recall[name]:10.2f} |"
+                        f"{getattr(self, name):10.2f} |{aligned:>10}".rstrip())
+        return "\n".join(rows)
 
 
 @dataclass(eq=False)
@@ -364,6 +392,7 @@ def _scores(gold: _Text, system: _Text, aligned: dict[int, _Word], punct: str) -
     scored_gold = [word for word in gold.words if not word.excluded]
     scored_system = [word for word in system.words if not word.excluded]
     scored_pairs = [(g, s) for g, s in pairs if not g.excluded]
+    counts: dict[str, _Count] = {}
 
     def parent_in_gold(word: _Word | None) -> _Word | str | None:
         if word is None:
@@ -380,15 +409,17 @@ def _scores(gold: _Text, system: _Text, aligned: dict[int, _Word], punct: str) -
         return [(child if gold_side else aligned.get(id(child), "not aligned"), child.relation,
                  child.upos, child.feats) for child in word.functional_children]
 
-    def f1(test: Callable[[_Word, _Word], bool],
-           content_only: bool = False) -> float:
+    def f1(name: str, test: Callable[[_Word, _Word], bool], content_only: bool = False) -> float:
         def counted(word: _Word) -> bool:
             return not content_only or word.relation in CONTENT_DEPRELS
 
-        correct = sum(1 for g, s in scored_pairs if counted(g) and test(g, s))
-        total = (sum(1 for word in scored_gold if counted(word))
-                 + sum(1 for word in scored_system if counted(word)))
-        return 200.0 * correct / total if total else 0.0
+        count = _Count(
+            correct=sum(1 for g, s in scored_pairs if counted(g) and test(g, s)),
+            gold=sum(1 for word in scored_gold if counted(word)),
+            system=sum(1 for word in scored_system if counted(word)),
+            aligned=sum(1 for g, s in scored_pairs if counted(g)))
+        counts[name] = count
+        return count.f1
 
     def las(g: _Word, s: _Word) -> bool:
         return head_right(g, s) and g.relation == s.relation
@@ -403,26 +434,28 @@ def _scores(gold: _Text, system: _Text, aligned: dict[int, _Word], punct: str) -
         elif word.relation != match.relation:
             labelled[word.sentence] = False
     n_sentences = len(gold.sentences)
-    return Scores(
-        UAS=f1(head_right),
-        LAS=f1(las),
-        CLAS=f1(las, content_only=True),
-        MLAS=f1(lambda g, s: las(g, s) and g.upos == s.upos and g.feats == s.feats
+    counts["Tokens"] = _spans_count(gold.tokens, system.tokens)
+    counts["Sentences"] = _spans_count(gold.sentences, system.sentences)
+    counts["Words"] = _Count(len(pairs), len(gold.words), len(system.words), len(pairs))
+    scores = Scores(
+        UAS=f1("UAS", head_right),
+        LAS=f1("LAS", las),
+        CLAS=f1("CLAS", las, content_only=True),
+        MLAS=f1("MLAS", lambda g, s: las(g, s) and g.upos == s.upos and g.feats == s.feats
                 and children(g, True) == children(s, False), content_only=True),
-        BLEX=f1(lambda g, s: las(g, s) and lemma_right(g, s), content_only=True),
-        LAS_exact=f1(lambda g, s: head_right(g, s) and g.deprel == s.deprel),
-        LA=f1(lambda g, s: g.relation == s.relation),
+        BLEX=f1("BLEX", lambda g, s: las(g, s) and lemma_right(g, s), content_only=True),
+        LAS_exact=f1("LAS_exact", lambda g, s: head_right(g, s) and g.deprel == s.deprel),
+        LA=f1("LA", lambda g, s: g.relation == s.relation),
         UEM=100.0 * sum(unlabelled) / n_sentences if n_sentences else 0.0,
         LEM=100.0 * sum(labelled) / n_sentences if n_sentences else 0.0,
-        UPOS=f1(lambda g, s: g.upos == s.upos),
-        XPOS=f1(lambda g, s: g.xpos == s.xpos),
-        UFeats=f1(lambda g, s: g.feats == s.feats),
-        AllTags=f1(lambda g, s: (g.upos, g.xpos, g.feats) == (s.upos, s.xpos, s.feats)),
-        Lemmas=f1(lemma_right),
-        Words=_span_f1([(w.start, w.end) for w in gold.words], len(pairs),
-                       len(system.words)),
-        Tokens=_spans_f1(gold.tokens, system.tokens),
-        Sentences=_spans_f1(gold.sentences, system.sentences),
+        UPOS=f1("UPOS", lambda g, s: g.upos == s.upos),
+        XPOS=f1("XPOS", lambda g, s: g.xpos == s.xpos),
+        UFeats=f1("UFeats", lambda g, s: g.feats == s.feats),
+        AllTags=f1("AllTags", lambda g, s: (g.upos, g.xpos, g.feats) == (s.upos, s.xpos, s.feats)),
+        Lemmas=f1("Lemmas", lemma_right),
+        Words=counts["Words"].f1,
+        Tokens=counts["Tokens"].f1,
+        Sentences=counts["Sentences"].f1,
         words=len(scored_gold),
         system_words=len(scored_system),
         aligned_words=len(scored_pairs),
@@ -430,15 +463,43 @@ def _scores(gold: _Text, system: _Text, aligned: dict[int, _Word], punct: str) -
         punct=punct,
         excluded=len(gold.words) - len(scored_gold),
     )
+    for name in TABLE_METRICS:
+        count = counts[name]
+        scores.precision[name] = count.precision
+        scores.recall[name] = count.recall
+        scores.aligned_accuracy[name] = count.aligned_accuracy
+    return scores
 
 
-def _span_f1(gold: Sequence[tuple[int, int]], correct: int, n_system: int) -> float:
-    total = len(gold) + n_system
-    return 200.0 * correct / total if total else 0.0
+@dataclass(frozen=True)
+class _Count:
+    """conll18's Score: correct items, gold items, system items, aligned gold items."""
+
+    correct: int
+    gold: int
+    system: int
+    aligned: int
+
+    @property
+    def precision(self) -> float:
+        return 100.0 * self.correct / self.system if self.system else 0.0
+
+    @property
+    def recall(self) -> float:
+        return 100.0 * self.correct / self.gold if self.gold else 0.0
+
+    @property
+    def f1(self) -> float:
+        total = self.gold + self.system
+        return 200.0 * self.correct / total if total else 0.0
+
+    @property
+    def aligned_accuracy(self) -> float:
+        return 100.0 * self.correct / self.aligned if self.aligned else 0.0
 
 
-def _spans_f1(gold: Sequence[tuple[int, int]], system: Sequence[tuple[int, int]]) -> float:
-    """F1 of spans that start and end at the same characters in both files."""
+def _spans_count(gold: Sequence[tuple[int, int]], system: Sequence[tuple[int, int]]) -> _Count:
+    """conll18's spans_score: spans that start and end at the same characters in both files."""
     correct = g = s = 0
     while g < len(gold) and s < len(system):
         if system[s][0] < gold[g][0]:
@@ -449,7 +510,7 @@ def _spans_f1(gold: Sequence[tuple[int, int]], system: Sequence[tuple[int, int]]
             correct += gold[g][1] == system[s][1]
             g += 1
             s += 1
-    return _span_f1(gold, correct, len(system))
+    return _Count(correct, len(gold), len(system), correct)
 
 
 @dataclass(frozen=True, slots=True)

@@ -136,3 +136,23 @@ def test_classifiers_train_save_load_and_convert(tmp_path: Path) -> None:
         polyparse.convert_classifier(linear, "split")
     with pytest.raises(ValueError, match="unknown classifier"):
         polyparse.train_classifier(X, y, "bogus")
+
+
+def test_tokenize_and_parse_plain_text() -> None:
+    import warnings
+
+    import polyparse
+    from features.errors import InputWarning
+
+    sentences = polyparse.tokenize("The dog barked. It wasn't late.\n\nA new one")
+    assert [s.metadata["text"] for s in sentences] == ["The dog barked.", "It wasn't late.",
+                                                       "A new one"]
+    assert "newpar" in sentences[2].metadata
+    assert [t["form"] for t in sentences[1]] == ["It", "wasn't", "was", "n't", "late", "."]
+    assert polyparse.tokenize("a b\n", fmt="tokens")[0].metadata["text"] == "a b"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        parsed = polyparse.load_parser()("The dog barked. It was late.")
+    assert any(issubclass(w.category, InputWarning) for w in caught)
+    assert len(parsed) == 2 and all(t["head"] is not None for s in parsed for t in s)
+    assert polyparse.load_parser()("  \n") == []

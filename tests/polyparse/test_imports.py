@@ -75,6 +75,19 @@ def test_ja_parse_loads_the_bunsetsu_parser_and_nothing_else(tmp_path: Path) -> 
     assert not loaded & (TREES | TRAINERS | {"parser.dependency", "parser.srl", "tqdm"})
 
 
+def test_tokenize_loads_no_parser_and_no_trainer(tmp_path: Path) -> None:
+    text = tmp_path / "text.txt"
+    text.write_text("The dog barked. It wasn't late.\n", encoding="utf-8")
+    loaded = loaded_after(command_code("tokenize", "tokenize", str(text), "-o",
+                                       str(tmp_path / "out.conllu")))
+    assert "parser.tokenize.segmenter" in loaded
+    assert not loaded & (TREES | TRAINERS | {"parser.dependency.dependency_parser",
+                                             "parser.tokenize.training", "parser.bunsetsu",
+                                             "parser.srl", "tqdm"})
+    loaded = loaded_after("import polyparse\npolyparse.tokenize('Hello there.')")
+    assert not loaded & (TREES | TRAINERS | {"parser.dependency", "tqdm"})
+
+
 def test_evaluation_loads_no_numpy(tmp_path: Path) -> None:
     parsed = tmp_path / "parsed.conllu"
     loaded_after(command_code("dep", "parse", str(EXAMPLE), "-o", str(parsed)))

@@ -1,0 +1,131 @@
+"""`polyparse tokenize train|tokenize|evaluate`: sentences and tokens of raw text (UD English
+conventions), the model that finds them, and their scores against a treebank."""
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+
+from features.errors import InputError
+from features.input_files import check_input_paths
+from features.output_files import check_output_apart, check_output_path
+from parser.cli.common import file_sha256, parse_streams, progress_log, subcommands, text_encoding
+
+# Formats of tokenizer input (parser/tokenize/reading.py's TEXT_FORMATS, kept here so that
+# --help loads nothing).
+TEXT_FORMATS = ("raw", "tokens")
+# The sentence classifier's cost C (tuned on EWT dev).
+DEFAULT_C = 0.1
+
+
+def register(group: argparse.ArgumentParser) -> None:
+    """The `tokenize` group's subcommands, added to its parser."""
+    commands, parent = subcommands(group, ("train", "tokenize", "evaluate"))
+
+    train = commands.add_parser(
+        "train", parents=[parent], help="learn a tokenizer model from a UD treebank",
+        description="Learns the lexicon (whole tokens, exceptions, multiword tokens) and the "
+                    "sentence-boundary classifier from a CoNLL-U treebank with # text lines, "
+                    "# newpar and SpaceAfter=No.")
+    train.add_argument("--train", required=True, help="training treebank (CoNLL-U)")
+    train.add_argument("--dev", help="development treebank: its raw text is tokenized and "
+                                     "scored after training")
+    train.add_argument("--model", required=True, help="model file to write")
+    train.add_argument("-C", dest="C", type=float, default=DEFAULT_C,
+                       help="cost C of the sentence classifier (default %(default)s)")
+    train.set_defaults(run=run_train)
+
+    tokenize = commands.add_parser(
+        "tokenize", parents=[parent], help="sentences and tokens of text, as CoNLL-U",
+        description="Writes CoNLL-U blocks (# sent_id, # text, # newpar, range lines for "
+                    "multiword tokens, SpaceAfter=No) that give back the input text exactly.")
+    tokenize.add_argument("input", nargs="?", default="-", help="text file, or - for stdin")
+    tokenize.add_argument("--model", help="tokenizer model (default: the bundled English one)")
+    tokenize.add_argument("-o", "--output", help="output file (default stdout)")
+    add_text_options(tokenize)
+    tokenize.set_defaults(run=run_tokenize, uses_numpy=False)
+
+    evaluate = commands.add_parser(
+        "evaluate", parents=[parent], help="Tokens, Sentences and Words scores of a tokenization",
+        description="Scores the tokens, sentences and words of a CoNLL-U file against a gold "
+                    "one as conll18_ud_eval.py does (precision, recall, F1).")
+    evaluate.add_argument("gold", help="gold CoNLL-U file")
+    evaluate.add_argument("system", help="system CoNLL-U file, or - for stdin")
+    evaluate.add_argument("--json", action="store_true", help="print one JSON object")
+    evaluate.add_argument("--encoding", default="utf-8", type=text_encoding,
+                          help="of both files (default utf-8)")
+    evaluate.set_defaults(run=run_evaluate, uses_numpy=False)
+
+
+def add_text_options(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--format", default="raw", choices=TEXT_FORMATS,
+                         help="raw: plain text, paragraphs separated by blank lines (default); "
+                              "tokens: one sentence a line, tokens separated by spaces")
+    command.add_argument("--encoding", default="utf-8", type=text_encoding,
+                         help="of the input and output (default utf-8)")
+
+
+def run_train(args: argparse.Namespace) -> int:
+    log = progress_log(args)
+    if not args.C > 0:
+        raise InputError(f"tokenize train: -C must be positive, not {args.C}")
+    check_output_path(args.model, "model")
+    check_input_paths([args.train, args.dev])
+    check_output_apart(args.model, [args.train, args.dev], "model")
+    from parser.tokenize.model import train_tokenizer
+
+    model = train_tokenizer(args.train, C=args.C, log=log)
+    header = {"training_command": shlex.join(["polyparse"] + sys.argv[1:]),
+              "train_sha256": file_sha256(args.train)}
+    if args.dev:
+        from parser.tokenize.scoring import raw_text_scores
+
+        scores = raw_text_scores(model, args.dev)
+        header["dev_scores"] = scores
+        log("dev: " + "  ".join(f"{key} {value:.2f}" for key, value in scores.items()))
+    model.save(args.model, extra_header=header)
+    log(f"model written to {args.model}")
+    return 0
+
+
+def run_tokenize(args: argparse.Namespace) -> int:
+    check_output_path(args.output)
+    check_input_paths([args.input, args.model])
+    check_output_apart(args.output, [args.input, args.model])
+    from parser.tokenize.model import load_tokenizer
+    from parser.tokenize.writing import tokenize_stream
+
+    tokenizer = load_tokenizer(args.model)
+
+    def tokenize(stream, more_ready, out, name, progress) -> None:
+        tokenize_stream(tokenizer, stream, more_ready, out, fmt=args.format,
+                        encoding=args.encoding, name=name, progress=progress)
+
+    return parse_streams(args, None, tokenize)
+
+
+def run_evaluate(args: argparse.Namespace) -> int:
+    from parser.dependency.evaluate import evaluate
+    from parser.formats.conll import read_conll
+
+    if args.gold == "-":
+        raise InputError("tokenize evaluate: the gold file must be a file; only the system "
+                         "output may come from stdin (-)")
+    check_input_paths([args.gold, args.system])
+    gold = read_conll(args.gold, encoding=args.encoding, require_deprel=False)
+    system = read_conll(args.system, encoding=args.encoding, require_deprel=False)
+    scores = evaluate(gold, system, gold_name=args.gold,
+                      system_name="<stdin>" if args.system == "-" else args.system)
+    result = {}
+    for name in ("Tokens", "Sentences", "Words"):
+        result[name] = getattr(scores, name)
+        result[f"{name}_precision"] = scores.precision[name]
+        result[f"{name}_recall"] = scores.recall[name]
+    if args.json:
+        print(json.dumps(result, sort_keys=True))
+    else:
+        print("  ".join(f"{name} P {result[name + '_precision']:.2f} R "
+                        f"{result[name + '_recall']:.2f} F1 {result[name]:.2f}"
+                        for name in ("Tokens", "Sentences", "Words")))
+    return 0

@@ -1,0 +1,160 @@
+"""Tokenized sentences as CoNLL-U blocks: `# sent_id`, `# text`, `# newdoc` / `# newpar`,
+multiword-token range lines, and the whitespace after each token in MISC, with ``_`` in the
+columns a tagger and a parser fill.
+
+The whitespace after a token follows UDPipe's convention: nothing for a single space,
+``SpaceAfter=No`` for none, else ``SpacesAfter=`` with the whitespace escaped (``\\s`` space,
+``\\t`` tab, ``\\n`` line break, ``\\r``, ``\\p`` for ``|``, ``\\\\``); whitespace before the first
+token of a text is ``SpacesBefore=``. The blocks therefore give back the text exactly
+(text_of_blocks).
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from parser.formats.conll import Sentence
+from parser.tokenize.segmenter import TokenizedSentence
+
+__all__ = ["conllu_lines", "sentence_of", "set_word_columns", "text_of_blocks",
+           "unescape_spaces"]
+
+_ESCAPES = {" ": "\\s", "\t": "\\t", "\n": "\\n", "\r": "\\r", "|": "\\p", "\\": "\\\\"}
+_UNESCAPES = {value: key for key, value in _ESCAPES.items()}
+_ESCAPED = re.compile(r"\\[stnrp\\]")
+
+
+def _escape(spaces: str) -> str:
+    return "".join(_ESCAPES.get(char, char) for char in spaces)
+
+
+def unescape_spaces(value: str) -> str:
+    """The whitespace a SpacesAfter / SpacesBefore value stands for."""
+    return _ESCAPED.sub(lambda match: _UNESCAPES[match.group()], value)
+
+
+def _misc(space: str, before: str = "") -> str:
+    parts = []
+    if before:
+        parts.append("SpacesBefore=" + _escape(before))
+    if space == "":
+        parts.append("SpaceAfter=No")
+    elif space != " ":
+        parts.append("SpacesAfter=" + _escape(space))
+    return "|".join(parts) if parts else "_"
+
+
+# The empty columns of a word line between FORM and MISC.
+_BLANK = "\t_\t_\t_\t_\t_\t_\t_\t"
+# Whitespace -> the end of a word line after FORM (grows as new whitespace is seen).
+_TAILS = {" ": _BLANK + "_", "": _BLANK + "SpaceAfter=No"}
+_MAX_TAILS = 10_000
+
+
+def _tail(space: str) -> str:
+    tail = _TAILS.get(space)
+    if tail is None:
+        tail = _BLANK + _misc(space)
+        if len(_TAILS) < _MAX_TAILS:
+            _TAILS[space] = tail
+    return tail
+
+
+def conllu_lines(sentence: TokenizedSentence, sent_id: str, new_document: bool = False
+                 ) -> tuple[list[str], list[int], list[str]]:
+    """(lines of the block without its blank line, index of each word's line, word forms)."""
+    lines = []
+    if new_document:
+        lines.append("# newdoc")
+    if sentence.new_paragraph or new_document:
+        lines.append("# newpar")
+    lines.append(f"# sent_id = {sent_id}")
+    lines.append(f"# text = {sentence.text}")
+    tokens = sentence.tokens
+    word_lists = sentence.words
+    tails = [_TAILS.get(space) or _tail(space) for space in sentence.spaces]
+    if sentence.before:
+        tails[0] = _BLANK + _misc(sentence.spaces[0], sentence.before)
+    if all(len(words) == 1 for words in word_lists):
+        first = len(lines)
+        lines += [f"{i}\t{token}{tail}" for i, (token, tail) in enumerate(zip(tokens, tails), 1)]
+        return lines, list(range(first, len(lines))), list(tokens)
+    word_lines: list[int] = []
+    forms: list[str] = []
+    for token, tail, words in zip(tokens, tails, word_lists):
+        first = len(forms) + 1
+        if len(words) == 1:
+            word_lines.append(len(lines))
+            forms.append(token)
+            lines.append(f"{first}\t{token}{tail}")
+            continue
+        lines.append(f"{first}-{first + len(words) - 1}\t{token}{tail}")
+        for word in words:
+            word_lines.append(len(lines))
+            forms.append(word)
+            lines.append(f"{len(forms)}\t{word}{_BLANK}_")
+    return lines, word_lines, forms
+
+
+def sentence_of(sentence: TokenizedSentence, sent_id: str, start_line: int = 1,
+                new_document: bool = False) -> Sentence:
+    """The CoNLL-U Sentence of a tokenized sentence (words untagged, without heads)."""
+    lines, word_lines, forms = conllu_lines(sentence, sent_id, new_document)
+    n = len(forms)
+    blank = ["_"] * n
+    return Sentence(lines, word_lines, forms, list(blank), list(blank), list(blank), [-1] * n,
+                    list(blank), start_line, list(blank))
+
+
+# CoNLL-U columns a tagger fills, by name.
+_TAG_COLUMNS = {"lemma": 2, "upos": 3, "xpos": 4, "feats": 5}
+
+
+def set_word_columns(sentence: Sentence, **columns: Sequence[str]) -> None:
+    """Write a tagger's columns (lemma, upos, xpos, feats: one value a word) into a sentence,
+    its lists and its lines alike, so that write_conll writes them."""
+    for name, values in columns.items():
+        index = _TAG_COLUMNS.get(name)
+        if index is None:
+            raise ValueError(f"unknown column {name!r}, expected one of {', '.join(_TAG_COLUMNS)}")
+        if len(values) != len(sentence.word_lines):
+            raise ValueError(f"{len(values)} {name} values for {len(sentence.word_lines)} words")
+        for value in values:
+            if not value or any(char in value for char in "\t\n\r"):
+                raise ValueError(f"the {name} {value!r} is empty or holds a tab or line break")
+        getattr(sentence, name)[:] = list(values)
+        for line_index, value in zip(sentence.word_lines, values):
+            fields = sentence.lines[line_index].split("\t")
+            fields[index] = value
+            sentence.lines[line_index] = "\t".join(fields)
+
+
+def text_of_blocks(blocks: Iterable[list[str]]) -> str:
+    """The text CoNLL-U blocks (each a list of lines) came from: tokens (range lines for
+    multiword tokens) with the whitespace their MISC names (the inverse of conllu_lines)."""
+    parts = []
+    for lines in blocks:
+        last_word = 0
+        for line in lines:
+            if line.startswith("#"):
+                continue
+            columns = line.split("\t")
+            word_id = columns[0]
+            if "." in word_id:
+                continue
+            if "-" in word_id:
+                last_word = int(word_id.split("-")[1])
+            elif int(word_id) <= last_word:
+                continue
+            space = " "
+            for item in columns[9].split("|"):
+                key, _, value = item.partition("=")
+                if key == "SpacesBefore":
+                    parts.append(unescape_spaces(value))
+                elif key == "SpaceAfter" and value == "No":
+                    space = ""
+                elif key == "SpacesAfter":
+                    space = unescape_spaces(value)
+            parts.append(columns[1])
+            parts.append(space)
+    return "".join(parts)

@@ -1,0 +1,114 @@
+"""Sentences of raw text and of pre-tokenized text, as the CoNLL-U Sentence objects that the
+parser (and the tagger) take: the handoff point between tokenization and the rest of the
+pipeline is read_raw.
+
+- ``raw``: plain text, paragraphs separated by blank lines. The input is cut after each blank
+  line that ends a paragraph, so that a paragraph typed into a pipe is tokenized as soon as its
+  blank line arrives; line ends are read as ``\\n`` (a ``\\r\\n`` file's text comes back with
+  ``\\n``).
+- ``tokens``: one sentence a line, tokens separated by whitespace; a blank line starts a new
+  paragraph. Tokens are kept as given; multiword tokens are still divided into words
+  (``don't`` -> ``do`` ``n't``).
+"""
+from __future__ import annotations
+
+import codecs
+import os
+from collections.abc import Iterator
+from typing import BinaryIO, TextIO
+
+from features.errors import InputError
+from parser.formats.conll import Sentence
+from parser.formats.text_lines import display_name, text_lines
+from parser.tokenize.conllu_blocks import sentence_of
+from parser.tokenize.model import TokenizerModel, load_tokenizer
+from parser.tokenize.segmenter import Segmenter, TokenizedSentence
+
+__all__ = ["TEXT_FORMATS", "TextFormatError", "read_raw", "tokenized_sentences"]
+
+TEXT_FORMATS = ("raw", "tokens")
+
+
+class TextFormatError(InputError, ValueError):
+    """Input text that cannot be read; the message is one line, ``path:LINE: problem``."""
+
+
+def tokenized_sentences(
+    path: str | os.PathLike | None = None, *, fmt: str = "raw", encoding: str = "utf-8",
+    stream: TextIO | BinaryIO | None = None, name: str | None = None,
+    tokenizer: TokenizerModel | None = None,
+) -> Iterator[tuple[TokenizedSentence, int]]:
+    """(sentence, line number of its first token) for each sentence of the input."""
+    if fmt not in TEXT_FORMATS:
+        raise ValueError(f"unknown text format {fmt!r}, expected one of "
+                         f"{', '.join(TEXT_FORMATS)}")
+    display = display_name(path, stream, name)
+    try:
+        codecs.lookup(encoding)
+    except LookupError:
+        raise TextFormatError(f"{display}:1: unknown text encoding {encoding!r}") from None
+    segmenter = (tokenizer or load_tokenizer()).segmenter()
+    lines = text_lines(path, stream, encoding, display, TextFormatError)
+    if fmt == "tokens":
+        return _token_lines(lines, segmenter)
+    return _raw_paragraphs(lines, segmenter)
+
+
+def _token_lines(lines: Iterator[str], segmenter: Segmenter
+                 ) -> Iterator[tuple[TokenizedSentence, int]]:
+    new_paragraph = True
+    for lineno, line in enumerate(lines, 1):
+        tokens = line.split()
+        if not tokens:
+            new_paragraph = True
+            continue
+        yield segmenter.tokens_sentence(tokens, new_paragraph), lineno
+        new_paragraph = False
+
+
+def _raw_paragraphs(lines: Iterator[str], segmenter: Segmenter
+                    ) -> Iterator[tuple[TokenizedSentence, int]]:
+    """Cut the text after each blank line that follows a paragraph and segment each piece."""
+    piece: list[str] = []
+    has_text = False
+    first_line = 1
+    for lineno, line in enumerate(lines, 1):
+        piece.append(line)
+        blank = not line or line.isspace()
+        if blank and has_text:
+            yield from _numbered(segmenter, piece, first_line)
+            piece = []
+            has_text = False
+            first_line = lineno + 1
+        elif not blank:
+            has_text = True
+    if piece:
+        yield from _numbered(segmenter, piece, first_line)
+
+
+def _numbered(segmenter: Segmenter, piece: list[str], first_line: int
+              ) -> Iterator[tuple[TokenizedSentence, int]]:
+    """The sentences of a piece of lines (each ended by a line break), with their lines."""
+    text = "\n".join(piece) + "\n"
+    line = first_line
+    for sentence in segmenter.sentences(text, new_paragraph=True):
+        line += sentence.before.count("\n")
+        yield sentence, line
+        line += "".join(sentence.spaces).count("\n")
+
+
+def read_raw(
+    path: str | os.PathLike | None = None, *, fmt: str = "raw", encoding: str = "utf-8",
+    stream: TextIO | BinaryIO | None = None, name: str | None = None,
+    tokenizer: TokenizerModel | None = None, first_id: int = 1,
+) -> Iterator[Sentence]:
+    """The sentences of raw text (fmt "raw") or tokenized text (fmt "tokens") as CoNLL-U
+    Sentence objects with `# sent_id` (numbered from first_id), `# text`, `# newdoc` on the
+    first and `# newpar` on each paragraph's first, range lines for multiword tokens,
+    SpaceAfter=No / SpacesAfter in MISC and "_" in LEMMA, UPOS, XPOS, FEATS, HEAD, DEPREL,
+    DEPS (HEAD -1 in the Sentence). ``path="-"`` or None reads standard input, ``stream`` an
+    open stream; tokenizer defaults to the bundled English model."""
+    numbered = tokenized_sentences(path, fmt=fmt, encoding=encoding, stream=stream, name=name,
+                                   tokenizer=tokenizer)
+    for number, (sentence, line) in enumerate(numbered, first_id):
+        yield sentence_of(sentence, str(number), line, new_document=number == first_id)

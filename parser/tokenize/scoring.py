@@ -1,0 +1,28 @@
+"""Tokens, Sentences and Words scores of a tokenizer on a treebank's raw text, as the CoNLL 2018
+shared task measured them (the text of conllu_to_text.pl, scored by conll18_ud_eval.py's
+definitions in parser/dependency/evaluate.py)."""
+from __future__ import annotations
+
+import io
+import os
+
+from parser.dependency.evaluate import evaluate
+from parser.formats.conll import read_conll
+from parser.tokenize.model import TokenizerModel
+from parser.tokenize.reading import read_raw
+from parser.tokenize.treebank_text import raw_text
+
+__all__ = ["raw_text_scores"]
+
+
+def raw_text_scores(tokenizer: TokenizerModel, gold: str | os.PathLike) -> dict[str, float]:
+    """F1 (and precision, recall) of Tokens, Sentences and Words on gold's raw text."""
+    system = list(read_raw(stream=io.StringIO(raw_text(gold)), tokenizer=tokenizer))
+    scores = evaluate(read_conll(gold, require_deprel=False), system,
+                      gold_name=os.fspath(gold), system_name="<tokenized>")
+    result: dict[str, float] = {}
+    for name in ("Tokens", "Sentences", "Words"):
+        result[name] = getattr(scores, name)
+        result[f"{name}_precision"] = scores.precision[name]
+        result[f"{name}_recall"] = scores.recall[name]
+    return result

@@ -1,0 +1,146 @@
+"""Raw text -> paragraphs -> tokens -> sentences, every character accounted for.
+
+Paragraphs are separated by blank lines (a run of whitespace holding two line breaks); within a
+paragraph a line break is a space. Each whitespace-free chunk is cut into tokens by
+parser/tokenize/chunk_rules.py (results kept in a bounded cache: text repeats its chunks), each
+token into words by parser/tokenize/words.py, and each paragraph's tokens into sentences by
+parser/tokenize/sentence_split.py. A sentence keeps the exact whitespace after each of its
+tokens and, for the first sentence of a text, the whitespace before it, so that joining tokens
+and whitespace gives back the text (detokenize).
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from parser.tokenize.chunk_rules import ChunkRules
+from parser.tokenize.sentence_split import SentenceSplitter
+from parser.tokenize.words import MultiwordRules
+
+__all__ = ["Segmenter", "TokenizedSentence", "detokenize"]
+
+# Whitespace that ends a line for str.splitlines, read as a space in `# text`.
+_LINE_BREAKS = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x85\u2028\u2029"
+_ONE_LINE = str.maketrans(_LINE_BREAKS, " " * len(_LINE_BREAKS))
+_SPLIT = re.compile(r"(\s+)").split
+# Chunks remembered with their tokens.
+CACHE_SIZE = 200_000
+
+
+@dataclass(slots=True)
+class TokenizedSentence:
+    """Tokens of one sentence, the whitespace after each, the words of each, whether the
+    sentence starts a paragraph, and the whitespace before its first token."""
+
+    tokens: list[str]
+    spaces: list[str]
+    words: list[list[str]]
+    new_paragraph: bool
+    before: str = ""
+
+    @property
+    def text(self) -> str:
+        """The sentence's text: its tokens and the whitespace between them, each line break
+        (of str.splitlines) or tab read as a space (CoNLL-U's `# text` is one line)."""
+        spaces = self.spaces
+        if spaces.count(" ") - (spaces[-1] == " ") == len(spaces) - 1:
+            return " ".join(self.tokens)
+        parts = [token + space for token, space in zip(self.tokens, spaces)]
+        parts[-1] = self.tokens[-1]
+        return "".join(parts).translate(_ONE_LINE)
+
+
+def detokenize(sentences: list[TokenizedSentence]) -> str:
+    """The text that the sentences came from."""
+    parts = []
+    for sentence in sentences:
+        parts.append(sentence.before)
+        for token, space in zip(sentence.tokens, sentence.spaces):
+            parts.append(token)
+            parts.append(space)
+    return "".join(parts)
+
+
+class Segmenter:
+    """text -> TokenizedSentence objects (see the module notes)."""
+
+    def __init__(self, chunks: ChunkRules, words: MultiwordRules,
+                 sentences: SentenceSplitter) -> None:
+        self.chunks = chunks
+        self.words = words
+        self.splitter = sentences
+        self._cache: dict[str, list[str]] = {}
+        self._word_cache: dict[str, list[str]] = {}
+
+    def chunk_tokens(self, chunk: str) -> list[str]:
+        """Tokens of a whitespace-free chunk."""
+        tokens = self._cache.get(chunk)
+        if tokens is None:
+            tokens = self.chunks.split(chunk)
+            if len(self._cache) >= CACHE_SIZE:
+                self._cache.clear()
+            self._cache[chunk] = tokens
+        return tokens
+
+    def token_words(self, token: str) -> list[str]:
+        """Words of a token."""
+        words = self._word_cache.get(token)
+        if words is None:
+            words = self.words.words(token)
+            if len(self._word_cache) >= CACHE_SIZE:
+                self._word_cache.clear()
+            self._word_cache[token] = words
+        return words
+
+    def sentences(self, text: str, new_paragraph: bool = True) -> Iterator[TokenizedSentence]:
+        """The sentences of text; the first starts a paragraph when new_paragraph."""
+        parts = _SPLIT(text)
+        # parts alternate chunk, whitespace, chunk, ...; the first is "" when text starts
+        # with whitespace, the last "" when it ends with a chunk.
+        before = ""
+        if not parts[0]:
+            if len(parts) == 1:
+                return
+            before = parts[1]
+            del parts[:2]
+        if len(parts) % 2:
+            parts.append("")
+        tokens: list[str] = []
+        spaces: list[str] = []
+        cache = self._cache
+        for i in range(0, len(parts), 2):
+            chunk = parts[i]
+            gap = parts[i + 1]
+            chunk_tokens = cache.get(chunk)
+            if chunk_tokens is None:
+                chunk_tokens = self.chunk_tokens(chunk)
+            if len(chunk_tokens) == 1:
+                tokens.append(chunk)
+            else:
+                tokens.extend(chunk_tokens)
+                spaces.extend([""] * (len(chunk_tokens) - 1))
+            spaces.append(gap)
+            if "\n" in gap and gap.count("\n") >= 2 and i + 2 < len(parts):
+                yield from self._paragraph(tokens, spaces, before, new_paragraph)
+                tokens, spaces, before, new_paragraph = [], [], "", True
+        if tokens:
+            yield from self._paragraph(tokens, spaces, before, new_paragraph)
+
+    def tokens_sentence(self, tokens: list[str], new_paragraph: bool) -> TokenizedSentence:
+        """One sentence of given tokens, a line of their own separated by single spaces."""
+        spaces = [" "] * len(tokens)
+        spaces[-1] = "\n"
+        return TokenizedSentence(tokens, spaces, [self.token_words(t) for t in tokens],
+                                 new_paragraph)
+
+    def _paragraph(self, tokens: list[str], spaces: list[str], before: str,
+                   new_paragraph: bool) -> Iterator[TokenizedSentence]:
+        word_cache = self._word_cache
+        words = [word_cache.get(token) or self.token_words(token) for token in tokens]
+        start = 0
+        for end in self.splitter.ends(tokens, spaces):
+            stop = end + 1
+            yield TokenizedSentence(tokens[start:stop], spaces[start:stop], words[start:stop],
+                                    new_paragraph and start == 0, before if start == 0 else "")
+            start = stop

@@ -1,0 +1,166 @@
+"""Raw text -> sentences -> CoNLL-U: every character comes back (random text), sentences end
+where English ones do, and the sentence classifier's explicit weights score as the backend."""
+from __future__ import annotations
+
+import io
+
+import conllu
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from features.binary_matrix import BinaryMatrix
+from parser.formats.conll import read_conll
+from parser.tokenize.conllu_blocks import text_of_blocks
+from parser.tokenize.model import explicit_weights, load_tokenizer
+from parser.tokenize.reading import read_raw
+from parser.tokenize.segmenter import detokenize
+
+ALPHABET = st.sampled_from(list("aAbZ z0 9.,!?;:'\"’()[]-/$%@#&*\n\t\u00a0é漢\r\x0c\u2028") + [
+    "don't", "U.S.", "Mr.", "http://x.org/a", "gonna", " ", "\n\n", "...", "cannot"])
+
+
+# Loaded once: the random-text test runs many examples.
+BUNDLED = load_tokenizer()
+
+
+@pytest.fixture(scope="module")
+def tokenizer():
+    return BUNDLED
+
+
+def sentences_of(text: str, tokenizer) -> list:
+    return list(read_raw(stream=io.StringIO(text), tokenizer=tokenizer))
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.lists(ALPHABET, max_size=40).map("".join))
+def test_random_text_comes_back_exactly(text: str) -> None:
+    tokenizer = BUNDLED
+    segmented = list(tokenizer.segmenter().sentences(text))
+    assert detokenize(segmented) == (text if text.strip() else "")
+    if not text.strip():
+        return
+    # The stream reader reads line breaks as "\n" and ends the last line with one; whitespace
+    # after the blank line that ends the last paragraph is not kept.
+    as_lines = text.replace("\r\n", "\n").replace("\r", "")
+    expected = as_lines if as_lines.endswith("\n") else as_lines + "\n"
+    sentences = sentences_of(text.replace("\r", ""), tokenizer)
+    blocks = "".join("\n".join(s.lines) + "\n\n" for s in sentences)
+    back = text_of_blocks(s.lines for s in sentences)
+    assert expected.startswith(back) and not expected[len(back):].strip()
+    assert back.rstrip() == expected.rstrip()
+    assert len(list(read_conll(None, stream=io.StringIO(blocks)))) == len(sentences)
+    for tokens in conllu.parse(blocks):
+        assert spelled(tokens) == " ".join(tokens.metadata["text"].split())
+    for sentence in sentences:
+        text_line = next(line for line in sentence.lines if line.startswith("# text = "))
+        assert len(text_line.splitlines()) == 1
+
+
+def spelled(tokens: conllu.TokenList) -> str:
+    """The tokens of a TokenList (multiword tokens once) with a space unless SpaceAfter=No."""
+    parts = []
+    inside = 0
+    for token in tokens:
+        if isinstance(token["id"], tuple):
+            inside = token["id"][2]
+        elif token["id"] <= inside:
+            continue
+        parts.append(token["form"])
+        if (token["misc"] or {}).get("SpaceAfter") != "No":
+            parts.append(" ")
+    return " ".join("".join(parts).split())
+
+
+def test_sentences_and_paragraphs(tokenizer) -> None:
+    text = ("The dog barked. It was late, wasn't it? Mr. Smith lives in the U.S. now.\n"
+            "\n"
+            "A new paragraph\n"
+            "goes on here.\n")
+    sentences = sentences_of(text, tokenizer)
+    texts = [next(line for line in s.lines if line.startswith("# text = ")) for s in sentences]
+    assert texts == ["# text = The dog barked.", "# text = It was late, wasn't it?",
+                     "# text = Mr. Smith lives in the U.S. now.",
+                     "# text = A new paragraph goes on here."]
+    assert sentences[0].lines[:3] == ["# newdoc", "# newpar", "# sent_id = 1"]
+    assert "# newpar" not in sentences[1].lines and "# newpar" in sentences[3].lines
+    assert sentences[1].form == ["It", "was", "late", ",", "was", "n't", "it", "?"]
+    assert "5-6\twasn't\t_\t_\t_\t_\t_\t_\t_\t_" in sentences[1].lines
+    assert sentences[3].start_line == 3
+    assert sentences[1].head == [-1] * 8 and sentences[1].upos == ["_"] * 8
+
+
+def test_tokens_format(tokenizer) -> None:
+    text = "I do n't know .\nShe doesn't  either\n\nNew one\n"
+    sentences = list(read_raw(stream=io.StringIO(text), fmt="tokens", tokenizer=tokenizer))
+    assert [s.form for s in sentences] == [["I", "do", "n't", "know", "."],
+                                           ["She", "does", "n't", "either"], ["New", "one"]]
+    assert "# text = She doesn't either" in sentences[1].lines
+    assert "# newpar" in sentences[2].lines and "# newpar" not in sentences[1].lines
+
+
+def test_empty_text_has_no_sentences(tokenizer) -> None:
+    assert sentences_of("", tokenizer) == [] and sentences_of("  \n\n \n", tokenizer) == []
+
+
+def test_explicit_weights_score_as_the_backend() -> None:
+    """The sentence classifier's plain-Python score (weights read off the trained `linear`
+    backend) equals the backend's decision function on random rows."""
+    from classifiers.linear.poly2_linear_svm import LinearSVM
+    from parser.tokenize.sentence_split import SentenceSplitter
+
+    rng = np.random.default_rng(3)
+    n_features = 40
+    rows = [sorted(set(rng.integers(0, n_features, size=6).tolist())) for _ in range(300)]
+    labels = np.array([int((row[0] + len(row)) % 3 == 0) for row in rows])
+    classifier = LinearSVM(C=0.5).fit(BinaryMatrix.from_rows(rows, n_features), labels)
+    weights, bias = explicit_weights(classifier, n_features)
+    splitter = SentenceSplitter({f"f{i}": w for i, w in enumerate(weights)}, bias, frozenset())
+    tests = [sorted(set(rng.integers(0, n_features, size=5).tolist())) for _ in range(100)]
+    values = classifier.decision_function(BinaryMatrix.from_rows(tests, n_features))[:, 0]
+    sign = 1.0 if classifier.classes_[0] == 1 else -1.0
+    for row, value in zip(tests, values):
+        assert splitter.score([f"f{i}" for i in row]) == pytest.approx(sign * value, abs=1e-4)
+
+
+@pytest.mark.parametrize("tokens, spaces, text", [
+    (["One", "here", "."], [" ", "", " "], "One here."),
+    (["One", "here", "."], [" ", " ", ""], "One here ."),
+    (["a", "b"], ["\n", "\n\n"], "a b"),
+    (["a", "b", "c"], ["\t", "  ", ""], "a b  c"),
+    (["x"], [""], "x"),
+])
+def test_sentence_text(tokens: list[str], spaces: list[str], text: str) -> None:
+    from parser.tokenize.segmenter import TokenizedSentence
+
+    sentence = TokenizedSentence(tokens, spaces, [[t] for t in tokens], False)
+    assert sentence.text == text
+    assert sentence.text == "".join(t + s for t, s in zip(tokens, spaces[:-1] + [""])
+                                    ).replace("\n", " ").replace("\t", " ")
+
+
+def test_tokens_format_gives_its_lines_back(tokenizer) -> None:
+    text = "I do n't know .\nShe doesn't\n"
+    sentences = list(read_raw(stream=io.StringIO(text), fmt="tokens", tokenizer=tokenizer))
+    assert text_of_blocks(s.lines for s in sentences) == text
+    assert "2-3\tdoesn't\t_\t_\t_\t_\t_\t_\t_\tSpacesAfter=\\n" in sentences[1].lines
+
+
+def test_a_tagger_sets_the_columns_of_lists_and_lines(tokenizer) -> None:
+    from parser.formats.conll import write_conll
+    from parser.tokenize.conllu_blocks import set_word_columns
+
+    sentence = sentences_of("It wasn't.", tokenizer)[0]
+    set_word_columns(sentence, upos=["PRON", "AUX", "PART", "PUNCT"],
+                     xpos=["PRP", "VBD", "RB", "."], lemma=["it", "be", "not", "."])
+    assert sentence.upos == ["PRON", "AUX", "PART", "PUNCT"] and sentence.lemma[1] == "be"
+    out = io.StringIO()
+    write_conll(sentence, [0, 1, 1, 1], ["root", "cop", "advmod", "punct"], out)
+    assert "2\twas\tbe\tAUX\tVBD\t_\t1\tcop\t_\t_" in out.getvalue()
+    assert "2-3\twasn't\t_\t_\t_\t_\t_\t_\t_\tSpaceAfter=No" in out.getvalue()
+    with pytest.raises(ValueError, match="3 upos values for 4 words"):
+        set_word_columns(sentence, upos=["X", "X", "X"])
+    with pytest.raises(ValueError, match="unknown column"):
+        set_word_columns(sentence, deprel=["x"] * 4)
