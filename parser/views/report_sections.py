@@ -40,6 +40,10 @@ def scores_section(meanings: Mapping[str, str], scores: Sequence[Mapping[str, ob
     meaning (– where a system has no such key), and the JSON lines the command prints with
     --json (one per system), verbatim."""
     letters = system_names([""] * len(scores))
+    scores = [flattened(score) for score in scores]
+    meanings = {**meanings, **{key: f"{meanings.get(key.partition('.')[0], '')}: "
+                               f"{key.partition('.')[2]}"
+                               for score in scores for key in score if "." in key}}
     keys = list(dict.fromkeys(key for score in scores for key in score))
     card_html = []
     for key in cards:
@@ -64,6 +68,18 @@ def scores_section(meanings: Mapping[str, str], scores: Sequence[Mapping[str, ob
             f'<div class="pp-grid"><div class="pp-panel pp-scroll">{table}</div></div>'
             '<details class="pp-json"><summary>as <code>--json</code> prints them</summary>'
             f'<pre id="pp-json">{escape(raw)}</pre></details></section>')
+
+
+def flattened(score: Mapping[str, object]) -> dict[str, object]:
+    """The scores with each nested mapping (precision, recall, ... per metric) written as rows
+    of their own, "precision.UAS", in the order of the keys."""
+    flat: dict[str, object] = {}
+    for key, value in score.items():
+        if isinstance(value, Mapping):
+            flat.update((f"{key}.{inner}", v) for inner, v in value.items())
+        else:
+            flat[key] = value
+    return flat
 
 
 def _shown(value: object) -> str:

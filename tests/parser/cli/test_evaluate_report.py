@@ -16,7 +16,12 @@ import pytest
 from tests.child_processes import HANG_GUARD_SECONDS, SIGINT_AT_ITS_DEFAULT
 from tests.parser.cli.test_show import KNP
 from tests.parser.cli.user_runs import POLYPARSE, one_line, polyparse
-from tests.parser.views.pages import page_json_lines, page_score_cells, page_sentences, shown
+from tests.parser.views.pages import (
+    page_json_lines,
+    page_score_cells,
+    page_sentences,
+    score_cells,
+)
 from tests.parser.views.test_bunsetsu_report import WRONG
 from tests.parser.views.test_dependency_report import GOLD, SYSTEM_A, SYSTEM_B
 
@@ -44,7 +49,7 @@ def test_the_report_holds_the_scores_the_command_prints(files: dict[str, Path],
     page = report.read_text(encoding="utf-8")
     assert page_json_lines(page) == [plain.stdout.strip()]
     scores = json.loads(plain.stdout)
-    assert page_score_cells(page) == {key: [shown(value)] for key, value in scores.items()}
+    assert page_score_cells(page) == score_cells(scores)
     assert "system: <code>&lt;stdin&gt;</code>" in page
     assert [s["id"] for s in page_sentences(page)] == ["crossing-1", "dogs"]
     text = polyparse("dep", "evaluate", str(files["gold.conllu"]), str(files["a.conllu"]),

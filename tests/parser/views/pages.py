@@ -34,6 +34,16 @@ def page_score_cells(page: str) -> dict[str, list[str]]:
     return cells
 
 
+def score_cells(scores: dict) -> dict[str, list[str]]:
+    """The cells the scores table should show for one system's --json scores: a nested
+    mapping's keys as rows of their own ("precision.UAS")."""
+    cells = {}
+    for key, value in scores.items():
+        for name, inner in (value.items() if isinstance(value, dict) else [("", value)]):
+            cells[f"{key}.{name}" if name else key] = [shown(inner)]
+    return cells
+
+
 def shown(value: object) -> str:
     """A score as the scores table shows it."""
     return f"{value:.2f}" if isinstance(value, float) else str(value)

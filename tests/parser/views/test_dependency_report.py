@@ -16,7 +16,12 @@ from parser.views.dependency_report import (
     dependency_report,
     judged_dependency_sentences,
 )
-from tests.parser.views.pages import page_json_lines, page_score_cells, page_sentences, shown
+from tests.parser.views.pages import (
+    page_json_lines,
+    page_score_cells,
+    page_sentences,
+    score_cells,
+)
 from tests.parser.views.trees import CROSSING, conllu
 
 SECOND = conllu([("Dogs", "NOUN", "NNS", 2, "nsubj"), ("bark", "VERB", "VBP", 0, "root"),
@@ -50,7 +55,7 @@ def test_the_scores_are_evaluates_verbatim(one_system: str) -> None:
     scores = evaluate(read(GOLD), read(SYSTEM_A)).as_dict()
     assert page_json_lines(one_system) == [json.dumps(scores, sort_keys=True)]
     cells = page_score_cells(one_system)
-    assert cells == {key: [shown(value)] for key, value in scores.items()}
+    assert cells == score_cells(scores)
 
 
 def test_the_counts_add_up_to_uas_and_las() -> None:

@@ -13,7 +13,7 @@ from types import ModuleType
 import pytest
 
 from tests.parser.cli.user_runs import POLYPARSE
-from tests.parser.views.pages import page_sentences, shown
+from tests.parser.views.pages import page_sentences, score_cells
 from tests.parser.views.test_dependency_report import GOLD, SYSTEM_A, SYSTEM_B
 from tests.parser.views.trees import CROSSING
 
@@ -90,7 +90,7 @@ def test_the_ewt_report_opens_clean_with_the_json_numbers(browser, corpora: Path
     browser.open(page)
     assert browser.console_errors() == []
     scores = json.loads(printed)
-    assert browser.evaluate(SCORE_CELLS) == {key: [shown(v)] for key, v in scores.items()}
+    assert browser.evaluate(SCORE_CELLS) == score_cells(scores)
     assert browser.evaluate("document.getElementById('pp-json').textContent") == printed.strip()
     listed = page_sentences(page.read_text(encoding="utf-8"))
     assert len(listed) == round(scores["sentences"] * (100 - scores["LEM"]) / 100)
