@@ -31,6 +31,12 @@ from parser.cli.common import (
     text_encoding,
     warn,
 )
+from parser.cli.scale_out import (
+    add_scale_out_options,
+    check_scale_out,
+    run_in_shards,
+    wants_scale_out,
+)
 from parser.dependency.config import (
     CLASSIFIER_DEFAULTS,
     FEATURE_SETS,
@@ -111,6 +117,7 @@ def register(dep: argparse.ArgumentParser) -> None:
                        help="split evaluation: features held by fewer support vectors (a count, "
                             "or a fraction of them) are rare (default auto)")
     add_io_options(parse)
+    add_scale_out_options(parse)
     parse.set_defaults(run=run_parse)
 
     keys = "; ".join(f"{key}: {meaning}" for key, meaning in METRICS.items())
@@ -204,6 +211,7 @@ def run_parse(args: argparse.Namespace) -> int:
     from parser.dependency.dependency_parser import DependencyParser
 
     check_output_path(args.output)
+    check_scale_out(args, "dep parse", args.encoding)
     check_input_paths([args.input, args.model])
     model = args.model
     if model is None:
@@ -221,6 +229,8 @@ def run_parse(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise InputError(f"dep parse: {model}: {error}") from None
     coverage = parser.tag_coverage()
+    if wants_scale_out(args):
+        return parse_in_shards(args, parser, model, coverage)
 
     def parse(stream: BinaryIO, more_ready: Callable[[], bool], out: IO, name: str,
               progress: Callable[[int], object]) -> None:
@@ -229,6 +239,22 @@ def run_parse(args: argparse.Namespace) -> int:
                            coverage=coverage, progress=progress)
 
     return parse_streams(args, coverage, parse)
+
+
+def parse_in_shards(args: argparse.Namespace, parser: object, model: str,
+                    coverage: object) -> int:
+    """`dep parse` with --workers, --scheduler or --output-dir (parser/scale_out)."""
+    from parser.scale_out.shard_tasks import DependencyShardTask
+
+    task = DependencyShardTask(args.format, args.encoding, args.keep_deps)
+    settings = {"format": args.format, "encoding": args.encoding, "keep_deps": args.keep_deps,
+                "eval_mode": args.eval_mode, "rare_threshold": args.rare_threshold}
+    run_in_shards(args, "dep parse", task, parser, model, args.format, settings,
+                  lambda result: coverage.add_counted(result.coverage))
+    warning = coverage.warning("<stdin>" if args.input == "-" else args.input)
+    if warning:
+        warn(warning)
+    return 0
 
 
 def run_evaluate(args: argparse.Namespace) -> int:

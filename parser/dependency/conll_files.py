@@ -19,12 +19,14 @@ def parse_conll_stream(parser: DependencyParser, stream: BinaryIO,
                        more_ready: Callable[[], bool], out: TextIO, *, fmt: str = "conllu",
                        encoding: str = "utf-8", name: str = "<stdin>", keep_deps: bool = False,
                        coverage: TagCoverage | None = None,
-                       progress: Callable[[int], object] | None = None) -> None:
+                       progress: Callable[[int], object] | None = None,
+                       first_line: int = 1) -> None:
     """Parse every sentence of stream and write it to out with its new HEAD and DEPREL
     (parser/formats/conll.py's write_conll; keep_deps keeps the old DEPS column); coverage
-    counts the tags of the input, progress(n) is told of each batch of n sentences."""
+    counts the tags of the input, progress(n) is told of each batch of n sentences; first_line
+    numbers the stream's first line in messages (a shard of a file: parser/scale_out)."""
     sentences = read_conll(None, fmt=fmt, encoding=encoding, stream=stream, name=name,
-                           allow_empty=True)
+                           allow_empty=True, first_line=first_line)
 
     def write_batch(batch: list[Sentence], target: TextIO) -> None:
         for sentence, (heads, deprels) in zip(batch, parser.parse(batch)):

@@ -1,0 +1,216 @@
+"""Where shards run: here, in a local process pool, or on a Dask cluster.
+
+Each runner takes a shard task (parser/scale_out/shard_tasks.py) and the model, sends the model
+to each worker once, and then runs shards: submit(shard) gives a handle, result(handle) waits for
+its ShardResult. None of them schedules anything itself: the pool is the standard library's
+ProcessPoolExecutor, the cluster is Dask's.
+
+- InProcessRunner runs a shard when its result is asked for (`--workers 1`, or `--output-dir`
+  alone).
+- ProcessPoolRunner (`--workers N`): N processes forked from this one after the model is loaded,
+  so each has the model without copying it (on systems without fork, the pool's initializer
+  receives it pickled, once per process: its model bytes, checked by sha256,
+  classifiers/model_bytes.py). A worker that dies (SIGKILL, out of memory) breaks the pool: a new
+  pool is made and the shards that had not come back are sent again, each at most MAX_ATTEMPTS
+  times.
+- DaskRunner (`--scheduler ADDRESS`): a client of the scheduler; the model is scattered to every
+  worker once (it pickles as its model bytes and their sha256), each task gets the shard and the
+  scattered model. When a worker dies, Dask runs its tasks again on another (the scheduler's
+  allowed-failures) and copies the model to the worker that replaces it.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import signal
+import uuid
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from features.errors import InputError
+from features.worker_threads import QUIT_SIGNALS
+from parser.scale_out.shards import Shard, ShardResult
+
+# How many times a shard is sent to a process pool before its loss is an error (Dask's
+# scheduler counts the same way: distributed.scheduler.allowed-failures, 3 by default).
+MAX_ATTEMPTS = 4
+# Shards in flight per worker: enough that a worker never waits for the next one.
+SHARDS_PER_WORKER = 4
+
+
+class ShardRunner(Protocol):
+    """What the driver (parser/scale_out/sharded_run.py) needs of a runner."""
+
+    workers: int
+
+    def submit(self, shard: Shard) -> Any: ...
+
+    def result(self, handle: Any) -> ShardResult: ...
+
+    def close(self, abort: bool = False) -> None: ...
+
+
+class InProcessRunner:
+    """Shards run in this process, each when its result is asked for."""
+
+    workers = 1
+
+    def __init__(self, task: Any, model: Any) -> None:
+        self.task = task
+        self.model = model
+
+    def submit(self, shard: Shard) -> Shard:
+        return shard
+
+    def result(self, handle: Shard) -> ShardResult:
+        return self.task(self.model, handle)
+
+    def close(self, abort: bool = False) -> None:
+        pass
+
+
+# The model of a pool's worker process, set once by the pool's initializer.
+_worker_model: Any = None
+
+
+def _start_pool_worker(model: Any) -> None:
+    """A pool worker's start: the model kept for its tasks; SIGINT (a terminal's ^C, sent to
+    the whole process group) ignored, since the driver ends the workers itself; SIGTERM and
+    SIGHUP end it at once."""
+    global _worker_model
+    _worker_model = model
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, QUIT_SIGNALS)
+
+
+def _run_in_pool_worker(task: Any, shard: Shard) -> ShardResult:
+    return task(_worker_model, shard)
+
+
+@dataclass
+class _PoolHandle:
+    shard: Shard
+    future: Any
+    pool_number: int
+    attempts: int = 1
+
+
+class ProcessPoolRunner:
+    """Shards run in a pool of `workers` processes (see the module notes)."""
+
+    def __init__(self, task: Any, model: Any, workers: int) -> None:
+        self.task = task
+        self.model = model
+        self.workers = workers
+        methods = multiprocessing.get_all_start_methods()
+        self.context = multiprocessing.get_context("fork" if "fork" in methods else None)
+        self.pool: Any = None
+        self.pool_number = 0
+        self._new_pool()
+
+    def _new_pool(self) -> None:
+        from concurrent.futures import ProcessPoolExecutor
+
+        if self.pool is not None:
+            self.pool.shutdown(wait=False, cancel_futures=True)
+        self.pool = ProcessPoolExecutor(self.workers, mp_context=self.context,
+                                        initializer=_start_pool_worker, initargs=(self.model,))
+        self.pool_number += 1
+
+    def submit(self, shard: Shard) -> _PoolHandle:
+        return _PoolHandle(shard, self.pool.submit(_run_in_pool_worker, self.task, shard),
+                           self.pool_number)
+
+    def result(self, handle: _PoolHandle) -> ShardResult:
+        from concurrent.futures.process import BrokenProcessPool
+
+        while True:
+            try:
+                return handle.future.result()
+            except BrokenProcessPool:
+                if handle.pool_number == self.pool_number:
+                    self._new_pool()
+                if handle.attempts >= MAX_ATTEMPTS:
+                    raise InputError(_lost_message(handle.shard, handle.attempts)) from None
+                handle.attempts += 1
+                handle.future = self.pool.submit(_run_in_pool_worker, self.task, handle.shard)
+                handle.pool_number = self.pool_number
+
+    def close(self, abort: bool = False) -> None:
+        """Shut the pool down: at once when aborting (its workers ended, the shards not
+        started dropped), else once its workers have left."""
+        if self.pool is None:
+            return
+        pool, self.pool = self.pool, None
+        if not abort:
+            pool.shutdown(wait=True)
+            return
+        pool.shutdown(wait=False, cancel_futures=True)
+        _end_workers(pool)
+
+
+def _end_workers(pool: Any) -> None:
+    """End a ProcessPoolExecutor's worker processes now (Python 3.14's terminate_workers; before
+    it, through the pool's table of its processes)."""
+    terminate = getattr(pool, "terminate_workers", None)
+    if terminate is not None:
+        terminate()
+        return
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        if process.is_alive():
+            process.terminate()
+
+
+def _lost_message(shard: Shard, attempts: int) -> str:
+    return (f"{shard.source}: the worker parsing the shard at line {shard.first_line} (bytes "
+            f"{shard.start}-{shard.end}) died {attempts} times; giving up")
+
+
+def run_shard_task(task: Any, model: Any, shard: Shard) -> ShardResult:
+    """A Dask task: the shard task on the scattered model."""
+    return task(model, shard)
+
+
+class DaskRunner:
+    """Shards run on the Dask cluster whose scheduler is at `address` (see the module notes)."""
+
+    def __init__(self, task: Any, model: Any, address: str) -> None:
+        from distributed import Client
+
+        self.task = task
+        try:
+            self.client = Client(address, set_as_default=False, timeout="20s")
+        except OSError as error:
+            raise InputError(f"--scheduler {address}: cannot reach the Dask scheduler "
+                             f"({error})") from None
+        threads = sum(self.client.nthreads().values())
+        if not threads:
+            self.client.wait_for_workers(1)
+            threads = sum(self.client.nthreads().values())
+        self.workers = threads
+        self.model = self.client.scatter(model, broadcast=True, hash=False)
+        self.futures: set[Any] = set()
+        self.run_id = uuid.uuid4().hex
+
+    def submit(self, shard: Shard) -> Any:
+        future = self.client.submit(run_shard_task, self.task, self.model, shard, pure=False,
+                                    key=f"polyparse-shard-{self.run_id}-{shard.index}")
+        self.futures.add(future)
+        return future
+
+    def result(self, handle: Any) -> ShardResult:
+        result = handle.result()
+        self.futures.discard(handle)
+        return result
+
+    def close(self, abort: bool = False) -> None:
+        if abort and self.futures:
+            self.client.cancel(list(self.futures), force=True)
+        self.futures.clear()
+        self.client.close()
+
+
+def shards_in_flight(runner: ShardRunner) -> int:
+    """How many shards the driver keeps submitted ahead of the one it waits for."""
+    return max(2, SHARDS_PER_WORKER * runner.workers)
