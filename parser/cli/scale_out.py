@@ -99,13 +99,13 @@ def check_scale_out(args: argparse.Namespace, command: str, encoding: str = "utf
         check_parts_folder(args.output_dir, args.resume)
 
 
-def make_runner(args: argparse.Namespace, task: Any, model: Any) -> Any:
+def make_runner(args: argparse.Namespace, task: Any, model: Any, model_path: str) -> Any:
     """The runner the options ask for: a Dask client (--scheduler), a process pool
     (--workers N, N > 1), or this process."""
     from parser.scale_out import runners
 
     if args.scheduler is not None:
-        return runners.DaskRunner(task, model, args.scheduler)
+        return runners.DaskRunner(task, model, args.scheduler, model_path)
     if args.workers is not None and args.workers > 1:
         return runners.ProcessPoolRunner(task, model, args.workers)
     return runners.InProcessRunner(task, model)
@@ -138,7 +138,7 @@ def run_in_shards(args: argparse.Namespace, command: str, task: Any, model: Any,
                     "model": {"sha256": file_sha256(model_path)}, "settings": settings,
                     "shard_bytes": args.shard_size}
         parts = PartsDirectory(args.output_dir, identity, args.resume)
-    runner = make_runner(args, task, model)
+    runner = make_runner(args, task, model, model_path)
     total = None if args.input == "-" else max(1, math.ceil(os.path.getsize(args.input)
                                                            / args.shard_size))
     progress = progress_bar(args, total=total, unit=" shards", desc="parsing")

@@ -13,10 +13,11 @@ ProcessPoolExecutor, the cluster is Dask's.
   classifiers/model_bytes.py). A worker that dies (SIGKILL, out of memory) breaks the pool: a new
   pool is made and the shards that had not come back are sent again, each at most MAX_ATTEMPTS
   times.
-- DaskRunner (`--scheduler ADDRESS`): a client of the scheduler; the model is scattered to every
-  worker once (it pickles as its model bytes and their sha256), each task gets the shard and the
-  scattered model. When a worker dies, Dask runs its tasks again on another (the scheduler's
-  allowed-failures) and copies the model to the worker that replaces it.
+- DaskRunner (`--scheduler ADDRESS`): a client of the scheduler; the model's file bytes are
+  scattered to every worker once (parser/scale_out/model_transfer.py: checked by sha256, built
+  into the model by a worker's first task), each task gets the shard and the scattered bytes.
+  When a worker dies, Dask runs its tasks again on another (the scheduler's allowed-failures)
+  and copies the model's bytes to the worker that replaces it.
 """
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ from typing import Any, Protocol
 
 from features.errors import InputError
 from features.worker_threads import QUIT_SIGNALS
+from parser.scale_out.model_transfer import ModelPayload
 from parser.scale_out.shards import Shard, ShardResult
 
 # How many times a shard is sent to a process pool before its loss is an error (Dask's
@@ -167,15 +169,16 @@ def _lost_message(shard: Shard, attempts: int) -> str:
             f"{shard.start}-{shard.end}) died {attempts} times; giving up")
 
 
-def run_shard_task(task: Any, model: Any, shard: Shard) -> ShardResult:
-    """A Dask task: the shard task on the scattered model."""
-    return task(model, shard)
+def run_shard_task(task: Any, payload: ModelPayload, shard: Shard) -> ShardResult:
+    """A Dask task: the shard task on the model of the scattered payload."""
+    return task(payload.model(), shard)
 
 
 class DaskRunner:
     """Shards run on the Dask cluster whose scheduler is at `address` (see the module notes)."""
 
-    def __init__(self, task: Any, model: Any, address: str) -> None:
+    def __init__(self, task: Any, model: Any, address: str, model_path: str | None = None
+                 ) -> None:
         from distributed import Client
 
         self.task = task
@@ -189,7 +192,8 @@ class DaskRunner:
             self.client.wait_for_workers(1)
             threads = sum(self.client.nthreads().values())
         self.workers = threads
-        self.model = self.client.scatter(model, broadcast=True, hash=False)
+        self.model = self.client.scatter(ModelPayload.of(model, model_path), broadcast=True,
+                                         hash=False)
         self.futures: set[Any] = set()
         self.run_id = uuid.uuid4().hex
 
@@ -205,10 +209,13 @@ class DaskRunner:
         return result
 
     def close(self, abort: bool = False) -> None:
+        if self.client is None:
+            return
+        client, self.client = self.client, None
         if abort and self.futures:
-            self.client.cancel(list(self.futures), force=True)
+            client.cancel(list(self.futures), force=True)
         self.futures.clear()
-        self.client.close()
+        client.close()
 
 
 def shards_in_flight(runner: ShardRunner) -> int:
