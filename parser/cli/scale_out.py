@@ -5,6 +5,7 @@ is read, and the run in shards they ask for (parser/scale_out/). Dask is importe
 from __future__ import annotations
 
 import argparse
+import io
 import math
 import os
 import re
@@ -121,9 +122,12 @@ def input_identity(path: str) -> dict[str, Any]:
 
 def run_in_shards(args: argparse.Namespace, command: str, task: Any, model: Any,
                   model_path: str, input_format: str, settings: dict[str, Any],
-                  on_result: Callable[[Any], None] = lambda result: None) -> dict[str, Any]:
+                  on_result: Callable[[Any], None] = lambda result: None,
+                  output: str | None = None, discard_output: bool = False) -> dict[str, Any]:
     """The input of args parsed in shards by task on model, as the options ask; the tallies of
-    the shards, summed. on_result(result) is told of each shard's result."""
+    the shards, summed. on_result(result) is told of each shard's result. Without
+    --output-dir, the output goes to output (default: args.output; None or "-": standard
+    output), or nowhere with discard_output."""
     from features.output_files import output_stream
     from parser.formats.record_boundaries import cut_rule_of
     from parser.formats.streaming import input_stream
@@ -154,7 +158,9 @@ def run_in_shards(args: argparse.Namespace, command: str, task: Any, model: Any,
                                 more_ready)
             if parts is not None:
                 return run_to_parts(shards, runner, parts, done)
-            with output_stream(getattr(args, "output", None), binary=True) as out:
+            if discard_output:
+                return run_to_stream(shards, runner, io.BytesIO(), done)
+            with output_stream(output or getattr(args, "output", None), binary=True) as out:
                 return run_to_stream(shards, runner, out, done)
     except BaseException:
         runner.close(abort=True)

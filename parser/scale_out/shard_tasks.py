@@ -130,3 +130,87 @@ class JapaneseShardTask:
         text = "".join(parsed_blocks(parser, sentences, output_format, self.rechunk))
         output.write(text.encode(self.encoding))
         return len(sentences)
+
+
+@dataclass(frozen=True)
+class BoundaryShardTask:
+    """`srl predict` of a shard: its sentences read with their line numbers, classified, and
+    written back with the predicted argument columns (parser/srl/boundaries.py)."""
+
+    layout: str
+
+    def __call__(self, detector: Any, shard: Shard) -> ShardResult:
+        return run_task(self.fill, detector, shard)
+
+    def fill(self, detector: Any, shard: Shard, output: io.BytesIO, result: ShardResult
+             ) -> None:
+        from parser.formats.gold_conll import LAYOUTS, read_gold_conll
+        from parser.srl.boundaries import predicted_lines
+
+        sentences = list(read_gold_conll(None, LAYOUTS[self.layout], io.BytesIO(shard.data),
+                                         shard.source, first_line=shard.first_line))
+        lines = predicted_lines(sentences, detector.decision_values(sentences).tolist())
+        output.write("".join(f"{line}\n" for line in lines).encode("utf-8"))
+        result.records = len(sentences)
+
+
+# The decision function of each classifier this process scores shards with, by the classifier
+# object and the evaluation settings (a kernel model's evaluator is built once per process).
+_decision_functions: dict[tuple[int, str | None, Any], Callable[[Any], Any]] = {}
+
+
+@dataclass(frozen=True)
+class ClassifierShardTask:
+    """`clf predict` of a shard of an svmlight file: its examples scored, their labels and
+    decision values written as `clf predict --decision-values` writes them (when
+    write_values), and the counts the summary needs as tallies: n, correct, and the labels
+    the model never saw (unseen_labels, one per such example)."""
+
+    eval_mode: str | None = None
+    rare_threshold: Any = None
+    write_values: bool = True
+
+    def __call__(self, clf: Any, shard: Shard) -> ShardResult:
+        return run_task(self.fill, clf, shard)
+
+    def decision_function(self, clf: Any) -> Callable[[Any], Any]:
+        """The classifier's decision function in this evaluation mode (a kernel model's
+        evaluator: classifiers/evaluators/modes.py), built once per process; the driver has
+        checked the settings (parser/cli/clf_run.py)."""
+        from classifiers.backends import is_kernel_model
+        from classifiers.evaluators.choices import DEFAULT_RARE_THRESHOLD, default_eval_mode
+        from classifiers.evaluators.modes import build_evaluator
+
+        key = (id(clf), self.eval_mode, self.rare_threshold)
+        found = _decision_functions.get(key)
+        if found is None:
+            found = clf.decision_function
+            if is_kernel_model(clf):
+                threshold = (DEFAULT_RARE_THRESHOLD if self.rare_threshold is None
+                             else self.rare_threshold)
+                found = build_evaluator(clf.expansion_,
+                                        self.eval_mode or default_eval_mode(clf.degree),
+                                        threshold).decision_function
+            _decision_functions[key] = found
+        return found
+
+    def fill(self, clf: Any, shard: Shard, output: io.BytesIO, result: ShardResult) -> None:
+        import numpy as np
+
+        from features.svmlight import parse_svmlight
+
+        X, y = parse_svmlight(shard.data, shard.source, first_line=shard.first_line,
+                              allow_empty=True)
+        if not len(y):
+            result.tallies = {"n": 0, "correct": 0, "unseen_labels": []}
+            return
+        values = self.decision_function(clf)(X)
+        predicted = clf.predict_from_decision(values)
+        unseen = ~np.isin(y, clf.classes_)
+        result.records = len(y)
+        result.tallies = {"n": len(y), "correct": int(np.count_nonzero(predicted == y)),
+                          "unseen_labels": y[unseen].tolist()}
+        if self.write_values:
+            output.write("".join(" ".join([str(label)] + [repr(v) for v in row]) + "\n"
+                                 for label, row in zip(predicted.tolist(), values.tolist())
+                                 ).encode("utf-8"))
