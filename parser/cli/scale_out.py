@@ -145,7 +145,7 @@ def run_in_shards(args: argparse.Namespace, command: str, task: Any, model: Any,
     runner = make_runner(args, task, model, model_path)
     total = None if args.input == "-" else max(1, math.ceil(os.path.getsize(args.input)
                                                            / args.shard_size))
-    progress = progress_bar(args, total=total, unit=" shards", desc="parsing")
+    progress: Any = None
 
     def done(result: Any) -> None:
         progress.update(1)
@@ -157,13 +157,17 @@ def run_in_shards(args: argparse.Namespace, command: str, task: Any, model: Any,
             shards = cut_shards(stream, cut_rule_of(input_format), args.shard_size, name,
                                 more_ready)
             if parts is not None:
+                progress = progress_bar(args, total=total, unit=" shards", desc="parsing")
                 return run_to_parts(shards, runner, parts, done)
             if discard_output:
+                progress = progress_bar(args, total=total, unit=" shards", desc="parsing")
                 return run_to_stream(shards, runner, io.BytesIO(), done)
             with output_stream(output or getattr(args, "output", None), binary=True) as out:
+                progress = progress_bar(args, total=total, unit=" shards", desc="parsing")
                 return run_to_stream(shards, runner, out, done)
     except BaseException:
         runner.close(abort=True)
         raise
     finally:
-        progress.close()
+        if progress is not None:
+            progress.close()

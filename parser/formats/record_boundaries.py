@@ -13,9 +13,10 @@ the sentences, the output and the messages that reading the whole input gives fo
 - `knp`: after an `EOS` line, unless the next sentence's `# S-ID:` names the same document as
   the last one before it (a KNP document stays in one shard);
 - `lines` (raw Japanese text, svmlight): after any line;
-- `gold_conll`: before a `#begin document` line, or, outside any document, before the first row
-  of a sentence after a blank line (the lines between two sentences go to the first, as the
-  reader attaches them).
+- `gold_conll`: before a `#begin document` line, or, outside any `#begin document` ...
+  `#end document` frame, before the first row of a sentence of another document than the row
+  before its blank line (a document's sentences are numbered by the reader; the lines between
+  two sentences go to the first, as the reader attaches them).
 
 The bytes are ASCII-compatible text (parser/scale_out checks the encoding): a line end is the
 byte 0x0a and never part of another character.
@@ -92,14 +93,29 @@ def _open_documents(data: bytes, start: int, end: int) -> int:
     return lines.count(b"\n" + _BEGIN_DOCUMENT) - lines.count(b"\n" + _END_DOCUMENT)
 
 
+def _next_document_row(data: bytes, position: int) -> tuple[int, int] | None:
+    """(start of the blank line's line end, start of the row after it) of the first row that
+    follows a blank line and starts at or after position, when the row before that blank line
+    is of another document (or is no row); None when there is none."""
+    for found in _ROW_AFTER_BLANK.finditer(data, max(position - 1, 0)):
+        previous = data[data.rfind(b"\n", 0, found.start()) + 1:found.start()]
+        end = data.find(b"\n", found.end())
+        row = data[found.end():end if end >= 0 else len(data)]
+        if previous.startswith(b"#") or previous.split(None, 1)[:1] != row.split(None, 1)[:1]:
+            return found.start(), found.end()
+    return None
+
+
 def gold_conll_cut(data: bytes, position: int, final: bool) -> int | None:
     counted = depth = 0
     while True:
         begin = _first(_LINE_STARTING_BEGIN, data, position)
-        row = _first(_ROW_AFTER_BLANK, data, position)
+        row = _next_document_row(data, position)
+        if row is not None and data.find(b"\n", row[1]) < 0 and not final:
+            row = None
         if begin is None and row is None:
             return None
-        cut = min(found for found in (begin, row) if found is not None)
+        cut = min(found for found in (begin, row and row[1]) if found is not None)
         if cut == begin:
             return cut
         depth += _open_documents(data, counted, cut)
