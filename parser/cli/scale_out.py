@@ -164,7 +164,7 @@ def run_in_shards(args: argparse.Namespace, command: str, task: Any, model: Any,
                 return run_to_stream(shards, runner, io.BytesIO(), done)
             with output_stream(output or getattr(args, "output", None), binary=True) as out:
                 progress = progress_bar(args, total=total, unit=" shards", desc="parsing")
-                return run_to_stream(shards, runner, out, done)
+                return run_to_stream(shards, runner, out, done, more_ready)
     except BaseException:
         runner.close(abort=True)
         raise

@@ -23,23 +23,27 @@ from parser.scale_out.runners import ShardRunner, shards_in_flight
 from parser.scale_out.shards import Shard, ShardResult
 
 
-def ordered_results(shards: Iterable[Shard], runner: ShardRunner
+def ordered_results(shards: Iterable[Shard], runner: ShardRunner,
+                    more_ready: Callable[[], bool] = lambda: True
                     ) -> Iterator[tuple[Shard, ShardResult]]:
-    """(shard, result) in input order, with shards_in_flight(runner) submitted at any time."""
+    """(shard, result) in input order, with up to shards_in_flight(runner) submitted at any
+    time. A shard is read only when none is in flight or more_ready() says input is waiting,
+    so that a pipe's sentences come back while it is held open."""
     window = shards_in_flight(runner)
     pending: deque[tuple[Shard, Any]] = deque()
     upcoming = iter(shards)
-    for shard in upcoming:
-        pending.append((shard, runner.submit(shard)))
-        if len(pending) >= window:
-            break
-    while pending:
+    ended = False
+    while True:
+        while not ended and len(pending) < window and (not pending or more_ready()):
+            shard = next(upcoming, None)
+            if shard is None:
+                ended = True
+            else:
+                pending.append((shard, runner.submit(shard)))
+        if not pending:
+            return
         shard, handle = pending.popleft()
-        result = runner.result(handle)
-        for following in upcoming:
-            pending.append((following, runner.submit(following)))
-            break
-        yield shard, result
+        yield shard, runner.result(handle)
 
 
 def add_tallies(totals: dict[str, Any], tallies: dict[str, Any]) -> None:
@@ -49,14 +53,15 @@ def add_tallies(totals: dict[str, Any], tallies: dict[str, Any]) -> None:
 
 
 def run_to_stream(shards: Iterable[Shard], runner: ShardRunner, out: IO[bytes],
-                  on_result: Callable[[ShardResult], None]) -> dict[str, Any]:
+                  on_result: Callable[[ShardResult], None],
+                  more_ready: Callable[[], bool] = lambda: True) -> dict[str, Any]:
     """Every shard's output written to out in input order (flushed after each unless out is a
     regular file); on_result(result) is told of each; the tallies summed over shards. The first
-    shard's input error stops the run (InputError)."""
+    shard's input error stops the run (InputError). more_ready: see ordered_results."""
     totals: dict[str, Any] = {}
     flush = not is_regular_stream(out)
     try:
-        for _, result in ordered_results(shards, runner):
+        for _, result in ordered_results(shards, runner, more_ready):
             if result.error is not None:
                 raise InputError(result.error)
             out.write(result.output)
