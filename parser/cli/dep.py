@@ -33,8 +33,11 @@ from parser.cli.common import (
 )
 from parser.cli.scale_out import (
     add_scale_out_options,
+    add_training_options,
     check_scale_out,
+    check_workers,
     run_in_shards,
+    training_executor,
     wants_scale_out,
 )
 from parser.dependency.config import (
@@ -100,6 +103,7 @@ def register(dep: argparse.ArgumentParser) -> None:
     train.add_argument("--threads", type=int, default=ParserConfig.threads,
                        help="splits trained in parallel (default: %(default)s)")
     add_io_options(train)
+    add_training_options(train)
     train.set_defaults(run=run_train)
 
     parse = commands.add_parser("parse", parents=[parent], help="parse a file or stdin")
@@ -189,14 +193,18 @@ def run_train(args: argparse.Namespace) -> int:
                               classifier_params=params, seed=args.seed, threads=args.threads)
     except ValueError as error:
         raise InputError(f"dep train: {error}") from None
+    check_workers(args, "dep train")
     check_input_paths([args.train, args.dev])
     check_output_apart(args.model, [args.train, args.dev], "model")
     if args.dev and os.path.samefile(args.train, args.dev):
         warn(f"--dev {args.dev} is the training file: its scores are not those of unseen text")
     train = read_all(args.train, args, require_tree=True)
     dev = read_all(args.dev, args, require_tree=True) if args.dev else None
-    parser, scores = train_parser(train, config, dev, log=log, progress=shows_progress(args),
-                                  warn=lambda message: warn(f"{args.dev}: {message}"))
+    with training_executor(args) as executor:
+        parser, scores = train_parser(train, config, dev, log=log,
+                                      progress=shows_progress(args),
+                                      warn=lambda message: warn(f"{args.dev}: {message}"),
+                                      executor=executor)
     header = {"training_command": shlex.join(["polyparse"] + sys.argv[1:]),
               "train_sha256": file_sha256(args.train)}
     if scores is not None:

@@ -9,7 +9,8 @@ import io
 import math
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from features.errors import InputError
@@ -38,17 +39,28 @@ def worker_count(text: str) -> int:
     return count
 
 
+def add_worker_options(group: Any, what: str) -> None:
+    """--workers and --scheduler, for what the workers do."""
+    group.add_argument("--workers", type=worker_count, metavar="N",
+                       help=f"{what} in N local worker processes (the result is the same)")
+    group.add_argument("--scheduler", nargs="?", const="", metavar="ADDRESS",
+                       help=f"{what} on the Dask cluster of this scheduler (tcp://HOST:PORT; "
+                            f"without ADDRESS: ${SCHEDULER_VARIABLE}); pip install "
+                            "'polyparse[dask]'")
+
+
+def add_training_options(command: argparse.ArgumentParser) -> None:
+    """--workers and --scheduler of a training command (docs/scale.md)."""
+    add_worker_options(command.add_argument_group("scale-out (docs/scale.md)"),
+                       "train the classifiers")
+
+
 def add_scale_out_options(command: argparse.ArgumentParser) -> None:
-    """The scale-out options, in their own group of the command's --help."""
+    """The scale-out options of a prediction command, in their own group of its --help."""
     from parser.scale_out.shards import SHARD_BYTES
 
     group = command.add_argument_group("scale-out (docs/scale.md)")
-    group.add_argument("--workers", type=worker_count, metavar="N",
-                       help="parse in N local worker processes (the output is the same)")
-    group.add_argument("--scheduler", nargs="?", const="", metavar="ADDRESS",
-                       help="parse on the Dask cluster of this scheduler (tcp://HOST:PORT; "
-                            f"without ADDRESS: ${SCHEDULER_VARIABLE}); pip install "
-                            "'polyparse[dask]'")
+    add_worker_options(group, "parse")
     group.add_argument("--output-dir", metavar="DIR",
                        help="write one part file per shard, _manifest.jsonl and _SUCCESS into "
                             "DIR instead of one output")
@@ -73,9 +85,7 @@ def check_scale_out(args: argparse.Namespace, command: str, encoding: str = "utf
         raise InputError(f"{command}: --resume completes an --output-dir; give the folder")
     if not wants_scale_out(args):
         return
-    if args.workers is not None and args.scheduler is not None:
-        raise InputError(f"{command}: --workers starts local workers and --scheduler uses a "
-                         "cluster's; give one of them")
+    check_workers(args, command)
     if args.output_dir is not None and getattr(args, "output", None) is not None:
         raise InputError(f"{command}: -o writes one file and --output-dir a folder of parts; "
                          "give one of them")
@@ -86,6 +96,16 @@ def check_scale_out(args: argparse.Namespace, command: str, encoding: str = "utf
         raise InputError(f"{command}: --encoding {encoding} does not write line ends and "
                          "ASCII as ASCII does, so the input cannot be cut into shards; run "
                          "without --workers, --scheduler and --output-dir")
+    if args.output_dir is not None:
+        check_parts_folder(args.output_dir, args.resume)
+
+
+def check_workers(args: argparse.Namespace, command: str) -> None:
+    """--workers and --scheduler do not go together; sets args.scheduler to the address (the
+    environment's when --scheduler has none) and checks that Dask is installed."""
+    if args.workers is not None and args.scheduler is not None:
+        raise InputError(f"{command}: --workers starts local workers and --scheduler uses a "
+                         "cluster's; give one of them")
     if args.scheduler is not None:
         args.scheduler = args.scheduler or os.environ.get(SCHEDULER_VARIABLE, "")
         if not args.scheduler:
@@ -96,8 +116,27 @@ def check_scale_out(args: argparse.Namespace, command: str, encoding: str = "utf
         except ImportError:
             raise InputError(f"{command}: --scheduler needs Dask's distributed package: pip "
                              "install 'polyparse[dask]'") from None
-    if args.output_dir is not None:
-        check_parts_folder(args.output_dir, args.resume)
+
+
+@contextmanager
+def training_executor(args: argparse.Namespace) -> Iterator[Any]:
+    """The executor a training command's options ask for (None: its own threads), shut down
+    on the way out, at once when an exception (a signal) ends the run."""
+    from parser.scale_out import runners
+
+    if args.scheduler is not None:
+        executor = runners.DaskJobs(args.scheduler)
+    elif args.workers is not None and args.workers > 1:
+        executor = runners.TrainingPool(args.workers)
+    else:
+        yield None
+        return
+    try:
+        yield executor
+    except BaseException:
+        executor.shutdown(wait=False, cancel_futures=True)
+        raise
+    executor.shutdown()
 
 
 def make_runner(args: argparse.Namespace, task: Any, model: Any, model_path: str) -> Any:

@@ -221,3 +221,62 @@ class DaskRunner:
 def shards_in_flight(runner: ShardRunner) -> int:
     """How many shards the driver keeps submitted ahead of the one it waits for."""
     return max(2, SHARDS_PER_WORKER * runner.workers)
+
+
+class DaskJobs:
+    """A Dask client as a concurrent.futures executor for training jobs: each array or matrix
+    argument is scattered to a worker (not carried in the task through the scheduler), then the
+    job is submitted with it."""
+
+    def __init__(self, address: str) -> None:
+        from distributed import Client
+
+        try:
+            self.client = Client(address, set_as_default=False, timeout="20s")
+        except OSError as error:
+            raise InputError(f"--scheduler {address}: cannot reach the Dask scheduler "
+                             f"({error})") from None
+        self.futures: list[Any] = []
+
+    def submit(self, function: Any, *args: Any) -> Any:
+        import numpy as np
+
+        from features.binary_matrix import BinaryMatrix
+
+        sent = [self.client.scatter(arg, hash=False) if isinstance(arg, (np.ndarray,
+                                                                         BinaryMatrix))
+                else arg for arg in args]
+        future = self.client.submit(function, *sent, pure=False)
+        self.futures.append(future)
+        return future
+
+    def shutdown(self, wait: bool = True, cancel_futures: bool = False) -> None:
+        if self.client is None:
+            return
+        client, self.client = self.client, None
+        if cancel_futures and self.futures:
+            client.cancel(self.futures, force=True)
+        client.close()
+
+
+class TrainingPool:
+    """A ProcessPoolExecutor of `workers` forked processes for training jobs, whose workers
+    leave SIGINT to the driver and end on SIGTERM; shutdown(cancel_futures=True) ends them at
+    once."""
+
+    def __init__(self, workers: int) -> None:
+        from concurrent.futures import ProcessPoolExecutor
+
+        methods = multiprocessing.get_all_start_methods()
+        self.pool = ProcessPoolExecutor(
+            workers, mp_context=multiprocessing.get_context("fork" if "fork" in methods
+                                                            else None),
+            initializer=_start_pool_worker, initargs=(None,))
+
+    def submit(self, function: Any, *args: Any) -> Any:
+        return self.pool.submit(function, *args)
+
+    def shutdown(self, wait: bool = True, cancel_futures: bool = False) -> None:
+        self.pool.shutdown(wait=wait and not cancel_futures, cancel_futures=cancel_futures)
+        if cancel_futures:
+            _end_workers(self.pool)

@@ -261,3 +261,31 @@ def test_clf_predict_in_shards_gives_one_process_values(tmp_path: Path) -> None:
     summary = {key: value for key, value in json.loads(sharded.stdout).items()
                if key in ("accuracy", "correct", "n", "eval_mode", "backend")}
     assert summary == {key: json.loads(one.stdout)[key] for key in summary}
+
+
+def model_arrays(path: Path) -> bytes:
+    """A model file's bytes but for its training command (the one header entry that names
+    the options it was trained with)."""
+    from parser.dependency.dependency_parser import DependencyParser
+
+    parser = DependencyParser.load(str(path))
+    return parser.to_bytes(extra_header={})
+
+
+@pytest.mark.parametrize("classifier", ["linear", "pa-slicing"])
+def test_dep_train_with_workers_gives_the_same_model(treebank, tmp_path: Path,
+                                                     classifier: str) -> None:
+    train, _, _ = treebank
+    models = []
+    for options in ([], ["--workers", "2"]):
+        model = tmp_path / f"m{len(models)}.model"
+        result = polyparse("dep", "train", "--train", str(train), "--model", str(model),
+                           "--split-threshold", "100", "--classifier", classifier,
+                           *(["--iterations", "3"] if classifier == "pa-slicing" else []),
+                           *options)
+        assert result.returncode == 0, result.stderr
+        models.append(model)
+    assert model_arrays(models[0]) == model_arrays(models[1])
+    parses = [subprocess.run([POLYPARSE, "dep", "parse", "--model", str(model), str(train)],
+                             capture_output=True, check=True).stdout for model in models]
+    assert parses[0] == parses[1]

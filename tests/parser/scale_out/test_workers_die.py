@@ -158,3 +158,19 @@ def test_a_dask_worker_killed_mid_run_costs_a_retry_and_resume_redoes_a_part(
     assert check_parts(cli, parsed) == entries
     assert {part.name: part.stat().st_mtime_ns for part in cli.glob("part-*")
             if part.name != lost.name} == kept
+
+
+def test_dep_train_on_the_cluster_gives_the_one_process_model(cluster, tmp_path: Path) -> None:
+    from tests.parser.dependency.synthetic import write_treebank
+
+    address, _ = cluster
+    train = write_treebank(tmp_path / "train.conllu", 300, seed=7)
+    models = []
+    for options in ([], ["--scheduler", address]):
+        model = tmp_path / f"m{len(models)}.model"
+        result = subprocess.run([POLYPARSE, "dep", "train", "--train", str(train), "--model",
+                                 str(model), "--split-threshold", "100", "--classifier",
+                                 "linear", *options], capture_output=True)
+        assert result.returncode == 0, result.stderr
+        models.append(DependencyParser.load(str(model)).to_bytes(extra_header={}))
+    assert models[0] == models[1]
