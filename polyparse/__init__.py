@@ -26,6 +26,10 @@ Tree-kernel classifiers (SVM-light-TK files) and SRL argument boundaries (gold_c
     detector = polyparse.train_boundary_detector("train.gold_conll")
     lines = detector.predict_lines(list(polyparse.read_gold_conll("test.gold_conll")))
 
+Many files in shards, on local processes or the workers of a Dask client (docs/scale.md)::
+
+    polyparse.parse_files(["a.conllu", "b.conllu"], "parsed", workers=2)
+
 Bad input raises polyparse.InputError (one line naming file, line and problem); bad settings
 raise ValueError.
 """
@@ -62,6 +66,7 @@ _EXPORTS = {
     "evaluate": "polyparse.dependency",
     "load_parser": "polyparse.dependency",
     "train_parser": "polyparse.dependency",
+    "parse_files": "polyparse.scale_out",
     "JapaneseParser": "polyparse.japanese",
     "evaluate_japanese": "polyparse.japanese",
     "knp_documents": "polyparse.japanese",
@@ -106,6 +111,7 @@ __all__ = [
     "load_japanese_parser",
     "load_parser",
     "load_tree_classifier",
+    "parse_files",
     "read_gold_conll",
     "read_svmlight",
     "read_svmlight_tk",
@@ -143,6 +149,7 @@ if TYPE_CHECKING:
         load_japanese_parser,
         train_japanese_parser,
     )
+    from polyparse.scale_out import parse_files
     from polyparse.trees import (
         BoundaryModel,
         evaluate_boundaries,

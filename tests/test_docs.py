@@ -163,3 +163,12 @@ def test_python_example_trains_a_tree_classifier(tmp_path: Path, srl_boundary: P
                         POLYPARSE_DATASETS=str(srl_boundary.parent))
     assert result.returncode == 0, result.stderr[-2000:]
     assert_shown(result.stdout, PYTHON, "docs/python.md")
+
+
+def test_python_example_parses_files_on_a_dask_cluster(tmp_path: Path) -> None:
+    pytest.importorskip("distributed")
+    result = run_python(example("parse_files"), tmp_path)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.splitlines() == ["3 parts, 12 sentences", "True"]
+    assert_shown(result.stdout, PYTHON, "docs/python.md")
+    assert (tmp_path / "parsed" / "_SUCCESS").exists()

@@ -175,18 +175,15 @@ def run_shard_task(task: Any, payload: ModelPayload, shard: Shard) -> ShardResul
 
 
 class DaskRunner:
-    """Shards run on the Dask cluster whose scheduler is at `address` (see the module notes)."""
+    """Shards run on the Dask cluster whose scheduler is at `address`, or of a client of the
+    caller's (which stays open), see the module notes; model_path: the file the model was
+    loaded from, whose bytes are sent."""
 
-    def __init__(self, task: Any, model: Any, address: str, model_path: str | None = None
-                 ) -> None:
-        from distributed import Client
-
+    def __init__(self, task: Any, model: Any, address: str | None = None,
+                 model_path: str | None = None, client: Any = None) -> None:
         self.task = task
-        try:
-            self.client = Client(address, set_as_default=False, timeout="20s")
-        except OSError as error:
-            raise InputError(f"--scheduler {address}: cannot reach the Dask scheduler "
-                             f"({error})") from None
+        self.own_client = client is None
+        self.client = client if client is not None else connect(address or "")
         threads = sum(self.client.nthreads().values())
         if not threads:
             self.client.wait_for_workers(1)
@@ -215,7 +212,19 @@ class DaskRunner:
         if abort and self.futures:
             client.cancel(list(self.futures), force=True)
         self.futures.clear()
-        client.close()
+        if self.own_client:
+            client.close()
+
+
+def connect(address: str) -> Any:
+    """A Dask client of the scheduler at address; InputError when it does not answer."""
+    from distributed import Client
+
+    try:
+        return Client(address, set_as_default=False, timeout="20s")
+    except OSError as error:
+        raise InputError(f"--scheduler {address}: cannot reach the Dask scheduler "
+                         f"({error})") from None
 
 
 def shards_in_flight(runner: ShardRunner) -> int:
@@ -229,13 +238,7 @@ class DaskJobs:
     job is submitted with it."""
 
     def __init__(self, address: str) -> None:
-        from distributed import Client
-
-        try:
-            self.client = Client(address, set_as_default=False, timeout="20s")
-        except OSError as error:
-            raise InputError(f"--scheduler {address}: cannot reach the Dask scheduler "
-                             f"({error})") from None
+        self.client = connect(address)
         self.futures: list[Any] = []
 
     def submit(self, function: Any, *args: Any) -> Any:
