@@ -67,7 +67,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any
         yield address, client
     finally:
         if client is not None:
-            client.close()
+            client.shutdown()
         for process in reversed(processes):
             process.terminate()
         for process in processes:
