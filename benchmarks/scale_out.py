@@ -287,6 +287,12 @@ def main() -> int:
                          round(seconds, 2), "s", shards=shards,
                          predicted_seconds=round(predicted, 2),
                          sentences_per_second=round(sentences / seconds))
+            ceiling, _ = simulated_run(data, address, 0.0, SIMULATED_WORKERS)
+            megabytes = data.stat().st_size / 2**20
+            records.emit(f"simulated run, {SIMULATED_WORKERS} workers doing nothing: the driver "
+                         "and scheduler's ceiling", round(megabytes / ceiling, 1), "MiB/s",
+                         seconds=round(ceiling, 2), shards=shards,
+                         shards_per_second=round(shards / ceiling, 1))
         rows.append(("one 1 MiB shard (about 1,200 sentences), parser built",
                      f"{significant(per_shard)} s wall, {significant(per_shard_cpu)} s CPU"))
         rows.append(("the model to 2 workers: scattered bytes, each builds the parser",
@@ -297,6 +303,10 @@ def main() -> int:
                      f"CPU cost, real driver and transfers",
                      f"{seconds:.2f} s for {shards} shards ({sentences / seconds:,.0f} "
                      f"sentences/s); ideal {predicted:.2f} s"))
+        rows.append((f"simulated: {SIMULATED_WORKERS} Dask workers that do nothing (the driver "
+                     "reads, sends, receives and writes every byte)",
+                     f"{ceiling:.2f} s for {shards} shards: {shards / ceiling:.0f} shards/s, "
+                     f"{megabytes / ceiling:.0f} MiB/s of input"))
 
         if not args.no_train:
             train = corpora / "en_ewt" / "en_ewt-ud-train.conllu"

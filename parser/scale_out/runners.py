@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from features.errors import InputError
-from features.worker_threads import QUIT_SIGNALS
+from features.worker_threads import QUIT_SIGNALS, quit_signals_blocked
 from parser.scale_out.model_transfer import ModelPayload
 from parser.scale_out.shards import Shard, ShardResult
 
@@ -121,8 +121,11 @@ class ProcessPoolRunner:
         self.pool_number += 1
 
     def submit(self, shard: Shard) -> _PoolHandle:
-        return _PoolHandle(shard, self.pool.submit(_run_in_pool_worker, self.task, shard),
-                           self.pool_number)
+        return _PoolHandle(shard, self._send(shard), self.pool_number)
+
+    def _send(self, shard: Shard) -> Any:
+        with quit_signals_blocked():
+            return self.pool.submit(_run_in_pool_worker, self.task, shard)
 
     def result(self, handle: _PoolHandle) -> ShardResult:
         from concurrent.futures.process import BrokenProcessPool
@@ -136,7 +139,7 @@ class ProcessPoolRunner:
                 if handle.attempts >= MAX_ATTEMPTS:
                     raise InputError(_lost_message(handle.shard, handle.attempts)) from None
                 handle.attempts += 1
-                handle.future = self.pool.submit(_run_in_pool_worker, self.task, handle.shard)
+                handle.future = self._send(handle.shard)
                 handle.pool_number = self.pool_number
 
     def close(self, abort: bool = False) -> None:
@@ -218,10 +221,11 @@ class DaskRunner:
 
 def connect(address: str) -> Any:
     """A Dask client of the scheduler at address; InputError when it does not answer."""
-    from distributed import Client
-
     try:
-        return Client(address, set_as_default=False, timeout="20s")
+        with quit_signals_blocked():
+            from distributed import Client
+
+            return Client(address, set_as_default=False, timeout="20s")
     except OSError as error:
         raise InputError(f"--scheduler {address}: cannot reach the Dask scheduler "
                          f"({error})") from None
@@ -277,7 +281,8 @@ class TrainingPool:
             initializer=_start_pool_worker, initargs=(None,))
 
     def submit(self, function: Any, *args: Any) -> Any:
-        return self.pool.submit(function, *args)
+        with quit_signals_blocked():
+            return self.pool.submit(function, *args)
 
     def shutdown(self, wait: bool = True, cancel_futures: bool = False) -> None:
         self.pool.shutdown(wait=wait and not cancel_futures, cancel_futures=cancel_futures)
