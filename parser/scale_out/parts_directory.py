@@ -72,8 +72,9 @@ class PartsDirectory:
                              "wrote") from None
         self._check_identity(header)
         (self.path / SUCCESS).unlink(missing_ok=True)
-        for leftover in self.path.glob(".part-*.tmp"):
-            leftover.unlink(missing_ok=True)
+        for pattern in (".part-*.tmp", f".{MANIFEST}.*.tmp", f".{SUCCESS}.*.tmp"):
+            for leftover in self.path.glob(pattern):
+                leftover.unlink(missing_ok=True)
         for entry in entries:
             part = self.path / entry["part"]
             if part.is_file() and part.stat().st_size == entry["bytes"] \

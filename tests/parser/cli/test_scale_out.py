@@ -17,9 +17,10 @@ from features.binary_matrix import BinaryMatrix
 from features.svmlight import write_svmlight
 from parser.models.bundled import bundled_example
 from parser.scale_out.parts_directory import MANIFEST, SUCCESS
-from tests.child_processes import HANG_GUARD_SECONDS
+from tests.child_processes import HANG_GUARD_SECONDS, start_with_stderr_on_a_terminal
 from tests.parser.cli.user_runs import (
     POLYPARSE,
+    besides_the_bar,
     check_a_closed_pipe_ends_quietly,
     check_a_signal_while_parsing_leaves_nothing,
     one_line,
@@ -212,6 +213,33 @@ def test_a_signal_while_parsing_in_workers_leaves_nothing(treebank, tmp_path: Pa
     check_a_signal_while_parsing_leaves_nothing(
         [POLYPARSE, "dep", "parse", "--model", str(model), "-", "--workers", "2", "-o",
          str(tmp_path / "out.conllu")], fed, tmp_path, signum)
+
+
+def test_a_signal_leaves_an_output_dir_whole(treebank, tmp_path: Path) -> None:
+    """SIGTERM once the bar shows, while the input (a pipe held open) waits for more: the parts
+    written are whole and listed, nothing temporary is left, and there is no _SUCCESS."""
+    train, model, _ = treebank
+    folder = tmp_path / "parts"
+    fed = "".join(block + "\n\n" for block in train.read_text().split("\n\n")[:20]).encode()
+    child = start_with_stderr_on_a_terminal(
+        [POLYPARSE, "dep", "parse", "--model", str(model), "-", "--workers", "2",
+         "--output-dir", str(folder)], stdin=subprocess.PIPE)
+    try:
+        child.process.stdin.write(fed)
+        child.process.stdin.flush()
+        child.read_until(b"parsing")
+        child.process.send_signal(signal.SIGTERM)
+        code, shown = child.finish()
+    finally:
+        child.process.stdin.close()
+    assert code == 128 + signal.SIGTERM
+    assert besides_the_bar(shown, b"parsing") == [], shown
+    _, entries = manifest(folder)
+    names = sorted(os.listdir(folder))
+    assert names == sorted([MANIFEST, *(entry["part"] for entry in entries)])
+    for entry in entries:
+        assert hashlib.sha256((folder / entry["part"]).read_bytes()).hexdigest() == \
+            entry["sha256"]
 
 
 def test_a_closed_pipe_ends_a_run_in_workers_quietly(treebank) -> None:
