@@ -76,9 +76,8 @@ def dask_cluster(workers: int, log: Path) -> Iterator[tuple[str, Any]]:
     finally:
         if client is not None:
             client.close()
-        for process in reversed(processes):
-            process.terminate()
-        for process in processes:
+        for process in reversed(processes):  # the workers first: they would wait for
+            process.terminate()                # the scheduler to come back
             process.wait()
         out.close()
 

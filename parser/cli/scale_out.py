@@ -131,8 +131,14 @@ def training_executor(args: argparse.Namespace) -> Iterator[Any]:
     else:
         yield None
         return
+    from concurrent.futures.process import BrokenProcessPool
+
     try:
         yield executor
+    except BrokenProcessPool:
+        executor.shutdown(wait=False, cancel_futures=True)
+        raise InputError("a training worker process died (killed, or out of memory); the "
+                         "model was not written") from None
     except BaseException:
         executor.shutdown(wait=False, cancel_futures=True)
         raise

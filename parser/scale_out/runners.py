@@ -121,11 +121,20 @@ class ProcessPoolRunner:
         self.pool_number += 1
 
     def submit(self, shard: Shard) -> _PoolHandle:
-        return _PoolHandle(shard, self._send(shard), self.pool_number)
+        future = self._send(shard)
+        return _PoolHandle(shard, future, self.pool_number)
 
     def _send(self, shard: Shard) -> Any:
+        """The shard submitted to the pool; a pool found broken (a worker died since the last
+        result) is replaced first."""
+        from concurrent.futures.process import BrokenProcessPool
+
         with quit_signals_blocked():
-            return self.pool.submit(_run_in_pool_worker, self.task, shard)
+            try:
+                return self.pool.submit(_run_in_pool_worker, self.task, shard)
+            except BrokenProcessPool:
+                self._new_pool()
+                return self.pool.submit(_run_in_pool_worker, self.task, shard)
 
     def result(self, handle: _PoolHandle) -> ShardResult:
         from concurrent.futures.process import BrokenProcessPool

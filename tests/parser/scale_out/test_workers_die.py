@@ -67,10 +67,9 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any
         yield address, client
     finally:
         if client is not None:
-            client.shutdown()
-        for process in reversed(processes):
-            process.terminate()
-        for process in processes:
+            client.close()
+        for process in reversed(processes):  # the workers first: they would wait for
+            process.terminate()                # the scheduler to come back
             process.wait(timeout=HANG_GUARD_SECONDS)
         log.close()
 
