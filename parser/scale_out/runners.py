@@ -15,10 +15,12 @@ ProcessPoolExecutor, the cluster is Dask's.
   times.
 - DaskRunner (`--scheduler ADDRESS`): a client of the scheduler; the model's file bytes are
   scattered to every worker once (parser/scale_out/model_transfer.py: checked by sha256, built
-  into the model by a worker's first task); each shard is scattered to a worker too (large
-  data never travels inside a task), and its task gets both.
+  into the model by a worker's first task), each task gets the shard and the scattered bytes.
   When a worker dies, Dask runs its tasks again on another (the scheduler's allowed-failures)
-  and copies the model's bytes to the worker that replaces it.
+  and copies the model's bytes to the worker that replaces it. The shard's bytes travel inside
+  its task, through the scheduler: scattered instead, they would die with their worker (Dask
+  keeps no way to make scattered data again), and the driver would have to send them again
+  itself.
 """
 from __future__ import annotations
 
@@ -208,10 +210,7 @@ class DaskRunner:
         self.run_id = uuid.uuid4().hex
 
     def submit(self, shard: Shard) -> Any:
-        # The shard's bytes go straight to a worker, not inside the task through the scheduler
-        # (which deserializes every task it is sent).
-        sent = self.client.scatter(shard, hash=False)
-        future = self.client.submit(run_shard_task, self.task, self.model, sent, pure=False,
+        future = self.client.submit(run_shard_task, self.task, self.model, shard, pure=False,
                                     key=f"polyparse-shard-{self.run_id}-{shard.index}")
         self.futures.add(future)
         return future
