@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from classifiers.scorer import BinaryScorer
 
 from classifiers.backends import (
     BACKENDS,
@@ -39,6 +38,7 @@ from classifiers.model_file import (
 )
 from classifiers.model_info import classifier_info
 from classifiers.online.pa_slicing import PASlicing
+from classifiers.scorer import BinaryScorer
 from features.binary_matrix import BinaryMatrix
 from features.errors import InputError
 from features.input_files import check_input_paths
