@@ -111,11 +111,11 @@ def check_workers(args: argparse.Namespace, command: str) -> None:
         if not args.scheduler:
             raise InputError(f"{command}: --scheduler needs an address (tcp://HOST:PORT), "
                              f"given or in ${SCHEDULER_VARIABLE}")
-        try:
-            import distributed  # noqa: F401
-        except ImportError:
+        from importlib.util import find_spec
+
+        if find_spec("distributed") is None:
             raise InputError(f"{command}: --scheduler needs Dask's distributed package: pip "
-                             "install 'polyparse[dask]'") from None
+                             "install 'polyparse[dask]'")
 
 
 @contextmanager
