@@ -317,3 +317,22 @@ def test_dep_train_with_workers_gives_the_same_model(treebank, tmp_path: Path,
     parses = [subprocess.run([POLYPARSE, "dep", "parse", "--model", str(model), str(train)],
                              capture_output=True, check=True).stdout for model in models]
     assert parses[0] == parses[1]
+
+
+def test_srl_predict_in_shards_writes_one_process_bytes(tmp_path: Path) -> None:
+    """Train on the small gold_conll fixtures, predict their documents repeated (the file
+    with document frames and the one without) in shards of one document or so."""
+    data = Path(__file__).resolve().parents[2] / "data" / "gold_conll"
+    model = tmp_path / "srl.model"
+    assert polyparse("srl", "train", "--train", str(data / "good.gold_conll"), "--model",
+                     str(model)).returncode == 0
+    for name in ("good.gold_conll", "documents.gold_conll"):
+        path = tmp_path / name
+        path.write_bytes((data / name).read_bytes() * 20)
+        one = subprocess.run([POLYPARSE, "srl", "predict", "--model", str(model), str(path)],
+                             capture_output=True, check=True).stdout
+        sharded = subprocess.run([POLYPARSE, "srl", "predict", "--model", str(model),
+                                  str(path), "--workers", "2", "--shard-size", "1K"],
+                                 capture_output=True)
+        assert sharded.returncode == 0, sharded.stderr
+        assert sharded.stdout == one
