@@ -21,7 +21,6 @@ import hashlib
 import os
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -58,21 +57,21 @@ def dask_cluster(workers: int, log: Path) -> Iterator[tuple[str, Any]]:
     and a client of it once they have all joined."""
     from distributed import Client
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    address = f"tcp://127.0.0.1:{port}"
+    scheduler_file = str(log.with_name(f"scheduler-{workers}.json"))
+    Path(scheduler_file).unlink(missing_ok=True)
     out = open(log, "ab")
-    processes = [subprocess.Popen([DASK, "scheduler", "--host", "127.0.0.1", "--port",
-                                   str(port), "--no-dashboard"], stdout=out, stderr=out)]
-    processes.append(subprocess.Popen([DASK, "worker", address, "--nworkers", str(workers),
-                                       "--nthreads", "1", "--no-dashboard", "--host",
-                                       "127.0.0.1", "--memory-limit", "0"],
-                                      stdout=out, stderr=out))
+    processes = [subprocess.Popen([DASK, "scheduler", "--host", "127.0.0.1", "--port", "0",
+                                   "--no-dashboard", "--scheduler-file", scheduler_file],
+                                  stdout=out, stderr=out)]
+    processes.append(subprocess.Popen([DASK, "worker", "--scheduler-file", scheduler_file,
+                                       "--nworkers", str(workers), "--nthreads", "1",
+                                       "--no-dashboard", "--host", "127.0.0.1",
+                                       "--memory-limit", "0"], stdout=out, stderr=out))
     client = None
     try:
-        client = Client(address, timeout="120s", set_as_default=False)
+        client = Client(scheduler_file=scheduler_file, timeout="120s", set_as_default=False)
         client.wait_for_workers(workers, timeout=300)
+        address = client.scheduler.address
         yield address, client
     finally:
         if client is not None:

@@ -10,7 +10,6 @@ import json
 import multiprocessing
 import os
 import signal
-import socket
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -46,24 +45,27 @@ def example(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, bytes]:
 
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]]:
-    """A Dask scheduler and two single-threaded workers on 127.0.0.1, and a client of it."""
+    """A Dask scheduler and two single-threaded workers on 127.0.0.1 (a free port), and a
+    client of it once both workers have joined."""
     distributed = pytest.importorskip("distributed")
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    address = f"tcp://127.0.0.1:{port}"
-    log = open(tmp_path_factory.mktemp("dask") / "cluster.log", "wb")
-    processes = [subprocess.Popen([DASK, "scheduler", "--host", "127.0.0.1", "--port",
-                                   str(port), "--no-dashboard"], stdout=log, stderr=log)]
-    processes.append(subprocess.Popen([DASK, "worker", address, "--nworkers", "2",
-                                       "--nthreads", "1", "--no-dashboard", "--host",
-                                       "127.0.0.1", "--memory-limit", "0"],
+    folder = tmp_path_factory.mktemp("dask")
+    # The scheduler takes a free port and writes its address into this file; Dask's client and
+    # workers wait for the file, then connect.
+    scheduler_file = str(folder / "scheduler.json")
+    log = open(folder / "cluster.log", "wb")
+    processes = [subprocess.Popen([DASK, "scheduler", "--host", "127.0.0.1", "--port", "0",
+                                   "--no-dashboard", "--scheduler-file", scheduler_file],
+                                  stdout=log, stderr=log)]
+    processes.append(subprocess.Popen([DASK, "worker", "--scheduler-file", scheduler_file,
+                                       "--nworkers", "2", "--nthreads", "1", "--no-dashboard",
+                                       "--host", "127.0.0.1", "--memory-limit", "0"],
                                       stdout=log, stderr=log))
     client = None
     try:
-        client = distributed.Client(address, timeout=f"{HANG_GUARD_SECONDS}s",
-                                    set_as_default=False)
+        client = distributed.Client(scheduler_file=scheduler_file,
+                                    timeout=f"{HANG_GUARD_SECONDS}s", set_as_default=False)
         client.wait_for_workers(2, timeout=HANG_GUARD_SECONDS)
+        address = client.scheduler.address
         yield address, client
     finally:
         if client is not None:
