@@ -25,6 +25,7 @@ ProcessPoolExecutor, the cluster is Dask's.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
 import uuid
 from dataclasses import dataclass
@@ -77,16 +78,37 @@ class InProcessRunner:
 _worker_model: Any = None
 
 
-def _start_pool_worker(model: Any) -> None:
+def _start_pool_worker(model: Any, driver: int) -> None:
     """A pool worker's start: the model kept for its tasks; SIGINT (a terminal's ^C, sent to
     the whole process group) ignored, since the driver ends the workers itself; SIGTERM and
-    SIGHUP end it at once."""
+    SIGHUP end it at once, and so does its driver's end, however it ends (Linux)."""
     global _worker_model
     _worker_model = model
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for signum in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, QUIT_SIGNALS)
+    _end_with_the_driver(driver)
+
+
+# prctl(2)'s option: the signal a process gets when the thread that forked it ends.
+_PR_SET_PDEATHSIG = 1
+
+
+def _end_with_the_driver(driver: int) -> None:
+    """SIGTERM to this process when its parent, the driver (process id `driver`), ends
+    (Linux's PR_SET_PDEATHSIG; elsewhere nothing): a driver killed by SIGKILL leaves no worker
+    behind."""
+    import ctypes
+    import ctypes.util
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return
+    libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    if os.getppid() != driver:
+        os.kill(os.getpid(), signal.SIGTERM)
 
 
 def _run_in_pool_worker(task: Any, shard: Shard) -> ShardResult:
@@ -120,7 +142,8 @@ class ProcessPoolRunner:
         if self.pool is not None:
             self.pool.shutdown(wait=False, cancel_futures=True)
         self.pool = ProcessPoolExecutor(self.workers, mp_context=self.context,
-                                        initializer=_start_pool_worker, initargs=(self.model,))
+                                        initializer=_start_pool_worker,
+                                        initargs=(self.model, os.getpid()))
         self.pool_number += 1
 
     def submit(self, shard: Shard) -> _PoolHandle:
@@ -160,21 +183,24 @@ class ProcessPoolRunner:
         if self.pool is None:
             return
         pool, self.pool = self.pool, None
-        if not abort:
+        if abort:
+            _stop_pool(pool)
+        else:
             pool.shutdown(wait=True)
-            return
-        pool.shutdown(wait=False, cancel_futures=True)
-        _end_workers(pool)
 
 
-def _end_workers(pool: Any) -> None:
-    """End a ProcessPoolExecutor's worker processes now (Python 3.14's terminate_workers; before
-    it, through the pool's table of its processes)."""
+def _stop_pool(pool: Any) -> None:
+    """Shut a ProcessPoolExecutor down now and end its worker processes (Python 3.14's
+    terminate_workers; before it, through the pool's table of its processes, taken before the
+    shutdown empties it): a worker idle on the pool's queue would otherwise wait for ever once
+    the driver has gone."""
     terminate = getattr(pool, "terminate_workers", None)
     if terminate is not None:
         terminate()
         return
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
         if process.is_alive():
             process.terminate()
 
@@ -251,31 +277,56 @@ def shards_in_flight(runner: ShardRunner) -> int:
 class DaskJobs:
     """A Dask client as a concurrent.futures executor for training jobs: each array or matrix
     argument is scattered to a worker (not carried in the task through the scheduler), then the
-    job is submitted with it."""
+    job is submitted with it. Scattered data dies with its worker, so a job whose data was lost
+    is scattered and submitted again (at most MAX_ATTEMPTS times) when its result is asked for."""
 
     def __init__(self, address: str) -> None:
         self.client = connect(address)
-        self.futures: list[Any] = []
+        self.jobs: list[_DaskJob] = []
 
-    def submit(self, function: Any, *args: Any) -> Any:
+    def submit(self, function: Any, *args: Any) -> _DaskJob:
+        job = _DaskJob(self, function, args)
+        self.jobs.append(job)
+        return job
+
+    def send(self, function: Any, args: tuple[Any, ...]) -> Any:
         import numpy as np
 
         from features.binary_matrix import BinaryMatrix
 
-        sent = [self.client.scatter(arg, hash=False) if isinstance(arg, (np.ndarray,
-                                                                         BinaryMatrix))
-                else arg for arg in args]
-        future = self.client.submit(function, *sent, pure=False)
-        self.futures.append(future)
-        return future
+        sent = [self.client.scatter(arg, hash=False)
+                if isinstance(arg, (np.ndarray, BinaryMatrix)) else arg for arg in args]
+        return self.client.submit(function, *sent, pure=False)
 
     def shutdown(self, wait: bool = True, cancel_futures: bool = False) -> None:
         if self.client is None:
             return
         client, self.client = self.client, None
-        if cancel_futures and self.futures:
-            client.cancel(self.futures, force=True)
+        if cancel_futures:
+            client.cancel([job.future for job in self.jobs], force=True)
         client.close()
+
+
+class _DaskJob:
+    """A training job on Dask; result() sends it again when its worker died with its data."""
+
+    def __init__(self, jobs: DaskJobs, function: Any, args: tuple[Any, ...]) -> None:
+        self.jobs, self.function, self.args = jobs, function, args
+        self.attempts = 1
+        self.future = jobs.send(function, args)
+
+    def result(self) -> Any:
+        from concurrent.futures import CancelledError
+
+        while True:
+            try:
+                return self.future.result()
+            except (CancelledError, OSError):
+                if self.attempts >= MAX_ATTEMPTS:
+                    raise InputError(f"a training job was lost with its Dask worker "
+                                     f"{self.attempts} times; giving up") from None
+                self.attempts += 1
+                self.future = self.jobs.send(self.function, self.args)
 
 
 class TrainingPool:
@@ -290,13 +341,14 @@ class TrainingPool:
         self.pool = ProcessPoolExecutor(
             workers, mp_context=multiprocessing.get_context("fork" if "fork" in methods
                                                             else None),
-            initializer=_start_pool_worker, initargs=(None,))
+            initializer=_start_pool_worker, initargs=(None, os.getpid()))
 
     def submit(self, function: Any, *args: Any) -> Any:
         with quit_signals_blocked():
             return self.pool.submit(function, *args)
 
     def shutdown(self, wait: bool = True, cancel_futures: bool = False) -> None:
-        self.pool.shutdown(wait=wait and not cancel_futures, cancel_futures=cancel_futures)
         if cancel_futures:
-            _end_workers(self.pool)
+            _stop_pool(self.pool)
+        else:
+            self.pool.shutdown(wait=wait)
