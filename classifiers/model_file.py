@@ -181,7 +181,21 @@ def model_format(path: str | os.PathLike) -> str | None:
         (header_size,) = struct.unpack("<Q", start[len(MAGIC):])
         if header_size > 1 << 26:
             return None
-        text = stream.read(header_size)
+        return _format_of_header(stream.read(header_size))
+
+
+def model_format_of_bytes(data: bytes | bytearray | memoryview) -> str | None:
+    """model_format of a model file's bytes."""
+    view = memoryview(data)
+    if len(view) < len(MAGIC) + 8 or bytes(view[:len(MAGIC)]) != MAGIC:
+        return None
+    (header_size,) = struct.unpack("<Q", bytes(view[len(MAGIC):len(MAGIC) + 8]))
+    if header_size > 1 << 26:
+        return None
+    return _format_of_header(bytes(view[len(MAGIC) + 8:len(MAGIC) + 8 + header_size]))
+
+
+def _format_of_header(text: bytes) -> str | None:
     try:
         header = json.loads(text.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError):

@@ -1,7 +1,8 @@
 """The dependency parser as a Python user meets it: load or train, parse, evaluate, save.
 
 `Parser` adapts what users hold (CoNLL-U text, conllu TokenLists, tagged words) to the library's
-DependencyParser (parser/dependency/) and back; files are read and checked by
+parsers (parser/dependency/: the greedy DependencyParser and the beam-search BeamParser) and
+back; files are read and checked by
 parser/formats/conll.py, so bad input raises the same one-line InputError as the command line.
 """
 from __future__ import annotations
@@ -16,9 +17,16 @@ import conllu
 from classifiers.model_bytes import Buffer, ModelBytes
 from features.errors import InputError, InputWarning
 from features.input_files import check_input_path
+from parser.dependency.beam_config import BeamConfig
 from parser.dependency.config import ParserConfig, classifier_options
-from parser.dependency.dependency_parser import DependencyParser
 from parser.dependency.evaluate import evaluate as attachment_scores
+from parser.dependency.models import (
+    BeamParser,
+    DependencyModel,
+    DependencyParser,
+    dependency_model_from_bytes,
+    load_dependency_model,
+)
 from parser.formats.conll import Sentence, read_conll
 from parser.formats.tokens import (
     TaggedWord,
@@ -31,6 +39,9 @@ from parser.formats.tokens import (
 from parser.models.bundled import bundled_model
 
 Path = str | os.PathLike
+# The classifier name of the beam-search parser, and the settings it takes.
+STRUCTURED = "structured-perceptron"
+BEAM_SETTINGS = ("beam", "update", "epochs", "patience")
 ParserInput = str | conllu.TokenList | Iterable[conllu.TokenList] | Iterable[Sequence[TaggedWord]]
 
 
@@ -41,17 +52,19 @@ class Parser(ModelBytes):
     TokenList), or an iterable of TokenLists or of tagged sentences, each a sequence of
     forms, (form, upos) or (form, upos, xpos) tuples (returns a list of TokenLists); only HEAD
     and DEPREL are set, everything else is kept. It pickles as its model file's bytes and its
-    evaluation mode, so process pools and Dask workers get the same parser.
+    evaluation mode (or beam width), so process pools and Dask workers get the same parser.
     """
 
-    def __init__(self, model: DependencyParser) -> None:
-        if not isinstance(model, DependencyParser):
-            raise TypeError(f"model must be a DependencyParser, not {type(model).__name__}")
+    def __init__(self, model: DependencyModel) -> None:
+        if not isinstance(model, (DependencyParser, BeamParser)):
+            raise TypeError("model must be a DependencyParser or a BeamParser, not "
+                            f"{type(model).__name__}")
         self.model = model
 
     @property
-    def config(self) -> ParserConfig:
-        """What the parser was trained with (templates, tag columns, splits, classifier)."""
+    def config(self) -> ParserConfig | BeamConfig:
+        """What the parser was trained with (templates, tag columns, splits and classifier;
+        or, for a beam-search parser, its beam, update and epochs)."""
         return self.model.config
 
     def parse(self, sentences: ParserInput) -> str | conllu.TokenList | list[conllu.TokenList]:
@@ -102,10 +115,11 @@ class Parser(ModelBytes):
     @classmethod
     def from_bytes(cls, data: Buffer, source: str = "model bytes") -> Parser:
         """The parser of a model file's bytes; InputError when they cannot be used."""
-        return cls(DependencyParser.from_bytes(data, source))
+        return cls(dependency_model_from_bytes(data, source))
 
     def runtime_settings(self) -> dict[str, Any]:
-        """The evaluation mode and rare threshold, which a pickle carries beside the bytes."""
+        """The evaluation mode and rare threshold (a beam-search parser: its beam width), which
+        a pickle carries beside the bytes."""
         return self.model.runtime_settings()
 
     def apply_runtime_settings(self, settings: dict[str, Any]) -> None:
@@ -114,21 +128,30 @@ class Parser(ModelBytes):
 
 
 def load_parser(path: Path | None = None, eval_mode: str | None = None,
-                rare_threshold: int | float | str | None = None) -> Parser:
+                rare_threshold: int | float | str | None = None,
+                beam: int | None = None) -> Parser:
     """A parser from a model file, or the bundled English model when path is None.
 
     eval_mode and rare_threshold choose how kernel models are evaluated (naive, pki, pke or
     split; every mode gives the same trees); by default a converted model (the bundled one)
-    uses the evaluator it stores, building nothing, and any other kernel model split.
-    InputError when the file cannot be used, ValueError when the model cannot give eval_mode.
+    uses the evaluator it stores, building nothing, and any other kernel model split. beam:
+    the beam width of a beam-search model (default: the model's own). InputError when the
+    file cannot be used, ValueError when the model cannot take the settings.
     """
     if path is None:
         path = bundled_model()
         if path is None:
             raise InputError("this installation has no bundled model; give a model file")
     check_input_path(path)
-    model = DependencyParser.load(os.fspath(path))
-    model.choose_evaluation(eval_mode, rare_threshold)
+    model = load_dependency_model(os.fspath(path))
+    if isinstance(model, BeamParser):
+        if eval_mode is not None or rare_threshold is not None:
+            raise ValueError("a beam-search model takes no eval_mode or rare_threshold")
+        model.set_beam(beam)
+    else:
+        if beam is not None:
+            raise ValueError("beam applies to beam-search (structured-perceptron) models")
+        model.choose_evaluation(eval_mode, rare_threshold)
     return Parser(model)
 
 
@@ -147,16 +170,31 @@ def train_parser(train: Path | Iterable[conllu.TokenList],
     dev (a dict as evaluate() gives; None without dev).
 
     classifier_settings are the backend's (C, degree, gamma, coef0, eps, cache_mb, iterations,
-    strategy, variant, average), over the parser's defaults; ValueError for a setting the
-    backend does not take or an invalid value, before any data is read.
+    strategy, variant, average), over the parser's defaults; with classifier
+    "structured-perceptron" (the beam-search parser, which takes no features, splits or
+    threads) they are BeamConfig's (beam, update, epochs, patience). ValueError for a setting
+    the parser does not take or an invalid value, before any data is read.
     """
-    config = ParserConfig(feature_set=features, tag_column=tag_column,
-                          split_column=split_column, split_threshold=split_threshold,
-                          min_word_count=min_word_count, classifier=classifier,
-                          classifier_params=classifier_options(classifier,
-                                                               **classifier_settings),
-                          seed=seed, threads=threads)
-    from parser.dependency.training import train_parser as train_on_sentences
+    from parser.dependency.training import train_beam_parser
+    from parser.dependency.training import train_parser as train_greedy
+
+    config: ParserConfig | BeamConfig
+    if classifier == STRUCTURED:
+        unknown = sorted(set(classifier_settings) - set(BEAM_SETTINGS))
+        if unknown:
+            raise ValueError(f"{STRUCTURED} does not take {', '.join(unknown)} (its settings: "
+                             f"{', '.join(BEAM_SETTINGS)})")
+        config = BeamConfig(tag_column=tag_column, min_word_count=min_word_count, seed=seed,
+                            **classifier_settings)
+        train_on_sentences: Any = train_beam_parser
+    else:
+        config = ParserConfig(feature_set=features, tag_column=tag_column,
+                              split_column=split_column, split_threshold=split_threshold,
+                              min_word_count=min_word_count, classifier=classifier,
+                              classifier_params=classifier_options(classifier,
+                                                                   **classifier_settings),
+                              seed=seed, threads=threads)
+        train_on_sentences = train_greedy
 
     if (isinstance(train, (str, os.PathLike)) and isinstance(dev, (str, os.PathLike))
             and os.path.samefile(train, dev)):

@@ -40,6 +40,7 @@ from parser.cli.scale_out import (
     training_executor,
     wants_scale_out,
 )
+from parser.dependency.beam_config import MAX_BEAM, UPDATES, BeamConfig
 from parser.dependency.config import (
     CLASSIFIER_DEFAULTS,
     FEATURE_SETS,
@@ -51,6 +52,9 @@ from parser.dependency.config import (
 from parser.dependency.evaluate import METRICS, PUNCT_POLICIES
 from parser.formats.conll import FORMATS, Sentence, read_conll
 
+# The beam-search parser (parser/dependency/beam_parser.py), beside the vector backends.
+STRUCTURED = "structured-perceptron"
+
 
 def register(dep: argparse.ArgumentParser) -> None:
     """The `dep` group's subcommands, added to its parser."""
@@ -61,16 +65,30 @@ def register(dep: argparse.ArgumentParser) -> None:
     train.add_argument("--dev", help="development treebank, scored after training")
     train.add_argument("--model", required=True, help="model file to write")
     train.add_argument("--classifier", default=ParserConfig.classifier,
-                       choices=tuple(CLASSIFIER_DEFAULTS), help="default: %(default)s")
-    train.add_argument("--features", default=ParserConfig.feature_set, choices=FEATURE_SETS,
-                       help="default: %(default)s")
-    train.add_argument("--split-column", default=ParserConfig.split_column,
-                       choices=SPLIT_COLUMNS, help="default: %(default)s")
+                       choices=(*CLASSIFIER_DEFAULTS, STRUCTURED),
+                       help=f"default: %(default)s; {STRUCTURED}: beam search with a globally "
+                            "trained perceptron (Zhang & Nivre 2011)")
+    train.add_argument("--features", choices=FEATURE_SETS,
+                       help=f"greedy parsers' templates (default: {ParserConfig.feature_set})")
+    train.add_argument("--split-column", choices=SPLIT_COLUMNS,
+                       help=f"greedy parsers' split (default: {ParserConfig.split_column})")
     train.add_argument("--tag-column", default=ParserConfig.tag_column, choices=TAG_COLUMNS,
                        help="tag column read by the feature templates (default: %(default)s)")
-    train.add_argument("--split-threshold", type=int, default=ParserConfig.split_threshold,
-                       help="splits with fewer training states are pooled (default "
-                            "%(default)s)")
+    train.add_argument("--split-threshold", type=int,
+                       help="greedy parsers: splits with fewer training states are pooled "
+                            f"(default {ParserConfig.split_threshold})")
+    train.add_argument("--beam", type=int,
+                       help=f"{STRUCTURED}: hypotheses kept at each step, 1 to {MAX_BEAM} "
+                            f"(default {BeamConfig.beam})")
+    train.add_argument("--update", choices=UPDATES,
+                       help=f"{STRUCTURED}: the perceptron's update (default "
+                            f"{BeamConfig.update})")
+    train.add_argument("--epochs", type=int,
+                       help=f"{STRUCTURED}: the most passes over the training sentences "
+                            f"(default {BeamConfig.epochs}; with --dev the best epoch is kept)")
+    train.add_argument("--patience", type=int,
+                       help=f"{STRUCTURED} with --dev: epochs without a better dev UAS before "
+                            f"training stops (default {BeamConfig.patience})")
 
     def setting(flag: str, name: str, what: str, **options: object) -> None:
         takers = ", ".join(b for b, values in CLASSIFIER_DEFAULTS.items() if name in values)
@@ -100,8 +118,9 @@ def register(dep: argparse.ArgumentParser) -> None:
                        help="store the model's arrays zlib-compressed (smaller file, slower load)")
     train.add_argument("--seed", type=int, default=ParserConfig.seed,
                        help="default: %(default)s")
-    train.add_argument("--threads", type=int, default=ParserConfig.threads,
-                       help="splits trained in parallel (default: %(default)s)")
+    train.add_argument("--threads", type=int,
+                       help=f"greedy parsers: splits trained in parallel (default: "
+                            f"{ParserConfig.threads})")
     add_io_options(train)
     add_training_options(train)
     train.set_defaults(run=run_train)
@@ -120,6 +139,8 @@ def register(dep: argparse.ArgumentParser) -> None:
     parse.add_argument("--rare-threshold", type=parse_rare_threshold,
                        help="split evaluation: features held by fewer support vectors (a count, "
                             "or a fraction of them) are rare (default auto)")
+    parse.add_argument("--beam", type=int,
+                       help=f"a {STRUCTURED} model: the beam width (default: the model's own)")
     add_io_options(parse)
     add_scale_out_options(parse)
     parse.set_defaults(run=run_parse)
@@ -175,22 +196,41 @@ def read_all(path: str, args: argparse.Namespace, require_tree: bool) -> list[Se
                            require_tree=require_tree, single_root=conllu, require_deprel=conllu))
 
 
-def run_train(args: argparse.Namespace) -> int:
-    from parser.dependency.training import train_parser
+# Options that only the greedy parser or only the beam-search parser takes.
+GREEDY_OPTIONS = ("features", "split_column", "split_threshold", "threads", "C", "degree",
+                  "gamma", "coef0", "eps", "cache_mb", "iterations", "strategy", "variant",
+                  "average", "min_pair_count")
+BEAM_OPTIONS = ("beam", "update", "epochs", "patience")
 
+
+def refuse_options(args: argparse.Namespace, names: tuple[str, ...], what: str) -> None:
+    """InputError naming the first option of names that was given (not None or False)."""
+    for name in names:
+        value = getattr(args, name, None)
+        if value is not None and value is not False:
+            flag = "-C" if name == "C" else "--" + name.replace("_", "-")
+            if name == "average":
+                flag = "--no-average"
+            raise InputError(f"dep train: {flag} does not apply to {what}")
+
+
+def run_train(args: argparse.Namespace) -> int:
     log = progress_log(args)
     check_output_path(args.model, "model")
     try:
-        params = classifier_options(
-            args.classifier, C=args.C, degree=args.degree, gamma=args.gamma, coef0=args.coef0,
-            eps=args.eps, cache_mb=args.cache_mb, iterations=args.iterations,
-            strategy=args.strategy, variant=args.variant, average=args.average,
-            min_pair_count=args.min_pair_count)
-        config = ParserConfig(feature_set=args.features, tag_column=args.tag_column,
-                              split_column=args.split_column,
-                              split_threshold=args.split_threshold,
-                              min_word_count=args.min_word_count, classifier=args.classifier,
-                              classifier_params=params, seed=args.seed, threads=args.threads)
+        if args.classifier == STRUCTURED:
+            refuse_options(args, GREEDY_OPTIONS, f"--classifier {STRUCTURED}")
+            refuse_options(args, ("workers", "scheduler"),
+                           f"--classifier {STRUCTURED}, whose perceptron learns one sentence "
+                           "after another (workers train a greedy parser's classifiers)")
+            config = BeamConfig(
+                tag_column=args.tag_column, min_word_count=args.min_word_count, seed=args.seed,
+                **{name: getattr(args, name) for name in BEAM_OPTIONS
+                   if getattr(args, name) is not None})
+        else:
+            refuse_options(args, BEAM_OPTIONS, f"--classifier {args.classifier} (only to "
+                                               f"{STRUCTURED})")
+            config = greedy_config(args)
     except ValueError as error:
         raise InputError(f"dep train: {error}") from None
     check_workers(args, "dep train")
@@ -200,23 +240,48 @@ def run_train(args: argparse.Namespace) -> int:
         warn(f"--dev {args.dev} is the training file: its scores are not those of unseen text")
     train = read_all(args.train, args, require_tree=True)
     dev = read_all(args.dev, args, require_tree=True) if args.dev else None
-    with training_executor(args) as executor:
-        parser, scores = train_parser(train, config, dev, log=log,
-                                      progress=shows_progress(args),
-                                      warn=lambda message: warn(f"{args.dev}: {message}"),
-                                      executor=executor)
+    from parser.dependency.training import train_beam_parser, train_parser
+
+    dev_warning = lambda message: warn(f"{args.dev}: {message}")  # noqa: E731
+    if isinstance(config, BeamConfig):
+        parser, scores = train_beam_parser(train, config, dev, log=log,
+                                           progress=shows_progress(args), warn=dev_warning)
+    else:
+        with training_executor(args) as executor:
+            parser, scores = train_parser(train, config, dev, log=log,
+                                          progress=shows_progress(args), warn=dev_warning,
+                                          executor=executor)
     header = {"training_command": shlex.join(["polyparse"] + sys.argv[1:]),
               "train_sha256": file_sha256(args.train)}
     if scores is not None:
         header["dev_scores"] = scores.as_dict()
-    parser.save(args.model, extra_header=header, compress=args.compress)
+    parser.save(args.model, extra_header=header, compress=bool(args.compress))
     log(f"model written to {args.model}")
     return 0
 
 
+def greedy_config(args: argparse.Namespace) -> ParserConfig:
+    """The greedy parser's configuration from the options (their defaults where not given)."""
+    params = classifier_options(
+        args.classifier, C=args.C, degree=args.degree, gamma=args.gamma, coef0=args.coef0,
+        eps=args.eps, cache_mb=args.cache_mb, iterations=args.iterations,
+        strategy=args.strategy, variant=args.variant, average=args.average,
+        min_pair_count=args.min_pair_count)
+
+    def given(name: str) -> object:
+        value = getattr(args, name)
+        return getattr(ParserConfig, name) if value is None else value
+
+    return ParserConfig(feature_set=args.features or ParserConfig.feature_set,
+                        tag_column=args.tag_column, split_column=given("split_column"),
+                        split_threshold=given("split_threshold"),
+                        min_word_count=args.min_word_count, classifier=args.classifier,
+                        classifier_params=params, seed=args.seed, threads=given("threads"))
+
+
 def run_parse(args: argparse.Namespace) -> int:
     from parser.dependency.conll_files import parse_conll_stream
-    from parser.dependency.dependency_parser import DependencyParser
+    from parser.dependency.models import BeamParser, load_dependency_model
 
     check_output_path(args.output)
     check_scale_out(args, "dep parse", args.encoding)
@@ -230,10 +295,21 @@ def run_parse(args: argparse.Namespace) -> int:
             raise InputError("dep parse: no --model given and this installation has no bundled "
                              "model")
         model = str(found)
+    if args.beam is not None and not 1 <= args.beam <= MAX_BEAM:
+        raise InputError(f"dep parse: --beam must be 1 to {MAX_BEAM}, not {args.beam}")
     check_output_apart(args.output, [args.input, model])
-    parser = DependencyParser.load(model)
+    parser = load_dependency_model(model)
     try:
-        parser.choose_evaluation(args.eval_mode, args.rare_threshold)
+        if isinstance(parser, BeamParser):
+            if args.eval_mode is not None or args.rare_threshold is not None:
+                raise ValueError("a beam-search model takes no --eval-mode or "
+                                 "--rare-threshold (they choose kernel evaluators)")
+            parser.set_beam(args.beam)
+        else:
+            if args.beam is not None:
+                raise ValueError(f"--beam applies to {STRUCTURED} models, not to this "
+                                 f"{parser.config.classifier} model")
+            parser.choose_evaluation(args.eval_mode, args.rare_threshold)
     except ValueError as error:
         raise InputError(f"dep parse: {model}: {error}") from None
     coverage = parser.tag_coverage()
@@ -256,7 +332,8 @@ def parse_in_shards(args: argparse.Namespace, parser: object, model: str,
 
     task = DependencyShardTask(args.format, args.encoding, args.keep_deps)
     settings = {"format": args.format, "encoding": args.encoding, "keep_deps": args.keep_deps,
-                "eval_mode": args.eval_mode, "rare_threshold": args.rare_threshold}
+                "eval_mode": args.eval_mode, "rare_threshold": args.rare_threshold,
+                "beam": args.beam}
     run_in_shards(args, "dep parse", task, parser, model, args.format, settings,
                   lambda result: coverage.add_counted(result.coverage))
     warning = coverage.warning("<stdin>" if args.input == "-" else args.input)
@@ -290,7 +367,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
 
 
 def run_convert(args: argparse.Namespace) -> int:
-    from parser.dependency.dependency_parser import DependencyParser
+    from parser.dependency.models import BeamParser, load_dependency_model
 
     if args.rare_threshold is not None and args.to != "split":
         raise InputError(f"dep convert: --rare-threshold applies to --to split, not {args.to}")
@@ -298,7 +375,10 @@ def run_convert(args: argparse.Namespace) -> int:
     check_output_path(args.output, "model")
     check_input_paths([args.model])
     check_output_apart(args.output, [args.model], "converted model")
-    parser = DependencyParser.load(args.model)
+    parser = load_dependency_model(args.model)
+    if isinstance(parser, BeamParser):
+        raise InputError(f"dep convert: {args.model} is a {STRUCTURED} model: it has no kernel "
+                         "classifiers to convert")
     converted = (parser.info.get("converted") or {}).get("evaluator")
     if converted not in (None, "pki"):
         raise InputError(f"dep convert: {args.model} is already converted ({converted}), "

@@ -52,7 +52,7 @@ def add_worker_options(group: Any, what: str) -> None:
 def add_training_options(command: argparse.ArgumentParser) -> None:
     """--workers and --scheduler of a training command (docs/scale.md)."""
     add_worker_options(command.add_argument_group("scale-out (docs/scale.md)"),
-                       "train the classifiers")
+                       "greedy parsers: train the classifiers")
 
 
 def add_scale_out_options(command: argparse.ArgumentParser) -> None:

@@ -1,5 +1,5 @@
 # Arc-eager transition system (Nivre 2003): state, moves, validity mask and static oracle.
-from libc.stdint cimport int32_t
+from libc.stdint cimport int32_t, uint64_t
 
 cdef enum:
     SHIFT = 0
@@ -21,11 +21,14 @@ cdef struct StateC:
     int* rightmost2
     int* n_left           # number of left and right children (valency)
     int* n_right
+    uint64_t* left_labels   # the labels of the left / right children, bit (label mod 64)
+    uint64_t* right_labels
     bint single_root
 
 cdef StateC* state_new(int n, bint single_root) except NULL nogil
 cdef void state_free(StateC* st) noexcept nogil
 cdef void state_reset(StateC* st, int n) noexcept nogil
+cdef void state_copy(StateC* dst, const StateC* src) noexcept nogil
 cdef bint is_final(const StateC* st) noexcept nogil
 cdef int valid_moves(const StateC* st, bint* valid) noexcept nogil
 cdef void apply_move(StateC* st, int move, int label) noexcept nogil

@@ -19,6 +19,7 @@ Without single_root (CoNLL-X treebanks with several roots) the plain system is u
 left headless at the end are attached to 0.
 """
 from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memcpy
 
 import numpy as np
 
@@ -40,9 +41,12 @@ cdef StateC* state_new(int n, bint single_root) except NULL nogil:
     st.rightmost2 = <int*>malloc(size * sizeof(int))
     st.n_left = <int*>malloc(size * sizeof(int))
     st.n_right = <int*>malloc(size * sizeof(int))
+    st.left_labels = <uint64_t*>malloc(size * sizeof(uint64_t))
+    st.right_labels = <uint64_t*>malloc(size * sizeof(uint64_t))
     if (st.stack == NULL or st.heads == NULL or st.labels == NULL or st.leftmost == NULL
             or st.leftmost2 == NULL or st.rightmost == NULL or st.rightmost2 == NULL
-            or st.n_left == NULL or st.n_right == NULL):
+            or st.n_left == NULL or st.n_right == NULL or st.left_labels == NULL
+            or st.right_labels == NULL):
         state_free(st)
         with gil:
             raise MemoryError()
@@ -63,6 +67,8 @@ cdef void state_free(StateC* st) noexcept nogil:
     free(st.rightmost2)
     free(st.n_left)
     free(st.n_right)
+    free(st.left_labels)
+    free(st.right_labels)
     free(st)
 
 
@@ -82,6 +88,28 @@ cdef void state_reset(StateC* st, int n) noexcept nogil:
         st.rightmost2[i] = -1
         st.n_left[i] = 0
         st.n_right[i] = 0
+        st.left_labels[i] = 0
+        st.right_labels[i] = 0
+
+
+cdef void state_copy(StateC* dst, const StateC* src) noexcept nogil:
+    """Make dst the configuration of src (dst's arrays must hold src.n + 2 entries)."""
+    cdef size_t words = <size_t>(src.n + 1)
+    dst.n = src.n
+    dst.stack_len = src.stack_len
+    dst.buffer = src.buffer
+    dst.single_root = src.single_root
+    memcpy(dst.stack, src.stack, src.stack_len * sizeof(int))
+    memcpy(dst.heads, src.heads, words * sizeof(int))
+    memcpy(dst.labels, src.labels, words * sizeof(int))
+    memcpy(dst.leftmost, src.leftmost, words * sizeof(int))
+    memcpy(dst.leftmost2, src.leftmost2, words * sizeof(int))
+    memcpy(dst.rightmost, src.rightmost, words * sizeof(int))
+    memcpy(dst.rightmost2, src.rightmost2, words * sizeof(int))
+    memcpy(dst.n_left, src.n_left, words * sizeof(int))
+    memcpy(dst.n_right, src.n_right, words * sizeof(int))
+    memcpy(dst.left_labels, src.left_labels, words * sizeof(uint64_t))
+    memcpy(dst.right_labels, src.right_labels, words * sizeof(uint64_t))
 
 
 cdef bint is_final(const StateC* st) noexcept nogil:
@@ -125,6 +153,7 @@ cdef inline void add_arc(StateC* st, int head, int child, int label) noexcept no
     st.labels[child] = label
     if child < head:
         st.n_left[head] += 1
+        st.left_labels[head] |= <uint64_t>1 << (label & 63)
         if st.leftmost[head] < 0 or child < st.leftmost[head]:
             st.leftmost2[head] = st.leftmost[head]
             st.leftmost[head] = child
@@ -132,6 +161,7 @@ cdef inline void add_arc(StateC* st, int head, int child, int label) noexcept no
             st.leftmost2[head] = child
     else:
         st.n_right[head] += 1
+        st.right_labels[head] |= <uint64_t>1 << (label & 63)
         if st.rightmost[head] < 0 or child > st.rightmost[head]:
             st.rightmost2[head] = st.rightmost[head]
             st.rightmost[head] = child

@@ -3,10 +3,12 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from parser.dependency.beam_config import BeamConfig
+from parser.dependency.beam_parser import BeamParser
 from parser.dependency.config import ParserConfig
 from parser.dependency.dependency_parser import DependencyParser
 from parser.dependency.evaluate import Scores, evaluate
@@ -30,6 +32,48 @@ def train_parser(train: Iterable[Sentence], config: ParserConfig,
     config.single_root is set from the data: UD trees (one root each) are parsed with the root
     attached last; treebanks with several roots in some sentence (CoNLL-X) are not.
     """
+    train, dev = _checked(train, dev, warn)
+    config = replace(config, single_root=all(s.head.count(0) == 1 for s in train))
+    parser = DependencyParser(config)
+    log(f"training on {len(train)} sentences")
+    parser.train(train, log=log, progress=progress, executor=executor)
+    return parser, dev_scores(parser, dev, log)
+
+
+def train_beam_parser(train: Iterable[Sentence], config: BeamConfig,
+                      dev: Iterable[Sentence] | None = None,
+                      log: Callable[[str], None] = lambda message: None,
+                      progress: bool = False,
+                      warn: Callable[[str], None] = lambda message: None
+                      ) -> tuple[BeamParser, Scores | None]:
+    """A beam-search parser trained on gold trees (the epoch with the best dev UAS kept), and
+    its scores on dev; as train_parser, with a progress bar over the sentences of each
+    epoch."""
+    from features.progress import progress_bar
+
+    train, dev = _checked(train, dev, warn)
+    config = replace(config, single_root=all(s.head.count(0) == 1 for s in train))
+    parser = BeamParser(config)
+    log(f"training on {len(train)} sentences, beam {config.beam}, {config.update} update")
+    bar = progress_bar(total=config.epochs * len(train), unit=" sentences", desc="training",
+                       disable=None if progress else True)
+    try:
+        parser.train(train, dev, log=log, progress=bar.update, score=attachment)
+    finally:
+        bar.close()
+    log(f"kept epoch {parser.info['best_epoch']} of {len(parser.info['epochs'])}")
+    return parser, dev_scores(parser, dev, log)
+
+
+def attachment(gold: Sequence[Sentence], parsed: list[tuple[list[int], list[str]]]
+               ) -> tuple[float, float]:
+    """UAS and LAS of parses (heads, labels) of gold sentences."""
+    scores = evaluate(gold, [with_tree(s, h, d) for s, (h, d) in zip(gold, parsed)])
+    return scores.UAS, scores.LAS
+
+
+def _checked(train: Iterable[Sentence], dev: Iterable[Sentence] | None,
+             warn: Callable[[str], None]) -> tuple[list[Sentence], list[Sentence] | None]:
     train = list(train)
     if not train:
         raise ValueError("no training sentences")
@@ -38,19 +82,21 @@ def train_parser(train: Iterable[Sentence], config: ParserConfig,
         message = unseen_labels_message(train, dev)
         if message:
             warn(message)
-    config = replace(config, single_root=all(s.head.count(0) == 1 for s in train))
-    parser = DependencyParser(config)
-    log(f"training on {len(train)} sentences")
-    parser.train(train, log=log, progress=progress, executor=executor)
+    return train, dev
+
+
+def dev_scores(parser: DependencyParser | BeamParser, dev: list[Sentence] | None,
+               log: Callable[[str], None]) -> Scores | None:
+    """The parser's scores on dev (None without dev), logged with its speed."""
     if dev is None:
-        return parser, None
+        return None
     started = time.perf_counter()
     parsed = parser.parse(dev)
     seconds = time.perf_counter() - started
     scores = evaluate(dev, [with_tree(s, h, d) for s, (h, d) in zip(dev, parsed)])
     log(f"dev: UAS {scores.UAS:.2f} LAS {scores.LAS:.2f} "
         f"({len(dev) / max(seconds, 1e-9):.0f} sentences/s)")
-    return parser, scores
+    return scores
 
 
 def unseen_labels_message(train: list[Sentence], dev: list[Sentence]) -> str | None:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import codecs
 import os
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import BinaryIO, TextIO
 
 from conllu.parser import DEFAULT_FIELDS, ID_DOT_ID, ID_RANGE
@@ -55,6 +55,7 @@ class Sentence:
     head: list[int]
     deprel: list[str]
     start_line: int
+    feats: list[str] = field(default_factory=list)
 
     def __len__(self) -> int:
         return len(self.word_lines)
@@ -188,6 +189,7 @@ def _build_sentence(
     xpos: list[str] = []
     head: list[int] = []
     deprel: list[str] = []
+    feats: list[str] = []
     for index, line in enumerate(block):
         if line[0] == "#":
             continue
@@ -211,6 +213,7 @@ def _build_sentence(
         lemma.append(columns[LEMMA])
         upos.append(columns[UPOS])
         xpos.append(columns[XPOS])
+        feats.append(columns[FEATS])
         head_text = columns[HEAD]
         if head_text.isdigit() and head_text.isascii():
             head.append(int(head_text))
@@ -221,7 +224,8 @@ def _build_sentence(
         deprel.append(columns[DEPREL])
     if not word_lines:
         raise ConllFormatError(f"{display}:{start_line}: sentence has no words")
-    sentence = Sentence(block, word_lines, form, lemma, upos, xpos, head, deprel, start_line)
+    sentence = Sentence(block, word_lines, form, lemma, upos, xpos, head, deprel, start_line,
+                        feats)
     checker.check(sentence)
     return sentence
 

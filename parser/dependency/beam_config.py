@@ -1,0 +1,43 @@
+"""BeamConfig: what a beam-search parser is trained with, checked when it is made (plain
+Python: the command line reads the choices and defaults from here without loading NumPy)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from classifiers.settings import check_choice, check_integer, check_seed
+
+UPDATES = ("max-violation", "early")
+TAG_COLUMNS = ("xpos", "upos")
+MAX_BEAM = 64
+# Sentences searched between two progress reports.
+PROGRESS_BLOCK = 1000
+
+
+@dataclass
+class BeamConfig:
+    """beam: hypotheses kept at each step (1 to 64); update: max-violation or early; epochs:
+    the most passes over the training sentences; patience: with dev sentences, epochs without
+    a better dev UAS before training stops; tag_column: the tags the templates read;
+    single_root: UD trees (one root, attached last); min_word_count: rarer forms, lemmas and
+    FEATS strings are read as unknown; seed: the order of the sentences in each epoch."""
+
+    beam: int = 8
+    update: str = "max-violation"
+    epochs: int = 15
+    patience: int = 3
+    tag_column: str = "xpos"
+    single_root: bool = True
+    min_word_count: int = 1
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        self.beam = check_integer("beam", self.beam, 1)
+        if self.beam > MAX_BEAM:
+            raise ValueError(f"beam must be at most {MAX_BEAM}")
+        check_choice("update", self.update, UPDATES)
+        self.epochs = check_integer("epochs", self.epochs, 1)
+        self.patience = check_integer("patience", self.patience, 1)
+        check_choice("tag column", self.tag_column, TAG_COLUMNS)
+        self.min_word_count = check_integer("min_word_count", self.min_word_count, 1)
+        self.seed = check_seed(self.seed)
+        self.single_root = bool(self.single_root)

@@ -1,0 +1,355 @@
+"""BeamParser: labelled arc-eager parsing by beam search with a globally trained structured
+perceptron (Zhang & Clark 2008; Zhang & Nivre 2011), its weights averaged.
+
+Training (parser/dependency/beam_search.pyx): the gold trees are pseudo-projectivised (Nivre &
+Nilsson 2005, as DependencyParser does); each epoch visits the sentences in an order drawn from
+the seed, searches each with the current weights and updates them (max-violation by default,
+Huang, Fayong & Guo 2012; or early update, Collins & Roark 2004). After each epoch the averaged
+weights parse the development sentences, when given; the epoch with the best dev UAS (then LAS)
+is kept, and training stops when `patience` epochs in a row have not improved on it. Without
+dev sentences, the last epoch is kept. The same seed and data give the same model, byte for
+byte.
+
+Features (parser/dependency/zn2011_features.pyx): Zhang & Nivre's rich non-local templates
+over words and tags (XPOS by default, a missing XPOS read as the UPOS), with templates over
+lemmas, FEATS and UPOS. A word, lemma or FEATS string seen fewer than min_word_count times in
+training is read as unknown.
+"""
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+from classifiers.model_bytes import ParserModelBytes
+from classifiers.model_file import encode_model, write_model_file
+from features.interning import StringInterner
+from parser.dependency.beam_config import MAX_BEAM, PROGRESS_BLOCK, TAG_COLUMNS, BeamConfig
+from parser.dependency.projectivize import LIFT_SEPARATOR, deprojectivize, projectivize
+from parser.formats.conll import Sentence
+from parser.formats.tag_coverage import TagColumn, TagCoverage
+
+MODEL_FORMAT = "polyparse-dep-beam"
+MODEL_VERSION = 1
+HEADER_KEYS = ("format", "format_version", "config", "words", "tags", "lemmas", "feats",
+               "labels", "info")
+@dataclass
+class BeamCorpus:
+    """Sentences as flat int32 columns; sentence i is tokens offsets[i]..offsets[i+1]-1, the
+    first of them the root (value 1); heads and labels (label ids, -1 at the roots) for
+    training."""
+
+    word: np.ndarray
+    tag: np.ndarray
+    coarse: np.ndarray
+    lemma: np.ndarray
+    feats: np.ndarray
+    offsets: np.ndarray
+    heads: np.ndarray | None = None
+    labels: np.ndarray | None = None
+
+    @property
+    def columns(self) -> tuple[np.ndarray, ...]:
+        return self.word, self.tag, self.coarse, self.lemma, self.feats
+
+
+class BeamParser(ParserModelBytes):
+    """The beam-search parser: train(), parse(), save(), load(); pickles through its model
+    file's bytes and its beam width."""
+
+    HEADER_KEYS = HEADER_KEYS
+    MODEL_FORMAT = MODEL_FORMAT
+
+    def __init__(self, config: BeamConfig | None = None) -> None:
+        self.config = config or BeamConfig()
+        self.words = StringInterner()
+        self.tags = StringInterner()
+        self.lemmas = StringInterner()
+        self.feats = StringInterner()
+        self.labels = StringInterner()
+        self.weights: Any = None
+        self.info: dict[str, Any] = {}
+        self.header: dict[str, Any] = {}
+        self.compressed = False
+        # The beam width parse() uses (config.beam unless set_beam changed it).
+        self.beam = self.config.beam
+        # How long training and each epoch took (not in the model file, which the same seed
+        # and data make byte for byte the same).
+        self.training_seconds = 0.0
+        self.epoch_seconds: list[float] = []
+
+    # ----- encoding -------------------------------------------------------------------------
+
+    @staticmethod
+    def _column(sentence: Sentence, column: str) -> list[str]:
+        """The tags of a column ("xpos", a missing XPOS read as the UPOS, or "upos")."""
+        if column == "upos":
+            return sentence.upos
+        return [x if x != "_" else u for x, u in zip(sentence.xpos, sentence.upos)]
+
+    def encode(self, sentences: Sequence[Sentence], grow: bool = False,
+               trees: Sequence[tuple[list[int], list[str]]] | None = None) -> BeamCorpus:
+        """The sentences' columns as ids (grow: tags and labels unseen so far are added; words,
+        lemmas and FEATS never are: _learn_strings chose them)."""
+        columns: list[list[int]] = [[], [], [], [], []]
+        heads: list[int] = []
+        labels: list[int] = []
+        offsets = [0]
+        for i, s in enumerate(sentences):
+            feats = s.feats if len(s.feats) == len(s.form) else ["_"] * len(s.form)
+            for column, interner, values, add in (
+                    (columns[0], self.words, s.form, False),
+                    (columns[1], self.tags, self._column(s, self.config.tag_column), grow),
+                    (columns[2], self.tags, s.upos, grow),
+                    (columns[3], self.lemmas, s.lemma, False),
+                    (columns[4], self.feats, feats, False)):
+                column.append(1)
+                column.extend(interner.encode(values, add))
+            if trees is not None:
+                h, d = trees[i]
+                heads.append(-1)
+                heads.extend(h)
+                labels.append(-1)
+                labels.extend(label - 3 for label in self.labels.encode(d, grow))
+            offsets.append(len(columns[0]))
+        as32 = [np.asarray(column, dtype=np.int32) for column in columns]
+        return BeamCorpus(*as32, np.asarray(offsets, dtype=np.int64),
+                          np.asarray(heads, dtype=np.int32) if trees is not None else None,
+                          np.asarray(labels, dtype=np.int32) if trees is not None else None)
+
+    def _learn_strings(self, sentences: Sequence[Sentence]) -> None:
+        """Forms, lemmas and FEATS strings seen at least min_word_count times."""
+        least = self.config.min_word_count
+        for interner, column in ((self.words, "form"), (self.lemmas, "lemma"),
+                                 (self.feats, "feats")):
+            counts = Counter(x for s in sentences for x in getattr(s, column))
+            for s in sentences:
+                for x in getattr(s, column):
+                    if counts[x] >= least:
+                        interner.add(x)
+
+    # ----- training -------------------------------------------------------------------------
+
+    def train(self, sentences: Iterable[Sentence], dev: Sequence[Sentence] | None = None,
+              log: Callable[[str], None] = lambda message: None,
+              progress: Callable[[int], object] | None = None,
+              score: Callable[[Sequence[Sentence], list[tuple[list[int], list[str]]]],
+                              tuple[float, float]] | None = None) -> None:
+        """Learn from gold trees; with dev sentences and score(dev, parses) -> (UAS, LAS), keep
+        the best epoch. progress(n) is told of every n training sentences searched."""
+        from classifiers.structured.weight_table import PerceptronWeights
+        from parser.dependency.beam_search import BeamSearch
+
+        sentences = list(sentences)
+        if not sentences:
+            raise ValueError("no training sentences")
+        cfg = self.config
+        started = time.perf_counter()
+        self.header = {}
+        self.compressed = False
+        trees = []
+        lifted_arcs = 0
+        for s in sentences:
+            heads, deprels, n_lifted = projectivize(s.head, s.deprel)
+            trees.append((heads, deprels))
+            lifted_arcs += n_lifted
+        self._learn_strings(sentences)
+        corpus = self.encode(sentences, grow=True, trees=trees)
+        left, right, root_label = self._label_masks(corpus)
+        search = BeamSearch(cfg.beam, len(self.labels.learned()), root_label, left, right,
+                            cfg.single_root)
+        weights = PerceptronWeights(search.n_actions)
+        self.info = {
+            "train_sentences": len(sentences), "lifted_arcs": int(lifted_arcs),
+            "root_label": root_label, "left_labels": left.tolist(),
+            "right_labels": right.tolist(),
+            "column_tags": {column: sorted({tag for s in sentences
+                                            for tag in self._column(s, column)})
+                            for column in TAG_COLUMNS},
+        }
+        rng = np.random.default_rng(cfg.seed)
+        self.epoch_seconds = []
+        curve: list[dict[str, Any]] = []
+        best: tuple[float, float] | None = None
+        best_weights = None
+        stale = 0
+        for epoch in range(1, cfg.epochs + 1):
+            epoch_started = time.perf_counter()
+            order = rng.permutation(len(sentences))
+            updates = 0
+            for block in range(0, len(order), PROGRESS_BLOCK):
+                chunk = order[block:block + PROGRESS_BLOCK]
+                counts = search.train_epoch(weights, *corpus.columns, corpus.offsets,
+                                            corpus.heads, corpus.labels, chunk, cfg.update)
+                updates += counts["updates"]
+                if progress is not None:
+                    progress(len(chunk))
+            averaged = weights.averaged()
+            self.epoch_seconds.append(round(time.perf_counter() - epoch_started, 1))
+            point = {"epoch": epoch, "updates": updates, "weights": len(averaged)}
+            self.weights = averaged
+            if dev is not None and score is not None:
+                uas, las = score(dev, self.parse(dev))
+                point.update({"dev_UAS": round(uas, 2), "dev_LAS": round(las, 2)})
+                if best is None or (uas, las) > best:
+                    best, best_weights, stale = (uas, las), averaged, 0
+                    self.info["best_epoch"] = epoch
+                else:
+                    stale += 1
+            curve.append(point)
+            log(f"epoch {epoch}: {updates} updates, {len(averaged)} weights, "
+                f"{self.epoch_seconds[-1]} s"
+                + (f", dev UAS {point['dev_UAS']:.2f} LAS {point['dev_LAS']:.2f}"
+                   if "dev_UAS" in point else ""))
+            if stale >= cfg.patience:
+                break
+        if best_weights is not None:
+            self.weights = best_weights
+        else:
+            self.info["best_epoch"] = len(curve)
+        self.info["epochs"] = curve
+        self.training_seconds = round(time.perf_counter() - started, 1)
+
+    def _label_masks(self, corpus: BeamCorpus) -> tuple[np.ndarray, np.ndarray, int]:
+        """The labels LEFT-ARC and RIGHT-ARC may take (those of the training arcs in each
+        direction; with single_root not the root's, which the end of the search attaches), and
+        the root label (the most frequent label of root words)."""
+        n_labels = len(self.labels.learned())
+        assert corpus.heads is not None and corpus.labels is not None
+        position = np.arange(len(corpus.heads)) - np.repeat(corpus.offsets[:-1],
+                                                            np.diff(corpus.offsets))
+        root = corpus.heads == 0
+        arcs = corpus.heads > 0 if self.config.single_root else corpus.heads >= 0
+        left = np.bincount(corpus.labels[arcs & (position < corpus.heads)], minlength=n_labels)
+        right = np.bincount(corpus.labels[arcs & (position > corpus.heads)], minlength=n_labels)
+        root_label = int(np.argmax(np.bincount(corpus.labels[root], minlength=n_labels)))
+        return (left > 0).astype(np.int32), (right > 0).astype(np.int32), root_label
+
+    # ----- parsing --------------------------------------------------------------------------
+
+    @property
+    def trained(self) -> bool:
+        return self.weights is not None
+
+    def set_beam(self, beam: int | None) -> None:
+        """Parse with this beam width (None: the model's own, config.beam)."""
+        if beam is None:
+            beam = self.config.beam
+        if not 1 <= int(beam) <= MAX_BEAM:
+            raise ValueError(f"the beam width must be 1 to {MAX_BEAM}, not {beam}")
+        self.beam = int(beam)
+
+    def _search(self) -> Any:
+        from parser.dependency.beam_search import BeamSearch
+
+        n_labels = len(self.labels.learned())
+        return BeamSearch(self.beam, n_labels, int(self.info["root_label"]),
+                          np.asarray(self.info["left_labels"], dtype=np.int32),
+                          np.asarray(self.info["right_labels"], dtype=np.int32),
+                          self.config.single_root)
+
+    def parse(self, sentences: Iterable[Sentence]) -> list[tuple[list[int], list[str]]]:
+        """Heads and labels for each sentence (deprojectivised)."""
+        if not self.trained:
+            raise RuntimeError("the parser is not trained (train it or load a model)")
+        sentences = list(sentences)
+        if not sentences:
+            return []
+        corpus = self.encode(sentences)
+        heads, labels = self._search().parse(self.weights, *corpus.columns, corpus.offsets)
+        names = self.labels.learned()
+        out = []
+        offsets = corpus.offsets.tolist()
+        for i in range(len(sentences)):
+            start, end = offsets[i] + 1, offsets[i + 1]
+            h = heads[start:end].tolist()
+            d = [names[label] for label in labels[start:end].tolist()]
+            if any(LIFT_SEPARATOR in label for label in d):
+                h, d = deprojectivize(h, d)
+            out.append((h, d))
+        return out
+
+    def column_tags(self, column: str) -> list[str]:
+        """The tags a column ("xpos" with missing ones read as UPOS, or "upos") held in
+        training."""
+        return list(self.info["column_tags"][column])
+
+    def tag_coverage(self) -> TagCoverage:
+        """A counter of the input's words whose tags, in the column the templates read, are
+        missing or unknown to the model (one warning line when they are more than a tenth)."""
+        column = self.config.tag_column
+        name = column.upper()
+        fallback = " (a missing XPOS is read as the UPOS)" if column == "xpos" else ""
+        return TagCoverage([TagColumn(
+            name, column, frozenset(self.column_tags(column)),
+            f"the model reads {name}, so these words are parsed with little of its "
+            f"accuracy{fallback}")])
+
+    # ----- model files ----------------------------------------------------------------------
+
+    def save(self, path: str, extra_header: dict | None = None,
+             compress: bool | None = None) -> None:
+        """Write the model file (compress: zlib-compressed arrays; None: as the file the parser
+        was loaded from)."""
+        write_model_file(path, *self._file_parts(extra_header),
+                         compress=self.compressed if compress is None else compress)
+
+    def to_bytes(self, extra_header: dict | None = None, compress: bool | None = None) -> bytes:
+        """The bytes of the model file save() writes."""
+        return bytes(encode_model(*self._file_parts(extra_header),
+                                  self.compressed if compress is None else compress))
+
+    def _file_parts(self, extra_header: dict | None
+                    ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+        if not self.trained:
+            raise RuntimeError("the parser is not trained (train it or load a model)")
+        w = self.weights
+        arrays = {"weights/keys": w.keys,
+                  "weights/row_lengths": np.diff(w.row_ptr).astype(np.uint16),
+                  "weights/classes": w.classes.astype(np.uint16),
+                  "weights/values": w.values}
+        extras = self.file_extras() if extra_header is None else extra_header
+        header = {"format": MODEL_FORMAT, "format_version": MODEL_VERSION,
+                  "config": asdict(self.config), "words": self.words.learned(),
+                  "tags": self.tags.learned(), "lemmas": self.lemmas.learned(),
+                  "feats": self.feats.learned(), "labels": self.labels.learned(),
+                  "info": {**self.info, "n_classes": int(w.n_classes)}, **extras}
+        return header, arrays
+
+    @classmethod
+    def _from_file_parts(cls, header: dict[str, Any], arrays: dict[str, np.ndarray],
+                         source: str, deferred: dict[str, Callable[[], np.ndarray]]
+                         ) -> BeamParser:
+        from classifiers.structured.weight_table import AveragedWeights
+
+        parser = cls(BeamConfig(**header["config"]))
+        parser.words = StringInterner(header["words"])
+        parser.tags = StringInterner(header["tags"])
+        parser.lemmas = StringInterner(header["lemmas"])
+        parser.feats = StringInterner(header["feats"])
+        parser.labels = StringInterner(header["labels"])
+        parser.info = dict(header["info"])
+        n_classes = int(parser.info.pop("n_classes"))
+        if n_classes != 2 + 2 * len(parser.labels.learned()):
+            raise ValueError(f"{n_classes} weight classes for {len(parser.labels.learned())} "
+                             "labels")
+        lengths = arrays["weights/row_lengths"].astype(np.int64)
+        row_ptr = np.zeros(len(lengths) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=row_ptr[1:])
+        parser.weights = AveragedWeights(arrays["weights/keys"], row_ptr,
+                                         arrays["weights/classes"].astype(np.int32),
+                                         arrays["weights/values"], n_classes)
+        return parser
+
+    def runtime_settings(self) -> dict[str, Any]:
+        """The beam width parse() uses, which the file does not hold when set_beam changed it,
+        and whether the file it was loaded from is compressed."""
+        return {"beam": self.beam, "compressed": self.compressed}
+
+    def apply_runtime_settings(self, settings: dict[str, Any]) -> None:
+        self.set_beam(settings.get("beam"))
+        self.compressed = bool(settings.get("compressed", False))

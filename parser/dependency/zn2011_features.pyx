@@ -1,0 +1,237 @@
+# cython: language_level=3
+"""Feature keys of the beam-search parser: the templates of Zhang & Nivre (2011, "Transition-
+based dependency parsing with rich non-local features", ACL, Table 1) for the arc-eager system,
+and templates over lemmas, FEATS and UPOS.
+
+Notation (Table 1): s0 is the top of the stack, n0 n1 n2 the first three buffer words; h the
+head, h2 the head's head; l / r the leftmost / rightmost child, l2 / r2 the second leftmost /
+rightmost; w the word, p the tag, l the arc label into a word, d the distance n0 - s0, vl / vr
+the number of left / right children, sl / sr the set of labels of the left / right children.
+Templates:
+  single words      s0wp s0w s0p n0wp n0w n0p n1wp n1w n1p n2wp n2w n2p
+  word pairs        s0wp.n0wp s0wp.n0w s0w.n0wp s0wp.n0p s0p.n0wp s0w.n0w s0p.n0p n0p.n1p
+  three words       n0p.n1p.n2p s0p.n0p.n1p s0hp.s0p.n0p s0p.s0lp.n0p s0p.s0rp.n0p s0p.n0p.n0lp
+  distance          s0wd s0pd n0wd n0pd s0w.n0w.d s0p.n0p.d
+  valency           s0w.vr s0p.vr s0w.vl s0p.vl n0w.vl n0p.vl
+  unigrams          s0hw s0hp s0l s0lw s0lp s0ll s0rw s0rp s0rl n0lw n0lp n0ll
+  third order       s0h2w s0h2p s0hl s0l2w s0l2p s0l2l s0r2w s0r2p s0r2l n0l2w n0l2p n0l2l
+                    s0p.s0lp.s0l2p s0p.s0rp.s0r2p s0p.s0hp.s0h2p n0p.n0lp.n0l2p
+  label sets        s0w.sr s0p.sr s0w.sl s0p.sl n0w.sl n0p.sl
+and ours (m the lemma, f the FEATS string, c the UPOS):
+  lemmas            s0m n0m n1m s0m.n0m s0m.n0p s0p.n0m s0hm n0lm
+  FEATS             s0f n0f n1f s0f.n0f s0p.s0f.n0p n0p.n0f.s0p s0hf s0lf n0lf s0rf
+  UPOS              s0c.n0c s0c.n0c.n1c n0c.n1c.n2c s0hc.s0c.n0c
+A missing word gives the value 0 (1 is the root token); a label is its id + 3 (1: no label
+yet); the distance is capped at 10 and the valencies at 8. A key is a 64-bit hash (splitmix64)
+of the template number and its values: the weight table hashes it again, collisions among a
+few million keys being improbable (about 2^-40 for a pair).
+"""
+from libc.stdint cimport int32_t, uint64_t
+
+from parser.dependency.arc_eager cimport ArcEagerState, StateC, buffer_at, stack_at
+
+import numpy as np
+
+
+cdef inline uint64_t mix(uint64_t x) noexcept nogil:
+    # splitmix64 (Steele, Lea & Flood 2014).
+    x += <uint64_t>0x9E3779B97F4A7C15
+    x = (x ^ (x >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    x = (x ^ (x >> 27)) * <uint64_t>0x94D049BB133111EB
+    return x ^ (x >> 31)
+
+
+cdef inline uint64_t k1(int t, uint64_t a) noexcept nogil:
+    return mix((<uint64_t>t << 56) ^ a)
+
+
+cdef inline uint64_t k2(int t, uint64_t a, uint64_t b) noexcept nogil:
+    return mix(k1(t, a) ^ b)
+
+
+cdef inline uint64_t k3(int t, uint64_t a, uint64_t b, uint64_t c) noexcept nogil:
+    return mix(k2(t, a, b) ^ c)
+
+
+cdef inline uint64_t k4(int t, uint64_t a, uint64_t b, uint64_t c, uint64_t d) noexcept nogil:
+    return mix(k3(t, a, b, c) ^ d)
+
+
+cdef inline uint64_t col(const int32_t* column, int i) noexcept nogil:
+    return <uint64_t>column[i] if i >= 0 else 0
+
+
+cdef inline uint64_t arc_label(const StateC* st, int i) noexcept nogil:
+    if i < 0:
+        return 0
+    return <uint64_t>(st.labels[i] + 3) if st.labels[i] >= 0 else 1
+
+
+cdef inline int head(const StateC* st, int i) noexcept nogil:
+    return st.heads[i] if i >= 0 else -1
+
+
+cdef inline int child(const int* children, int i) noexcept nogil:
+    return children[i] if i >= 0 else -1
+
+
+cdef inline uint64_t capped(int value, int cap) noexcept nogil:
+    return <uint64_t>(value if value < cap else cap)
+
+
+cdef int zn2011_keys(const StateC* st, const WordColumns* words, uint64_t* out) noexcept nogil:
+    """Write the keys of every template (module docstring) for the state; return their number."""
+    cdef const int32_t* W = words.word
+    cdef const int32_t* P = words.tag
+    cdef const int32_t* C = words.coarse
+    cdef const int32_t* M = words.lemma
+    cdef const int32_t* F = words.feats
+    cdef int s0 = stack_at(st, 0), n0 = buffer_at(st, 0), n1 = buffer_at(st, 1)
+    cdef int n2 = buffer_at(st, 2)
+    cdef int s0h = head(st, s0), s0h2 = head(st, head(st, s0))
+    cdef int s0l = child(st.leftmost, s0), s0r = child(st.rightmost, s0)
+    cdef int s0l2 = child(st.leftmost2, s0), s0r2 = child(st.rightmost2, s0)
+    cdef int n0l = child(st.leftmost, n0), n0l2 = child(st.leftmost2, n0)
+    cdef uint64_t s0w = col(W, s0), s0p = col(P, s0), n0w = col(W, n0), n0p = col(P, n0)
+    cdef uint64_t n1w = col(W, n1), n1p = col(P, n1), n2w = col(W, n2), n2p = col(P, n2)
+    cdef uint64_t d = capped(n0 - s0, 10) if s0 >= 0 and n0 >= 0 else 0
+    cdef uint64_t s0vl = capped(st.n_left[s0], 8) + 1 if s0 >= 0 else 0
+    cdef uint64_t s0vr = capped(st.n_right[s0], 8) + 1 if s0 >= 0 else 0
+    cdef uint64_t n0vl = capped(st.n_left[n0], 8) + 1 if n0 >= 0 else 0
+    cdef uint64_t s0sl = st.left_labels[s0] if s0 >= 0 else 0
+    cdef uint64_t s0sr = st.right_labels[s0] if s0 >= 0 else 0
+    cdef uint64_t n0sl = st.left_labels[n0] if n0 >= 0 else 0
+    # Single words.
+    out[0] = k2(0, s0w, s0p)
+    out[1] = k1(1, s0w)
+    out[2] = k1(2, s0p)
+    out[3] = k2(3, n0w, n0p)
+    out[4] = k1(4, n0w)
+    out[5] = k1(5, n0p)
+    out[6] = k2(6, n1w, n1p)
+    out[7] = k1(7, n1w)
+    out[8] = k1(8, n1p)
+    out[9] = k2(9, n2w, n2p)
+    out[10] = k1(10, n2w)
+    out[11] = k1(11, n2p)
+    # Word pairs.
+    out[12] = k4(12, s0w, s0p, n0w, n0p)
+    out[13] = k3(13, s0w, s0p, n0w)
+    out[14] = k3(14, s0w, n0w, n0p)
+    out[15] = k3(15, s0w, s0p, n0p)
+    out[16] = k3(16, s0p, n0w, n0p)
+    out[17] = k2(17, s0w, n0w)
+    out[18] = k2(18, s0p, n0p)
+    out[19] = k2(19, n0p, n1p)
+    # Three words.
+    out[20] = k3(20, n0p, n1p, n2p)
+    out[21] = k3(21, s0p, n0p, n1p)
+    out[22] = k3(22, col(P, s0h), s0p, n0p)
+    out[23] = k3(23, s0p, col(P, s0l), n0p)
+    out[24] = k3(24, s0p, col(P, s0r), n0p)
+    out[25] = k3(25, s0p, n0p, col(P, n0l))
+    # Distance.
+    out[26] = k2(26, s0w, d)
+    out[27] = k2(27, s0p, d)
+    out[28] = k2(28, n0w, d)
+    out[29] = k2(29, n0p, d)
+    out[30] = k3(30, s0w, n0w, d)
+    out[31] = k3(31, s0p, n0p, d)
+    # Valency.
+    out[32] = k2(32, s0w, s0vr)
+    out[33] = k2(33, s0p, s0vr)
+    out[34] = k2(34, s0w, s0vl)
+    out[35] = k2(35, s0p, s0vl)
+    out[36] = k2(36, n0w, n0vl)
+    out[37] = k2(37, n0p, n0vl)
+    # Unigrams.
+    out[38] = k1(38, col(W, s0h))
+    out[39] = k1(39, col(P, s0h))
+    out[40] = k1(40, arc_label(st, s0))
+    out[41] = k1(41, col(W, s0l))
+    out[42] = k1(42, col(P, s0l))
+    out[43] = k1(43, arc_label(st, s0l))
+    out[44] = k1(44, col(W, s0r))
+    out[45] = k1(45, col(P, s0r))
+    out[46] = k1(46, arc_label(st, s0r))
+    out[47] = k1(47, col(W, n0l))
+    out[48] = k1(48, col(P, n0l))
+    out[49] = k1(49, arc_label(st, n0l))
+    # Third order.
+    out[50] = k1(50, col(W, s0h2))
+    out[51] = k1(51, col(P, s0h2))
+    out[52] = k1(52, arc_label(st, s0h))
+    out[53] = k1(53, col(W, s0l2))
+    out[54] = k1(54, col(P, s0l2))
+    out[55] = k1(55, arc_label(st, s0l2))
+    out[56] = k1(56, col(W, s0r2))
+    out[57] = k1(57, col(P, s0r2))
+    out[58] = k1(58, arc_label(st, s0r2))
+    out[59] = k1(59, col(W, n0l2))
+    out[60] = k1(60, col(P, n0l2))
+    out[61] = k1(61, arc_label(st, n0l2))
+    out[62] = k3(62, s0p, col(P, s0l), col(P, s0l2))
+    out[63] = k3(63, s0p, col(P, s0r), col(P, s0r2))
+    out[64] = k3(64, s0p, col(P, s0h), col(P, s0h2))
+    out[65] = k3(65, n0p, col(P, n0l), col(P, n0l2))
+    # Label sets.
+    out[66] = k2(66, s0w, s0sr)
+    out[67] = k2(67, s0p, s0sr)
+    out[68] = k2(68, s0w, s0sl)
+    out[69] = k2(69, s0p, s0sl)
+    out[70] = k2(70, n0w, n0sl)
+    out[71] = k2(71, n0p, n0sl)
+    # Lemmas.
+    out[72] = k1(72, col(M, s0))
+    out[73] = k1(73, col(M, n0))
+    out[74] = k1(74, col(M, n1))
+    out[75] = k2(75, col(M, s0), col(M, n0))
+    out[76] = k2(76, col(M, s0), n0p)
+    out[77] = k2(77, s0p, col(M, n0))
+    out[78] = k1(78, col(M, s0h))
+    out[79] = k1(79, col(M, n0l))
+    # FEATS.
+    out[80] = k1(80, col(F, s0))
+    out[81] = k1(81, col(F, n0))
+    out[82] = k1(82, col(F, n1))
+    out[83] = k2(83, col(F, s0), col(F, n0))
+    out[84] = k3(84, s0p, col(F, s0), n0p)
+    out[85] = k3(85, n0p, col(F, n0), s0p)
+    out[86] = k1(86, col(F, s0h))
+    out[87] = k1(87, col(F, s0l))
+    out[88] = k1(88, col(F, n0l))
+    out[89] = k1(89, col(F, s0r))
+    # UPOS.
+    out[90] = k2(90, col(C, s0), col(C, n0))
+    out[91] = k3(91, col(C, s0), col(C, n0), col(C, n1))
+    out[92] = k3(92, col(C, n0), col(C, n1), col(C, n2))
+    out[93] = k3(93, col(C, s0h), col(C, s0), col(C, n0))
+    return 94
+
+
+N_TEMPLATES = 94
+
+
+def state_keys(ArcEagerState state, word, tag, coarse, lemma, feats) -> np.ndarray:
+    """The keys of a Python-view state (for tests); each column holds the value ids of tokens
+    0..n, token 0 being the root."""
+    columns = [np.ascontiguousarray(values, dtype=np.int32)
+               for values in (word, tag, coarse, lemma, feats)]
+    if any(array.shape[0] != state.st.n + 1 for array in columns):
+        raise ValueError("every column needs one value per token, root included")
+    cdef const int32_t[::1] w = columns[0]
+    cdef const int32_t[::1] t = columns[1]
+    cdef const int32_t[::1] c = columns[2]
+    cdef const int32_t[::1] m = columns[3]
+    cdef const int32_t[::1] f = columns[4]
+    cdef WordColumns words
+    words.n = state.st.n
+    words.word = &w[0]
+    words.tag = &t[0]
+    words.coarse = &c[0]
+    words.lemma = &m[0]
+    words.feats = &f[0]
+    out = np.empty(MAX_RICH_KEYS, dtype=np.uint64)
+    cdef uint64_t[::1] o = out
+    cdef int n = zn2011_keys(state.st, &words, &o[0])
+    return out[:n]
