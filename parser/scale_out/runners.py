@@ -17,10 +17,12 @@ ProcessPoolExecutor, the cluster is Dask's.
   scattered to every worker once (parser/scale_out/model_transfer.py: checked by sha256, built
   into the model by a worker's first task), each task gets the shard and the scattered bytes.
   When a worker dies, Dask runs its tasks again on another (the scheduler's allowed-failures)
-  and copies the model's bytes to the worker that replaces it. The shard's bytes travel inside
-  its task, through the scheduler: scattered instead, they would die with their worker (Dask
-  keeps no way to make scattered data again), and the driver would have to send them again
-  itself.
+  and copies the model's bytes to the worker that replaces it; when it held their last copy
+  (Dask's memory manager drops the copies no waiting task needs), the shards that needed them
+  are cancelled, and the driver scatters the bytes again and sends those shards again. The
+  shard's bytes travel inside its task, through the scheduler: scattered instead, they would
+  die with their worker (Dask keeps no way to make scattered data again), and the driver would
+  have to send them again itself.
 """
 from __future__ import annotations
 
@@ -215,10 +217,25 @@ def run_shard_task(task: Any, payload: ModelPayload, shard: Shard) -> ShardResul
     return task(payload.model(), shard)
 
 
+@dataclass
+class _DaskHandle:
+    shard: Shard
+    future: Any = None
+    # The scattered model the future's task was given (DaskRunner.model when submitted).
+    model: Any = None
+    attempts: int = 0
+
+
 class DaskRunner:
     """Shards run on the Dask cluster whose scheduler is at `address`, or of a client of the
     caller's (which stays open), see the module notes; model_path: the file the model was
-    loaded from, whose bytes are sent."""
+    loaded from, whose bytes are sent.
+
+    The model's bytes are scattered to every worker, but Dask keeps no way to make scattered
+    data again, and its active memory manager drops the copies no waiting task needs: when
+    the last worker holding them dies, the shards that needed them are cancelled. A shard found
+    cancelled is sent again (at most MAX_ATTEMPTS times) with the model scattered again, once
+    per loss."""
 
     def __init__(self, task: Any, model: Any, address: str | None = None,
                  model_path: str | None = None, client: Any = None) -> None:
@@ -230,29 +247,65 @@ class DaskRunner:
             self.client.wait_for_workers(1)
             threads = sum(self.client.nthreads().values())
         self.workers = threads
-        self.model = self.client.scatter(ModelPayload.of(model, model_path), broadcast=True,
-                                         hash=False)
-        self.futures: set[Any] = set()
+        self.payload = ModelPayload.of(model, model_path)
+        self.model = self._scatter_model()
+        self.handles: dict[int, _DaskHandle] = {}
         self.run_id = uuid.uuid4().hex
 
-    def submit(self, shard: Shard) -> Any:
-        future = self.client.submit(run_shard_task, self.task, self.model, shard, pure=False,
-                                    key=f"polyparse-shard-{self.run_id}-{shard.index}")
-        self.futures.add(future)
-        return future
+    def _scatter_model(self) -> Any:
+        try:
+            return self.client.scatter(self.payload, broadcast=True, hash=False)
+        except TimeoutError:
+            raise InputError("the Dask cluster has no worker to send the model to") from None
 
-    def result(self, handle: Any) -> ShardResult:
-        result = handle.result()
-        self.futures.discard(handle)
-        return result
+    def _send(self, handle: _DaskHandle) -> None:
+        if handle.attempts >= MAX_ATTEMPTS:
+            raise InputError(_lost_message(handle.shard, handle.attempts))
+        handle.attempts += 1
+        handle.model = self.model
+        handle.future = self.client.submit(
+            run_shard_task, self.task, self.model, handle.shard, pure=False,
+            key=f"polyparse-shard-{self.run_id}-{handle.shard.index}-{handle.attempts}")
+
+    def submit(self, shard: Shard) -> _DaskHandle:
+        handle = _DaskHandle(shard)
+        self._send(handle)
+        self.handles[shard.index] = handle
+        return handle
+
+    def result(self, handle: _DaskHandle) -> ShardResult:
+        from concurrent.futures import CancelledError
+
+        from distributed import KilledWorker
+
+        while True:
+            try:
+                result = handle.future.result()
+            except CancelledError:
+                self._send_again(handle)
+                continue
+            except KilledWorker:
+                raise InputError(_lost_message(handle.shard, handle.attempts)) from None
+            self.handles.pop(handle.shard.index, None)
+            return result
+
+    def _send_again(self, handle: _DaskHandle) -> None:
+        """A cancelled shard sent again, with every other shard found cancelled; the model
+        scattered again first unless that was done since the shard was sent."""
+        if handle.model is self.model:
+            self.model = self._scatter_model()
+        self._send(handle)
+        for other in self.handles.values():
+            if other is not handle and other.future.cancelled():
+                self._send(other)
 
     def close(self, abort: bool = False) -> None:
         if self.client is None:
             return
         client, self.client = self.client, None
-        if abort and self.futures:
-            client.cancel(list(self.futures), force=True)
-        self.futures.clear()
+        if abort and self.handles:
+            client.cancel([handle.future for handle in self.handles.values()], force=True)
+        self.handles.clear()
         if self.own_client:
             client.close()
 

@@ -2,10 +2,12 @@
 cluster (a `dask scheduler` and two `dask worker` processes on 127.0.0.1, started once for the
 module, ready when the scheduler says two workers have joined), the parts concatenate to the
 one-process output, the manifest lists every part and `_SUCCESS` is written; `--resume` with
-another number of workers rebuilds exactly a deleted part. The kill comes when the first shard's
+another number of workers rebuilds exactly a deleted part; the model's bytes lost with the
+last worker holding them are scattered again. A kill mid-run comes when the first shard's
 result is back (the run is under way, shards in flight on both workers): no sleeping."""
 from __future__ import annotations
 
+import io
 import json
 import multiprocessing
 import os
@@ -24,7 +26,7 @@ from parser.models.bundled import bundled_example, bundled_model
 from parser.scale_out.parts_directory import MANIFEST, SUCCESS, PartsDirectory
 from parser.scale_out.runners import DaskRunner, ProcessPoolRunner
 from parser.scale_out.shard_tasks import DependencyShardTask
-from parser.scale_out.sharded_run import run_to_parts
+from parser.scale_out.sharded_run import run_to_parts, run_to_stream
 from parser.scale_out.shards import cut_shards
 from tests.child_processes import HANG_GUARD_SECONDS
 from tests.parser.cli.user_runs import POLYPARSE
@@ -159,6 +161,34 @@ def test_a_dask_worker_killed_mid_run_costs_a_retry_and_resume_redoes_a_part(
     assert check_parts(cli, parsed) == entries
     assert {part.name: part.stat().st_mtime_ns for part in cli.glob("part-*")
             if part.name != lost.name} == kept
+
+
+def test_the_model_lost_with_its_last_worker_is_scattered_again(
+        example, cluster, tmp_path: Path) -> None:
+    """Dask's memory manager keeps one copy of scattered data that no waiting task needs; the
+    worker holding it is killed before the run: the shards cancelled with it are sent again
+    with the model scattered again."""
+    path, parsed = example
+    address, client = cluster
+    small = tmp_path / "small.conllu"
+    small.write_bytes(bundled_example().read_bytes() * 25)
+    model = DependencyParser.load(str(bundled_model()))
+    runner = DaskRunner(DependencyShardTask(), model, address, str(bundled_model()))
+    first = runner.model
+    client.amm.run_once()
+    holders = client.run_on_scheduler(
+        lambda dask_scheduler, key: [ws.address for ws in dask_scheduler.tasks[key].who_has],
+        key=first.key)
+    assert len(holders) == 1
+    os.kill(client.run(os.getpid)[holders[0]], signal.SIGKILL)
+    out = io.BytesIO()
+    with open(small, "rb") as stream:
+        run_to_stream(cut_shards(stream, cut_rule_of("conllu"), SHARD_BYTES, str(small)),
+                      runner, out, lambda result: None)
+    runner.close()
+    assert out.getvalue() == parsed[:len(parsed) // 150] * 25
+    assert runner.model is not first
+    client.wait_for_workers(2, timeout=HANG_GUARD_SECONDS)
 
 
 def test_dep_train_on_the_cluster_gives_the_one_process_model(cluster, tmp_path: Path) -> None:
