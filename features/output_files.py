@@ -23,6 +23,7 @@ from __future__ import annotations
 import codecs
 import io
 import os
+import signal
 import stat
 import sys
 import tempfile
@@ -31,6 +32,7 @@ from contextlib import contextmanager
 from typing import IO
 
 from features.errors import InputError
+from features.worker_threads import QUIT_SIGNALS
 
 STDOUT = "-"
 
@@ -151,7 +153,9 @@ def output_stream(path: str | os.PathLike | None, binary: bool = False,
     folder, name = os.path.split(target)
     temporary = None
     try:
-        descriptor, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
+        with _quit_signals_waiting():
+            descriptor, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp",
+                                                     dir=folder)
         with os.fdopen(descriptor, mode, **options) as stream:
             yield stream
             stream.flush()
@@ -185,6 +189,19 @@ def _standard_output(binary: bool, encoding: str, newline: str | None) -> Iterat
         yield stream
     finally:
         stream.detach()
+
+
+@contextmanager
+def _quit_signals_waiting() -> Iterator[None]:
+    """While inside, SIGINT, SIGTERM and SIGHUP wait; they arrive on the way out, once the
+    statements inside are done. A temporary file is made inside, so that a signal raised as an
+    exception (parser/cli/quit_signals.py) never comes between its creation and the caller
+    knowing its path, which would leave it behind."""
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, QUIT_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 def write_bytes(path: str | os.PathLike, data: bytes | bytearray | memoryview) -> None:

@@ -26,6 +26,11 @@ Tree-kernel classifiers (SVM-light-TK files) and SRL argument boundaries (gold_c
     detector = polyparse.train_boundary_detector("train.gold_conll")
     lines = detector.predict_lines(list(polyparse.read_gold_conll("test.gold_conll")))
 
+Trees as pictures (text, SVG, an HTML page); parsed TokenLists also show as pictures in
+Jupyter::
+
+    svg = polyparse.render(parser.parse([[("Dogs", "NOUN"), ("bark", "VERB")]])[0])
+
 Many files in shards, on local processes or the workers of a Dask client (docs/scale.md)::
 
     polyparse.parse_files(["a.conllu", "b.conllu"], "parsed", workers=2)
@@ -61,6 +66,7 @@ _EXPORTS = {
     "bundled_japanese_model": "parser.models.bundled",
     "bundled_model": "parser.models.bundled",
     "load_classifier": "polyparse.classifiers",
+    "render": "polyparse.pictures",
     "train_classifier": "polyparse.classifiers",
     "Parser": "polyparse.dependency",
     "evaluate": "polyparse.dependency",
@@ -115,6 +121,7 @@ __all__ = [
     "read_gold_conll",
     "read_svmlight",
     "read_svmlight_tk",
+    "render",
     "train_boundary_detector",
     "train_classifier",
     "train_japanese_parser",
@@ -149,6 +156,7 @@ if TYPE_CHECKING:
         load_japanese_parser,
         train_japanese_parser,
     )
+    from polyparse.pictures import render
     from polyparse.scale_out import parse_files
     from polyparse.trees import (
         BoundaryModel,

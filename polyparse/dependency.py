@@ -51,8 +51,10 @@ class Parser(ModelBytes):
     parse() takes CoNLL-U text (returns CoNLL-U text), one conllu.TokenList (returns a
     TokenList), or an iterable of TokenLists or of tagged sentences, each a sequence of
     forms, (form, upos) or (form, upos, xpos) tuples (returns a list of TokenLists); only HEAD
-    and DEPREL are set, everything else is kept. It pickles as its model file's bytes and its
-    evaluation mode (or beam width), so process pools and Dask workers get the same parser.
+    and DEPREL are set, everything else is kept. The TokenLists (and their list) show as
+    pictures of their trees in Jupyter (parser/views/notebook.py). It pickles as its model
+    file's bytes and its evaluation mode (or beam width), so process pools and Dask workers
+    get the same parser.
     """
 
     def __init__(self, model: DependencyModel) -> None:
@@ -81,14 +83,16 @@ class Parser(ModelBytes):
                             f"{type(sentences).__name__}")
         if isinstance(sentences, conllu.TokenList):
             return self.parse([sentences])[0]
+        from parser.views.notebook import pictured
+
         items = list(sentences)
         if not items:
-            return []
+            return pictured([])
         if all(isinstance(item, conllu.TokenList) for item in items):
             parsed = sentences_from_tokenlists(items)
         else:
             parsed = sentences_from_tagged(items)
-        return to_tokenlists(parsed, self._parse(parsed))
+        return pictured(to_tokenlists(parsed, self._parse(parsed)))
 
     def _parse(self, sentences: list[Sentence]) -> list[tuple[list[int], list[str]]]:
         if self.model.trained:

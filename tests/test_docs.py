@@ -128,6 +128,16 @@ def test_python_example_parses_with_the_bundled_model(tmp_path: Path) -> None:
     assert "3 barked 0 root" in result.stdout
 
 
+def test_python_example_draws_trees(tmp_path: Path) -> None:
+    result = run_python(example("polyparse.render"), tmp_path)
+    assert result.returncode == 0, result.stderr[-2000:]
+    shown = blocks(PYTHON[PYTHON.index("polyparse.render(dogs"):], "text")[0]
+    assert result.stdout == shown
+    svg = (tmp_path / "dogs.svg").read_text(encoding="utf-8")
+    assert svg.startswith("<?xml") and svg.count("class='arc") == 2
+    assert "<!DOCTYPE html>" in (tmp_path / "dogs.html").read_text(encoding="utf-8")
+
+
 def test_python_example_trains_and_evaluates_on_ewt(tmp_path: Path, corpora: Path) -> None:
     result = run_python(example("train_parser"), tmp_path, POLYPARSE_CORPORA=str(corpora))
     assert result.returncode == 0, result.stderr[-2000:]

@@ -94,21 +94,26 @@ def file_scores(gold: str | os.PathLike, system: Source, fmt: str = "knp",
                                         encoding=encoding))
     system_sentences = list(read_bunsetsu(None if system == "-" else system, fmt,
                                           encoding=encoding, name=name))
-    if len(gold_sentences) != len(system_sentences):
-        raise InputError(f"{gold} has {len(gold_sentences)} sentences, {name} "
-                         f"{len(system_sentences)}")
+    return sentence_scores(gold_sentences, system_sentences, gold, name, chunked,
+                           by_characters)
+
+
+def sentence_scores(gold: Sequence[BunsetsuSentence], system: Sequence[BunsetsuSentence],
+                    gold_name: str | os.PathLike, system_name: str, chunked: bool = False,
+                    by_characters: bool = False) -> dict[str, Any]:
+    """file_scores of the sentences read from the two files (named in messages)."""
+    if len(gold) != len(system):
+        raise InputError(f"{gold_name} has {len(gold)} sentences, {system_name} {len(system)}")
     if by_characters:
-        return _character_scores(gold_sentences, system_sentences, gold, name)
-    for k, (g, s) in enumerate(zip(gold_sentences, system_sentences), 1):
+        return _character_scores(gold, system, gold_name, system_name)
+    for k, (g, s) in enumerate(zip(gold, system), 1):
         if g.surface != s.surface:
-            raise InputError(_other_morphemes(k, g, s, gold, name))
-    chunked = chunked or any(g.chunk_starts != s.chunk_starts
-                             for g, s in zip(gold_sentences, system_sentences))
+            raise InputError(_other_morphemes(k, g, s, gold_name, system_name))
+    chunked = chunked or any(g.chunk_starts != s.chunk_starts for g, s in zip(gold, system))
     try:
-        return parsed_scores(gold_sentences,
-                             [(s.chunk_starts, s.heads) for s in system_sentences], chunked)
+        return parsed_scores(gold, [(s.chunk_starts, s.heads) for s in system], chunked)
     except BunsetsuEvaluationError as error:
-        raise InputError(f"{name}: {error}") from None
+        raise InputError(f"{system_name}: {error}") from None
 
 
 def _character_scores(gold: Sequence[BunsetsuSentence], system: Sequence[BunsetsuSentence],

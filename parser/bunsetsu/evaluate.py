@@ -42,8 +42,31 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import pairwise
 
-__all__ = ["BunsetsuEvaluationError", "BunsetsuTree", "char_tree", "chunk_scores", "chunk_spans",
-           "dependency_scores", "evaluate_bunsetsu"]
+__all__ = ["METRICS", "BunsetsuEvaluationError", "BunsetsuTree", "char_tree", "chunk_scores",
+           "chunk_spans", "dependency_scores", "evaluate_bunsetsu"]
+
+# What each key of the scores means (evaluate_bunsetsu's, chunk_scores' and `ja evaluate
+# --json`'s).
+METRICS = {
+    "dependency_accuracy": "percent of the gold bunsetsu (but the last of each sentence) with "
+                           "the right head",
+    "sentence_accuracy": "percent of the sentences whose heads (and bunsetsu) are all right",
+    "bunsetsu": "gold bunsetsu scored (all but the last of each sentence)",
+    "correct": "scored bunsetsu with the right head",
+    "sentences": "gold sentences",
+    "sentences_correct": "sentences whose heads (and bunsetsu) are all right",
+    "chunk_precision": "percent of the system's bunsetsu that are gold bunsetsu (same span)",
+    "chunk_recall": "percent of the gold bunsetsu that the system found (same span)",
+    "chunk_f1": "F1 of chunk precision and recall",
+    "gold_chunks": "gold bunsetsu", "system_chunks": "system bunsetsu",
+    "correct_chunks": "system bunsetsu with a gold bunsetsu's span",
+    "dependency_precision": "right dependencies over the system's bunsetsu (but the last of "
+                            "each sentence)",
+    "dependency_recall": "right dependencies over the gold bunsetsu (but the last of each "
+                         "sentence)",
+    "dependency_f1": "F1 of dependency precision and recall",
+    "system_bunsetsu": "system bunsetsu scored (all but the last of each sentence)",
+}
 
 # (chunk_starts, heads, n_morphemes) of one sentence.
 BunsetsuTree = tuple[Sequence[int], Sequence[int], int]

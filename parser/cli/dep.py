@@ -8,7 +8,7 @@ import json
 import os
 import shlex
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import IO, BinaryIO
 
 from classifiers.evaluators.choices import (
@@ -31,6 +31,11 @@ from parser.cli.common import (
     text_encoding,
     warn,
 )
+from parser.cli.evaluation_report import (
+    add_report_options,
+    run_dependency_report,
+    wants_report,
+)
 from parser.cli.scale_out import (
     add_scale_out_options,
     add_training_options,
@@ -40,6 +45,7 @@ from parser.cli.scale_out import (
     training_executor,
     wants_scale_out,
 )
+from parser.cli.show import register_show
 from parser.dependency.beam_config import MAX_BEAM, UPDATES, BeamConfig
 from parser.dependency.config import (
     CLASSIFIER_DEFAULTS,
@@ -58,7 +64,7 @@ STRUCTURED = "structured-perceptron"
 
 def register(dep: argparse.ArgumentParser) -> None:
     """The `dep` group's subcommands, added to its parser."""
-    commands, parent = subcommands(dep, ("train", "parse", "evaluate", "convert"))
+    commands, parent = subcommands(dep, ("train", "parse", "evaluate", "convert", "show"))
 
     train = commands.add_parser("train", parents=[parent], help="train a parser model")
     train.add_argument("--train", required=True, help="training treebank")
@@ -153,6 +159,7 @@ def register(dep: argparse.ArgumentParser) -> None:
                     "tokenizations may differ; scores are F1 percentages. JSON keys: " + keys)
     evaluate.add_argument("gold", help="gold file")
     evaluate.add_argument("system", help="system output, or - for stdin")
+    add_report_options(evaluate)
     evaluate.add_argument("--punct", default="none", choices=PUNCT_POLICIES,
                           help="words left out of the scores: none (default), upos (UPOS "
                                "PUNCT), unicode (every character punctuation, eval.pl), ptb "
@@ -180,6 +187,7 @@ def register(dep: argparse.ArgumentParser) -> None:
     convert.add_argument("--compress", action="store_true",
                          help="store the arrays zlib-compressed (smaller file, slower load)")
     convert.set_defaults(run=run_convert)
+    register_show(commands, parent, "dep", FORMATS)
 
 
 def add_io_options(command: argparse.ArgumentParser) -> None:
@@ -348,22 +356,26 @@ def run_evaluate(args: argparse.Namespace) -> int:
     if args.gold == "-":
         raise InputError("dep evaluate: the gold file must be a file; only the system output "
                          "may come from stdin (-)")
+    if wants_report(args, "dep evaluate"):
+        return run_dependency_report(args, scored_trees)
     check_input_paths([args.gold, args.system])
-    conllu = args.format == "conllu"
-    # As strict as conll18_ud_eval.py on CoNLL-U: one root a sentence, an empty line at the end.
-    strict = conllu and not args.lenient
-    gold = read_conll(args.gold, fmt=args.format, encoding=args.encoding, require_tree=True,
-                      single_root=strict, require_deprel=conllu, require_final_blank=strict)
-    system = read_conll(args.system, fmt=args.format, encoding=args.encoding,
-                        require_tree=True, single_root=strict, require_deprel=conllu,
-                        require_final_blank=strict)
-    scores = evaluate(gold, system, punct=args.punct, gold_name=args.gold,
+    scores = evaluate(scored_trees(args, args.gold), scored_trees(args, args.system),
+                      punct=args.punct, gold_name=args.gold,
                       system_name="<stdin>" if args.system == "-" else args.system)
     if args.json:
         print(json.dumps(scores.as_dict(), sort_keys=True))
     else:
         print(scores.summary())
     return 0
+
+
+def scored_trees(args: argparse.Namespace, path: str) -> Iterator[Sentence]:
+    """The trees of a gold or system file of dep evaluate, as strict as conll18_ud_eval.py on
+    CoNLL-U (one root a sentence, an empty line at the end) unless --lenient."""
+    conllu = args.format == "conllu"
+    strict = conllu and not args.lenient
+    return read_conll(path, fmt=args.format, encoding=args.encoding, require_tree=True,
+                      single_root=strict, require_deprel=conllu, require_final_blank=strict)
 
 
 def run_convert(args: argparse.Namespace) -> int:

@@ -34,12 +34,19 @@ from parser.cli.common import (
     text_encoding,
     warn,
 )
+from parser.cli.evaluation_report import (
+    add_report_options,
+    bunsetsu_summary,
+    run_bunsetsu_report,
+    wants_report,
+)
 from parser.cli.scale_out import (
     add_scale_out_options,
     check_scale_out,
     run_in_shards,
     wants_scale_out,
 )
+from parser.cli.show import register_show
 from parser.formats.bunsetsu import BUNSETSU_FORMATS, INPUT_FORMATS, read_bunsetsu
 from parser.formats.knp_documents import document_paths
 from parser.models.bundled import bundled_japanese_name
@@ -47,7 +54,7 @@ from parser.models.bundled import bundled_japanese_name
 
 def register(ja: argparse.ArgumentParser) -> None:
     """The `ja` group's subcommands, added to its parser."""
-    commands, parent = subcommands(ja, ("train", "parse", "evaluate"))
+    commands, parent = subcommands(ja, ("train", "parse", "evaluate", "show"))
 
     train = commands.add_parser("train", parents=[parent], help="train a parser model")
     train.add_argument("--train", nargs="+", metavar="FILE", help="training files")
@@ -106,6 +113,7 @@ def register(ja: argparse.ArgumentParser) -> None:
                                    help="dependency and sentence accuracy (and chunk F1)")
     evaluate.add_argument("gold", help="gold file")
     evaluate.add_argument("system", help="system output, or - for stdin")
+    add_report_options(evaluate)
     evaluate.add_argument("--chunked", action="store_true",
                           help="report chunk F1 even when every bunsetsu matches")
     evaluate.add_argument("--json", action="store_true", help="print one JSON object")
@@ -117,6 +125,7 @@ def register(ja: argparse.ArgumentParser) -> None:
                           help="the gold file's format (default: --format)")
     add_io_options(evaluate)
     evaluate.set_defaults(run=run_evaluate, uses_numpy=False)
+    register_show(commands, parent, "ja", BUNSETSU_FORMATS)
 
 
 def add_io_options(command: argparse.ArgumentParser,
@@ -257,16 +266,10 @@ def run_evaluate(args: argparse.Namespace) -> int:
     if args.gold == "-":
         raise InputError("ja evaluate: the gold file must be a file; only the system output "
                          "may come from stdin (-)")
+    if wants_report(args, "ja evaluate"):
+        return run_bunsetsu_report(args)
     check_input_paths([args.gold, args.system])
     scores = file_scores(args.gold, args.system, args.format, args.encoding, args.chunked,
                          gold_format=args.gold_format, by_characters=args.by_characters)
-    if args.json:
-        print(json.dumps(scores, sort_keys=True))
-    else:
-        lines = [f"dependency accuracy {scores['dependency_accuracy']:.2f}",
-                 f"sentence accuracy   {scores['sentence_accuracy']:.2f}"]
-        if "chunk_f1" in scores:
-            lines.append(f"chunk F1            {scores['chunk_f1']:.2f}")
-            lines.append(f"dependency F1       {scores['dependency_f1']:.2f}")
-        print("\n".join(lines))
+    print(json.dumps(scores, sort_keys=True) if args.json else bunsetsu_summary(scores))
     return 0

@@ -31,7 +31,7 @@ from features.interning import StringInterner
 from parser.dependency.beam_config import MAX_BEAM, PROGRESS_BLOCK, TAG_COLUMNS, BeamConfig
 from parser.dependency.projectivize import LIFT_SEPARATOR, deprojectivize, projectivize
 from parser.formats.conll import Sentence
-from parser.formats.tag_coverage import TagColumn, TagCoverage
+from parser.formats.tag_coverage import TagColumn, TagCoverage, column_read
 
 MODEL_FORMAT = "polyparse-dep-beam"
 MODEL_VERSION = 1
@@ -281,7 +281,7 @@ class BeamParser(ParserModelBytes):
     def tag_coverage(self) -> TagCoverage:
         """A counter of the input's words whose tags, in the column the templates read, are
         missing or unknown to the model (one warning line when they are more than a tenth)."""
-        column = self.config.tag_column
+        column = column_read(self.config.tag_column, self.info["column_tags"])
         name = column.upper()
         fallback = " (a missing XPOS is read as the UPOS)" if column == "xpos" else ""
         return TagCoverage([TagColumn(

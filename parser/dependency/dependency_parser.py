@@ -51,7 +51,7 @@ from parser.dependency.decoder import ArcEagerDecoder, ClassifierSlot
 from parser.dependency.feature_templates import template_names
 from parser.dependency.projectivize import LIFT_SEPARATOR, deprojectivize, projectivize
 from parser.formats.conll import Sentence
-from parser.formats.tag_coverage import TagColumn, TagCoverage
+from parser.formats.tag_coverage import TagColumn, TagCoverage, column_read
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -287,7 +287,9 @@ class DependencyParser(ParserModelBytes):
         """A counter of the input's words whose tags, in the columns the model reads, are
         missing or unknown to it (one warning line when they are more than a tenth)."""
         columns = []
-        for column in dict.fromkeys((self.config.tag_column, self.config.split_column)):
+        recorded = self.info.get("column_tags")
+        for column in dict.fromkeys(column_read(c, recorded) for c in
+                                    (self.config.tag_column, self.config.split_column)):
             if column == "none":
                 continue
             name = column.upper()

@@ -41,7 +41,7 @@ from dataclasses import asdict, dataclass, field
 from parser.formats.conll import ConllFormatError, Sentence
 
 __all__ = ["CONTENT_DEPRELS", "FUNCTIONAL_DEPRELS", "METRICS", "PUNCT_POLICIES",
-           "PTB_PUNCT_TAGS", "Scores", "evaluate"]
+           "PTB_PUNCT_TAGS", "Scores", "WordJudgement", "evaluate", "judge_words"]
 
 PUNCT_POLICIES = ("none", "upos", "unicode", "ptb")
 PTB_PUNCT_TAGS = frozenset({"``", "''", ".", ",", ":", "-LRB-", "-RRB-"})
@@ -450,3 +450,64 @@ def _spans_f1(gold: Sequence[tuple[int, int]], system: Sequence[tuple[int, int]]
             g += 1
             s += 1
     return _span_f1(gold, correct, len(system))
+
+
+@dataclass(frozen=True, slots=True)
+class WordJudgement:
+    """What the scores say of one gold word (the word ``word`` of gold sentence ``sentence``,
+    both from 0), and the system's tree over the gold words: ``system_head`` is the gold word
+    (from 1, 0 for the root) that the system's head of this word is aligned with, None when the
+    word or its system head is not aligned with a word of the same gold sentence;
+    ``system_deprel`` is None when the word is not aligned. ``head_right`` and
+    ``head_and_label_right`` are UAS's and LAS's tests (LAS compares the universal relation);
+    ``excluded``: left out by the punctuation policy."""
+
+    sentence: int
+    word: int
+    system_head: int | None
+    system_deprel: str | None
+    head_right: bool
+    head_and_label_right: bool
+    excluded: bool
+
+
+def judge_words(
+    gold: Iterable[Sentence],
+    system: Iterable[Sentence],
+    punct: str = "none",
+    gold_name: str = "gold",
+    system_name: str = "system",
+) -> list[list[WordJudgement]]:
+    """One WordJudgement per word of each gold sentence, aligned as ``evaluate`` aligns them,
+    so that the words that are not excluded and have head_right (head_and_label_right) are the
+    correct words of UAS (LAS). Raises what ``evaluate`` raises."""
+    excluded = _punctuation_test(punct)
+    gold_text = _read(gold, gold_name, excluded)
+    system_text = _read(system, system_name, excluded)
+    _check_same_text(gold_text, system_text)
+    aligned = _align(gold_text.words, system_text.words)
+    system_of = {id(gold_word): word for word in system_text.words
+                 if (gold_word := aligned.get(id(word))) is not None}
+    position: dict[int, int] = {}
+    counts = [0] * len(gold_text.sentences)
+    for word in gold_text.words:
+        counts[word.sentence] += 1
+        position[id(word)] = counts[word.sentence]
+    judged: list[list[WordJudgement]] = [[] for _ in gold_text.sentences]
+    for word in gold_text.words:
+        match = system_of.get(id(word))
+        system_head: int | None = None
+        head_right = False
+        if match is not None:
+            parent = None if match.parent is None else aligned.get(id(match.parent))
+            if match.parent is None:
+                system_head = 0
+            elif parent is not None and parent.sentence == word.sentence:
+                system_head = position[id(parent)]
+            head_right = word.parent is (None if match.parent is None else parent
+                                         if parent is not None else "not aligned")
+        judged[word.sentence].append(WordJudgement(
+            word.sentence, position[id(word)] - 1, system_head,
+            None if match is None else match.deprel, head_right,
+            head_right and match.relation == word.relation, word.excluded))
+    return judged

@@ -18,6 +18,15 @@ MISSING = "_"
 EXAMPLES = 5
 
 
+def column_read(column: str, recorded: Mapping[str, Sequence[str]] | None) -> str:
+    """The column a dependency model's tags come from: "xpos" (a missing XPOS read as the UPOS)
+    is really "upos" when training had no XPOS at all, that is when the two columns held the same
+    tags (recorded: the tags each column held in training, or None for models without them)."""
+    if column == "xpos" and recorded is not None and set(recorded["xpos"]) == set(recorded["upos"]):
+        return "upos"
+    return column
+
+
 @dataclass(frozen=True)
 class TagColumn:
     """A column a model reads: its name in warnings ("XPOS"), the attribute of a sentence that

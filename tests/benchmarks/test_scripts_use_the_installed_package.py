@@ -1,6 +1,6 @@
-"""The scripts of benchmarks/ and corpora_scripts/ import polyparse as an installed user would:
-no edits of sys.path (which made the checkout's uncompiled source folders shadow the installed
-packages), and each starts from the checkout root."""
+"""The scripts of benchmarks/, corpora_scripts/ and docs/scripts/ import polyparse as an
+installed user would: no edits of sys.path (which made the checkout's uncompiled source folders
+shadow the installed packages), and each starts from the checkout root."""
 from __future__ import annotations
 
 import subprocess
@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-# Modules the benchmark scripts share; they are imported, not run.
-SHARED = {"machine.py", "tables.py", "child_process.py", "__init__.py"}
-SCRIPTS = sorted(path for folder in ("benchmarks", "corpora_scripts")
+# Modules the scripts share; they are imported, not run.
+SHARED = {"machine.py", "tables.py", "child_process.py", "headless_chromium.py", "__init__.py"}
+SCRIPTS = sorted(path for folder in ("benchmarks", "corpora_scripts", "docs/scripts")
                  for path in (ROOT / folder).glob("*.py") if path.name not in SHARED)
 
 

@@ -98,7 +98,25 @@ def test_evaluation_loads_no_numpy(tmp_path: Path) -> None:
 
 def test_load_parser_loads_no_trainer_and_no_tree_kernel() -> None:
     loaded = loaded_after("import polyparse\npolyparse.load_parser()")
-    assert not loaded & (TREES | TRAINERS)
+    assert not loaded & (TREES | TRAINERS | {"parser.views"})
+
+
+def test_the_views_load_when_shown_and_only_what_is_shown(tmp_path: Path) -> None:
+    """Parsing and scoring load no view; a text tree loads no picture and no page, a report
+    is loaded with --html."""
+    parsed = tmp_path / "parsed.conllu"
+    assert "parser.views" not in loaded_after(command_code("dep", "parse", str(EXAMPLE), "-o",
+                                                           str(parsed)))
+    assert "parser.views" not in loaded_after(command_code("dep", "evaluate", str(parsed),
+                                                           str(parsed)))
+    text = loaded_after(command_code("dep", "show", str(parsed)))
+    assert "parser.views.text_tree" in text
+    assert not text & {"parser.views.svg_tree", "parser.views.html_page", "numpy",
+                       "parser.dependency.dependency_parser"}
+    report = loaded_after(command_code("dep", "evaluate", str(parsed), str(parsed), "--html",
+                                       str(tmp_path / "report.html")))
+    assert {"parser.views.dependency_report", "parser.views.svg_tree"} <= report
+    assert "numpy" not in report
 
 
 @pytest.mark.parametrize("name", polyparse.__all__)

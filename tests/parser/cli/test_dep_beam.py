@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+import polyparse
 from parser.cli.main import main
 from parser.dependency.models import load_dependency_model
 from tests.parser.cli.test_dep import one_error_line
@@ -102,3 +103,25 @@ def test_parse_options_that_do_not_fit(model: Path, files: dict[str, Path], tmp_
                  str(tmp_path / "c.model")])
     one_error_line(capsys, code, "no kernel classifiers")
     assert not out.exists()
+
+
+def test_beam_parses_are_shown_and_reported(model: Path, files: dict[str, Path],
+                                            tmp_path: Path) -> None:
+    """A beam-search model's output is CoNLL-U like any other: dep show draws it, dep evaluate
+    --html reports on it (beside another system), and the API's parses show in Jupyter."""
+    outputs = []
+    for beam in ("3", "1"):
+        out = tmp_path / f"beam{beam}.conllu"
+        assert main(["dep", "parse", "--model", str(model), str(files["test"]), "-o", str(out),
+                     "--beam", beam]) == 0
+        outputs.append(str(out))
+    page = tmp_path / "trees.html"
+    assert main(["dep", "show", outputs[0], "--format", "html", "-o", str(page)]) == 0
+    assert page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    report = tmp_path / "report.html"
+    assert main(["dep", "evaluate", str(files["test"]), *outputs, "--html", str(report),
+                 "--quiet"]) == 0
+    assert report.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    words = [("the", "DET", "DT"), ("dog", "NOUN", "NN"), ("ran", "VERB", "VB")]
+    parsed = polyparse.load_parser(model, beam=2).parse([words])
+    assert parsed._repr_html_().count("<svg") == 1

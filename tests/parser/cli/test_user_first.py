@@ -312,6 +312,27 @@ def test_missing_or_unknown_tags_are_reported_in_one_line(treebank, tmp_path: Pa
     assert f"{words} of {words} words have XPOS tags the model never saw in training (ZZ)" in result.stderr
 
 
+@pytest.mark.parametrize("classifier", ["linear", "structured-perceptron"])
+def test_a_model_trained_without_xpos_reads_upos(treebank, tmp_path: Path,
+                                                 classifier: str) -> None:
+    train, _ = treebank
+    lines = train.read_text().split("\n")
+    no_xpos = tmp_path / "no-xpos.conllu"
+    no_xpos.write_text("\n".join(_with_column(line, 4, "_") for line in lines))
+    model = tmp_path / "m.model"
+    options = ["--epochs", "1", "--beam", "2"] if classifier == "structured-perceptron" else []
+    trained = polyparse("dep", "train", "--train", str(no_xpos), "--model", str(model),
+                        "--classifier", classifier, "--quiet", *options)
+    assert trained.returncode == 0, trained.stderr
+    result = polyparse("dep", "parse", "--model", str(model), str(no_xpos))
+    assert result.returncode == 0 and result.stderr == ""
+    no_upos = tmp_path / "no-upos.conllu"
+    no_upos.write_text("\n".join(_with_column(line, 3, "_") for line in no_xpos.read_text().split("\n")))
+    result = polyparse("dep", "parse", "--model", str(model), str(no_upos))
+    words = sum(1 for line in lines if line[:1].isdigit())
+    assert f"{words} of {words} words have no UPOS" in result.stderr
+
+
 def _with_column(line: str, column: int, value: str) -> str:
     if not line[:1].isdigit():
         return line

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from parser.dependency.evaluate import PTB_PUNCT_TAGS, evaluate
+from parser.dependency.evaluate import PTB_PUNCT_TAGS, evaluate, judge_words
 from parser.formats.conll import ConllFormatError, read_conll
 
 DATA = Path(__file__).parents[2] / "data"
@@ -241,3 +241,29 @@ def test_dep_evaluate_refuses_what_conll18_ud_eval_refuses(tmp_path: Path, syste
     (line,) = result.stderr.splitlines()
     assert problem in line
     assert main([*command, "--lenient"]) == 0
+
+
+@pytest.mark.parametrize("punct", ["none", "upos", "unicode", "ptb"])
+def test_word_judgements_count_the_scores(punct: str) -> None:
+    judged = judge_words(read_conll(GOLD, require_tree=True), read_conll(SYSTEM), punct=punct)
+    scores = score(punct)
+    (words,) = judged
+    scored = [word for word in words if not word.excluded]
+    assert len(scored) == scores.words
+    assert 100 * sum(word.head_right for word in scored) / len(scored) == pytest.approx(scores.UAS)
+    assert 100 * sum(word.head_and_label_right for word in scored) / len(scored) == \
+        pytest.approx(scores.LAS)
+    system = list(read_conll(SYSTEM))[0]
+    assert [word.system_head for word in words] == system.head
+    assert [word.system_deprel for word in words] == system.deprel
+
+
+@pytest.mark.parametrize("gold, system, aligned", ALIGNMENT_CASES)
+def test_word_judgements_follow_the_alignment(gold, system, aligned):
+    (words,) = judge_words(words_file(gold), words_file(system))
+    scores = evaluate(words_file(gold), words_file(system))
+    assert sum(word.system_deprel is not None for word in words) == aligned
+    correct = sum(word.head_right for word in words)
+    assert scores.UAS == pytest.approx(200 * correct / (scores.words + scores.system_words))
+    for word in words:
+        assert word.head_right <= (word.system_head == word.word)  # each head: the word before
