@@ -66,6 +66,8 @@ BENCHMARKS = (
     Benchmark("ja_kwdlc",
               quick=("--configs", "shift-reduce:2", "--copies", "2", "--runs", "1", "--no-wac")),
     Benchmark("ja_raw", quick=("--runs", "1", "--no-gold-morphemes")),
+    Benchmark("scale_out", quick=("--copies", "2", "--runs", "1", "--parts",
+                                  "acceptance,costs")),
     Benchmark("clf_kwdlc", quick=("--runs", "linear-l2,linear-l1")),
     Benchmark("kernel_svm_kwdlc", page=("--repeats", "3"), quick=("--repeats", "1")),
     Benchmark("kernel_evaluators", page=("--with-20k",), quick=("--degrees", "2", "--rounds", "1")),

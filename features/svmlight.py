@@ -59,9 +59,12 @@ def read_svmlight(
 
 
 def parse_svmlight(
-    data: bytes, name: str = "<svmlight>", n_features: int | None = None, id_offset: int = 0
+    data: bytes, name: str = "<svmlight>", n_features: int | None = None, id_offset: int = 0,
+    first_line: int = 1, allow_empty: bool = False,
 ) -> tuple[BinaryMatrix, np.ndarray]:
-    """Parse the bytes of an svmlight file; `name` is used in error messages."""
+    """Parse the bytes of an svmlight file; `name` is used in error messages, whose line
+    numbers start at first_line (a later part of a file); no examples is an error unless
+    allow_empty."""
     if data.startswith(BOM):
         data = data[len(BOM):]
     if b"qid:" in data:
@@ -75,12 +78,12 @@ def parse_svmlight(
         try:
             data.decode("utf-8")
         except UnicodeDecodeError as error:
-            line = data.count(b"\n", 0, error.start) + 1
+            line = data.count(b"\n", 0, error.start) + first_line
             raise SvmlightFormatError(
                 f"{name}:{line}: not valid UTF-8 (byte 0x{data[error.start]:02x})"
             ) from None
     pieces = []
-    lines_before = 0
+    lines_before = first_line - 1
     for chunk in _chunks(data):
         if b"#" in chunk:
             chunk = b"\n".join(line.split(b"#", 1)[0] for line in chunk.split(b"\n"))
@@ -92,7 +95,7 @@ def parse_svmlight(
         pieces.append(parsed)
         lines_before += chunk.count(b"\n")
     indptr, indices, labels = _concatenate(pieces)
-    if labels.size == 0:
+    if labels.size == 0 and not allow_empty:
         raise SvmlightFormatError(f"{name}: empty file (no examples)")
     if n_features is None:
         n_features = int(indices.max()) + 1 if indices.size else 0

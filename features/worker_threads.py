@@ -17,6 +17,17 @@ def _leave_quit_signals_to_the_main_thread() -> None:
     signal.pthread_sigmask(signal.SIG_BLOCK, QUIT_SIGNALS)
 
 
+@contextmanager
+def quit_signals_blocked() -> Iterator[None]:
+    """While inside, SIGINT, SIGTERM and SIGHUP wait (in this thread, and in the threads it
+    starts, which keep them blocked); the block is lifted on the way out."""
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, QUIT_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+
 def worker_pool(workers: int) -> ThreadPoolExecutor:
     """A ThreadPoolExecutor of `workers` threads that block SIGINT, SIGTERM and SIGHUP. Python
     runs signal handlers in the main thread only, but the kernel hands a process's signal to

@@ -35,6 +35,10 @@ Jupyter::
 
     svg = polyparse.render(parser.parse([[("Dogs", "NOUN"), ("bark", "VERB")]])[0])
 
+Many files in shards, on local processes or the workers of a Dask client (docs/scale.md)::
+
+    polyparse.parse_files(["a.conllu", "b.conllu"], "parsed", workers=2)
+
 Bad input raises polyparse.InputError (one line naming file, line and problem); bad settings
 raise ValueError.
 """
@@ -74,6 +78,7 @@ _EXPORTS = {
     "train_parser": "polyparse.dependency",
     "load_tokenizer": "polyparse.tokenization",
     "tokenize": "polyparse.tokenization",
+    "parse_files": "polyparse.scale_out",
     "JapaneseParser": "polyparse.japanese",
     "evaluate_japanese": "polyparse.japanese",
     "knp_documents": "polyparse.japanese",
@@ -119,6 +124,7 @@ __all__ = [
     "load_parser",
     "load_tokenizer",
     "load_tree_classifier",
+    "parse_files",
     "read_gold_conll",
     "read_svmlight",
     "read_svmlight_tk",
@@ -160,6 +166,7 @@ if TYPE_CHECKING:
     )
     from polyparse.pictures import render
     from polyparse.tokenization import load_tokenizer, tokenize
+    from polyparse.scale_out import parse_files
     from polyparse.trees import (
         BoundaryModel,
         evaluate_boundaries,

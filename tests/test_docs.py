@@ -189,3 +189,12 @@ def test_python_example_tokenizes_text(tmp_path: Path) -> None:
         "1 Mr. Smith isn't here. | Mr. Smith is n't here .",
         "2 He's gonna call at 3:30. | He 's gon na call at 3:30 .", "3 Bye | Bye"]
     assert_shown(result.stdout, PYTHON, "docs/python.md")
+
+
+def test_python_example_parses_files_on_a_dask_cluster(tmp_path: Path) -> None:
+    pytest.importorskip("distributed")
+    result = run_python(example("parse_files"), tmp_path)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.splitlines() == ["3 parts, 12 sentences", "True"]
+    assert_shown(result.stdout, PYTHON, "docs/python.md")
+    assert (tmp_path / "parsed" / "_SUCCESS").exists()

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from classifiers.evaluators.choices import CONVERSIONS, EVAL_MODES, parse_rare_threshold
 from parser.cli.clf_trees import add_tree_train_options
 from parser.cli.common import subcommands
+from parser.cli.scale_out import add_scale_out_options
 
 AVAILABLE = ("linear", "poly2-linear", "kernel-svm", "pa-slicing", "voted-perceptron", "perceptron",
              "cpa")
@@ -120,6 +121,7 @@ def register(group: argparse.ArgumentParser) -> None:
         help="write each example's predicted label and decision values to FILE",
     )
     _add_json(predict, "print a JSON summary on stdout")
+    add_scale_out_options(predict)
     predict.set_defaults(run=_run("run_predict"))
 
     convert = commands.add_parser(

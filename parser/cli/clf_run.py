@@ -59,6 +59,7 @@ from parser.cli.clf_trees import (
     tree_model_info,
 )
 from parser.cli.common import warn
+from parser.cli.scale_out import check_scale_out, run_in_shards, wants_scale_out
 
 # How the linear backends are scored: w . phi(x) with the explicit mapping's weights.
 EXPLICIT_WEIGHTS = "explicit-weights"
@@ -369,9 +370,14 @@ def _decision_function(
 
 
 def run_predict(args: argparse.Namespace) -> int:
+    args.input = args.test_file
+    check_scale_out(args, "clf predict")
     check_input_paths([args.model, args.test_file])
     check_output_apart(args.decision_values, [args.model, args.test_file], "decision values")
     if is_tree_model(args.model):
+        if wants_scale_out(args):
+            raise InputError("clf predict: --workers, --scheduler and --output-dir apply to "
+                             f"models of svmlight vectors; {args.model} is a tree-kernel model")
         return run_tree_predict(args)
     if is_tree_file(args.test_file):
         raise InputError(f"clf predict: {args.test_file} holds trees (SVM-light-TK); "
@@ -383,6 +389,8 @@ def run_predict(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     decision_function, eval_mode = _decision_function(args, clf)
     build_seconds = time.perf_counter() - started
+    if wants_scale_out(args):
+        return _predict_in_shards(args, clf, eval_mode, load_seconds, build_seconds)
     started = time.perf_counter()
     X, y = read_svmlight(args.test_file)
     read_seconds = time.perf_counter() - started
@@ -392,14 +400,10 @@ def run_predict(args: argparse.Namespace) -> int:
     predicted = clf.predict_from_decision(values)
     correct = int(np.count_nonzero(predicted == y))
     n = len(X)
-    unseen = ~np.isin(y, clf.classes_)
-    if unseen.any():
-        labels = ", ".join(str(label) for label in np.unique(y[unseen])[:10].tolist())
-        warn(f"{args.test_file}: {int(unseen.sum())} of {n} examples have labels the model "
-             f"never saw in training ({labels}); they count as errors")
+    _warn_unseen(args.test_file, y[~np.isin(y, clf.classes_)], n)
     if args.decision_values:
         _write_decision_values(args.decision_values, predicted, values)
-    result = {
+    return _print_summary(args, {
         "accuracy": 100.0 * correct / n,
         "correct": correct,
         "n": n,
@@ -410,15 +414,53 @@ def run_predict(args: argparse.Namespace) -> int:
         "build_seconds": build_seconds,
         "read_seconds": read_seconds,
         "backend": clf.backend,
-    }
+    })
+
+
+def _warn_unseen(test_file: str, unseen: np.ndarray, n: int) -> None:
+    """One warning line when examples have labels the model never saw (unseen: their labels)."""
+    if len(unseen):
+        labels = ", ".join(str(label) for label in np.unique(unseen)[:10].tolist())
+        warn(f"{test_file}: {len(unseen)} of {n} examples have labels the model never saw in "
+             f"training ({labels}); they count as errors")
+
+
+def _print_summary(args: argparse.Namespace, result: dict[str, Any]) -> int:
     if args.json:
         print(json.dumps(result))
     else:
         print(
-            f"accuracy {result['accuracy']:.2f}% ({correct}/{n}), "
-            f"{result['microseconds_per_example']:.1f} us per example ({eval_mode})"
+            f"accuracy {result['accuracy']:.2f}% ({result['correct']}/{result['n']}), "
+            f"{result['microseconds_per_example']:.1f} us per example ({result['eval_mode']})"
         )
     return 0
+
+
+def _predict_in_shards(args: argparse.Namespace, clf: Classifier, eval_mode: str,
+                       load_seconds: float, build_seconds: float) -> int:
+    """`clf predict` with --workers, --scheduler or --output-dir (parser/scale_out): the
+    decision values written as one file (--decision-values) or as parts; seconds is the time
+    of the whole run in shards, reading included (read_seconds 0)."""
+    from parser.scale_out.shard_tasks import ClassifierShardTask
+
+    args.input = args.test_file
+    task = ClassifierShardTask(args.eval_mode, args.rare_threshold,
+                               write_values=bool(args.decision_values or args.output_dir))
+    settings = {"eval_mode": args.eval_mode, "rare_threshold": args.rare_threshold}
+    started = time.perf_counter()
+    totals = run_in_shards(args, "clf predict", task, clf, args.model, "svmlight", settings,
+                           output=args.decision_values,
+                           discard_output=not args.decision_values)
+    seconds = time.perf_counter() - started
+    n, correct = totals.get("n", 0), totals.get("correct", 0)
+    if not n:
+        raise InputError(f"{args.test_file}: empty file (no examples)")
+    _warn_unseen(args.test_file, np.asarray(totals["unseen_labels"]), n)
+    return _print_summary(args, {
+        "accuracy": 100.0 * correct / n, "correct": correct, "n": n, "seconds": seconds,
+        "microseconds_per_example": 1e6 * seconds / n, "eval_mode": eval_mode,
+        "load_seconds": load_seconds, "build_seconds": build_seconds, "read_seconds": 0.0,
+        "backend": clf.backend})
 
 
 def _write_decision_values(path: str, predicted: np.ndarray, values: np.ndarray) -> None:

@@ -36,6 +36,15 @@ from parser.cli.evaluation_report import (
     run_dependency_report,
     wants_report,
 )
+from parser.cli.scale_out import (
+    add_scale_out_options,
+    add_training_options,
+    check_scale_out,
+    check_workers,
+    run_in_shards,
+    training_executor,
+    wants_scale_out,
+)
 from parser.cli.show import register_show
 from parser.dependency.beam_config import MAX_BEAM, UPDATES, BeamConfig
 from parser.dependency.config import (
@@ -119,6 +128,7 @@ def register(dep: argparse.ArgumentParser) -> None:
                        help=f"greedy parsers: splits trained in parallel (default: "
                             f"{ParserConfig.threads})")
     add_io_options(train)
+    add_training_options(train)
     train.set_defaults(run=run_train)
 
     parse = commands.add_parser("parse", parents=[parent], help="parse a file or stdin")
@@ -141,6 +151,7 @@ def register(dep: argparse.ArgumentParser) -> None:
                        help="--format raw|tokens: tokenizer model (default: the bundled English "
                             "one)")
     add_io_options(parse, INPUT_FORMATS)
+    add_scale_out_options(parse)
     parse.set_defaults(run=run_parse)
 
     keys = "; ".join(f"{key}: {meaning}" for key, meaning in METRICS.items())
@@ -228,6 +239,9 @@ def run_train(args: argparse.Namespace) -> int:
     try:
         if args.classifier == STRUCTURED:
             refuse_options(args, GREEDY_OPTIONS, f"--classifier {STRUCTURED}")
+            refuse_options(args, ("workers", "scheduler"),
+                           f"--classifier {STRUCTURED}, whose perceptron learns one sentence "
+                           "after another (workers train a greedy parser's classifiers)")
             config = BeamConfig(
                 tag_column=args.tag_column, min_word_count=args.min_word_count, seed=args.seed,
                 **{name: getattr(args, name) for name in BEAM_OPTIONS
@@ -238,6 +252,7 @@ def run_train(args: argparse.Namespace) -> int:
             config = greedy_config(args)
     except ValueError as error:
         raise InputError(f"dep train: {error}") from None
+    check_workers(args, "dep train")
     check_input_paths([args.train, args.dev])
     check_output_apart(args.model, [args.train, args.dev], "model")
     if args.dev and os.path.samefile(args.train, args.dev):
@@ -246,9 +261,15 @@ def run_train(args: argparse.Namespace) -> int:
     dev = read_all(args.dev, args, require_tree=True) if args.dev else None
     from parser.dependency.training import train_beam_parser, train_parser
 
-    trainer = train_beam_parser if isinstance(config, BeamConfig) else train_parser
-    parser, scores = trainer(train, config, dev, log=log, progress=shows_progress(args),
-                             warn=lambda message: warn(f"{args.dev}: {message}"))
+    dev_warning = lambda message: warn(f"{args.dev}: {message}")  # noqa: E731
+    if isinstance(config, BeamConfig):
+        parser, scores = train_beam_parser(train, config, dev, log=log,
+                                           progress=shows_progress(args), warn=dev_warning)
+    else:
+        with training_executor(args) as executor:
+            parser, scores = train_parser(train, config, dev, log=log,
+                                          progress=shows_progress(args), warn=dev_warning,
+                                          executor=executor)
     header = {"training_command": shlex.join(["polyparse"] + sys.argv[1:]),
               "train_sha256": file_sha256(args.train)}
     if scores is not None:
@@ -285,6 +306,11 @@ def run_parse(args: argparse.Namespace) -> int:
     text_input = args.format not in FORMATS
     if args.tokenizer is not None and not text_input:
         raise InputError("dep parse: --tokenizer applies to --format raw or tokens")
+    check_scale_out(args, "dep parse", args.encoding)
+    if text_input and wants_scale_out(args):
+        raise InputError(f"dep parse: --format {args.format} is read in one process (shards "
+                         "are cut from CoNLL files): tokenize it first, or leave out "
+                         "--workers, --scheduler and --output-dir")
     check_input_paths([args.input, args.model, args.tokenizer])
     model = args.model
     if model is None:
@@ -318,6 +344,8 @@ def run_parse(args: argparse.Namespace) -> int:
         from parser.tokenize.model import load_tokenizer
 
         tokenizer = load_tokenizer(args.tokenizer)
+    if wants_scale_out(args):
+        return parse_in_shards(args, parser, model, coverage)
 
     def parse(stream: BinaryIO, more_ready: Callable[[], bool], out: IO, name: str,
               progress: Callable[[int], object]) -> None:
@@ -326,6 +354,23 @@ def run_parse(args: argparse.Namespace) -> int:
                            coverage=coverage, progress=progress, tokenizer=tokenizer)
 
     return parse_streams(args, coverage, parse)
+
+
+def parse_in_shards(args: argparse.Namespace, parser: object, model: str,
+                    coverage: object) -> int:
+    """`dep parse` with --workers, --scheduler or --output-dir (parser/scale_out)."""
+    from parser.scale_out.shard_tasks import DependencyShardTask
+
+    task = DependencyShardTask(args.format, args.encoding, args.keep_deps)
+    settings = {"format": args.format, "encoding": args.encoding, "keep_deps": args.keep_deps,
+                "eval_mode": args.eval_mode, "rare_threshold": args.rare_threshold,
+                "beam": args.beam}
+    run_in_shards(args, "dep parse", task, parser, model, args.format, settings,
+                  lambda result: coverage.add_counted(result.coverage))
+    warning = coverage.warning("<stdin>" if args.input == "-" else args.input)
+    if warning:
+        warn(warning)
+    return 0
 
 
 def run_evaluate(args: argparse.Namespace) -> int:

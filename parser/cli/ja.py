@@ -40,6 +40,12 @@ from parser.cli.evaluation_report import (
     run_bunsetsu_report,
     wants_report,
 )
+from parser.cli.scale_out import (
+    add_scale_out_options,
+    check_scale_out,
+    run_in_shards,
+    wants_scale_out,
+)
 from parser.cli.show import register_show
 from parser.formats.bunsetsu import BUNSETSU_FORMATS, INPUT_FORMATS, read_bunsetsu
 from parser.formats.knp_documents import document_paths
@@ -100,6 +106,7 @@ def register(ja: argparse.ArgumentParser) -> None:
                    "MeCab with UniDic (pip install 'polyparse[mecab]')")
     parse.add_argument("--output-format", choices=BUNSETSU_FORMATS,
                        help="default: the input's (cabocha for mecab and raw)")
+    add_scale_out_options(parse)
     parse.set_defaults(run=run_parse)
 
     evaluate = commands.add_parser("evaluate", parents=[parent],
@@ -197,6 +204,7 @@ def run_parse(args: argparse.Namespace) -> int:
     from parser.bunsetsu.stream_parsing import knp_fast_path, parse_bunsetsu_stream
 
     check_output_path(args.output)
+    check_scale_out(args, "ja parse", args.encoding)
     if args.format in ("mecab", "raw") and args.rechunk:
         raise InputError(f"ja parse: --rechunk reads bunsetsu lines; --format {args.format} "
                          "has none (its sentences are always chunked)")
@@ -221,6 +229,8 @@ def run_parse(args: argparse.Namespace) -> int:
         raise InputError(f"ja parse: {args.model} has no bunsetsu chunker (trained with "
                          "--no-chunker); --rechunk needs one")
     coverage = parser.tag_coverage()
+    if wants_scale_out(args):
+        return parse_in_shards(args, parser, coverage)
 
     def parse(stream: BinaryIO, more_ready: Callable[[], bool], out: IO, name: str,
               progress: Callable[[int], object]) -> None:
@@ -232,6 +242,22 @@ def run_parse(args: argparse.Namespace) -> int:
     return parse_streams(args, coverage, parse,
                          binary=knp_fast_path(args.format, args.encoding, args.rechunk,
                                               args.output_format))
+
+
+def parse_in_shards(args: argparse.Namespace, parser: object, coverage: object) -> int:
+    """`ja parse` with --workers, --scheduler or --output-dir (parser/scale_out)."""
+    from parser.scale_out.shard_tasks import JapaneseShardTask
+
+    task = JapaneseShardTask(args.format, args.encoding, args.rechunk, args.output_format,
+                             args.model)
+    settings = {"format": args.format, "encoding": args.encoding, "rechunk": args.rechunk,
+                "output_format": args.output_format}
+    run_in_shards(args, "ja parse", task, parser, args.model, args.format, settings,
+                  lambda result: coverage.add_counted(result.coverage))
+    warning = coverage.warning("<stdin>" if args.input == "-" else args.input)
+    if warning:
+        warn(warning)
+    return 0
 
 
 def run_evaluate(args: argparse.Namespace) -> int:

@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from features.worker_threads import QUIT_SIGNALS
+from features.worker_threads import quit_signals_blocked
 
 if TYPE_CHECKING:
     from importlib.machinery import ModuleSpec
@@ -35,17 +35,6 @@ class Terminated(BaseException):
     def __init__(self, signum: int) -> None:
         super().__init__(signal.Signals(signum).name)
         self.signum = signum
-
-
-@contextmanager
-def quit_signals_blocked() -> Iterator[None]:
-    """While inside, SIGINT, SIGTERM and SIGHUP wait (in this thread, and in the threads it
-    starts); the block is lifted on the way out."""
-    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, QUIT_SIGNALS)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 class _ImportingLoader:

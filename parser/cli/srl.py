@@ -25,6 +25,12 @@ from parser.cli.clf_trees import (
     check_positive_option,
 )
 from parser.cli.common import file_sha256, progress_bar, subcommands, warn
+from parser.cli.scale_out import (
+    add_scale_out_options,
+    check_scale_out,
+    run_in_shards,
+    wants_scale_out,
+)
 from parser.formats.gold_conll import LAYOUTS, PROPBANK_RELEASE, read_gold_conll
 from parser.srl.settings import DEFAULT_EPOCHS, DEFAULT_LEARNER, LEARNERS
 
@@ -69,6 +75,7 @@ def register(srl: argparse.ArgumentParser) -> None:
                          help="output file (default: stdout)")
     predict.add_argument("--layout", choices=sorted(LAYOUTS), default=PROPBANK_RELEASE.name,
                          help="the fixed columns (default: %(default)s)")
+    add_scale_out_options(predict)
     predict.set_defaults(run=run_predict)
 
     evaluate = commands.add_parser(
@@ -174,9 +181,16 @@ def run_predict(args: argparse.Namespace) -> int:
     from parser.srl.boundary_model import BoundaryModel
 
     check_output_path(args.output, "output")
+    check_scale_out(args, "srl predict")
     check_input_paths([args.input, args.model])
     check_output_apart(args.output, [args.input, args.model])
     detector = BoundaryModel.load(args.model)
+    if wants_scale_out(args):
+        from parser.scale_out.shard_tasks import BoundaryShardTask
+
+        run_in_shards(args, "srl predict", BoundaryShardTask(args.layout), detector,
+                      args.model, "gold_conll", {"layout": args.layout})
+        return 0
     sentences = list(read_gold_conll(args.input, layout=LAYOUTS[args.layout]))
     write_predictions(sentences, detector.decision_values(sentences).tolist(), args.output)
     return 0

@@ -25,11 +25,13 @@ def parse_conll_stream(parser: DependencyParser, stream: BinaryIO,
                        encoding: str = "utf-8", name: str = "<stdin>", keep_deps: bool = False,
                        coverage: TagCoverage | None = None,
                        progress: Callable[[int], object] | None = None,
-                       tokenizer: TokenizerModel | None = None) -> None:
+                       tokenizer: TokenizerModel | None = None,
+                       first_line: int = 1) -> None:
     """Parse every sentence of stream and write it to out with its new HEAD and DEPREL
     (parser/formats/conll.py's write_conll; keep_deps keeps the old DEPS column); coverage
-    counts the tags of the input, progress(n) is told of each batch of n sentences. fmt "raw"
-    or "tokens" reads text, tokenized by tokenizer (parser/tokenize/reading.py's read_raw;
+    counts the tags of the input, progress(n) is told of each batch of n sentences; first_line
+    numbers the stream's first line in messages (a shard of a file: parser/scale_out). fmt
+    "raw" or "tokens" reads text, tokenized by tokenizer (parser/tokenize/reading.py's read_raw;
     default the bundled English model), and writes CoNLL-U."""
     if fmt in TEXT_FORMATS:
         from parser.tokenize.reading import read_raw
@@ -39,7 +41,7 @@ def parse_conll_stream(parser: DependencyParser, stream: BinaryIO,
         fmt = "conllu"
     else:
         sentences = read_conll(None, fmt=fmt, encoding=encoding, stream=stream, name=name,
-                               allow_empty=True)
+                               allow_empty=True, first_line=first_line)
 
     def write_batch(batch: list[Sentence], target: TextIO) -> None:
         for sentence, (heads, deprels) in zip(batch, parser.parse(batch)):

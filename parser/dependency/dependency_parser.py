@@ -5,7 +5,8 @@ are pseudo-projectivised (Nivre & Nilsson 2005), the static oracle yields one ro
 rows are partitioned by the split tag of the first buffer word, splits with fewer than N rows
 are pooled into a fallback split, and each split trains three classifiers: the transition
 (SHIFT/REDUCE/LEFT/RIGHT), the LEFT-arc label and the RIGHT-arc label. Splits train in
-parallel threads (the solvers release the GIL).
+parallel threads (the solvers release the GIL), or as jobs of an executor (a process pool, a
+Dask cluster: parser/scale_out/), each sent the rows of its classifier; the model is the same.
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, MutableMapping, Sequence
 from dataclasses import asdict, dataclass
 from functools import partial
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -52,6 +53,9 @@ from parser.dependency.projectivize import LIFT_SEPARATOR, deprojectivize, proje
 from parser.formats.conll import Sentence
 from parser.formats.tag_coverage import TagColumn, TagCoverage, column_read
 
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
 MODEL_FORMAT = "polyparse-dep"
 MODEL_VERSION = 1
 SLOT_KINDS = ("transition", "left", "right")
@@ -72,6 +76,15 @@ class EncodedCorpus:
     offsets: np.ndarray
     heads: np.ndarray | None = None
     labels: np.ndarray | None = None
+
+
+def fit_classifier(backend: str, params: dict[str, Any], rows: BinaryMatrix,
+                   y: np.ndarray) -> Any:
+    """One classifier of a parser, trained on its rows: a job a thread, a process pool or a
+    Dask worker runs."""
+    clf = new_classifier(backend, **params)
+    clf.fit(rows, y)
+    return clf
 
 
 def _classifier_of_part(header: dict[str, Any], arrays: dict[str, np.ndarray],
@@ -166,9 +179,11 @@ class DependencyParser(ParserModelBytes):
     # ----- training -------------------------------------------------------------------------
 
     def train(self, sentences: Iterable[Sentence],
-              log: Callable[[str], None] = lambda message: None, progress: bool = False) -> None:
+              log: Callable[[str], None] = lambda message: None, progress: bool = False,
+              executor: Executor | None = None) -> None:
         """Learn from gold trees (Sentence objects, e.g. from parser.formats.conll.read_conll
-        with require_tree=True); ValueError when there are none."""
+        with require_tree=True); ValueError when there are none. executor: where the
+        classifiers train (default: config.threads threads of this process)."""
         sentences = list(sentences)
         if not sentences:
             raise ValueError("no training sentences")
@@ -205,13 +220,14 @@ class DependencyParser(ParserModelBytes):
             "other_label_counts": np.bincount(corpus.labels[attached],
                                               minlength=n_labels).tolist(),
         })
-        self._fit_rows(rows, log, progress)
+        self._fit_rows(rows, log, progress, executor)
         log(f"trained {len(self.classifiers)} classifiers in {len(self.split_names)} splits "
             f"in {time.perf_counter() - started:.1f} s")
 
     def _fit_rows(self, rows: dict[str, np.ndarray], log: Callable[[str], None],
-                  progress: bool) -> None:
-        """Count the features of the rows, choose the splits and train every classifier."""
+                  progress: bool, executor: Executor | None = None) -> None:
+        """Count the features of the rows, choose the splits and train every classifier, in
+        threads or as the executor's jobs."""
         cfg = self.config
         self.vocab = FeatureVocab.count(rows["keys"])
         ranks = np.sort(self.vocab.transform(rows["keys"]), axis=1)
@@ -236,9 +252,7 @@ class DependencyParser(ParserModelBytes):
             split, kind, chosen, y = job
             if len(chosen) == 0:
                 return split, kind, None
-            clf = new_classifier(cfg.classifier, **params)
-            clf.fit(matrix.take(chosen), y)
-            return split, kind, clf
+            return split, kind, fit_classifier(cfg.classifier, params, matrix.take(chosen), y)
 
         from features.progress import progress_bar
         from features.worker_threads import interruptible_pool
@@ -246,9 +260,17 @@ class DependencyParser(ParserModelBytes):
         bar = progress_bar(total=len(jobs), unit=" classifiers", desc="training",
                            disable=None if progress else True)
         self.classifiers = {}
-        with interruptible_pool(max(1, cfg.threads)) as pool:
-            for split, kind, clf in pool.map(fit, jobs):
-                self.classifiers[(split, kind)] = clf
+        if executor is None:
+            with interruptible_pool(max(1, cfg.threads)) as pool:
+                for split, kind, clf in pool.map(fit, jobs):
+                    self.classifiers[(split, kind)] = clf
+                    bar.update()
+        else:
+            submitted = [(split, kind, executor.submit(fit_classifier, cfg.classifier, params,
+                                                       matrix.take(chosen), y) if len(chosen)
+                          else None) for split, kind, chosen, y in jobs]
+            for split, kind, future in submitted:
+                self.classifiers[(split, kind)] = None if future is None else future.result()
                 bar.update()
         bar.close()
         self._decoder = None

@@ -5,6 +5,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from parser.dependency.beam_config import BeamConfig
 from parser.dependency.beam_parser import BeamParser
@@ -13,15 +14,20 @@ from parser.dependency.dependency_parser import DependencyParser
 from parser.dependency.evaluate import Scores, evaluate
 from parser.formats.conll import Sentence
 
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
 
 def train_parser(train: Iterable[Sentence], config: ParserConfig,
                  dev: Iterable[Sentence] | None = None,
                  log: Callable[[str], None] = lambda message: None,
                  progress: bool = False,
-                 warn: Callable[[str], None] = lambda message: None
+                 warn: Callable[[str], None] = lambda message: None,
+                 executor: Executor | None = None
                  ) -> tuple[DependencyParser, Scores | None]:
     """A parser trained on gold trees, and its scores on dev (None without dev); warn is told,
-    in one line, of dev words whose labels training never saw.
+    in one line, of dev words whose labels training never saw; executor: where the classifiers
+    train (default: threads; DependencyParser.train).
 
     config.single_root is set from the data: UD trees (one root each) are parsed with the root
     attached last; treebanks with several roots in some sentence (CoNLL-X) are not.
@@ -30,7 +36,7 @@ def train_parser(train: Iterable[Sentence], config: ParserConfig,
     config = replace(config, single_root=all(s.head.count(0) == 1 for s in train))
     parser = DependencyParser(config)
     log(f"training on {len(train)} sentences")
-    parser.train(train, log=log, progress=progress)
+    parser.train(train, log=log, progress=progress, executor=executor)
     return parser, dev_scores(parser, dev, log)
 
 

@@ -32,20 +32,24 @@ def read_bunsetsu(
     encoding: str = "utf-8",
     name: str | None = None,
     allow_empty: bool = False,
+    first_line: int = 1,
 ) -> Iterator[BunsetsuSentence]:
     """The sentences of a KNP (``fmt="knp"``) or CaboCha (``fmt="cabocha"``) file (an empty
     one is an error unless allow_empty), or of MeCab's output (``"mecab"``) or raw text
-    (``"raw"``, parser/formats/raw_japanese.py), which have no bunsetsu."""
+    (``"raw"``, parser/formats/raw_japanese.py), which have no bunsetsu; first_line numbers
+    the input's first line (a later part of a file)."""
     if fmt == "raw":
         from parser.formats.raw_japanese import read_raw_japanese
 
-        return read_raw_japanese(path, encoding=encoding, name=name)
+        return read_raw_japanese(path, encoding=encoding, name=name, first_line=first_line)
     if fmt == "mecab":
-        return read_mecab(path, encoding=encoding, name=name, allow_empty=allow_empty)
+        return read_mecab(path, encoding=encoding, name=name, allow_empty=allow_empty,
+                          first_line=first_line)
     reader = read_knp if fmt == "knp" else read_cabocha if fmt == "cabocha" else None
     if reader is None:
         raise ValueError(f"unknown format {fmt!r}, expected one of {', '.join(INPUT_FORMATS)}")
-    return reader(path, validate=validate, encoding=encoding, name=name, allow_empty=allow_empty)
+    return reader(path, validate=validate, encoding=encoding, name=name, allow_empty=allow_empty,
+                  first_line=first_line)
 
 
 def format_bunsetsu(

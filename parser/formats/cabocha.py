@@ -101,9 +101,10 @@ def read_cabocha(
     encoding: str = "utf-8",
     name: str | None = None,
     allow_empty: bool = False,
+    first_line: int = 1,
 ) -> Iterator[BunsetsuSentence]:
     """Yield the sentences of a CaboCha file; the arguments are those of ``read_knp``."""
-    return read_sentences(path, name, encoding, validate, read_cabocha_block,
+    return read_sentences(path, name, encoding, validate, read_cabocha_block, first_line,
                           allow_empty=allow_empty)
 
 
@@ -112,9 +113,11 @@ def read_mecab(
     encoding: str = "utf-8",
     name: str | None = None,
     allow_empty: bool = False,
+    first_line: int = 1,
 ) -> Iterator[BunsetsuSentence]:
     """Yield the sentences of MeCab's output (morpheme lines and EOS, no bunsetsu lines)."""
-    return read_sentences(path, name, encoding, False, _mecab_block, allow_empty=allow_empty)
+    return read_sentences(path, name, encoding, False, _mecab_block, first_line,
+                          allow_empty=allow_empty)
 
 
 def _mecab_block(block: list[str], start_line: int, display: str) -> BunsetsuSentence:

@@ -81,6 +81,7 @@ def read_conll(
     require_deprel: bool = True,
     require_final_blank: bool = False,
     allow_empty: bool = False,
+    first_line: int = 1,
 ) -> Iterator[Sentence]:
     """Yield the sentences of a CoNLL-U or CoNLL-X file, validating them on the way.
 
@@ -94,6 +95,8 @@ def read_conll(
     ``require_final_blank`` refuses a last sentence without its empty line (CoNLL-U ends every
     sentence with one, and conll18_ud_eval.py refuses such a file). A file without sentences
     is an error unless ``allow_empty`` (a parse of an empty input writes nothing).
+    ``first_line`` is the line number of the input's first line in messages and sentences
+    (above 1 for a later part of a file, parser/scale_out).
     The format and the encoding are checked at the call; the input is read lazily.
     """
     if fmt not in FORMATS:
@@ -105,7 +108,7 @@ def read_conll(
         raise ConllFormatError(f"{display}:1: unknown text encoding {encoding!r}") from None
     checker = _TreeChecker(display, require_tree, single_root, require_deprel)
     return _read_sentences(path, stream, encoding, display, fmt == "conllu", checker,
-                           require_final_blank, allow_empty)
+                           require_final_blank, allow_empty, first_line)
 
 
 def _read_sentences(
@@ -117,13 +120,14 @@ def _read_sentences(
     checker: _TreeChecker,
     require_final_blank: bool = False,
     allow_empty: bool = False,
+    first_line: int = 1,
 ) -> Iterator[Sentence]:
     """Cut the input into blank-line separated blocks and parse each one."""
     n_sentences = 0
     block: list[str] = []
     start_line = 0
-    lineno = 0
-    for line in text_lines(path, stream, encoding, display, ConllFormatError):
+    lineno = first_line - 1
+    for line in text_lines(path, stream, encoding, display, ConllFormatError, first_line):
         lineno += 1
         if not line or line.isspace():
             if block:
@@ -141,7 +145,7 @@ def _read_sentences(
             raise ConllFormatError(f"{display}:{lineno}: the file does not end with an empty "
                                    "line (its last sentence has none after it)")
     if n_sentences == 0 and not allow_empty:
-        raise ConllFormatError(f"{display}:1: empty file, no sentences")
+        raise ConllFormatError(f"{display}:{first_line}: empty file, no sentences")
 
 
 def write_conll(

@@ -197,19 +197,21 @@ def read_gold_conll(
     stream: TextIO | BinaryIO | None = None,
     name: str | None = None,
     encoding: str = "utf-8",
+    first_line: int = 1,
 ) -> Iterator[ConllSrlSentence]:
     """Yield the sentences of a gold_conll file, validating them on the way.
 
     ``path="-"`` reads standard input; ``stream`` reads an open text or binary stream;
-    ``name`` is the file name used in messages. The input is read lazily.
+    ``name`` is the file name used in messages; ``first_line`` numbers the input's first line
+    (a later part of a file). The input is read lazily.
     """
     display = display_name(path, stream, name)
     try:
         codecs.lookup(encoding)
     except LookupError:
         raise GoldConllError(f"{display}:1: unknown text encoding {encoding!r}") from None
-    lines = text_lines(path, stream, encoding, display, GoldConllError)
-    return _Reader(display, layout).sentences(lines)
+    lines = text_lines(path, stream, encoding, display, GoldConllError, first_line)
+    return _Reader(display, layout).sentences(lines, first_line)
 
 
 def sentence_lines(
@@ -319,14 +321,15 @@ class _Reader:
     def fail(self, line: int, problem: str) -> GoldConllError:
         return GoldConllError(f"{self.display}:{line}: {problem}")
 
-    def sentences(self, lines: Iterable[str]) -> Iterator[ConllSrlSentence]:
+    def sentences(self, lines: Iterable[str], first_line: int = 1
+                  ) -> Iterator[ConllSrlSentence]:
         block: list[str] = []
         start = 0
         between: list[str] = []
         before: list[str] = []
         pending: tuple[list[str], int, list[str]] | None = None
         open_document = 0
-        lineno = 0
+        lineno = first_line - 1
         for line in lines:
             lineno += 1
             if line and not line.isspace() and not line.startswith("#"):

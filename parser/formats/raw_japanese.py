@@ -26,13 +26,15 @@ def read_raw_japanese(
     encoding: str = "utf-8",
     name: str | None = None,
     tagger: UniDicTagger | None = None,
+    first_line: int = 1,
 ) -> Iterator[BunsetsuSentence]:
     """Yield a sentence of UniDic morphemes for each line of the input (a path, "-" or None
-    for standard input, or an open stream)."""
+    for standard input, or an open stream); first_line numbers its first line."""
     tagger = tagger or UniDicTagger()
     path, stream, display = input_source(path, name)
-    lineno = 0
-    for chunk in line_chunks(path, stream, encoding, display, BunsetsuFormatError):
+    lineno = first_line - 1
+    for chunk in line_chunks(path, stream, encoding, display, BunsetsuFormatError,
+                             first_line):
         for text in chunk:
             lineno += 1
             if "\t" in text:

@@ -10,7 +10,7 @@ and gives one warning line when, in the worst column, they are more than `share`
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 MISSING = "_"
@@ -82,6 +82,18 @@ class TagCoverage:
                 else:
                     self.unknown[name][tag] = self.unknown[name].get(tag, 0) + n
 
+    def counts(self) -> dict[str, Any]:
+        """What has been counted: every field holding a count or a table of counts (a subclass's
+        too), without the columns and their known tags; add_counted adds it to another."""
+        return {f.name: getattr(self, f.name) for f in fields(self)
+                if _is_count(getattr(self, f.name))}
+
+    def add_counted(self, counts: Mapping[str, Any]) -> None:
+        """Add what another coverage of the same model counted (its counts()), as a parse in
+        shards (parser/scale_out) adds up those of its shards."""
+        for name, value in counts.items():
+            setattr(self, name, _sum_counts(getattr(self, name), value))
+
     def warning(self, source: str) -> str | None:
         """One line about the worst column when its missing and unknown tags exceed the share
         of the tokens, else None."""
@@ -104,3 +116,20 @@ class TagCoverage:
                          f"training ({examples})")
         advice = f"; {column.advice}" if column.advice else ""
         return f"{source}: {' and '.join(parts)}{advice}"
+
+
+def _is_count(value: Any) -> bool:
+    """An int (not a bool) or a dict of such counts, at any depth."""
+    if isinstance(value, dict):
+        return all(_is_count(item) for item in value.values())
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _sum_counts(mine: Any, other: Any) -> Any:
+    """Two counts, or two tables of counts, added up key by key."""
+    if isinstance(mine, dict):
+        total = dict(mine)
+        for key, value in other.items():
+            total[key] = _sum_counts(total[key], value) if key in total else value
+        return total
+    return mine + other

@@ -40,10 +40,10 @@ def display_name(path: str | os.PathLike | None, stream: object, name: str | Non
 
 def text_lines(
     path: str | os.PathLike | None, stream: TextIO | BinaryIO | None, encoding: str,
-    display: str, error: type[InputError],
+    display: str, error: type[InputError], first_line: int = 1,
 ) -> Iterator[str]:
     """Yield the lines of the input one by one (see line_chunks)."""
-    for chunk in line_chunks(path, stream, encoding, display, error):
+    for chunk in line_chunks(path, stream, encoding, display, error, first_line):
         yield from chunk
 
 

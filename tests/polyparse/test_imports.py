@@ -68,6 +68,20 @@ def test_dep_parse_loads_the_parser_and_nothing_else() -> None:
     assert not loaded & {"classifiers.evaluators.modes", "concurrent.futures", "numpy.ma"}
 
 
+def test_dask_is_loaded_only_for_a_cluster(tmp_path: Path) -> None:
+    """A parse in one process loads no scale-out machinery; --workers a process pool, not
+    Dask, which only --scheduler loads."""
+    out = str(tmp_path / "out.conllu")
+    alone = loaded_after(command_code("dep", "parse", str(EXAMPLE), "-o", out))
+    assert not alone & {"dask", "distributed", "parser.scale_out.runners", "multiprocessing"}
+    pooled = loaded_after(command_code("dep", "parse", str(EXAMPLE), "--workers", "2", "-o",
+                                       out))
+    assert "parser.scale_out.runners" in pooled
+    assert not pooled & {"dask", "distributed"}
+    loaded = loaded_after("import polyparse\npolyparse.parse_files")
+    assert not loaded & {"dask", "distributed"}
+
+
 def test_ja_parse_loads_the_bunsetsu_parser_and_nothing_else(tmp_path: Path) -> None:
     loaded = loaded_after(command_code("ja", "parse", str(KNP_EXAMPLE), "-o",
                                        str(tmp_path / "out.knp")))

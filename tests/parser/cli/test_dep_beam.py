@@ -54,6 +54,10 @@ def test_train_parse_and_evaluate(model: Path, files: dict[str, Path], tmp_path:
     (["--classifier", "structured-perceptron", "-C", "0.5"], "-C does not apply"),
     (["--classifier", "structured-perceptron", "--features", "rich"], "--features does not"),
     (["--classifier", "structured-perceptron", "--threads", "2"], "--threads does not"),
+    (["--classifier", "structured-perceptron", "--workers", "2"],
+     "--workers does not apply to --classifier structured-perceptron, whose perceptron"),
+    (["--classifier", "structured-perceptron", "--scheduler", "tcp://127.0.0.1:9"],
+     "--scheduler does not apply to --classifier structured-perceptron"),
     (["--beam", "4"], "--beam does not apply to --classifier poly2-linear"),
     (["--classifier", "pa-slicing", "--epochs", "3"], "--epochs does not apply"),
     (["--classifier", "structured-perceptron", "--beam", "65"], "beam must be at most 64"),
@@ -67,6 +71,21 @@ def test_options_that_do_not_fit(options: list[str], expected: str, tmp_path: Pa
                  str(target), *options])
     one_error_line(capsys, code, expected)
     assert not target.exists()
+
+
+def test_parse_in_shards(model: Path, files: dict[str, Path], tmp_path: Path) -> None:
+    """A beam model parses in shards on two workers (its --beam with it) as in one process."""
+    for beam in ("1", "3"):
+        one = tmp_path / f"one{beam}.conllu"
+        assert main(["dep", "parse", "--model", str(model), str(files["test"]), "-o", str(one),
+                     "--beam", beam]) == 0
+        parts = tmp_path / f"parts{beam}"
+        assert main(["dep", "parse", "--model", str(model), str(files["test"]), "--beam", beam,
+                     "--workers", "2", "--shard-size", "2K", "--output-dir", str(parts),
+                     "--quiet"]) == 0
+        written = sorted(parts.glob("part-*"))
+        assert len(written) > 2 and (parts / "_SUCCESS").exists()
+        assert b"".join(p.read_bytes() for p in written) == one.read_bytes()
 
 
 def test_parse_options_that_do_not_fit(model: Path, files: dict[str, Path], tmp_path: Path,

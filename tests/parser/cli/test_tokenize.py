@@ -91,6 +91,9 @@ def test_bad_input_is_one_line(tmp_path: Path, capsys) -> None:
 def test_options_are_checked_before_reading(tmp_path: Path, capsys) -> None:
     one_error_line(capsys, main(["dep", "parse", "--tokenizer", "x.model", "-"]),
                    "--tokenizer applies to --format raw or tokens")
+    one_error_line(capsys, main(["dep", "parse", "--format", "raw", "--workers", "2",
+                                 str(tmp_path / "missing.txt")]),
+                   "--format raw is read in one process")
     one_error_line(capsys, main(["tokenize", "tokenize", str(tmp_path / "missing.txt")]),
                    "missing.txt")
     one_error_line(capsys, main(["tokenize", "train", "--train", "x.conllu", "--model",

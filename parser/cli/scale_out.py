@@ -1,0 +1,218 @@
+"""The scale-out options every prediction command takes (`--workers N`, `--scheduler ADDRESS`,
+`--output-dir DIR`, `--resume`, `--shard-size SIZE`; docs/scale.md), checked before any data
+is read, and the run in shards they ask for (parser/scale_out/). Dask is imported only when
+`--scheduler` is given."""
+from __future__ import annotations
+
+import argparse
+import io
+import math
+import os
+import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from features.errors import InputError
+from parser.cli.common import file_sha256, progress_bar
+
+SCHEDULER_VARIABLE = "DASK_SCHEDULER_ADDRESS"
+_SIZE = re.compile(r"([0-9]+)\s*([KMG]?)i?B?", re.I)
+_SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+
+
+def shard_size(text: str) -> int:
+    """A --shard-size value: bytes, or a number with K, M or G (binary units)."""
+    found = _SIZE.fullmatch(text.strip())
+    if found is None or int(found.group(1)) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size in bytes (such as 4M)")
+    return int(found.group(1)) * _SIZE_UNITS[found.group(2).upper()]
+
+
+def worker_count(text: str) -> int:
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if count < 1:
+        raise argparse.ArgumentTypeError("at least 1")
+    return count
+
+
+def add_worker_options(group: Any, what: str) -> None:
+    """--workers and --scheduler, for what the workers do."""
+    group.add_argument("--workers", type=worker_count, metavar="N",
+                       help=f"{what} in N local worker processes (the result is the same)")
+    group.add_argument("--scheduler", nargs="?", const="", metavar="ADDRESS",
+                       help=f"{what} on the Dask cluster of this scheduler (tcp://HOST:PORT; "
+                            f"without ADDRESS: ${SCHEDULER_VARIABLE}); pip install "
+                            "'polyparse[dask]'")
+
+
+def add_training_options(command: argparse.ArgumentParser) -> None:
+    """--workers and --scheduler of a training command (docs/scale.md)."""
+    add_worker_options(command.add_argument_group("scale-out (docs/scale.md)"),
+                       "greedy parsers: train the classifiers")
+
+
+def add_scale_out_options(command: argparse.ArgumentParser) -> None:
+    """The scale-out options of a prediction command, in their own group of its --help."""
+    from parser.scale_out.shards import SHARD_BYTES
+
+    group = command.add_argument_group("scale-out (docs/scale.md)")
+    add_worker_options(group, "parse")
+    group.add_argument("--output-dir", metavar="DIR",
+                       help="write one part file per shard, _manifest.jsonl and _SUCCESS into "
+                            "DIR instead of one output")
+    group.add_argument("--resume", action="store_true",
+                       help="complete the run that wrote --output-dir DIR: redo only its "
+                            "missing or damaged parts")
+    group.add_argument("--shard-size", type=shard_size, default=SHARD_BYTES, metavar="SIZE",
+                       help="input bytes per shard, cut at the next record (default 1M)")
+
+
+def wants_scale_out(args: argparse.Namespace) -> bool:
+    """Whether the run goes in shards: --workers, --scheduler or --output-dir given."""
+    return args.workers is not None or args.scheduler is not None or args.output_dir is not None
+
+
+def check_scale_out(args: argparse.Namespace, command: str, encoding: str = "utf-8") -> None:
+    """One line for options that do not go together, before any data is read; sets
+    args.scheduler to the address (the environment's when --scheduler has none)."""
+    from parser.scale_out.parts_directory import check_parts_folder
+
+    if args.resume and args.output_dir is None:
+        raise InputError(f"{command}: --resume completes an --output-dir; give the folder")
+    if not wants_scale_out(args):
+        return
+    check_workers(args, command)
+    if args.output_dir is not None and getattr(args, "output", None) is not None:
+        raise InputError(f"{command}: -o writes one file and --output-dir a folder of parts; "
+                         "give one of them")
+    if args.resume and args.input == "-":
+        raise InputError(f"{command}: --resume reads the input again, so it must be a file, "
+                         "not standard input")
+    if any(c.encode(encoding) != c.encode("ascii") for c in "\n\t\r #E"):
+        raise InputError(f"{command}: --encoding {encoding} does not write line ends and "
+                         "ASCII as ASCII does, so the input cannot be cut into shards; run "
+                         "without --workers, --scheduler and --output-dir")
+    if args.output_dir is not None:
+        check_parts_folder(args.output_dir, args.resume)
+
+
+def check_workers(args: argparse.Namespace, command: str) -> None:
+    """--workers and --scheduler do not go together; sets args.scheduler to the address (the
+    environment's when --scheduler has none) and checks that Dask is installed."""
+    if args.workers is not None and args.scheduler is not None:
+        raise InputError(f"{command}: --workers starts local workers and --scheduler uses a "
+                         "cluster's; give one of them")
+    if args.scheduler is not None:
+        args.scheduler = args.scheduler or os.environ.get(SCHEDULER_VARIABLE, "")
+        if not args.scheduler:
+            raise InputError(f"{command}: --scheduler needs an address (tcp://HOST:PORT), "
+                             f"given or in ${SCHEDULER_VARIABLE}")
+        from importlib.util import find_spec
+
+        if find_spec("distributed") is None:
+            raise InputError(f"{command}: --scheduler needs Dask's distributed package: pip "
+                             "install 'polyparse[dask]'")
+
+
+@contextmanager
+def training_executor(args: argparse.Namespace) -> Iterator[Any]:
+    """The executor a training command's options ask for (None: its own threads), shut down
+    on the way out, at once when an exception (a signal) ends the run."""
+    from parser.scale_out import runners
+
+    if args.scheduler is not None:
+        executor = runners.DaskJobs(args.scheduler)
+    elif args.workers is not None and args.workers > 1:
+        executor = runners.TrainingPool(args.workers)
+    else:
+        yield None
+        return
+    from concurrent.futures.process import BrokenProcessPool
+
+    try:
+        yield executor
+    except BrokenProcessPool:
+        executor.shutdown(wait=False, cancel_futures=True)
+        raise InputError("a training worker process died (killed, or out of memory); the "
+                         "model was not written") from None
+    except BaseException:
+        executor.shutdown(wait=False, cancel_futures=True)
+        raise
+    executor.shutdown()
+
+
+def make_runner(args: argparse.Namespace, task: Any, model: Any, model_path: str) -> Any:
+    """The runner the options ask for: a Dask client (--scheduler), a process pool
+    (--workers N, N > 1), or this process."""
+    from parser.scale_out import runners
+
+    if args.scheduler is not None:
+        return runners.DaskRunner(task, model, args.scheduler, model_path)
+    if args.workers is not None and args.workers > 1:
+        return runners.ProcessPoolRunner(task, model, args.workers)
+    return runners.InProcessRunner(task, model)
+
+
+def input_identity(path: str) -> dict[str, Any]:
+    """The input as an output folder records it: its path, size and sha256."""
+    if path == "-":
+        return {"path": "<stdin>"}
+    return {"path": os.path.abspath(path), "size": os.path.getsize(path),
+            "sha256": file_sha256(path)}
+
+
+def run_in_shards(args: argparse.Namespace, command: str, task: Any, model: Any,
+                  model_path: str, input_format: str, settings: dict[str, Any],
+                  on_result: Callable[[Any], None] = lambda result: None,
+                  output: str | None = None, discard_output: bool = False) -> dict[str, Any]:
+    """The input of args parsed in shards by task on model, as the options ask; the tallies of
+    the shards, summed. on_result(result) is told of each shard's result. Without
+    --output-dir, the output goes to output (default: args.output; None or "-": standard
+    output), or nowhere with discard_output."""
+    from features.output_files import output_stream
+    from parser.formats.record_boundaries import cut_rule_of
+    from parser.formats.streaming import input_stream
+    from parser.scale_out.parts_directory import PartsDirectory
+    from parser.scale_out.sharded_run import run_to_parts, run_to_stream
+    from parser.scale_out.shards import cut_shards
+
+    name = "<stdin>" if args.input == "-" else args.input
+    parts = None
+    if args.output_dir is not None:
+        identity = {"command": command, "input": input_identity(args.input),
+                    "model": {"sha256": file_sha256(model_path)}, "settings": settings,
+                    "shard_bytes": args.shard_size}
+        parts = PartsDirectory(args.output_dir, identity, args.resume)
+    runner = make_runner(args, task, model, model_path)
+    total = None if args.input == "-" else max(1, math.ceil(os.path.getsize(args.input)
+                                                           / args.shard_size))
+    progress: Any = None
+
+    def done(result: Any) -> None:
+        progress.update(1)
+        if result is not None:
+            on_result(result)
+
+    try:
+        with input_stream(args.input) as (stream, more_ready):
+            shards = cut_shards(stream, cut_rule_of(input_format), args.shard_size, name,
+                                more_ready)
+            if parts is not None:
+                progress = progress_bar(args, total=total, unit=" shards", desc="parsing")
+                return run_to_parts(shards, runner, parts, done)
+            if discard_output:
+                progress = progress_bar(args, total=total, unit=" shards", desc="parsing")
+                return run_to_stream(shards, runner, io.BytesIO(), done)
+            with output_stream(output or getattr(args, "output", None), binary=True) as out:
+                progress = progress_bar(args, total=total, unit=" shards", desc="parsing")
+                return run_to_stream(shards, runner, out, done, more_ready)
+    except BaseException:
+        runner.close(abort=True)
+        raise
+    finally:
+        if progress is not None:
+            progress.close()

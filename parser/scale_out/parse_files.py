@@ -1,0 +1,78 @@
+"""Files parsed in shards into an output folder, from Python: what `--output-dir` does on the
+command line, for many input files at once, on this process, a local process pool or the
+caller's own Dask client."""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import os
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from features.input_files import check_input_paths
+from parser.formats.record_boundaries import cut_rule_of
+from parser.scale_out.parts_directory import PartsDirectory, check_parts_folder
+from parser.scale_out.runners import DaskRunner, InProcessRunner, ProcessPoolRunner
+from parser.scale_out.shard_tasks import DependencyShardTask, JapaneseShardTask
+from parser.scale_out.sharded_run import run_to_parts
+from parser.scale_out.shards import SHARD_BYTES, Shard, cut_shards
+
+
+def file_identity(path: str) -> dict[str, Any]:
+    digest = hashlib.sha256()
+    with open(path, "rb") as stream:
+        for chunk in iter(lambda: stream.read(1 << 20), b""):
+            digest.update(chunk)
+    return {"path": os.path.abspath(path), "size": os.path.getsize(path),
+            "sha256": digest.hexdigest()}
+
+
+def shards_of_files(paths: Iterable[str], fmt: str, shard_bytes: int) -> Iterator[Shard]:
+    """The shards of every file in turn, numbered on from one file to the next."""
+    index = 0
+    for path in paths:
+        with open(path, "rb") as stream:
+            for shard in cut_shards(stream, cut_rule_of(fmt), shard_bytes, path):
+                yield dataclasses.replace(shard, index=index)
+                index += 1
+
+
+def task_of(model: Any, fmt: str) -> Any:
+    """The shard task of a library parser (parser/dependency or parser/bunsetsu)."""
+    from parser.dependency.dependency_parser import DependencyParser
+
+    if isinstance(model, DependencyParser):
+        return DependencyShardTask(fmt)
+    return JapaneseShardTask(fmt)
+
+
+def parse_files_into(paths: Iterable[str | os.PathLike], output_dir: str | os.PathLike,
+                     model: Any, fmt: str, client: Any = None, workers: int | None = None,
+                     shard_bytes: int = SHARD_BYTES, resume: bool = False
+                     ) -> list[dict[str, Any]]:
+    """Parse the files with a library parser (model) into output_dir (see
+    parser/scale_out/parts_directory.py): on the Dask client's cluster, in `workers` local
+    processes, or in this process; the manifest's lines of the parts."""
+    paths = [os.fspath(path) for path in paths]
+    if client is not None and workers is not None:
+        raise ValueError("give a Dask client or a number of workers, not both")
+    if workers is not None and workers < 1:
+        raise ValueError(f"workers must be at least 1, not {workers}")
+    if not paths:
+        raise ValueError("no input files")
+    check_input_paths(paths)
+    check_parts_folder(os.fspath(output_dir), resume)
+    identity = {"command": f"parse_files {fmt}",
+                "input": [file_identity(path) for path in paths],
+                "model": {"sha256": hashlib.sha256(model.pickle_bytes()).hexdigest()},
+                "settings": {"format": fmt}, "shard_bytes": shard_bytes}
+    parts = PartsDirectory(output_dir, identity, resume)
+    task = task_of(model, fmt)
+    if client is not None:
+        runner: Any = DaskRunner(task, model, client=client)
+    elif workers is not None and workers > 1:
+        runner = ProcessPoolRunner(task, model, workers)
+    else:
+        runner = InProcessRunner(task, model)
+    run_to_parts(shards_of_files(paths, fmt, shard_bytes), runner, parts, lambda result: None)
+    return [parts.entries[index] for index in sorted(parts.entries)]

@@ -1,0 +1,407 @@
+"""Where shards run: here, in a local process pool, or on a Dask cluster.
+
+Each runner takes a shard task (parser/scale_out/shard_tasks.py) and the model, sends the model
+to each worker once, and then runs shards: submit(shard) gives a handle, result(handle) waits for
+its ShardResult. None of them schedules anything itself: the pool is the standard library's
+ProcessPoolExecutor, the cluster is Dask's.
+
+- InProcessRunner runs a shard when its result is asked for (`--workers 1`, or `--output-dir`
+  alone).
+- ProcessPoolRunner (`--workers N`): N processes forked from this one after the model is loaded,
+  so each has the model without copying it (on systems without fork, the pool's initializer
+  receives it pickled, once per process: its model bytes, checked by sha256,
+  classifiers/model_bytes.py). A worker that dies (SIGKILL, out of memory) breaks the pool: a new
+  pool is made and the shards that had not come back are sent again, each at most MAX_ATTEMPTS
+  times.
+- DaskRunner (`--scheduler ADDRESS`): a client of the scheduler; the model's file bytes are
+  scattered to every worker once (parser/scale_out/model_transfer.py: checked by sha256, built
+  into the model by a worker's first task), each task gets the shard and the scattered bytes.
+  When a worker dies, Dask runs its tasks again on another (the scheduler's allowed-failures)
+  and copies the model's bytes to the worker that replaces it; when it held their last copy
+  (Dask's memory manager drops the copies no waiting task needs), the shards that needed them
+  are cancelled, and the driver scatters the bytes again and sends those shards again. The
+  shard's bytes travel inside its task, through the scheduler: scattered instead, they would
+  die with their worker (Dask keeps no way to make scattered data again), and the driver would
+  have to send them again itself.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import uuid
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from features.errors import InputError
+from features.worker_threads import QUIT_SIGNALS, quit_signals_blocked
+from parser.scale_out.model_transfer import ModelPayload
+from parser.scale_out.shards import Shard, ShardResult
+
+# How many times a shard is sent to a process pool before its loss is an error (Dask's
+# scheduler counts the same way: distributed.scheduler.allowed-failures, 3 by default).
+MAX_ATTEMPTS = 4
+# Shards in flight per worker: enough that a worker never waits for the next one.
+SHARDS_PER_WORKER = 4
+
+
+class ShardRunner(Protocol):
+    """What the driver (parser/scale_out/sharded_run.py) needs of a runner."""
+
+    workers: int
+
+    def submit(self, shard: Shard) -> Any: ...
+
+    def result(self, handle: Any) -> ShardResult: ...
+
+    def close(self, abort: bool = False) -> None: ...
+
+
+class InProcessRunner:
+    """Shards run in this process, each when its result is asked for."""
+
+    workers = 1
+
+    def __init__(self, task: Any, model: Any) -> None:
+        self.task = task
+        self.model = model
+
+    def submit(self, shard: Shard) -> Shard:
+        return shard
+
+    def result(self, handle: Shard) -> ShardResult:
+        return self.task(self.model, handle)
+
+    def close(self, abort: bool = False) -> None:
+        pass
+
+
+# The model of a pool's worker process, set once by the pool's initializer.
+_worker_model: Any = None
+
+
+def _start_pool_worker(model: Any, driver: int) -> None:
+    """A pool worker's start: the model kept for its tasks; SIGINT (a terminal's ^C, sent to
+    the whole process group) ignored, since the driver ends the workers itself; SIGTERM and
+    SIGHUP end it at once, and so does its driver's end, however it ends (Linux)."""
+    global _worker_model
+    _worker_model = model
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, QUIT_SIGNALS)
+    _end_with_the_driver(driver)
+
+
+# prctl(2)'s option: the signal a process gets when the thread that forked it ends.
+_PR_SET_PDEATHSIG = 1
+
+
+def _end_with_the_driver(driver: int) -> None:
+    """SIGTERM to this process when its parent, the driver (process id `driver`), ends
+    (Linux's PR_SET_PDEATHSIG; elsewhere nothing): a driver killed by SIGKILL leaves no worker
+    behind."""
+    import ctypes
+    import ctypes.util
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return
+    libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    if os.getppid() != driver:
+        os.kill(os.getpid(), signal.SIGTERM)
+
+
+def _run_in_pool_worker(task: Any, shard: Shard) -> ShardResult:
+    return task(_worker_model, shard)
+
+
+@dataclass
+class _PoolHandle:
+    shard: Shard
+    future: Any
+    pool_number: int
+    attempts: int = 1
+
+
+class ProcessPoolRunner:
+    """Shards run in a pool of `workers` processes (see the module notes)."""
+
+    def __init__(self, task: Any, model: Any, workers: int) -> None:
+        self.task = task
+        self.model = model
+        self.workers = workers
+        methods = multiprocessing.get_all_start_methods()
+        self.context = multiprocessing.get_context("fork" if "fork" in methods else None)
+        self.pool: Any = None
+        self.pool_number = 0
+        self._new_pool()
+
+    def _new_pool(self) -> None:
+        from concurrent.futures import ProcessPoolExecutor
+
+        if self.pool is not None:
+            self.pool.shutdown(wait=False, cancel_futures=True)
+        self.pool = ProcessPoolExecutor(self.workers, mp_context=self.context,
+                                        initializer=_start_pool_worker,
+                                        initargs=(self.model, os.getpid()))
+        self.pool_number += 1
+
+    def submit(self, shard: Shard) -> _PoolHandle:
+        future = self._send(shard)
+        return _PoolHandle(shard, future, self.pool_number)
+
+    def _send(self, shard: Shard) -> Any:
+        """The shard submitted to the pool; a pool found broken (a worker died since the last
+        result) is replaced first."""
+        from concurrent.futures.process import BrokenProcessPool
+
+        with quit_signals_blocked():
+            try:
+                return self.pool.submit(_run_in_pool_worker, self.task, shard)
+            except BrokenProcessPool:
+                self._new_pool()
+                return self.pool.submit(_run_in_pool_worker, self.task, shard)
+
+    def result(self, handle: _PoolHandle) -> ShardResult:
+        from concurrent.futures.process import BrokenProcessPool
+
+        while True:
+            try:
+                return handle.future.result()
+            except BrokenProcessPool:
+                if handle.pool_number == self.pool_number:
+                    self._new_pool()
+                if handle.attempts >= MAX_ATTEMPTS:
+                    raise InputError(_lost_message(handle.shard, handle.attempts)) from None
+                handle.attempts += 1
+                handle.future = self._send(handle.shard)
+                handle.pool_number = self.pool_number
+
+    def close(self, abort: bool = False) -> None:
+        """Shut the pool down: at once when aborting (its workers ended, the shards not
+        started dropped), else once its workers have left."""
+        if self.pool is None:
+            return
+        pool, self.pool = self.pool, None
+        if abort:
+            _stop_pool(pool)
+        else:
+            pool.shutdown(wait=True)
+
+
+def _stop_pool(pool: Any) -> None:
+    """Shut a ProcessPoolExecutor down now and end its worker processes (Python 3.14's
+    terminate_workers; before it, through the pool's table of its processes, taken before the
+    shutdown empties it): a worker idle on the pool's queue would otherwise wait for ever once
+    the driver has gone."""
+    terminate = getattr(pool, "terminate_workers", None)
+    if terminate is not None:
+        terminate()
+        return
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+
+
+def _lost_message(shard: Shard, attempts: int) -> str:
+    return (f"{shard.source}: the worker parsing the shard at line {shard.first_line} (bytes "
+            f"{shard.start}-{shard.end}) died {attempts} times; giving up")
+
+
+def run_shard_task(task: Any, payload: ModelPayload, shard: Shard) -> ShardResult:
+    """A Dask task: the shard task on the model of the scattered payload."""
+    return task(payload.model(), shard)
+
+
+@dataclass
+class _DaskHandle:
+    shard: Shard
+    future: Any = None
+    # The scattered model the future's task was given (DaskRunner.model when submitted).
+    model: Any = None
+    attempts: int = 0
+
+
+class DaskRunner:
+    """Shards run on the Dask cluster whose scheduler is at `address`, or of a client of the
+    caller's (which stays open), see the module notes; model_path: the file the model was
+    loaded from, whose bytes are sent.
+
+    The model's bytes are scattered to every worker, but Dask keeps no way to make scattered
+    data again, and its active memory manager drops the copies no waiting task needs: when
+    the last worker holding them dies, the shards that needed them are cancelled. A shard found
+    cancelled is sent again (at most MAX_ATTEMPTS times) with the model scattered again, once
+    per loss."""
+
+    def __init__(self, task: Any, model: Any, address: str | None = None,
+                 model_path: str | None = None, client: Any = None) -> None:
+        self.task = task
+        self.own_client = client is None
+        self.client = client if client is not None else connect(address or "")
+        threads = sum(self.client.nthreads().values())
+        if not threads:
+            self.client.wait_for_workers(1)
+            threads = sum(self.client.nthreads().values())
+        self.workers = threads
+        self.payload = ModelPayload.of(model, model_path)
+        self.model = self._scatter_model()
+        self.handles: dict[int, _DaskHandle] = {}
+        self.run_id = uuid.uuid4().hex
+
+    def _scatter_model(self) -> Any:
+        try:
+            return self.client.scatter(self.payload, broadcast=True, hash=False)
+        except TimeoutError:
+            raise InputError("the Dask cluster has no worker to send the model to") from None
+
+    def _send(self, handle: _DaskHandle) -> None:
+        if handle.attempts >= MAX_ATTEMPTS:
+            raise InputError(_lost_message(handle.shard, handle.attempts))
+        handle.attempts += 1
+        handle.model = self.model
+        handle.future = self.client.submit(
+            run_shard_task, self.task, self.model, handle.shard, pure=False,
+            key=f"polyparse-shard-{self.run_id}-{handle.shard.index}-{handle.attempts}")
+
+    def submit(self, shard: Shard) -> _DaskHandle:
+        handle = _DaskHandle(shard)
+        self._send(handle)
+        self.handles[shard.index] = handle
+        return handle
+
+    def result(self, handle: _DaskHandle) -> ShardResult:
+        from concurrent.futures import CancelledError
+
+        from distributed import KilledWorker
+
+        while True:
+            try:
+                result = handle.future.result()
+            except CancelledError:
+                self._send_again(handle)
+                continue
+            except KilledWorker:
+                raise InputError(_lost_message(handle.shard, handle.attempts)) from None
+            self.handles.pop(handle.shard.index, None)
+            return result
+
+    def _send_again(self, handle: _DaskHandle) -> None:
+        """A cancelled shard sent again, with every other shard found cancelled; the model
+        scattered again first unless that was done since the shard was sent."""
+        if handle.model is self.model:
+            self.model = self._scatter_model()
+        self._send(handle)
+        for other in self.handles.values():
+            if other is not handle and other.future.cancelled():
+                self._send(other)
+
+    def close(self, abort: bool = False) -> None:
+        if self.client is None:
+            return
+        client, self.client = self.client, None
+        if abort and self.handles:
+            client.cancel([handle.future for handle in self.handles.values()], force=True)
+        self.handles.clear()
+        if self.own_client:
+            client.close()
+
+
+def connect(address: str) -> Any:
+    """A Dask client of the scheduler at address; InputError when it does not answer."""
+    try:
+        with quit_signals_blocked():
+            from distributed import Client
+
+            return Client(address, set_as_default=False, timeout="20s")
+    except OSError as error:
+        raise InputError(f"--scheduler {address}: cannot reach the Dask scheduler "
+                         f"({error})") from None
+
+
+def shards_in_flight(runner: ShardRunner) -> int:
+    """How many shards the driver keeps submitted ahead of the one it waits for."""
+    return max(2, SHARDS_PER_WORKER * runner.workers)
+
+
+class DaskJobs:
+    """A Dask client as a concurrent.futures executor for training jobs: each array or matrix
+    argument is scattered to a worker (not carried in the task through the scheduler), then the
+    job is submitted with it. Scattered data dies with its worker, so a job whose data was lost
+    is scattered and submitted again (at most MAX_ATTEMPTS times) when its result is asked for."""
+
+    def __init__(self, address: str) -> None:
+        self.client = connect(address)
+        self.jobs: list[_DaskJob] = []
+
+    def submit(self, function: Any, *args: Any) -> _DaskJob:
+        job = _DaskJob(self, function, args)
+        self.jobs.append(job)
+        return job
+
+    def send(self, function: Any, args: tuple[Any, ...]) -> Any:
+        import numpy as np
+
+        from features.binary_matrix import BinaryMatrix
+
+        sent = [self.client.scatter(arg, hash=False)
+                if isinstance(arg, (np.ndarray, BinaryMatrix)) else arg for arg in args]
+        return self.client.submit(function, *sent, pure=False)
+
+    def shutdown(self, wait: bool = True, cancel_futures: bool = False) -> None:
+        if self.client is None:
+            return
+        client, self.client = self.client, None
+        if cancel_futures:
+            client.cancel([job.future for job in self.jobs], force=True)
+        client.close()
+
+
+class _DaskJob:
+    """A training job on Dask; result() sends it again when its worker died with its data."""
+
+    def __init__(self, jobs: DaskJobs, function: Any, args: tuple[Any, ...]) -> None:
+        self.jobs, self.function, self.args = jobs, function, args
+        self.attempts = 1
+        self.future = jobs.send(function, args)
+
+    def result(self) -> Any:
+        from concurrent.futures import CancelledError
+
+        while True:
+            try:
+                return self.future.result()
+            except (CancelledError, OSError):
+                if self.attempts >= MAX_ATTEMPTS:
+                    raise InputError(f"a training job was lost with its Dask worker "
+                                     f"{self.attempts} times; giving up") from None
+                self.attempts += 1
+                self.future = self.jobs.send(self.function, self.args)
+
+
+class TrainingPool:
+    """A ProcessPoolExecutor of `workers` forked processes for training jobs, whose workers
+    leave SIGINT to the driver and end on SIGTERM; shutdown(cancel_futures=True) ends them at
+    once."""
+
+    def __init__(self, workers: int) -> None:
+        from concurrent.futures import ProcessPoolExecutor
+
+        methods = multiprocessing.get_all_start_methods()
+        self.pool = ProcessPoolExecutor(
+            workers, mp_context=multiprocessing.get_context("fork" if "fork" in methods
+                                                            else None),
+            initializer=_start_pool_worker, initargs=(None, os.getpid()))
+
+    def submit(self, function: Any, *args: Any) -> Any:
+        with quit_signals_blocked():
+            return self.pool.submit(function, *args)
+
+    def shutdown(self, wait: bool = True, cancel_futures: bool = False) -> None:
+        if cancel_futures:
+            _stop_pool(self.pool)
+        else:
+            self.pool.shutdown(wait=wait)

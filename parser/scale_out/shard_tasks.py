@@ -1,0 +1,216 @@
+"""What a worker does with one shard, for each prediction command: the one-process stream
+function of the command run on the shard's bytes, its first line numbered as in the whole input,
+so that the output bytes and any message are those a one-process run gives for that part.
+
+A task is a small frozen object (the command's settings, no model) called with the model and
+the shard; it pickles, so that a process pool or a Dask worker receives it with each shard while
+the model is sent to each worker once (parser/scale_out/runners.py).
+"""
+from __future__ import annotations
+
+import io
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from features.errors import InputError
+from parser.scale_out.shards import Shard, ShardResult
+
+# The result a shard task fills in: its output stream, coverage and tallies.
+Filler = Callable[[Any, Shard, io.BytesIO, ShardResult], None]
+
+
+def run_task(fill: Filler, model: Any, shard: Shard) -> ShardResult:
+    """fill(model, shard, output, result), timed; an input error is the result's message and
+    leaves its output empty."""
+    started = time.perf_counter()
+    result = ShardResult(shard.index)
+    output = io.BytesIO()
+    try:
+        fill(model, shard, output, result)
+        result.output = output.getvalue()
+    except InputError as error:
+        result.error = str(error)
+        result.records = 0
+        result.coverage = {}
+        result.tallies = {}
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _text_output(output: io.BytesIO, encoding: str) -> io.TextIOWrapper:
+    """A text layer over output in encoding, writing line ends as given (as output_stream)."""
+    return io.TextIOWrapper(output, encoding=encoding, newline="", write_through=True)
+
+
+@dataclass(frozen=True)
+class DependencyShardTask:
+    """`dep parse` of a shard (parser/dependency/conll_files.py)."""
+
+    fmt: str = "conllu"
+    encoding: str = "utf-8"
+    keep_deps: bool = False
+
+    def __call__(self, parser: Any, shard: Shard) -> ShardResult:
+        return run_task(self.fill, parser, shard)
+
+    def fill(self, parser: Any, shard: Shard, output: io.BytesIO, result: ShardResult) -> None:
+        from parser.dependency.conll_files import parse_conll_stream
+
+        coverage = parser.tag_coverage()
+        text = _text_output(output, self.encoding)
+
+        def count(n: int) -> None:
+            result.records += n
+
+        parse_conll_stream(parser, io.BytesIO(shard.data), lambda: True, text, fmt=self.fmt,
+                           encoding=self.encoding, name=shard.source, keep_deps=self.keep_deps,
+                           coverage=coverage, progress=count, first_line=shard.first_line)
+        text.detach()
+        result.coverage = coverage.counts()
+
+
+@dataclass(frozen=True)
+class JapaneseShardTask:
+    """`ja parse` of a shard: the KNP fast path (parser/bunsetsu/stream_parsing.py's
+    KnpStreamParser, its batch and last bytes given the shard's first line) or the Python
+    path (the sentences read with their line numbers, parsed and written as parse_bunsetsu_stream
+    writes them)."""
+
+    fmt: str = "knp"
+    encoding: str = "utf-8"
+    rechunk: bool = False
+    output_format: str | None = None
+    model_name: str = "the model"
+
+    def __call__(self, parser: Any, shard: Shard) -> ShardResult:
+        return run_task(self.fill, parser, shard)
+
+    def fill(self, parser: Any, shard: Shard, output: io.BytesIO, result: ShardResult) -> None:
+        from parser.bunsetsu.stream_parsing import knp_fast_path
+        from parser.formats.bunsetsu import OUTPUT_FORMAT
+
+        coverage = parser.tag_coverage()
+        output_format = self.output_format or OUTPUT_FORMAT[self.fmt]
+        if knp_fast_path(self.fmt, self.encoding, self.rechunk, output_format):
+            result.records = self._fast_path(parser, shard, output, coverage)
+        else:
+            result.records = self._python_path(parser, shard, output, coverage, output_format)
+        result.coverage = coverage.counts()
+
+    def _fast_path(self, parser: Any, shard: Shard, output: io.BytesIO, coverage: Any) -> int:
+        from parser.bunsetsu.stream_parsing import KnpStreamParser
+
+        reader = KnpStreamParser(parser, shard.source, self.model_name, coverage, self.encoding)
+        # One thread: the workers are the parallelism.
+        reader.threads = 1
+        try:
+            used, n_lines, _ = reader.batch(memoryview(shard.data), shard.first_line,
+                                            output.write)
+            rest = shard.data[used:]
+            if rest or not reader.n_blocks:
+                reader.last_bytes(rest, shard.first_line + n_lines, output.write)
+        finally:
+            reader.close()
+        return reader.n_blocks
+
+    def _python_path(self, parser: Any, shard: Shard, output: io.BytesIO, coverage: Any,
+                     output_format: str) -> int:
+        from parser.bunsetsu.bunsetsu_files import parsed_blocks
+        from parser.formats.bunsetsu import read_bunsetsu
+
+        sentences = list(read_bunsetsu(io.BytesIO(shard.data), self.fmt, validate=False,
+                                       encoding=self.encoding, name=shard.source,
+                                       allow_empty=True, first_line=shard.first_line))
+        if any(not s.chunk_lines for s in sentences) and not parser.can_chunk:
+            raise InputError(f"ja parse: {shard.source}: sentences without bunsetsu lines need "
+                             f"a chunker, which {self.model_name} lacks")
+        coverage.add(sentences)
+        text = "".join(parsed_blocks(parser, sentences, output_format, self.rechunk))
+        output.write(text.encode(self.encoding))
+        return len(sentences)
+
+
+@dataclass(frozen=True)
+class BoundaryShardTask:
+    """`srl predict` of a shard: its sentences read with their line numbers, classified, and
+    written back with the predicted argument columns (parser/srl/boundaries.py)."""
+
+    layout: str
+
+    def __call__(self, detector: Any, shard: Shard) -> ShardResult:
+        return run_task(self.fill, detector, shard)
+
+    def fill(self, detector: Any, shard: Shard, output: io.BytesIO, result: ShardResult
+             ) -> None:
+        from parser.formats.gold_conll import LAYOUTS, read_gold_conll
+        from parser.srl.boundaries import predicted_lines
+
+        sentences = list(read_gold_conll(None, LAYOUTS[self.layout], io.BytesIO(shard.data),
+                                         shard.source, first_line=shard.first_line))
+        lines = predicted_lines(sentences, detector.decision_values(sentences).tolist())
+        output.write("".join(f"{line}\n" for line in lines).encode("utf-8"))
+        result.records = len(sentences)
+
+
+# The decision function of each classifier this process scores shards with, by the classifier
+# object and the evaluation settings (a kernel model's evaluator is built once per process).
+_decision_functions: dict[tuple[int, str | None, Any], Callable[[Any], Any]] = {}
+
+
+@dataclass(frozen=True)
+class ClassifierShardTask:
+    """`clf predict` of a shard of an svmlight file: its examples scored, their labels and
+    decision values written as `clf predict --decision-values` writes them (when
+    write_values), and the counts the summary needs as tallies: n, correct, and the labels
+    the model never saw (unseen_labels, one per such example)."""
+
+    eval_mode: str | None = None
+    rare_threshold: Any = None
+    write_values: bool = True
+
+    def __call__(self, clf: Any, shard: Shard) -> ShardResult:
+        return run_task(self.fill, clf, shard)
+
+    def decision_function(self, clf: Any) -> Callable[[Any], Any]:
+        """The classifier's decision function in this evaluation mode (a kernel model's
+        evaluator: classifiers/evaluators/modes.py), built once per process; the driver has
+        checked the settings (parser/cli/clf_run.py)."""
+        from classifiers.backends import is_kernel_model
+        from classifiers.evaluators.choices import DEFAULT_RARE_THRESHOLD, default_eval_mode
+        from classifiers.evaluators.modes import build_evaluator
+
+        key = (id(clf), self.eval_mode, self.rare_threshold)
+        found = _decision_functions.get(key)
+        if found is None:
+            found = clf.decision_function
+            if is_kernel_model(clf):
+                threshold = (DEFAULT_RARE_THRESHOLD if self.rare_threshold is None
+                             else self.rare_threshold)
+                found = build_evaluator(clf.expansion_,
+                                        self.eval_mode or default_eval_mode(clf.degree),
+                                        threshold).decision_function
+            _decision_functions[key] = found
+        return found
+
+    def fill(self, clf: Any, shard: Shard, output: io.BytesIO, result: ShardResult) -> None:
+        import numpy as np
+
+        from features.svmlight import parse_svmlight
+
+        X, y = parse_svmlight(shard.data, shard.source, first_line=shard.first_line,
+                              allow_empty=True)
+        if not len(y):
+            result.tallies = {"n": 0, "correct": 0, "unseen_labels": []}
+            return
+        values = self.decision_function(clf)(X)
+        predicted = clf.predict_from_decision(values)
+        unseen = ~np.isin(y, clf.classes_)
+        result.records = len(y)
+        result.tallies = {"n": len(y), "correct": int(np.count_nonzero(predicted == y)),
+                          "unseen_labels": y[unseen].tolist()}
+        if self.write_values:
+            output.write("".join(" ".join([str(label)] + [repr(v) for v in row]) + "\n"
+                                 for label, row in zip(predicted.tolist(), values.tolist())
+                                 ).encode("utf-8"))
