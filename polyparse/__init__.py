@@ -165,8 +165,8 @@ if TYPE_CHECKING:
         train_japanese_parser,
     )
     from polyparse.pictures import render
-    from polyparse.tokenization import load_tokenizer, tokenize
     from polyparse.scale_out import parse_files
+    from polyparse.tokenization import load_tokenizer, tokenize
     from polyparse.trees import (
         BoundaryModel,
         evaluate_boundaries,
