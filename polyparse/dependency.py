@@ -55,11 +55,15 @@ class Parser(ModelBytes):
     evaluation mode (or beam width), so process pools and Dask workers get the same parser.
     """
 
-    def __init__(self, model: DependencyModel) -> None:
+    def __init__(self, model: DependencyModel, tagger: Path | None = None) -> None:
         if not isinstance(model, (DependencyParser, BeamParser)):
             raise TypeError("model must be a DependencyParser or a BeamParser, not "
                             f"{type(model).__name__}")
         self.model = model
+        # The tagger model that tags sentences whose words have no UPOS before they are
+        # parsed (loaded when first needed), or None.
+        self.tagger_path = None if tagger is None else os.fspath(tagger)
+        self._tagger: Any = None
 
     @property
     def config(self) -> ParserConfig | BeamConfig:
@@ -72,8 +76,8 @@ class Parser(ModelBytes):
         words lack the tags the model reads or have tags it never saw (plain forms, say), as
         the command line warns."""
         if isinstance(sentences, str):
-            parsed = sentences_from_text(sentences, allow_empty=True)
-            return to_text(parsed, self._parse(parsed))
+            parsed, trees = self._parse(sentences_from_text(sentences, allow_empty=True))
+            return to_text(parsed, trees)
         if sentences is None or isinstance(sentences, (bytes, bytearray, memoryview, dict,
                                                        int, float)):
             raise TypeError("parse takes CoNLL-U text (str), a conllu.TokenList, or an iterable "
@@ -88,16 +92,29 @@ class Parser(ModelBytes):
             parsed = sentences_from_tokenlists(items)
         else:
             parsed = sentences_from_tagged(items)
-        return to_tokenlists(parsed, self._parse(parsed))
+        parsed, trees = self._parse(parsed)
+        return to_tokenlists(parsed, trees)
 
-    def _parse(self, sentences: list[Sentence]) -> list[tuple[list[int], list[str]]]:
+    def _parse(self, sentences: list[Sentence]
+               ) -> tuple[list[Sentence], list[tuple[list[int], list[str]]]]:
+        """The sentences (those without UPOS tagged, when the parser has a tagger) and their
+        trees."""
+        if self.tagger_path is not None:
+            from parser.tagging.conll_files import lacks_tags, tag_missing
+
+            if any(lacks_tags(sentence) for sentence in sentences):
+                if self._tagger is None:
+                    from parser.tagging.tagger import Tagger
+
+                    self._tagger = Tagger.load(self.tagger_path)
+                sentences = tag_missing(self._tagger, sentences)
         if self.model.trained:
             coverage = self.model.tag_coverage()
             coverage.add(sentences)
             message = coverage.warning("the input")
             if message:
                 warnings.warn(message, InputWarning, stacklevel=3)
-        return self.model.parse(sentences)
+        return sentences, self.model.parse(sentences)
 
     def save(self, path: Path, compress: bool | None = None) -> None:
         """Write the model file (compress: zlib-compressed arrays, smaller and slower to load;
@@ -118,19 +135,29 @@ class Parser(ModelBytes):
         return cls(dependency_model_from_bytes(data, source))
 
     def runtime_settings(self) -> dict[str, Any]:
-        """The evaluation mode and rare threshold (a beam-search parser: its beam width), which
-        a pickle carries beside the bytes."""
-        return self.model.runtime_settings()
+        """The evaluation mode and rare threshold (a beam-search parser: its beam width) and
+        the tagger's path, which a pickle carries beside the bytes."""
+        settings = self.model.runtime_settings()
+        if self.tagger_path is not None:
+            settings["tagger"] = self.tagger_path
+        return settings
 
     def apply_runtime_settings(self, settings: dict[str, Any]) -> None:
         """Restore what runtime_settings() gave (on unpickling)."""
+        settings = dict(settings)
+        self.tagger_path = settings.pop("tagger", None)
+        self._tagger = None
         self.model.apply_runtime_settings(settings)
 
 
 def load_parser(path: Path | None = None, eval_mode: str | None = None,
                 rare_threshold: int | float | str | None = None,
-                beam: int | None = None) -> Parser:
+                beam: int | None = None, tagger: Path | None = None) -> Parser:
     """A parser from a model file, or the bundled English model when path is None.
+
+    tagger: a tagger model file (polyparse tag train) that tags the sentences whose words have
+    no UPOS before they are parsed; the bundled parser has the bundled English tagger unless
+    another is given, a parser of a model file none.
 
     eval_mode and rare_threshold choose how kernel models are evaluated (naive, pki, pke or
     split; every mode gives the same trees); by default a converted model (the bundled one)
@@ -142,7 +169,13 @@ def load_parser(path: Path | None = None, eval_mode: str | None = None,
         path = bundled_model()
         if path is None:
             raise InputError("this installation has no bundled model; give a model file")
+        if tagger is None:
+            from parser.models.bundled import bundled_tagger
+
+            tagger = bundled_tagger()
     check_input_path(path)
+    if tagger is not None:
+        check_input_path(tagger)
     model = load_dependency_model(os.fspath(path))
     if isinstance(model, BeamParser):
         if eval_mode is not None or rare_threshold is not None:
@@ -152,7 +185,7 @@ def load_parser(path: Path | None = None, eval_mode: str | None = None,
         if beam is not None:
             raise ValueError("beam applies to beam-search (structured-perceptron) models")
         model.choose_evaluation(eval_mode, rare_threshold)
-    return Parser(model)
+    return Parser(model, tagger)
 
 
 def train_parser(train: Path | Iterable[conllu.TokenList],

@@ -119,6 +119,11 @@ def register(dep: argparse.ArgumentParser) -> None:
     parse.add_argument("input", nargs="?", default="-", help="CoNLL file, or - for stdin")
     parse.add_argument("--model", help="parser model file (default: the bundled English model)")
     parse.add_argument("-o", "--output", help="output file (default stdout)")
+    parse.add_argument("--tagger", metavar="M",
+                       help="tagger model that tags sentences whose words have no UPOS (\"_\") "
+                            "before they are parsed, writing their UPOS, XPOS and LEMMA (default: "
+                            "the bundled English tagger with the bundled parser, none with "
+                            "--model)")
     parse.add_argument("--keep-deps", action="store_true",
                        help="keep the input's DEPS column (CoNLL-X: PHEAD, PDEPREL); by default "
                             "it is written as _, since it no longer matches the new tree")
@@ -263,8 +268,14 @@ def run_parse(args: argparse.Namespace) -> int:
     from parser.dependency.models import BeamParser, load_dependency_model
 
     check_output_path(args.output)
-    check_input_paths([args.input, args.model])
+    check_input_paths([args.input, args.model, args.tagger])
     model = args.model
+    tagger_model = args.tagger
+    if model is None and tagger_model is None:
+        from parser.models.bundled import bundled_tagger
+
+        found_tagger = bundled_tagger()
+        tagger_model = None if found_tagger is None else str(found_tagger)
     if model is None:
         from parser.models.bundled import bundled_model
 
@@ -275,8 +286,17 @@ def run_parse(args: argparse.Namespace) -> int:
         model = str(found)
     if args.beam is not None and not 1 <= args.beam <= MAX_BEAM:
         raise InputError(f"dep parse: --beam must be 1 to {MAX_BEAM}, not {args.beam}")
-    check_output_apart(args.output, [args.input, model])
+    check_output_apart(args.output, [args.input, model, tagger_model])
     parser = load_dependency_model(model)
+    prepare = None
+    if tagger_model is not None:
+        from parser.tagging.conll_files import MissingTagFiller
+        from parser.tagging.tagger import Tagger
+
+        # A given tagger is checked now, before any input is read; the bundled one is loaded
+        # only when the input lacks tags.
+        given = Tagger.load(args.tagger) if args.tagger is not None else None
+        prepare = MissingTagFiller(lambda: given or Tagger.load(tagger_model))
     try:
         if isinstance(parser, BeamParser):
             if args.eval_mode is not None or args.rare_threshold is not None:
@@ -296,9 +316,13 @@ def run_parse(args: argparse.Namespace) -> int:
               progress: Callable[[int], object]) -> None:
         parse_conll_stream(parser, stream, more_ready, out, fmt=args.format,
                            encoding=args.encoding, name=name, keep_deps=args.keep_deps,
-                           coverage=coverage, progress=progress)
+                           coverage=coverage, progress=progress, prepare=prepare)
 
-    return parse_streams(args, coverage, parse)
+    code = parse_streams(args, coverage, parse)
+    if prepare is not None and prepare.tagged:
+        progress_log(args)(f"tagged {prepare.tagged} sentences without UPOS with "
+                           f"{tagger_model}")
+    return code
 
 
 def run_evaluate(args: argparse.Namespace) -> int:

@@ -19,14 +19,20 @@ def parse_conll_stream(parser: DependencyParser, stream: BinaryIO,
                        more_ready: Callable[[], bool], out: TextIO, *, fmt: str = "conllu",
                        encoding: str = "utf-8", name: str = "<stdin>", keep_deps: bool = False,
                        coverage: TagCoverage | None = None,
-                       progress: Callable[[int], object] | None = None) -> None:
+                       progress: Callable[[int], object] | None = None,
+                       prepare: Callable[[list[Sentence]], list[Sentence]] | None = None
+                       ) -> None:
     """Parse every sentence of stream and write it to out with its new HEAD and DEPREL
     (parser/formats/conll.py's write_conll; keep_deps keeps the old DEPS column); coverage
-    counts the tags of the input, progress(n) is told of each batch of n sentences."""
+    counts the tags of the input, progress(n) is told of each batch of n sentences; prepare
+    turns each batch into the sentences parsed and written (the tagger filling in missing tags,
+    parser/tagging/conll_files.py's MissingTagFiller)."""
     sentences = read_conll(None, fmt=fmt, encoding=encoding, stream=stream, name=name,
                            allow_empty=True)
 
     def write_batch(batch: list[Sentence], target: TextIO) -> None:
+        if prepare is not None:
+            batch[:] = prepare(batch)
         for sentence, (heads, deprels) in zip(batch, parser.parse(batch)):
             write_conll(sentence, heads, deprels, target, keep_deps=keep_deps, fmt=fmt)
 

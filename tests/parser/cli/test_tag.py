@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import json
 import signal
-import sys
 from pathlib import Path
 
 import pytest
 
 from parser.cli.main import main
-from tests.parser.cli.user_runs import check_a_closed_pipe_ends_quietly, one_line, polyparse
+from tests.parser.cli.user_runs import (
+    POLYPARSE,
+    check_a_closed_pipe_ends_quietly,
+    one_line,
+    polyparse,
+)
 from tests.parser.tagging.synthetic import synthetic_conllu
 
 CONLL = Path(__file__).resolve().parents[2] / "data" / "conll"
@@ -117,9 +121,8 @@ def test_a_closed_pipe_ends_quietly(model: Path) -> None:
     if not hasattr(signal, "SIGPIPE"):
         pytest.skip("no SIGPIPE")
     block = synthetic_conllu(1, seed=1).encode()
-    check_a_closed_pipe_ends_quietly(
-        [sys.executable, "-m", "parser.cli.main", "tag", "tag", "--model", str(model), "-"],
-        block, b"\n\n", 1, block * 5000)
+    check_a_closed_pipe_ends_quietly([POLYPARSE, "tag", "tag", "--model", str(model), "-"],
+                                     block, b"\n\n", 1, block * 20)
 
 
 def test_dep_parse_tags_untagged_words(model: Path, tmp_path: Path,
