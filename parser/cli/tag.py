@@ -69,10 +69,17 @@ def register(tag: argparse.ArgumentParser) -> None:
             "feature pairs seen in fewer training words are dropped", type=int)
     train.add_argument("--min-feature-count", type=int, default=TaggerConfig.min_feature_count,
                        help="rarer features are dropped (default %(default)s)")
+    train.add_argument("--min-word-count", type=int, default=TaggerConfig.min_word_count,
+                       help="rarer forms are read as unknown words, in training too (default "
+                            "%(default)s)")
     train.add_argument("--dictionary-min-count", type=int,
                        default=TaggerConfig.dictionary_min_count,
                        help="forms seen this often only get the tags they had in training; 0: "
                             "no tag dictionary (default %(default)s)")
+    train.add_argument("--dictionary-min-share", type=float,
+                       default=TaggerConfig.dictionary_min_share,
+                       help="tag dictionary: tags that made a smaller part of a form's "
+                            "occurrences are dropped as noise (default %(default)s)")
     train.add_argument("--ambiguity-min-count", type=int,
                        default=TaggerConfig.ambiguity_min_count,
                        help="rarer lowercase forms have no ambiguity class (default "
@@ -133,8 +140,10 @@ def run_train(args: argparse.Namespace) -> int:
             iterations=args.iterations, min_pair_count=args.min_pair_count)
         config = TaggerConfig(template_set=args.templates, classifier=args.classifier,
                               classifier_params=params, min_feature_count=args.min_feature_count,
+                              min_word_count=args.min_word_count,
                               ambiguity_min_count=args.ambiguity_min_count,
-                              dictionary_min_count=args.dictionary_min_count, seed=args.seed)
+                              dictionary_min_count=args.dictionary_min_count,
+                              dictionary_min_share=args.dictionary_min_share, seed=args.seed)
     except ValueError as error:
         raise InputError(f"tag train: {error}") from None
     check_input_paths([args.train, args.dev])

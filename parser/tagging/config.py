@@ -38,9 +38,11 @@ class TaggerConfig:
     """template_set: left (left-to-right, ambiguity classes on the right) or two-pass (a
     second tagger reading the first one's tags of the next words); classifier and
     classifier_params: the backend and its constructor arguments; min_feature_count: rarer
-    features are dropped; ambiguity_min_count: lowercases seen less often have no ambiguity
-    class; dictionary_min_count: forms seen this often only get the tags they had in training
-    (0: no tag dictionary); seed: the classifiers' seed.
+    features are dropped; min_word_count: rarer forms (and lowercases) are read as unknown, in
+    training too; ambiguity_min_count: lowercases seen less often have no ambiguity
+    class; dictionary_min_count: forms seen this often only get the tags that made at least
+    dictionary_min_share of their occurrences in training (0: no tag dictionary); seed: the
+    classifiers' seed.
 
     check_backend=False (a model file's config): the settings are left to the backend."""
 
@@ -49,8 +51,10 @@ class TaggerConfig:
     classifier_params: dict = field(
         default_factory=lambda: dict(CLASSIFIER_DEFAULTS[TaggerConfig.classifier]))
     min_feature_count: int = 1
+    min_word_count: int = 1
     ambiguity_min_count: int = 2
     dictionary_min_count: int = 20
+    dictionary_min_share: float = 0.01
     seed: int = 0
     check_backend: InitVar[bool] = True
 
@@ -58,10 +62,15 @@ class TaggerConfig:
         check_choice("template set", self.template_set, TEMPLATE_SETS)
         check_choice("classifier", self.classifier, tuple(BACKENDS))
         self.min_feature_count = check_integer("min_feature_count", self.min_feature_count, 1)
+        self.min_word_count = check_integer("min_word_count", self.min_word_count, 1)
         self.ambiguity_min_count = check_integer("ambiguity_min_count",
                                                  self.ambiguity_min_count, 1)
         self.dictionary_min_count = check_integer("dictionary_min_count",
                                                   self.dictionary_min_count, 0)
+        self.dictionary_min_share = float(self.dictionary_min_share)
+        if not 0.0 <= self.dictionary_min_share <= 0.5:
+            raise ValueError(f"dictionary_min_share must be 0 to 0.5, not "
+                             f"{self.dictionary_min_share}")
         self.seed = check_seed(self.seed)
         self.classifier_params = dict(self.classifier_params)
         if not check_backend:

@@ -8,7 +8,9 @@ for lowercases seen at least `ambiguity_min_count` times; Giménez & Màrquez 20
 are interned in one StringInterner, so an id means the same string in every attribute.
 
 The tag dictionary (Ratnaparkhi 1996; Manning 2011): a form seen at least `dictionary_min_count`
-times in training is only given the joint tags it took there.
+times in training is only given the joint tags that made at least `dictionary_min_share` of its
+occurrences there (rarer ones are taken for annotation noise, as in Honnibal's averaged
+perceptron tagger); a form left with one tag gets it without the classifier.
 """
 from __future__ import annotations
 
@@ -44,14 +46,16 @@ def word_shape(form: str) -> str:
     return "".join(out)
 
 
-def attribute_strings(form: str, ambiguity: str | None) -> list[str | None]:
+def attribute_strings(form: str, ambiguity: str | None, known_form: bool = True,
+                      known_lower: bool = True) -> list[str | None]:
     """The strings of a form's attributes in A_* order (None: the attribute has no string,
-    e.g. a suffix longer than the word, read as unknown)."""
+    e.g. a suffix longer than the word, or a form too rare to be known, read as unknown)."""
     lower = form.lower()
     n = len(lower)
     suffixes = [lower[-k:] if n >= k else None for k in (1, 2, 3, 4)]
     prefixes = [lower[:k] if n >= k else None for k in (1, 2, 3)]
-    return [form, lower, *suffixes, *prefixes, "shape:" + word_shape(form), ambiguity]
+    return [form if known_form else None, lower if known_lower else None, *suffixes, *prefixes,
+            "shape:" + word_shape(form), ambiguity]
 
 
 class Lexicon:
@@ -74,17 +78,20 @@ class Lexicon:
 
     @classmethod
     def learn(cls, sentences: Sequence[tuple[Sequence[str], Sequence[str], Sequence[int]]],
-              ambiguity_min_count: int, dictionary_min_count: int) -> Lexicon:
-        """The lexicon of training sentences, each (forms, xpos tags, joint class ids)."""
+              ambiguity_min_count: int, dictionary_min_count: int,
+              dictionary_min_share: float = 0.0, min_word_count: int = 1) -> Lexicon:
+        """The lexicon of training sentences, each (forms, xpos tags, joint class ids); forms
+        and lowercases seen fewer than min_word_count times are read as unknown words (in
+        training too, so that the affix and shape templates learn what unknown words are)."""
         strings = StringInterner()
         form_count: Counter[str] = Counter()
         lower_xpos: defaultdict[str, Counter[str]] = defaultdict(Counter)
-        form_classes: defaultdict[str, set[int]] = defaultdict(set)
+        form_classes: defaultdict[str, Counter[int]] = defaultdict(Counter)
         for forms, xpos, classes in sentences:
             for form, tag, joint in zip(forms, xpos, classes):
                 form_count[form] += 1
                 lower_xpos[form.lower()][tag] += 1
-                form_classes[form].add(joint)
+                form_classes[form][joint] += 1
         ambiguity = {lower: "amb:" + "|".join(sorted(tags))
                      for lower, tags in lower_xpos.items()
                      if sum(tags.values()) >= ambiguity_min_count}
@@ -92,11 +99,19 @@ class Lexicon:
         table = np.empty((len(forms), N_ATTRIBUTES), dtype=np.int32)
         ptr = [0]
         allowed: list[int] = []
+        lower_count: Counter[str] = Counter()
+        for form, n in form_count.items():
+            lower_count[form.lower()] += n
         for i, form in enumerate(forms):
+            lower = form.lower()
             table[i] = [UNKNOWN if s is None else strings.add(s)
-                        for s in attribute_strings(form, ambiguity.get(form.lower()))]
-            if form_count[form] >= dictionary_min_count:
-                allowed.extend(sorted(form_classes[form]))
+                        for s in attribute_strings(form, ambiguity.get(lower),
+                                                   form_count[form] >= min_word_count,
+                                                   lower_count[lower] >= min_word_count)]
+            n = form_count[form]
+            if dictionary_min_count and n >= dictionary_min_count:
+                allowed.extend(sorted(c for c, k in form_classes[form].items()
+                                      if k >= dictionary_min_share * n))
             ptr.append(len(allowed))
         return cls(strings, forms, table, np.asarray(ptr, dtype=np.int64),
                    np.asarray(allowed, dtype=np.int32))

@@ -4,7 +4,8 @@
 Per word (Ratnaparkhi 1996's greedy left-to-right tagger; Giménez & Màrquez 2004's SVMTool):
 template keys -> feature ranks (FeatureVocab hash) -> the classifier's decision values -> the
 best class among those the tag dictionary allows for the word (every class for words outside
-it), which the next words' templates then read as their previous tags. Training rows come from
+it; a word it allows one class is given that class without features or scores), which the next
+words' templates then read as their previous tags. Training rows come from
 the same templates with the gold tags on the left (teacher forcing). Every CHECK_STEPS words the
 loop checks for signals (features/signal_checks.pyx).
 """
@@ -179,6 +180,9 @@ cdef class TagDecoder:
         cdef int32_t rank
         for i in range(s.n):
             count_steps(steps_left, 1)
+            tags[i] = self._only_class(s.entry[i])
+            if tags[i] >= 0:
+                continue
             n_keys = token_keys_at(s, i, self.set_id, keys)
             n_feats = 0
             for j in range(n_keys):
@@ -189,6 +193,19 @@ cdef class TagDecoder:
             sort_ranks(feats, n_feats)
             tags[i] = self._best(feats, n_feats, s.entry[i])
         return 0
+
+    cdef inline int32_t _only_class(self, int32_t entry) noexcept:
+        """The class of an entry the tag dictionary allows one class (of the classifier's)
+        for, which needs no scores; else -1."""
+        cdef int32_t c
+        if entry + 1 >= self.allowed_ptr.shape[0]:
+            return -1
+        if self.allowed_ptr[entry + 1] - self.allowed_ptr[entry] != 1:
+            return -1
+        c = self.allowed[self.allowed_ptr[entry]]
+        if c < self.output_of.shape[0] and self.output_of[c] >= 0:
+            return c
+        return -1
 
     cdef int32_t _best(self, const int32_t* feats, int n_feats, int32_t entry) noexcept:
         """The best class the tag dictionary allows for the entry."""

@@ -24,6 +24,7 @@ LEFT_NAMES = (
     "w+1.ambiguity", "w+2.ambiguity", "w-1.ambiguity", "w+1.suffix3", "w-1.suffix3",
     "w+1.shape", "t-1+w0.lower", "w-1.lower+w0.lower", "w0.lower+w+1.lower",
     "t-1+w+1.ambiguity", "t-1+w0.suffix3", "w0.ambiguity+w+1.ambiguity",
+    "w-1.shape", "t-1+w+1.lower", "t-1+w0.shape", "w+1.lower+w+2.lower", "w-2.lower+w-1.lower",
 )
 TWO_PASS_NAMES = LEFT_NAMES + ("t'+1", "t'+1+t'+2", "t-1+t'+1", "w0.lower+t'+1")
 
@@ -33,7 +34,7 @@ def template_names(str template_set) -> tuple[str, ...]:
 
 
 cdef int n_tag_templates(int template_set) noexcept nogil:
-    return 29 if template_set == 0 else 33
+    return 34 if template_set == 0 else 38
 
 
 cdef inline uint64_t key(int template, uint64_t value) noexcept nogil:
@@ -93,14 +94,19 @@ cdef int token_keys_at(const TagSentence* s, int i, int template_set,
     out[26] = key(26, pair(t1, next_ambiguity))
     out[27] = key(27, pair(t1, attribute(s, i, A_SUFFIX3)))
     out[28] = key(28, pair(attribute(s, i, A_AMBIGUITY), next_ambiguity))
+    out[29] = key(29, attribute(s, i - 1, A_SHAPE))
+    out[30] = key(30, pair(t1, attribute(s, i + 1, A_LOWER)))
+    out[31] = key(31, pair(t1, attribute(s, i, A_SHAPE)))
+    out[32] = key(32, pair(attribute(s, i + 1, A_LOWER), attribute(s, i + 2, A_LOWER)))
+    out[33] = key(33, pair(attribute(s, i - 2, A_LOWER), attribute(s, i - 1, A_LOWER)))
     if template_set == 0:
-        return 29
+        return 34
     cdef uint64_t r1 = right_tag(s, i + 1)
-    out[29] = key(29, r1)
-    out[30] = key(30, pair(r1, right_tag(s, i + 2)))
-    out[31] = key(31, pair(t1, r1))
-    out[32] = key(32, pair(lower, r1))
-    return 33
+    out[34] = key(34, r1)
+    out[35] = key(35, pair(r1, right_tag(s, i + 2)))
+    out[36] = key(36, pair(t1, r1))
+    out[37] = key(37, pair(lower, r1))
+    return 38
 
 
 def token_keys(lexicon, entry, tags, right_tags, int i, str template_set) -> np.ndarray:

@@ -42,6 +42,7 @@ from parser.tagging.config import TaggerConfig, classifier_params
 from parser.tagging.lemmas import Lemmatizer
 from parser.tagging.lexicon import Lexicon
 from parser.tagging.tag_decoder import TagDecoder, training_keys
+from parser.tagging.tag_templates import template_names
 
 MODEL_FORMAT = "polyparse-tagger"
 MODEL_VERSION = 1
@@ -111,7 +112,8 @@ class Tagger(ParserModelBytes):
                    for s in sentences]
         self.classes = [tuple(name.split("\t")) for name in joint.learned()]  # type: ignore
         self.lexicon = Lexicon.learn([(s.form, s.xpos, c) for s, c in zip(sentences, classes)],
-                                     cfg.ambiguity_min_count, cfg.dictionary_min_count)
+                                     cfg.ambiguity_min_count, cfg.dictionary_min_count,
+                                     cfg.dictionary_min_share, cfg.min_word_count)
         words = [(f, x, lemma) for s in sentences for f, x, lemma in zip(s.form, s.xpos, s.lemma)]
         self.lemmatizer = (Lemmatizer.learn(words)
                            if any(lemma != MISSING for _, _, lemma in words) else None)
@@ -245,7 +247,9 @@ class Tagger(ParserModelBytes):
         passes = []
         for i, part in enumerate(self.passes):
             clf_header, clf_arrays = part.classifier.to_arrays()
-            passes.append({"template_set": part.template_set, "classifier": clf_header})
+            passes.append({"template_set": part.template_set,
+                           "templates": list(template_names(part.template_set)),
+                           "classifier": clf_header})
             arrays[f"pass{i}/vocab/keys"] = part.vocab.keys
             arrays[f"pass{i}/vocab/counts"] = part.vocab.counts
             for name, value in clf_arrays.items():
@@ -278,6 +282,9 @@ class Tagger(ParserModelBytes):
                 0 <= tagger.lexicon.allowed.min() and tagger.lexicon.allowed.max() < n_classes):
             raise ValueError("the tag dictionary names classes the model does not have")
         for i, part in enumerate(header["passes"]):
+            if part.get("templates") != list(template_names(part["template_set"])):
+                raise ValueError(f"pass {i} was trained on other {part['template_set']} "
+                                 "templates than this polyparse has; train the tagger again")
             vocab = FeatureVocab(arrays[f"pass{i}/vocab/keys"], arrays[f"pass{i}/vocab/counts"])
             clf = classifier_from_arrays(part["classifier"],
                                          arrays_under(arrays, f"pass{i}/classifier/"), source)

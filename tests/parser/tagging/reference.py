@@ -41,6 +41,9 @@ def reference_keys(lexicon: np.ndarray, entry: Sequence[int], tags: Sequence[int
         _pair(t1, lower), _pair(at(i - 1, A_LOWER), lower), _pair(lower, at(i + 1, A_LOWER)),
         _pair(t1, at(i + 1, AMBIGUITY)), _pair(t1, at(i, S3)),
         _pair(at(i, AMBIGUITY), at(i + 1, AMBIGUITY)),
+        at(i - 1, SHAPE), _pair(t1, at(i + 1, A_LOWER)), _pair(t1, at(i, SHAPE)),
+        _pair(at(i + 1, A_LOWER), at(i + 2, A_LOWER)),
+        _pair(at(i - 2, A_LOWER), at(i - 1, A_LOWER)),
     ]
     if two_pass:
         r1 = right_tag(i + 1)
