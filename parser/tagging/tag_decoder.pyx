@@ -109,6 +109,15 @@ cdef class TagDecoder:
     cdef double* values
     cdef bint* mask
     cdef int* votes
+    # The fast path of a linear (degree-1) one-vs-rest model: feature rank -> weight row, the
+    # rows of the n_dense most frequent features dense (n_dense, n_outputs), the others sparse.
+    cdef bint linear
+    cdef int32_t[::1] row_of_rank
+    cdef float[:, ::1] dense
+    cdef int64_t[::1] sparse_ptr
+    cdef int32_t[::1] sparse_columns
+    cdef float[::1] sparse_values
+    cdef float[::1] intercept
 
     def __init__(self, KeyIndex vocab, BinaryScorer scorer, class_ids, str template_set,
                  allowed_ptr, allowed, bint one_vs_one=False):
@@ -143,6 +152,61 @@ cdef class TagDecoder:
         self.votes = <int*>malloc(self.n_classes * sizeof(int))
         if self.values == NULL or self.mask == NULL or self.votes == NULL:
             raise MemoryError()
+
+    def use_linear_rows(self, row_of_rank, dense, sparse_ptr, sparse_columns, sparse_values,
+                        intercept) -> None:
+        """Score through the weights of a linear model laid out for this loop (see
+        linear_rows in parser/tagging/tagger.py) instead of the classifier's scorer: rank r
+        adds row_of_rank[r] (< len(dense): a dense row; else a sparse one, counted from
+        len(dense)); -1: no weights. The decision values are those of the scorer, bit for
+        bit, since the same float32 weights are added in the same order."""
+        n_outputs = len(intercept)
+        if self.one_vs_one or n_outputs != self.n_outputs or n_outputs < 1:
+            raise ValueError("linear rows need one output per class of the decoder")
+        self.row_of_rank = np.ascontiguousarray(row_of_rank, dtype=np.int32)
+        self.dense = np.ascontiguousarray(dense, dtype=np.float32).reshape(-1, n_outputs)
+        self.sparse_ptr = np.ascontiguousarray(sparse_ptr, dtype=np.int64)
+        self.sparse_columns = np.ascontiguousarray(sparse_columns, dtype=np.int32)
+        self.sparse_values = np.ascontiguousarray(sparse_values, dtype=np.float32)
+        self.intercept = np.ascontiguousarray(intercept, dtype=np.float32)
+        n_rows = self.dense.shape[0] + self.sparse_ptr.shape[0] - 1
+        if (self.sparse_ptr.shape[0] < 1 or self.sparse_ptr[0] != 0
+                or self.sparse_ptr[self.sparse_ptr.shape[0] - 1] != self.sparse_columns.shape[0]
+                or self.sparse_columns.shape[0] != self.sparse_values.shape[0]
+                or np.any(np.diff(self.sparse_ptr) < 0)
+                or (self.sparse_columns.shape[0] and (np.min(sparse_columns) < 0 or
+                                                      np.max(sparse_columns) >= n_outputs))
+                or (self.row_of_rank.shape[0] and np.max(self.row_of_rank) >= n_rows)):
+            raise ValueError("the linear rows do not fit together")
+        self.linear = True
+
+    cdef void _linear_scores(self, const int32_t* feats, int n) noexcept:
+        """What the scorer's scores() gives for a linear model: the intercept plus the rows of
+        the features, in rank order."""
+        cdef int i, k
+        cdef int32_t row, r
+        cdef int64_t p
+        cdef int n_outputs = self.n_outputs
+        cdef int n_dense = <int>self.dense.shape[0]
+        cdef double* out = self.values
+        cdef const float* w
+        for k in range(n_outputs):
+            out[k] = self.intercept[k]
+        for i in range(n):
+            r = feats[i]
+            if r >= self.row_of_rank.shape[0]:
+                continue
+            row = self.row_of_rank[r]
+            if row < 0:
+                continue
+            if row < n_dense:
+                w = &self.dense[row, 0]
+                for k in range(n_outputs):
+                    out[k] += w[k]
+            else:
+                row -= n_dense
+                for p in range(self.sparse_ptr[row], self.sparse_ptr[row + 1]):
+                    out[self.sparse_columns[p]] += self.sparse_values[p]
 
     def __dealloc__(self):
         free(self.values)
@@ -217,7 +281,10 @@ cdef class TagDecoder:
         if entry + 1 < self.allowed_ptr.shape[0]:
             first = self.allowed_ptr[entry]
             last = self.allowed_ptr[entry + 1]
-        self.scorer.scores(feats, n_feats, self.values)
+        if self.linear:
+            self._linear_scores(feats, n_feats)
+        else:
+            self.scorer.scores(feats, n_feats, self.values)
         if self.n_outputs == 1:
             self.values[1] = -self.values[0]
         if self.one_vs_one:

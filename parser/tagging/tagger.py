@@ -50,6 +50,8 @@ HEADER_KEYS = ("format", "format_version", "config", "classes", "passes", "lemma
 MISSING = "_"
 # Folds of the jackknife that gives the second pass its training rows' first-pass tags.
 JACKKNIFE_FOLDS = 2
+# A linear model's most frequent features whose weights the tagging loop holds as dense rows.
+DENSE_FEATURES = 8192
 
 
 class TaggedColumns(NamedTuple):
@@ -178,9 +180,13 @@ class Tagger(ParserModelBytes):
             one_vs_one = clf.backend == "kernel-svm"
         else:
             scorer = clf.scorer
-        return TagDecoder(part.vocab.index, scorer, np.asarray(clf.classes_, dtype=np.int32),
-                          part.template_set, self.lexicon.allowed_ptr, self.lexicon.allowed,
-                          one_vs_one)
+        decoder = TagDecoder(part.vocab.index, scorer, np.asarray(clf.classes_, dtype=np.int32),
+                             part.template_set, self.lexicon.allowed_ptr, self.lexicon.allowed,
+                             one_vs_one)
+        rows = linear_rows(scorer, len(part.vocab))
+        if rows is not None:
+            decoder.use_linear_rows(*rows)
+        return decoder
 
     def decoders(self) -> list[TagDecoder]:
         if not self.trained:
@@ -298,6 +304,52 @@ class Tagger(ParserModelBytes):
         tagger.lemmatizer = None if lemmas is None else Lemmatizer.from_json(lemmas)
         tagger.info = dict(header["info"])
         return tagger
+
+
+def linear_rows(scorer: Any, n_ranks: int, n_dense: int = DENSE_FEATURES
+                ) -> tuple[np.ndarray, ...] | None:
+    """A linear (degree-1, float32) scorer's weights laid out for the tagging loop
+    (TagDecoder.use_linear_rows): the row of each feature rank (its single's row in the
+    scorer's condensed index), the rows of the n_dense most frequent features with weights
+    dense, the others sparse; None for any other scorer."""
+    arrays = getattr(scorer, "arrays", None)
+    if (getattr(scorer, "degree", None) != 1 or arrays is None
+            or arrays["intercept"].dtype != np.float32):
+        return None
+    ranks = np.arange(n_ranks, dtype=np.uint64)
+    rows = scorer.index.lookup((ranks << np.uint64(32)) | ranks)
+    present = np.flatnonzero(rows >= 0)
+    dense_ranks, sparse_ranks = present[:n_dense], present[n_dense:]
+    n_outputs = arrays["intercept"].size
+    if "weights" in arrays:
+        weights = arrays["weights"]
+        dense = weights[rows[dense_ranks]]
+        sparse_rows = rows[sparse_ranks]
+        lengths = np.full(sparse_rows.size, n_outputs, dtype=np.int64)
+        columns = np.tile(np.arange(n_outputs, dtype=np.int32), sparse_rows.size)
+        values = weights[sparse_rows].ravel()
+    else:
+        row_ptr, all_columns, all_values = arrays["row_ptr"], arrays["columns"], arrays["values"]
+        dense = np.zeros((dense_ranks.size, n_outputs), dtype=np.float32)
+        picked, lengths = _row_entries(row_ptr, rows[dense_ranks])
+        dense[np.repeat(np.arange(dense_ranks.size), lengths), all_columns[picked]] = \
+            all_values[picked]
+        picked, lengths = _row_entries(row_ptr, rows[sparse_ranks])
+        columns, values = all_columns[picked], all_values[picked]
+    sparse_ptr = np.zeros(sparse_ranks.size + 1, dtype=np.int64)
+    np.cumsum(lengths, out=sparse_ptr[1:])
+    row_of_rank = np.full(n_ranks, -1, dtype=np.int32)
+    row_of_rank[dense_ranks] = np.arange(dense_ranks.size, dtype=np.int32)
+    row_of_rank[sparse_ranks] = dense_ranks.size + np.arange(sparse_ranks.size, dtype=np.int32)
+    return row_of_rank, dense, sparse_ptr, columns, values, arrays["intercept"]
+
+
+def _row_entries(row_ptr: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The positions of the entries of the given sparse rows, one row after the other, and
+    each row's length."""
+    starts, lengths = row_ptr[rows], row_ptr[rows + 1] - row_ptr[rows]
+    offsets = np.repeat(starts - np.concatenate([[0], np.cumsum(lengths)[:-1]]), lengths)
+    return (np.arange(int(lengths.sum()), dtype=np.int64) + offsets).astype(np.int64), lengths
 
 
 def feature_rows(vocab: FeatureVocab, keys: np.ndarray) -> BinaryMatrix:

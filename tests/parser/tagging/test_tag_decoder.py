@@ -69,3 +69,40 @@ def test_tag_dictionary_restricts_frequent_words() -> None:
     entry = tagger.lexicon.entries["the"]
     allowed_for_the = {tagger.classes[c] for c in allowed[ptr[entry]:ptr[entry + 1]]}
     assert (tags.upos[0], tags.xpos[0]) in allowed_for_the
+
+
+@pytest.mark.parametrize("layout", ["dense", "sparse"])
+@pytest.mark.parametrize("n_dense", [0, 7, 1 << 20])
+def test_linear_rows_tag_as_the_scorer_does(layout: str, n_dense: int) -> None:
+    from classifiers.linear.poly2_linear import Poly2LinearScorer
+    from parser.tagging.tag_decoder import TagDecoder
+    from parser.tagging.tagger import linear_rows
+
+    tagger = trained("linear", dictionary=0)
+    assert tagger.lexicon is not None
+    part = tagger.passes[0]
+    scorer = part.classifier.scorer
+    arrays = scorer.arrays
+    if layout == "dense" and "weights" not in arrays:
+        weights = np.zeros((len(scorer.index), scorer.n_outputs), dtype=np.float32)
+        rows = np.repeat(np.arange(len(scorer.index)), np.diff(arrays["row_ptr"]))
+        weights[rows, arrays["columns"]] = arrays["values"]
+        scorer = Poly2LinearScorer(scorer.index, 1, arrays["intercept"], weights=weights)
+    elif layout == "sparse" and "weights" in arrays:
+        rows, columns = np.nonzero(arrays["weights"])
+        row_ptr = np.zeros(len(scorer.index) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(rows, minlength=len(scorer.index)), out=row_ptr[1:])
+        scorer = Poly2LinearScorer(scorer.index, 1, arrays["intercept"], row_ptr=row_ptr,
+                                   columns=columns.astype(np.int32),
+                                   values=arrays["weights"][rows, columns])
+    forms = [s.form for s in sentences_from_text(synthetic_conllu(20, seed=7))]
+    forms.append(["Unseen", "words", "zzz", "run", "."])
+    table, entry, offsets = tagger.lexicon.encode(forms)
+
+    def decoder() -> TagDecoder:
+        return TagDecoder(part.vocab.index, scorer, part.classifier.classes_.astype(np.int32),
+                          "left", tagger.lexicon.allowed_ptr, tagger.lexicon.allowed)
+
+    plain, fast = decoder(), decoder()
+    fast.use_linear_rows(*linear_rows(scorer, len(part.vocab), n_dense))
+    assert fast.tag(table, entry, offsets).tolist() == plain.tag(table, entry, offsets).tolist()
