@@ -60,6 +60,7 @@ BENCHMARKS = (
     Benchmark("bundled_model", quick=("--runs", "2")),
     Benchmark("dep_ewt", quick=("--configs", "linear-rich", "--repeat", "1")),
     Benchmark("dep_beam", quick=("--widths", "4", "--repeat", "1", "--no-blanked")),
+    Benchmark("en_tagger", quick=("--repeat", "1")),
     Benchmark("dep_ewt_eval_modes",
               quick=("--modes", "pki,split", "--repeat", "1", "--decision-rows", "200")),
     Benchmark("ja_kwdlc",

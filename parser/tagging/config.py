@@ -16,10 +16,14 @@ from classifiers.settings import (
 
 # The template sets of parser/tagging/tag_templates.pyx.
 TEMPLATE_SETS = ("left", "two-pass")
-# The tagger's defaults for each backend's settings (the settings each backend takes).
+# The tagger's defaults for each backend's settings (the settings each backend takes), the
+# default backend first. `linear` is the default: the templates already hold the conjunctions
+# that matter (tag and word pairs, shape and suffix), and on 2,000 EWT training sentences
+# poly2-linear's conjunctions of every pair of templates tagged dev 0.4 points worse (UPOS), took
+# 17 times the training time and tagged 17 times slower.
 CLASSIFIER_DEFAULTS: dict[str, dict[str, Any]] = {
-    "poly2-linear": {"C": 0.05, "min_pair_count": 3},
     "linear": {"C": 0.1},
+    "poly2-linear": {"C": 0.05, "min_pair_count": 3},
     "kernel-svm": {"C": 1.0, "degree": 2, "gamma": 0.2, "coef0": 0.4, "eps": 0.1,
                    "cache_mb": 100.0},
     "pa-slicing": {"C": 1.0, "degree": 2, "iterations": 10, "strategy": "slice",
@@ -47,7 +51,7 @@ class TaggerConfig:
     check_backend=False (a model file's config): the settings are left to the backend."""
 
     template_set: str = "left"
-    classifier: str = "poly2-linear"
+    classifier: str = "linear"
     classifier_params: dict = field(
         default_factory=lambda: dict(CLASSIFIER_DEFAULTS[TaggerConfig.classifier]))
     min_feature_count: int = 1
