@@ -42,6 +42,8 @@ Path = str | os.PathLike
 # The classifier name of the beam-search parser, and the settings it takes.
 STRUCTURED = "structured-perceptron"
 BEAM_SETTINGS = ("beam", "update", "epochs", "patience")
+# How a pickled parser names the bundled tagger (its path differs between installations).
+BUNDLED_TAGGER = "<bundled>"
 ParserInput = str | conllu.TokenList | Iterable[conllu.TokenList] | Iterable[Sequence[TaggedWord]]
 
 
@@ -139,13 +141,25 @@ class Parser(ModelBytes):
         the tagger's path, which a pickle carries beside the bytes."""
         settings = self.model.runtime_settings()
         if self.tagger_path is not None:
-            settings["tagger"] = self.tagger_path
+            from parser.models.bundled import bundled_tagger
+
+            # The bundled tagger by name, so that a worker finds its own installation's.
+            bundled = bundled_tagger()
+            is_bundled = bundled is not None and os.path.realpath(bundled) == os.path.realpath(
+                self.tagger_path)
+            settings["tagger"] = BUNDLED_TAGGER if is_bundled else self.tagger_path
         return settings
 
     def apply_runtime_settings(self, settings: dict[str, Any]) -> None:
         """Restore what runtime_settings() gave (on unpickling)."""
         settings = dict(settings)
-        self.tagger_path = settings.pop("tagger", None)
+        tagger = settings.pop("tagger", None)
+        if tagger == BUNDLED_TAGGER:
+            from parser.models.bundled import bundled_tagger
+
+            found = bundled_tagger()
+            tagger = None if found is None else str(found)
+        self.tagger_path = tagger
         self._tagger = None
         self.model.apply_runtime_settings(settings)
 
