@@ -54,9 +54,11 @@ def reference_keys(lexicon: np.ndarray, entry: Sequence[int], tags: Sequence[int
 def reference_tag(lexicon: np.ndarray, entry: Sequence[int], offsets: Sequence[int],
                   vocab_ranks: dict[int, int], decision, classes: Sequence[int],
                   allowed_ptr: Sequence[int], allowed: Sequence[int],
-                  right: Sequence[int] | None = None, two_pass: bool = False) -> list[int]:
-    """Greedy left to right: decision(sorted ranks) -> one value per class (in classes order);
-    the best class the tag dictionary allows."""
+                  right: Sequence[int] | None = None, two_pass: bool = False,
+                  one_vs_one: bool = False) -> list[int]:
+    """Greedy left to right: decision(sorted ranks) -> one value per class (in classes order;
+    one_vs_one: libsvm's pairwise values, voted on); the best class the tag dictionary
+    allows."""
     out = [0] * len(entry)
     for k in range(len(offsets) - 1):
         start, end = offsets[k], offsets[k + 1]
@@ -75,7 +77,15 @@ def reference_tag(lexicon: np.ndarray, entry: Sequence[int], offsets: Sequence[i
                 wanted = set(allowed[allowed_ptr[e]:allowed_ptr[e + 1]])
                 restricted = [c for c in choices if classes[c] in wanted]
                 choices = restricted or choices
-            best = max(choices, key=lambda c: (values[c], -c))
+            if one_vs_one:
+                votes = [0] * len(classes)
+                pairs = [(a, b) for a in range(len(classes)) for b in range(a + 1, len(classes))]
+                for (a, b), value in zip(pairs, values):
+                    if a in choices and b in choices:
+                        votes[a if value > 0 else b] += 1
+                best = max(choices, key=lambda c: (votes[c], -c))
+            else:
+                best = max(choices, key=lambda c: (values[c], -c))
             tags[i] = classes[best]
         out[start:end] = tags
     return out

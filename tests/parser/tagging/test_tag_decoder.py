@@ -39,11 +39,12 @@ def compiled_and_reference(tagger: Tagger, forms: list[list[str]]) -> tuple[list
                                  [int(c) for c in clf.classes_],
                                  tagger.lexicon.allowed_ptr.tolist(),
                                  tagger.lexicon.allowed.tolist(),
-                                 right=expected, two_pass=part.template_set == "two-pass")
+                                 right=expected, two_pass=part.template_set == "two-pass",
+                                 one_vs_one=clf.backend == "kernel-svm")
     return tagger.tag_classes(forms).tolist(), expected
 
 
-@pytest.mark.parametrize("classifier", ["poly2-linear", "linear", "pa-slicing"])
+@pytest.mark.parametrize("classifier", ["poly2-linear", "linear", "pa-slicing", "kernel-svm"])
 def test_compiled_loop_equals_reference(classifier: str) -> None:
     tagger = trained(classifier)
     forms = [s.form for s in sentences_from_text(synthetic_conllu(15, seed=9))]
