@@ -291,12 +291,11 @@ def run_parse(args: argparse.Namespace) -> int:
     prepare = None
     if tagger_model is not None:
         from parser.tagging.conll_files import MissingTagFiller
-        from parser.tagging.tagger import Tagger
 
         # A given tagger is checked now, before any input is read; the bundled one is loaded
-        # only when the input lacks tags.
-        given = Tagger.load(args.tagger) if args.tagger is not None else None
-        prepare = MissingTagFiller(lambda: given or Tagger.load(tagger_model))
+        # (and the tagger imported) only when the input lacks tags.
+        given = load_tagger(args.tagger) if args.tagger is not None else None
+        prepare = MissingTagFiller(lambda: given or load_tagger(tagger_model))
     try:
         if isinstance(parser, BeamParser):
             if args.eval_mode is not None or args.rare_threshold is not None:
@@ -323,6 +322,13 @@ def run_parse(args: argparse.Namespace) -> int:
         progress_log(args)(f"tagged {prepare.tagged} sentences without UPOS with "
                            f"{tagger_model}")
     return code
+
+
+def load_tagger(path: str) -> object:
+    """The tagger of a model file (parser/tagging/tagger.py)."""
+    from parser.tagging.tagger import Tagger
+
+    return Tagger.load(path)
 
 
 def run_evaluate(args: argparse.Namespace) -> int:

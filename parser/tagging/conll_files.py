@@ -3,11 +3,16 @@ LEMMA columns of the words' lines, every other byte of a sentence kept as it cam
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import BinaryIO, TextIO
+from typing import TYPE_CHECKING, BinaryIO, TextIO
 
 from parser.formats.conll import LEMMA, UPOS, XPOS, Sentence, read_conll
 from parser.formats.streaming import write_batches
-from parser.tagging.tagger import MISSING, TaggedColumns, Tagger
+
+if TYPE_CHECKING:
+    # Only for annotations: `dep parse` of tagged input imports no tagger (nor NumPy through it).
+    from parser.tagging.tagger import TaggedColumns, Tagger
+
+MISSING = "_"
 
 # Sentences tagged at once from a file (a pipe is cut sooner, when it has no more waiting).
 TAG_BATCH = 2000
