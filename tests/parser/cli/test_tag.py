@@ -12,6 +12,7 @@ from parser.cli.main import main
 from tests.parser.cli.user_runs import (
     POLYPARSE,
     check_a_closed_pipe_ends_quietly,
+    check_a_signal_while_parsing_leaves_nothing,
     one_line,
     polyparse,
 )
@@ -123,6 +124,15 @@ def test_a_closed_pipe_ends_quietly(model: Path) -> None:
     block = synthetic_conllu(1, seed=1).encode()
     check_a_closed_pipe_ends_quietly([POLYPARSE, "tag", "tag", "--model", str(model), "-"],
                                      block, b"\n\n", 1, block * 20)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_while_tagging_leaves_nothing(model: Path, tmp_path: Path, signum: int) -> None:
+    folder = tmp_path / "out"
+    folder.mkdir()
+    check_a_signal_while_parsing_leaves_nothing(
+        [POLYPARSE, "tag", "tag", "--model", str(model), "-", "-o", str(folder / "t.conllu")],
+        synthetic_conllu(20, seed=5).encode(), folder, signum)
 
 
 def test_dep_parse_tags_untagged_words(model: Path, tmp_path: Path,
