@@ -319,7 +319,8 @@ def run_parse(args: argparse.Namespace) -> int:
 
     code = parse_streams(args, coverage, parse)
     if prepare is not None and prepare.tagged:
-        progress_log(args)(f"tagged {prepare.tagged} sentences without UPOS with "
+        plural = "" if prepare.tagged == 1 else "s"
+        progress_log(args)(f"tagged {prepare.tagged} sentence{plural} without UPOS with "
                            f"{tagger_model}")
     return code
 
