@@ -61,6 +61,7 @@ BENCHMARKS = (
     Benchmark("dep_ewt", quick=("--configs", "linear-rich", "--repeat", "1")),
     Benchmark("dep_beam", quick=("--widths", "4", "--repeat", "1", "--no-blanked")),
     Benchmark("en_raw", quick=("--runs", "1")),
+    Benchmark("en_tagger", quick=("--repeat", "1")),
     Benchmark("dep_ewt_eval_modes",
               quick=("--modes", "pki,split", "--repeat", "1", "--decision-rows", "200")),
     Benchmark("ja_kwdlc",

@@ -42,6 +42,8 @@ Path = str | os.PathLike
 # The classifier name of the beam-search parser, and the settings it takes.
 STRUCTURED = "structured-perceptron"
 BEAM_SETTINGS = ("beam", "update", "epochs", "patience")
+# How a pickled parser names the bundled tagger (its path differs between installations).
+BUNDLED_TAGGER = "<bundled>"
 ParserInput = str | conllu.TokenList | Iterable[conllu.TokenList] | Iterable[Sequence[TaggedWord]]
 
 
@@ -57,11 +59,15 @@ class Parser(ModelBytes):
     get the same parser.
     """
 
-    def __init__(self, model: DependencyModel) -> None:
+    def __init__(self, model: DependencyModel, tagger: Path | None = None) -> None:
         if not isinstance(model, (DependencyParser, BeamParser)):
             raise TypeError("model must be a DependencyParser or a BeamParser, not "
                             f"{type(model).__name__}")
         self.model = model
+        # The tagger model that tags sentences whose words have no UPOS before they are
+        # parsed (loaded when first needed), or None.
+        self.tagger_path = None if tagger is None else os.fspath(tagger)
+        self._tagger: Any = None
 
     @property
     def config(self) -> ParserConfig | BeamConfig:
@@ -74,8 +80,8 @@ class Parser(ModelBytes):
         words lack the tags the model reads or have tags it never saw (plain forms, say), as
         the command line warns."""
         if isinstance(sentences, str):
-            parsed = sentences_from_text(sentences, allow_empty=True)
-            return to_text(parsed, self._parse(parsed))
+            parsed, trees = self._parse(sentences_from_text(sentences, allow_empty=True))
+            return to_text(parsed, trees)
         if sentences is None or isinstance(sentences, (bytes, bytearray, memoryview, dict,
                                                        int, float)):
             raise TypeError("parse takes CoNLL-U text (str), a conllu.TokenList, or an iterable "
@@ -92,18 +98,20 @@ class Parser(ModelBytes):
             parsed = sentences_from_tokenlists(items)
         else:
             parsed = sentences_from_tagged(items)
-        return pictured(to_tokenlists(parsed, self._parse(parsed)))
+        parsed, trees = self._parse(parsed)
+        return pictured(to_tokenlists(parsed, trees))
 
     def __call__(self, text: str, fmt: str = "raw",
                  tokenizer: str | os.PathLike | None = None) -> list[conllu.TokenList]:
         """The sentences of plain text (fmt "raw": paragraphs separated by blank lines;
         "tokens": one sentence a line, tokens separated by spaces), tokenized by the bundled
-        English tokenizer (or the tokenizer model file given) and parsed, as TokenLists. The
-        words are parsed with the tags they have: none yet (parser/tokenize/reading.py's
-        read_raw leaves UPOS and XPOS "_"), so the untagged-input InputWarning applies."""
+        English tokenizer (or the tokenizer model file given), tagged by the parser's tagger
+        (the bundled parser's: the bundled tagger; a parser without one warns that the words
+        are untagged) and parsed, as TokenLists."""
         import io
 
         from parser.tokenize.reading import read_raw
+        from parser.views.notebook import pictured
         from polyparse.tokenization import loaded_tokenizer
 
         if not isinstance(text, str):
@@ -111,17 +119,30 @@ class Parser(ModelBytes):
         sentences = list(read_raw(stream=io.StringIO(text), fmt=fmt, name="<text>",
                                   tokenizer=loaded_tokenizer(tokenizer)))
         if not sentences:
-            return []
-        return to_tokenlists(sentences, self._parse(sentences))
+            return pictured([])
+        sentences, trees = self._parse(sentences)
+        return pictured(to_tokenlists(sentences, trees))
 
-    def _parse(self, sentences: list[Sentence]) -> list[tuple[list[int], list[str]]]:
+    def _parse(self, sentences: list[Sentence]
+               ) -> tuple[list[Sentence], list[tuple[list[int], list[str]]]]:
+        """The sentences (those without UPOS tagged, when the parser has a tagger) and their
+        trees."""
+        if self.tagger_path is not None:
+            from parser.tagging.conll_files import lacks_tags, tag_missing
+
+            if any(lacks_tags(sentence) for sentence in sentences):
+                if self._tagger is None:
+                    from parser.tagging.tagger import Tagger
+
+                    self._tagger = Tagger.load(self.tagger_path)
+                sentences = tag_missing(self._tagger, sentences)
         if self.model.trained:
             coverage = self.model.tag_coverage()
             coverage.add(sentences)
             message = coverage.warning("the input")
             if message:
                 warnings.warn(message, InputWarning, stacklevel=3)
-        return self.model.parse(sentences)
+        return sentences, self.model.parse(sentences)
 
     def save(self, path: Path, compress: bool | None = None) -> None:
         """Write the model file (compress: zlib-compressed arrays, smaller and slower to load;
@@ -142,19 +163,41 @@ class Parser(ModelBytes):
         return cls(dependency_model_from_bytes(data, source))
 
     def runtime_settings(self) -> dict[str, Any]:
-        """The evaluation mode and rare threshold (a beam-search parser: its beam width), which
-        a pickle carries beside the bytes."""
-        return self.model.runtime_settings()
+        """The evaluation mode and rare threshold (a beam-search parser: its beam width) and
+        the tagger's path, which a pickle carries beside the bytes."""
+        settings = self.model.runtime_settings()
+        if self.tagger_path is not None:
+            from parser.models.bundled import bundled_tagger
+
+            # The bundled tagger by name, so that a worker finds its own installation's.
+            bundled = bundled_tagger()
+            is_bundled = bundled is not None and os.path.realpath(bundled) == os.path.realpath(
+                self.tagger_path)
+            settings["tagger"] = BUNDLED_TAGGER if is_bundled else self.tagger_path
+        return settings
 
     def apply_runtime_settings(self, settings: dict[str, Any]) -> None:
         """Restore what runtime_settings() gave (on unpickling)."""
+        settings = dict(settings)
+        tagger = settings.pop("tagger", None)
+        if tagger == BUNDLED_TAGGER:
+            from parser.models.bundled import bundled_tagger
+
+            found = bundled_tagger()
+            tagger = None if found is None else str(found)
+        self.tagger_path = tagger
+        self._tagger = None
         self.model.apply_runtime_settings(settings)
 
 
 def load_parser(path: Path | None = None, eval_mode: str | None = None,
                 rare_threshold: int | float | str | None = None,
-                beam: int | None = None) -> Parser:
+                beam: int | None = None, tagger: Path | None = None) -> Parser:
     """A parser from a model file, or the bundled English model when path is None.
+
+    tagger: a tagger model file (polyparse tag train) that tags the sentences whose words have
+    no UPOS before they are parsed; the bundled parser has the bundled English tagger unless
+    another is given, a parser of a model file none.
 
     eval_mode and rare_threshold choose how kernel models are evaluated (naive, pki, pke or
     split; every mode gives the same trees); by default a converted model (the bundled one)
@@ -166,7 +209,13 @@ def load_parser(path: Path | None = None, eval_mode: str | None = None,
         path = bundled_model()
         if path is None:
             raise InputError("this installation has no bundled model; give a model file")
+        if tagger is None:
+            from parser.models.bundled import bundled_tagger
+
+            tagger = bundled_tagger()
     check_input_path(path)
+    if tagger is not None:
+        check_input_path(tagger)
     model = load_dependency_model(os.fspath(path))
     if isinstance(model, BeamParser):
         if eval_mode is not None or rare_threshold is not None:
@@ -176,7 +225,7 @@ def load_parser(path: Path | None = None, eval_mode: str | None = None,
         if beam is not None:
             raise ValueError("beam applies to beam-search (structured-perceptron) models")
         model.choose_evaluation(eval_mode, rare_threshold)
-    return Parser(model)
+    return Parser(model, tagger)
 
 
 def train_parser(train: Path | Iterable[conllu.TokenList],

@@ -138,6 +138,13 @@ def test_python_example_draws_trees(tmp_path: Path) -> None:
     assert "<!DOCTYPE html>" in (tmp_path / "dogs.html").read_text(encoding="utf-8")
 
 
+def test_python_example_tags_untagged_words(tmp_path: Path) -> None:
+    result = run_python(example('[["The", "dog", "barked", "."]]'), tmp_path)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "('dog', 'NOUN', 'NN', 3)" in result.stdout
+    assert "('barked', 'VERB', 'VBD', 0)" in result.stdout
+
+
 def test_python_example_trains_and_evaluates_on_ewt(tmp_path: Path, corpora: Path) -> None:
     result = run_python(example("train_parser"), tmp_path, POLYPARSE_CORPORA=str(corpora))
     assert result.returncode == 0, result.stderr[-2000:]

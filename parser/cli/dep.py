@@ -135,6 +135,11 @@ def register(dep: argparse.ArgumentParser) -> None:
     parse.add_argument("input", nargs="?", default="-", help="CoNLL file, or - for stdin")
     parse.add_argument("--model", help="parser model file (default: the bundled English model)")
     parse.add_argument("-o", "--output", help="output file (default stdout)")
+    parse.add_argument("--tagger", metavar="M",
+                       help="tagger model that tags sentences whose words have no UPOS (\"_\") "
+                            "before they are parsed, writing their UPOS, XPOS and LEMMA (default: "
+                            "the bundled English tagger with the bundled parser, none with "
+                            "--model)")
     parse.add_argument("--keep-deps", action="store_true",
                        help="keep the input's DEPS column (CoNLL-X: PHEAD, PDEPREL); by default "
                             "it is written as _, since it no longer matches the new tree")
@@ -311,8 +316,14 @@ def run_parse(args: argparse.Namespace) -> int:
         raise InputError(f"dep parse: --format {args.format} is read in one process (shards "
                          "are cut from CoNLL files): tokenize it first, or leave out "
                          "--workers, --scheduler and --output-dir")
-    check_input_paths([args.input, args.model, args.tokenizer])
+    check_input_paths([args.input, args.model, args.tokenizer, args.tagger])
     model = args.model
+    tagger_model = args.tagger
+    if model is None and tagger_model is None:
+        from parser.models.bundled import bundled_tagger
+
+        found_tagger = bundled_tagger()
+        tagger_model = None if found_tagger is None else str(found_tagger)
     if model is None:
         from parser.models.bundled import bundled_model
 
@@ -323,8 +334,16 @@ def run_parse(args: argparse.Namespace) -> int:
         model = str(found)
     if args.beam is not None and not 1 <= args.beam <= MAX_BEAM:
         raise InputError(f"dep parse: --beam must be 1 to {MAX_BEAM}, not {args.beam}")
-    check_output_apart(args.output, [args.input, model, args.tokenizer])
+    check_output_apart(args.output, [args.input, model, args.tokenizer, tagger_model])
     parser = load_dependency_model(model)
+    prepare = None
+    if tagger_model is not None:
+        from parser.tagging.conll_files import MissingTagFiller
+
+        # A given tagger is checked now, before any input is read; the bundled one is loaded
+        # (and the tagger imported) only when the input lacks tags.
+        given = load_tagger(args.tagger) if args.tagger is not None else None
+        prepare = MissingTagFiller(lambda: given or load_tagger(tagger_model))
     try:
         if isinstance(parser, BeamParser):
             if args.eval_mode is not None or args.rare_threshold is not None:
@@ -351,9 +370,22 @@ def run_parse(args: argparse.Namespace) -> int:
               progress: Callable[[int], object]) -> None:
         parse_conll_stream(parser, stream, more_ready, out, fmt=args.format,
                            encoding=args.encoding, name=name, keep_deps=args.keep_deps,
-                           coverage=coverage, progress=progress, tokenizer=tokenizer)
+                           coverage=coverage, progress=progress, tokenizer=tokenizer,
+                           prepare=prepare)
 
-    return parse_streams(args, coverage, parse)
+    code = parse_streams(args, coverage, parse)
+    if prepare is not None and prepare.tagged:
+        plural = "" if prepare.tagged == 1 else "s"
+        progress_log(args)(f"tagged {prepare.tagged} sentence{plural} without UPOS with "
+                           f"{tagger_model}")
+    return code
+
+
+def load_tagger(path: str) -> object:
+    """The tagger of a model file (parser/tagging/tagger.py)."""
+    from parser.tagging.tagger import Tagger
+
+    return Tagger.load(path)
 
 
 def parse_in_shards(args: argparse.Namespace, parser: object, model: str,

@@ -32,6 +32,7 @@ BROKEN_PIPE_EXIT = 128 + signal.SIGPIPE
 GROUPS = {
     "dep": ("parser.cli.dep", "arc-eager dependency parsing of CoNLL-U / CoNLL-X"),
     "tokenize": ("parser.cli.tokenize", "sentences and tokens of English text (UD conventions)"),
+    "tag": ("parser.cli.tag", "POS tagging (UPOS, XPOS, lemmas) of CoNLL-U / CoNLL-X"),
     "ja": ("parser.cli.ja", "Japanese bunsetsu dependency parsing of KNP / CaboCha"),
     "srl": ("parser.cli.srl", "SRL argument-boundary detection on gold_conll files"),
     "clf": ("parser.cli.clf", "train, apply and inspect classifiers on svmlight files"),

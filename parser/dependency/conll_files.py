@@ -26,13 +26,17 @@ def parse_conll_stream(parser: DependencyParser, stream: BinaryIO,
                        coverage: TagCoverage | None = None,
                        progress: Callable[[int], object] | None = None,
                        tokenizer: TokenizerModel | None = None,
-                       first_line: int = 1) -> None:
+                       first_line: int = 1,
+                       prepare: Callable[[list[Sentence]], list[Sentence]] | None = None
+                       ) -> None:
     """Parse every sentence of stream and write it to out with its new HEAD and DEPREL
     (parser/formats/conll.py's write_conll; keep_deps keeps the old DEPS column); coverage
     counts the tags of the input, progress(n) is told of each batch of n sentences; first_line
     numbers the stream's first line in messages (a shard of a file: parser/scale_out). fmt
     "raw" or "tokens" reads text, tokenized by tokenizer (parser/tokenize/reading.py's read_raw;
-    default the bundled English model), and writes CoNLL-U."""
+    default the bundled English model), and writes CoNLL-U; prepare turns each batch into the
+    sentences parsed and written (the tagger filling in missing tags,
+    parser/tagging/conll_files.py's MissingTagFiller)."""
     if fmt in TEXT_FORMATS:
         from parser.tokenize.reading import read_raw
 
@@ -44,6 +48,8 @@ def parse_conll_stream(parser: DependencyParser, stream: BinaryIO,
                                allow_empty=True, first_line=first_line)
 
     def write_batch(batch: list[Sentence], target: TextIO) -> None:
+        if prepare is not None:
+            batch[:] = prepare(batch)
         for sentence, (heads, deprels) in zip(batch, parser.parse(batch)):
             write_conll(sentence, heads, deprels, target, keep_deps=keep_deps, fmt=fmt)
 

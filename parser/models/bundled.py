@@ -6,6 +6,7 @@ from importlib.resources import as_file, files
 from pathlib import Path
 
 MODEL_NAME = "en_ewt.model"
+TAGGER_NAME = "en_ewt_tagger.model"
 EXAMPLE_NAME = "example.conllu"
 JAPANESE_MODEL_NAME = "ja_wac.model"
 # The bundled Japanese models by name (ja parse --model NAME): JUMAN's parts of speech (KNP
@@ -25,6 +26,12 @@ def _resource(name: str) -> Path | None:
 def bundled_model() -> Path | None:
     """The bundled English parser model, or None when this installation has none."""
     return _resource(MODEL_NAME)
+
+
+def bundled_tagger() -> Path | None:
+    """The bundled English tagger model (UPOS, XPOS, lemmas), or None when this installation
+    has none."""
+    return _resource(TAGGER_NAME)
 
 
 def bundled_example() -> Path | None:

@@ -13,12 +13,21 @@ import polyparse
 
 @pytest.fixture(scope="module")
 def parser() -> polyparse.Parser:
-    return polyparse.load_parser()
+    """The bundled parser given by its path: a parser of a model file, without a tagger."""
+    return polyparse.load_parser(polyparse.bundled_model())
 
 
 def test_untagged_words_warn(parser: polyparse.Parser) -> None:
     with pytest.warns(polyparse.InputWarning, match='4 of 4 words have no UPOS'):
         parser.parse([["The", "dog", "barked", "."]])
+
+
+def test_the_bundled_parser_tags_untagged_words() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        (tree,) = polyparse.load_parser().parse([["The", "dog", "barked", "."]])
+    assert [token["upos"] for token in tree] == ["DET", "NOUN", "VERB", "PUNCT"]
+    assert [token["deprel"] for token in tree] == ["det", "nsubj", "root", "punct"]
 
 
 def test_tagged_words_do_not(parser: polyparse.Parser) -> None:

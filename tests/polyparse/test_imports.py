@@ -55,7 +55,7 @@ def test_the_version_and_the_help_load_no_group() -> None:
     loaded = loaded_after("from parser.cli.main import build_parser\n"
                           "build_parser(['--version']).format_help()")
     assert not loaded & {"numpy", "parser.cli.dep", "parser.cli.ja", "parser.cli.srl",
-                         "parser.cli.clf"}
+                         "parser.cli.clf", "parser.cli.tag"}
 
 
 def test_dep_parse_loads_the_parser_and_nothing_else() -> None:
@@ -64,8 +64,9 @@ def test_dep_parse_loads_the_parser_and_nothing_else() -> None:
     assert not loaded & (TREES | TRAINERS | {"parser.bunsetsu", "parser.srl", "parser.cli.clf",
                                              "tqdm"})
     # The bundled model holds split evaluators: nothing builds evaluators, trains in threads or
-    # reaches for NumPy's masked arrays (which np.unique imports).
-    assert not loaded & {"classifiers.evaluators.modes", "concurrent.futures", "numpy.ma"}
+    # reaches for NumPy's masked arrays (which np.unique imports); tagged input loads no tagger.
+    assert not loaded & {"classifiers.evaluators.modes", "concurrent.futures", "numpy.ma",
+                         "parser.tagging.tagger"}
 
 
 def test_dask_is_loaded_only_for_a_cluster(tmp_path: Path) -> None:
@@ -107,6 +108,11 @@ def test_evaluation_loads_no_numpy(tmp_path: Path) -> None:
     loaded_after(command_code("dep", "parse", str(EXAMPLE), "-o", str(parsed)))
     loaded = loaded_after(command_code("dep", "evaluate", str(parsed), str(parsed)))
     assert not loaded & {"numpy", "classifiers.model_file", "parser.dependency.dependency_parser"}
+
+
+def test_tag_evaluate_loads_no_numpy_and_no_tagger() -> None:
+    loaded = loaded_after(command_code("tag", "evaluate", str(EXAMPLE), str(EXAMPLE)))
+    assert not loaded & {"numpy", "parser.tagging.tagger", "parser.dependency.dependency_parser"}
 
 
 def test_load_parser_loads_no_trainer_and_no_tree_kernel() -> None:

@@ -155,3 +155,14 @@ def test_every_public_model_pickles_with_its_bytes(tmp_path: Path) -> None:
 
 def test_changed_pickle_is_one_input_error_line(english: polyparse.Parser) -> None:
     assert isinstance(assert_changed_payload_fails(english, "Parser"), polyparse.InputError)
+
+
+def test_a_pickled_bundled_parser_keeps_its_tagger() -> None:
+    import pickle
+
+    import polyparse
+
+    parser = pickle.loads(pickle.dumps(polyparse.load_parser()))
+    assert parser.runtime_settings()["tagger"] == "<bundled>"
+    sentence = parser.parse([["The", "dog", "barked", "."]])[0]
+    assert [token["upos"] for token in sentence] == ["DET", "NOUN", "VERB", "PUNCT"]

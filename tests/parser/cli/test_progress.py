@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from parser.models.bundled import bundled_example
+from parser.models.bundled import bundled_example, bundled_model
 from tests.parser.bunsetsu.samples import synthetic_sentences
 from tests.parser.cli.test_ja import write_knp
 
@@ -87,5 +87,7 @@ def test_quiet_keeps_warnings(tmp_path: Path) -> None:
         "\t".join(columns[:3] + ["_"] + columns[4:]) if len(columns) == 10 else line
         for line in bundled_example().read_text(encoding="utf-8").splitlines(keepends=True)
         for columns in [line.split("\t")]), encoding="utf-8")
-    code, text = stderr_on_a_pipe(["dep", "parse", str(blank), "--quiet"])
+    # A parser model given by path has no tagger: words without UPOS are warned about.
+    code, text = stderr_on_a_pipe(["dep", "parse", "--model", str(bundled_model()), str(blank),
+                                   "--quiet"])
     assert code == 0 and "warning:" in text and "have no UPOS" in text

@@ -1,0 +1,224 @@
+"""`polyparse tag train|tag|evaluate`: the POS tagger on CoNLL-U / CoNLL-X files (UPOS, XPOS and
+lemmas, parser/tagging/). The options and their defaults come from the light
+parser/tagging/config.py; each run function imports the tagger when it runs."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import sys
+from collections.abc import Callable
+from typing import IO, BinaryIO
+
+from features.errors import InputError
+from features.input_files import check_input_paths
+from features.output_files import check_output_apart, check_output_path
+from parser.cli.common import (
+    file_sha256,
+    parse_streams,
+    progress_log,
+    settings_help,
+    subcommands,
+    text_encoding,
+    warn,
+)
+from parser.formats.conll import FORMATS, ConllFormatError, Sentence, read_conll
+from parser.tagging.config import (
+    CLASSIFIER_DEFAULTS,
+    TEMPLATE_SETS,
+    TaggerConfig,
+    classifier_options,
+)
+
+# The scores `tag evaluate` reports (parser/dependency/evaluate.py's, CoNLL 2018 rules).
+TAG_METRICS = ("UPOS", "XPOS", "UFeats", "AllTags", "Lemmas", "Words", "Tokens", "Sentences")
+
+
+def register(tag: argparse.ArgumentParser) -> None:
+    """The `tag` group's subcommands, added to its parser."""
+    commands, parent = subcommands(tag, ("train", "tag", "evaluate"))
+
+    train = commands.add_parser(
+        "train", parents=[parent], help="train a tagger model",
+        description="Train a POS tagger on a tagged treebank: one classifier over the joint "
+                    "(UPOS, XPOS) tags of its words, run greedily left to right, and lemma "
+                    "rules learned from its LEMMA column.")
+    train.add_argument("--train", required=True, metavar="FILE", help="training treebank")
+    train.add_argument("--dev", metavar="FILE", help="development treebank, scored after "
+                                                     "training")
+    train.add_argument("--model", required=True, metavar="OUT", help="model file to write")
+    train.add_argument("--classifier", default=TaggerConfig.classifier,
+                       choices=tuple(CLASSIFIER_DEFAULTS), help="default: %(default)s")
+    train.add_argument("--templates", default=TaggerConfig.template_set, choices=TEMPLATE_SETS,
+                       help="left: left to right, ambiguity classes of the next words; "
+                            "two-pass: a second classifier also reads the first one's tags "
+                            "of the next words (default: %(default)s)")
+
+    def setting(flag: str, name: str, what: str, **options: object) -> None:
+        takers = ", ".join(b for b, values in CLASSIFIER_DEFAULTS.items() if name in values)
+        train.add_argument(flag, dest=name, **options,
+                           help=f"{takers}: {what} ({settings_help(CLASSIFIER_DEFAULTS, name)})")
+
+    setting("-C", "C", "cost C", type=float)
+    setting("--degree", "degree", "degree d of the polynomial kernel", type=int)
+    setting("--gamma", "gamma", "gamma of the kernel", type=float)
+    setting("--coef0", "coef0", "coef0 of the kernel", type=float)
+    setting("--iterations", "iterations", "passes over the training words", type=int)
+    setting("--min-pair-count", "min_pair_count",
+            "feature pairs seen in fewer training words are dropped", type=int)
+    train.add_argument("--min-feature-count", type=int, default=TaggerConfig.min_feature_count,
+                       help="rarer features are dropped (default %(default)s)")
+    train.add_argument("--min-word-count", type=int, default=TaggerConfig.min_word_count,
+                       help="rarer forms are read as unknown words, in training too (default "
+                            "%(default)s)")
+    train.add_argument("--dictionary-min-count", type=int,
+                       default=TaggerConfig.dictionary_min_count,
+                       help="forms seen this often only get the tags they had in training; 0: "
+                            "no tag dictionary (default %(default)s)")
+    train.add_argument("--dictionary-min-share", type=float,
+                       default=TaggerConfig.dictionary_min_share,
+                       help="tag dictionary: tags that made a smaller part of a form's "
+                            "occurrences are dropped as noise (default %(default)s)")
+    train.add_argument("--ambiguity-min-count", type=int,
+                       default=TaggerConfig.ambiguity_min_count,
+                       help="rarer lowercase forms have no ambiguity class (default "
+                            "%(default)s)")
+    train.add_argument("--compress", action="store_true",
+                       help="store the model's arrays zlib-compressed (smaller file, slower load)")
+    train.add_argument("--seed", type=int, default=TaggerConfig.seed,
+                       help="default: %(default)s")
+    add_io_options(train)
+    train.set_defaults(run=run_train)
+
+    tag_command = commands.add_parser(
+        "tag", parents=[parent], help="tag a file or stdin",
+        description="Write UPOS, XPOS and LEMMA of every word; every other byte is kept.")
+    tag_command.add_argument("input", nargs="?", default="-", help="CoNLL file, or - for stdin")
+    tag_command.add_argument("--model", help="tagger model file (default: the bundled English "
+                                             "tagger)")
+    tag_command.add_argument("-o", "--output", help="output file (default stdout)")
+    add_io_options(tag_command)
+    tag_command.set_defaults(run=run_tag)
+
+    evaluate = commands.add_parser(
+        "evaluate", parents=[parent], help="UPOS, XPOS, UFeats, AllTags and Lemmas of a tagging",
+        description="Scores a system file against a gold file as the CoNLL 2018 shared task "
+                    "does (conll18_ud_eval.py): words aligned through the text, F1 percentages "
+                    "(the accuracy when both files have the same words). JSON keys: "
+                    + ", ".join(TAG_METRICS) + ", words, system_words.")
+    evaluate.add_argument("gold", help="gold file")
+    evaluate.add_argument("system", help="system output, or - for stdin")
+    evaluate.add_argument("--json", action="store_true", help="print one JSON object")
+    add_io_options(evaluate)
+    evaluate.set_defaults(run=run_evaluate, uses_numpy=False)
+
+
+def add_io_options(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--format", default="conllu", choices=FORMATS)
+    command.add_argument("--encoding", default="utf-8", type=text_encoding,
+                         help="of the input and output files and of stdout (default utf-8)")
+
+
+def read_tagged(path: str, args: argparse.Namespace) -> list[Sentence]:
+    """All sentences of a training or dev file; every word must have a UPOS."""
+    sentences = list(read_conll(path, fmt=args.format, encoding=args.encoding))
+    for sentence in sentences:
+        for word, upos in enumerate(sentence.upos, 1):
+            if upos == "_":
+                raise ConllFormatError(f"{path}:{sentence.line_number(word)}: UPOS is missing "
+                                       '("_"); a tagger learns from tagged words')
+    return sentences
+
+
+def run_train(args: argparse.Namespace) -> int:
+    log = progress_log(args)
+    check_output_path(args.model, "model")
+    try:
+        params = classifier_options(
+            args.classifier, C=args.C, degree=args.degree, gamma=args.gamma, coef0=args.coef0,
+            iterations=args.iterations, min_pair_count=args.min_pair_count)
+        config = TaggerConfig(template_set=args.templates, classifier=args.classifier,
+                              classifier_params=params, min_feature_count=args.min_feature_count,
+                              min_word_count=args.min_word_count,
+                              ambiguity_min_count=args.ambiguity_min_count,
+                              dictionary_min_count=args.dictionary_min_count,
+                              dictionary_min_share=args.dictionary_min_share, seed=args.seed)
+    except ValueError as error:
+        raise InputError(f"tag train: {error}") from None
+    check_input_paths([args.train, args.dev])
+    check_output_apart(args.model, [args.train, args.dev], "model")
+    if args.dev and os.path.samefile(args.train, args.dev):
+        warn(f"--dev {args.dev} is the training file: its scores are not those of unseen text")
+    train = read_tagged(args.train, args)
+    dev = read_tagged(args.dev, args) if args.dev else None
+    from parser.tagging.tagger import Tagger
+    from parser.tagging.training import tag_scores
+
+    tagger = Tagger(config)
+    tagger.train(train, log=log)
+    header = {"training_command": shlex.join(["polyparse"] + sys.argv[1:]),
+              "train_sha256": file_sha256(args.train)}
+    if dev is not None:
+        scores = tag_scores(tagger, dev)
+        header["dev_scores"] = scores
+        log("dev: " + "  ".join(f"{key} {scores[key]:.2f}" for key in TAG_METRICS[:5]))
+    tagger.save(args.model, extra_header=header, compress=bool(args.compress))
+    log(f"model written to {args.model}")
+    return 0
+
+
+def bundled_tagger_path(what: str) -> str:
+    """The bundled English tagger's path; InputError when this installation has none."""
+    from parser.models.bundled import bundled_tagger
+
+    found = bundled_tagger()
+    if found is None:
+        raise InputError(f"{what}: no tagger model given and this installation has no bundled "
+                         "tagger")
+    return str(found)
+
+
+def run_tag(args: argparse.Namespace) -> int:
+    from parser.tagging.conll_files import tag_conll_stream
+    from parser.tagging.tagger import Tagger
+
+    check_output_path(args.output)
+    check_input_paths([args.input, args.model])
+    model = args.model or bundled_tagger_path("tag tag")
+    check_output_apart(args.output, [args.input, model])
+    tagger = Tagger.load(model)
+
+    def tag(stream: BinaryIO, more_ready: Callable[[], bool], out: IO, name: str,
+            progress: Callable[[int], object]) -> None:
+        tag_conll_stream(tagger, stream, more_ready, out, fmt=args.format,
+                         encoding=args.encoding, name=name, progress=progress)
+
+    return parse_streams(args, _NoCoverage(), tag)
+
+
+class _NoCoverage:
+    """A tagger reads forms only: there are no tags to warn about."""
+
+    def warning(self, source: str) -> None:
+        return None
+
+
+def run_evaluate(args: argparse.Namespace) -> int:
+    from parser.dependency.evaluate import evaluate
+
+    if args.gold == "-":
+        raise InputError("tag evaluate: the gold file must be a file; only the system output "
+                         "may come from stdin (-)")
+    check_input_paths([args.gold, args.system])
+    gold = read_conll(args.gold, fmt=args.format, encoding=args.encoding)
+    system = read_conll(args.system, fmt=args.format, encoding=args.encoding)
+    scores = evaluate(gold, system, gold_name=args.gold,
+                      system_name="<stdin>" if args.system == "-" else args.system).as_dict()
+    found = {key: scores[key] for key in (*TAG_METRICS, "words", "system_words")}
+    if args.json:
+        print(json.dumps(found, sort_keys=True))
+    else:
+        print("  ".join(f"{key} {found[key]:.2f}" for key in TAG_METRICS[:5])
+              + f"  ({found['words']} words)")
+    return 0

@@ -1,0 +1,97 @@
+"""The tagger over CoNLL-U / CoNLL-X sentences and streams: tags written into the UPOS, XPOS and
+LEMMA columns of the words' lines, every other byte of a sentence kept as it came in."""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, BinaryIO, TextIO
+
+from parser.formats.conll import LEMMA, UPOS, XPOS, Sentence, read_conll
+from parser.formats.streaming import write_batches
+
+if TYPE_CHECKING:
+    # Only for annotations: `dep parse` of tagged input imports no tagger (nor NumPy through it).
+    from parser.tagging.tagger import TaggedColumns, Tagger
+
+MISSING = "_"
+
+# Sentences tagged at once from a file (a pipe is cut sooner, when it has no more waiting).
+TAG_BATCH = 2000
+
+
+def with_tags(sentence: Sentence, tags: TaggedColumns, only_missing: bool = False) -> Sentence:
+    """A copy of sentence whose words carry the tags (UPOS, XPOS, LEMMA columns and fields);
+    only_missing: a column that already holds a value ("_" is none) keeps it."""
+    lines = list(sentence.lines)
+    upos, xpos, lemma = list(sentence.upos), list(sentence.xpos), list(sentence.lemma)
+    for i, index in enumerate(sentence.word_lines):
+        columns = lines[index].split("\t")
+        for column, values, new in ((UPOS, upos, tags.upos), (XPOS, xpos, tags.xpos),
+                                    (LEMMA, lemma, tags.lemma)):
+            if not only_missing or values[i] == MISSING:
+                values[i] = columns[column] = new[i]
+        lines[index] = "\t".join(columns)
+    return Sentence(lines, sentence.word_lines, sentence.form, lemma, upos, xpos,
+                    sentence.head, sentence.deprel, sentence.start_line, sentence.feats)
+
+
+def lacks_tags(sentence: Sentence) -> bool:
+    """Whether a word of the sentence has no UPOS ("_")."""
+    return MISSING in sentence.upos
+
+
+def tag_missing(tagger: Tagger, sentences: Sequence[Sentence]) -> list[Sentence]:
+    """The sentences, those with a word without UPOS tagged (lacks_tags): their words' missing
+    UPOS, XPOS and lemmas filled in, the columns they hold kept; the others as they are. This is
+    what `dep parse` does to untagged input, and what a tokenizer's sentences go through."""
+    untagged = [i for i, sentence in enumerate(sentences) if lacks_tags(sentence)]
+    out = list(sentences)
+    if untagged:
+        tags = tagger.tag([sentences[i] for i in untagged])
+        for i, columns in zip(untagged, tags):
+            out[i] = with_tags(sentences[i], columns, only_missing=True)
+    return out
+
+
+def write_sentence(sentence: Sentence, out: TextIO) -> None:
+    """The sentence's lines and the blank line after it."""
+    out.write("\n".join(sentence.lines))
+    out.write("\n\n")
+
+
+def tag_conll_stream(tagger: Tagger, stream: BinaryIO, more_ready: Callable[[], bool],
+                     out: TextIO, *, fmt: str = "conllu", encoding: str = "utf-8",
+                     name: str = "<stdin>",
+                     progress: Callable[[int], object] | None = None) -> None:
+    """Tag every sentence of stream and write it to out with its new UPOS, XPOS and LEMMA
+    columns; progress(n) is told of each batch of n sentences."""
+    sentences = read_conll(None, fmt=fmt, encoding=encoding, stream=stream, name=name,
+                           allow_empty=True)
+
+    def write_batch(batch: list[Sentence], target: TextIO) -> None:
+        for sentence, columns in zip(batch, tagger.tag(batch)):
+            write_sentence(with_tags(sentence, columns), target)
+
+    def after_batch(batch: list[Sentence]) -> None:
+        if progress is not None:
+            progress(len(batch))
+
+    write_batches(sentences, TAG_BATCH, more_ready, out, write_batch, after_batch)
+
+
+class MissingTagFiller:
+    """What `dep parse` does to each batch before parsing it: tag_missing with a tagger loaded
+    when a batch first has a sentence without UPOS (never, for tagged input); counts the
+    sentences it tagged."""
+
+    def __init__(self, load: Callable[[], Tagger]) -> None:
+        self.load = load
+        self.tagger: Tagger | None = None
+        self.tagged = 0
+
+    def __call__(self, sentences: Sequence[Sentence]) -> list[Sentence]:
+        if not any(lacks_tags(sentence) for sentence in sentences):
+            return list(sentences)
+        if self.tagger is None:
+            self.tagger = self.load()
+        self.tagged += sum(1 for sentence in sentences if lacks_tags(sentence))
+        return tag_missing(self.tagger, sentences)

@@ -1,0 +1,146 @@
+"""The tagger's lexicon: each word form's attributes as int ids, the tag dictionary.
+
+A form's attributes (parser/tagging/tag_templates.pxd, A_*) are the strings its templates read:
+the form, its lowercase, its suffixes and prefixes (of the lowercase, up to 4 and 3
+characters), its shape (Collins 2002: upper case X, lower case x, digits d, other characters
+kept, runs collapsed) and its ambiguity class (the XPOS tags its lowercase took in training,
+for lowercases seen at least `ambiguity_min_count` times; Giménez & Màrquez 2004). All of them
+are interned in one StringInterner, so an id means the same string in every attribute.
+
+The tag dictionary (Ratnaparkhi 1996; Manning 2011): a form seen at least `dictionary_min_count`
+times in training is only given the joint tags that made at least `dictionary_min_share` of its
+occurrences there (rarer ones are taken for annotation noise, as in Honnibal's averaged
+perceptron tagger); a form left with one tag gets it without the classifier.
+"""
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+
+import numpy as np
+
+from features.interning import UNKNOWN, StringInterner
+
+N_ATTRIBUTES = 11
+MAX_SHAPE = 8
+
+
+def word_shape(form: str) -> str:
+    """Collins's (2002) word shape: X for upper-case letters, x for lower-case ones, d for
+    digits, other characters as they are; runs of one symbol collapsed; at most MAX_SHAPE
+    symbols."""
+    out: list[str] = []
+    for char in form:
+        if char.isupper():
+            symbol = "X"
+        elif char.islower():
+            symbol = "x"
+        elif char.isdigit():
+            symbol = "d"
+        else:
+            symbol = char
+        if not out or out[-1] != symbol:
+            out.append(symbol)
+            if len(out) == MAX_SHAPE:
+                break
+    return "".join(out)
+
+
+def attribute_strings(form: str, ambiguity: str | None, known_form: bool = True,
+                      known_lower: bool = True) -> list[str | None]:
+    """The strings of a form's attributes in A_* order (None: the attribute has no string,
+    e.g. a suffix longer than the word, or a form too rare to be known, read as unknown)."""
+    lower = form.lower()
+    n = len(lower)
+    suffixes = [lower[-k:] if n >= k else None for k in (1, 2, 3, 4)]
+    prefixes = [lower[:k] if n >= k else None for k in (1, 2, 3)]
+    return [form if known_form else None, lower if known_lower else None, *suffixes, *prefixes,
+            "shape:" + word_shape(form), ambiguity]
+
+
+class Lexicon:
+    """Forms -> lexicon entries (rows of attribute ids); the known forms are those of training,
+    in the order of their entries; unknown forms get rows made on the fly, beyond them."""
+
+    def __init__(self, strings: StringInterner, forms: Sequence[str], table: np.ndarray,
+                 allowed_ptr: np.ndarray, allowed: np.ndarray) -> None:
+        self.strings = strings
+        self.forms = list(forms)
+        self.entries = {form: i for i, form in enumerate(self.forms)}
+        self.table = np.ascontiguousarray(table, dtype=np.int32)
+        self.allowed_ptr = np.ascontiguousarray(allowed_ptr, dtype=np.int64)
+        self.allowed = np.ascontiguousarray(allowed, dtype=np.int32)
+        if self.table.shape != (len(self.forms), N_ATTRIBUTES):
+            raise ValueError(f"the lexicon table needs {N_ATTRIBUTES} ids for each of its "
+                             f"{len(self.forms)} forms")
+        if self.allowed_ptr.shape != (len(self.forms) + 1,):
+            raise ValueError("the tag dictionary needs one range per form")
+
+    @classmethod
+    def learn(cls, sentences: Sequence[tuple[Sequence[str], Sequence[str], Sequence[int]]],
+              ambiguity_min_count: int, dictionary_min_count: int,
+              dictionary_min_share: float = 0.0, min_word_count: int = 1) -> Lexicon:
+        """The lexicon of training sentences, each (forms, xpos tags, joint class ids); forms
+        and lowercases seen fewer than min_word_count times are read as unknown words (in
+        training too, so that the affix and shape templates learn what unknown words are)."""
+        strings = StringInterner()
+        form_count: Counter[str] = Counter()
+        lower_xpos: defaultdict[str, Counter[str]] = defaultdict(Counter)
+        form_classes: defaultdict[str, Counter[int]] = defaultdict(Counter)
+        for forms, xpos, classes in sentences:
+            for form, tag, joint in zip(forms, xpos, classes):
+                form_count[form] += 1
+                lower_xpos[form.lower()][tag] += 1
+                form_classes[form][joint] += 1
+        ambiguity = {lower: "amb:" + "|".join(sorted(tags))
+                     for lower, tags in lower_xpos.items()
+                     if sum(tags.values()) >= ambiguity_min_count}
+        forms = sorted(form_count, key=lambda f: (-form_count[f], f))
+        table = np.empty((len(forms), N_ATTRIBUTES), dtype=np.int32)
+        ptr = [0]
+        allowed: list[int] = []
+        lower_count: Counter[str] = Counter()
+        for form, n in form_count.items():
+            lower_count[form.lower()] += n
+        for i, form in enumerate(forms):
+            lower = form.lower()
+            table[i] = [UNKNOWN if s is None else strings.add(s)
+                        for s in attribute_strings(form, ambiguity.get(lower),
+                                                   form_count[form] >= min_word_count,
+                                                   lower_count[lower] >= min_word_count)]
+            n = form_count[form]
+            if dictionary_min_count and n >= dictionary_min_count:
+                allowed.extend(sorted(c for c, k in form_classes[form].items()
+                                      if k >= dictionary_min_share * n))
+            ptr.append(len(allowed))
+        return cls(strings, forms, table, np.asarray(ptr, dtype=np.int64),
+                   np.asarray(allowed, dtype=np.int32))
+
+    def unknown_row(self, form: str) -> list[int]:
+        """The attribute ids of a form outside the lexicon (unseen strings: UNKNOWN)."""
+        get = self.strings.get
+        return [UNKNOWN if s is None else get(s) for s in attribute_strings(form, None)]
+
+    def encode(self, sentences: Sequence[Sequence[str]]) -> tuple[np.ndarray, np.ndarray,
+                                                                   np.ndarray]:
+        """(table, entry, offsets) of sentences of forms: the lexicon's table with rows for
+        their unknown forms appended, the entry of every word, the sentences' offsets."""
+        entries = self.entries
+        extra: dict[str, int] = {}
+        entry: list[int] = []
+        offsets = [0]
+        known = len(self.forms)
+        for forms in sentences:
+            for form in forms:
+                found = entries.get(form)
+                if found is None:
+                    found = extra.get(form)
+                    if found is None:
+                        found = extra[form] = known + len(extra)
+                entry.append(found)
+            offsets.append(len(entry))
+        table = self.table
+        if extra:
+            rows = np.asarray([self.unknown_row(form) for form in extra], dtype=np.int32)
+            table = np.concatenate([table, rows])
+        return (table, np.asarray(entry, dtype=np.int32), np.asarray(offsets, dtype=np.int64))

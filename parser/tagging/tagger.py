@@ -1,0 +1,373 @@
+"""Tagger: a POS tagger over joint (UPOS, XPOS) tags, with lemmas; training, tagging, model
+files.
+
+Training (Ratnaparkhi 1996; Giménez & Màrquez 2004): each word of the treebank is one row
+whose binary features are the templates of parser/tagging/tag_templates.pyx with the gold tags
+on its left, and whose class is its (UPOS, XPOS) pair; one classifier of any backend learns the
+classes one-vs-rest (kernel-svm: one-vs-one). Tagging runs the classifier greedily left to
+right (parser/tagging/tag_decoder.pyx). The `two-pass` template set trains a second classifier
+that also reads the first one's tags of the next two words; its training rows take those tags
+from first-pass classifiers that did not see the sentence (two-fold jackknifing), so that they
+are as wrong as at tagging time. Lemmas come from parser/tagging/lemmas.py.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from classifiers.backends import (
+    CONVERTED_BACKENDS,
+    classifier_from_arrays,
+    is_kernel_model,
+    new_classifier,
+)
+from classifiers.evaluators.choices import DEFAULT_EVAL_MODE, DEFAULT_RARE_THRESHOLD
+from classifiers.model_bytes import ParserModelBytes
+from classifiers.model_file import (
+    arrays_strings,
+    arrays_under,
+    encode_model,
+    string_arrays,
+    write_model_file,
+)
+from features.binary_matrix import BinaryMatrix
+from features.interning import StringInterner
+from features.vocab import FeatureVocab
+from parser.formats.conll import Sentence
+from parser.tagging.config import TaggerConfig, classifier_params
+from parser.tagging.lemmas import Lemmatizer
+from parser.tagging.lexicon import Lexicon
+from parser.tagging.tag_decoder import TagDecoder, training_keys
+from parser.tagging.tag_templates import template_names
+
+MODEL_FORMAT = "polyparse-tagger"
+MODEL_VERSION = 1
+HEADER_KEYS = ("format", "format_version", "config", "classes", "passes", "lemmas", "info")
+MISSING = "_"
+# Folds of the jackknife that gives the second pass its training rows' first-pass tags.
+JACKKNIFE_FOLDS = 2
+# A linear model's most frequent features whose weights the tagging loop holds as dense rows.
+DENSE_FEATURES = 8192
+
+
+class TaggedColumns(NamedTuple):
+    """The tags a tagger gives one sentence: UPOS, XPOS and LEMMA of each word."""
+
+    upos: list[str]
+    xpos: list[str]
+    lemma: list[str]
+
+
+class TaggerPass(NamedTuple):
+    """One classifier over joint tags and the feature vocabulary of its template set."""
+
+    template_set: str
+    vocab: FeatureVocab
+    classifier: Any
+
+
+class Tagger(ParserModelBytes):
+    """A greedy left-to-right (or two-pass) tagger of joint UPOS/XPOS tags, with lemmas:
+    train(), tag(), save(), load(); pickles through its model file's bytes."""
+
+    HEADER_KEYS = HEADER_KEYS
+    MODEL_FORMAT = MODEL_FORMAT
+
+    def __init__(self, config: TaggerConfig | None = None) -> None:
+        if config is None:
+            config = TaggerConfig()
+        if not isinstance(config, TaggerConfig):
+            raise TypeError(f"config must be a TaggerConfig, not {type(config).__name__}")
+        self.config = config
+        self.classes: list[tuple[str, str]] = []
+        self.lexicon: Lexicon | None = None
+        self.passes: list[TaggerPass] = []
+        self.lemmatizer: Lemmatizer | None = None
+        self.info: dict[str, Any] = {}
+        self.header: dict[str, Any] = {}
+        self.compressed = False
+        self._decoders: list[TagDecoder] | None = None
+
+    @property
+    def trained(self) -> bool:
+        return self.lexicon is not None and bool(self.passes)
+
+    # ----- training -------------------------------------------------------------------------
+
+    def train(self, sentences: Sequence[Sentence],
+              log: Callable[[str], None] = lambda message: None) -> None:
+        """Learn from tagged sentences (every word with a UPOS; a missing XPOS is "_");
+        ValueError when there are none."""
+        sentences = list(sentences)
+        if not sentences:
+            raise ValueError("no training sentences")
+        cfg = self.config
+        started = time.perf_counter()
+        self.header = {}
+        self.compressed = False
+        joint = StringInterner()
+        classes = [[joint.add(f"{u}\t{x}") - 3 for u, x in zip(s.upos, s.xpos)]
+                   for s in sentences]
+        self.classes = [tuple(name.split("\t")) for name in joint.learned()]  # type: ignore
+        self.lexicon = Lexicon.learn([(s.form, s.xpos, c) for s, c in zip(sentences, classes)],
+                                     cfg.ambiguity_min_count, cfg.dictionary_min_count,
+                                     cfg.dictionary_min_share, cfg.min_word_count)
+        words = [(f, x, lemma) for s in sentences for f, x, lemma in zip(s.form, s.xpos, s.lemma)]
+        self.lemmatizer = (Lemmatizer.learn(words)
+                           if any(lemma != MISSING for _, _, lemma in words) else None)
+        forms = [s.form for s in sentences]
+        gold = np.asarray([c for sentence in classes for c in sentence], dtype=np.int32)
+        table, entry, offsets = self.lexicon.encode(forms)
+        log(f"{len(sentences)} sentences, {gold.size} words, {len(self.classes)} joint tags, "
+            f"{len(self.lexicon.forms)} forms")
+        first = self._train_pass("left", table, entry, offsets, gold, None, log)
+        self.passes = [first]
+        if cfg.template_set == "two-pass":
+            right = self._jackknife_tags(table, entry, offsets, gold, log)
+            self.passes.append(self._train_pass("two-pass", table, entry, offsets, gold, right,
+                                                log))
+        self.info.update({"train_sentences": len(sentences), "train_words": int(gold.size)})
+        self._decoders = None
+        log(f"trained the tagger in {time.perf_counter() - started:.1f} s")
+
+    def _train_pass(self, template_set: str, table: np.ndarray, entry: np.ndarray,
+                    offsets: np.ndarray, gold: np.ndarray, right: np.ndarray | None,
+                    log: Callable[[str], None]) -> TaggerPass:
+        keys = training_keys(table, entry, offsets, gold, right, template_set)
+        vocab = FeatureVocab.count(keys, self.config.min_feature_count)
+        matrix = feature_rows(vocab, keys)
+        log(f"{template_set}: {len(vocab)} features, {matrix.indices.size} active")
+        clf = new_classifier(self.config.classifier, **classifier_params(self.config))
+        clf.fit(matrix, gold)
+        return TaggerPass(template_set, vocab, clf)
+
+    def _jackknife_tags(self, table: np.ndarray, entry: np.ndarray, offsets: np.ndarray,
+                        gold: np.ndarray, log: Callable[[str], None]) -> np.ndarray:
+        """First-pass tags of every training word from a classifier trained without its
+        sentence (sentences dealt to JACKKNIFE_FOLDS folds in turn)."""
+        n_sentences = offsets.size - 1
+        tags = np.empty_like(gold)
+        for fold in range(JACKKNIFE_FOLDS):
+            held = np.arange(fold, n_sentences, JACKKNIFE_FOLDS)
+            kept = np.setdiff1d(np.arange(n_sentences), held)
+            train_entry, train_offsets, train_gold = _sentences_of(entry, offsets, gold, kept)
+            part = self._train_pass("left", table, train_entry, train_offsets, train_gold,
+                                    None, log)
+            held_entry, held_offsets, held_words = _sentences_of(entry, offsets, None, held)
+            decoder = self._decoder(part)
+            tags[held_words] = decoder.tag(table, held_entry, held_offsets)
+        log(f"jackknifed first-pass tags: {100.0 * np.mean(tags == gold):.2f} % right")
+        return tags
+
+    # ----- tagging --------------------------------------------------------------------------
+
+    def _decoder(self, part: TaggerPass) -> TagDecoder:
+        assert self.lexicon is not None
+        clf = part.classifier
+        one_vs_one = False
+        if len(clf.classes_) == 1:
+            scorer = None
+        elif clf.backend in CONVERTED_BACKENDS:
+            scorer, one_vs_one = clf.scorer, clf.decision == "one-vs-one"
+        elif is_kernel_model(clf):
+            from classifiers.evaluators.modes import build_evaluator
+
+            scorer = build_evaluator(clf.expansion_, DEFAULT_EVAL_MODE, DEFAULT_RARE_THRESHOLD)
+            one_vs_one = clf.backend == "kernel-svm"
+        else:
+            scorer = clf.scorer
+        decoder = TagDecoder(part.vocab.index, scorer, np.asarray(clf.classes_, dtype=np.int32),
+                             part.template_set, self.lexicon.allowed_ptr, self.lexicon.allowed,
+                             one_vs_one)
+        rows = linear_rows(scorer, len(part.vocab))
+        if rows is not None:
+            decoder.use_linear_rows(*rows)
+        return decoder
+
+    def decoders(self) -> list[TagDecoder]:
+        if not self.trained:
+            raise RuntimeError("the tagger is not trained (train it or load a model)")
+        if self._decoders is None:
+            self._decoders = [self._decoder(part) for part in self.passes]
+        return self._decoders
+
+    def tag_classes(self, forms: Sequence[Sequence[str]]) -> np.ndarray:
+        """The joint class id of every word of sentences of forms, one after the other."""
+        decoders = self.decoders()
+        assert self.lexicon is not None
+        table, entry, offsets = self.lexicon.encode(forms)
+        tags = decoders[0].tag(table, entry, offsets)
+        for decoder in decoders[1:]:
+            tags = decoder.tag(table, entry, offsets, tags)
+        return tags
+
+    def tag_forms(self, forms: Sequence[Sequence[str]]) -> list[TaggedColumns]:
+        """UPOS, XPOS and lemma of every word of sentences of forms."""
+        forms = [list(sentence) for sentence in forms]
+        tags = self.tag_classes(forms).tolist()
+        upos_of = [u for u, _ in self.classes]
+        xpos_of = [x for _, x in self.classes]
+        lemma = self.lemmatizer.lemma if self.lemmatizer is not None else None
+        out = []
+        start = 0
+        for sentence in forms:
+            ids = tags[start:start + len(sentence)]
+            start += len(sentence)
+            xpos = [xpos_of[t] for t in ids]
+            lemmas = ([lemma(f, x) for f, x in zip(sentence, xpos)] if lemma is not None
+                      else [MISSING] * len(sentence))
+            out.append(TaggedColumns([upos_of[t] for t in ids], xpos, lemmas))
+        return out
+
+    def tag(self, sentences: Sequence[Sentence]) -> list[TaggedColumns]:
+        """UPOS, XPOS and lemma of every word of the sentences (read from their forms)."""
+        return self.tag_forms([s.form for s in sentences])
+
+    # ----- model files ----------------------------------------------------------------------
+
+    def save(self, path: str, extra_header: dict | None = None,
+             compress: bool | None = None) -> None:
+        """Write the model file (extra_header: JSON-ready entries beside the model; None: those
+        of the file it was loaded from; compress: zlib-compressed arrays)."""
+        write_model_file(path, *self._file_parts(extra_header),
+                         compress=self.compressed if compress is None else compress)
+
+    def to_bytes(self, extra_header: dict | None = None, compress: bool | None = None) -> bytes:
+        return bytes(encode_model(*self._file_parts(extra_header),
+                                  self.compressed if compress is None else compress))
+
+    def _file_parts(self, extra_header: dict | None
+                    ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+        if not self.trained:
+            raise RuntimeError("the tagger is not trained (train it or load a model)")
+        lexicon = self.lexicon
+        assert lexicon is not None
+        arrays = {**string_arrays("lexicon/strings", lexicon.strings.learned()),
+                  **string_arrays("lexicon/forms", lexicon.forms),
+                  "lexicon/table": lexicon.table, "lexicon/allowed_ptr": lexicon.allowed_ptr,
+                  "lexicon/allowed": lexicon.allowed}
+        passes = []
+        for i, part in enumerate(self.passes):
+            clf_header, clf_arrays = part.classifier.to_arrays()
+            passes.append({"template_set": part.template_set,
+                           "templates": list(template_names(part.template_set)),
+                           "classifier": clf_header})
+            arrays[f"pass{i}/vocab/keys"] = part.vocab.keys
+            arrays[f"pass{i}/vocab/counts"] = part.vocab.counts
+            for name, value in clf_arrays.items():
+                arrays[f"pass{i}/classifier/{name}"] = value
+        extras = self.file_extras() if extra_header is None else extra_header
+        header = {
+            "format": MODEL_FORMAT, "format_version": MODEL_VERSION,
+            "config": asdict(self.config), "classes": [list(c) for c in self.classes],
+            "passes": passes,
+            "lemmas": None if self.lemmatizer is None else self.lemmatizer.to_json(),
+            "info": self.info, **extras,
+        }
+        return header, arrays
+
+    @classmethod
+    def _from_file_parts(cls, header: dict[str, Any], arrays: dict[str, np.ndarray],
+                         source: str, deferred: dict[str, Callable[[], np.ndarray]]
+                         ) -> Tagger:
+        if header.get("format_version") != MODEL_VERSION:
+            raise ValueError(f"tagger model version {header.get('format_version')!r}, this "
+                             f"polyparse reads {MODEL_VERSION}")
+        tagger = cls(TaggerConfig(**header["config"], check_backend=False))
+        tagger.classes = [(str(u), str(x)) for u, x in header["classes"]]
+        tagger.lexicon = Lexicon(StringInterner(arrays_strings(arrays, "lexicon/strings")),
+                                 arrays_strings(arrays, "lexicon/forms"),
+                                 arrays["lexicon/table"], arrays["lexicon/allowed_ptr"],
+                                 arrays["lexicon/allowed"])
+        n_classes = len(tagger.classes)
+        if tagger.lexicon.allowed.size and not (
+                0 <= tagger.lexicon.allowed.min() and tagger.lexicon.allowed.max() < n_classes):
+            raise ValueError("the tag dictionary names classes the model does not have")
+        for i, part in enumerate(header["passes"]):
+            if part.get("templates") != list(template_names(part["template_set"])):
+                raise ValueError(f"pass {i} was trained on other {part['template_set']} "
+                                 "templates than this polyparse has; train the tagger again")
+            vocab = FeatureVocab(arrays[f"pass{i}/vocab/keys"], arrays[f"pass{i}/vocab/counts"])
+            clf = classifier_from_arrays(part["classifier"],
+                                         arrays_under(arrays, f"pass{i}/classifier/"), source)
+            classes = np.asarray(clf.classes_)
+            if classes.size and not (0 <= classes.min() and classes.max() < n_classes):
+                raise ValueError(f"pass {i} predicts classes the model does not have")
+            tagger.passes.append(TaggerPass(part["template_set"], vocab, clf))
+        if not tagger.passes:
+            raise ValueError("the model has no classifier")
+        lemmas = header["lemmas"]
+        tagger.lemmatizer = None if lemmas is None else Lemmatizer.from_json(lemmas)
+        tagger.info = dict(header["info"])
+        return tagger
+
+
+def linear_rows(scorer: Any, n_ranks: int, n_dense: int = DENSE_FEATURES
+                ) -> tuple[np.ndarray, ...] | None:
+    """A linear (degree-1, float32) scorer's weights laid out for the tagging loop
+    (TagDecoder.use_linear_rows): the row of each feature rank (its single's row in the
+    scorer's condensed index), the rows of the n_dense most frequent features with weights
+    dense, the others sparse; None for any other scorer."""
+    arrays = getattr(scorer, "arrays", None)
+    if (getattr(scorer, "degree", None) != 1 or arrays is None
+            or arrays["intercept"].dtype != np.float32):
+        return None
+    ranks = np.arange(n_ranks, dtype=np.uint64)
+    rows = scorer.index.lookup((ranks << np.uint64(32)) | ranks)
+    present = np.flatnonzero(rows >= 0)
+    dense_ranks, sparse_ranks = present[:n_dense], present[n_dense:]
+    n_outputs = arrays["intercept"].size
+    if "weights" in arrays:
+        weights = arrays["weights"]
+        dense = weights[rows[dense_ranks]]
+        sparse_rows = rows[sparse_ranks]
+        lengths = np.full(sparse_rows.size, n_outputs, dtype=np.int64)
+        columns = np.tile(np.arange(n_outputs, dtype=np.int32), sparse_rows.size)
+        values = weights[sparse_rows].ravel()
+    else:
+        row_ptr, all_columns, all_values = arrays["row_ptr"], arrays["columns"], arrays["values"]
+        dense = np.zeros((dense_ranks.size, n_outputs), dtype=np.float32)
+        picked, lengths = _row_entries(row_ptr, rows[dense_ranks])
+        dense[np.repeat(np.arange(dense_ranks.size), lengths), all_columns[picked]] = \
+            all_values[picked]
+        picked, lengths = _row_entries(row_ptr, rows[sparse_ranks])
+        columns, values = all_columns[picked], all_values[picked]
+    sparse_ptr = np.zeros(sparse_ranks.size + 1, dtype=np.int64)
+    np.cumsum(lengths, out=sparse_ptr[1:])
+    row_of_rank = np.full(n_ranks, -1, dtype=np.int32)
+    row_of_rank[dense_ranks] = np.arange(dense_ranks.size, dtype=np.int32)
+    row_of_rank[sparse_ranks] = dense_ranks.size + np.arange(sparse_ranks.size, dtype=np.int32)
+    return row_of_rank, dense, sparse_ptr, columns, values, arrays["intercept"]
+
+
+def _row_entries(row_ptr: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The positions of the entries of the given sparse rows, one row after the other, and
+    each row's length."""
+    starts, lengths = row_ptr[rows], row_ptr[rows + 1] - row_ptr[rows]
+    offsets = np.repeat(starts - np.concatenate([[0], np.cumsum(lengths)[:-1]]), lengths)
+    return (np.arange(int(lengths.sum()), dtype=np.int64) + offsets).astype(np.int64), lengths
+
+
+def feature_rows(vocab: FeatureVocab, keys: np.ndarray) -> BinaryMatrix:
+    """The rows of sorted feature ranks of keys (rows, templates); keys outside the vocabulary
+    are left out."""
+    ranks = np.sort(vocab.transform(keys), axis=1)
+    present = ranks >= 0
+    indptr = np.zeros(ranks.shape[0] + 1, dtype=np.int64)
+    np.cumsum(present.sum(axis=1), out=indptr[1:])
+    return BinaryMatrix(indptr, ranks[present].astype(np.int32), len(vocab))
+
+
+def _sentences_of(entry: np.ndarray, offsets: np.ndarray, gold: np.ndarray | None,
+                  chosen: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The entries and offsets of the chosen sentences, and their gold classes (gold None: the
+    positions of their words instead)."""
+    words = np.concatenate([np.arange(offsets[k], offsets[k + 1]) for k in chosen])
+    lengths = offsets[chosen + 1] - offsets[chosen]
+    new_offsets = np.zeros(chosen.size + 1, dtype=np.int64)
+    np.cumsum(lengths, out=new_offsets[1:])
+    return entry[words], new_offsets, (words if gold is None else gold[words])

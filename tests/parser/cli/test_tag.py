@@ -1,0 +1,159 @@
+"""`polyparse tag`: train, tag and evaluate on a synthetic treebank; bad input in one line;
+only the UPOS, XPOS and LEMMA columns change; `dep parse` tags untagged input."""
+from __future__ import annotations
+
+import json
+import signal
+from pathlib import Path
+
+import pytest
+
+from parser.cli.main import main
+from tests.parser.cli.user_runs import (
+    POLYPARSE,
+    check_a_closed_pipe_ends_quietly,
+    check_a_signal_while_parsing_leaves_nothing,
+    one_line,
+    polyparse,
+)
+from tests.parser.tagging.synthetic import synthetic_conllu
+
+CONLL = Path(__file__).resolve().parents[2] / "data" / "conll"
+
+
+def blanked(text: str) -> str:
+    """The CoNLL-U text with LEMMA, UPOS and XPOS written as _."""
+    lines = []
+    for line in text.splitlines():
+        columns = line.split("\t")
+        if len(columns) == 10 and columns[0].isdigit():
+            columns[2] = columns[3] = columns[4] = "_"
+        lines.append("\t".join(columns))
+    return "\n".join(lines) + "\n"
+
+
+@pytest.fixture(scope="module")
+def model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("tagger")
+    train = folder / "train.conllu"
+    train.write_text(synthetic_conllu(150, seed=2), encoding="utf-8")
+    path = folder / "syn.model"
+    assert main(["tag", "train", "--train", str(train), "--model", str(path), "--quiet",
+                 "--dictionary-min-count", "5"]) == 0
+    return path
+
+
+def test_tag_and_evaluate(model: Path, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    gold = tmp_path / "gold.conllu"
+    gold.write_text(synthetic_conllu(40, seed=11), encoding="utf-8")
+    source = tmp_path / "input.conllu"
+    source.write_text(blanked(gold.read_text()), encoding="utf-8")
+    out = tmp_path / "tagged.conllu"
+    assert main(["tag", "tag", "--model", str(model), str(source), "-o", str(out)]) == 0
+    assert main(["tag", "evaluate", str(gold), str(out), "--json"]) == 0
+    scores = json.loads(capsys.readouterr().out)
+    assert scores["UPOS"] > 95 and scores["XPOS"] > 95 and scores["Lemmas"] > 95
+    assert scores["words"] == scores["system_words"] > 0
+    # Every byte but the three tag columns of word lines is kept.
+    for got, given in zip(out.read_text().splitlines(), source.read_text().splitlines()):
+        a, b = got.split("\t"), given.split("\t")
+        assert len(a) == len(b)
+        if len(a) == 10:
+            assert a[:2] + a[5:] == b[:2] + b[5:]
+        else:
+            assert got == given
+
+
+def test_train_with_dev_writes_its_scores(tmp_path: Path) -> None:
+    train, dev = tmp_path / "train.conllu", tmp_path / "dev.conllu"
+    train.write_text(synthetic_conllu(60, seed=3), encoding="utf-8")
+    dev.write_text(synthetic_conllu(10, seed=4), encoding="utf-8")
+    path = tmp_path / "m.model"
+    assert main(["tag", "train", "--train", str(train), "--dev", str(dev), "--model",
+                 str(path), "--classifier", "linear", "--templates", "two-pass",
+                 "--quiet"]) == 0
+    from parser.tagging.tagger import Tagger
+
+    tagger = Tagger.load(path)
+    assert tagger.header["dev_scores"]["UPOS"] > 90
+    assert [p.template_set for p in tagger.passes] == ["left", "two-pass"]
+
+
+def test_same_seed_same_model(tmp_path: Path) -> None:
+    train = tmp_path / "train.conllu"
+    train.write_text(synthetic_conllu(50, seed=5), encoding="utf-8")
+    paths = [tmp_path / "a.model", tmp_path / "b.model"]
+    for path in paths:
+        assert main(["tag", "train", "--train", str(train), "--model", str(path),
+                     "--quiet"]) == 0
+    assert paths[0].read_bytes() == paths[1].read_bytes()
+
+
+def test_bad_input_is_one_line(model: Path, tmp_path: Path,
+                               capsys: pytest.CaptureFixture) -> None:
+    untagged = tmp_path / "untagged.conllu"
+    untagged.write_text(blanked(synthetic_conllu(3)), encoding="utf-8")
+    target = tmp_path / "out.model"
+    code = main(["tag", "train", "--train", str(untagged), "--model", str(target)])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and len(err.splitlines()) == 1
+    assert "untagged.conllu:3: UPOS is missing" in err
+    assert not target.exists()
+    code = main(["tag", "tag", "--model", str(model), str(CONLL / "wrong_columns.conllu")])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "wrong_columns.conllu:" in err and len(err.splitlines()) == 1
+    code = main(["tag", "tag", "--model", str(CONLL / "good.conllu"), str(untagged)])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "good.conllu" in err and len(err.splitlines()) == 1
+
+
+def test_options_are_checked_before_the_data(tmp_path: Path) -> None:
+    missing = str(tmp_path / "missing.conllu")
+    one_line(polyparse("tag", "train", "--train", missing, "--model",
+                       str(tmp_path / "m.model"), "--classifier", "linear",
+                       "--min-pair-count", "2"), "min_pair_count")
+    one_line(polyparse("tag", "train", "--train", missing, "--model",
+                       str(tmp_path / "m.model"), "--dictionary-min-count", "-1"),
+             "dictionary_min_count")
+    one_line(polyparse("tag", "tag", "--model", missing, "-"), "missing.conllu")
+
+
+def test_a_closed_pipe_ends_quietly(model: Path) -> None:
+    if not hasattr(signal, "SIGPIPE"):
+        pytest.skip("no SIGPIPE")
+    block = synthetic_conllu(1, seed=1).encode()
+    check_a_closed_pipe_ends_quietly([POLYPARSE, "tag", "tag", "--model", str(model), "-"],
+                                     block, b"\n\n", 1, block * 20)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_while_tagging_leaves_nothing(model: Path, tmp_path: Path, signum: int) -> None:
+    folder = tmp_path / "out"
+    folder.mkdir()
+    check_a_signal_while_parsing_leaves_nothing(
+        [POLYPARSE, "tag", "tag", "--model", str(model), "-", "-o", str(folder / "t.conllu")],
+        synthetic_conllu(20, seed=5).encode(), folder, signum)
+
+
+def test_dep_parse_tags_untagged_words(model: Path, tmp_path: Path,
+                                       capsys: pytest.CaptureFixture) -> None:
+    from tests.parser.dependency.synthetic import write_treebank
+
+    train = write_treebank(tmp_path / "dep.conllu", 100, seed=4)
+    parser_model = tmp_path / "dep.model"
+    assert main(["dep", "train", "--train", str(train), "--model", str(parser_model),
+                 "--quiet", "--tag-column", "upos", "--split-column", "upos"]) == 0
+    source = tmp_path / "untagged.conllu"
+    source.write_text(blanked(synthetic_conllu(5, seed=8)), encoding="utf-8")
+    out = tmp_path / "parsed.conllu"
+    capsys.readouterr()
+    assert main(["dep", "parse", "--model", str(parser_model), "--tagger", str(model),
+                 str(source), "-o", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "tagged 5 sentences" in err and "have no UPOS" not in err
+    words = [line.split("\t") for line in out.read_text().splitlines() if "\t" in line]
+    assert all(columns[3] != "_" and columns[4] != "_" for columns in words)
+    # Without a tagger, the old warning.
+    assert main(["dep", "parse", "--model", str(parser_model), str(source), "-o",
+                 str(out)]) == 0
+    assert "have no UPOS" in capsys.readouterr().err
