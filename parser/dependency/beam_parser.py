@@ -29,7 +29,7 @@ from classifiers.model_bytes import ParserModelBytes
 from classifiers.model_file import encode_model, write_model_file
 from features.interning import StringInterner
 from parser.dependency.beam_config import MAX_BEAM, PROGRESS_BLOCK, TAG_COLUMNS, BeamConfig
-from parser.dependency.projectivize import LIFT_SEPARATOR, deprojectivize, projectivize
+from parser.dependency.projectivize import decoded_trees, projectivize
 from parser.formats.conll import Sentence
 from parser.formats.tag_coverage import TagColumn, TagCoverage, column_read
 
@@ -261,17 +261,7 @@ class BeamParser(ParserModelBytes):
             return []
         corpus = self.encode(sentences)
         heads, labels = self._search().parse(self.weights, *corpus.columns, corpus.offsets)
-        names = self.labels.learned()
-        out = []
-        offsets = corpus.offsets.tolist()
-        for i in range(len(sentences)):
-            start, end = offsets[i] + 1, offsets[i + 1]
-            h = heads[start:end].tolist()
-            d = [names[label] for label in labels[start:end].tolist()]
-            if any(LIFT_SEPARATOR in label for label in d):
-                h, d = deprojectivize(h, d)
-            out.append((h, d))
-        return out
+        return decoded_trees(heads, labels, corpus.offsets.tolist(), self.labels.learned())
 
     def column_tags(self, column: str) -> list[str]:
         """The tags a column ("xpos" with missing ones read as UPOS, or "upos") held in

@@ -49,7 +49,7 @@ from parser.dependency.arc_eager import LEFT_MOVE, RIGHT_MOVE
 from parser.dependency.config import ParserConfig, classifier_params
 from parser.dependency.decoder import ArcEagerDecoder, ClassifierSlot
 from parser.dependency.feature_templates import template_names
-from parser.dependency.projectivize import LIFT_SEPARATOR, deprojectivize, projectivize
+from parser.dependency.projectivize import decoded_trees, projectivize
 from parser.formats.conll import Sentence
 from parser.formats.tag_coverage import TagColumn, TagCoverage, column_read
 
@@ -489,17 +489,7 @@ class DependencyParser(ParserModelBytes):
         decoder = self.decoder(self.splits_used(corpus.split_tag))
         heads, labels = decoder.parse(corpus.word, corpus.tag, corpus.coarse, corpus.split_tag,
                                       corpus.offsets)
-        names = self.labels.learned()
-        out = []
-        offsets = corpus.offsets.tolist()
-        for i in range(len(sentences)):
-            start, end = offsets[i] + 1, offsets[i + 1]
-            h = heads[start:end].tolist()
-            d = [names[lab] for lab in labels[start:end].tolist()]
-            if any(LIFT_SEPARATOR in lab for lab in d):
-                h, d = deprojectivize(h, d)
-            out.append((h, d))
-        return out
+        return decoded_trees(heads, labels, corpus.offsets.tolist(), self.labels.learned())
 
     # ----- model files ----------------------------------------------------------------------
 

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 from parser.formats.conll import find_cycle
 
@@ -91,6 +92,22 @@ def projectivize(heads: Sequence[int], deprels: Sequence[str]) -> tuple[list[int
         suffix = label if ranks[word] == 1 else f"{label}{LIFT_SEPARATOR}{ranks[word]}"
         labels[word - 1] = f"{deprels[word - 1]}{LIFT_SEPARATOR}{suffix}"
     return projective, labels, len(head_label)
+
+
+def decoded_trees(heads: Any, labels: Any, offsets: Sequence[int], names: Sequence[str]
+                  ) -> list[tuple[list[int], list[str]]]:
+    """Each sentence's heads and relations from a decoder's flat arrays (sentence i's words at
+    offsets[i] + 1 .. offsets[i + 1], each sentence's root slot first; labels index names),
+    deprojectivised where a relation carries a lift."""
+    trees = []
+    for i in range(len(offsets) - 1):
+        start, end = offsets[i] + 1, offsets[i + 1]
+        h = heads[start:end].tolist()
+        d = [names[label] for label in labels[start:end].tolist()]
+        if any(LIFT_SEPARATOR in label for label in d):
+            h, d = deprojectivize(h, d)
+        trees.append((h, d))
+    return trees
 
 
 def deprojectivize(heads: Sequence[int], deprels: Sequence[str]) -> tuple[list[int], list[str]]:
