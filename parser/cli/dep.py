@@ -358,11 +358,16 @@ def run_parse(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise InputError(f"dep parse: {model}: {error}") from None
     coverage = parser.tag_coverage()
-    tokenizer = None
+    read_text = None
     if text_input:
         from parser.tokenize.model import load_tokenizer
+        from parser.tokenize.reading import read_raw
 
         tokenizer = load_tokenizer(args.tokenizer)
+
+        def read_text(stream: BinaryIO, name: str) -> Iterator[Sentence]:
+            return read_raw(None, fmt=args.format, encoding=args.encoding, stream=stream,
+                            name=name, tokenizer=tokenizer)
     if wants_scale_out(args):
         return parse_in_shards(args, parser, model, coverage)
 
@@ -370,7 +375,7 @@ def run_parse(args: argparse.Namespace) -> int:
               progress: Callable[[int], object]) -> None:
         parse_conll_stream(parser, stream, more_ready, out, fmt=args.format,
                            encoding=args.encoding, name=name, keep_deps=args.keep_deps,
-                           coverage=coverage, progress=progress, tokenizer=tokenizer,
+                           coverage=coverage, progress=progress, read_text=read_text,
                            prepare=prepare)
 
     code = parse_streams(args, coverage, parse)

@@ -3,19 +3,14 @@ opening its input and its output (parser/formats/streaming.py: batches as the in
 each written at once)."""
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, BinaryIO, TextIO
+from collections.abc import Callable, Iterable
+from typing import BinaryIO, TextIO
 
 from parser.dependency.dependency_parser import DependencyParser
 from parser.formats.conll import Sentence, read_conll, write_conll
 from parser.formats.streaming import write_batches
 from parser.formats.tag_coverage import TagCoverage
 
-if TYPE_CHECKING:
-    from parser.tokenize.model import TokenizerModel
-
-# Input formats of text, tokenized before parsing (parser/tokenize/reading.py).
-TEXT_FORMATS = ("raw", "tokens")
 # Sentences parsed at once from a file (a pipe is cut sooner, when it has no more waiting).
 PARSE_BATCH = 2000
 
@@ -25,23 +20,21 @@ def parse_conll_stream(parser: DependencyParser, stream: BinaryIO,
                        encoding: str = "utf-8", name: str = "<stdin>", keep_deps: bool = False,
                        coverage: TagCoverage | None = None,
                        progress: Callable[[int], object] | None = None,
-                       tokenizer: TokenizerModel | None = None,
+                       read_text: Callable[[BinaryIO, str], Iterable[Sentence]] | None = None,
                        first_line: int = 1,
                        prepare: Callable[[list[Sentence]], list[Sentence]] | None = None
                        ) -> None:
     """Parse every sentence of stream and write it to out with its new HEAD and DEPREL
     (parser/formats/conll.py's write_conll; keep_deps keeps the old DEPS column); coverage
     counts the tags of the input, progress(n) is told of each batch of n sentences; first_line
-    numbers the stream's first line in messages (a shard of a file: parser/scale_out). fmt
-    "raw" or "tokens" reads text, tokenized by tokenizer (parser/tokenize/reading.py's read_raw;
-    default the bundled English model), and writes CoNLL-U; prepare turns each batch into the
-    sentences parsed and written (the tagger filling in missing tags,
+    numbers the stream's first line in messages (a shard of a file: parser/scale_out);
+    read_text(stream, name), when given, reads the sentences instead of fmt (text tokenized by
+    parser/tokenize/reading.py's read_raw), which are written as CoNLL-U; prepare turns each
+    batch into the sentences parsed and written (the tagger filling in missing tags,
     parser/tagging/conll_files.py's MissingTagFiller)."""
-    if fmt in TEXT_FORMATS:
-        from parser.tokenize.reading import read_raw
-
-        sentences = read_raw(None, fmt=fmt, encoding=encoding, stream=stream, name=name,
-                             tokenizer=tokenizer)
+    sentences: Iterable[Sentence]
+    if read_text is not None:
+        sentences = read_text(stream, name)
         fmt = "conllu"
     else:
         sentences = read_conll(None, fmt=fmt, encoding=encoding, stream=stream, name=name,
