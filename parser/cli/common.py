@@ -102,19 +102,20 @@ def file_sha256(path: str) -> str:
 
 
 def parse_streams(args: argparse.Namespace, coverage: Any,
-                  parse: Callable[..., None], binary: bool = False) -> int:
+                  parse: Callable[..., None], binary: bool = False,
+                  desc: str = "parsing") -> int:
     """What `dep parse` and `ja parse` do once the model is loaded: open the input (args.input,
     "-" for stdin) and the output (args.output, bytes when binary), run
     parse(stream, more_ready, out, name, progress_update) under a progress bar, and warn in one
     line when the input's tags do not give the model what it was trained on (coverage, None
-    for no such check)."""
+    for no such check); desc names the work on the progress bar."""
     from features.output_files import output_stream
     from parser.formats.streaming import input_stream
 
     name = "<stdin>" if args.input == "-" else args.input
     with input_stream(args.input) as (stream, more_ready), \
             output_stream(args.output, binary=binary, encoding=args.encoding) as out:
-        progress = progress_bar(args, unit=" sent", desc="parsing")
+        progress = progress_bar(args, unit=" sent", desc=desc)
         parse(stream, more_ready, out, name, progress.update)
         progress.close()
     warning = coverage.warning(name) if coverage is not None else None

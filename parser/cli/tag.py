@@ -194,7 +194,7 @@ def run_tag(args: argparse.Namespace) -> int:
         tag_conll_stream(tagger, stream, more_ready, out, fmt=args.format,
                          encoding=args.encoding, name=name, progress=progress)
 
-    return parse_streams(args, _NoCoverage(), tag)
+    return parse_streams(args, _NoCoverage(), tag, desc="tagging")
 
 
 class _NoCoverage:

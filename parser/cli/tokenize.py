@@ -102,7 +102,7 @@ def run_tokenize(args: argparse.Namespace) -> int:
         tokenize_stream(tokenizer, stream, more_ready, out, fmt=args.format,
                         encoding=args.encoding, name=name, progress=progress)
 
-    return parse_streams(args, None, tokenize)
+    return parse_streams(args, None, tokenize, desc="tokenizing")
 
 
 def run_evaluate(args: argparse.Namespace) -> int:

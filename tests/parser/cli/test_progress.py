@@ -80,6 +80,16 @@ def test_a_bar_on_a_terminal_none_elsewhere_and_none_when_quiet(name: str, knp: 
     assert code == 0 and "/s]" not in text and "%|" not in text, text
 
 
+def test_the_bar_names_the_work(tmp_path: Path) -> None:
+    text_file = tmp_path / "text.txt"
+    text_file.write_text("The dog barked. It was late.\n", encoding="utf-8")
+    for argv, desc in ((["tag", "tag", str(bundled_example())], "tagging"),
+                       (["tokenize", "tokenize", str(text_file)], "tokenizing"),
+                       (["dep", "parse", str(bundled_example())], "parsing")):
+        code, text = stderr_on_a_terminal([*argv, "-o", str(tmp_path / "out")])
+        assert code == 0 and f"{desc}:" in text, text
+
+
 def test_quiet_keeps_warnings(tmp_path: Path) -> None:
     """--quiet silences progress, not what the user must know."""
     blank = tmp_path / "no-upos.conllu"
