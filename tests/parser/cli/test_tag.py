@@ -132,7 +132,8 @@ def test_a_signal_while_tagging_leaves_nothing(model: Path, tmp_path: Path, sign
     folder.mkdir()
     check_a_signal_while_parsing_leaves_nothing(
         [POLYPARSE, "tag", "tag", "--model", str(model), "-", "-o", str(folder / "t.conllu")],
-        synthetic_conllu(20, seed=5).encode(), folder, signum)
+        synthetic_conllu(20, seed=5).encode(), folder, signum,
+        bar=b"tagging")
 
 
 def test_dep_parse_tags_untagged_words(model: Path, tmp_path: Path,

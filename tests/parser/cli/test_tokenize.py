@@ -134,7 +134,8 @@ def test_a_paragraph_is_written_when_it_ends_and_a_closed_pipe_ends_quietly(
 def test_a_signal_while_writing_leaves_nothing(tmp_path: Path, signum: int) -> None:
     check_a_signal_while_parsing_leaves_nothing(
         [POLYPARSE, "tokenize", "tokenize", "-", "-o", str(tmp_path / "out.conllu")],
-        b"One sentence here. And another one.\n\n", tmp_path, signum)
+        b"One sentence here. And another one.\n\n", tmp_path, signum,
+        bar=b"tokenizing")
 
 
 def test_the_command_runs_as_users_run_it(tmp_path: Path) -> None:

@@ -60,22 +60,22 @@ def read_blocks(stream: IO[bytes], end: bytes, n: int) -> bytes:
 
 
 def check_a_signal_while_parsing_leaves_nothing(argv: Sequence[str], fed: bytes, folder: Path,
-                                                signum: int) -> None:
-    """argv, a parse writing into folder, gets signum once its progress bar shows (the
-    temporary output is open) while its input, a pipe fed `fed` and held open here, still waits
-    for more: the run can only end by the signal, and must leave nothing."""
+                                                signum: int, bar: bytes = b"parsing") -> None:
+    """argv, a parse writing into folder, gets signum once its progress bar (named `bar`) shows
+    (the temporary output is open) while its input, a pipe fed `fed` and held open here, still
+    waits for more: the run can only end by the signal, and must leave nothing."""
     child = start_with_stderr_on_a_terminal(argv, stdin=subprocess.PIPE)
     try:
         child.process.stdin.write(fed)
         child.process.stdin.flush()
-        child.read_until(b"parsing")
+        child.read_until(bar)
         assert leftovers(folder), "the bar shows once the temporary output is open"
         child.process.send_signal(signum)
         code, shown = child.finish()
     finally:
         child.process.stdin.close()
     assert code == 128 + signum
-    assert besides_the_bar(shown, b"parsing") == [], shown
+    assert besides_the_bar(shown, bar) == [], shown
     assert os.listdir(folder) == []
 
 
