@@ -17,7 +17,14 @@ from typing import Any
 
 import numpy as np
 
-from classifiers.model_file import ModelFileError, decode_model, inconsistent, read_model_file
+from classifiers.model_file import (
+    ModelFileError,
+    decode_model,
+    encode_model,
+    inconsistent,
+    read_model_file,
+    write_model_file,
+)
 
 Buffer = bytes | bytearray | memoryview
 
@@ -113,8 +120,24 @@ class ParserModelBytes(ModelBytes):
         each inflated by calling it); `source` names the file in errors."""
         raise NotImplementedError
 
+    def save(self, path: str | os.PathLike, extra_header: dict[str, Any] | None = None,
+             compress: bool | None = None) -> None:
+        """Write the model file (extra_header: JSON-ready entries beside the model, None: those
+        of the file it was loaded from; compress: zlib-compressed arrays, None: as the file it
+        was loaded from)."""
+        write_model_file(path, *self._file_parts(extra_header),
+                         compress=self.compressed if compress is None else compress)
+
     def to_bytes(self, extra_header: dict[str, Any] | None = None,
                  compress: bool | None = None) -> bytes:
+        """The bytes of the model file save() writes."""
+        return bytes(encode_model(*self._file_parts(extra_header),
+                                  self.compressed if compress is None else compress))
+
+    def _file_parts(self, extra_header: dict[str, Any] | None
+                    ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+        """The model file's header (the model's entries and extra_header's, or the loaded
+        file's extras) and its arrays."""
         raise NotImplementedError
 
     def pickle_bytes(self) -> bytes:

@@ -26,7 +26,6 @@ from typing import Any
 import numpy as np
 
 from classifiers.model_bytes import ParserModelBytes
-from classifiers.model_file import encode_model, write_model_file
 from features.interning import StringInterner
 from parser.dependency.beam_config import MAX_BEAM, PROGRESS_BLOCK, TAG_COLUMNS, BeamConfig
 from parser.dependency.projectivize import decoded_trees, projectivize
@@ -280,18 +279,6 @@ class BeamParser(ParserModelBytes):
             f"accuracy{fallback}")])
 
     # ----- model files ----------------------------------------------------------------------
-
-    def save(self, path: str, extra_header: dict | None = None,
-             compress: bool | None = None) -> None:
-        """Write the model file (compress: zlib-compressed arrays; None: as the file the parser
-        was loaded from)."""
-        write_model_file(path, *self._file_parts(extra_header),
-                         compress=self.compressed if compress is None else compress)
-
-    def to_bytes(self, extra_header: dict | None = None, compress: bool | None = None) -> bytes:
-        """The bytes of the model file save() writes."""
-        return bytes(encode_model(*self._file_parts(extra_header),
-                                  self.compressed if compress is None else compress))
 
     def _file_parts(self, extra_header: dict | None
                     ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:

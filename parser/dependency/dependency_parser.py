@@ -38,9 +38,7 @@ from classifiers.lazy_table import LazyTable
 from classifiers.model_bytes import ParserModelBytes
 from classifiers.model_file import (
     arrays_under,
-    encode_model,
     inconsistent,
-    write_model_file,
 )
 from features.binary_matrix import BinaryMatrix
 from features.interning import StringInterner
@@ -492,19 +490,6 @@ class DependencyParser(ParserModelBytes):
         return decoded_trees(heads, labels, corpus.offsets.tolist(), self.labels.learned())
 
     # ----- model files ----------------------------------------------------------------------
-
-    def save(self, path: str, extra_header: dict | None = None,
-             compress: bool | None = None) -> None:
-        """Write the model file; extra_header: JSON-ready entries beside the model (None: the
-        extras of the file the parser was loaded from); compress: zlib-compressed arrays (None:
-        as the file the parser was loaded from; not for a trained one)."""
-        write_model_file(path, *self._file_parts(extra_header),
-                         compress=self.compressed if compress is None else compress)
-
-    def to_bytes(self, extra_header: dict | None = None, compress: bool | None = None) -> bytes:
-        """The bytes of the model file save() writes."""
-        return bytes(encode_model(*self._file_parts(extra_header),
-                                  self.compressed if compress is None else compress))
 
     def _file_parts(self, extra_header: dict | None
                     ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:

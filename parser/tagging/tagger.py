@@ -30,9 +30,7 @@ from classifiers.model_bytes import ParserModelBytes
 from classifiers.model_file import (
     arrays_strings,
     arrays_under,
-    encode_model,
     string_arrays,
-    write_model_file,
 )
 from features.binary_matrix import BinaryMatrix
 from features.interning import StringInterner
@@ -228,17 +226,6 @@ class Tagger(ParserModelBytes):
         return self.tag_forms([s.form for s in sentences])
 
     # ----- model files ----------------------------------------------------------------------
-
-    def save(self, path: str, extra_header: dict | None = None,
-             compress: bool | None = None) -> None:
-        """Write the model file (extra_header: JSON-ready entries beside the model; None: those
-        of the file it was loaded from; compress: zlib-compressed arrays)."""
-        write_model_file(path, *self._file_parts(extra_header),
-                         compress=self.compressed if compress is None else compress)
-
-    def to_bytes(self, extra_header: dict | None = None, compress: bool | None = None) -> bytes:
-        return bytes(encode_model(*self._file_parts(extra_header),
-                                  self.compressed if compress is None else compress))
 
     def _file_parts(self, extra_header: dict | None
                     ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
