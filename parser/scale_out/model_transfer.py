@@ -1,20 +1,27 @@
-"""A model on its way to a worker: the bytes of its model file, their sha256 and the runtime
-settings that are not in the file (classifiers/model_bytes.py), built into the model once per
-worker process, when a task first needs it.
+"""A model on its way to a worker: the bytes of its model file (or only the file's path), their
+sha256 and the runtime settings that are not in the file (classifiers/model_bytes.py), built
+into the model once per worker process, when a task first needs it, and kept for every later
+task and run that sends the same sha256 and settings.
 
-Scattering this payload instead of the model object keeps the driver from encoding the model
-again and the scheduler's transfer from decoding it on arrival: the worker checks the sha256
-and builds the model from the bytes, as loading the file does, once; its other tasks reuse it.
+Sending the payload instead of the model object keeps the driver from encoding the model again
+and the transfer from decoding it on arrival: the worker checks the sha256 and builds the model
+from the bytes, as loading the file does. A payload by reference carries no bytes, only the
+file's absolute path: a worker reads it there (a worker on this machine, or on a filesystem
+shared with the driver) and checks the sha256; one that cannot says so (NotOnWorker), and the
+driver sends the bytes instead.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import os
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from classifiers.model_bytes import load_from_bytes
+from parser.scale_out.shards import NotOnWorker
 
 # The models this process has built from payloads, by sha256 and settings.
 _built: dict[tuple[str, str], Any] = {}
@@ -23,12 +30,14 @@ _building = threading.Lock()
 
 @dataclass(frozen=True)
 class ModelPayload:
-    """What load_from_bytes needs to rebuild a model in another process."""
+    """What load_from_bytes needs to rebuild a model in another process: the model file's
+    bytes, or (data empty) the absolute path to read them from."""
 
     model_class: type
     data: bytes = field(repr=False)
     sha256: str
     settings: dict[str, Any]
+    path: str | None = None
 
     @classmethod
     def of(cls, model: Any, path: str | None = None) -> ModelPayload:
@@ -38,12 +47,28 @@ class ModelPayload:
         return cls(type(model), data, hashlib.sha256(data).hexdigest(),
                    dict(model.runtime_settings()))
 
+    def reference(self, path: str) -> ModelPayload:
+        """The payload by reference: the absolute path of the file of these bytes, no bytes."""
+        return dataclasses.replace(self, data=b"", path=os.path.abspath(path))
+
     def model(self) -> Any:
-        """The model, built from the bytes the first time this process asks."""
+        """The model, built from the bytes the first time this process asks (NotOnWorker when
+        a payload by reference finds no such file here)."""
         key = (self.sha256, repr(sorted(self.settings.items())))
         with _building:
             found = _built.get(key)
             if found is None:
-                found = _built[key] = load_from_bytes(self.model_class, self.data, self.sha256,
-                                                      self.settings)
+                found = _built[key] = load_from_bytes(self.model_class, self._bytes(),
+                                                      self.sha256, self.settings)
         return found
+
+    def _bytes(self) -> bytes:
+        if self.path is None:
+            return self.data
+        try:
+            data = Path(self.path).read_bytes()
+        except OSError as error:
+            raise NotOnWorker("model", f"{self.path}: {error.strerror or error}") from None
+        if hashlib.sha256(data).hexdigest() != self.sha256:
+            raise NotOnWorker("model", f"{self.path}: not the driver's model file (sha256)")
+        return data

@@ -13,16 +13,22 @@ ProcessPoolExecutor, the cluster is Dask's.
   classifiers/model_bytes.py). A worker that dies (SIGKILL, out of memory) breaks the pool: a new
   pool is made and the shards that had not come back are sent again, each at most MAX_ATTEMPTS
   times.
-- DaskRunner (`--scheduler ADDRESS`): a client of the scheduler; the model's file bytes are
-  scattered to every worker once (parser/scale_out/model_transfer.py: checked by sha256, built
-  into the model by a worker's first task), each task gets the shard and the scattered bytes.
-  When a worker dies, Dask runs its tasks again on another (the scheduler's allowed-failures)
-  and copies the model's bytes to the worker that replaces it; when it held their last copy
-  (Dask's memory manager drops the copies no waiting task needs), the shards that needed them
-  are cancelled, and the driver scatters the bytes again and sends those shards again. The
-  shard's bytes travel inside its task, through the scheduler: scattered instead, they would
-  die with their worker (Dask keeps no way to make scattered data again), and the driver would
-  have to send them again itself.
+- DaskRunner (`--scheduler ADDRESS`): a client of the scheduler. When the model came from a
+  file and the input is a regular file, tasks carry references, not bytes: the model file's
+  path and sha256 (parser/scale_out/model_transfer.py), read and built once by each worker and
+  kept for later runs, and each shard's path, range and sha256 (parser/scale_out/shards.py),
+  read by its worker. The scheduler then moves a few hundred bytes a task, and each result
+  comes back from its worker directly (when the client may reach the workers: Dask's
+  `distributed.client.direct-to-workers`, on by default for a scheduler on this machine). A
+  worker that cannot read a reference (another machine without the files) says so, and the
+  run goes on with bytes: the model file's bytes scattered to every worker once (checked by
+  sha256, built by a worker's first task), each shard's bytes inside its task, through the
+  scheduler (scattered instead, they would die with their worker, and Dask keeps no way to
+  make scattered data again). When a worker dies, Dask runs its tasks again on another (the
+  scheduler's allowed-failures) and copies the model's bytes to the worker that replaces it;
+  when it held their last copy (Dask's memory manager drops the copies no waiting task
+  needs), the shards that needed them are cancelled, and the driver scatters the bytes again
+  and sends those shards again.
 """
 from __future__ import annotations
 
@@ -36,7 +42,7 @@ from typing import Any, Protocol
 from features.errors import InputError
 from features.worker_threads import QUIT_SIGNALS, quit_signals_blocked
 from parser.scale_out.model_transfer import ModelPayload
-from parser.scale_out.shards import Shard, ShardResult
+from parser.scale_out.shards import NotOnWorker, Shard, ShardResult, by_reference, read_reference
 
 # How many times a shard is sent to a process pool before its loss is an error (Dask's
 # scheduler counts the same way: distributed.scheduler.allowed-failures, 3 by default).
@@ -213,8 +219,9 @@ def _lost_message(shard: Shard, attempts: int) -> str:
 
 
 def run_shard_task(task: Any, payload: ModelPayload, shard: Shard) -> ShardResult:
-    """A Dask task: the shard task on the model of the scattered payload."""
-    return task(payload.model(), shard)
+    """A Dask task: the shard task on the model of the payload (scattered, or by reference),
+    the shard's bytes read first when it came by reference."""
+    return task(payload.model(), read_reference(shard))
 
 
 @dataclass
@@ -224,21 +231,24 @@ class _DaskHandle:
     # The scattered model the future's task was given (DaskRunner.model when submitted).
     model: Any = None
     attempts: int = 0
+    # Times sent, for the task's key (a send that found a reference unreadable is no attempt).
+    sends: int = 0
 
 
 class DaskRunner:
     """Shards run on the Dask cluster whose scheduler is at `address`, or of a client of the
     caller's (which stays open), see the module notes; model_path: the file the model was
-    loaded from, whose bytes are sent.
+    loaded from; by_reference: send the model and regular files' shards by reference while the
+    workers can read them (else always bytes).
 
-    The model's bytes are scattered to every worker, but Dask keeps no way to make scattered
-    data again, and its active memory manager drops the copies no waiting task needs: when
-    the last worker holding them dies, the shards that needed them are cancelled. A shard found
-    cancelled is sent again (at most MAX_ATTEMPTS times) with the model scattered again, once
-    per loss."""
+    Scattered data has no way to be made again, and Dask's active memory manager drops the
+    copies no waiting task needs: when the last worker holding the model's bytes dies, the
+    shards that needed them are cancelled. A shard found cancelled is sent again (at most
+    MAX_ATTEMPTS times) with the model scattered again, once per loss."""
 
     def __init__(self, task: Any, model: Any, address: str | None = None,
-                 model_path: str | None = None, client: Any = None) -> None:
+                 model_path: str | None = None, client: Any = None,
+                 by_reference: bool = True) -> None:
         self.task = task
         self.own_client = client is None
         self.client = client if client is not None else connect(address or "")
@@ -247,8 +257,15 @@ class DaskRunner:
             self.client.wait_for_workers(1)
             threads = sum(self.client.nthreads().values())
         self.workers = threads
-        self.payload = ModelPayload.of(model, model_path)
-        self.model = self._scatter_model()
+        # The model file's bytes, kept to be scattered if a worker cannot read the file.
+        self.payload_bytes = ModelPayload.of(model, model_path)
+        self.payload = self.payload_bytes
+        if by_reference and model_path is not None:
+            self.payload = self.payload_bytes.reference(model_path)
+        self.model = self.payload if self.payload.path is not None else self._scatter_model()
+        self.shards_by_reference = by_reference
+        self.regular_files: dict[str, str | None] = {}
+        self.direct = _direct_to_workers(self.client)
         self.handles: dict[int, _DaskHandle] = {}
         self.run_id = uuid.uuid4().hex
 
@@ -258,14 +275,25 @@ class DaskRunner:
         except TimeoutError:
             raise InputError("the Dask cluster has no worker to send the model to") from None
 
+    def _reference(self, shard: Shard) -> Shard:
+        """The shard as sent: by reference when its input is a regular file, else as it is."""
+        if not self.shards_by_reference:
+            return shard
+        if shard.source not in self.regular_files:
+            self.regular_files[shard.source] = (os.path.realpath(shard.source)
+                                                if os.path.isfile(shard.source) else None)
+        path = self.regular_files[shard.source]
+        return shard if path is None else by_reference(shard, path)
+
     def _send(self, handle: _DaskHandle) -> None:
         if handle.attempts >= MAX_ATTEMPTS:
             raise InputError(_lost_message(handle.shard, handle.attempts))
         handle.attempts += 1
+        handle.sends += 1
         handle.model = self.model
         handle.future = self.client.submit(
-            run_shard_task, self.task, self.model, handle.shard, pure=False,
-            key=f"polyparse-shard-{self.run_id}-{handle.shard.index}-{handle.attempts}")
+            run_shard_task, self.task, self.model, self._reference(handle.shard), pure=False,
+            key=f"polyparse-shard-{self.run_id}-{handle.shard.index}-{handle.sends}")
 
     def submit(self, shard: Shard) -> _DaskHandle:
         handle = _DaskHandle(shard)
@@ -280,19 +308,34 @@ class DaskRunner:
 
         while True:
             try:
-                result = handle.future.result()
+                result = self.client.gather(handle.future, direct=self.direct)
             except CancelledError:
                 self._send_again(handle)
+                continue
+            except NotOnWorker as missing:
+                self._send_bytes(handle, missing)
                 continue
             except KilledWorker:
                 raise InputError(_lost_message(handle.shard, handle.attempts)) from None
             self.handles.pop(handle.shard.index, None)
             return result
 
+    def _send_bytes(self, handle: _DaskHandle, missing: NotOnWorker) -> None:
+        """A worker could not read a reference: from now on the model (scattered) or the
+        shards go as bytes, and the shard is sent again."""
+        if missing.what == "model" and self.payload.path is not None:
+            self.payload = self.payload_bytes
+            self.model = self._scatter_model()
+        elif missing.what == "input":
+            self.shards_by_reference = False
+        handle.attempts -= 1
+        self._send(handle)
+
     def _send_again(self, handle: _DaskHandle) -> None:
         """A cancelled shard sent again, with every other shard found cancelled; the model
-        scattered again first unless that was done since the shard was sent."""
-        if handle.model is self.model:
+        scattered again first when it was scattered and that was not done since the shard was
+        sent."""
+        if handle.model is self.model and self.payload.path is None:
             self.model = self._scatter_model()
         self._send(handle)
         for other in self.handles.values():
@@ -308,6 +351,19 @@ class DaskRunner:
         self.handles.clear()
         if self.own_client:
             client.close()
+
+
+def _direct_to_workers(client: Any) -> bool:
+    """Whether results come from the workers directly: Dask's
+    `distributed.client.direct-to-workers` when set, else when the scheduler is on this
+    machine (its workers, started beside it, are then reachable from here)."""
+    import dask
+
+    configured = dask.config.get("distributed.client.direct-to-workers", None)
+    if configured is not None:
+        return bool(configured)
+    host = client.scheduler.address.split("://")[-1].rsplit(":", 1)[0].strip("[]")
+    return host in ("127.0.0.1", "localhost", "::1")
 
 
 def connect(address: str) -> Any:

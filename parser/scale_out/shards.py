@@ -6,9 +6,17 @@ record is never split, so a long one makes a longer shard). The cuts depend on t
 `shard_bytes` only, so the same input always gives the same shards (what `--resume` relies
 on). A pipe is cut sooner, at the last cut of what has arrived, when no more input is waiting,
 so that a pipeline feeding a sentence at a time gets it back at once.
+
+A shard of a regular file can travel without its bytes, as a reference (by_reference): the
+file's absolute path, the range and the bytes' sha256; its worker reads the range itself
+(read_reference) and checks the sha256, so that a worker that cannot read the file as the
+driver did (another machine, no shared filesystem, a file changed since) says so
+(NotOnWorker) instead of parsing other bytes.
 """
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
@@ -33,6 +41,45 @@ class Shard:
     end: int
     first_line: int
     data: bytes = field(repr=False)
+    # A shard sent by reference: the input's absolute path and the sha256 of bytes
+    # [start, end); data is then empty.
+    path: str | None = None
+    sha256: str | None = None
+
+
+class NotOnWorker(Exception):
+    """What a task sent by reference could not find on its worker as the driver had it: `what`
+    is "input" or "model"."""
+
+    def __init__(self, what: str, detail: str) -> None:
+        super().__init__(what, detail)
+        self.what = what
+        self.detail = detail
+
+    def __str__(self) -> str:
+        return f"the {self.what} is not readable on this worker as on the driver: {self.detail}"
+
+
+def by_reference(shard: Shard, path: str) -> Shard:
+    """The shard without its bytes: the absolute path of its input file and their sha256."""
+    return dataclasses.replace(shard, data=b"", path=path,
+                               sha256=hashlib.sha256(shard.data).hexdigest())
+
+
+def read_reference(shard: Shard) -> Shard:
+    """The shard with its bytes: as it is, or read from the file it refers to (NotOnWorker
+    when they cannot be read or are not the bytes the driver cut)."""
+    if shard.path is None:
+        return shard
+    try:
+        with open(shard.path, "rb") as stream:
+            stream.seek(shard.start)
+            data = stream.read(shard.end - shard.start)
+    except OSError as error:
+        raise NotOnWorker("input", f"{shard.path}: {error.strerror or error}") from None
+    if hashlib.sha256(data).hexdigest() != shard.sha256:
+        raise NotOnWorker("input", f"{shard.path}: bytes {shard.start}-{shard.end} differ")
+    return dataclasses.replace(shard, data=data, path=None, sha256=None)
 
 
 @dataclass

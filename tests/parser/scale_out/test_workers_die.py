@@ -27,7 +27,7 @@ from parser.scale_out.parts_directory import MANIFEST, SUCCESS, PartsDirectory
 from parser.scale_out.runners import DaskRunner, ProcessPoolRunner
 from parser.scale_out.shard_tasks import DependencyShardTask
 from parser.scale_out.sharded_run import run_to_parts, run_to_stream
-from parser.scale_out.shards import cut_shards
+from parser.scale_out.shards import Shard, cut_shards
 from tests.child_processes import HANG_GUARD_SECONDS
 from tests.parser.cli.user_runs import POLYPARSE
 
@@ -163,6 +163,55 @@ def test_a_dask_worker_killed_mid_run_costs_a_retry_and_resume_redoes_a_part(
             if part.name != lost.name} == kept
 
 
+def test_references_the_workers_cannot_read_give_way_to_bytes(
+        example, cluster, tmp_path: Path) -> None:
+    """The model and the shards go by reference (path and sha256); when the workers find
+    another file at the model's path and other bytes at the input's, they say so, and the run
+    goes on with the model scattered and the shards' bytes in their tasks: the same output."""
+    path, parsed = example
+    address, _ = cluster
+    # A model file no worker has built yet: the bundled model stored compressed.
+    moved = tmp_path / "model"
+    DependencyParser.load(str(bundled_model())).save(moved, compress=True)
+    model = DependencyParser.load(str(moved))
+    runner = DaskRunner(DependencyShardTask(), model, address, str(moved))
+    assert runner.payload.path == str(moved) and runner.payload.data == b""
+    moved.write_bytes(b"another file")
+    elsewhere = tmp_path / "elsewhere.conllu"
+    elsewhere.write_bytes(path.read_bytes().replace(b"\tNOUN\t", b"\tVERB\t"))
+    out = io.BytesIO()
+    with open(path, "rb") as stream:
+        run_to_stream(cut_shards(stream, cut_rule_of("conllu"), SHARD_BYTES, str(elsewhere)),
+                      runner, out, lambda result: None)
+    runner.close()
+    assert out.getvalue() == parsed
+    assert runner.payload.path is None and not runner.shards_by_reference
+
+
+def test_shards_of_a_regular_file_go_by_reference(example, cluster) -> None:
+    path, parsed = example
+    address, _ = cluster
+    model = DependencyParser.load(str(bundled_model()))
+    runner = DaskRunner(DependencyShardTask(), model, address, str(bundled_model()))
+    sent = []
+    send = runner._reference
+
+    def spy(shard: Shard) -> Shard:
+        sent.append(send(shard))
+        return sent[-1]
+
+    runner._reference = spy  # type: ignore[method-assign]
+    out = io.BytesIO()
+    with open(path, "rb") as stream:
+        run_to_stream(cut_shards(stream, cut_rule_of("conllu"), SHARD_BYTES, str(path)),
+                      runner, out, lambda result: None)
+    runner.close()
+    assert out.getvalue() == parsed
+    assert len(sent) > 10 and all(shard.data == b"" and shard.path == str(path.resolve())
+                                  for shard in sent)
+    assert runner.model is runner.payload and runner.shards_by_reference
+
+
 def test_the_model_lost_with_its_last_worker_is_scattered_again(
         example, cluster, tmp_path: Path) -> None:
     """Dask's memory manager keeps one copy of scattered data that no waiting task needs; the
@@ -173,7 +222,8 @@ def test_the_model_lost_with_its_last_worker_is_scattered_again(
     small = tmp_path / "small.conllu"
     small.write_bytes(bundled_example().read_bytes() * 25)
     model = DependencyParser.load(str(bundled_model()))
-    runner = DaskRunner(DependencyShardTask(), model, address, str(bundled_model()))
+    runner = DaskRunner(DependencyShardTask(), model, address, str(bundled_model()),
+                        by_reference=False)
     first = runner.model
     client.amm.run_once()
     holders = client.run_on_scheduler(
