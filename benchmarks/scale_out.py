@@ -51,22 +51,30 @@ def parts_sha256(folder: Path) -> str:
     return digest.hexdigest()
 
 
+# Dask's worker samples its task threads' stacks every 10 ms for its profile page; off, a
+# worker parses 10 to 15 % faster here (docs/scale.md).
+PROFILER_OFF = {"DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED": "False"}
+
+
 @contextmanager
-def dask_cluster(workers: int, log: Path) -> Iterator[tuple[str, Any]]:
-    """A `dask scheduler` and `workers` single-threaded `dask worker` processes on 127.0.0.1,
-    and a client of it once they have all joined."""
+def dask_cluster(workers: int, log: Path, settings: dict[str, str] | None = None
+                 ) -> Iterator[tuple[str, Any]]:
+    """A `dask scheduler` and `workers` single-threaded `dask worker` processes on 127.0.0.1
+    (their Dask settings in the environment), and a client of it once they have all joined."""
     from distributed import Client
 
     scheduler_file = str(log.with_name(f"scheduler-{workers}.json"))
     Path(scheduler_file).unlink(missing_ok=True)
     out = open(log, "ab")
+    environment = {**os.environ, **(settings or {})}
     processes = [subprocess.Popen([DASK, "scheduler", "--host", "127.0.0.1", "--port", "0",
                                    "--no-dashboard", "--scheduler-file", scheduler_file],
-                                  stdout=out, stderr=out)]
+                                  stdout=out, stderr=out, env=environment)]
     processes.append(subprocess.Popen([DASK, "worker", "--scheduler-file", scheduler_file,
                                        "--nworkers", str(workers), "--nthreads", "1",
                                        "--no-dashboard", "--host", "127.0.0.1",
-                                       "--memory-limit", "0"], stdout=out, stderr=out))
+                                       "--memory-limit", "0"], stdout=out, stderr=out,
+                                      env=environment))
     client = None
     try:
         client = Client(scheduler_file=scheduler_file, timeout="120s", set_as_default=False)
@@ -157,18 +165,30 @@ def scheduler_costs(client: Any, tasks: int = 2000) -> float:
     return (time.perf_counter() - started) / tasks
 
 
-def model_transfer(client: Any, workers: int) -> tuple[float, int]:
-    """Seconds to scatter the bundled model's payload to every worker and have each build the
-    parser, and the payload's bytes."""
+def forget_models() -> None:
+    """Run on a worker: the models it built from payloads forgotten."""
+    from parser.scale_out import model_transfer
+
+    model_transfer._built.clear()
+
+
+def model_transfer(client: Any, by_reference: bool) -> tuple[float, int]:
+    """Seconds to have every worker build the bundled parser from its payload, sent by
+    reference (each worker reads the file) or scattered to all, and the bytes sent."""
     from parser.dependency.dependency_parser import DependencyParser
     from parser.models.bundled import bundled_model
     from parser.scale_out.model_transfer import ModelPayload
 
     model = DependencyParser.load(str(bundled_model()))
+    client.run(forget_models)
     started = time.perf_counter()
     payload = ModelPayload.of(model, str(bundled_model()))
-    future = client.scatter(payload, broadcast=True, hash=False)
-    built = [client.submit(lambda p: p.model().decoder() is not None, future, pure=False,
+    if by_reference:
+        payload = payload.reference(str(bundled_model()))
+        sent: Any = payload
+    else:
+        sent = client.scatter(payload, broadcast=True, hash=False)
+    built = [client.submit(lambda p: p.model().decoder() is not None, sent, pure=False,
                            workers=[address]) for address in client.nthreads()]
     client.gather(built)
     return time.perf_counter() - started, len(payload.data)
@@ -265,19 +285,21 @@ def acceptance(data: Path, sentences: int, workdir: Path, runs: int, records: Re
                  f"{a:.2f} s against {b:.2f} s: **{ratio:.2f}x** (bar >= 1.8x); "
                  f"{'byte-identical' if same else 'DIFFERENT'} (sha256 {sha256(one)[:12]})"))
 
+    for settings, described in ((PROFILER_OFF, "their profiler off"), ({}, "Dask's defaults")):
+        with dask_cluster(2, workdir / "dask.log", settings) as (address, _):
+            scheduled = [*polyparse, "dep", "parse", str(data), "-o", str(on_dask),
+                         "--scheduler", address]
+            a, b, ratio = paired(scheduled, alone, runs)
+            ratio = 1 / ratio
+            same = sha256(one) == sha256(on_dask)
+            records.emit(f"dep parse --scheduler (2 Dask workers, {described}) against one "
+                         "process", round(ratio, 2), "x faster", one_process_seconds=round(b, 2),
+                         dask_seconds=round(a, 2), identical=same, worker_settings=settings)
+            rows.append((f"2 Dask workers (`dask scheduler`, 2 x `dask worker --nthreads 1`, "
+                         f"{described}), whole process",
+                         f"{a:.2f} s against {b:.2f} s: **{ratio:.2f}x** (bar >= 1.7x); "
+                         f"{'byte-identical' if same else 'DIFFERENT'}"))
     with dask_cluster(2, workdir / "dask.log") as (address, client):
-        scheduled = [*polyparse, "dep", "parse", str(data), "-o", str(on_dask), "--scheduler",
-                     address]
-        a, b, ratio = paired(scheduled, alone, runs)
-        ratio = 1 / ratio
-        same = sha256(one) == sha256(on_dask)
-        records.emit("dep parse --scheduler (2 Dask workers) against one process",
-                     round(ratio, 2), "x faster", one_process_seconds=round(b, 2),
-                     dask_seconds=round(a, 2), identical=same)
-        rows.append(("2 Dask workers (`dask scheduler`, 2 x `dask worker --nthreads 1`), "
-                     "whole process", f"{a:.2f} s against {b:.2f} s: **{ratio:.2f}x** "
-                     f"(bar >= 1.7x); {'byte-identical' if same else 'DIFFERENT'}"))
-
         folder = workdir / "parts"
         seconds = kill_a_worker_mid_run(polyparse, data, folder, address, client)
         parts = sorted(folder.glob("part-*"))
@@ -319,10 +341,15 @@ def costs(data: Path, sentences: int, workdir: Path, records: Records,
     rows.append((f"one 1 MiB shard (about {sentences / n_shards:,.0f} sentences), parser built",
                  f"{significant(per_shard)} s wall, {significant(per_shard_cpu)} s CPU"))
     with dask_cluster(2, workdir / "dask.log") as (_, client):
-        transfer, payload = model_transfer(client, 2)
+        read, _ = model_transfer(client, by_reference=True)
+        transfer, payload = model_transfer(client, by_reference=False)
         per_task = scheduler_costs(client)
+    records.emit("model to 2 Dask workers: by reference, each reads the file and builds",
+                 round(read, 3), "s")
     records.emit("model to 2 Dask workers: scatter and build", round(transfer, 3), "s",
                  payload_bytes=payload)
+    rows.append(("the model to 2 workers by reference: each reads the file, checks its "
+                 "sha256 and builds the parser", f"{significant(read)} s"))
     records.emit("Dask scheduler: a task that does nothing", round(per_task * 1e3, 3),
                  "ms per task")
     rows.append(("the model to 2 workers: scattered bytes, each builds the parser",
@@ -348,7 +375,8 @@ def costs(data: Path, sentences: int, workdir: Path, records: Records,
                  f"{seconds:.2f} s for {shards} shards ({3 * sentences / seconds:,.0f} "
                  f"sentences/s); ideal {predicted:.2f} s"))
     rows.append((f"simulated: {SIMULATED_WORKERS} Dask workers that do nothing (the driver "
-                 "reads, sends, receives and writes every byte)",
+                 "reads and cuts the input, each worker reads its shards, the driver receives "
+                 "and writes every output byte)",
                  f"{ceiling:.2f} s for {shards} shards: {shards / ceiling:.0f} shards/s, "
                  f"{megabytes / ceiling:.0f} MiB/s of input"))
 
