@@ -115,3 +115,17 @@ def test_tidy_orders_the_sections_and_drops_stale_ones(machine: ModuleType, resu
     assert text.index("<!-- intro: begin -->") < text.index("## startup") < text.index(
         "## cpa_srl")
     assert "[startup](#startup)" in text
+
+
+def test_the_committed_pages_have_one_section_each_and_no_merge_leftovers() -> None:
+    """docs/*.md and the README as committed: every results section begins and ends once, and no
+    line is a merge-conflict marker (a merge once left both sides of docs/results.md)."""
+    import re
+
+    for page in [*sorted((ROOT / "docs").glob("*.md")), ROOT / "README.md"]:
+        text = page.read_text(encoding="utf-8")
+        markers = re.findall(r"^(?:<{7} |={7}$|>{7} )", text, flags=re.M)
+        assert not markers, f"{page.name}: merge-conflict markers"
+        for name in re.findall(r"<!-- ([\w-]+): begin -->", text):
+            assert text.count(f"<!-- {name}: begin -->") == 1, f"{page.name}: {name} twice"
+            assert text.count(f"<!-- {name}: end -->") == 1, f"{page.name}: {name} unended"
