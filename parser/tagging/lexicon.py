@@ -7,6 +7,13 @@ kept, runs collapsed) and its ambiguity class (the XPOS tags its lowercase took 
 for lowercases seen at least `ambiguity_min_count` times; Giménez & Màrquez 2004). All of them
 are interned in one StringInterner, so an id means the same string in every attribute.
 
+Rare and unknown forms (Ratnaparkhi 1996; Toutanova et al. 2003): forms seen fewer than
+`min_word_count` times have no form attribute, so that the training words that stand for the
+unknown words of tagging time are the rare ones. In training, each of them has the ambiguity
+class of the other forms of its lowercase only (its own tags left out, as a jackknifed tag
+dictionary would), since an unknown form at tagging time has the class of its lowercase
+(`Apple` that of `apple`) if any; tagging gives a rare form the whole class of its lowercase.
+
 The tag dictionary (Ratnaparkhi 1996; Manning 2011): a form seen at least `dictionary_min_count`
 times in training is only given the joint tags that made at least `dictionary_min_share` of its
 occurrences there (rarer ones are taken for annotation noise, as in Honnibal's averaged
@@ -99,8 +106,9 @@ class Lexicon:
               ambiguity_min_count: int, dictionary_min_count: int,
               dictionary_min_share: float = 0.0, min_word_count: int = 1) -> Lexicon:
         """The lexicon of training sentences, each (forms, xpos tags, joint class ids); forms
-        and lowercases seen fewer than min_word_count times are read as unknown words (in
-        training too, so that the affix and shape templates learn what unknown words are)."""
+        and lowercases seen fewer than min_word_count times have no form and lowercase
+        attribute (train with encode_training, so that the affix and shape templates learn what
+        unknown words are)."""
         strings = StringInterner()
         form_count: Counter[str] = Counter()
         lower_xpos: defaultdict[str, Counter[str]] = defaultdict(Counter)
