@@ -70,8 +70,8 @@ def register(tag: argparse.ArgumentParser) -> None:
     train.add_argument("--min-feature-count", type=int, default=TaggerConfig.min_feature_count,
                        help="rarer features are dropped (default %(default)s)")
     train.add_argument("--min-word-count", type=int, default=TaggerConfig.min_word_count,
-                       help="rarer forms are read as unknown words, in training too (default "
-                            "%(default)s)")
+                       help="rarer forms lose their word-identity features and stand for "
+                            "unknown words in training (default %(default)s)")
     train.add_argument("--dictionary-min-count", type=int,
                        default=TaggerConfig.dictionary_min_count,
                        help="forms seen this often only get the tags they had in training; 0: "

@@ -42,9 +42,10 @@ class TaggerConfig:
     """template_set: left (left-to-right, ambiguity classes on the right) or two-pass (a
     second tagger reading the first one's tags of the next words); classifier and
     classifier_params: the backend and its constructor arguments; min_feature_count: rarer
-    features are dropped; min_word_count: rarer forms (and lowercases) are read as unknown, in
-    training too; ambiguity_min_count: lowercases seen less often have no ambiguity
-    class; dictionary_min_count: forms seen this often only get the tags that made at least
+    features are dropped; min_word_count: rarer forms (and lowercases) have no word-identity
+    feature, and in training the ambiguity class of their other forms only, standing for
+    unknown words (parser/tagging/lexicon.py); ambiguity_min_count: lowercases seen less often
+    have no ambiguity class; dictionary_min_count: forms seen this often only get the tags that made at least
     dictionary_min_share of their occurrences in training (0: no tag dictionary); seed: the
     classifiers' seed.
 

@@ -7,6 +7,13 @@ kept, runs collapsed) and its ambiguity class (the XPOS tags its lowercase took 
 for lowercases seen at least `ambiguity_min_count` times; Giménez & Màrquez 2004). All of them
 are interned in one StringInterner, so an id means the same string in every attribute.
 
+Rare and unknown forms (Ratnaparkhi 1996; Toutanova et al. 2003): forms seen fewer than
+`min_word_count` times have no form attribute, so that the training words that stand for the
+unknown words of tagging time are the rare ones. In training, each of them has the ambiguity
+class of the other forms of its lowercase only (its own tags left out, as a jackknifed tag
+dictionary would), since an unknown form at tagging time has the class of its lowercase
+(`Apple` that of `apple`) if any; tagging gives a rare form the whole class of its lowercase.
+
 The tag dictionary (Ratnaparkhi 1996; Manning 2011): a form seen at least `dictionary_min_count`
 times in training is only given the joint tags that made at least `dictionary_min_share` of its
 occurrences there (rarer ones are taken for annotation noise, as in Honnibal's averaged
@@ -15,13 +22,15 @@ perceptron tagger); a form left with one tag gets it without the classifier.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from features.interning import UNKNOWN, StringInterner
 
 N_ATTRIBUTES = 11
+# Columns of the table (tag_templates.pxd, A_*).
+A_FORM, A_LOWER, A_AMBIGUITY = 0, 1, 10
 MAX_SHAPE = 8
 
 
@@ -58,6 +67,18 @@ def attribute_strings(form: str, ambiguity: str | None, known_form: bool = True,
             "shape:" + word_shape(form), ambiguity]
 
 
+def ambiguity_class(tags: Counter[str], min_count: int) -> str | None:
+    """The ambiguity class of a lowercase that took these XPOS tags (None: seen too rarely)."""
+    if sum(tags.values()) < min_count:
+        return None
+    return "amb:" + "|".join(sorted(tags))
+
+
+def row_ids(strings: list[str | None], get: Callable[[str], int]) -> list[int]:
+    """A table row: the ids of a form's attribute strings (None: UNKNOWN)."""
+    return [UNKNOWN if s is None else get(s) for s in strings]
+
+
 class Lexicon:
     """Forms -> lexicon entries (rows of attribute ids); the known forms are those of training,
     in the order of their entries; unknown forms get rows made on the fly, beyond them."""
@@ -75,14 +96,19 @@ class Lexicon:
                              f"{len(self.forms)} forms")
         if self.allowed_ptr.shape != (len(self.forms) + 1,):
             raise ValueError("the tag dictionary needs one range per form")
+        # Lowercase id -> the ambiguity class id of the forms that have that lowercase.
+        self.lower_ambiguity: dict[int, int] = {
+            lower: amb for lower, amb in self.table[:, [A_LOWER, A_AMBIGUITY]].tolist()
+            if lower != UNKNOWN and amb != UNKNOWN}
 
     @classmethod
     def learn(cls, sentences: Sequence[tuple[Sequence[str], Sequence[str], Sequence[int]]],
               ambiguity_min_count: int, dictionary_min_count: int,
               dictionary_min_share: float = 0.0, min_word_count: int = 1) -> Lexicon:
         """The lexicon of training sentences, each (forms, xpos tags, joint class ids); forms
-        and lowercases seen fewer than min_word_count times are read as unknown words (in
-        training too, so that the affix and shape templates learn what unknown words are)."""
+        and lowercases seen fewer than min_word_count times have no form and lowercase
+        attribute (train with encode_training, so that the affix and shape templates learn what
+        unknown words are)."""
         strings = StringInterner()
         form_count: Counter[str] = Counter()
         lower_xpos: defaultdict[str, Counter[str]] = defaultdict(Counter)
@@ -92,9 +118,6 @@ class Lexicon:
                 form_count[form] += 1
                 lower_xpos[form.lower()][tag] += 1
                 form_classes[form][joint] += 1
-        ambiguity = {lower: "amb:" + "|".join(sorted(tags))
-                     for lower, tags in lower_xpos.items()
-                     if sum(tags.values()) >= ambiguity_min_count}
         forms = sorted(form_count, key=lambda f: (-form_count[f], f))
         table = np.empty((len(forms), N_ATTRIBUTES), dtype=np.int32)
         ptr = [0]
@@ -104,10 +127,10 @@ class Lexicon:
             lower_count[form.lower()] += n
         for i, form in enumerate(forms):
             lower = form.lower()
-            table[i] = [UNKNOWN if s is None else strings.add(s)
-                        for s in attribute_strings(form, ambiguity.get(lower),
-                                                   form_count[form] >= min_word_count,
-                                                   lower_count[lower] >= min_word_count)]
+            strings_of = attribute_strings(
+                form, ambiguity_class(lower_xpos[lower], ambiguity_min_count),
+                form_count[form] >= min_word_count, lower_count[lower] >= min_word_count)
+            table[i] = row_ids(strings_of, strings.add)
             n = form_count[form]
             if dictionary_min_count and n >= dictionary_min_count:
                 allowed.extend(sorted(c for c, k in form_classes[form].items()
@@ -116,10 +139,37 @@ class Lexicon:
         return cls(strings, forms, table, np.asarray(ptr, dtype=np.int64),
                    np.asarray(allowed, dtype=np.int32))
 
+    def encode_training(self, sentences: Sequence[tuple[Sequence[str], Sequence[str]]],
+                        min_word_count: int, ambiguity_min_count: int
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """encode() of the training sentences (forms, xpos tags) the lexicon was learned from,
+        where a form seen fewer than min_word_count times stands for the rare and unknown forms
+        of tagging time: its ambiguity class is that of the other forms of its lowercase (its
+        own occurrences left out, as the tags of a tagged text are at tagging time), while the
+        lexicon keeps its whole class for tagging."""
+        table, entry, offsets = self.encode([forms for forms, _ in sentences])
+        table = table.copy()
+        form_xpos: defaultdict[str, Counter[str]] = defaultdict(Counter)
+        lower_xpos: defaultdict[str, Counter[str]] = defaultdict(Counter)
+        for forms, xpos in sentences:
+            for form, tag in zip(forms, xpos):
+                form_xpos[form][tag] += 1
+                lower_xpos[form.lower()][tag] += 1
+        for form, tags in form_xpos.items():
+            if sum(tags.values()) < min_word_count:
+                others = ambiguity_class(lower_xpos[form.lower()] - tags, ambiguity_min_count)
+                table[self.entries[form], A_AMBIGUITY] = (UNKNOWN if others is None
+                                                          else self.strings.add(others))
+        return table, entry, offsets
+
     def unknown_row(self, form: str) -> list[int]:
-        """The attribute ids of a form outside the lexicon (unseen strings: UNKNOWN)."""
-        get = self.strings.get
-        return [UNKNOWN if s is None else get(s) for s in attribute_strings(form, None)]
+        """The attribute ids of a form outside the lexicon: its form UNKNOWN, as is every
+        string unseen in training, and the ambiguity class of its lowercase where a known form
+        has that lowercase."""
+        row = row_ids(attribute_strings(form, None), self.strings.get)
+        row[A_FORM] = UNKNOWN
+        row[A_AMBIGUITY] = self.lower_ambiguity.get(row[A_LOWER], UNKNOWN)
+        return row
 
     def encode(self, sentences: Sequence[Sequence[str]]) -> tuple[np.ndarray, np.ndarray,
                                                                    np.ndarray]:

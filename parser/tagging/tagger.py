@@ -117,9 +117,9 @@ class Tagger(ParserModelBytes):
         words = [(f, x, lemma) for s in sentences for f, x, lemma in zip(s.form, s.xpos, s.lemma)]
         self.lemmatizer = (Lemmatizer.learn(words)
                            if any(lemma != MISSING for _, _, lemma in words) else None)
-        forms = [s.form for s in sentences]
         gold = np.asarray([c for sentence in classes for c in sentence], dtype=np.int32)
-        table, entry, offsets = self.lexicon.encode(forms)
+        table, entry, offsets = self.lexicon.encode_training(
+            [(s.form, s.xpos) for s in sentences], cfg.min_word_count, cfg.ambiguity_min_count)
         log(f"{len(sentences)} sentences, {gold.size} words, {len(self.classes)} joint tags, "
             f"{len(self.lexicon.forms)} forms")
         first = self._train_pass("left", table, entry, offsets, gold, None, log)
