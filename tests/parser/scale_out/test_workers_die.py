@@ -163,6 +163,17 @@ def test_a_dask_worker_killed_mid_run_costs_a_retry_and_resume_redoes_a_part(
             if part.name != lost.name} == kept
 
 
+def output_of(runner: Any, path: Path, source: Path | None = None) -> bytes:
+    """What runner writes for the input at path, its shards named after source (default:
+    path); the runner closed after."""
+    out = io.BytesIO()
+    with open(path, "rb") as stream:
+        run_to_stream(cut_shards(stream, cut_rule_of("conllu"), SHARD_BYTES,
+                                 str(source or path)), runner, out, lambda result: None)
+    runner.close()
+    return out.getvalue()
+
+
 def test_references_the_workers_cannot_read_give_way_to_bytes(
         example, cluster, tmp_path: Path) -> None:
     """The model and the shards go by reference (path and sha256); when the workers find
@@ -179,12 +190,7 @@ def test_references_the_workers_cannot_read_give_way_to_bytes(
     moved.write_bytes(b"another file")
     elsewhere = tmp_path / "elsewhere.conllu"
     elsewhere.write_bytes(path.read_bytes().replace(b"\tNOUN\t", b"\tVERB\t"))
-    out = io.BytesIO()
-    with open(path, "rb") as stream:
-        run_to_stream(cut_shards(stream, cut_rule_of("conllu"), SHARD_BYTES, str(elsewhere)),
-                      runner, out, lambda result: None)
-    runner.close()
-    assert out.getvalue() == parsed
+    assert output_of(runner, path, source=elsewhere) == parsed
     assert runner.payload.path is None and not runner.shards_by_reference
 
 
@@ -201,12 +207,7 @@ def test_shards_of_a_regular_file_go_by_reference(example, cluster) -> None:
         return sent[-1]
 
     runner._reference = spy  # type: ignore[method-assign]
-    out = io.BytesIO()
-    with open(path, "rb") as stream:
-        run_to_stream(cut_shards(stream, cut_rule_of("conllu"), SHARD_BYTES, str(path)),
-                      runner, out, lambda result: None)
-    runner.close()
-    assert out.getvalue() == parsed
+    assert output_of(runner, path) == parsed
     assert len(sent) > 10 and all(shard.data == b"" and shard.path == str(path.resolve())
                                   for shard in sent)
     assert runner.model is runner.payload and runner.shards_by_reference
@@ -231,12 +232,7 @@ def test_the_model_lost_with_its_last_worker_is_scattered_again(
         key=first.key)
     assert len(holders) == 1
     os.kill(client.run(os.getpid)[holders[0]], signal.SIGKILL)
-    out = io.BytesIO()
-    with open(small, "rb") as stream:
-        run_to_stream(cut_shards(stream, cut_rule_of("conllu"), SHARD_BYTES, str(small)),
-                      runner, out, lambda result: None)
-    runner.close()
-    assert out.getvalue() == parsed[:len(parsed) // 150] * 25
+    assert output_of(runner, small) == parsed[:len(parsed) // 150] * 25
     assert runner.model is not first
     client.wait_for_workers(2, timeout=HANG_GUARD_SECONDS)
 
