@@ -122,12 +122,12 @@ def check_workers(args: argparse.Namespace, command: str) -> None:
 def training_executor(args: argparse.Namespace) -> Iterator[Any]:
     """The executor a training command's options ask for (None: its own threads), shut down
     on the way out, at once when an exception (a signal) ends the run."""
-    from parser.scale_out import runners
+    from parser.scale_out import training_executors
 
     if args.scheduler is not None:
-        executor = runners.DaskJobs(args.scheduler)
+        executor = training_executors.DaskJobs(args.scheduler)
     elif args.workers is not None and args.workers > 1:
-        executor = runners.TrainingPool(args.workers)
+        executor = training_executors.TrainingPool(args.workers)
     else:
         yield None
         return

@@ -32,16 +32,15 @@ ProcessPoolExecutor, the cluster is Dask's.
 """
 from __future__ import annotations
 
-import multiprocessing
 import os
-import signal
 import uuid
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from features.errors import InputError
-from features.worker_threads import QUIT_SIGNALS, quit_signals_blocked
+from features.worker_threads import quit_signals_blocked
 from parser.scale_out.model_transfer import ModelPayload
+from parser.scale_out.pool_processes import forked_context, start_worker_process, stop_pool
 from parser.scale_out.shards import NotOnWorker, Shard, ShardResult, by_reference, read_reference
 
 # How many times a shard is sent to a process pool before its loss is an error (Dask's
@@ -87,36 +86,11 @@ _worker_model: Any = None
 
 
 def _start_pool_worker(model: Any, driver: int) -> None:
-    """A pool worker's start: the model kept for its tasks; SIGINT (a terminal's ^C, sent to
-    the whole process group) ignored, since the driver ends the workers itself; SIGTERM and
-    SIGHUP end it at once, and so does its driver's end, however it ends (Linux)."""
+    """A pool worker's start (pool_processes.start_worker_process), the model kept for its
+    tasks."""
     global _worker_model
     _worker_model = model
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for signum in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(signum, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, QUIT_SIGNALS)
-    _end_with_the_driver(driver)
-
-
-# prctl(2)'s option: the signal a process gets when the thread that forked it ends.
-_PR_SET_PDEATHSIG = 1
-
-
-def _end_with_the_driver(driver: int) -> None:
-    """SIGTERM to this process when its parent, the driver (process id `driver`), ends
-    (Linux's PR_SET_PDEATHSIG; elsewhere nothing): a driver killed by SIGKILL leaves no worker
-    behind."""
-    import ctypes
-    import ctypes.util
-    import sys
-
-    if not sys.platform.startswith("linux"):
-        return
-    libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
-    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
-    if os.getppid() != driver:
-        os.kill(os.getpid(), signal.SIGTERM)
+    start_worker_process(driver)
 
 
 def _run_in_pool_worker(task: Any, shard: Shard) -> ShardResult:
@@ -138,8 +112,7 @@ class ProcessPoolRunner:
         self.task = task
         self.model = model
         self.workers = workers
-        methods = multiprocessing.get_all_start_methods()
-        self.context = multiprocessing.get_context("fork" if "fork" in methods else None)
+        self.context = forked_context()
         self.pool: Any = None
         self.pool_number = 0
         self._new_pool()
@@ -192,25 +165,9 @@ class ProcessPoolRunner:
             return
         pool, self.pool = self.pool, None
         if abort:
-            _stop_pool(pool)
+            stop_pool(pool)
         else:
             pool.shutdown(wait=True)
-
-
-def _stop_pool(pool: Any) -> None:
-    """Shut a ProcessPoolExecutor down now and end its worker processes (Python 3.14's
-    terminate_workers; before it, through the pool's table of its processes, taken before the
-    shutdown empties it): a worker idle on the pool's queue would otherwise wait for ever once
-    the driver has gone."""
-    terminate = getattr(pool, "terminate_workers", None)
-    if terminate is not None:
-        terminate()
-        return
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        if process.is_alive():
-            process.terminate()
 
 
 def _lost_message(shard: Shard, attempts: int) -> str:
@@ -381,83 +338,3 @@ def connect(address: str) -> Any:
 def shards_in_flight(runner: ShardRunner) -> int:
     """How many shards the driver keeps submitted ahead of the one it waits for."""
     return max(2, SHARDS_PER_WORKER * runner.workers)
-
-
-class DaskJobs:
-    """A Dask client as a concurrent.futures executor for training jobs: each array or matrix
-    argument is scattered to a worker (not carried in the task through the scheduler), then the
-    job is submitted with it. Scattered data dies with its worker, so a job whose data was lost
-    is scattered and submitted again (at most MAX_ATTEMPTS times) when its result is asked for."""
-
-    def __init__(self, address: str) -> None:
-        self.client = connect(address)
-        self.jobs: list[_DaskJob] = []
-
-    def submit(self, function: Any, *args: Any) -> _DaskJob:
-        job = _DaskJob(self, function, args)
-        self.jobs.append(job)
-        return job
-
-    def send(self, function: Any, args: tuple[Any, ...]) -> Any:
-        import numpy as np
-
-        from features.binary_matrix import BinaryMatrix
-
-        sent = [self.client.scatter(arg, hash=False)
-                if isinstance(arg, (np.ndarray, BinaryMatrix)) else arg for arg in args]
-        return self.client.submit(function, *sent, pure=False)
-
-    def shutdown(self, wait: bool = True, cancel_futures: bool = False) -> None:
-        if self.client is None:
-            return
-        client, self.client = self.client, None
-        if cancel_futures:
-            client.cancel([job.future for job in self.jobs], force=True)
-        client.close()
-
-
-class _DaskJob:
-    """A training job on Dask; result() sends it again when its worker died with its data."""
-
-    def __init__(self, jobs: DaskJobs, function: Any, args: tuple[Any, ...]) -> None:
-        self.jobs, self.function, self.args = jobs, function, args
-        self.attempts = 1
-        self.future = jobs.send(function, args)
-
-    def result(self) -> Any:
-        from concurrent.futures import CancelledError
-
-        while True:
-            try:
-                return self.future.result()
-            except (CancelledError, OSError):
-                if self.attempts >= MAX_ATTEMPTS:
-                    raise InputError(f"a training job was lost with its Dask worker "
-                                     f"{self.attempts} times; giving up") from None
-                self.attempts += 1
-                self.future = self.jobs.send(self.function, self.args)
-
-
-class TrainingPool:
-    """A ProcessPoolExecutor of `workers` forked processes for training jobs, whose workers
-    leave SIGINT to the driver and end on SIGTERM; shutdown(cancel_futures=True) ends them at
-    once."""
-
-    def __init__(self, workers: int) -> None:
-        from concurrent.futures import ProcessPoolExecutor
-
-        methods = multiprocessing.get_all_start_methods()
-        self.pool = ProcessPoolExecutor(
-            workers, mp_context=multiprocessing.get_context("fork" if "fork" in methods
-                                                            else None),
-            initializer=_start_pool_worker, initargs=(None, os.getpid()))
-
-    def submit(self, function: Any, *args: Any) -> Any:
-        with quit_signals_blocked():
-            return self.pool.submit(function, *args)
-
-    def shutdown(self, wait: bool = True, cancel_futures: bool = False) -> None:
-        if cancel_futures:
-            _stop_pool(self.pool)
-        else:
-            self.pool.shutdown(wait=wait)
