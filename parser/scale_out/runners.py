@@ -175,10 +175,14 @@ def _lost_message(shard: Shard, attempts: int) -> str:
             f"{shard.start}-{shard.end}) died {attempts} times; giving up")
 
 
-def run_shard_task(task: Any, payload: ModelPayload, shard: Shard) -> ShardResult:
+def run_shard_task(task: Any, payload: ModelPayload, shard: Shard) -> ShardResult | NotOnWorker:
     """A Dask task: the shard task on the model of the payload (scattered, or by reference),
-    the shard's bytes read first when it came by reference."""
-    return task(payload.model(), read_reference(shard))
+    the shard's bytes read first when it came by reference; what this worker could not read is
+    returned, not raised (the driver then sends bytes, and the worker logs no failed task)."""
+    try:
+        return task(payload.model(), read_reference(shard))
+    except NotOnWorker as missing:
+        return missing
 
 
 @dataclass
@@ -269,11 +273,11 @@ class DaskRunner:
             except CancelledError:
                 self._send_again(handle)
                 continue
-            except NotOnWorker as missing:
-                self._send_bytes(handle, missing)
-                continue
             except KilledWorker:
                 raise InputError(_lost_message(handle.shard, handle.attempts)) from None
+            if isinstance(result, NotOnWorker):
+                self._send_bytes(handle, result)
+                continue
             self.handles.pop(handle.shard.index, None)
             return result
 

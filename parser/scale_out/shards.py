@@ -49,7 +49,8 @@ class Shard:
 
 class NotOnWorker(Exception):
     """What a task sent by reference could not find on its worker as the driver had it: `what`
-    is "input" or "model"."""
+    is "input" or "model" (raised on the worker, handed back to the driver as the task's
+    value)."""
 
     def __init__(self, what: str, detail: str) -> None:
         super().__init__(what, detail)
