@@ -28,6 +28,7 @@ import tempfile
 from pathlib import Path
 
 from child_process import measured_run, pinned_to_one_core, polyparse_command
+from conllu_columns import XPOS, blank_columns
 from dep_ewt import QUOTED
 from machine import Records, least_time, publish
 from tables import grouped, markdown_table
@@ -35,18 +36,6 @@ from tables import grouped, markdown_table
 DATA = "UD English-EWT 2.16"
 GOLD = "gold tags"
 BLANKED = "XPOS blanked in train, dev and test"
-
-
-def blank_xpos(source: Path, target: Path) -> Path:
-    """The CoNLL-U file with every word's XPOS written as _."""
-    lines = []
-    for line in source.read_text(encoding="utf-8").splitlines():
-        columns = line.split("\t")
-        if len(columns) == 10 and columns[0].isdigit():
-            columns[4] = "_"
-        lines.append("\t".join(columns))
-    target.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return target
 
 
 def scores_of(gold: list, parsed: list) -> tuple[float, float]:
@@ -122,7 +111,7 @@ def main() -> int:
         evaluate_model(records, gold, beam_model, GOLD, widths, args.repeat)
         evaluate_model(records, gold, greedy_model, GOLD + ", greedy", widths, args.repeat)
         if args.blanked:
-            blanked = {split: blank_xpos(path, workdir / f"{split}.blanked.conllu")
+            blanked = {split: blank_columns(path, workdir / f"{split}.blanked.conllu", [XPOS])
                        for split, path in gold.items()}
             model = workdir / "blanked.model"
             train(records, blanked, model, BLANKED, ["--classifier", "structured-perceptron"])

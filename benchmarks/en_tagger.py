@@ -25,6 +25,7 @@ import tempfile
 from pathlib import Path
 
 from child_process import measured_run, pinned_to_one_core, polyparse_command
+from conllu_columns import LEMMA, UPOS, XPOS, blank_columns
 from machine import Records, least_time, publish
 from tables import grouped, markdown_table
 
@@ -36,18 +37,6 @@ QUOTED = [
     ("UDPipe 1.2 (the issue's figure)", "about 95", "", ""),
     ("Stanza (neural, pretrained embeddings; the issue's figure)", "about 96", "", ""),
 ]
-
-
-def blanked(source: Path, target: Path) -> Path:
-    """The CoNLL-U file with every word's LEMMA, UPOS and XPOS written as _."""
-    lines = []
-    for line in source.read_text(encoding="utf-8").splitlines():
-        columns = line.split("\t")
-        if len(columns) == 10 and columns[0].isdigit():
-            columns[2] = columns[3] = columns[4] = "_"
-        lines.append("\t".join(columns))
-    target.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return target
 
 
 def train(records: Records, files: dict[str, Path], model: Path) -> None:
@@ -86,7 +75,8 @@ def evaluate_model(records: Records, files: dict[str, Path], model: Path, repeat
                  classifier=tagger.config.classifier)
     for split in ("dev", "test"):
         gold = list(read_conll(str(files[split])))
-        untagged = list(read_conll(str(blanked(files[split], workdir / f"{split}.conllu"))))
+        blanked = blank_columns(files[split], workdir / f"{split}.conllu", (LEMMA, UPOS, XPOS))
+        untagged = list(read_conll(str(blanked)))
         system = [with_tags(s, c) for s, c in zip(untagged, tagger.tag(untagged))]
         scores = evaluate(gold, system).as_dict()
         joint = sum(g.upos[i] == s.upos[i] and g.xpos[i] == s.xpos[i]

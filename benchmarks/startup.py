@@ -27,8 +27,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from bundled_model import without_xpos
 from child_process import child_run, polyparse_command
+from conllu_columns import XPOS, blank_columns
 from machine import Records, publish
 from tables import markdown_table
 
@@ -147,7 +147,7 @@ def main() -> int:
         test = corpora / "en_ewt" / "en_ewt-ud-test.conllu"
         if test.is_file():
             blank = workdir / "en_ewt-ud-test.no-xpos.conllu"
-            without_xpos(test, blank)
+            blank_columns(test, blank, [XPOS])
             n = sum(1 for sentence in read_conll(blank))
             out = workdir / "ewt.out.conllu"
             seconds, rss = best_of([*polyparse, "dep", "parse", str(blank), "-o", str(out)],

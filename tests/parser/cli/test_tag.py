@@ -16,20 +16,9 @@ from tests.parser.cli.user_runs import (
     one_line,
     polyparse,
 )
-from tests.parser.tagging.synthetic import synthetic_conllu
+from tests.parser.tagging.synthetic import blanked, synthetic_conllu
 
 CONLL = Path(__file__).resolve().parents[2] / "data" / "conll"
-
-
-def blanked(text: str) -> str:
-    """The CoNLL-U text with LEMMA, UPOS and XPOS written as _."""
-    lines = []
-    for line in text.splitlines():
-        columns = line.split("\t")
-        if len(columns) == 10 and columns[0].isdigit():
-            columns[2] = columns[3] = columns[4] = "_"
-        lines.append("\t".join(columns))
-    return "\n".join(lines) + "\n"
 
 
 @pytest.fixture(scope="module")

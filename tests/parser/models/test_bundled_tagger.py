@@ -7,17 +7,12 @@ from pathlib import Path
 from parser.cli.main import main
 from parser.formats.conll import read_conll
 from parser.models.bundled import bundled_example, bundled_tagger
+from tests.parser.tagging.synthetic import blanked
 
 
 def untagged(source: Path, target: Path) -> Path:
-    """The CoNLL-U file with LEMMA, UPOS and XPOS written as _."""
-    lines = []
-    for line in source.read_text(encoding="utf-8").splitlines():
-        columns = line.split("\t")
-        if len(columns) == 10 and columns[0].isdigit():
-            columns[2] = columns[3] = columns[4] = "_"
-        lines.append("\t".join(columns))
-    target.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    """target: source with LEMMA, UPOS and XPOS written as _."""
+    target.write_text(blanked(source.read_text(encoding="utf-8")), encoding="utf-8")
     return target
 
 

@@ -53,3 +53,14 @@ def synthetic_conllu(n_sentences: int, seed: int = 0) -> str:
             lines.append(f"{i}\t{form}\t{lemma}\t{upos}\t{xpos}\t_\t{head}\t{deprel}\t_\t_")
         blocks.append("\n".join(lines) + "\n\n")
     return "".join(blocks)
+
+
+def blanked(text: str) -> str:
+    """The CoNLL-U text with LEMMA, UPOS and XPOS written as _."""
+    lines = []
+    for line in text.splitlines():
+        columns = line.split("\t")
+        if len(columns) == 10 and columns[0].isdigit():
+            columns[2] = columns[3] = columns[4] = "_"
+        lines.append("\t".join(columns))
+    return "\n".join(lines) + "\n"
