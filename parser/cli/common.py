@@ -52,6 +52,16 @@ def settings_help(defaults: Mapping[str, Mapping[str, object]], setting: str) ->
     return f"default: {', '.join(found)}"
 
 
+def add_backend_setting(command: argparse.ArgumentParser,
+                        defaults: Mapping[str, Mapping[str, object]], flag: str, name: str,
+                        what: str, **options: object) -> None:
+    """An option of the backends that take setting `name` (None when not given), its --help
+    line naming them and their defaults: "pa-slicing, linear: cost C (default: ...)"."""
+    takers = ", ".join(backend for backend, values in defaults.items() if name in values)
+    command.add_argument(flag, dest=name, **options,
+                         help=f"{takers}: {what} ({settings_help(defaults, name)})")
+
+
 def warn(message: str) -> None:
     """One warning line on stderr: the run goes on, but its result may not be what was meant."""
     log(f"warning: {message}")

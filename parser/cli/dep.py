@@ -9,6 +9,7 @@ import os
 import shlex
 import sys
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import IO, BinaryIO
 
 from classifiers.evaluators.choices import (
@@ -22,10 +23,10 @@ from features.errors import InputError
 from features.input_files import check_input_paths
 from features.output_files import check_output_apart, check_output_path
 from parser.cli.common import (
+    add_backend_setting,
     file_sha256,
     parse_streams,
     progress_log,
-    settings_help,
     shows_progress,
     subcommands,
     text_encoding,
@@ -96,10 +97,7 @@ def register(dep: argparse.ArgumentParser) -> None:
                        help=f"{STRUCTURED} with --dev: epochs without a better dev UAS before "
                             f"training stops (default {BeamConfig.patience})")
 
-    def setting(flag: str, name: str, what: str, **options: object) -> None:
-        takers = ", ".join(b for b, values in CLASSIFIER_DEFAULTS.items() if name in values)
-        train.add_argument(flag, dest=name, **options,
-                           help=f"{takers}: {what} ({settings_help(CLASSIFIER_DEFAULTS, name)})")
+    setting = partial(add_backend_setting, train, CLASSIFIER_DEFAULTS)
 
     setting("-C", "C", "cost C", type=float)
     setting("--degree", "degree", "degree d of the polynomial kernel", type=int)

@@ -9,16 +9,17 @@ import os
 import shlex
 import sys
 from collections.abc import Callable
+from functools import partial
 from typing import IO, BinaryIO
 
 from features.errors import InputError
 from features.input_files import check_input_paths
 from features.output_files import check_output_apart, check_output_path
 from parser.cli.common import (
+    add_backend_setting,
     file_sha256,
     parse_streams,
     progress_log,
-    settings_help,
     subcommands,
     text_encoding,
     warn,
@@ -55,10 +56,7 @@ def register(tag: argparse.ArgumentParser) -> None:
                             "two-pass: a second classifier also reads the first one's tags "
                             "of the next words (default: %(default)s)")
 
-    def setting(flag: str, name: str, what: str, **options: object) -> None:
-        takers = ", ".join(b for b, values in CLASSIFIER_DEFAULTS.items() if name in values)
-        train.add_argument(flag, dest=name, **options,
-                           help=f"{takers}: {what} ({settings_help(CLASSIFIER_DEFAULTS, name)})")
+    setting = partial(add_backend_setting, train, CLASSIFIER_DEFAULTS)
 
     setting("-C", "C", "cost C", type=float)
     setting("--degree", "degree", "degree d of the polynomial kernel", type=int)
