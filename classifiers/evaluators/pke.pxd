@@ -2,7 +2,7 @@
 from libc.stdint cimport int32_t, int64_t, uint64_t
 
 from classifiers.scorer cimport BinaryScorer
-from features.key_index cimport KeyIndex
+from features.key_index cimport KeyIndex, KeySlots, slots_get
 
 # Conjunctions are sets of feature ranks (0 = the feature held by most support vectors). Hashed
 # keys pack the sorted ranks into 21-bit fields, each holding rank + 1 so that a zero field means
@@ -73,3 +73,18 @@ cdef class PKEScorer(BinaryScorer):
     cdef readonly KeyIndex rank_index
     cdef readonly int32_t max_id
     cdef const double* constant
+
+
+cdef inline int sorted_ranks(const KeySlots* vocab, const uint64_t* keys, int n_keys,
+                             int32_t* ranks) noexcept nogil:
+    # The ranks of the keys the vocabulary holds (the others dropped), sorted into ranks; returns
+    # their number.
+    cdef int j, n = 0
+    cdef int32_t rank
+    for j in range(n_keys):
+        rank = slots_get(vocab, keys[j])
+        if rank >= 0:
+            ranks[n] = rank
+            n += 1
+    sort_ranks(ranks, n)
+    return n

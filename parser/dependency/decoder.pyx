@@ -13,9 +13,9 @@ from libc.stdlib cimport free, malloc
 import numpy as np
 
 from classifiers.evaluators.one_vs_one_scorer cimport OneVsOneVoter
-from classifiers.evaluators.pke cimport sort_ranks
+from classifiers.evaluators.pke cimport sorted_ranks
 from classifiers.scorer cimport BinaryScorer
-from features.key_index cimport KeyIndex
+from features.key_index cimport KeyIndex, KeySlots
 from features.signal_checks cimport CHECK_STEPS, count_steps, long_input_ends, long_input_starts
 from parser.dependency.arc_eager cimport (LEFT, N_MOVES, REDUCE, RIGHT, SHIFT, StateC, apply_move,
                                          finish, is_final, stack_at, state_free, state_new,
@@ -243,15 +243,8 @@ cdef class ArcEagerDecoder:
     cdef int _ranks(self, const uint64_t* keys, int n_keys, int32_t* feats) noexcept:
         """The sorted feature ranks of a state's keys (keys the vocabulary lacks are dropped);
         returns their number."""
-        cdef int j, n_feats = 0
-        cdef int32_t rank
-        for j in range(n_keys):
-            rank = self.vocab.get(keys[j])
-            if rank >= 0:
-                feats[n_feats] = rank
-                n_feats += 1
-        sort_ranks(feats, n_feats)
-        return n_feats
+        cdef KeySlots vocab = self.vocab.slots()
+        return sorted_ranks(&vocab, keys, n_keys, feats)
 
     cdef int _split(self, int tag_id) noexcept:
         """The split of a first-buffer-word tag (unknown tags: the fallback split)."""

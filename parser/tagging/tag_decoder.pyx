@@ -14,9 +14,9 @@ from libc.stdlib cimport free, malloc
 
 import numpy as np
 
-from classifiers.evaluators.pke cimport sort_ranks
+from classifiers.evaluators.pke cimport sorted_ranks
 from classifiers.scorer cimport BinaryScorer
-from features.key_index cimport KeyIndex
+from features.key_index cimport KeyIndex, KeySlots
 from features.signal_checks cimport CHECK_STEPS, count_steps
 from parser.tagging.tag_templates cimport (MAX_TAG_TEMPLATES, N_ATTRIBUTES, TagSentence,
                                            n_tag_templates, token_keys_at)
@@ -240,21 +240,15 @@ cdef class TagDecoder:
                            int64_t* steps_left) except -1:
         cdef uint64_t keys[MAX_TAG_TEMPLATES]
         cdef int32_t feats[MAX_TAG_TEMPLATES]
-        cdef int i, j, n_keys, n_feats
-        cdef int32_t rank
+        cdef int i, n_keys, n_feats
+        cdef KeySlots vocab = self.vocab.slots()
         for i in range(s.n):
             count_steps(steps_left, 1)
             tags[i] = self._only_class(s.entry[i])
             if tags[i] >= 0:
                 continue
             n_keys = token_keys_at(s, i, self.set_id, keys)
-            n_feats = 0
-            for j in range(n_keys):
-                rank = self.vocab.get(keys[j])
-                if rank >= 0:
-                    feats[n_feats] = rank
-                    n_feats += 1
-            sort_ranks(feats, n_feats)
+            n_feats = sorted_ranks(&vocab, keys, n_keys, feats)
             tags[i] = self._best(feats, n_feats, s.entry[i])
         return 0
 
