@@ -319,12 +319,12 @@ def _direct_to_workers(client: Any) -> bool:
     `distributed.client.direct-to-workers` when set, else when the scheduler is on this
     machine (its workers, started beside it, are then reachable from here)."""
     import dask
+    from distributed.comm import get_address_host
 
     configured = dask.config.get("distributed.client.direct-to-workers", None)
     if configured is not None:
         return bool(configured)
-    host = client.scheduler.address.split("://")[-1].rsplit(":", 1)[0].strip("[]")
-    return host in ("127.0.0.1", "localhost", "::1")
+    return get_address_host(client.scheduler.address) in ("127.0.0.1", "localhost", "::1")
 
 
 def connect(address: str) -> Any:

@@ -210,7 +210,7 @@ def test_shards_of_a_regular_file_go_by_reference(example, cluster) -> None:
     assert output_of(runner, path) == parsed
     assert len(sent) > 10 and all(shard.data == b"" and shard.path == str(path.resolve())
                                   for shard in sent)
-    assert runner.model is runner.payload and runner.shards_by_reference
+    assert runner.model is runner.payload and runner.shards_by_reference and runner.direct
 
 
 def test_the_model_lost_with_its_last_worker_is_scattered_again(
