@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 # 0-based CoNLL-U columns.
-LEMMA, UPOS, XPOS = 2, 3, 4
+LEMMA, UPOS, XPOS, FEATS = 2, 3, 4, 5
 
 
 def blank_columns(source: Path, target: Path, columns: Iterable[int]) -> Path:

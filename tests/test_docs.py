@@ -189,6 +189,33 @@ def test_tokenizer_recipe_trains_tokenizes_and_scores_ewt(tmp_path: Path, corpor
     assert scores["Tokens"] > 98.5 and scores["Words"] > 98.5 and scores["Sentences"] > 75
 
 
+def first_sentences(source: Path, target: Path, n: int) -> None:
+    blocks = source.read_text(encoding="utf-8").split("\n\n")[:n]
+    target.write_text("\n\n".join(blocks) + "\n\n", encoding="utf-8")
+
+
+def test_text_parser_recipe_jackknifes_trains_parses_and_scores(tmp_path: Path,
+                                                                corpora: Path) -> None:
+    # The recipe on the first sentences of EWT (the benchmark runs it on all of them).
+    from parser.tokenize.treebank_text import raw_text
+
+    small = tmp_path / "corpora" / "en_ewt"
+    small.mkdir(parents=True)
+    for part, n in (("train", 300), ("dev", 60), ("test", 60)):
+        first_sentences(corpora / "en_ewt" / f"en_ewt-ud-{part}.conllu",
+                        small / f"en_ewt-ud-{part}.conllu", n)
+    (tmp_path / "test.txt").write_text(raw_text(small / "en_ewt-ud-test.conllu"),
+                                       encoding="utf-8")
+    for folder in ("corpora_scripts", "parser"):
+        (tmp_path / folder).symlink_to(ROOT / folder)  # run from a checkout
+    result = run_commands(recipe("jackknife_tags.py"), tmp_path, small.parent)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stderr.count("fold ") == 5
+    las = re.search(r"^UAS [\d.]+  LAS ([\d.]+)", result.stdout, flags=re.M)
+    assert las and float(las.group(1)) > 40.0
+    assert (tmp_path / "train.jk.conllu").exists() and (tmp_path / "text.model").exists()
+
+
 def test_python_example_tokenizes_text(tmp_path: Path) -> None:
     result = run_python(example("polyparse.tokenize("), tmp_path)
     assert result.returncode == 0, result.stderr[-2000:]
