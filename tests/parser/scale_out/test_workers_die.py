@@ -181,9 +181,12 @@ def test_references_the_workers_cannot_read_give_way_to_bytes(
     goes on with the model scattered and the shards' bytes in their tasks: the same output."""
     path, parsed = example
     address, _ = cluster
-    # A model file no worker has built yet: the bundled model stored compressed.
+    # A model file no worker has built yet: the bundled model stored the other way (compressed
+    # or not), so that its bytes and sha256 are those of no other test's model.
     moved = tmp_path / "model"
-    DependencyParser.load(str(bundled_model())).save(moved, compress=True)
+    bundled = DependencyParser.load(str(bundled_model()))
+    bundled.save(moved, compress=not bundled.compressed)
+    assert moved.read_bytes() != bundled_model().read_bytes()
     model = DependencyParser.load(str(moved))
     runner = DaskRunner(DependencyShardTask(), model, address, str(moved))
     assert runner.payload.path == str(moved) and runner.payload.data == b""
