@@ -45,8 +45,8 @@ BARS = {
 }
 ONE_SENTENCE = ("import polyparse\n"
                 "parser = polyparse.load_parser()\n"
-                "parser.parse([('The', 'DET'), ('dog', 'NOUN'), ('barks', 'VERB'), "
-                "('.', 'PUNCT')])")
+                "parser.parse([[('The', 'DET'), ('dog', 'NOUN'), ('barks', 'VERB'), "
+                "('.', 'PUNCT')]])")
 
 
 def best_of(command: list[str], runs: int, one_core: bool = False,

@@ -52,7 +52,8 @@ class Parser(ModelBytes):
 
     parse() takes CoNLL-U text (returns CoNLL-U text), one conllu.TokenList (returns a
     TokenList), or an iterable of TokenLists or of tagged sentences, each a sequence of
-    forms, (form, upos) or (form, upos, xpos) tuples (returns a list of TokenLists); only HEAD
+    forms, (form, upos) or (form, upos, xpos) tuples (returns a list of TokenLists; a sentence
+    that is a tuple of two or three strings reads as one tagged word: TypeError); only HEAD
     and DEPREL are set, everything else is kept. The TokenLists (and their list) show as
     pictures of their trees in Jupyter (parser/views/notebook.py). It pickles as its model
     file's bytes and its evaluation mode (or beam width), so process pools and Dask workers

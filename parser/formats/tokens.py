@@ -55,6 +55,13 @@ def sentences_from_tagged(sentences: Iterable[Sequence[TaggedWord]]) -> list[Sen
         if isinstance(words, str):
             raise TypeError(f"sentence {number} is a str; give a sequence of words, e.g. "
                             "[('The', 'DET', 'DT'), ('dog', 'NOUN', 'NN')]")
+        if isinstance(words, tuple) and 2 <= len(words) <= 3 \
+                and all(isinstance(word, str) for word in words):
+            # A list of tagged words given as the sentences: [('The', 'DET'), ...] would parse
+            # each (form, tag) pair as a sentence of two untagged words.
+            raise TypeError(f"sentence {number} is the tuple {words!r}, which reads as one "
+                            "tagged word; give a list of sentences, each a list of words: "
+                            "[[('The', 'DET'), ('dog', 'NOUN')]]")
         if len(words) == 0:
             raise ValueError(f"sentence {number} has no words")
         for position, word in enumerate(words, 1):

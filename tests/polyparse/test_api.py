@@ -108,6 +108,10 @@ def test_bad_input_raises_clear_exceptions(trained: tuple[polyparse.Parser, dict
         parser.parse("1\tdog\n\n")
     with pytest.raises(TypeError, match="sentence 1 is a str"):
         parser.parse(["the dog"])
+    with pytest.raises(TypeError, match=r"sentence 1 is the tuple \('the', 'DET'\), which reads "
+                                        "as one tagged word; give a list of sentences"):
+        parser.parse([("the", "DET"), ("dog", "NOUN")])
+    assert len(parser.parse([["the", "dog"], ("a", "cat", "barked", ".")])) == 2
     with pytest.raises(TypeError, match="sentence 1, word 2"):
         parser.parse([[("the", "DET"), 3]])
     with pytest.raises(ValueError, match="sentence 2 has no words"):
