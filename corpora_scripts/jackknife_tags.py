@@ -91,7 +91,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-o", "--output", metavar="OUT",
                         help="output file (default: standard output)")
     parser.add_argument("--folds", type=int, default=5,
-                        help=f"sentences dealt to this many folds, 2 to {MAX_FOLDS} (default 5)")
+                        help=f"the file cut into this many folds of consecutive sentences, 2 to "
+                             f"{MAX_FOLDS} (default 5)")
     parser.add_argument("--like", metavar="TAGGER_MODEL",
                         help="train the folds' taggers with this model's settings (default: "
                              "the bundled English tagger's)")
@@ -129,12 +130,11 @@ def _jackknife(args: argparse.Namespace) -> None:
                          f"{args.folds} folds")
     tagged = jackknifed(sentences, args.folds, config,
                         log=lambda message: print(message, file=sys.stderr))
+    from parser.tagging.conll_files import write_sentence
+
     with output_stream(args.output) as stream:
         for sentence in tagged:
-            if args.blank_feats:
-                sentence = blanked_feats(sentence)
-            stream.write("\n".join(sentence.lines))
-            stream.write("\n\n")
+            write_sentence(blanked_feats(sentence) if args.blank_feats else sentence, stream)
 
 
 if __name__ == "__main__":
