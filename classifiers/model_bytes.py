@@ -153,12 +153,28 @@ def load_from_bytes(cls: type[ModelBytes], data: Buffer, sha256: str,
                     settings: dict[str, Any] | None = None) -> ModelBytes:
     """The object a ModelBytes pickled; ModelFileError (one line) when data does not match
     its sha256 or cannot be decoded."""
-    name = f"pickled {getattr(cls, '__name__', cls)}"
-    if not (isinstance(cls, type) and issubclass(cls, ModelBytes)):
-        raise ModelFileError(f"{name}: not a class that loads from model bytes")
+    name = _checked_class_name(cls)
     if hashlib.sha256(data).hexdigest() != sha256:
         raise ModelFileError(f"{name}: the model bytes do not match their sha256 (changed or "
                              "cut short on the way)")
+    return _built(cls, data, name, settings)
+
+
+def model_from_bytes(cls: type[ModelBytes], data: Buffer,
+                     settings: dict[str, Any] | None = None) -> ModelBytes:
+    """load_from_bytes for bytes the caller has already checked against their sha256."""
+    return _built(cls, data, _checked_class_name(cls), settings)
+
+
+def _checked_class_name(cls: type[ModelBytes]) -> str:
+    name = f"pickled {getattr(cls, '__name__', cls)}"
+    if not (isinstance(cls, type) and issubclass(cls, ModelBytes)):
+        raise ModelFileError(f"{name}: not a class that loads from model bytes")
+    return name
+
+
+def _built(cls: type[ModelBytes], data: Buffer, name: str,
+           settings: dict[str, Any] | None) -> ModelBytes:
     model = cls.from_bytes(data, name)
     model.apply_runtime_settings(dict(settings or {}))
     return model

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from classifiers.model_bytes import load_from_bytes
-from parser.scale_out.shards import NotOnWorker
+from classifiers.model_bytes import load_from_bytes, model_from_bytes
+from parser.scale_out.shards import read_checked
 
 # The models this process has built from payloads, by sha256 and settings.
 _built: dict[tuple[str, str], Any] = {}
@@ -58,17 +58,12 @@ class ModelPayload:
         with _building:
             found = _built.get(key)
             if found is None:
-                found = _built[key] = load_from_bytes(self.model_class, self._bytes(),
-                                                      self.sha256, self.settings)
+                found = _built[key] = self._build()
         return found
 
-    def _bytes(self) -> bytes:
+    def _build(self) -> Any:
         if self.path is None:
-            return self.data
-        try:
-            data = Path(self.path).read_bytes()
-        except OSError as error:
-            raise NotOnWorker("model", f"{self.path}: {error.strerror or error}") from None
-        if hashlib.sha256(data).hexdigest() != self.sha256:
-            raise NotOnWorker("model", f"{self.path}: not the driver's model file (sha256)")
-        return data
+            return load_from_bytes(self.model_class, self.data, self.sha256, self.settings)
+        # read_checked has checked the sha256: the bytes are hashed once on the worker.
+        data = read_checked("model", self.path, self.sha256)
+        return model_from_bytes(self.model_class, data, self.settings)

@@ -72,15 +72,25 @@ def read_reference(shard: Shard) -> Shard:
     when they cannot be read or are not the bytes the driver cut)."""
     if shard.path is None:
         return shard
-    try:
-        with open(shard.path, "rb") as stream:
-            stream.seek(shard.start)
-            data = stream.read(shard.end - shard.start)
-    except OSError as error:
-        raise NotOnWorker("input", f"{shard.path}: {error.strerror or error}") from None
-    if hashlib.sha256(data).hexdigest() != shard.sha256:
-        raise NotOnWorker("input", f"{shard.path}: bytes {shard.start}-{shard.end} differ")
+    data = read_checked("input", shard.path, str(shard.sha256), shard.start, shard.end)
     return dataclasses.replace(shard, data=data, path=None, sha256=None)
+
+
+def read_checked(what: str, path: str, sha256: str, start: int = 0,
+                 end: int | None = None) -> bytes:
+    """Bytes start to end (None: the file's end) of the file at path, on a worker; NotOnWorker
+    (`what`: "input" or "model") when they cannot be read or their sha256 is not the one the
+    driver found."""
+    try:
+        with open(path, "rb") as stream:
+            stream.seek(start)
+            data = stream.read() if end is None else stream.read(end - start)
+    except OSError as error:
+        raise NotOnWorker(what, f"{path}: {error.strerror or error}") from None
+    if hashlib.sha256(data).hexdigest() != sha256:
+        span = "" if end is None else f"bytes {start}-{end}: "
+        raise NotOnWorker(what, f"{path}: {span}not the bytes the driver read (sha256)")
+    return data
 
 
 @dataclass

@@ -4,6 +4,7 @@ numbers) that reading the whole input gives, and the cuts do not depend on how t
 arrive."""
 from __future__ import annotations
 
+import hashlib
 import io
 from pathlib import Path
 
@@ -17,7 +18,13 @@ from parser.formats.gold_conll import read_gold_conll
 from parser.formats.record_boundaries import cut_rule_of
 from parser.formats.tag_coverage import TagColumn, TagCoverage
 from parser.models.bundled import bundled_example
-from parser.scale_out.shards import cut_shards
+from parser.scale_out.shards import (
+    NotOnWorker,
+    by_reference,
+    cut_shards,
+    read_checked,
+    read_reference,
+)
 
 DATA = Path(__file__).parents[2] / "data"
 KNP_EXAMPLE = Path(bundled_example()).with_name("example.knp")
@@ -132,3 +139,30 @@ def test_coverage_counts_add_up_over_shards() -> None:
         summed.add_counted(part.counts())
     assert summed.counts() == whole.counts() and whole.tokens > 0
     assert summed.warning("x") == whole.warning("x")
+
+
+def test_a_shard_by_reference_reads_back_its_bytes_or_says_what_it_could_not(
+        tmp_path: Path) -> None:
+    path = tmp_path / "input.conllu"
+    text = bundled_example().read_bytes()
+    path.write_bytes(text)
+    shards = list(cut_shards(io.BytesIO(text), cut_rule_of("conllu"), 200, str(path)))
+    assert len(shards) > 1
+    for shard in shards:
+        sent = by_reference(shard, str(path))
+        assert sent.data == b"" and sent.path == str(path)
+        assert read_reference(sent) == shard
+    assert read_checked("model", str(path), hashlib.sha256(text).hexdigest()) == text
+    sent = by_reference(shards[1], str(path))
+    path.write_bytes(text.replace(b"\t", b" ", 1))
+    assert read_reference(sent).data == shards[1].data  # the first shard's bytes changed
+    path.write_bytes(text[:shards[1].start] + text[shards[1].start:].replace(b"\t", b" ", 1))
+    with pytest.raises(NotOnWorker, match=r"^the input is not readable on this worker as on "
+                                          r"the driver: .*: bytes \d+-\d+: not the bytes the "
+                                          r"driver read \(sha256\)$"):
+        read_reference(sent)
+    path.unlink()
+    with pytest.raises(NotOnWorker, match="No such file or directory") as raised:
+        read_checked("model", str(path), "0" * 64)
+    assert raised.value.what == "model"
+
