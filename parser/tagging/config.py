@@ -45,9 +45,9 @@ class TaggerConfig:
     features are dropped; min_word_count: rarer forms (and lowercases) have no word-identity
     feature, and in training the ambiguity class of their other forms only, standing for
     unknown words (parser/tagging/lexicon.py); ambiguity_min_count: lowercases seen less often
-    have no ambiguity class; dictionary_min_count: forms seen this often only get the tags that made at least
-    dictionary_min_share of their occurrences in training (0: no tag dictionary); seed: the
-    classifiers' seed.
+    have no ambiguity class; dictionary_min_count: forms seen this often only get the tags
+    that made at least dictionary_min_share of their occurrences in training (0: no tag
+    dictionary); seed: the classifiers' seed.
 
     check_backend=False (a model file's config): the settings are left to the backend."""
 
