@@ -97,9 +97,10 @@ class Lexicon:
         if self.allowed_ptr.shape != (len(self.forms) + 1,):
             raise ValueError("the tag dictionary needs one range per form")
         # Lowercase id -> the ambiguity class id of the forms that have that lowercase.
-        self.lower_ambiguity: dict[int, int] = {
-            lower: amb for lower, amb in self.table[:, [A_LOWER, A_AMBIGUITY]].tolist()
-            if lower != UNKNOWN and amb != UNKNOWN}
+        pairs = self.table[:, [A_LOWER, A_AMBIGUITY]]
+        pairs = pairs[(pairs[:, 0] != UNKNOWN) & (pairs[:, 1] != UNKNOWN)]
+        self.lower_ambiguity: dict[int, int] = dict(zip(pairs[:, 0].tolist(),
+                                                        pairs[:, 1].tolist()))
 
     @classmethod
     def learn(cls, sentences: Sequence[tuple[Sequence[str], Sequence[str], Sequence[int]]],
