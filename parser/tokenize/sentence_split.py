@@ -3,22 +3,23 @@ places where a sentence may end.
 
 The method is that of Gillick (2009, "Sentence boundary detection and the problem with the
 U.S.") and of Punkt's candidates (Kiss & Strunk 2006): a token of final punctuation
-(``. ! ? ...``, with the closing quotes and brackets after it) or a token ending in a period
-(``etc.``, ``U.S.``) may end a sentence, and so may a token that does not start with a capital
-when the next one does (web text ends many sentences without punctuation: greetings, headers,
-signatures); a classifier decides from the tokens around the candidate
-(the token, the words before and after, their shapes, whether the word before is a known
-abbreviation, spacing, and a few conjunctions of these). The classifier is the project's
-`linear` backend (dual coordinate descent, Hsieh et al. 2008) trained on a treebank's sentences;
-its explicit weights w (and bias) are read off the trained model, so that a candidate is scored
-by summing the weights of its features in plain Python: sum_i w_i x_i + b, exactly the
-backend's decision value. A paragraph always ends a sentence.
+(``. ! ? ...``) or a token ending in a period (``etc.``, ``U.S.``) may end a sentence, and so
+may each closing quote or bracket after it (one place of such a group at most: the best
+scored, since a straight quote after a period may open the next sentence), and any token
+before one that starts with a capital or a digit or is a web address (web text ends many
+sentences without punctuation: greetings, e-mail headers, signatures); a classifier decides
+from the tokens around the candidate (the token, the words before and after, their shapes,
+whether the word before is a known abbreviation, spacing, and a few conjunctions of these).
+The classifier is the project's `linear` backend (dual coordinate descent, Hsieh et al. 2008)
+trained on a treebank's sentences; its explicit weights w (and bias) are read off the trained
+model, so that a candidate is scored by summing the weights of its features in plain Python:
+sum_i w_i x_i + b, exactly the backend's decision value. A paragraph always ends a sentence.
 """
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-__all__ = ["SentenceSplitter", "candidate_features", "candidates"]
+__all__ = ["SentenceSplitter", "candidate_features", "candidate_groups", "candidates"]
 
 _ENDERS = frozenset(".!?…")
 _CLOSERS = frozenset(['"', "'", "”", "’", ")", "]", "}", "»", "''"])
@@ -37,11 +38,20 @@ def _shape(token: str) -> str:
     return "p" if not any(char.isalnum() for char in token) else "o"
 
 
-def candidates(tokens: Sequence[str]) -> list[int]:
-    """Indices i of the tokens after which a sentence may end (not the last token): final
-    punctuation (a token of . ! ? and ellipses only) or a token ending in a period, with the
-    closing quotes and brackets after it; a token not starting with a capital before one that
-    does."""
+def _may_start_sentence(token: str) -> bool:
+    """A token after which no punctuation is needed to end the sentence before it: one that
+    starts with a capital or a digit, or a web address."""
+    return token[0].isupper() or token[0].isdigit() or "://" in token
+
+
+def candidate_groups(tokens: Sequence[str]) -> list[list[int]]:
+    """The places after which a sentence may end (not after the last token), in groups of
+    which at most one is a sentence end: final punctuation (a token of . ! ? and ellipses
+    only, or a token ending in a period) and each closing quote or bracket after it (a
+    straight quote after a period may as well open the next sentence: `said. "We`); any
+    token before one that starts with a capital or a digit or is a web address (web text
+    ends many sentences without punctuation: greetings, e-mail headers and signatures such as
+    `Kay Mann 04/26/2001 07:17 AM Will you`, lists of links)."""
     found = []
     n = len(tokens)
     i = 0
@@ -49,13 +59,20 @@ def candidates(tokens: Sequence[str]) -> list[int]:
         token = tokens[i]
         last = token[-1]
         if last in _ENDERS and (last == "." or _ENDERS.issuperset(token)):
+            group = [i]
             while i + 1 < n - 1 and tokens[i + 1] in _CLOSERS:
                 i += 1
-            found.append(i)
-        elif tokens[i + 1][0].isupper() and not token[0].isupper():
-            found.append(i)
+                group.append(i)
+            found.append(group)
+        elif _may_start_sentence(tokens[i + 1]):
+            found.append([i])
         i += 1
     return found
+
+
+def candidates(tokens: Sequence[str]) -> list[int]:
+    """Every place of candidate_groups, in order."""
+    return [i for group in candidate_groups(tokens) for i in group]
 
 
 def candidate_features(tokens: Sequence[str], spaces: Sequence[object], i: int,
@@ -83,6 +100,8 @@ def candidate_features(tokens: Sequence[str], spaces: Sequence[object], i: int,
         "ab|as=" + abbreviation + "|" + after_shape, "sp|as=" + spaced + "|" + after_shape,
         "b|as=" + lower_before + "|" + after_shape, "t|a=" + token.lower() + "|" + after.lower(),
         "c|as=" + closed + "|" + after_shape,
+        "ts|as=" + _shape(token) + "|" + after_shape,
+        "bs|ts|as=" + before_shape + "|" + _shape(token) + "|" + after_shape,
     ]
 
 
@@ -103,7 +122,12 @@ class SentenceSplitter:
     def ends(self, tokens: Sequence[str], spaces: Sequence[object]) -> list[int]:
         """Indices of the tokens that end a sentence, the paragraph's last token included;
         spaces[i] is true when whitespace follows token i."""
-        found = [i for i in candidates(tokens)
-                 if self.score(candidate_features(tokens, spaces, i, self.abbreviations)) > 0]
+        found = []
+        for group in candidate_groups(tokens):
+            score, best = max((self.score(candidate_features(tokens, spaces, i,
+                                                             self.abbreviations)), i)
+                              for i in group)
+            if score > 0:
+                found.append(best)
         found.append(len(tokens) - 1)
         return found

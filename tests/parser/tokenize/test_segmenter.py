@@ -164,3 +164,30 @@ def test_a_tagger_sets_the_columns_of_lists_and_lines(tokenizer) -> None:
         set_word_columns(sentence, upos=["X", "X", "X"])
     with pytest.raises(ValueError, match="unknown column"):
         set_word_columns(sentence, deprel=["x"] * 4)
+
+
+@pytest.mark.parametrize("tokens, groups", [
+    # A period with the quotes and brackets after it: one group, at most one end.
+    (["He", "said", ".", '"', "We", "left", "."], [[2, 3]]),
+    (["It", "ended", ".", ")", "'", "So", "?"], [[2, 3, 4]]),
+    # No punctuation: before a capital or a digit whatever the token, or before a web address.
+    (["Kay", "Mann", "04/26/2001", "07:17", "AM", "Will", "you"], [[0], [1], [2], [3], [4]]),
+    (["see", "http://a.org/x", "http://a.org/y"], [[0], [1]]),
+    (["and", "then", "we", "went"], []),
+])
+def test_candidate_groups(tokens: list[str], groups: list[list[int]]) -> None:
+    from parser.tokenize.sentence_split import candidate_groups, candidates
+
+    assert candidate_groups(tokens) == groups
+    assert candidates(tokens) == [i for group in groups for i in group]
+
+
+def test_a_quote_after_a_period_opens_or_closes_by_its_spacing(tokenizer) -> None:
+    """`said. "We` ends the sentence before the quote, `late." Then` after it; never both."""
+    def texts(text: str) -> list[str]:
+        return [line[len("# text = "):] for s in sentences_of(text, tokenizer) for line in s.lines
+                if line.startswith("# text = ")]
+
+    assert texts('The court ruled on Tuesday. "We are pleased," the lawyer said. "It is over."') \
+        == ["The court ruled on Tuesday.", '"We are pleased," the lawyer said.', '"It is over."']
+    assert texts('It was late." Then we left.') == ['It was late."', "Then we left."]
