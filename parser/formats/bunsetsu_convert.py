@@ -34,11 +34,27 @@ _FUNCTIONAL = _SYMBOLS | frozenset(("助詞", "助動詞", "判定詞"))
 NO_SCORE = "0.000000"
 
 
-def head_and_function(pos1: Sequence[str], start: int, end: int) -> tuple[int, int]:
+def _leaning(pos1: str, pos2: str) -> bool:
+    """A content morpheme that leans on the one before it: a non-independent verb or adjective
+    (UniDic's 非自立可能, IPAdic's 非自立: いる in 読んでいる, する after a verbal noun), a verb or
+    adjective suffix (IPAdic's 接尾), or a suffix that is not nominal (UniDic's 接尾辞 other
+    than 名詞的, JUMAN's 動詞性 and 形容詞性 接尾辞)."""
+    if pos1 in ("動詞", "形容詞"):
+        return pos2 in ("非自立可能", "非自立", "接尾")
+    return pos1 == "接尾辞" and not pos2.startswith("名詞")
+
+
+def head_and_function(pos1: Sequence[str], pos2: Sequence[str], start: int, end: int
+                      ) -> tuple[int, int]:
     """CaboCha's HEAD/FUNC of the bunsetsu of morphemes [start, end), relative to start: the
-    last content morpheme, and the last morpheme that is not a symbol (the last one when all
-    are)."""
-    head = next((m for m in range(end - 1, start - 1, -1) if pos1[m] not in _FUNCTIONAL), start)
+    last content morpheme that does not lean on the one before it (_leaning), else the first
+    content morpheme, else the first; and the last morpheme that is not a symbol (the last
+    one when all are). CaboCha marks 泳いでいる so (head 泳い, function いる), and so are
+    96 % of the heads in UD Japanese GSD's own CaboCha file (ud_gsd_dev.cabocha; 84 % by the
+    last content morpheme alone)."""
+    content = [m for m in range(start, end) if pos1[m] not in _FUNCTIONAL]
+    firm = [m for m in content if not _leaning(pos1[m], pos2[m])]
+    head = firm[-1] if firm else (content[0] if content else start)
     func = next((m for m in range(end - 1, start - 1, -1) if pos1[m] not in _SYMBOLS),
                 end - 1)
     return head - start, func - start
@@ -48,7 +64,8 @@ def cabocha_chunk_line(sentence: BunsetsuSentence, starts: Sequence[int], number
                        head: int, dep_type: str) -> str:
     """The ``* ID HEADTYPE HEAD/FUNC SCORE`` line of bunsetsu number."""
     end = starts[number + 1] if number + 1 < len(starts) else len(sentence.surface)
-    head_word, function = head_and_function(sentence.pos1, starts[number], end)
+    head_word, function = head_and_function(sentence.pos1, sentence.pos2,
+                                             starts[number], end)
     return f"* {number} {head}{dep_type} {head_word}/{function} {NO_SCORE}"
 
 

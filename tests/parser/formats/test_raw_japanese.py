@@ -74,8 +74,39 @@ def test_knp_output_is_read_by_rhoknp():
 
 
 def test_head_and_function_words_follow_cabocha():
-    # 読ん で いる: head 読ん (the last content word), function いる (the last non-symbol).
-    assert head_and_function(["動詞", "助詞", "動詞"], 0, 3) == (2, 2)
-    assert head_and_function(["名詞", "助詞", "補助記号"], 0, 3) == (0, 1)
-    assert head_and_function(["補助記号"], 0, 1) == (0, 0)
-    assert head_and_function(["名詞", "名詞", "助詞", "特殊"], 1, 4) == (0, 1)
+    # 読ん で いる (UniDic): head 読ん, the last content word that does not lean on the one
+    # before it; function いる, the last non-symbol. CaboCha with IPAdic marks 泳い で いる so.
+    assert head_and_function(["動詞", "助詞", "動詞"], ["一般", "接続助詞", "非自立可能"],
+                             0, 3) == (0, 2)
+    assert head_and_function(["動詞", "助詞", "動詞"], ["自立", "接続助詞", "非自立"],
+                             0, 3) == (0, 2)
+    # 解決 する, 話 やすかっ た: the verbal noun and the verb; 変更 後 は: a nominal suffix is
+    # the head; し て い た: all lean, the first is the head.
+    assert head_and_function(["名詞", "動詞"], ["普通名詞-サ変可能", "非自立可能"], 0, 2) == (0, 1)
+    assert head_and_function(["動詞", "接尾辞", "助動詞"], ["一般", "形容詞的", "*"],
+                             0, 3) == (0, 2)
+    assert head_and_function(["名詞", "接尾辞", "助詞"], ["普通名詞-一般", "名詞的-一般",
+                                                        "係助詞"], 0, 3) == (1, 2)
+    assert head_and_function(["動詞", "助詞", "動詞", "助動詞"],
+                             ["非自立可能", "接続助詞", "非自立可能", "*"], 0, 4) == (0, 3)
+    # JUMAN: 読んで いる (いる a 動詞性接尾辞).
+    assert head_and_function(["動詞", "接尾辞"], ["*", "動詞性接尾辞"], 0, 2) == (0, 1)
+    assert head_and_function(["名詞", "助詞", "補助記号"], ["普通名詞", "格助詞", "読点"],
+                             0, 3) == (0, 1)
+    assert head_and_function(["補助記号"], ["読点"], 0, 1) == (0, 0)
+    assert head_and_function(["名詞", "名詞", "助詞", "特殊"],
+                             ["普通名詞", "普通名詞", "格助詞", "句点"], 1, 4) == (0, 1)
+
+
+def test_head_words_agree_with_ud_japanese_gsd(corpora) -> None:
+    """The HEAD field written for the bunsetsu of UD Japanese GSD's own CaboCha file (its team's
+    UniDic morphemes and bunsetsu) is its team's for at least 95 % of them."""
+    path = corpora / "ja_gsd_cabocha" / "ud_gsd_dev.cabocha"
+    same = total = 0
+    for sentence in read_cabocha(str(path)):
+        ends = sentence.chunk_starts[1:] + [len(sentence.surface)]
+        for line, start, end in zip(sentence.chunk_lines, sentence.chunk_starts, ends):
+            given = int(sentence.lines[line].split()[3].split("/")[0])
+            same += head_and_function(sentence.pos1, sentence.pos2, start, end)[0] == given
+            total += 1
+    assert total == 4185 and same / total >= 0.95
