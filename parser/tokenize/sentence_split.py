@@ -87,6 +87,7 @@ def candidate_features(tokens: Sequence[str], spaces: Sequence[object], i: int,
     after2 = tokens[i + 2] if i + 2 < len(tokens) else "</p>"
     before_shape = _shape(before) if end > 0 else "<s>"
     after_shape = _shape(after)
+    token_shape = _shape(token)
     lower_before = before.lower()
     closed = "c" if end < i else "-"
     spaced = "s" if spaces[i] else "n"
@@ -100,8 +101,8 @@ def candidate_features(tokens: Sequence[str], spaces: Sequence[object], i: int,
         "ab|as=" + abbreviation + "|" + after_shape, "sp|as=" + spaced + "|" + after_shape,
         "b|as=" + lower_before + "|" + after_shape, "t|a=" + token.lower() + "|" + after.lower(),
         "c|as=" + closed + "|" + after_shape,
-        "ts|as=" + _shape(token) + "|" + after_shape,
-        "bs|ts|as=" + before_shape + "|" + _shape(token) + "|" + after_shape,
+        "ts|as=" + token_shape + "|" + after_shape,
+        "bs|ts|as=" + before_shape + "|" + token_shape + "|" + after_shape,
     ]
 
 
