@@ -27,7 +27,7 @@ from classifiers.model_file import (
     write_classifier_file,
 )
 from classifiers.scorer import BinaryScorer
-from features.binary_matrix import BinaryMatrix
+from features.binary_matrix import BinaryMatrix, BinaryMatrixLike, as_binary_matrix
 
 if TYPE_CHECKING:
     from classifiers.evaluators.kernel_expansion import SupportVectorExpansion
@@ -35,29 +35,73 @@ if TYPE_CHECKING:
 Expansion = TypeVar("Expansion", bound="SupportVectorExpansion")
 
 
-def training_labels(X: BinaryMatrix, y: Any, libsvm_order: bool) -> tuple[np.ndarray, np.ndarray]:
-    """(labels, class index of each row) of fit's inputs, after checking them.
+def training_inputs(X: BinaryMatrixLike, y: Any,
+                    libsvm_order: bool) -> tuple[BinaryMatrix, np.ndarray, np.ndarray]:
+    """(X as a BinaryMatrix, labels, class index of each row) of fit's inputs, after checking
+    them.
 
-    Labels come in order of first appearance; with libsvm_order, two classes -1 and +1 met in
-    that order are swapped, so that +1 is the positive side of the binary problem (libsvm).
-    TypeError or ValueError (one sentence) when X is not a BinaryMatrix, y does not give one
-    label per row, or there are no rows.
+    X: a BinaryMatrix, a 2-D NumPy array or a scipy sparse matrix (features.binary_matrix.
+    as_binary_matrix). Labels come in order of first appearance; with libsvm_order, two classes
+    -1 and +1 met in that order are swapped, so that +1 is the positive side of the binary
+    problem (libsvm). TypeError or ValueError (one sentence) when X is none of those, y does not
+    give one label per row, there are no rows, or a label is not a class (class_label_problem).
     """
-    if not isinstance(X, BinaryMatrix):
-        raise TypeError("X must be a BinaryMatrix")
+    X = as_binary_matrix(X)
     y = np.asarray(y)
     if y.shape != (len(X),):
         raise ValueError(f"X has {len(X)} rows but y has shape {y.shape}")
     if len(X) == 0:
         raise ValueError("cannot fit on zero rows")
-    unique, first, inverse = np.unique(y, return_index=True, return_inverse=True)
+    problem = class_label_problem(y)
+    if problem is not None:
+        k, text = problem
+        raise ValueError(f"y[{k}]: {text}")
+    try:
+        unique, first, inverse = np.unique(y, return_index=True, return_inverse=True)
+    except TypeError:
+        raise ValueError("y mixes labels that do not compare (numbers and strings?); the "
+                         "labels of one classifier are of one kind") from None
     by_appearance = np.argsort(first, kind="stable")
     if libsvm_order and unique.size == 2 and y.dtype.kind in "iuf":
         if unique[by_appearance[0]] == -1 and unique[by_appearance[1]] == 1:
             by_appearance = by_appearance[::-1]
     rank = np.empty_like(by_appearance)
     rank[by_appearance] = np.arange(by_appearance.size)
-    return unique[by_appearance], rank[inverse.ravel()].astype(np.int64)
+    return X, unique[by_appearance], rank[inverse.ravel()].astype(np.int64)
+
+
+def class_label_problem(y: np.ndarray) -> tuple[int, str] | None:
+    """(position, problem) of the first label of y that is not a class, or None.
+
+    A class is an integer, a string, a boolean, or a real number of integral value. NaN and
+    infinite labels are refused (the svmlight reader refuses them too), and so are real numbers
+    of fractional value: those are regression targets, what scikit-learn's type_of_target calls
+    "continuous" (libsvm and liblinear would cut them to integers, silently); no learner here
+    is a regression learner.
+    """
+    if y.dtype.kind == "f":
+        values = y
+    elif y.dtype.kind == "O":
+        real = [isinstance(v, (float, np.floating)) for v in y.tolist()]
+        values = np.array([v if is_real else 0.0 for v, is_real in zip(y.tolist(), real)],
+                          dtype=np.float64)
+    elif y.dtype.kind == "c":
+        return 0, f"label {plain_label(y[0])!r} is a complex number, not a class"
+    else:
+        return None
+    bad = ~np.isfinite(values)
+    if bad.any():
+        k = int(np.argmax(bad))
+        return k, f"label {plain_label(y[k])!r} is not a finite number"
+    fractional = values != np.floor(values)
+    if fractional.any():
+        k = int(np.argmax(fractional))
+        count = int(fractional.sum())
+        distinct = np.unique(values[fractional]).size
+        return k, (f"label {plain_label(y[k])!r} is not a class: {count} of the {y.size} labels "
+                   f"are real numbers ({distinct} distinct), regression targets, and these "
+                   "classifiers take integer or string classes (none of them does regression)")
+    return None
 
 
 def one_vs_rest_outputs(n_classes: int) -> int:
@@ -99,11 +143,13 @@ class BinaryClassifier(ModelBytes):
     def n_outputs(self) -> int:
         return int(self._fitted().n_outputs)
 
-    def decision_function(self, X: BinaryMatrix) -> np.ndarray:
-        """Decision values (n_rows, n_outputs)."""
-        return self._fitted().decision_function(X)
+    def decision_function(self, X: BinaryMatrixLike) -> np.ndarray:
+        """Decision values (n_rows, n_outputs) of the rows of X (a BinaryMatrix, a 2-D NumPy
+        array of 0/1 or a scipy sparse matrix: features.binary_matrix.as_binary_matrix)."""
+        return self._fitted().decision_function(as_binary_matrix(X))
 
-    def predict(self, X: BinaryMatrix) -> np.ndarray:
+    def predict(self, X: BinaryMatrixLike) -> np.ndarray:
+        """Labels of the rows of X (taken as decision_function takes it)."""
         return self.predict_from_decision(self.decision_function(X))
 
     def _check_decision_values(self, values: np.ndarray) -> np.ndarray:

@@ -2,13 +2,15 @@
 """BinaryScorer: the base class of compiled scorers over sparse binary feature vectors.
 
 A parser's Cython loop calls `scorer.scores(feats, n, out)` directly; Python code calls
-`decision_function(X)` on a BinaryMatrix, which loops over the rows without the GIL and checks
-for signals every few thousand rows (features/signal_checks.pyx).
+`decision_function(X)` on a BinaryMatrix (or what features.binary_matrix.as_binary_matrix turns
+into one: a 2-D 0/1 NumPy array, a scipy sparse matrix), which loops over the rows without the
+GIL and checks for signals every few thousand rows (features/signal_checks.pyx).
 """
 from libc.stdint cimport int32_t, int64_t
 
 import numpy as np
 
+from features.binary_matrix import as_binary_matrix
 from features.signal_checks cimport CHECK_STEPS, count_steps, long_input_ends, long_input_starts
 
 
@@ -32,6 +34,7 @@ cdef class BinaryScorer:
 
     def decision_function(self, X) -> np.ndarray:
         """Decision values of every row of a BinaryMatrix, shape (n_rows, n_outputs)."""
+        X = as_binary_matrix(X)
         cdef const int64_t[::1] indptr = np.ascontiguousarray(X.indptr, dtype=np.int64)
         cdef const int32_t[::1] indices = np.ascontiguousarray(X.indices, dtype=np.int32)
         cdef Py_ssize_t n_rows = indptr.shape[0] - 1, i

@@ -3,12 +3,22 @@
 `indptr` (int64, length n_rows + 1) delimits each row's slice of `indices` (int32); the ids of a
 row are sorted and unique. This is the one exchange format between feature extraction, the
 svmlight reader/writer and every binary-feature classifier.
+
+`as_binary_matrix` is how every entry point that takes a BinaryMatrix also takes a 2-D NumPy
+array or a scipy sparse matrix (recognised by its `tocsr` method; scipy is never imported
+here), with one rule for the values: 1 (or True) is a feature that is present, 0 one that is
+absent (an explicit zero of a sparse matrix is dropped), and anything else is refused in one
+line naming its row, column and value, as is a cell a sparse matrix stores twice (which scipy
+would add up). Nothing is silently changed.
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
+
+MAX_COLUMNS = int(np.iinfo(np.int32).max) + 1
 
 
 class BinaryMatrix:
@@ -125,3 +135,96 @@ class BinaryMatrix:
 
     def __repr__(self) -> str:
         return f"BinaryMatrix(n_rows={len(self)}, n_features={self.n_features}, nnz={self.nnz})"
+
+
+# What as_binary_matrix takes: a BinaryMatrix, a 2-D NumPy array or a scipy sparse matrix (Any:
+# scipy is not a dependency, so its types cannot be named here).
+BinaryMatrixLike = BinaryMatrix | np.ndarray | Any
+
+
+def as_binary_matrix(X: BinaryMatrixLike, name: str = "X") -> BinaryMatrix:
+    """X as a BinaryMatrix: a BinaryMatrix as it is, a 2-D NumPy array or a scipy sparse matrix
+    (any format) by the rule of the module notes; `name` names X in the one-line errors.
+
+    TypeError for anything else (a list of rows: BinaryMatrix.from_rows), ValueError for a
+    value other than 0 and 1, a cell stored twice, or a shape that is not (rows, columns).
+    """
+    if isinstance(X, BinaryMatrix):
+        return X
+    if hasattr(X, "tocsr"):
+        return _from_sparse(X, name)
+    if isinstance(X, np.ndarray):
+        return _from_dense(X, name)
+    raise TypeError(
+        f"{name} must be a BinaryMatrix, a 2-D NumPy array of 0/1 or a scipy sparse matrix, "
+        f"not {type(X).__name__} (BinaryMatrix.from_rows builds one from lists of feature ids)"
+    )
+
+
+def optional_binary_matrix(X: BinaryMatrixLike | None,
+                           name: str = "vectors") -> BinaryMatrix | None:
+    """as_binary_matrix(X, name), or None for None (the vectors a tree kernel may go without)."""
+    return None if X is None else as_binary_matrix(X, name)
+
+
+def _check_shape(shape: tuple[int, ...], name: str) -> tuple[int, int]:
+    if len(shape) != 2:
+        raise ValueError(f"{name} must be 2-D (rows, features), not of shape {tuple(shape)}")
+    n_rows, n_columns = (int(size) for size in shape)
+    if n_columns > MAX_COLUMNS:
+        raise ValueError(f"{name} has {n_columns} columns; feature ids end at {MAX_COLUMNS - 1}")
+    return n_rows, n_columns
+
+
+def _check_dtype(dtype: np.dtype, name: str) -> None:
+    if dtype.kind not in "biuf":
+        raise ValueError(f"{name} holds {dtype} values; binary features are 0/1 numbers or "
+                         "booleans")
+
+
+def _not_binary(name: str, row: int, column: int, value: Any) -> ValueError:
+    return ValueError(f"{name}: row {row}, column {column} holds {value!r}; a binary feature "
+                      "is 1 (present) or 0 (absent)")
+
+
+def _from_dense(X: np.ndarray, name: str) -> BinaryMatrix:
+    X = np.asarray(X)
+    n_rows, n_columns = _check_shape(X.shape, name)
+    _check_dtype(X.dtype, name)
+    present = X != 0
+    odd = present & (X != 1)
+    if odd.any():
+        row, column = np.unravel_index(int(np.argmax(odd)), X.shape)
+        raise _not_binary(name, int(row), int(column), X[row, column].item())
+    rows, columns = np.nonzero(present)
+    indptr = np.zeros(n_rows + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows, minlength=n_rows), out=indptr[1:])
+    return BinaryMatrix(indptr, columns.astype(np.int32), n_columns, validate=False)
+
+
+def _from_sparse(X: Any, name: str) -> BinaryMatrix:
+    n_rows, n_columns = _check_shape(X.shape, name)
+    # COO keeps every stored cell, explicit zeros and duplicates included (tocsr would add up
+    # the duplicates of a COO matrix).
+    coo = X.tocoo() if hasattr(X, "tocoo") else X.tocsr().tocoo()
+    rows = np.asarray(coo.row, dtype=np.int64)
+    columns = np.asarray(coo.col, dtype=np.int64)
+    values = np.asarray(coo.data)
+    _check_dtype(values.dtype, name)
+    later = (rows[1:] > rows[:-1]) | ((rows[1:] == rows[:-1]) & (columns[1:] > columns[:-1]))
+    if not later.all():
+        order = np.lexsort((columns, rows))
+        rows, columns, values = rows[order], columns[order], values[order]
+        twice = (rows[1:] == rows[:-1]) & (columns[1:] == columns[:-1])
+        if twice.any():
+            k = int(np.argmax(twice))
+            raise ValueError(f"{name}: row {rows[k]}, column {columns[k]} is stored twice (scipy "
+                             "would add the values up); a binary feature is stored once")
+    odd = (values != 0) & (values != 1)
+    if odd.any():
+        k = int(np.argmax(odd))
+        raise _not_binary(name, int(rows[k]), int(columns[k]), values[k].item())
+    present = values != 0
+    indptr = np.zeros(n_rows + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows[present], minlength=n_rows), out=indptr[1:])
+    return BinaryMatrix(indptr, columns[present].astype(np.int32), n_columns, validate=False)

@@ -18,6 +18,7 @@ from libc.stdlib cimport free, malloc
 import numpy as np
 
 from classifiers.scorer cimport BinaryScorer, no_scores
+from features.binary_matrix import as_binary_matrix
 from features.signal_checks cimport CHECK_STEPS, count_steps
 
 
@@ -59,6 +60,7 @@ cdef class OneVsOneVoter(BinaryScorer):
 
     def vote_rows(self, X, allowed) -> np.ndarray:
         """vote() for every row of a BinaryMatrix (class indices; -1 where none is allowed)."""
+        X = as_binary_matrix(X)
         cdef const int64_t[::1] indptr = np.ascontiguousarray(X.indptr, dtype=np.int64)
         cdef const int32_t[::1] indices = np.ascontiguousarray(X.indices, dtype=np.int32)
         cdef Py_ssize_t n_rows = indptr.shape[0] - 1, i

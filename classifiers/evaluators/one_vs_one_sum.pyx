@@ -25,6 +25,7 @@ import numpy as np
 from classifiers.evaluators.kernel_sum import kernel_table
 from classifiers.evaluators.kernel_sum cimport shared_count
 from classifiers.scorer cimport BinaryScorer
+from features.binary_matrix import as_binary_matrix
 from features.signal_checks cimport CHECK_STEPS, count_steps, long_input_ends, long_input_starts
 
 cdef enum:
@@ -122,6 +123,7 @@ cdef class OneVsOneSumScorer(BinaryScorer):
 
     def decision_function(self, X) -> np.ndarray:
         """Decision values of every row of a BinaryMatrix, shape (n_rows, n_outputs)."""
+        X = as_binary_matrix(X)
         cdef const int64_t[::1] indptr = np.ascontiguousarray(X.indptr, dtype=np.int64)
         cdef const int32_t[::1] indices = np.ascontiguousarray(X.indices, dtype=np.int32)
         cdef Py_ssize_t n_rows = indptr.shape[0] - 1, i

@@ -2,13 +2,16 @@
 
 KernelSVM trains one binary C-SVC per pair of classes (one-vs-one) with the SMO solver of
 classifiers/kernel_svm/smo.pyx (libsvm's Solver: second-order working-set selection, shrinking,
-LRU kernel cache), on K(x, z) = (gamma |x & z| + coef0)^degree, degree 1..4. Everything that
+LRU kernel cache), on K(x, z) = (gamma |x & z| + coef0)^degree of any degree d >= 1 (libsvm's
+-d; the evaluators PKE and split-svm expand d <= 3, naive and PKI evaluate any). Everything that
 decides libsvm's result is reproduced: labels in order of first appearance (two classes -1/+1
 with -1 first are swapped so that +1 comes first), each pair's rows grouped by class in input
-order, C_i = C * class_weight[label], the stopping tolerance eps (default 1e-3) and the
-max(10^7, 100 l) step limit. The result is a OneVsOneExpansion (`expansion_`, libsvm's SV /
-sv_coef / rho / label / nSV), the input of the exact fast evaluators; `support_` holds the
-training row of each support vector (libsvm's sv_indices minus one).
+order, C_i = C * class_weight[label] (a label absent from the data is ignored with a warning, as
+libsvm's "class label ... specified in weight is not found"; "balanced" gives n / (k n_c), k
+classes and n_c rows of class c, scikit-learn's formula), the stopping tolerance eps (default
+1e-3) and the max(10^7, 100 l) step limit. The result is a OneVsOneExpansion (`expansion_`,
+libsvm's SV / sv_coef / rho / label / nSV), the input of the exact fast evaluators; `support_`
+holds the training row of each support vector (libsvm's sv_indices minus one).
 
 Decision values: one per pair of classes in libsvm's order (`n_outputs` = k (k-1) / 2, one for
 two classes), positive meaning the pair's first label; `predict` takes libsvm's vote. A single
@@ -18,6 +21,8 @@ class gives a constant model (one output, +1). `clf.scorer` is the naive compile
 from __future__ import annotations
 
 import os
+import warnings
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -25,7 +30,7 @@ import numpy as np
 from classifiers.binary_classifier import (
     ExpansionClassifier,
     plain_label,
-    training_labels,
+    training_inputs,
 )
 from classifiers.evaluators.modes import build_evaluator
 from classifiers.evaluators.one_vs_one_expansion import OneVsOneExpansion
@@ -33,16 +38,17 @@ from classifiers.kernel_svm.libsvm_model import read_libsvm_model, write_libsvm_
 from classifiers.kernel_svm.smo import solve_c_svc
 from classifiers.model_file import ModelFileError, inconsistent
 from classifiers.settings import (
-    check_choice,
     check_finite,
     check_integer,
     check_positive,
 )
-from features.binary_matrix import BinaryMatrix
+from features.binary_matrix import BinaryMatrixLike
+from features.errors import InputWarning
 from features.worker_threads import interruptible_pool
 
 BACKEND = "kernel-svm"
-DEGREES = (1, 2, 3, 4)
+# class_weight="balanced": each class weighted n / (k n_c).
+BALANCED = "balanced"
 _STATS = (
     "objective",
     "iterations",
@@ -67,24 +73,25 @@ class KernelSVM(ExpansionClassifier[OneVsOneExpansion]):
         eps: float = 1e-3,
         cache_mb: float = 100.0,
         shrinking: bool = True,
-        class_weight: dict[Any, float] | None = None,
+        class_weight: Mapping[Any, float] | str | None = None,
         max_iter: int | None = None,
         threads: int = 1,
     ) -> None:
         """degree, gamma, coef0: the kernel; C: the box bound; eps: stopping tolerance on
         the maximal violation m(a) - M(a); cache_mb: kernel column cache per binary problem;
         shrinking: libsvm's shrinking heuristic; class_weight: label -> factor of C (labels not
-        in the training data are ignored, as libsvm does with a warning); max_iter: SMO steps per
-        binary problem (None: libsvm's max(10^7, 100 l)); threads: binary problems solved at
-        once (the models do not depend on it)."""
-        self.degree = int(degree)
+        in the training data are ignored with an InputWarning, as libsvm warns and ignores
+        them), or "balanced" (n / (k n_c) for the k classes, n_c rows of class c); max_iter:
+        SMO steps per binary problem (None: libsvm's max(10^7, 100 l)); threads: binary
+        problems solved at once (the models do not depend on it)."""
+        self.degree = degree
         self.gamma = float(gamma)
         self.coef0 = float(coef0)
         self.C = float(C)
         self.eps = float(eps)
         self.cache_mb = float(cache_mb)
         self.shrinking = bool(shrinking)
-        self.class_weight = dict(class_weight or {})
+        self.class_weight = class_weight
         self.max_iter = None if max_iter is None else int(max_iter)
         self.threads = int(threads)
         self._check_parameters()
@@ -94,7 +101,7 @@ class KernelSVM(ExpansionClassifier[OneVsOneExpansion]):
         self.stats_: dict[str, Any] = {}
 
     def _check_parameters(self) -> None:
-        self.degree = check_choice("degree", self.degree, DEGREES)
+        self.degree = check_integer("degree", self.degree, 1)
         self.gamma = check_positive("gamma", self.gamma)
         self.coef0 = check_finite("coef0", self.coef0)
         self.C = check_positive("C", self.C)
@@ -103,18 +110,18 @@ class KernelSVM(ExpansionClassifier[OneVsOneExpansion]):
         if self.max_iter is not None:
             self.max_iter = check_integer("max_iter", self.max_iter, 1)
         self.threads = check_integer("threads", self.threads, 1)
-        for label, weight in self.class_weight.items():
-            check_positive(f"the weight of class {label!r}", weight)
+        self.class_weight = checked_class_weight(self.class_weight)
 
     @property
     def objective_(self) -> list[float]:
         """libsvm's obj, 0.5 a^T Q a - e^T a at the solution, per pair of classes."""
         return list(self.stats_.get("objective", []))
 
-    def fit(self, X: BinaryMatrix, y: np.ndarray) -> "KernelSVM":
-        """Train on the rows of X with labels y (numbers or strings)."""
+    def fit(self, X: BinaryMatrixLike, y: np.ndarray) -> "KernelSVM":
+        """Train on the rows of X (a BinaryMatrix, a 2-D 0/1 NumPy array or a scipy sparse matrix)
+        with labels y (numbers or strings)."""
         self._check_parameters()
-        labels, class_index = training_labels(X, y, libsvm_order=True)
+        X, labels, class_index = training_inputs(X, y, libsvm_order=True)
         n_classes = labels.size
         count = np.bincount(class_index, minlength=n_classes)
         start = np.zeros(n_classes + 1, dtype=np.int64)
@@ -125,7 +132,8 @@ class KernelSVM(ExpansionClassifier[OneVsOneExpansion]):
         compact = compact.astype(np.int32).ravel()
         row_start = X.indptr[:-1]
         row_len = np.diff(X.indptr).astype(np.int32)
-        weighted_C = [self.C * float(self.class_weight.get(plain_label(label), 1.0)) for label in labels]
+        weighted_C = [self.C * weight for weight in self._class_factors(labels, count)]
+        _check_kernel_range(self.degree, self.gamma, self.coef0, int(row_len.max()))
         pairs = [(i, j) for i in range(n_classes) for j in range(i + 1, n_classes)]
         max_iter = 0 if self.max_iter is None else self.max_iter
 
@@ -185,6 +193,20 @@ class KernelSVM(ExpansionClassifier[OneVsOneExpansion]):
         self.support_ = perm[sv_positions].astype(np.int64)
         return self
 
+    def _class_factors(self, labels: np.ndarray, count: np.ndarray) -> list[float]:
+        """The factor of C of each class (in the order of labels, count rows each); one
+        InputWarning per weighted label the data does not hold."""
+        if self.class_weight == BALANCED:
+            return [float(count.sum()) / (labels.size * int(n)) for n in count]
+        weights = self.class_weight
+        present = {plain_label(label) for label in labels}
+        for label in weights:
+            if plain_label(label) not in present:
+                warnings.warn(f"class label {plain_label(label)!r} specified in the class weights "
+                              "is not found in the training labels; its weight is ignored, as "
+                              "libsvm ignores it", InputWarning, stacklevel=3)
+        return [float(weights.get(plain_label(label), 1.0)) for label in labels]
+
     def _set_expansion(self, expansion: OneVsOneExpansion) -> None:
         self.expansion_ = expansion
         self.classes_ = expansion.labels
@@ -212,7 +234,8 @@ class KernelSVM(ExpansionClassifier[OneVsOneExpansion]):
             "eps": self.eps,
             "cache_mb": self.cache_mb,
             "shrinking": self.shrinking,
-            "class_weight": [[plain_label(k), float(v)] for k, v in self.class_weight.items()],
+            "class_weight": (BALANCED if self.class_weight == BALANCED else
+                             [[plain_label(k), float(v)] for k, v in self.class_weight.items()]),
             "max_iter": self.max_iter,
             "threads": self.threads,
         }
@@ -236,7 +259,9 @@ class KernelSVM(ExpansionClassifier[OneVsOneExpansion]):
         with inconsistent(source):
             params = {key: header[key]
                       for key in ("C", "eps", "cache_mb", "shrinking", "max_iter", "threads")}
-            params["class_weight"] = {plain_label(k): v for k, v in header["class_weight"]}
+            weights = header["class_weight"]
+            params["class_weight"] = (BALANCED if weights == BALANCED else
+                                      {plain_label(k): v for k, v in weights})
             n_outputs = int(header["n_outputs"])
         expansion = OneVsOneExpansion.from_arrays(header, arrays, source)
         with inconsistent(source):
@@ -271,3 +296,32 @@ class KernelSVM(ExpansionClassifier[OneVsOneExpansion]):
     def memory_bytes(self) -> dict[str, int]:
         """Bytes held by each array of the naive scorer."""
         return {name: int(array.nbytes) for name, array in self._fitted().arrays.items()}
+
+
+def checked_class_weight(class_weight: Any) -> dict[Any, float] | str:
+    """class_weight as KernelSVM keeps it: {} for None, "balanced", or a dict label -> positive
+    finite factor; ValueError naming what it takes otherwise."""
+    if class_weight is None:
+        return {}
+    if isinstance(class_weight, str):
+        if class_weight != BALANCED:
+            raise ValueError(f"class_weight takes a dict label -> weight or {BALANCED!r}, not "
+                             f"{class_weight!r}")
+        return class_weight
+    if not isinstance(class_weight, Mapping):
+        raise ValueError(f"class_weight takes a dict label -> weight or {BALANCED!r}, not "
+                         f"{type(class_weight).__name__}")
+    return {plain_label(label): check_positive(f"the weight of class {label!r}", weight)
+            for label, weight in class_weight.items()}
+
+
+def _check_kernel_range(degree: int, gamma: float, coef0: float, max_count: int) -> None:
+    """ValueError when (gamma c + coef0)^degree overflows the float of the kernel cache (libsvm's
+    Qfloat) for some shared-feature count c in 0..max_count (its magnitude is largest at one of
+    the two ends)."""
+    with np.errstate(over="ignore"):
+        ends = (gamma * np.array([0.0, max_count]) + coef0) ** degree
+    if not (np.abs(ends) <= np.finfo(np.float32).max).all():
+        raise ValueError(f"the kernel (gamma c + coef0)^{degree} overflows for rows of "
+                         f"{max_count} features (gamma {gamma:g}, coef0 {coef0:g}); take a "
+                         "lower degree or gamma")

@@ -30,7 +30,7 @@ import numpy as np
 from classifiers.binary_classifier import (
     BinaryClassifier,
     one_vs_rest_outputs,
-    training_labels,
+    training_inputs,
 )
 from classifiers.linear.poly2_linear import (
     Poly2LinearScorer,
@@ -46,7 +46,7 @@ from classifiers.settings import (
     check_positive,
     check_seed,
 )
-from features.binary_matrix import BinaryMatrix
+from features.binary_matrix import BinaryMatrixLike
 from features.key_index import KeyIndex
 
 # Outputs solved together in one shared pass over the rows: bounds the float64 training matrix
@@ -130,10 +130,11 @@ class Poly2LinearSVM(BinaryClassifier):
             return r, g, 0.0
         return r * r, 2 * g * r + g * g, 2 * g * g
 
-    def fit(self, X: BinaryMatrix, y: np.ndarray) -> "Poly2LinearSVM":
-        """Train on the rows of X with labels y (any hashable numbers or strings)."""
+    def fit(self, X: BinaryMatrixLike, y: np.ndarray) -> "Poly2LinearSVM":
+        """Train on the rows of X (a BinaryMatrix, a 2-D 0/1 NumPy array or a scipy sparse matrix)
+        with labels y (any hashable numbers or strings)."""
         self._check_parameters()
-        self.classes_, class_index = training_labels(X, y, libsvm_order=True)
+        X, self.classes_, class_index = training_inputs(X, y, libsvm_order=True)
         class_index = class_index.astype(np.int32)
         n_classes = self.classes_.size
         storage = np.dtype(self.dtype)

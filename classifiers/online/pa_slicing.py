@@ -29,7 +29,7 @@ import numpy as np
 from classifiers.binary_classifier import (
     ExpansionClassifier,
     one_vs_rest_outputs,
-    training_labels,
+    training_inputs,
 )
 from classifiers.evaluators.kernel_expansion import KernelExpansion
 from classifiers.model_file import ModelFileError, inconsistent
@@ -41,7 +41,7 @@ from classifiers.settings import (
     check_positive,
     check_seed,
 )
-from features.binary_matrix import BinaryMatrix
+from features.binary_matrix import BinaryMatrix, BinaryMatrixLike
 
 BACKEND = "pa-slicing"
 DEGREES = (1, 2, 3)
@@ -145,10 +145,11 @@ class PASlicing(ExpansionClassifier[KernelExpansion]):
             self._scorer = build_evaluator(self.expansion_, "split")
         return self._scorer
 
-    def fit(self, X: BinaryMatrix, y: np.ndarray) -> "PASlicing":
-        """Train on the rows of X with labels y (numbers or strings)."""
+    def fit(self, X: BinaryMatrixLike, y: np.ndarray) -> "PASlicing":
+        """Train on the rows of X (a BinaryMatrix, a 2-D 0/1 NumPy array or a scipy sparse matrix)
+        with labels y (numbers or strings)."""
         self._check_parameters()
-        labels, class_index = training_labels(X, y, libsvm_order=True)
+        X, labels, class_index = training_inputs(X, y, libsvm_order=True)
         started = time.perf_counter()
         if labels.size == 1:
             empty = BinaryMatrix(np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int32),

@@ -219,7 +219,7 @@ def test_inconsistent_model_files(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "params, message",
     [
-        (dict(degree=5), "degree must be 1, 2, 3 or 4"),
+        (dict(degree=0), "degree must be at least 1"),
         (dict(gamma=0.0), "gamma must be positive"),
         (dict(C=-1.0), "C must be positive"),
         (dict(eps=0.0), "eps must be positive"),
@@ -254,3 +254,76 @@ def test_kwdlc_5k_reaches_libsvm_figures(kwdlc: Path) -> None:
     assert abs(clf.n_support_vectors - 2715) <= 27
     test, test_y = read_svmlight(kwdlc / "test.svm")
     assert 100 * np.mean(clf.predict(test) == test_y) == pytest.approx(89.80, abs=0.01)
+
+
+def test_degree_5_matches_libsvm(capfd) -> None:
+    """Degrees past 4 train as libsvm's `-t 1 -d 5` does (the SMO takes any degree)."""
+    X, y = random_problem(250, 40, [1, -1], seed=19)
+    assert_same_as_libsvm(KernelSVM(degree=5, gamma=0.2, coef0=1.0, C=2.0), X, y, capfd)
+
+
+def test_balanced_class_weights_are_n_over_k_n_c(capfd) -> None:
+    """class_weight="balanced" is scikit-learn's n / (k n_c): the model libsvm trains with
+    those weights given one by one."""
+    X, y = random_problem(300, 50, [3, 1, 2], seed=23)
+    y[:150] = 3
+    labels, counts = np.unique(y, return_counts=True)
+    explicit = {int(label): len(y) / (labels.size * int(n)) for label, n in zip(labels, counts)}
+    balanced = KernelSVM(degree=2, gamma=0.5, class_weight="balanced").fit(X, y)
+    reference = KernelSVM(degree=2, gamma=0.5, class_weight=explicit)
+    assert_same_as_libsvm(reference, X, y, capfd)
+    np.testing.assert_array_equal(balanced.expansion_.dual_coef, reference.expansion_.dual_coef)
+    np.testing.assert_array_equal(balanced.expansion_.rho, reference.expansion_.rho)
+    assert balanced.parameters()["class_weight"] == "balanced"
+
+
+def test_an_absent_weighted_class_warns_as_libsvm_does(capfd) -> None:
+    """libsvm prints "WARNING: class label 7 specified in weight is not found" and ignores the
+    weight; so does kernel-svm, with one InputWarning."""
+    from features.errors import InputWarning
+
+    X, y = random_problem(200, 40, [1, -1], seed=29)
+    clf = KernelSVM(degree=2, class_weight={7: 2.0, 1: 0.5})
+    model, _ = libsvm_train(X, y, libsvm_options(clf), capfd)
+    with pytest.warns(InputWarning, match=r"^class label 7 specified in the class weights is "
+                                          r"not found in the training labels; its weight is "
+                                          r"ignored") as caught:
+        clf.fit(X, y)
+    assert len(caught) == 1
+    capfd.readouterr()
+    svmutil.svm_train(y.tolist(), libsvm_nodes(X), libsvm_options(clf))
+    assert "WARNING: class label 7 specified in weight is not found" in capfd.readouterr().err
+    _, _, values = svmutil.svm_predict(y.tolist(), libsvm_nodes(X), model, "-q")
+    np.testing.assert_allclose(clf.decision_function(X), np.asarray(values), rtol=1e-9,
+                               atol=1e-9)
+
+
+@pytest.mark.parametrize("class_weight, problem", [
+    ("heavy", "class_weight takes a dict label -> weight or 'balanced', not 'heavy'"),
+    (2.0, "class_weight takes a dict label -> weight or 'balanced', not float"),
+    ([(1, 2.0)], "class_weight takes a dict label -> weight or 'balanced', not list"),
+    ({1: -1.0}, "the weight of class 1 must be positive and finite, not -1.0"),
+])
+def test_class_weight_names_what_it_takes(class_weight: object, problem: str) -> None:
+    with pytest.raises(ValueError, match=f"^{re.escape(problem)}$"):
+        KernelSVM(class_weight=class_weight)
+
+
+def test_balanced_weights_survive_the_model_file(tmp_path: Path) -> None:
+    X, y = random_problem(120, 30, [1, 2, 3], seed=31)
+    clf = KernelSVM(class_weight="balanced").fit(X, y)
+    clf.save(tmp_path / "k.model")
+    again = KernelSVM.load(tmp_path / "k.model")
+    assert again.class_weight == "balanced"
+    np.testing.assert_array_equal(again.decision_function(X), clf.decision_function(X))
+
+
+def test_a_kernel_that_overflows_is_refused_before_training() -> None:
+    X, y = random_problem(50, 30, [1, -1], seed=37)
+    with pytest.raises(ValueError, match=r"^the kernel \(gamma c \+ coef0\)\^90 overflows for "
+                                         r"rows of \d+ features"):
+        KernelSVM(degree=90, gamma=2.0).fit(X, y)
+    with pytest.raises(ValueError, match="degree must be at least 1, not 0"):
+        KernelSVM(degree=0)
+    with pytest.raises(ValueError, match="degree must be an integer, not 2.5"):
+        KernelSVM(degree=2.5)

@@ -172,3 +172,40 @@ def test_cli_with_libsvm_models(tmp_path: Path, capsys) -> None:
     err = capsys.readouterr().err.strip()
     assert err == f"polyparse: {path}:2: kernel_type rbf is not supported (polyparse reads " \
         "linear and polynomial kernels)"
+
+
+@pytest.mark.parametrize("options, labels", [("-t 1 -d 5", [1, -1]),
+                                             ("-t 1 -d 5 -g 0.1 -r 1 -c 3", [2, 0, 7]),
+                                             ("-t 1 -d 7 -g 0.05 -r 0.5", [1, -1])])
+def test_degree_5_and_more_load_and_evaluate(tmp_path: Path, options: str,
+                                             labels: list[int]) -> None:
+    """A model of svm-train -t 1 -d 5 (or 7) loads, naive and PKI give libsvm's decision values
+    and labels, the evaluators that expand conjunctions (PKE, split-svm: degree <= 3) refuse it
+    in one line, and it converts to PKI."""
+    from classifiers.backends import convert_classifier, load_classifier
+    from classifiers.evaluators.choices import check_evaluator
+    from classifiers.evaluators.modes import build_evaluator
+
+    X, y = random_problem(300, 50, labels, seed=41)
+    model = svmutil.svm_train(y.tolist(), libsvm_nodes(X), options + " -q")
+    path = tmp_path / "d5.model"
+    svmutil.svm_save_model(str(path), model)
+    clf, header = load_classifier(path)
+    assert header["format"] == "libsvm" and clf.degree == int(options.split("-d ")[1][0])
+    test, _ = random_problem(200, 60, [0, 1], seed=43)
+    predicted, values = libsvm_values(path, test)
+    for mode in ("naive", "pki"):
+        ours = build_evaluator(clf.expansion_, mode).decision_function(test)
+        np.testing.assert_allclose(ours, values, rtol=1e-9, atol=1e-9)
+        np.testing.assert_array_equal(clf.predict_from_decision(ours), predicted)
+    np.testing.assert_array_equal(clf.predict(test), predicted)
+    for mode in ("pke", "split"):
+        with pytest.raises(ValueError, match=rf"^the {mode} evaluator expands conjunctions of "
+                                             r"degree 1..3, and this model has degree \d"):
+            check_evaluator(mode, clf.degree)
+        with pytest.raises(ValueError, match="expands conjunctions of degree 1..3"):
+            convert_classifier(clf, mode)
+    pki = convert_classifier(clf, "pki")
+    np.testing.assert_allclose(pki.decision_function(test), values, rtol=1e-9, atol=1e-9)
+    write_libsvm_model(tmp_path / "again.model", clf.expansion_)
+    assert (tmp_path / "again.model").read_bytes() == path.read_bytes()

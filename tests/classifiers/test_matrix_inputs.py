@@ -1,0 +1,132 @@
+"""Every binary-feature backend takes NumPy arrays and scipy sparse matrices wherever it takes a
+BinaryMatrix (fit, decision_function, predict, the compiled scorer, the converted evaluators),
+by one rule (features.binary_matrix.as_binary_matrix): 1 is a feature, an explicit zero is
+dropped, a cell stored twice and any other value are refused in one line naming row, column
+and value. A model fitted on a matrix equals the one fitted on the same rows as a
+BinaryMatrix; explicit zeros change nothing; -7.5 is never read as 1."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from classifiers.backends import BACKENDS, convert_classifier, new_classifier
+from classifiers.evaluators.choices import CONVERSIONS
+from features.binary_matrix import BinaryMatrix
+
+N_FEATURES = 12
+
+
+def problem(seed: int = 5, n_rows: int = 60) -> tuple[BinaryMatrix, np.ndarray, BinaryMatrix]:
+    """Training rows, three labels from a rule with a conjunction, and test rows."""
+    rng = np.random.default_rng(seed)
+    dense = rng.random((n_rows + 20, N_FEATURES)) < 0.3
+    cells = dense.astype(np.int64)
+    score = cells[:, 0] + cells[:, 1] * cells[:, 2] - cells[:, 3]
+    labels = np.where(score > 0, 1, np.where(dense[:, 4], 2, 3))
+    X = BinaryMatrix.from_rows([np.flatnonzero(row) for row in dense], N_FEATURES)
+    return X.take(np.arange(n_rows)), labels[:n_rows], X.take(np.arange(n_rows, n_rows + 20))
+
+
+def with_explicit_zeros(X: BinaryMatrix) -> sp.csr_matrix:
+    """X as a CSR matrix whose rows also store explicit zeros, in reverse column order."""
+    indptr, columns, values = [0], [], []
+    for i in range(len(X)):
+        present = set(X.row(i).tolist())
+        for j in reversed(range(N_FEATURES)):
+            if j in present or (i + j) % 3 == 0:
+                columns.append(j)
+                values.append(1.0 if j in present else 0.0)
+        indptr.append(len(columns))
+    matrix = sp.csr_matrix((values, columns, indptr), shape=X.shape)
+    assert not matrix.has_sorted_indices and np.count_nonzero(matrix.data == 0) > len(X)
+    return matrix
+
+
+def forms(X: BinaryMatrix) -> dict[str, object]:
+    """The same rows as every kind of matrix the backends take."""
+    dense = X.to_dense()
+    return {"dense int": dense.astype(np.int64), "dense bool": dense.astype(bool),
+            "dense float": dense.astype(np.float64), "csr": sp.csr_matrix(dense),
+            "csr with explicit zeros": with_explicit_zeros(X), "csc": sp.csc_array(dense),
+            "coo": sp.coo_matrix(dense), "lil": sp.lil_matrix(dense)}
+
+
+SETTINGS = {"poly2-linear": {}, "linear": {}, "kernel-svm": {"degree": 2, "gamma": 0.5},
+            "pa-slicing": {"degree": 2, "iterations": 5}}
+
+
+@pytest.fixture(scope="module")
+def data() -> tuple[BinaryMatrix, np.ndarray, BinaryMatrix]:
+    return problem()
+
+
+@pytest.mark.parametrize("backend", list(BACKENDS))
+def test_fit_and_predict_take_every_form(backend: str, data) -> None:
+    X, y, T = data
+    reference = new_classifier(backend, **SETTINGS[backend]).fit(X, y)
+    expected = reference.decision_function(T)
+    for name, matrix in forms(X).items():
+        clf = new_classifier(backend, **SETTINGS[backend]).fit(matrix, y)
+        assert np.array_equal(clf.decision_function(T), expected), name
+    for name, matrix in forms(T).items():
+        assert np.array_equal(reference.decision_function(matrix), expected), name
+        assert np.array_equal(reference.predict(matrix), reference.predict(T)), name
+        assert np.array_equal(reference.scorer.decision_function(matrix), expected), name
+
+
+@pytest.mark.parametrize("evaluator", list(CONVERSIONS))
+def test_converted_evaluators_take_every_form(evaluator: str, data) -> None:
+    X, y, T = data
+    model = convert_classifier(new_classifier("kernel-svm").fit(X, y), evaluator)
+    expected = model.decision_function(T)
+    for name, matrix in forms(T).items():
+        assert np.array_equal(model.decision_function(matrix), expected), name
+        assert np.array_equal(model.predict(matrix), model.predict(T)), name
+
+
+def odd_matrices() -> list[tuple[str, object, str]]:
+    """(name, matrix, the message's start) of a value other than 0 and 1 at row 1, column 1,
+    and of a cell stored twice."""
+    dense = np.zeros((3, N_FEATURES))
+    dense[0, 0] = dense[2, 5] = 1.0
+    dense[1, 1] = -7.5
+    twice = sp.csr_matrix((np.ones(3), np.array([0, 1, 1]), np.array([0, 1, 3, 3])),
+                          shape=(3, N_FEATURES))
+    return [
+        ("dense -7.5", dense, "X: row 1, column 1 holds -7.5"),
+        ("csr -7.5", sp.csr_matrix(dense), "X: row 1, column 1 holds -7.5"),
+        ("coo 2", sp.coo_matrix(np.where(dense < 0, 2, dense)), "X: row 1, column 1 holds 2.0"),
+        ("dense nan", np.where(dense < 0, np.nan, dense), "X: row 1, column 1 holds nan"),
+        ("csr stored twice", twice, "X: row 1, column 1 is stored twice"),
+    ]
+
+
+@pytest.mark.parametrize("backend", list(BACKENDS))
+@pytest.mark.parametrize("name, matrix, message", odd_matrices())
+def test_other_values_are_refused_by_fit_and_predict(backend: str, name: str, matrix: object,
+                                                     message: str, data) -> None:
+    X, y, _ = data
+    clf = new_classifier(backend, **SETTINGS[backend]).fit(X, y)
+    for call in (clf.decision_function, clf.predict, clf.scorer.decision_function):
+        with pytest.raises(ValueError, match=f"^{message}"):
+            call(matrix)
+    with pytest.raises(ValueError, match=f"^{message}"):
+        new_classifier(backend, **SETTINGS[backend]).fit(matrix, [1, 2, 1])
+
+
+def test_a_converted_evaluator_refuses_them_too(data) -> None:
+    X, y, _ = data
+    model = convert_classifier(new_classifier("kernel-svm").fit(X, y), "pki")
+    for _, matrix, message in odd_matrices():
+        with pytest.raises(ValueError, match=f"^{message}"):
+            model.predict(matrix)
+
+
+def test_lists_are_not_guessed_at(data) -> None:
+    X, y, _ = data
+    clf = new_classifier("linear").fit(X, y)
+    with pytest.raises(TypeError, match="BinaryMatrix.from_rows builds one"):
+        clf.predict([[0, 1], [2]])
+    with pytest.raises(TypeError, match="not list"):
+        new_classifier("linear").fit([[0, 1], [2]], [1, 2])
