@@ -31,8 +31,8 @@ def register(group: argparse.ArgumentParser) -> None:
     )
     train.add_argument(
         "--degree", type=int,
-        help="polynomial degree (linear: 1, poly2-linear: 2, kernel-svm: 1-4, pa-slicing: 1-3, "
-        "default 2)",
+        help="polynomial degree (linear: 1, poly2-linear: 2, kernel-svm: 1 or more, pa-slicing: "
+        "1-3, default 2)",
     )
     train.add_argument("--gamma", type=float, help="kernel gamma (default 1)")
     train.add_argument("--coef0", type=float, help="kernel coef0 (default 1)")
@@ -111,7 +111,7 @@ def register(group: argparse.ArgumentParser) -> None:
     predict.add_argument("--model", required=True, metavar="M", help="model file")
     predict.add_argument(
         "--eval-mode", choices=EVAL_MODES,
-        help="exact evaluator of kernel models (default split; pki for degree 4); a converted "
+        help="exact evaluator of kernel models (default split; pki past degree 3); a converted "
         "model uses its own, linear backends their expanded weights",
     )
     _add_rare_threshold(predict, "split evaluator: features held by fewer than S support "
