@@ -3,7 +3,8 @@
 
 The fast path of features.svmlight_tk (the nltk path stays the reference). Per data line
 (blank lines and lines starting with `#` skipped, as there): the label before the first `|BT|`,
-the trees between it and the first `|ET|` (split at `|BT|`), the vector after it up to a `#`.
+the trees between it and the first `|ET|` (split at `|BT|`), the vector after it up to a `#` or
+an `|EV|` that only white space follows.
 Trees are tokenised as nltk's Tree.fromstring does with its default patterns: `(` with an
 optional label after optional white space, `)`, and words; a token character is any character
 but white space and brackets, or a backslash-escaped bracket (kept verbatim). Labels, words and
@@ -13,7 +14,9 @@ strings to a StringInterner in that order gives the ids the nltk path gives.
 White space here is space, tab and carriage return: the caller sends files holding any other
 character that Python counts as white space to the reference path. The scan stops at the first
 line it cannot read and returns that line's number; the caller asks the reference path for the
-message.
+message, or its reading: a tree whose brackets do not balance or that holds a node with neither
+label nor children may hold brackets as words (features/penn_brackets.py), which only the
+reference path reads.
 """
 from cython.operator cimport dereference as deref
 from libc.stdint cimport int32_t, int64_t, uint8_t
@@ -163,6 +166,8 @@ cdef class _Scan:
                 if self.stack.size() == 0:
                     return False
                 node = self.stack.back()
+                if self.n_children[node] == 0 and self.label_strings[self.label[node]].size() == 0:
+                    return False  # `()`: a bracket as a word, or refused (penn_brackets)
                 self.stack.pop_back()
                 self.subtree_end[node] = <int32_t>self.label.size()
                 if self.n_children[node]:
@@ -209,6 +214,8 @@ cdef class _Scan:
             if a < b:
                 opened = 0
                 for k in range(a, b):
+                    if k > a and s[k - 1] == 92:
+                        continue  # a backslash-escaped bracket is part of a label or word
                     if s[k] == 40:
                         opened += 1
                     elif s[k] == 41:
@@ -222,7 +229,7 @@ cdef class _Scan:
             i = stop + 4
 
     cdef int64_t run(self, const uint8_t* s, int64_t n) except -2:
-        cdef int64_t start = 0, end, line = 0, i, begin, close, a, b, vector_end, first
+        cdef int64_t start = 0, end, line = 0, i, begin, close, a, b, vector_end, first, ev, k
         while start <= n:
             end = start
             while end < n and s[end] != 10:
@@ -248,9 +255,15 @@ cdef class _Scan:
                 vector_end = close + 4
                 while vector_end < end and s[vector_end] != 35:
                     vector_end += 1
-                if (_find(s, close + 4, vector_end, b"|BV|") >= 0
-                        or _find(s, close + 4, vector_end, b"|EV|") >= 0):
+                if _find(s, close + 4, vector_end, b"|BV|") >= 0:
                     return line
+                ev = _find(s, close + 4, vector_end, b"|EV|")
+                if ev >= 0:
+                    # one vector closed by |EV|: only white space may follow it
+                    for k in range(ev + 4, vector_end):
+                        if not _space(s[k]):
+                            return line
+                    vector_end = ev
                 if not self._trees(s, begin + 4, close):
                     return line
                 self.instance_ptr.push_back(self.tree_ptr.size() - 1)

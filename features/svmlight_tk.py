@@ -2,13 +2,18 @@
 
 The format of Moschitti's SVM-light-TK 1.5 (`-t 5`): after the label, a forest of Penn-bracket
 trees, each opened by `|BT|`, closed after the last one by `|ET|`, then an optional svmlight
-feature vector. A tree may be empty (`|BT| |ET|`). Several vectors (`|BV|`, `|EV|`) are not
-supported and rejected. A `#` after `|ET|` starts a comment; inside trees it is a word.
+feature vector, which `|EV|` may close (`|ET| 1:1 3:1 |EV|`, as other tools write it). A tree
+may be empty (`|BT| |ET|`). Several vectors (`v1 |BV| v2 |EV|`, where `|BV|` begins the second)
+are not supported and rejected, and so is text after `|EV|`. A `#` after `|ET|` starts a
+comment; inside trees it is a word. A label may be 0 (unlabelled, which svm_classify takes: it
+predicts the example and scores none). Trees are read by features/penn_brackets.py (brackets as
+words where the tree's shape says so).
 
 Reading gives the labels, one TreeForest of all trees (instance k owns the trees
-instance_ptr[k] .. instance_ptr[k+1]-1) and a BinaryMatrix of the vectors with the ids as
-written (validated like features.svmlight: ascending ids, values 1, value 0 dropped). Bad input
-raises one `SvmlightTkFormatError` naming `file:line` and the problem.
+instance_ptr[k] .. instance_ptr[k+1]-1), a BinaryMatrix of the vectors with the ids as written
+(validated like features.svmlight: ascending ids, values 1, value 0 dropped) and the line of
+each example. Bad input raises one `SvmlightTkFormatError` naming `file:line` and the
+problem.
 
 Two readers give identical results: `fast` (features/bracket_scan.pyx fills the forest's arrays
 in one pass over the bytes; a line it cannot read is handed to the reference for the message)
@@ -32,14 +37,17 @@ from features.bracket_scan import scan_svmlight_tk
 from features.errors import InputError
 from features.interning import StringInterner
 from features.output_files import output_stream
+from features.penn_brackets import TreeSyntaxError, parse_tree
 from features.svmlight import SvmlightFormatError, parse_line, parse_svmlight
-from features.trees import TreeForest, TreeSyntaxError, parse_tree
+from features.trees import TreeForest
 
 if TYPE_CHECKING:
     import nltk
 
 BEGIN_TREE = "|BT|"
 END_TREES = "|ET|"
+BEGIN_VECTOR = "|BV|"
+END_VECTOR = "|EV|"
 READERS = ("fast", "nltk")
 # What str.strip() and nltk's \s treat as white space besides " \t\r\n".
 _OTHER_SPACE = re.compile("[\x0b\x0c\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029"
@@ -60,9 +68,17 @@ class TreeInstances:
     forest: TreeForest
     instance_ptr: np.ndarray
     vectors: BinaryMatrix
+    # The 1-based line of each example in its file (None: not read from a file).
+    line_numbers: np.ndarray | None = None
 
     def __len__(self) -> int:
         return int(self.labels.size)
+
+    def where(self, name: str, k: int) -> str:
+        """`name:line` of example k for messages (`name: example k+1` without line numbers)."""
+        if self.line_numbers is None:
+            return f"{name}: example {k + 1}"
+        return f"{name}:{int(self.line_numbers[k])}"
 
     def tree_of(self, k: int) -> int:
         """Index in `forest` of the first tree of instance k (the only one in most files)."""
@@ -146,7 +162,7 @@ def parse_svmlight_tk(
     matrix = _parse_vectors(vectors, line_numbers, name, n_features)
     forest = TreeForest(trees, labels, productions)
     return TreeInstances(_targets(targets), forest, np.asarray(instance_ptr, dtype=np.int64),
-                         matrix)
+                         matrix, np.asarray(line_numbers, dtype=np.int64))
 
 
 def _targets(values: list[float] | np.ndarray) -> np.ndarray:
@@ -188,8 +204,8 @@ def _parse_fast(
     except SvmlightFormatError:
         text = data.decode("utf-8").split("\n")
         numbers = scan["line_numbers"].tolist()
-        vectors = [text[k - 1].partition(BEGIN_TREE)[2].partition(END_TREES)[2]
-                   .split("#", 1)[0] for k in numbers]
+        vectors = [_vector_text(text[k - 1].partition(BEGIN_TREE)[2].partition(END_TREES)[2],
+                                f"{name}:{k}") for k in numbers]
         _parse_vectors(vectors, numbers, name, n_features)
         raise
     labels = labels if labels is not None else StringInterner()
@@ -204,7 +220,8 @@ def _parse_fast(
         labels, productions, scan["tree_ptr"], label_ids[scan["label"]],
         production_ids[scan["production"]], scan["child_ptr"], scan["children"],
         scan["subtree_end"], scan["is_word"])
-    return TreeInstances(_targets(scan["targets"]), forest, scan["instance_ptr"], matrix)
+    return TreeInstances(_targets(scan["targets"]), forest, scan["instance_ptr"], matrix,
+                         scan["line_numbers"])
 
 
 def _split_line(line: str, where: str) -> tuple[float, list[nltk.Tree | None], str]:
@@ -219,9 +236,7 @@ def _split_line(line: str, where: str) -> tuple[float, list[nltk.Tree | None], s
     target = _label_value(label_text)
     if target is None:
         raise SvmlightTkFormatError(f"{where}: label {label_text!r} is not a number")
-    vector = vector.split("#", 1)[0]
-    if "|BV|" in vector or "|EV|" in vector:
-        raise SvmlightTkFormatError(f"{where}: several vectors (|BV| ... |EV|) are not supported")
+    vector = _vector_text(vector, where)
     trees = []
     for k, tree_text in enumerate(forest_text.split(BEGIN_TREE), 1):
         try:
@@ -229,6 +244,21 @@ def _split_line(line: str, where: str) -> tuple[float, list[nltk.Tree | None], s
         except TreeSyntaxError as error:
             raise SvmlightTkFormatError(f"{where}: tree {k}: {error}") from None
     return target, trees, vector
+
+
+def _vector_text(text: str, where: str) -> str:
+    """The vector of the text after |ET| (up to a comment): all of it, or what an |EV| closes;
+    one line for several vectors (|BV|) or text after |EV|."""
+    text = text.split("#", 1)[0]
+    if BEGIN_VECTOR in text:
+        raise SvmlightTkFormatError(f"{where}: several vectors ({BEGIN_VECTOR} begins a second "
+                                    f"one) are not supported; one vector follows {END_TREES}, "
+                                    f"closed by {END_VECTOR} or the line's end")
+    vector, end, rest = text.partition(END_VECTOR)
+    if end and rest.strip():
+        raise SvmlightTkFormatError(f"{where}: {rest.strip()!r} after {END_VECTOR}, which "
+                                    "closes the one vector")
+    return vector
 
 
 def _parse_vectors(

@@ -1,4 +1,5 @@
-"""TreeForest: ordered labelled trees (Penn brackets, read with nltk) held as flat arrays.
+"""TreeForest: ordered labelled trees (Penn brackets, read by features/penn_brackets.py with
+nltk) held as flat arrays.
 
 nltk (and with it scipy, which it imports) is loaded when a tree is first read, not before.
 
@@ -32,41 +33,15 @@ import numpy as np
 
 from features.bracket_scan import tree_orders
 from features.interning import StringInterner
+from features.penn_brackets import TreeSyntaxError, parse_tree
 
 if TYPE_CHECKING:
     import nltk
 
+# parse_tree and TreeSyntaxError are features/penn_brackets.py's, named here too.
+__all__ = ["NO_PRODUCTION", "TreeForest", "TreeSyntaxError", "parse_tree"]
+
 NO_PRODUCTION = 0
-
-
-class TreeSyntaxError(ValueError):
-    """A bracketed tree that nltk cannot read (unbalanced or stray brackets)."""
-
-
-def parse_tree(text: str) -> nltk.Tree | None:
-    """The nltk tree of one Penn-bracket string; None for an empty string."""
-    text = text.strip()
-    if not text:
-        return None
-    if text.count("(") != text.count(")"):
-        raise TreeSyntaxError(
-            f"unbalanced brackets ({text.count('(')} '(' and {text.count(')')} ')')"
-        )
-    from nltk import Tree
-
-    try:
-        tree = Tree.fromstring(text)
-    except ValueError as error:
-        message = " ".join(str(error).split())
-        if "MAX_TREE_DEPTH" in message:
-            from nltk.tree.tree import MAX_TREE_DEPTH
-
-            message = (f"the tree is nested deeper than {MAX_TREE_DEPTH} levels, the most a "
-                       "tree may have here")
-        raise TreeSyntaxError(message) from None
-    if not isinstance(tree, Tree):
-        raise TreeSyntaxError(f"expected a bracketed tree, found {text!r}")
-    return tree
 
 
 class TreeForest:

@@ -32,6 +32,8 @@ def assert_identical(fast: TreeInstances, reference: TreeInstances) -> None:
     assert np.array_equal(fast.labels, reference.labels)
     assert np.array_equal(fast.instance_ptr, reference.instance_ptr)
     assert fast.vectors == reference.vectors
+    assert fast.line_numbers.dtype == reference.line_numbers.dtype == np.int64
+    assert np.array_equal(fast.line_numbers, reference.line_numbers)
 
 
 def both(data: bytes, **kwargs) -> tuple[TreeInstances, TreeInstances]:
@@ -57,6 +59,15 @@ EDGE_CASES = [
     "1e0 |BT| (S x) |ET|\n",
     "# a comment line\n\n   \n+1 |BT| (S x) |ET|",
     "+1 |BT| (A (B (C (D (E (F (G (H (I (J (K (L x)))))))))))) |ET|\n",
+    "+1 |BT| (NN \\() |ET|\n",
+    "+1 |BT| (NN a\\)) |ET|\n",
+    "+1 |BT| (A x) |ET| |EV|\n",
+    "+1 |BT| (A x) |ET| 1:1 4:1 |EV|  # comment |BV|\n",
+    "-1 |BT| (A x) |BT| (B y) |ET|2:1|EV|\n",
+    "+1 |BT| (NP (-LRB- () (NN x) (-RRB- ))) |ET| 1:1\n",
+    "+1 |BT| (S (NP (-LRB- ( ) (NN y) (-RRB- ) )) (VP (V z))) |ET|\n",
+    "+1 |BT| (NP (NN x) (-RRB- ))) |ET|\n",
+    "+1 |BT| (S (X) (-LRB- () (Y)) |ET|\n",
 ]
 
 
@@ -110,15 +121,20 @@ BAD_LINES = [
     "+1 |BT| x (A y) |ET|",
     "+1 |BT| (A x) y |ET|",
     "+1 |BT| )A x( |ET|",
-    "+1 |BT| (NN \\() |ET|",
-    "+1 |BT| (NN a\\)) |ET|",
     "+1 |BT| (A x) |BT| (B (C y) |ET|",
     "+1 |BT| (VP (VB join)) |ET| 2:1 1:1",
     "+1 |BT| (VP (VB join)) |ET| 1:2",
     "+1 |BT| (VP (VB join)) |ET| x:1",
     "+1 |BT| (A x) |ET| 1:1 |BV| 2:1 |EV|",
-    "+1 |BT| (A x) |ET| |EV|",
     "+1 |BT| " + "(A " * 520 + "x" + ")" * 520 + " |ET|",
+    "+1 |BT| (A x) |ET| 1:1 |EV| 2:1",
+    "+1 |BT| (A x) |ET| |BV| 1:1 |EV|",
+    "+1 |BT| (A x) |ET| 1:1 |EV| |EV|",
+    "+1 |BT| (S () (X y)) |ET|",
+    "+1 |BT| (S (X ()) (Y z)) |ET|",
+    "+1 |BT| (S (A ) (B )) (C )) |ET|",
+    "+1 |BT| (NP (-LRB- () (NN x) |BT| (S y) |ET|",
+    "+1 |BT| (NP (-LRB- () (NN x))) |ET|",
 ]
 
 

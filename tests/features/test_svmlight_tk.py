@@ -55,7 +55,9 @@ def test_round_trip(tmp_path: Path) -> None:
         ("+1 |BT| (VP (VB join)) |ET| 2:1 1:1", "ascending"),
         ("+1 |BT| (VP (VB join)) |ET| 1:2", "value"),
         ("+1 |BT| (VP (VB join)) |ET| x:1", "unexpected character"),
-        ("+1 |BT| (A x) |ET| 1:1 |BV| 2:1 |EV|", "several vectors"),
+        ("+1 |BT| (A x) |ET| 1:1 |BV| 2:1 |EV|", "several vectors (|BV| begins a second one)"),
+        ("+1 |BT| (A x) |ET| |BV| 2:1 |EV|", "several vectors"),
+        ("+1 |BT| (A x) |ET| 1:1 |EV| 2:1", "'2:1' after |EV|, which closes the one vector"),
     ],
 )
 def test_bad_lines_name_file_and_line(tmp_path: Path, line: str, problem: str) -> None:
@@ -65,6 +67,20 @@ def test_bad_lines_name_file_and_line(tmp_path: Path, line: str, problem: str) -
     message = str(error.value)
     assert message.startswith(f"{path}:5: ") and "\n" not in message
     assert problem in message
+
+
+@pytest.mark.parametrize("reader", ["fast", "nltk"])
+def test_one_vector_closed_by_ev(tmp_path: Path, reader: str) -> None:
+    """`|ET| 1:1 3:1 |EV|` (one vector closed by |EV|, as other tools write it) is that vector;
+    `|EV|` alone an empty one; line numbers are the examples' lines."""
+    text = ("+1 |BT| (S (A x)) |ET| 1:1 3:1 |EV|\n# comment\n\n"
+            "-1 |BT| (S (B y)) |ET| |EV| # note\n"
+            "0 |BT| (S (A y)) |ET| 2:1|EV|  \n")
+    data = read_svmlight_tk(write(tmp_path, text), reader=reader)
+    assert [data.vectors.row(k).tolist() for k in range(3)] == [[1, 3], [], [2]]
+    assert data.labels.tolist() == [1, -1, 0]
+    assert data.line_numbers.tolist() == [1, 4, 5]
+    assert data.where("data.tk", 2) == "data.tk:5"
 
 
 def test_train_5k(srl_boundary, tmp_path: Path) -> None:
