@@ -36,7 +36,7 @@ from classifiers.tree_kernels.settings import (
 from classifiers.tree_kernels.tree_model import TreeKernelModel
 from classifiers.tree_kernels.tree_perceptron import TreePerceptron
 from classifiers.tree_kernels.tree_svm import TreeSVM
-from features.binary_matrix import BinaryMatrix
+from features.binary_matrix import BinaryMatrix, BinaryMatrixLike, optional_binary_matrix
 from features.trees import TreeForest
 
 
@@ -50,7 +50,7 @@ def training_steps(learner: str, n_instances: int, epochs: int = DEFAULT_EPOCHS,
 
 
 def train_tree_model(learner: str, spec: TreeKernelSpec, forest: TreeForest, y: np.ndarray,
-                     vectors: BinaryMatrix | None = None, epochs: int = DEFAULT_EPOCHS,
+                     vectors: BinaryMatrixLike | None = None, epochs: int = DEFAULT_EPOCHS,
                      store: str = "dag", C: float | None = None, j: float | None = None,
                      threads: int = DEFAULT_THREADS, algorithm: str = DEFAULT_ALGORITHM,
                      sample: int | None = None, iterations: int = DEFAULT_ITERATIONS,
@@ -68,8 +68,7 @@ def train_tree_model(learner: str, spec: TreeKernelSpec, forest: TreeForest, y: 
     if learner not in LEARNERS:
         raise ValueError(f"unknown tree learner {learner!r} (expected one of "
                          f"{', '.join(LEARNERS)})")
-    if spec.degree is None:
-        vectors = None
+    vectors = None if spec.degree is None else optional_binary_matrix(vectors)
     if learner == "cpa":
         return _train_cutting_plane(spec, forest, y, vectors, C, j, threads, algorithm, sample,
                                     iterations, epsilon, sampling, seed, progress)

@@ -62,7 +62,7 @@ from classifiers.tree_kernels.kernels import gram_matrix, kernel_expansion, self
 from classifiers.tree_kernels.poly2_table import Poly2Table
 from classifiers.tree_kernels.tree_model import TreeKernelModel, TreeKernelSpec
 from classifiers.tree_kernels.voted_dag import VotedDag
-from features.binary_matrix import BinaryMatrix
+from features.binary_matrix import BinaryMatrix, BinaryMatrixLike, optional_binary_matrix
 from features.trees import TreeForest
 
 STORES = ("plain", "dag")
@@ -227,14 +227,19 @@ class TreePerceptron:
         return _DagStore(forest, self.kind, self.lam, self.mu, self._vectors, polynomial,
                          self.tree_constant)
 
-    def _check_vectors(self, forest: TreeForest, vectors: BinaryMatrix | None) -> None:
+    def _check_vectors(self, forest: TreeForest,
+                       vectors: BinaryMatrixLike | None) -> BinaryMatrix | None:
+        """vectors as a BinaryMatrix (features.binary_matrix.as_binary_matrix), one row per tree
+        of forest when the kernel has a vector part."""
+        vectors = optional_binary_matrix(vectors)
         if self.degree is not None and (vectors is None or len(vectors) != len(forest)):
             raise ValueError("the vector part needs one binary vector per tree")
+        return vectors
 
     # Kernel perceptron (Rosenblatt 1958; Freund & Schapire 1999, section 2), with the update
     # rule of PAUM (Li et al. 2002, Algorithm 1) when margins are given: an update when
     # y_t s(x_t) <= tau_{y_t}, adding c_{y_t} y_t K(x_t, .).
-    def fit(self, forest: TreeForest, y: np.ndarray, vectors: BinaryMatrix | None = None,
+    def fit(self, forest: TreeForest, y: np.ndarray, vectors: BinaryMatrixLike | None = None,
             progress: Callable[[int], object] | None = None) -> TreePerceptron:
         """Train on tree t of forest (and vectors row t, with `degree`) with label y[t]
         (+1 / -1), t in order, `epochs` times; progress(n) is told of every PROGRESS_STEP
@@ -244,8 +249,7 @@ class TreePerceptron:
             raise ValueError(f"{labels.size} labels for {len(forest)} trees")
         if not np.all(np.abs(labels) == 1.0):
             raise ValueError("labels must be +1 or -1")
-        self._check_vectors(forest, vectors)
-        self._vectors = vectors
+        self._vectors = vectors = self._check_vectors(forest, vectors)
         norms = self_kernels(forest, self.kind, self.lam, self.mu)
         model = self._new_store(forest, norms)
         margins = np.where(labels > 0, self.margin_positive, self.margin_negative).tolist()
@@ -314,23 +318,23 @@ class TreePerceptron:
         return self._models[average]
 
     def decision_function(self, forest: TreeForest,
-                          vectors: BinaryMatrix | None = None) -> np.ndarray:
+                          vectors: BinaryMatrixLike | None = None) -> np.ndarray:
         """Averaged sum_m y_m w_m K(x_m, x) (average) or last sum_m y_m K(x_m, x): by the DAG
         model for the dag store, by the plain kernel sum for the plain one."""
         self._check_fitted()
-        self._check_vectors(forest, vectors)
+        vectors = self._check_vectors(forest, vectors)
         method = "dag" if self.store == "dag" else "plain"
         return self.model().decision_function(forest, vectors, method)
 
-    def predict(self, forest: TreeForest, vectors: BinaryMatrix | None = None) -> np.ndarray:
+    def predict(self, forest: TreeForest, vectors: BinaryMatrixLike | None = None) -> np.ndarray:
         """+1 where the decision value is > 0, else -1."""
         return np.where(self.decision_function(forest, vectors) > 0.0, 1, -1)
 
     def mistake_kernels(self, forest: TreeForest, rows: np.ndarray | None = None,
-                        vectors: BinaryMatrix | None = None) -> np.ndarray:
+                        vectors: BinaryMatrixLike | None = None) -> np.ndarray:
         """K(x_m, x)[i, m] for the trees `rows` of forest (all by default) and mistakes m."""
         self._check_fitted()
-        self._check_vectors(forest, vectors)
+        vectors = self._check_vectors(forest, vectors)
         index = np.arange(len(forest)) if rows is None else np.asarray(rows, dtype=np.int64)
         distinct, position = np.unique(self.mistake_rows, return_inverse=True)
         gram = gram_matrix(forest, self._forest, self.kind, self.lam, self.mu, True,
@@ -343,13 +347,14 @@ class TreePerceptron:
         vector = np.array([polynomial.kernels(vectors.row(i)) for i in index.tolist()])
         return vector.reshape(gram.shape) + self.tree_constant * gram
 
-    def voted_decision_function(self, forest: TreeForest, vectors: BinaryMatrix | None = None,
+    def voted_decision_function(self, forest: TreeForest,
+                                vectors: BinaryMatrixLike | None = None,
                                 chunk: int = 1000) -> np.ndarray:
         """sum_k c_k sign(v_k . x) by a prefix sum over the mistakes' kernel values: from the
         postings of a DAG of the mistake trees (voted_dag.VotedDag) for the dag store, from
         per-mistake kernels (kernels.gram_matrix) for the plain one."""
         self._check_fitted()
-        self._check_vectors(forest, vectors)
+        vectors = self._check_vectors(forest, vectors)
         counts = self.survival_counts()
         out = np.zeros(len(forest), dtype=np.float64)
         if counts.size == 0:
@@ -375,7 +380,7 @@ class TreePerceptron:
         return self._voted
 
     def predict_voted(self, forest: TreeForest,
-                      vectors: BinaryMatrix | None = None) -> np.ndarray:
+                      vectors: BinaryMatrixLike | None = None) -> np.ndarray:
         return np.where(self.voted_decision_function(forest, vectors) > 0.0, 1, -1)
 
     @property

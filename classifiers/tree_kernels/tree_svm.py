@@ -31,7 +31,7 @@ import numpy as np
 from classifiers.kernel_svm.smo import solve_c_svc_columns
 from classifiers.tree_kernels.tree_columns import TreeColumnSource, TreeKernelColumns
 from classifiers.tree_kernels.tree_model import TreeKernelSpec
-from features.binary_matrix import BinaryMatrix
+from features.binary_matrix import BinaryMatrix, BinaryMatrixLike, optional_binary_matrix
 from features.trees import TreeForest
 
 
@@ -129,11 +129,13 @@ class TreeSVM:
                              "SVM-light's rule")
         return 1.0 / (mean * mean)
 
-    def fit(self, forest: TreeForest, y: np.ndarray, vectors: BinaryMatrix | None = None,
+    def fit(self, forest: TreeForest, y: np.ndarray, vectors: BinaryMatrixLike | None = None,
             rows: np.ndarray | None = None) -> TreeSVMResult:
         """Train on trees `rows` of forest (all by default, one per instance), labels y in
-        {+1, -1} and, for a vector part, one row of vectors per instance."""
+        {+1, -1} and, for a vector part, one row of vectors per instance (a BinaryMatrix, a 2-D
+        0/1 NumPy array or a scipy sparse matrix)."""
         started = time.perf_counter()
+        vectors = optional_binary_matrix(vectors)
         labels = np.asarray(y)
         if labels.ndim != 1 or not np.all((labels == 1) | (labels == -1)):
             raise ValueError("labels must be +1 or -1")
@@ -193,11 +195,12 @@ class TreeSVM:
             raise RuntimeError("the classifier is not fitted")
         return self.result_
 
-    def decision_function(self, forest: TreeForest, vectors: BinaryMatrix | None = None,
+    def decision_function(self, forest: TreeForest, vectors: BinaryMatrixLike | None = None,
                           rows: np.ndarray | None = None) -> np.ndarray:
         """f(x) = sum_i coef_i K(x_i, x) + b for trees `rows` of forest (all by default) and
-        their vectors; forest must share the training forest's interners."""
+        their vectors (as fit takes them); forest must share the training forest's interners."""
         result = self._result()
+        vectors = optional_binary_matrix(vectors)
         if self.has_vector and vectors is None:
             raise ValueError("the kernel has a vector part: vectors are needed")
         targets = self.columns(forest, rows, vectors)
@@ -205,7 +208,7 @@ class TreeSVM:
         return targets.expansion(self.forest_, result.support_trees, result.dual_coef,
                                  support_vectors) + result.bias
 
-    def predict(self, forest: TreeForest, vectors: BinaryMatrix | None = None,
+    def predict(self, forest: TreeForest, vectors: BinaryMatrixLike | None = None,
                 rows: np.ndarray | None = None) -> np.ndarray:
         return np.where(self.decision_function(forest, vectors, rows) > 0, 1, -1)
 

@@ -42,7 +42,7 @@ from classifiers.tree_kernels.dag import TreeDag
 from classifiers.tree_kernels.kernels import self_kernels
 from classifiers.tree_kernels.settings import ALGORITHMS, SAMPLINGS, TreeKernelSpec
 from classifiers.tree_kernels.tree_model import TreeKernelModel
-from features.binary_matrix import BinaryMatrix
+from features.binary_matrix import BinaryMatrixLike, optional_binary_matrix
 from features.trees import TreeForest
 
 
@@ -109,11 +109,13 @@ class CuttingPlaneSVM:
         self.threads = int(threads)
         self.bias_feature = float(bias)
 
-    def fit(self, forest: TreeForest, y: np.ndarray, vectors: BinaryMatrix | None = None,
+    def fit(self, forest: TreeForest, y: np.ndarray, vectors: BinaryMatrixLike | None = None,
             progress: Callable[[int], object] | None = None) -> CuttingPlaneResult:
-        """Train on one tree (and vector row) per instance with labels y in {+1, -1};
-        progress(1) is told of each cut drawn."""
+        """Train on one tree (and vector row: a BinaryMatrix, a 2-D 0/1 NumPy array or a scipy
+        sparse matrix) per instance with labels y in {+1, -1}; progress(1) is told of each cut
+        drawn."""
         started = time.perf_counter()
+        vectors = optional_binary_matrix(vectors)
         labels = np.asarray(y)
         if labels.ndim != 1 or labels.size != len(forest):
             raise ValueError(f"{labels.size} labels for {len(forest)} trees")
