@@ -121,22 +121,33 @@ def classifier_from_arrays(header: dict[str, Any], arrays: dict[str, np.ndarray]
 def load_classifier(path: str | os.PathLike) -> tuple[Classifier, dict[str, Any]]:
     """Classifier and header of a polyparse-clf model file, or of a libsvm text model file
     (header {"format": "libsvm", "backend": "kernel-svm"}); one-line ModelFileError when the
-    file cannot be used."""
-    from classifiers.kernel_svm.libsvm_model import is_libsvm_model
-    from classifiers.model_file import CLASSIFIER_FORMAT, ModelFileError, read_model_file
+    file cannot be used. The file is read once (it may be a pipe)."""
+    from classifiers.model_file import model_file_data
+    from features.input_files import input_name
 
-    if is_libsvm_model(path):
-        clf = BACKENDS["kernel-svm"].load_libsvm(path)
+    return classifier_of_data(model_file_data(path), input_name(path))
+
+
+def classifier_of_data(data: Any, source: str) -> tuple[Classifier, dict[str, Any]]:
+    """load_classifier of a model file's bytes (model_file_data), named source."""
+    from classifiers.kernel_svm.libsvm_model import MAGIC as LIBSVM_START
+    from classifiers.kernel_svm.libsvm_model import parse_libsvm_model
+    from classifiers.model_file import CLASSIFIER_FORMAT, ModelFileError, decode_model
+
+    start = bytes(data[:max(len(LIBSVM_START), len(LIBLINEAR_START))])
+    if start.startswith(LIBSVM_START):
+        kernel_svm = BACKENDS["kernel-svm"]
+        clf = kernel_svm.from_expansion(parse_libsvm_model(bytes(data), source).expansion)
         return clf, {"format": "libsvm", "backend": clf.backend}
-    with open(path, "rb") as stream:
-        if stream.read(len(LIBLINEAR_START)) == LIBLINEAR_START:
-            raise ModelFileError(f"{path}: a liblinear model file, which polyparse does not read "
-                                 "(it reads libsvm's model files and its own)")
-    header, arrays = read_model_file(path, CLASSIFIER_FORMAT)
+    if start.startswith(LIBLINEAR_START):
+        raise ModelFileError(f"{source}: a liblinear model file, which polyparse does not read "
+                             "(it reads libsvm's model files and its own)")
+    header, arrays = decode_model(data, source, CLASSIFIER_FORMAT)
     backend = header.get("backend")
     if backend not in MODEL_BACKENDS:
-        raise ModelFileError(f"{path}: holds a {backend} model, which this polyparse cannot load")
-    return classifier_from_arrays(header, arrays, source=str(path)), header
+        raise ModelFileError(f"{source}: holds a {backend} model, which this polyparse cannot "
+                             "load")
+    return classifier_from_arrays(header, arrays, source=source), header
 
 
 def convert_classifier(clf: Classifier, to: str,

@@ -11,6 +11,7 @@ file would.
 from __future__ import annotations
 
 import hashlib
+import mmap
 import os
 from collections.abc import Callable
 from typing import Any
@@ -22,9 +23,10 @@ from classifiers.model_file import (
     decode_model,
     encode_model,
     inconsistent,
-    read_model_file,
+    model_file_data,
     write_model_file,
 )
+from features.input_files import input_name
 
 Buffer = bytes | bytearray | memoryview
 
@@ -87,9 +89,15 @@ class ParserModelBytes(ModelBytes):
     def load(cls, path: str | os.PathLike) -> Any:
         """The parser of a model file: its checksum and header are checked now, arrays that
         deferred_array() picks are inflated when first used."""
+        return cls.load_data(model_file_data(path), input_name(path))
+
+    @classmethod
+    def load_data(cls, data: Buffer | mmap.mmap, source: str) -> Any:
+        """load() of a model file's bytes as read (model_file_data), named source."""
         layout: dict[str, Any] = {}
-        header, arrays = read_model_file(path, cls.MODEL_FORMAT, layout, cls.deferred_array)
-        parser = cls._parser_of_parts(header, arrays, str(path), layout["deferred"])
+        header, arrays = decode_model(data, source, cls.MODEL_FORMAT, layout,
+                                      cls.deferred_array)
+        parser = cls._parser_of_parts(header, arrays, source, layout["deferred"])
         parser.compressed = layout["compressed"]
         return parser
 

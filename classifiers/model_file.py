@@ -37,6 +37,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from features.errors import InputError
+from features.input_files import input_name, open_input
 from features.output_files import write_bytes
 
 MAGIC = b"\x89polyparse\r\n\x1a\n\x00\x00\x00"
@@ -153,35 +154,25 @@ def read_model_file(
 ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """(header, arrays) of a model file; ModelFileError names the file and the problem;
     layout, when given, is told the file's layout, and defer picks compressed arrays to
-    inflate later (decode_model).
+    inflate later (decode_model)."""
+    return decode_model(model_file_data(path), input_name(path), expected_format, layout, defer)
+
+
+def model_file_data(path: str | os.PathLike) -> bytearray | mmap.mmap:
+    """The bytes of a model file, read once ("-": standard input; a pipe or a FIFO can be
+    read only once, so what is sniffed and what is decoded are these same bytes).
 
     A regular file of MAP_BYTES or more is memory-mapped copy-on-write rather than read: its
     arrays are views of the mapping (writable, private to this process), nothing is copied,
     and the pages stay shared with the page cache until written."""
-    with open(path, "rb") as stream:
+    with open_input(path) as stream:
         info = os.fstat(stream.fileno())
-        data: bytearray | mmap.mmap | None = None
-        if stat.S_ISREG(info.st_mode) and info.st_size >= MAP_BYTES:
+        if stat.S_ISREG(info.st_mode) and info.st_size >= MAP_BYTES and stream.tell() == 0:
             try:
-                data = mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_COPY)
+                return mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_COPY)
             except (OSError, ValueError):
-                data = None
-        if data is None:
-            data = bytearray(stream.read())
-    return decode_model(data, str(path), expected_format, layout, defer)
-
-
-def model_format(path: str | os.PathLike) -> str | None:
-    """The format name in the header of a polyparse model file, reading only the header; None
-    for anything else (another file, a broken header)."""
-    with open(path, "rb") as stream:
-        start = stream.read(len(MAGIC) + 8)
-        if len(start) < len(MAGIC) + 8 or not start.startswith(MAGIC):
-            return None
-        (header_size,) = struct.unpack("<Q", start[len(MAGIC):])
-        if header_size > 1 << 26:
-            return None
-        return _format_of_header(stream.read(header_size))
+                pass
+        return bytearray(stream.read())
 
 
 def model_format_of_bytes(data: bytes | bytearray | memoryview) -> str | None:

@@ -35,6 +35,7 @@ from classifiers.model_bytes import Buffer, ModelBytes, decode_model_bytes
 from classifiers.model_file import (
     ModelFileError,
     arrays_strings,
+    decode_model,
     encode_model,
     inconsistent,
     read_model_file,
@@ -47,7 +48,8 @@ from classifiers.tree_kernels.dag import TreeDag
 from classifiers.tree_kernels.kernels import kernel_expansion, self_kernels
 from classifiers.tree_kernels.poly2_table import Poly2Table
 from classifiers.tree_kernels.settings import MODEL_FORMAT, TreeKernelSpec
-from features.binary_matrix import BinaryMatrix
+from features.binary_matrix import BinaryMatrix, BinaryMatrixLike, optional_binary_matrix
+from features.input_files import input_name
 from features.interning import StringInterner
 from features.trees import TreeForest
 
@@ -136,10 +138,12 @@ class TreeKernelModel(ModelBytes):
     def n_dag_nodes(self) -> int:
         return int(self.dag.n_nodes)
 
-    def decision_function(self, forest: TreeForest, vectors: BinaryMatrix | None = None,
+    def decision_function(self, forest: TreeForest, vectors: BinaryMatrixLike | None = None,
                           method: str = "dag") -> np.ndarray:
-        """f(x) for every tree of forest (and row of vectors); forest must share the model's
-        interners. method: `dag` (DAG and table) or `plain` (the kernel sum, the reference)."""
+        """f(x) for every tree of forest (and row of vectors: a BinaryMatrix, a 2-D 0/1 NumPy
+        array or a scipy sparse matrix); forest must share the model's interners. method: `dag`
+        (DAG and table) or `plain` (the kernel sum, the reference)."""
+        vectors = optional_binary_matrix(vectors)
         if method not in METHODS:
             raise ValueError(f"method must be one of {METHODS}, not {method!r}")
         if self.spec.degree is not None and (vectors is None or len(vectors) != len(forest)):
@@ -226,7 +230,13 @@ class TreeKernelModel(ModelBytes):
     def load_with_extras(cls, path: str | os.PathLike
                          ) -> tuple[TreeKernelModel, dict[str, Any], dict[str, np.ndarray]]:
         """The model saved at path, the `metadata` of its header and its extra arrays."""
-        return cls._from_file_parts(*read_model_file(path, FORMAT), str(path))
+        return cls._from_file_parts(*read_model_file(path, FORMAT), input_name(path))
+
+    @classmethod
+    def load_data_with_extras(cls, data: Any, source: str
+                              ) -> tuple[TreeKernelModel, dict[str, Any], dict[str, np.ndarray]]:
+        """load_with_extras of a model file's bytes as read (model_file_data), named source."""
+        return cls._from_file_parts(*decode_model(data, source, FORMAT), source)
 
     @classmethod
     def from_bytes_with_extras(cls, data: Buffer, source: str = "model bytes"

@@ -8,8 +8,14 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, BinaryIO, TextIO
 
 from features.errors import InputError
+from features.input_files import input_reader
 from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
-from parser.bunsetsu.evaluate import BunsetsuEvaluationError, char_tree, evaluate_bunsetsu
+from parser.bunsetsu.evaluate import (
+    BunsetsuEvaluationError,
+    char_tree,
+    evaluate_bunsetsu,
+    text_characters,
+)
 from parser.formats.bunsetsu import format_bunsetsu, read_bunsetsu
 from parser.formats.bunsetsu_sentence import BunsetsuSentence, malformed, without_bunsetsu
 
@@ -18,26 +24,32 @@ Source = str | os.PathLike | TextIO | BinaryIO | None
 
 def training_sentences(paths: Iterable[str | os.PathLike], fmt: str = "knp",
                        encoding: str = "utf-8", strict: bool = False,
-                       skipped: Callable[[BunsetsuSentence, str], None] = lambda s, p: None
+                       skipped: Callable[[BunsetsuSentence, str], None] = lambda s, p: None,
+                       digests: list[str] | None = None, errors: str = "strict"
                        ) -> tuple[list[BunsetsuSentence], int]:
     """The well-formed sentences of the files (empty ones left out) and how many malformed ones
-    were set aside, each
-    reported to skipped(sentence, problem) (the problem is `file:line: what`); with strict the
-    first malformed sentence raises InputError instead."""
+    were set aside, each reported to skipped(sentence, problem) (the problem is `file:line:
+    what`); with strict the first malformed sentence raises InputError instead. Each file is
+    read once (it may be a pipe); digests, when given, gets the sha256 of each file's bytes.
+    errors: what a byte that is not valid in the encoding does ("strict" or "replace")."""
     kept: list[BunsetsuSentence] = []
     n_skipped = 0
     for path in paths:
-        for sentence in read_bunsetsu(os.fspath(path), fmt, validate=False, encoding=encoding):
-            if not sentence.surface:
-                continue
-            problem = malformed(sentence)
-            if problem is None:
-                kept.append(sentence)
-            elif strict:
-                raise InputError(problem)
-            else:
-                n_skipped += 1
-                skipped(sentence, problem)
+        with input_reader(path) as reader:
+            for sentence in read_bunsetsu(reader.stream, fmt, validate=False, encoding=encoding,
+                                          name=reader.name, errors=errors):
+                if not sentence.surface:
+                    continue
+                problem = malformed(sentence)
+                if problem is None:
+                    kept.append(sentence)
+                elif strict:
+                    raise InputError(problem)
+                else:
+                    n_skipped += 1
+                    skipped(sentence, problem)
+            if digests is not None:
+                digests.append(reader.sha256())
     return kept, n_skipped
 
 
@@ -83,17 +95,18 @@ def _other_morphemes(k: int, gold: Any, system: Any, gold_name: str | os.PathLik
 def file_scores(gold: str | os.PathLike, system: Source, fmt: str = "knp",
                 encoding: str = "utf-8", chunked: bool = False,
                 system_name: str | None = None, gold_format: str | None = None,
-                by_characters: bool = False) -> dict[str, Any]:
+                by_characters: bool = False, errors: str = "strict") -> dict[str, Any]:
     """Scores of a system file (a path, "-"/None for standard input, or a stream) against a
     well-formed gold file (in gold_format, default fmt); chunk_f1 when chunked or when their
     bunsetsu differ anywhere. by_characters: bunsetsu are compared by their characters (the
     system's morphemes may differ from the gold ones, its text may not). InputError (one
-    line) when the files do not pair up sentence by sentence."""
+    line) when the files do not pair up sentence by sentence. errors: what a byte that is not
+    valid in the encoding does ("strict" or "replace")."""
     name = system_name or ("<stdin>" if system in (None, "-") else os.fspath(system))
     gold_sentences = list(read_bunsetsu(os.fspath(gold), gold_format or fmt,
-                                        encoding=encoding))
+                                        encoding=encoding, errors=errors))
     system_sentences = list(read_bunsetsu(None if system == "-" else system, fmt,
-                                          encoding=encoding, name=name))
+                                          encoding=encoding, name=name, errors=errors))
     return sentence_scores(gold_sentences, system_sentences, gold, name, chunked,
                            by_characters)
 
@@ -119,16 +132,21 @@ def sentence_scores(gold: Sequence[BunsetsuSentence], system: Sequence[BunsetsuS
 def _character_scores(gold: Sequence[BunsetsuSentence], system: Sequence[BunsetsuSentence],
                       gold_name: str | os.PathLike, system_name: str) -> dict[str, Any]:
     """Scores by characters (parser/bunsetsu/evaluate.py's char_tree) of sentences that pair
-    up by their text."""
+    up by their text, white space aside."""
     for k, (g, s) in enumerate(zip(gold, system), 1):
-        if "".join(g.surface) != "".join(s.surface):
+        if _characters(g) != _characters(s):
             raise InputError(
                 f"{system_name}:{s.start_line}: sentence {k} has another text than the gold "
                 f"file's ({gold_name}:{g.start_line}); scoring by characters needs the same "
-                "text")
+                "text (white space aside)")
     try:
         return evaluate_bunsetsu(
             [char_tree(g.surface, g.chunk_starts, g.heads) for g in gold],
             [char_tree(s.surface, s.chunk_starts, s.heads) for s in system], chunked=True)
     except BunsetsuEvaluationError as error:
         raise InputError(f"{system_name}: {error}") from None
+
+
+def _characters(sentence: BunsetsuSentence) -> str:
+    """The text of a sentence as scoring by characters sees it: without white space."""
+    return "".join(map(text_characters, sentence.surface))

@@ -20,8 +20,8 @@ from classifiers.backends import (
     Classifier,
     KernelModel,
     backend_settings,
+    classifier_of_data,
     convert_classifier,
-    load_classifier,
 )
 from classifiers.evaluators.choices import (
     DEFAULT_RARE_THRESHOLD,
@@ -34,6 +34,7 @@ from classifiers.kernel_svm.svc import KernelSVM
 from classifiers.linear.poly2_linear_svm import LinearSVM, Poly2LinearSVM
 from classifiers.model_file import (
     CLASSIFIER_FORMAT,
+    model_file_data,
     write_model_file,
 )
 from classifiers.model_info import classifier_info
@@ -41,17 +42,18 @@ from classifiers.online.pa_slicing import PASlicing
 from classifiers.scorer import BinaryScorer
 from features.binary_matrix import BinaryMatrix
 from features.errors import InputError
-from features.input_files import check_input_paths
+from features.input_files import SniffedInput, check_input_paths, input_name, sniffed_input
 from features.output_files import (
     check_output_apart,
     check_output_path,
     is_special,
     output_stream,
 )
-from features.svmlight import read_svmlight
+from features.svmlight import parse_svmlight
 from parser.cli.clf_trees import (
     check_tree_train_options,
-    is_tree_file,
+    holds_trees,
+    is_example_line,
     is_tree_model,
     reject_tree_options,
     run_tree_predict,
@@ -241,15 +243,17 @@ def _canonical_command(args: argparse.Namespace, clf: Poly2LinearSVM | KernelMod
 def run_train(args: argparse.Namespace) -> int:
     check_input_paths([args.train_file])
     check_output_apart(args.model, [args.train_file], "model")
-    if is_tree_file(args.train_file):
-        return run_tree_train(args, check_tree_train_options(args))
-    reject_tree_options(args)
-    clf = _build_classifier(args)
-    reject_other_backends_options(args)
-    check_output_path(args.model, "model")
-    data_sha256 = hashlib.sha256(Path(args.train_file).read_bytes()).hexdigest()
-    started = time.perf_counter()
-    X, y = read_svmlight(args.train_file)
+    with sniffed_input(args.train_file, is_example_line) as source:
+        if holds_trees(source):
+            return run_tree_train(args, check_tree_train_options(args), source)
+        reject_tree_options(args)
+        clf = _build_classifier(args)
+        reject_other_backends_options(args)
+        check_output_path(args.model, "model")
+        started = time.perf_counter()
+        data = source.stream.read()
+    data_sha256 = hashlib.sha256(data).hexdigest()
+    X, y = parse_svmlight(data, source.name)
     read_seconds = time.perf_counter() - started
     labels = np.unique(y)
     if labels.size == 1:
@@ -374,25 +378,31 @@ def run_predict(args: argparse.Namespace) -> int:
     check_scale_out(args, "clf predict")
     check_input_paths([args.model, args.test_file])
     check_output_apart(args.decision_values, [args.model, args.test_file], "decision values")
-    if is_tree_model(args.model):
+    started = time.perf_counter()
+    model_data = model_file_data(args.model)
+    with sniffed_input(args.test_file, is_example_line) as source:
+        if is_tree_model(model_data):
+            if wants_scale_out(args):
+                raise InputError("clf predict: --workers, --scheduler and --output-dir apply to "
+                                 "models of svmlight vectors; "
+                                 f"{args.model} is a tree-kernel model")
+            return run_tree_predict(args, model_data, source)
+        if holds_trees(source):
+            raise InputError(f"clf predict: {source.name} holds trees (SVM-light-TK); "
+                             f"{args.model} is not a tree-kernel model and reads svmlight "
+                             "vectors")
+        check_output_path(args.decision_values, "decision values")
+        clf, _ = classifier_of_data(model_data, input_name(args.model))
+        del model_data
+        load_seconds = time.perf_counter() - started
+        started = time.perf_counter()
+        decision_function, eval_mode = _decision_function(args, clf)
+        build_seconds = time.perf_counter() - started
         if wants_scale_out(args):
-            raise InputError("clf predict: --workers, --scheduler and --output-dir apply to "
-                             f"models of svmlight vectors; {args.model} is a tree-kernel model")
-        return run_tree_predict(args)
-    if is_tree_file(args.test_file):
-        raise InputError(f"clf predict: {args.test_file} holds trees (SVM-light-TK); "
-                         f"{args.model} is not a tree-kernel model and reads svmlight vectors")
-    check_output_path(args.decision_values, "decision values")
-    started = time.perf_counter()
-    clf, _ = load_classifier(args.model)
-    load_seconds = time.perf_counter() - started
-    started = time.perf_counter()
-    decision_function, eval_mode = _decision_function(args, clf)
-    build_seconds = time.perf_counter() - started
-    if wants_scale_out(args):
-        return _predict_in_shards(args, clf, eval_mode, load_seconds, build_seconds)
-    started = time.perf_counter()
-    X, y = read_svmlight(args.test_file)
+            return _predict_in_shards(args, clf, eval_mode, load_seconds, build_seconds,
+                                      source)
+        started = time.perf_counter()
+        X, y = parse_svmlight(source.stream.read(), source.name)
     read_seconds = time.perf_counter() - started
     started = time.perf_counter()
     values = decision_function(X)
@@ -437,7 +447,7 @@ def _print_summary(args: argparse.Namespace, result: dict[str, Any]) -> int:
 
 
 def _predict_in_shards(args: argparse.Namespace, clf: Classifier, eval_mode: str,
-                       load_seconds: float, build_seconds: float) -> int:
+                       load_seconds: float, build_seconds: float, source: SniffedInput) -> int:
     """`clf predict` with --workers, --scheduler or --output-dir (parser/scale_out): the
     decision values written as one file (--decision-values) or as parts; seconds is the time
     of the whole run in shards, reading included (read_seconds 0)."""
@@ -450,7 +460,7 @@ def _predict_in_shards(args: argparse.Namespace, clf: Classifier, eval_mode: str
     started = time.perf_counter()
     totals = run_in_shards(args, "clf predict", task, clf, args.model, "svmlight", settings,
                            output=args.decision_values,
-                           discard_output=not args.decision_values)
+                           discard_output=not args.decision_values, stream=source.stream)
     seconds = time.perf_counter() - started
     n, correct = totals.get("n", 0), totals.get("correct", 0)
     if not n:
@@ -475,7 +485,10 @@ def run_convert(args: argparse.Namespace) -> int:
     check_output_path(args.output, "model")
     check_input_paths([args.model])
     check_output_apart(args.output, [args.model], "converted model")
-    clf, header = load_classifier(args.model)
+    model_data = model_file_data(args.model)
+    source_sha256 = hashlib.sha256(model_data).hexdigest()
+    clf, header = classifier_of_data(model_data, input_name(args.model))
+    del model_data
     rare_threshold = DEFAULT_RARE_THRESHOLD if args.rare_threshold is None else args.rare_threshold
     command = f"polyparse clf convert --to {args.to}"
     if args.to == "split":
@@ -484,7 +497,7 @@ def run_convert(args: argparse.Namespace) -> int:
         "command": command,
         "source": Path(args.model).name,
         "source_format": header["format"],
-        "source_sha256": hashlib.sha256(Path(args.model).read_bytes()).hexdigest(),
+        "source_sha256": source_sha256,
     }
     stats = {"objective": clf.stats_.get("objective"), "training": header.get("training"),
              "conversion": conversion}
@@ -527,9 +540,10 @@ def run_convert(args: argparse.Namespace) -> int:
 
 def run_info(args: argparse.Namespace) -> int:
     check_input_paths([args.model])
-    if is_tree_model(args.model):
-        return _print_info(args, tree_model_info(args))
-    clf, header = load_classifier(args.model)
+    model_data = model_file_data(args.model)
+    if is_tree_model(model_data):
+        return _print_info(args, tree_model_info(args, model_data))
+    clf, header = classifier_of_data(model_data, input_name(args.model))
     if not isinstance(clf, (KernelSVM, PASlicing)):
         _reject_rare_threshold("info", args, clf)
     try:

@@ -11,6 +11,7 @@ shared with `srl train`.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import sys
@@ -41,8 +42,9 @@ from classifiers.tree_kernels.settings import (
     TreeKernelSpec,
 )
 from features.errors import InputError
+from features.input_files import SniffedInput, input_name
 from features.output_files import check_output_path, output_stream
-from parser.cli.common import file_sha256, progress_bar, warn
+from parser.cli.common import progress_bar, warn
 
 if TYPE_CHECKING:
     import numpy as np
@@ -58,6 +60,8 @@ _TREE_ONLY = {"kernel": "--kernel", "lam": "--lambda", "mu": "--mu", "vector": "
               "tree_constant": "--tree-constant", "epochs": "--epochs", "no_dag": "--no-dag",
               "algorithm": "--algorithm", "sample": "--sample", "epsilon": "--epsilon",
               "sampling": "--sampling"}
+# What `clf predict` scores on a tree model's labelled examples (None when none has a label).
+_SCORE_KEYS = ("accuracy", "precision", "recall", "F1", "tp", "fp", "fn", "correct")
 # Options only cpa takes (None: not given); `clf train` shares --iterations, --seed and
 # --threads with the svmlight backends.
 CUTTING_PLANE_ONLY = {"algorithm": "--algorithm", "sample": "--sample", "epsilon": "--epsilon",
@@ -170,23 +174,26 @@ def check_kernel_options(args: argparse.Namespace, command: str) -> TreeKernelSp
                           tree_constant=constant)
 
 
-def is_tree_file(path: str) -> bool:
-    """Whether the first example line of `path` is an SVM-light-TK line (holds |BT|)."""
+def is_example_line(line: bytes) -> bool:
+    """Whether a line of an svmlight or SVM-light-TK file holds an example (not blank, not a
+    comment)."""
+    text = line.strip()
+    return bool(text) and not text.startswith(b"#")
+
+
+def holds_trees(data: SniffedInput) -> bool:
+    """Whether the first example line of an input sniffed up to it (is_example_line) is an
+    SVM-light-TK line (holds |BT|)."""
     from features.svmlight_tk import BEGIN_TREE
 
-    with open(path, "rb") as stream:
-        for line in stream:
-            text = line.strip()
-            if text and not text.startswith(b"#"):
-                return BEGIN_TREE.encode() in text
-    return False
+    return BEGIN_TREE.encode() in data.first_line(lambda line: not is_example_line(line))
 
 
-def is_tree_model(path: str) -> bool:
-    """Whether `path` holds a tree-kernel model file (only its header is read)."""
-    from classifiers.model_file import model_format
+def is_tree_model(data: Any) -> bool:
+    """Whether a model file's bytes (model_file_data) are a tree-kernel model."""
+    from classifiers.model_file import model_format_of_bytes
 
-    return model_format(path) == MODEL_FORMAT
+    return model_format_of_bytes(data) == MODEL_FORMAT
 
 
 def reject_tree_options(args: argparse.Namespace) -> None:
@@ -250,17 +257,19 @@ def check_tree_train_options(args: argparse.Namespace) -> tuple[TreeKernelSpec, 
     return spec, cutting_plane
 
 
-def _out_of_memory(command: str, path: str, forest: Any) -> InputError:
-    """The one line for a tree kernel that ran out of memory: the largest tree of the file, since
-    a pair of trees takes memory for the product of their node counts (Collins & Duffy's
-    dynamic programme over node pairs)."""
+def _out_of_memory(command: str, path: str, instances: TreeInstances) -> InputError:
+    """The one line for a tree kernel that ran out of memory, naming the line of the largest
+    tree of the file, since a pair of trees takes memory for the product of their node counts
+    (Collins & Duffy's dynamic programme over node pairs)."""
     import numpy as np
 
-    sizes = np.diff(forest.tree_ptr)
+    sizes = np.diff(instances.forest.tree_ptr)
     largest = int(np.argmax(sizes))
-    return InputError(f"{command}: {path}: out of memory in the tree kernel; its largest tree "
-                      f"(example {largest + 1}) has {int(sizes[largest]):,} nodes, and a pair of "
-                      "trees needs memory for the product of their node counts")
+    example = int(np.searchsorted(instances.instance_ptr, largest, side="right")) - 1
+    return InputError(f"{command}: {instances.where(path, example)}: out of memory in the tree "
+                      f"kernel; this line's tree is the file's largest, {int(sizes[largest]):,} "
+                      "nodes, and a pair of trees needs memory for the product of their node "
+                      "counts")
 
 
 def _one_tree_each(instances: TreeInstances, path: str) -> None:
@@ -270,33 +279,41 @@ def _one_tree_each(instances: TreeInstances, path: str) -> None:
     wrong = np.flatnonzero(counts != 1)
     if wrong.size:
         k = int(wrong[0])
-        raise InputError(f"{path}: example {k + 1} holds {int(counts[k])} trees; the tree "
-                         "learners take exactly one tree per example")
+        raise InputError(f"{instances.where(path, k)}: the example holds {int(counts[k])} "
+                         "trees; the tree learners take exactly one tree per example")
 
 
-def _binary_labels(instances: TreeInstances, path: str) -> np.ndarray:
+def _binary_labels(instances: TreeInstances, path: str, unlabelled: bool = False) -> np.ndarray:
+    """The labels as +1.0 / -1.0 (and 0.0, unlabelled, when `unlabelled`: svm_classify's
+    examples to predict without a label); one line naming file:line for any other."""
     import numpy as np
 
     labels = np.asarray(instances.labels, dtype=np.float64)
-    odd = np.flatnonzero(np.abs(labels) != 1.0)
+    allowed = (np.abs(labels) == 1.0) | (unlabelled & (labels == 0.0))
+    odd = np.flatnonzero(~allowed)
     if odd.size:
         k = int(odd[0])
-        raise InputError(f"{path}: example {k + 1} has label {instances.labels[k]}; the tree "
-                         "learners take +1 / -1")
+        if labels[k] == 0.0:
+            raise InputError(f"{instances.where(path, k)}: label 0 (unlabelled) is for "
+                             "prediction; the tree learners train on +1 / -1")
+        takes = "+1 / -1, or 0 (unlabelled) to predict" if unlabelled else "+1 / -1"
+        raise InputError(f"{instances.where(path, k)}: label {instances.labels[k]}; the tree "
+                         f"learners take {takes}")
     return labels
 
 
-def run_tree_train(args: argparse.Namespace,
-                   checked: tuple[TreeKernelSpec, dict[str, Any]]) -> int:
+def run_tree_train(args: argparse.Namespace, checked: tuple[TreeKernelSpec, dict[str, Any]],
+                   source: SniffedInput) -> int:
     import numpy as np
 
     from classifiers.tree_kernels.tree_learners import train_tree_model, training_steps
-    from features.svmlight_tk import read_svmlight_tk
+    from features.svmlight_tk import parse_svmlight_tk_bytes
 
     spec, cutting_plane = checked
     check_output_path(args.model, "model")
     started = time.perf_counter()
-    data = read_svmlight_tk(args.train_file)
+    data_bytes = source.stream.read()
+    data = parse_svmlight_tk_bytes(data_bytes, source.name)
     read_seconds = time.perf_counter() - started
     if not len(data):
         raise InputError(f"clf train: {args.train_file} holds no examples")
@@ -326,7 +343,7 @@ def run_tree_train(args: argparse.Namespace,
     except ValueError as error:
         raise InputError(f"clf train: {args.train_file}: {error}") from None
     except MemoryError:
-        raise _out_of_memory("clf train", args.train_file, data.forest) from None
+        raise _out_of_memory("clf train", args.train_file, data) from None
     finally:
         progress.close()
     fit_seconds = time.perf_counter() - started
@@ -339,7 +356,8 @@ def run_tree_train(args: argparse.Namespace,
     kept = {key: value for key, value in stats.items() if key not in TIMINGS}
     training = {"command": _command(args, spec, stats), "classifier": args.classifier,
                 "data": Path(args.train_file).name,
-                "data_sha256": file_sha256(args.train_file), "rows": len(data), **kept}
+                "data_sha256": hashlib.sha256(data_bytes).hexdigest(), "rows": len(data),
+                **kept}
     model.save(args.model, {"training": training})
     summary = {"backend": args.classifier, "rows": len(data), **stats,
                "n_trees": model.n_trees, "n_tree_nodes": model.n_tree_nodes,
@@ -379,12 +397,14 @@ def _command(args: argparse.Namespace, spec: TreeKernelSpec, stats: dict[str, An
     return " ".join(parts)
 
 
-def run_tree_predict(args: argparse.Namespace) -> int:
+def run_tree_predict(args: argparse.Namespace, model_data: Any, source: SniffedInput) -> int:
+    """`clf predict` of a tree-kernel model (its file's bytes: model_file_data) on the
+    examples of source."""
     import numpy as np
 
     from classifiers.binary_scores import positive_class_scores
     from classifiers.tree_kernels.tree_model import TreeKernelModel
-    from features.svmlight_tk import read_svmlight_tk
+    from features.svmlight_tk import parse_svmlight_tk_bytes
 
     for option, value in (("--eval-mode", args.eval_mode),
                           ("--rare-threshold", args.rare_threshold)):
@@ -393,27 +413,32 @@ def run_tree_predict(args: argparse.Namespace) -> int:
                              f"files; {args.model} is a tree-kernel model")
     check_output_path(args.decision_values, "decision values")
     started = time.perf_counter()
-    model, metadata, _ = TreeKernelModel.load_with_extras(args.model)
+    model, metadata, _ = TreeKernelModel.load_data_with_extras(model_data, input_name(args.model))
     load_seconds = time.perf_counter() - started
     started = time.perf_counter()
-    data = read_svmlight_tk(args.test_file, model.labels, model.productions)
+    data = parse_svmlight_tk_bytes(source.stream.read(), source.name, model.labels,
+                                   model.productions)
     read_seconds = time.perf_counter() - started
     _one_tree_each(data, args.test_file)
-    y = _binary_labels(data, args.test_file)
+    y = _binary_labels(data, args.test_file, unlabelled=True)
     vectors = data.vectors if model.spec.degree is not None else None
     started = time.perf_counter()
     try:
         values = model.decision_function(data.forest, vectors)
     except MemoryError:
-        raise _out_of_memory("clf predict", args.test_file, data.forest) from None
+        raise _out_of_memory("clf predict", args.test_file, data) from None
     seconds = time.perf_counter() - started
     predicted = np.where(values > 0.0, 1, -1)
-    scores = positive_class_scores(y > 0, predicted > 0)
+    labelled = y != 0.0
+    n_labelled = int(np.count_nonzero(labelled))
+    # Examples of label 0 are predicted and not scored (svm_classify's unlabelled examples).
+    scores: dict[str, Any] = (positive_class_scores(y[labelled] > 0, predicted[labelled] > 0)
+                              if n_labelled else dict.fromkeys(_SCORE_KEYS))
     if args.decision_values:
         with output_stream(args.decision_values, newline="\n") as out:
             out.write("".join(f"{label:+d} {value!r}\n"
                               for label, value in zip(predicted.tolist(), values.tolist())))
-    result = {**scores, "n": len(data), "seconds": seconds,
+    result = {**scores, "n": len(data), "n_labelled": n_labelled, "seconds": seconds,
               "microseconds_per_example": 1e6 * seconds / len(data),
               "load_seconds": load_seconds, "read_seconds": read_seconds,
               "backend": (metadata.get("training") or {}).get("classifier", "tree-kernel"),
@@ -421,20 +446,27 @@ def run_tree_predict(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result))
     else:
+        speed = f"{result['microseconds_per_example']:.1f} us per example"
+        unscored = len(data) - n_labelled
+        if not n_labelled:
+            print(f"{len(data)} examples predicted, all unlabelled (label 0): nothing to score "
+                  f"({speed})")
+            return 0
+        counted = (f"{n_labelled} labelled examples, {unscored} unlabelled (label 0) not scored"
+                   if unscored else f"{len(data)} examples")
         print(f"accuracy {scores['accuracy']:.2f}%, precision {scores['precision']:.2f}, "
-              f"recall {scores['recall']:.2f}, F1 {scores['F1']:.2f} ({len(data)} examples, "
-              f"{result['microseconds_per_example']:.1f} us per example)")
+              f"recall {scores['recall']:.2f}, F1 {scores['F1']:.2f} ({counted}, {speed})")
     return 0
 
 
-def tree_model_info(args: argparse.Namespace) -> dict[str, Any]:
-    """What `clf info` shows of a tree-kernel model file."""
+def tree_model_info(args: argparse.Namespace, model_data: Any) -> dict[str, Any]:
+    """What `clf info` shows of a tree-kernel model file (its bytes: model_file_data)."""
     from classifiers.tree_kernels.tree_model import TreeKernelModel
 
     if args.rare_threshold is not None:
         raise InputError(f"clf info: --rare-threshold applies to kernel models of svmlight "
                          f"files; {args.model} is a tree-kernel model")
-    model, metadata, _ = TreeKernelModel.load_with_extras(args.model)
+    model, metadata, _ = TreeKernelModel.load_data_with_extras(model_data, input_name(args.model))
     training = metadata.get("training") or metadata.get("srl") or {}
     spec = model.spec
     return {

@@ -1,14 +1,16 @@
 """What every command group of the `polyparse` command line shares: the `--debug` and
 `--quiet` flags, the lines written to stderr, progress bars, the defaults of backend settings
-as help text, and file digests."""
+as help text, and inputs read once with their digests."""
 from __future__ import annotations
 
 import argparse
 import codecs
-import hashlib
+import os
 import sys
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, BinaryIO, TypeVar
+
+Read = TypeVar("Read")
 
 
 def common_options() -> argparse.ArgumentParser:
@@ -103,27 +105,40 @@ def text_encoding(name: str) -> str:
     return name
 
 
-def file_sha256(path: str) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
+def read_hashed(path: str, read: Callable[[BinaryIO, str], Read]) -> tuple[Read, str]:
+    """read(stream, name) of the input at path ("-": standard input), opened once, and the
+    sha256 of its bytes, as a model header records its training data: a pipe or a FIFO
+    cannot be opened a second time to hash it."""
+    from features.input_files import input_reader
+
+    with input_reader(path) as reader:
+        found = read(reader.stream, reader.name)
+        return found, reader.sha256()
+
+
+def same_input(first: str | None, second: str | None) -> bool:
+    """Whether two given input paths are one regular file (a training file given as its own
+    development file)."""
+    from features.input_files import is_regular_file
+
+    return (first is not None and second is not None and is_regular_file(first)
+            and is_regular_file(second) and os.path.samefile(first, second))
 
 
 def parse_streams(args: argparse.Namespace, coverage: Any,
                   parse: Callable[..., None], binary: bool = False,
-                  desc: str = "parsing") -> int:
+                  desc: str = "parsing", stream: BinaryIO | None = None) -> int:
     """What `dep parse` and `ja parse` do once the model is loaded: open the input (args.input,
-    "-" for stdin) and the output (args.output, bytes when binary), run
+    "-" for stdin; or take stream, the input already opened, its start read to tell what it
+    holds) and the output (args.output, bytes when binary), run
     parse(stream, more_ready, out, name, progress_update) under a progress bar, and warn in one
     line when the input's tags do not give the model what it was trained on (coverage, None
     for no such check); desc names the work on the progress bar."""
     from features.output_files import output_stream
-    from parser.formats.streaming import input_stream
+    from parser.formats.streaming import opened_or_given
 
     name = "<stdin>" if args.input == "-" else args.input
-    with input_stream(args.input) as (stream, more_ready), \
+    with opened_or_given(args.input, stream) as (stream, more_ready), \
             output_stream(args.output, binary=binary, encoding=args.encoding) as out:
         progress = progress_bar(args, unit=" sent", desc=desc)
         parse(stream, more_ready, out, name, progress.update)

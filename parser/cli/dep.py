@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shlex
 import sys
 from collections.abc import Callable, Iterator
@@ -24,9 +23,10 @@ from features.input_files import check_input_paths
 from features.output_files import check_output_apart, check_output_path
 from parser.cli.common import (
     add_backend_setting,
-    file_sha256,
     parse_streams,
     progress_log,
+    read_hashed,
+    same_input,
     shows_progress,
     subcommands,
     text_encoding,
@@ -210,12 +210,15 @@ def add_io_options(command: argparse.ArgumentParser, formats: tuple[str, ...] = 
                          help="of the input and output files and of stdout (default utf-8)")
 
 
-def read_all(path: str, args: argparse.Namespace, require_tree: bool) -> list[Sentence]:
-    """All sentences; UD (CoNLL-U) trees must be single-rooted, CoNLL-X ones may have several
-    roots and unlabelled arcs ("_", as in the CoNLL 2007 Spanish data)."""
+def read_all(path: str | None, args: argparse.Namespace, require_tree: bool,
+             stream: BinaryIO | None = None, name: str | None = None) -> list[Sentence]:
+    """All sentences of path (or of stream, named name); UD (CoNLL-U) trees must be
+    single-rooted, CoNLL-X ones may have several roots and unlabelled arcs ("_", as in the
+    CoNLL 2007 Spanish data)."""
     conllu = args.format == "conllu"
     return list(read_conll(path, fmt=args.format, encoding=args.encoding,
-                           require_tree=require_tree, single_root=conllu, require_deprel=conllu))
+                           require_tree=require_tree, single_root=conllu, require_deprel=conllu,
+                           stream=stream, name=name))
 
 
 # Options that only the greedy parser or only the beam-search parser takes.
@@ -258,9 +261,10 @@ def run_train(args: argparse.Namespace) -> int:
     check_workers(args, "dep train")
     check_input_paths([args.train, args.dev])
     check_output_apart(args.model, [args.train, args.dev], "model")
-    if args.dev and os.path.samefile(args.train, args.dev):
+    if same_input(args.train, args.dev):
         warn(f"--dev {args.dev} is the training file: its scores are not those of unseen text")
-    train = read_all(args.train, args, require_tree=True)
+    train, train_sha256 = read_hashed(args.train, lambda stream, name: read_all(
+        None, args, require_tree=True, stream=stream, name=name))
     dev = read_all(args.dev, args, require_tree=True) if args.dev else None
     from parser.dependency.training import train_beam_parser, train_parser
 
@@ -274,7 +278,7 @@ def run_train(args: argparse.Namespace) -> int:
                                           progress=shows_progress(args), warn=dev_warning,
                                           executor=executor)
     header = {"training_command": shlex.join(["polyparse"] + sys.argv[1:]),
-              "train_sha256": file_sha256(args.train)}
+              "train_sha256": train_sha256}
     if scores is not None:
         header["dev_scores"] = scores.as_dict()
     parser.save(args.model, extra_header=header, compress=bool(args.compress))
@@ -411,9 +415,6 @@ def parse_in_shards(args: argparse.Namespace, parser: object, model: str,
 def run_evaluate(args: argparse.Namespace) -> int:
     from parser.dependency.evaluate import evaluate
 
-    if args.gold == "-":
-        raise InputError("dep evaluate: the gold file must be a file; only the system output "
-                         "may come from stdin (-)")
     if wants_report(args, "dep evaluate"):
         return run_dependency_report(args, scored_trees)
     check_input_paths([args.gold, args.system])

@@ -24,12 +24,14 @@ from parser.bunsetsu.config import (
     chunker_options,
     classifier_options,
 )
+from parser.bunsetsu.tagset_coverage import TAGSET_NAMES
 from parser.cli.common import (
-    file_sha256,
+    log,
     parse_streams,
     progress_bar,
     progress_log,
     settings_help,
+    shows_progress,
     subcommands,
     text_encoding,
     warn,
@@ -48,8 +50,15 @@ from parser.cli.scale_out import (
 )
 from parser.cli.show import register_show
 from parser.formats.bunsetsu import BUNSETSU_FORMATS, INPUT_FORMATS, read_bunsetsu
+from parser.formats.bunsetsu_sniff import FORMAT_NAMES
 from parser.formats.knp_documents import document_paths
-from parser.models.bundled import bundled_japanese_name
+from parser.formats.text_lines import ENCODING_ERRORS
+from parser.models.bundled import (
+    DEFAULT_JAPANESE_MODEL,
+    JAPANESE_MODEL_FOR_TAGSET,
+    TEXT_TAGSET,
+    bundled_japanese_name,
+)
 
 
 def register(ja: argparse.ArgumentParser) -> None:
@@ -96,14 +105,16 @@ def register(ja: argparse.ArgumentParser) -> None:
     parse.add_argument("input", nargs="?", default="-",
                        help="KNP, CaboCha or MeCab file, or raw text; - for stdin")
     parse.add_argument("--model", help="parser model file, or a bundled model's name: ja_wac "
-                                        "(JUMAN parts of speech; the default) or ja_unidic "
-                                        "(UniDic; the default for --format raw)")
+                                        "(JUMAN's parts of speech), ja_unidic (UniDic's) or "
+                                        "ja_ipadic (IPAdic's); default: the bundled model of "
+                                        "the input's parts of speech (ja_unidic for raw text)")
     parse.add_argument("-o", "--output", help="output file (default stdout)")
     parse.add_argument("--rechunk", action="store_true",
                        help="chunk every sentence, even those with bunsetsu lines")
     add_io_options(parse, INPUT_FORMATS,
                    "knp, cabocha; mecab: MeCab's output; raw: one sentence a line, segmented by "
-                   "MeCab with UniDic (pip install 'polyparse[mecab]')")
+                   "MeCab with the dictionary of the model's tags (UniDic: pip install "
+                   "'polyparse[mecab]')")
     parse.add_argument("--output-format", choices=BUNSETSU_FORMATS,
                        help="default: the input's (cabocha for mecab and raw)")
     add_scale_out_options(parse)
@@ -122,7 +133,8 @@ def register(ja: argparse.ArgumentParser) -> None:
                                "whose morphemes are not the gold file's): chunk and dependency "
                                "precision, recall and F1")
     evaluate.add_argument("--gold-format", choices=BUNSETSU_FORMATS,
-                          help="the gold file's format (default: --format)")
+                          help="the gold file's format (default: --input-format, else what "
+                               "its first lines show)")
     add_io_options(evaluate)
     evaluate.set_defaults(run=run_evaluate, uses_numpy=False)
     register_show(commands, parent, "ja", BUNSETSU_FORMATS)
@@ -130,10 +142,15 @@ def register(ja: argparse.ArgumentParser) -> None:
 
 def add_io_options(command: argparse.ArgumentParser,
                    formats: tuple[str, ...] = BUNSETSU_FORMATS, help: str | None = None) -> None:
-    command.add_argument("--format", default="knp", choices=formats,
-                         help=f"{help or 'knp or cabocha'} (default %(default)s)")
+    command.add_argument("--input-format", "--format", dest="format", choices=formats,
+                         help=f"{help or 'knp or cabocha'} (default: what the input's first "
+                              "lines show, knp when they tell nothing)")
     command.add_argument("--encoding", default="utf-8", type=text_encoding,
                          help="of the input and output files and of stdout (default utf-8)")
+    command.add_argument("--encoding-errors", default="strict", choices=ENCODING_ERRORS,
+                         help="a byte that is not valid in the encoding: strict stops at it "
+                              "(naming its line, after writing every sentence before it), "
+                              "replace reads it as U+FFFD (default %(default)s)")
 
 
 def run_train(args: argparse.Namespace) -> int:
@@ -148,8 +165,8 @@ def run_train(args: argparse.Namespace) -> int:
         raise InputError("ja train: give either --train FILE... or --ids with --corpus")
     if args.threads < 1:
         raise InputError("ja train: --threads must be at least 1")
-    if args.ids and args.format != "knp":
-        raise InputError("ja train: --ids reads KNP documents; --format must be knp")
+    if args.ids and args.format not in (None, "knp"):
+        raise InputError("ja train: --ids reads KNP documents; --input-format must be knp")
     try:
         params = classifier_options(args.classifier, C=args.C, degree=args.degree,
                                     iterations=args.iterations)
@@ -169,14 +186,16 @@ def run_train(args: argparse.Namespace) -> int:
     check_input_paths([*(args.train or []), args.ids, args.dev])
     check_output_apart(args.model, [*(args.train or []), args.ids, args.dev], "model")
     paths = document_paths(Path(args.ids), Path(args.corpus)) if args.ids else args.train
+    digests: list[str] = []
     sentences, skipped = training_sentences(
         paths, args.format, args.encoding, args.strict,
-        lambda sentence, problem: warn(f"skipped {sentence.sid or 'sentence'}: {problem}"))
+        lambda sentence, problem: warn(f"skipped {sentence.sid or 'sentence'}: {problem}"),
+        digests if args.train else None, errors=args.encoding_errors)
     if skipped:
         warn(f"skipped {skipped} malformed training sentence{'s' * (skipped != 1)} "
              f"of {skipped + len(sentences)}")
-    dev = list(read_bunsetsu(args.dev, args.format, encoding=args.encoding)) if args.dev \
-        else None
+    dev = list(read_bunsetsu(args.dev, args.format, encoding=args.encoding,
+                             errors=args.encoding_errors)) if args.dev else None
     if not sentences:
         raise InputError("ja train: no well-formed training sentences")
     log(f"training on {len(sentences)} sentences")
@@ -188,7 +207,7 @@ def run_train(args: argparse.Namespace) -> int:
         progress.close()
     header = {"training_command": shlex.join(["polyparse"] + sys.argv[1:])}
     if args.train:
-        header["train_sha256"] = [file_sha256(str(path)) for path in args.train]
+        header["train_sha256"] = digests
     if dev is not None:
         scores = parsed_scores(dev, parser.parse(dev, chunk=False))
         header["dev_scores"] = scores
@@ -201,59 +220,104 @@ def run_train(args: argparse.Namespace) -> int:
 
 def run_parse(args: argparse.Namespace) -> int:
     from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
-    from parser.bunsetsu.stream_parsing import knp_fast_path, parse_bunsetsu_stream
+    from parser.bunsetsu.stream_parsing import (
+        knp_fast_path,
+        parse_bunsetsu_stream,
+        text_dictionary,
+    )
+    from parser.formats.bunsetsu_sniff import format_hint, sniff_input
+    from parser.formats.mecab_text import require_mecab
+    from parser.formats.streaming import input_stream
 
     check_output_path(args.output)
     check_scale_out(args, "ja parse", args.encoding)
-    if args.format in ("mecab", "raw") and args.rechunk:
-        raise InputError(f"ja parse: --rechunk reads bunsetsu lines; --format {args.format} "
+    check_rechunk(args.format, args.rechunk)
+    named = bundled_japanese_name(args.model) if args.model else None
+    model_file = args.model if args.model and not named else None
+    check_input_paths([args.input, model_file])
+    check_output_apart(args.output, [args.input, model_file])
+    if args.format == "raw" and not args.model:
+        require_mecab(TEXT_TAGSET)
+    with input_stream(args.input) as (source, more_ready):
+        # The input's first lines tell its format and tags (read once: the parse reads them
+        # again from sniffed.stream), and so the bundled model that reads them.
+        sniffed = sniff_input(source, args.encoding, raw=True, more_ready=more_ready)
+        fmt = args.format or sniffed.format or "knp"
+        name = "<stdin>" if args.input == "-" else args.input
+        check_rechunk(fmt, args.rechunk)
+        if args.format == "raw" and sniffed.format not in (None, "raw"):
+            warn(f"{name}: --format raw reads every line as a sentence of text, but this looks "
+                 f"like {FORMAT_NAMES[sniffed.format]} (line {sniffed.line_number}: "
+                 f"{sniffed.line[:40]!r})")
+        chosen = named or (None if args.model else input_model(fmt, sniffed.tagset))
+        if chosen:
+            args.model = bundled_model_path(chosen)
+            if not named and shows_progress(args):
+                log(f"{name}: {TAGSET_NAMES.get(sniffed.tagset, 'JUMAN')}'s parts of speech: "
+                    f"the bundled model {chosen}")
+        parser = BunsetsuParser.load(args.model)
+        if fmt == "raw":
+            require_mecab(text_dictionary(parser))
+        if args.rechunk and not parser.can_chunk:
+            raise InputError(f"ja parse: {args.model} has no bunsetsu chunker (trained with "
+                             "--no-chunker); --rechunk needs one")
+        coverage = parser.tag_coverage()
+        with format_hint(sniffed, fmt):
+            if wants_scale_out(args):
+                return parse_in_shards(args, parser, coverage, fmt, sniffed.stream)
+
+            def parse(stream: BinaryIO, more_ready: Callable[[], bool], out: IO, name: str,
+                      progress: Callable[[int], object]) -> None:
+                parse_bunsetsu_stream(parser, stream, more_ready, out, fmt=fmt,
+                                      encoding=args.encoding, errors=args.encoding_errors,
+                                      rechunk=args.rechunk, name=name,
+                                      model_name=args.model, coverage=coverage,
+                                      progress=progress, output_format=args.output_format)
+
+            return parse_streams(args, coverage, parse,
+                                 binary=knp_fast_path(fmt, args.encoding, args.rechunk,
+                                                      args.output_format),
+                                 stream=sniffed.stream)
+
+
+def check_rechunk(fmt: str | None, rechunk: bool) -> None:
+    """--rechunk needs bunsetsu lines, which MeCab's output and raw text do not have."""
+    if fmt in ("mecab", "raw") and rechunk:
+        raise InputError(f"ja parse: --rechunk reads bunsetsu lines; {FORMAT_NAMES[fmt]} "
                          "has none (its sentences are always chunked)")
-    if args.format == "raw":
-        from parser.formats.unidic_text import require_mecab
-
-        require_mecab()
-    bundled = bundled_japanese_name(args.model, "ja_unidic" if args.format == "raw"
-                                    else "ja_wac")
-    check_input_paths([args.input, None if bundled else args.model])
-    if bundled:
-        from parser.models.bundled import bundled_japanese_model
-
-        found = bundled_japanese_model(bundled)
-        if found is None:
-            raise InputError(f"ja parse: this installation has no bundled Japanese model "
-                             f"{bundled}; give --model FILE")
-        args.model = str(found)
-    check_output_apart(args.output, [args.input, args.model])
-    parser = BunsetsuParser.load(args.model)
-    if args.rechunk and not parser.can_chunk:
-        raise InputError(f"ja parse: {args.model} has no bunsetsu chunker (trained with "
-                         "--no-chunker); --rechunk needs one")
-    coverage = parser.tag_coverage()
-    if wants_scale_out(args):
-        return parse_in_shards(args, parser, coverage)
-
-    def parse(stream: BinaryIO, more_ready: Callable[[], bool], out: IO, name: str,
-              progress: Callable[[int], object]) -> None:
-        parse_bunsetsu_stream(parser, stream, more_ready, out, fmt=args.format,
-                              encoding=args.encoding, rechunk=args.rechunk, name=name,
-                              model_name=args.model, coverage=coverage, progress=progress,
-                              output_format=args.output_format)
-
-    return parse_streams(args, coverage, parse,
-                         binary=knp_fast_path(args.format, args.encoding, args.rechunk,
-                                              args.output_format))
 
 
-def parse_in_shards(args: argparse.Namespace, parser: object, coverage: object) -> int:
-    """`ja parse` with --workers, --scheduler or --output-dir (parser/scale_out)."""
+def input_model(fmt: str, tagset: str) -> str:
+    """The bundled model that parses an input without --model: for raw text, the UniDic model
+    (MeCab with unidic-lite, the polyparse[mecab] extra); else the one trained on the
+    dictionary the input's first sentences are tagged with, JUMAN's when they do not tell."""
+    return JAPANESE_MODEL_FOR_TAGSET.get(TEXT_TAGSET if fmt == "raw" else tagset,
+                                         DEFAULT_JAPANESE_MODEL)
+
+
+def bundled_model_path(name: str) -> str:
+    """The file of a bundled Japanese model; InputError when this installation lacks it."""
+    from parser.models.bundled import bundled_japanese_model
+
+    found = bundled_japanese_model(name)
+    if found is None:
+        raise InputError(f"ja parse: this installation has no bundled Japanese model {name}; "
+                         "give --model FILE")
+    return str(found)
+
+
+def parse_in_shards(args: argparse.Namespace, parser: object, coverage: object, fmt: str,
+                    stream: BinaryIO) -> int:
+    """`ja parse` with --workers, --scheduler or --output-dir (parser/scale_out), of the input
+    already opened (stream, which reads it from its first byte) in the format fmt."""
     from parser.scale_out.shard_tasks import JapaneseShardTask
 
-    task = JapaneseShardTask(args.format, args.encoding, args.rechunk, args.output_format,
-                             args.model)
-    settings = {"format": args.format, "encoding": args.encoding, "rechunk": args.rechunk,
+    task = JapaneseShardTask(fmt, args.encoding, args.rechunk, args.output_format, args.model,
+                             errors=args.encoding_errors)
+    settings = {"format": fmt, "encoding": args.encoding, "rechunk": args.rechunk,
                 "output_format": args.output_format}
-    run_in_shards(args, "ja parse", task, parser, args.model, args.format, settings,
-                  lambda result: coverage.add_counted(result.coverage))
+    run_in_shards(args, "ja parse", task, parser, args.model, fmt, settings,
+                  lambda result: coverage.add_counted(result.coverage), stream=stream)
     warning = coverage.warning("<stdin>" if args.input == "-" else args.input)
     if warning:
         warn(warning)
@@ -263,13 +327,11 @@ def parse_in_shards(args: argparse.Namespace, parser: object, coverage: object) 
 def run_evaluate(args: argparse.Namespace) -> int:
     from parser.bunsetsu.bunsetsu_files import file_scores
 
-    if args.gold == "-":
-        raise InputError("ja evaluate: the gold file must be a file; only the system output "
-                         "may come from stdin (-)")
     if wants_report(args, "ja evaluate"):
         return run_bunsetsu_report(args)
     check_input_paths([args.gold, args.system])
     scores = file_scores(args.gold, args.system, args.format, args.encoding, args.chunked,
-                         gold_format=args.gold_format, by_characters=args.by_characters)
+                         gold_format=args.gold_format, by_characters=args.by_characters,
+                         errors=args.encoding_errors)
     print(json.dumps(scores, sort_keys=True) if args.json else bunsetsu_summary(scores))
     return 0

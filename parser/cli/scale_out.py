@@ -5,16 +5,18 @@ is read, and the run in shards they ask for (parser/scale_out/). Dask is importe
 from __future__ import annotations
 
 import argparse
+import hashlib
 import io
 import math
 import os
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, BinaryIO
 
 from features.errors import InputError
-from parser.cli.common import file_sha256, progress_bar
+from features.input_files import input_name, is_regular_file
+from parser.cli.common import progress_bar
 
 SCHEDULER_VARIABLE = "DASK_SCHEDULER_ADDRESS"
 _SIZE = re.compile(r"([0-9]+)\s*([KMG]?)i?B?", re.I)
@@ -89,15 +91,16 @@ def check_scale_out(args: argparse.Namespace, command: str, encoding: str = "utf
     if args.output_dir is not None and getattr(args, "output", None) is not None:
         raise InputError(f"{command}: -o writes one file and --output-dir a folder of parts; "
                          "give one of them")
-    if args.resume and args.input == "-":
-        raise InputError(f"{command}: --resume reads the input again, so it must be a file, "
-                         "not standard input")
     if any(c.encode(encoding) != c.encode("ascii") for c in "\n\t\r #E"):
         raise InputError(f"{command}: --encoding {encoding} does not write line ends and "
                          "ASCII as ASCII does, so the input cannot be cut into shards; run "
                          "without --workers, --scheduler and --output-dir")
     if args.output_dir is not None:
         check_parts_folder(args.output_dir, args.resume)
+    if args.resume and not is_regular_file(args.input):
+        raise InputError(f"{command}: --resume reads the input again, so it must be a regular "
+                         f"file, not {input_name(args.input)} (standard input, a pipe or a "
+                         "FIFO can be read once)")
 
 
 def check_workers(args: argparse.Namespace, command: str) -> None:
@@ -157,39 +160,61 @@ def make_runner(args: argparse.Namespace, task: Any, model: Any, model_path: str
     return runners.InProcessRunner(task, model)
 
 
+def file_sha256(path: str) -> str:
+    """The sha256 of a regular file's bytes."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
 def input_identity(path: str) -> dict[str, Any]:
-    """The input as an output folder records it: its path, size and sha256."""
-    if path == "-":
-        return {"path": "<stdin>"}
+    """The input as an output folder records it: its path, size and sha256 (of a regular
+    file; standard input, a pipe or a FIFO can be read once, by the run, and is recorded by
+    its name)."""
+    if not is_regular_file(path):
+        return {"path": input_name(path)}
     return {"path": os.path.abspath(path), "size": os.path.getsize(path),
             "sha256": file_sha256(path)}
+
+
+def model_identity(model: Any, model_path: str) -> dict[str, Any]:
+    """The model as an output folder records it: the sha256 of its file (of the bytes it
+    pickles as when the file cannot be read again)."""
+    if is_regular_file(model_path):
+        return {"sha256": file_sha256(model_path)}
+    return {"sha256": hashlib.sha256(model.pickle_bytes()).hexdigest()}
 
 
 def run_in_shards(args: argparse.Namespace, command: str, task: Any, model: Any,
                   model_path: str, input_format: str, settings: dict[str, Any],
                   on_result: Callable[[Any], None] = lambda result: None,
-                  output: str | None = None, discard_output: bool = False) -> dict[str, Any]:
+                  output: str | None = None, discard_output: bool = False,
+                  stream: BinaryIO | None = None) -> dict[str, Any]:
     """The input of args parsed in shards by task on model, as the options ask; the tallies of
     the shards, summed. on_result(result) is told of each shard's result. Without
     --output-dir, the output goes to output (default: args.output; None or "-": standard
-    output), or nowhere with discard_output."""
+    output), or nowhere with discard_output. stream: the input already opened (its start
+    read to tell what it holds), else args.input is opened."""
     from features.output_files import output_stream
     from parser.formats.record_boundaries import cut_rule_of
-    from parser.formats.streaming import input_stream
+    from parser.formats.streaming import opened_or_given
     from parser.scale_out.parts_directory import PartsDirectory
     from parser.scale_out.sharded_run import run_to_parts, run_to_stream
     from parser.scale_out.shards import cut_shards
 
-    name = "<stdin>" if args.input == "-" else args.input
+    name = input_name(args.input)
     parts = None
     if args.output_dir is not None:
         identity = {"command": command, "input": input_identity(args.input),
-                    "model": {"sha256": file_sha256(model_path)}, "settings": settings,
+                    "model": model_identity(model, model_path), "settings": settings,
                     "shard_bytes": args.shard_size}
         parts = PartsDirectory(args.output_dir, identity, args.resume)
-    runner = make_runner(args, task, model, model_path)
-    total = None if args.input == "-" else max(1, math.ceil(os.path.getsize(args.input)
-                                                           / args.shard_size))
+    runner = make_runner(args, task, model,
+                         model_path if is_regular_file(model_path) else None)
+    total = (max(1, math.ceil(os.path.getsize(args.input) / args.shard_size))
+             if is_regular_file(args.input) else None)
     progress: Any = None
 
     def done(result: Any) -> None:
@@ -198,7 +223,7 @@ def run_in_shards(args: argparse.Namespace, command: str, task: Any, model: Any,
             on_result(result)
 
     try:
-        with input_stream(args.input) as (stream, more_ready):
+        with opened_or_given(args.input, stream) as (stream, more_ready):
             shards = cut_shards(stream, cut_rule_of(input_format), args.shard_size, name,
                                 more_ready)
             if parts is not None:

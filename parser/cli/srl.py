@@ -24,7 +24,7 @@ from parser.cli.clf_trees import (
     check_kernel_options,
     check_positive_option,
 )
-from parser.cli.common import file_sha256, progress_bar, subcommands, warn
+from parser.cli.common import progress_bar, read_hashed, subcommands, warn
 from parser.cli.scale_out import (
     add_scale_out_options,
     check_scale_out,
@@ -97,9 +97,6 @@ def register(srl: argparse.ArgumentParser) -> None:
 def run_evaluate(args: argparse.Namespace) -> int:
     from parser.srl.evaluate import file_scores
 
-    if args.gold == "-":
-        raise InputError("srl evaluate: the gold file must be a file; only the system output "
-                         "may come from stdin (-)")
     check_input_paths([args.gold, args.system])
     scores = file_scores(args.gold, args.system, LAYOUTS[args.layout])
     if args.json:
@@ -136,13 +133,12 @@ def run_train(args: argparse.Namespace) -> int:
     if args.epochs is not None and args.epochs < 1:
         raise InputError(f"srl train: --epochs must be >= 1, not {args.epochs}")
     check_positive_option("srl train", "-C", args.C)
-    if args.train == "-":
-        raise InputError("srl train: the training file must be a file, not stdin")
     check_output_path(args.model, "model")
     check_input_paths([args.train])
     check_output_apart(args.model, [args.train], "model")
     started = time.perf_counter()
-    sentences = list(read_gold_conll(args.train, layout=LAYOUTS[args.layout]))
+    sentences, train_sha256 = read_hashed(args.train, lambda stream, name: list(
+        read_gold_conll(None, layout=LAYOUTS[args.layout], stream=stream, name=name)))
     epochs = DEFAULT_EPOCHS if args.epochs is None else args.epochs
     progress = progress_bar(args, unit=" steps", desc="training")
     try:
@@ -161,7 +157,7 @@ def run_train(args: argparse.Namespace) -> int:
         label = "+1" if training["positives"] else "-1"
         warn(f"{args.train}: every instance is {label}; the model gives it to all")
     detector.save(args.model, {"learner": args.learner, "data": Path(args.train).name,
-                               "data_sha256": file_sha256(args.train)})
+                               "data_sha256": train_sha256})
     model = detector.model
     summary = {**training, **detector.timings, "learner": args.learner, "n_trees": model.n_trees,
                "n_dag_nodes": model.n_dag_nodes, "seconds": round(seconds, 3),

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shlex
 import sys
 from collections.abc import Callable
@@ -13,13 +12,14 @@ from functools import partial
 from typing import IO, BinaryIO
 
 from features.errors import InputError
-from features.input_files import check_input_paths
+from features.input_files import check_input_paths, input_name
 from features.output_files import check_output_apart, check_output_path
 from parser.cli.common import (
     add_backend_setting,
-    file_sha256,
     parse_streams,
     progress_log,
+    read_hashed,
+    same_input,
     subcommands,
     text_encoding,
     warn,
@@ -118,13 +118,17 @@ def add_io_options(command: argparse.ArgumentParser) -> None:
                          help="of the input and output files and of stdout (default utf-8)")
 
 
-def read_tagged(path: str, args: argparse.Namespace) -> list[Sentence]:
-    """All sentences of a training or dev file; every word must have a UPOS."""
-    sentences = list(read_conll(path, fmt=args.format, encoding=args.encoding))
+def read_tagged(path: str | None, args: argparse.Namespace, stream: BinaryIO | None = None,
+                name: str | None = None) -> list[Sentence]:
+    """All sentences of a training or dev file (or of stream, named name); every word must
+    have a UPOS."""
+    sentences = list(read_conll(path, fmt=args.format, encoding=args.encoding, stream=stream,
+                                name=name))
+    where = name or input_name(path or "-")
     for sentence in sentences:
         for word, upos in enumerate(sentence.upos, 1):
             if upos == "_":
-                raise ConllFormatError(f"{path}:{sentence.line_number(word)}: UPOS is missing "
+                raise ConllFormatError(f"{where}:{sentence.line_number(word)}: UPOS is missing "
                                        '("_"); a tagger learns from tagged words')
     return sentences
 
@@ -146,9 +150,10 @@ def run_train(args: argparse.Namespace) -> int:
         raise InputError(f"tag train: {error}") from None
     check_input_paths([args.train, args.dev])
     check_output_apart(args.model, [args.train, args.dev], "model")
-    if args.dev and os.path.samefile(args.train, args.dev):
+    if same_input(args.train, args.dev):
         warn(f"--dev {args.dev} is the training file: its scores are not those of unseen text")
-    train = read_tagged(args.train, args)
+    train, train_sha256 = read_hashed(args.train, lambda stream, name: read_tagged(
+        None, args, stream, name))
     dev = read_tagged(args.dev, args) if args.dev else None
     from parser.tagging.tagger import Tagger
     from parser.tagging.training import tag_scores
@@ -156,7 +161,7 @@ def run_train(args: argparse.Namespace) -> int:
     tagger = Tagger(config)
     tagger.train(train, log=log)
     header = {"training_command": shlex.join(["polyparse"] + sys.argv[1:]),
-              "train_sha256": file_sha256(args.train)}
+              "train_sha256": train_sha256}
     if dev is not None:
         scores = tag_scores(tagger, dev)
         header["dev_scores"] = scores
@@ -205,9 +210,6 @@ class _NoCoverage:
 def run_evaluate(args: argparse.Namespace) -> int:
     from parser.dependency.evaluate import evaluate
 
-    if args.gold == "-":
-        raise InputError("tag evaluate: the gold file must be a file; only the system output "
-                         "may come from stdin (-)")
     check_input_paths([args.gold, args.system])
     gold = read_conll(args.gold, fmt=args.format, encoding=args.encoding)
     system = read_conll(args.system, fmt=args.format, encoding=args.encoding)

@@ -10,7 +10,7 @@ import sys
 from features.errors import InputError
 from features.input_files import check_input_paths
 from features.output_files import check_output_apart, check_output_path
-from parser.cli.common import file_sha256, parse_streams, progress_log, subcommands, text_encoding
+from parser.cli.common import parse_streams, progress_log, read_hashed, subcommands, text_encoding
 
 # Formats of tokenizer input (parser/tokenize/reading.py's TEXT_FORMATS, kept here so that
 # --help loads nothing).
@@ -73,11 +73,14 @@ def run_train(args: argparse.Namespace) -> int:
     check_output_path(args.model, "model")
     check_input_paths([args.train, args.dev])
     check_output_apart(args.model, [args.train, args.dev], "model")
+    from parser.formats.conll import read_conll
     from parser.tokenize.model import train_tokenizer
 
-    model = train_tokenizer(args.train, C=args.C, log=log)
+    sentences, train_sha256 = read_hashed(args.train, lambda stream, name: list(read_conll(
+        None, require_deprel=False, stream=stream, name=name)))
+    model = train_tokenizer(sentences, C=args.C, log=log)
     header = {"training_command": shlex.join(["polyparse"] + sys.argv[1:]),
-              "train_sha256": file_sha256(args.train)}
+              "train_sha256": train_sha256}
     if args.dev:
         from parser.tokenize.scoring import raw_text_scores
 
@@ -109,9 +112,6 @@ def run_evaluate(args: argparse.Namespace) -> int:
     from parser.dependency.evaluate import evaluate
     from parser.formats.conll import read_conll
 
-    if args.gold == "-":
-        raise InputError("tokenize evaluate: the gold file must be a file; only the system "
-                         "output may come from stdin (-)")
     check_input_paths([args.gold, args.system])
     gold = read_conll(args.gold, encoding=args.encoding, require_deprel=False)
     system = read_conll(args.system, encoding=args.encoding, require_deprel=False)

@@ -6,7 +6,8 @@ from __future__ import annotations
 import os
 
 from classifiers.model_bytes import Buffer
-from classifiers.model_file import model_format, model_format_of_bytes
+from classifiers.model_file import model_file_data, model_format_of_bytes
+from features.input_files import input_name
 from parser.dependency.beam_parser import BeamParser
 from parser.dependency.dependency_parser import DependencyParser
 
@@ -19,8 +20,9 @@ def _parser_class(found: str | None) -> type[DependencyParser] | type[BeamParser
 
 
 def load_dependency_model(path: str | os.PathLike) -> DependencyModel:
-    """The parser of a dependency model file of either kind."""
-    return _parser_class(model_format(path)).load(path)
+    """The parser of a dependency model file of either kind (read once: it may be a pipe)."""
+    data = model_file_data(path)
+    return _parser_class(model_format_of_bytes(data)).load_data(data, input_name(path))
 
 
 def dependency_model_from_bytes(data: Buffer, source: str = "model bytes") -> DependencyModel:

@@ -3,7 +3,8 @@
 A file is read in full batches; a pipe or a terminal is cut into a batch whenever no more input
 is waiting, so that a pipeline feeding one sentence at a time gets each one back at once. Each
 batch's output is written (and, unless the output is a regular file, flushed) before the next
-batch is read: a sentence parsed is a sentence written.
+batch is read: a sentence parsed is a sentence written, and so is every sentence before one that
+cannot be read (the error follows them).
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import IO, BinaryIO, TypeVar
 
+from features.errors import InputError
 from features.output_files import is_regular_stream
 
 Item = TypeVar("Item")
@@ -30,6 +32,17 @@ def input_stream(path: str) -> Iterator[tuple[BinaryIO, Callable[[], bool]]]:
         yield stream, more_ready(stream)
 
 
+@contextmanager
+def opened_or_given(path: str, stream: BinaryIO | None
+                    ) -> Iterator[tuple[BinaryIO, Callable[[], bool]]]:
+    """input_stream(path), or the stream given (already open, left open) with its test."""
+    if stream is None:
+        with input_stream(path) as opened:
+            yield opened
+        return
+    yield stream, more_ready(stream)
+
+
 def more_ready(stream: BinaryIO) -> Callable[[], bool]:
     """A test telling whether more of stream's input is waiting to be read."""
     if is_regular_stream(stream):
@@ -41,13 +54,20 @@ def more_ready(stream: BinaryIO) -> Callable[[], bool]:
 def ready_batches(sentences: Iterable[Item], size: int,
                   more_ready: Callable[[], bool]) -> Iterator[list[Item]]:
     """Batches of at most size sentences; a batch is also cut when more_ready() says that no
-    more input is waiting."""
+    more input is waiting. When reading a sentence fails (bad input), the sentences read
+    before it are a last batch, and the error comes when the next batch is asked for: every
+    sentence before a bad one is written."""
     batch: list[Item] = []
-    for sentence in sentences:
-        batch.append(sentence)
-        if len(batch) == size or not more_ready():
+    try:
+        for sentence in sentences:
+            batch.append(sentence)
+            if len(batch) == size or not more_ready():
+                yield batch
+                batch = []
+    except InputError:
+        if batch:
             yield batch
-            batch = []
+        raise
     if batch:
         yield batch
 

@@ -25,6 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from features.errors import InputError
+from features.input_files import input_name
 from parser.formats.gold_conll import (
     PROPBANK_RELEASE,
     ConllSrlSentence,
@@ -128,10 +129,9 @@ def check_pair(gold: ConllSrlSentence, system: ConllSrlSentence, gold_name: str,
 
 def file_scores(gold: str | os.PathLike, system: str | os.PathLike,
                 layout: GoldConllLayout = PROPBANK_RELEASE) -> dict[str, float | int]:
-    """The scores (module notes) of a system gold_conll file ("-": standard input) against a
-    gold one."""
-    gold_name = os.fspath(gold)
-    system_name = "<stdin>" if os.fspath(system) == "-" else os.fspath(system)
+    """The scores (module notes) of a system gold_conll file against a gold one (either may
+    be "-": standard input)."""
+    gold_name, system_name = input_name(gold), input_name(system)
     counts = boundary_counts(read_gold_conll(gold, layout=layout),
                              read_gold_conll(system, layout=layout), gold_name, system_name)
     return counts.scores()

@@ -5,7 +5,7 @@ from a UD treebank; loading the bundled English (EWT) one."""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +15,7 @@ from parser.tokenize.sentence_split import SentenceSplitter, candidate_features,
 from parser.tokenize.words import MultiwordRules
 
 if TYPE_CHECKING:
+    from parser.formats.conll import Sentence
     from parser.tokenize.treebank_text import TreebankSentence
 
 __all__ = ["FORMAT", "TOKENIZER_NAME", "TokenizerModel", "bundled_tokenizer", "load_tokenizer",
@@ -160,10 +161,12 @@ def sentence_examples(sentences: list[TreebankSentence], abbreviations: frozense
     return rows, labels
 
 
-def train_tokenizer(train: str | os.PathLike, C: float = 0.1, min_feature_count: int = 1,
+def train_tokenizer(train: str | os.PathLike | Iterable[Sentence], C: float = 0.1,
+                    min_feature_count: int = 1,
                     log: Callable[[str], None] | None = None) -> TokenizerModel:
     """Learn the lexicon and the sentence classifier (the `linear` backend) from a CoNLL-U
-    treebank with `# text`, `# newpar` and SpaceAfter=No."""
+    treebank (a path, or its sentences already read) with `# text`, `# newpar` and
+    SpaceAfter=No."""
     import numpy as np
 
     from classifiers.linear.poly2_linear_svm import LinearSVM

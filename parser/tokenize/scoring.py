@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import os
 
+from features.input_files import input_name
 from parser.dependency.evaluate import evaluate
 from parser.formats.conll import read_conll
 from parser.tokenize.model import TokenizerModel
@@ -17,9 +18,10 @@ __all__ = ["raw_text_scores"]
 
 def raw_text_scores(tokenizer: TokenizerModel, gold: str | os.PathLike) -> dict[str, float]:
     """F1 (and precision, recall) of Tokens, Sentences and Words on gold's raw text."""
-    system = list(read_raw(stream=io.StringIO(raw_text(gold)), tokenizer=tokenizer))
-    scores = evaluate(read_conll(gold, require_deprel=False), system,
-                      gold_name=os.fspath(gold), system_name="<tokenized>")
+    gold_sentences = list(read_conll(gold, require_deprel=False))
+    system = list(read_raw(stream=io.StringIO(raw_text(gold_sentences)), tokenizer=tokenizer))
+    scores = evaluate(gold_sentences, system, gold_name=input_name(gold),
+                      system_name="<tokenized>")
     result: dict[str, float] = {}
     for name in ("Tokens", "Sentences", "Words"):
         result[name] = getattr(scores, name)

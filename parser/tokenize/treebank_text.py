@@ -11,10 +11,10 @@ tokenizer learns from the tokens and the spaces between them; the evaluation fro
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from parser.formats.conll import read_conll
+from parser.formats.conll import Sentence, read_conll
 
 __all__ = ["TreebankSentence", "raw_text", "treebank_sentences"]
 
@@ -34,9 +34,15 @@ class TreebankSentence:
     new_paragraph: bool = False
 
 
-def treebank_sentences(path: str | os.PathLike) -> Iterator[TreebankSentence]:
-    """The sentences of a CoNLL-U file with their tokens (empty nodes left out)."""
-    for sentence in read_conll(path, require_deprel=False):
+Treebank = str | os.PathLike | Iterable[Sentence]
+
+
+def treebank_sentences(treebank: Treebank) -> Iterator[TreebankSentence]:
+    """The sentences of a CoNLL-U file (a path, or its sentences already read) with their
+    tokens (empty nodes left out)."""
+    sentences = (read_conll(treebank, require_deprel=False)
+                 if isinstance(treebank, (str, os.PathLike)) else treebank)
+    for sentence in sentences:
         text = ""
         new_paragraph = False
         for line in sentence.lines:
@@ -66,12 +72,13 @@ def treebank_sentences(path: str | os.PathLike) -> Iterator[TreebankSentence]:
         yield result
 
 
-def raw_text(path: str | os.PathLike) -> str:
-    """The raw text of a CoNLL-U file as conllu_to_text.pl writes it (see the module notes)."""
+def raw_text(treebank: Treebank) -> str:
+    """The raw text of a CoNLL-U file (a path, or its sentences already read) as
+    conllu_to_text.pl writes it (see the module notes)."""
     lines: list[str] = []
     buffer = ""
     first = True
-    for sentence in treebank_sentences(path):
+    for sentence in treebank_sentences(treebank):
         if sentence.new_paragraph and not first:
             if buffer:
                 lines.append(buffer)

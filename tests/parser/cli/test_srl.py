@@ -46,9 +46,11 @@ def test_bad_input_is_one_line(fixture: str, line: int, problem: str) -> None:
         assert result.stdout == ""
 
 
-def test_gold_from_stdin_is_refused() -> None:
-    result = polyparse("srl", "evaluate", "-", str(GOOD))
-    one_line(result, "the gold file must be a file")
+def test_gold_from_stdin() -> None:
+    with GOOD.open("rb") as gold:
+        result = polyparse("srl", "evaluate", "-", str(GOOD), "--json", stdin=gold)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["F1"] == 100.0
 
 
 @pytest.mark.parametrize("learner", ["voted-perceptron", "perceptron", "svm", "cpa"])
