@@ -1,9 +1,10 @@
-"""Japanese raw text, one sentence a line, read as sentences of UniDic morphemes.
+"""Japanese raw text, one sentence a line, read as sentences of morphemes.
 
-Each line is segmented and tagged by MeCab with unidic-lite (parser/formats/unidic_text.py) and
-becomes a ``BunsetsuSentence`` without bunsetsu, as if MeCab's output had been read as CaboCha
-(its lines are the morpheme lines and ``EOS``), so that the chunker makes its bunsetsu and the
-parser its heads, and it is written back as CaboCha or KNP. A blank line is an empty sentence
+Each line is segmented and tagged by MeCab (parser/formats/mecab_text.py; UniDic unless the
+dictionary of another tag scheme is asked for) and becomes a ``BunsetsuSentence`` without
+bunsetsu, as if MeCab's output had been read as CaboCha (its lines are the morpheme lines and
+``EOS``), so that the chunker makes its bunsetsu and the parser its heads, and it is written
+back as CaboCha or KNP. A blank line is an empty sentence
 (a bare ``EOS``, as MeCab writes it), so the output keeps one sentence per input line. Messages
 name the input line.
 """
@@ -15,8 +16,8 @@ from typing import BinaryIO, TextIO
 
 from parser.formats.bunsetsu_sentence import BunsetsuFormatError, BunsetsuSentence, input_source
 from parser.formats.cabocha import read_cabocha_block
+from parser.formats.mecab_text import MeCabTagger
 from parser.formats.text_lines import line_chunks
-from parser.formats.unidic_text import UniDicTagger
 
 __all__ = ["read_raw_japanese"]
 
@@ -25,16 +26,19 @@ def read_raw_japanese(
     path: str | os.PathLike | TextIO | BinaryIO | None,
     encoding: str = "utf-8",
     name: str | None = None,
-    tagger: UniDicTagger | None = None,
+    tagger: MeCabTagger | None = None,
     first_line: int = 1,
+    errors: str = "strict",
 ) -> Iterator[BunsetsuSentence]:
-    """Yield a sentence of UniDic morphemes for each line of the input (a path, "-" or None
-    for standard input, or an open stream); first_line numbers its first line."""
-    tagger = tagger or UniDicTagger()
+    """Yield a sentence of morphemes for each line of the input (a path, "-" or None for
+    standard input, or an open stream), tagged by tagger (default: MeCab with UniDic);
+    first_line numbers its first line; errors: what a byte that is not valid in the encoding
+    does (parser/formats/text_lines.py)."""
+    tagger = tagger or MeCabTagger()
     path, stream, display = input_source(path, name)
     lineno = first_line - 1
     for chunk in line_chunks(path, stream, encoding, display, BunsetsuFormatError,
-                             first_line):
+                             first_line, errors):
         for text in chunk:
             lineno += 1
             if "\t" in text:
@@ -43,4 +47,4 @@ def read_raw_japanese(
                     "fields with tabs and spaces; replace it with a space)")
             lines = tagger.morpheme_lines(text)
             lines.append("EOS")
-            yield read_cabocha_block(lines, lineno, display, "unidic")
+            yield read_cabocha_block(lines, lineno, display, tagger.tagset)

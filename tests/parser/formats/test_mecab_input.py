@@ -84,9 +84,9 @@ def _fugashi_output(args: str | None) -> str:
     fugashi = pytest.importorskip("fugashi")
     if args is None:
         pytest.importorskip("unidic_lite")
-        from parser.formats.unidic_text import UniDicTagger
+        from parser.formats.mecab_text import MeCabTagger
 
-        return "\n".join(UniDicTagger().morpheme_lines(SENTENCE)) + "\nEOS\n"
+        return "\n".join(MeCabTagger().morpheme_lines(SENTENCE)) + "\nEOS\n"
     return fugashi.GenericTagger(args).parse(SENTENCE) + "\n"
 
 
@@ -112,8 +112,8 @@ def test_empty_sentences_are_kept():
 
 @pytest.mark.parametrize("text, line, problem", [
     ("* 0 -1D\n" + IPADIC, 1, "a bunsetsu line in MeCab output"),
-    ("太郎\tタロウ\tタロウ\t太郎\t名詞-固有名詞-人名-名\t\t\t1\nEOS\n", 1,
-     "tab-separated fields after the surface"),
+    # MeCab's -Ochasen output (surface, reading, base, pos, cType, cForm).
+    ("太郎\tタロウ\t太郎\t名詞-固有名詞-人名-名\t\t\nEOS\n", 1, "6 tab-separated fields"),
     ("太郎\t名詞,固有名詞\nEOS\n", 1, "2 features"),
 ])
 def test_what_is_not_mecab_output_is_one_line(text, line, problem):

@@ -1,4 +1,4 @@
-"""unidic_bunsetsu.py: gold bunsetsu trees carried over to UniDic morphemes by characters, with
+"""mecab_bunsetsu.py: gold bunsetsu trees carried over to UniDic morphemes by characters, with
 the merge rule for a morpheme that crosses a gold boundary, and its statistics; on the real
 corpora when POLYPARSE_CORPORA is set."""
 from __future__ import annotations
@@ -16,10 +16,10 @@ from parser.formats.cabocha import read_cabocha
 from parser.formats.knp import read_knp
 
 ROOT = Path(__file__).resolve().parents[2]
-SCRIPT = ROOT / "corpora_scripts" / "unidic_bunsetsu.py"
+SCRIPT = ROOT / "corpora_scripts" / "mecab_bunsetsu.py"
 sys.path.insert(0, str(ROOT / "corpora_scripts"))
 
-from unidic_bunsetsu import realigned  # noqa: E402
+from mecab_bunsetsu import realigned  # noqa: E402
 
 # むかし|むかし、ある 村に 住んで いた。: four gold bunsetsu (JUMAN's), of which the first two
 # are one UniDic morpheme むかしむかし.
@@ -72,7 +72,8 @@ def test_the_script_writes_cabocha_over_unidic_morphemes(tmp_path):
     ids = tmp_path / "ids"
     ids.write_text("t00000001\n", encoding="utf-8")
     out = tmp_path / "out.cabocha"
-    result = subprocess.run([sys.executable, str(SCRIPT), "--ids", str(ids), "--corpus",
+    result = subprocess.run([sys.executable, str(SCRIPT), "--dictionary", "unidic", "--ids",
+                             str(ids), "--corpus",
                              str(tmp_path / "knp"), "-o", str(out), "--json"],
                             capture_output=True, text=True, timeout=120, check=False)
     assert result.returncode == 0, result.stderr
@@ -90,11 +91,60 @@ def test_wac_dev_realigns_with_few_crossings(tmp_path):
     pytest.importorskip("fugashi")
     pytest.importorskip("unidic_lite")
     corpora = Path(os.environ["POLYPARSE_CORPORA"]) / "ja_wac"
-    result = subprocess.run([sys.executable, str(SCRIPT), "--ids", str(corpora / "id/dev.id"),
+    result = subprocess.run([sys.executable, str(SCRIPT), "--dictionary", "unidic",
+                             "--ids", str(corpora / "id/dev.id"),
                              "--corpus", str(corpora / "knp"), "-o", str(tmp_path / "o"),
                              "--json"], capture_output=True, text=True, timeout=300,
                             check=False)
     stats = json.loads(result.stdout)
     # As the bundled model's notes state: 443 sentences, one boundary crossed.
     assert stats["sentences"] == 443 and stats["boundaries_crossed"] == 1
-    assert stats["unidic_morphemes"] > stats["gold_morphemes"]
+    assert stats["mecab_morphemes"] > stats["gold_morphemes"]
+
+
+# 学者と | して | 知られる。: KNP's corpora cut a bunsetsu after と; IPAdic reads として as one
+# particle (格助詞,連語), as CaboCha does.
+AS_A = """# S-ID:t-2
+* 1D
+学者 がくしゃ 学者 名詞 6 普通名詞 1 * 0 * 0
+と と と 助詞 9 格助詞 1 * 0 * 0
+* 2D
+して して する 動詞 2 * 0 サ変動詞 16 タ系連用テ形 14
+* -1D
+知られる しられる 知られる 動詞 2 * 0 母音動詞 1 基本形 2
+。 。 。 特殊 1 句点 1 * 0 * 0
+EOS
+"""
+
+
+def test_the_script_writes_cabocha_over_ipadic_morphemes(tmp_path):
+    pytest.importorskip("fugashi")
+    pytest.importorskip("ipadic")
+    knp = tmp_path / "knp" / "t0000000"
+    knp.mkdir(parents=True)
+    (knp / "t00000002.knp").write_text(AS_A, encoding="utf-8")
+    ids = tmp_path / "ids"
+    ids.write_text("t00000002\n", encoding="utf-8")
+    out = tmp_path / "out.cabocha"
+    result = subprocess.run([sys.executable, str(SCRIPT), "--dictionary", "ipadic", "--ids",
+                             str(ids), "--corpus", str(tmp_path / "knp"), "-o", str(out),
+                             "--json"], capture_output=True, text=True, timeout=120,
+                            check=False)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["boundaries_crossed"] == 1
+    (sentence,) = read_cabocha(str(out))
+    assert sentence.tagset == "ipadic" and "として" in sentence.surface
+    texts = ["".join(sentence.surface[a:b]) for a, b in
+             zip(sentence.chunk_starts, [*sentence.chunk_starts[1:], len(sentence.surface)])]
+    assert texts == ["学者として", "知られる。"] and sentence.heads == [1, -1]
+
+
+def test_a_dictionary_that_is_not_installed_is_one_line(tmp_path):
+    blocked = ("import sys; sys.modules['ipadic'] = None; sys.argv[0] = 'mecab_bunsetsu.py'; "
+               f"sys.path.insert(0, {str(SCRIPT.parent)!r}); import mecab_bunsetsu; "
+               "sys.exit(mecab_bunsetsu.main(['--dictionary', 'ipadic', '--ids', 'i', "
+               "'--corpus', 'c', '-o', 'o']))")
+    result = subprocess.run([sys.executable, "-c", blocked], cwd=tmp_path, capture_output=True,
+                            text=True, check=False)
+    assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
+    assert "pip install fugashi ipadic" in result.stderr and not (tmp_path / "o").exists()
