@@ -219,6 +219,21 @@ def _number(text: bytes) -> float | None:
         return None
 
 
+def example_line(data: bytes, k: int, first_line: int = 1) -> int:
+    """The line number of example k (0-based) of svmlight bytes, blank and comment lines
+    counted as the reader counts them (line numbers start at first_line); for messages about an
+    example found after reading."""
+    if data.startswith(BOM):
+        data = data[len(BOM):]
+    seen = 0
+    for number, line in enumerate(data.split(b"\n"), first_line):
+        if line.split(b"#", 1)[0].strip():
+            if seen == k:
+                return number
+            seen += 1
+    raise IndexError(f"the data holds {seen} examples, not {k + 1}")
+
+
 def _raise_first_error(
     data: bytes, name: str, lines_before: int, n_features: int | None, id_offset: int
 ) -> None:

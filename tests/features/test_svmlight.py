@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from features.binary_matrix import BinaryMatrix
-from features.errors import InputError
+from features.errors import InputError, InputWarning
 from features.svmlight import (
     SvmlightFormatError,
     parse_line,
@@ -215,3 +215,16 @@ def test_chunked_reading_agrees_with_one_chunk(lines: list[bytes], chunk: int) -
         assert outcome() == whole
     finally:
         svmlight.CHUNK_BYTES = saved
+
+
+def test_example_line_counts_lines_as_the_reader_does() -> None:
+    from features.svmlight import example_line
+
+    data = b"\xef\xbb\xbf# head\n1 1:1\n\n  \n-1 2:1 # note\n#\n1 qid:3 3:1\n2"
+    with pytest.warns(InputWarning, match="query ids"):
+        _, y = parse_svmlight(data, "x.svm")
+    assert len(y) == 4
+    assert [example_line(data, k) for k in range(4)] == [2, 5, 7, 8]
+    assert example_line(data, 1, first_line=10) == 14
+    with pytest.raises(IndexError):
+        example_line(data, 4)
