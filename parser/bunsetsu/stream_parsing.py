@@ -1,9 +1,10 @@
 """The bunsetsu parser over KNP / CaboCha streams: what `polyparse ja parse` does between opening
 its input and its output.
 
-UTF-8 KNP that is not rechunked takes the fast path (KnpStreamParser): the scanner of
-parser/formats/knp_scan.pyx reads the bytes, the decoder parses them, and only the bunsetsu
-heads of the input bytes are rewritten. Everything else is read into BunsetsuSentence objects
+UTF-8 KNP and CaboCha that are not rechunked (nor written in the other format) take the fast
+path (KnpStreamParser): the scanner of parser/formats/knp_scan.pyx or cabocha_scan.pyx reads
+the bytes, the decoder parses them, and only the bunsetsu heads of the input bytes are
+rewritten. Everything else is read into BunsetsuSentence objects
 and written back by parser/formats/ (parser/formats/streaming.py: batches as the input arrives,
 each written at once).
 """
@@ -12,17 +13,21 @@ from __future__ import annotations
 import codecs
 import io
 import os
+import warnings
 from collections.abc import Callable
 from typing import IO, Any, BinaryIO
 
-from features.errors import InputError
+from features.errors import InputError, InputWarning
+from features.interning import UNKNOWN
 from features.output_files import is_regular_stream
 from parser.bunsetsu.bunsetsu_files import parsed_blocks
 from parser.bunsetsu.bunsetsu_parser import POS_COLUMN, BunsetsuParser
+from parser.bunsetsu.tagset_coverage import TagsetCoverage
 from parser.formats.bunsetsu import OUTPUT_FORMAT, read_bunsetsu
 from parser.formats.bunsetsu_sentence import BunsetsuSentence
 from parser.formats.streaming import write_batches
 from parser.formats.tag_coverage import TagCoverage
+from parser.formats.tag_schemes import SCHEME_MARKS, SCHEMES_IN_ORDER
 
 # Sentences parsed at once by the Python path (a pipe is cut sooner).
 PARSE_BATCH = 2000
@@ -35,36 +40,47 @@ BATCH_BYTES = 4 << 20
 # THREAD_SENTENCES sentences.
 MAX_THREADS = 8
 THREAD_SENTENCES = 500
+# The formats the fast path reads.
+FAST_FORMATS = ("knp", "cabocha")
 
 
 def knp_fast_path(fmt: str, encoding: str, rechunk: bool, output_format: str | None = None
                   ) -> bool:
-    """Whether a parse reads its input by the KNP fast path (and writes bytes): KNP in UTF-8,
-    not rechunked, written as KNP."""
+    """Whether a parse reads its input by the fast path of KnpStreamParser (and writes bytes):
+    KNP or CaboCha in UTF-8, not rechunked, written in its own format."""
     try:
         utf8 = codecs.lookup(encoding).name == "utf-8"
     except LookupError:
         return False
-    return fmt == "knp" and output_format in (None, "knp") and not rechunk and utf8
+    return fmt in FAST_FORMATS and output_format in (None, fmt) and not rechunk and utf8
+
+
+def text_dictionary(parser: BunsetsuParser) -> str:
+    """The tag scheme whose MeCab dictionary segments raw text for parser
+    (parser/formats/mecab_text.py): that of its training data, JUMAN's when the model does
+    not say (its features then read JUMAN's names)."""
+    return parser.tagset or "juman"
 
 
 def parse_bunsetsu_stream(parser: BunsetsuParser, stream: BinaryIO,
                           more_ready: Callable[[], bool], out: IO, *, fmt: str = "knp",
-                          encoding: str = "utf-8", rechunk: bool = False,
-                          output_format: str | None = None,
+                          encoding: str = "utf-8", errors: str = "strict",
+                          rechunk: bool = False, output_format: str | None = None,
                           name: str = "<stdin>", model_name: str = "the model",
                           coverage: TagCoverage | None = None,
                           progress: Callable[[int], object] | None = None) -> None:
     """Parse every sentence of stream and write it to out with its new bunsetsu heads (and
     bunsetsu lines where it had none, or all of them with rechunk). out takes bytes when
     knp_fast_path(fmt, encoding, rechunk, output_format), else text; output_format: "knp" or
-    "cabocha" (default: OUTPUT_FORMAT[fmt]). coverage counts the parts of speech of the input;
+    "cabocha" (default: OUTPUT_FORMAT[fmt]). errors: what a byte that is not valid in the
+    encoding does, "strict" (an error naming its line, after every sentence before it is
+    written) or "replace" (read as U+FFFD). coverage counts the parts of speech of the input;
     progress(n) is told of each batch of n sentences."""
     coverage = coverage if coverage is not None else parser.tag_coverage()
     progress = progress or (lambda n: None)
     output_format = output_format or OUTPUT_FORMAT[fmt]
     if knp_fast_path(fmt, encoding, rechunk, output_format):
-        reader = KnpStreamParser(parser, name, model_name, coverage, encoding)
+        reader = KnpStreamParser(parser, name, model_name, coverage, encoding, errors, fmt)
         flush = not is_regular_stream(out)
 
         def write(data: bytes) -> None:
@@ -78,7 +94,11 @@ def parse_bunsetsu_stream(parser: BunsetsuParser, stream: BinaryIO,
             reader.close()
         return
     sentences = read_bunsetsu(stream, fmt, validate=False, encoding=encoding, name=name,
-                              allow_empty=True)
+                              allow_empty=True, errors=errors,
+                              dictionary=text_dictionary(parser))
+    if errors == "replace" and hasattr(out, "reconfigure"):
+        # U+FFFD in an encoding that lacks it (EUC-JP, Shift_JIS) is written as "?".
+        out.reconfigure(errors="replace")
 
     def write_batch(batch: list[BunsetsuSentence], target: IO) -> None:
         if any(not s.chunk_lines for s in batch) and not parser.can_chunk:
@@ -94,18 +114,22 @@ def parse_bunsetsu_stream(parser: BunsetsuParser, stream: BinaryIO,
 
 
 class KnpStreamParser:
-    """`ja parse` of KNP input in UTF-8 by the fast path (parser/formats/knp_scan.pyx).
+    """`ja parse` of KNP or CaboCha input (fmt) in UTF-8 by the fast path (the scanner of
+    parser/formats/knp_scan.pyx or cabocha_scan.pyx).
 
     The input is read into one buffer; once BATCH_BYTES are waiting or no more input is
     ready, every complete sentence (up to the last ``EOS`` line) is scanned, parsed and
     written, so that a pipeline feeding one sentence at a time gets each one back at once.
-    Blocks the scanner does not take (and a batch that is not valid UTF-8, and bytes left
-    without ``EOS`` at the end) go to parser.formats.knp.read_knp with their line numbers, so
-    that the output and every error message are those of the Python reader.
+    Blocks the scanner does not take (and the blocks from the first one that is not valid
+    UTF-8 on, and bytes left without ``EOS`` at the end) go to the format's Python reader with
+    their line numbers, so that the output and every error message are those of the Python
+    reader; a block that cannot be read stops the run after every block before it is written.
     """
 
-    def __init__(self, parser: Any, name: str, model: str, coverage: TagCoverage,
-                 encoding: str) -> None:
+    def __init__(self, parser: Any, name: str, model: str, coverage: TagsetCoverage,
+                 encoding: str, errors: str = "strict", fmt: str = "knp") -> None:
+        import numpy as np
+
         from parser.formats.knp_scan import KnpLexicon
 
         self.parser = parser
@@ -113,7 +137,23 @@ class KnpStreamParser:
         self.model = model
         self.coverage = coverage
         self.encoding = encoding
-        self.lexicon = KnpLexicon(parser.lexicon.strings)
+        self.errors = errors
+        self.fmt = fmt
+        self.replaced_told = False
+        # The scanner's lexicon is the model's with the parts of speech that mark a dictionary
+        # (parser/formats/tag_schemes.py) added after it where the model lacks them, so that
+        # each sentence's dictionary is told as read_knp tells it; the added ids are unknown to
+        # the model and become UNKNOWN before parsing (scheme_counts).
+        strings = parser.lexicon.strings
+        self.n_known = len(strings)
+        self.added_marks = sorted(set().union(*SCHEME_MARKS.values()) - set(strings))
+        self.lexicon = KnpLexicon(strings + self.added_marks)
+        self.scheme_rank = np.zeros(self.n_known + len(self.added_marks), dtype=np.int8)
+        ids = {**parser.lexicon.ids,
+               **{mark: self.n_known + k for k, mark in enumerate(self.added_marks)}}
+        for rank, scheme in enumerate(reversed(SCHEMES_IN_ORDER), 1):
+            for mark in SCHEME_MARKS[scheme]:
+                self.scheme_rank[ids[mark]] = rank
         self.n_blocks = 0
         self.output = bytearray()
         self.threads = max(1, min(MAX_THREADS, len(os.sched_getaffinity(0))))
@@ -151,34 +191,58 @@ class KnpStreamParser:
               write: Callable[[bytes | memoryview], Any]) -> tuple[int, int, int]:
         """Parse and write the complete blocks of data (its first line is first_line); the
         bytes and lines they take, and their number. What is written is a view of the output
-        buffer, valid until the next batch."""
+        buffer, valid until the next batch. A block that cannot be read raises its error
+        once every block before it is written."""
         import numpy as np
 
-        from parser.formats.knp_scan import scan_knp
-
-        scan = scan_knp(self.lexicon, data)
+        scan = self.scan(data)
         if not scan.n_blocks:
             return 0, 0, 0
+        end, n_lines, n_blocks = scan.end, scan.n_lines, scan.n_blocks
+        # The blocks from the first one holding a byte that is not UTF-8 on are read by the
+        # Python path (which names the byte's line, or reads it as U+FFFD with
+        # errors="replace"); the blocks before it are scanned again on their own.
+        rest = None
         if not scan.valid_utf8:
-            write(self.python_blocks(bytes(data[:scan.end]), first_line))
-            return scan.end, scan.n_lines, scan.n_blocks
+            bad = int(np.searchsorted(scan.block_end, _first_bad_byte(data[:end]), "right"))
+            rest = int(scan.block_start[bad]), first_line + int(scan.block_line[bad])
+            scan = self.scan(data[:rest[0]])
         fast = scan.block_fast
         runs = np.concatenate(([0], np.flatnonzero(np.diff(fast)) + 1, [scan.n_blocks]))
+        unknown_pos1 = self.scheme_counts(scan)
         heads = self.parse_scanned(scan) if scan.n_fast else None
         # Each run of fast blocks is rewritten straight into the output buffer; the blocks
         # between them come from the Python path.
         pieces: list[tuple[int, int] | bytes] = []
-        size = 0
+        error: InputError | None = None
         for b0, b1 in zip(runs[:-1].tolist(), runs[1:].tolist()):
+            if b0 == b1:
+                continue
             if fast[b0]:
                 pieces.append((b0, b1))
-                size += scan.rewritten_size(heads, b0, b1)
-            else:
-                start, end = scan.block_start[b0], scan.block_end[b1 - 1]
-                text = self.python_blocks(bytes(data[start:end]),
-                                          first_line + int(scan.block_line[b0]))
-                pieces.append(text)
-                size += len(text)
+                continue
+            text, error = self.python_blocks(
+                bytes(data[scan.block_start[b0]:scan.block_end[b1 - 1]]),
+                first_line + int(scan.block_line[b0]))
+            pieces.append(text)
+            if error is not None:
+                break
+        if error is None and rest is not None:
+            text, error = self.python_blocks(bytes(data[rest[0]:end]), rest[1])
+            pieces.append(text)
+        self.write_pieces(scan, heads, pieces, write)
+        if error is not None:
+            raise error
+        self.coverage.add_counts(int(scan.morpheme_ptr[-1]), {POS_COLUMN: unknown_pos1})
+        self.n_blocks += n_blocks
+        return end, n_lines, n_blocks
+
+    def write_pieces(self, scan: Any, heads: Any, pieces: list[tuple[int, int] | bytes],
+                     write: Callable[[bytes | memoryview], Any]) -> None:
+        """Write the pieces of a batch in order: runs (first, end) of fast blocks rewritten
+        with heads, and the Python path's bytes."""
+        size = sum(scan.rewritten_size(heads, *piece) if isinstance(piece, tuple)
+                   else len(piece) for piece in pieces)
         if len(self.output) < size:
             self.output = bytearray(size + size // 4)
         offset = 0
@@ -188,10 +252,57 @@ class KnpStreamParser:
             else:
                 self.output[offset:offset + len(piece)] = piece
                 offset += len(piece)
-        self.coverage.add_counts(int(scan.morpheme_ptr[-1]), {POS_COLUMN: scan.unknown_pos1()})
-        write(memoryview(self.output)[:size])
-        self.n_blocks += scan.n_blocks
-        return scan.end, scan.n_lines, scan.n_blocks
+        if size:
+            write(memoryview(self.output)[:size])
+
+    def scan(self, data: memoryview) -> Any:
+        """The scanner's KnpScan of data (knp_scan.scan_knp or cabocha_scan.scan_cabocha)."""
+        if self.fmt == "cabocha":
+            from parser.formats.cabocha import UNIDIC_ONLY_POS
+            from parser.formats.cabocha_scan import scan_cabocha
+
+            return scan_cabocha(self.lexicon, data, sorted(UNIDIC_ONLY_POS))
+        from parser.formats.knp_scan import scan_knp
+
+        return scan_knp(self.lexicon, data)
+
+    def scheme_counts(self, scan: Any) -> dict[str, int]:
+        """Count the morphemes of the scan's fast blocks by the dictionary of their sentence
+        in the coverage (tag_schemes.scheme_of_pos1: the first of SCHEMES_IN_ORDER that one of
+        the sentence's parts of speech marks), and turn the ids of the marks the model lacks
+        into UNKNOWN, as the model's own lexicon reads them; the parts of speech the model
+        lacks, with their counts (the scanner's unknown_pos1 and those marks)."""
+        import numpy as np
+
+        unknown = dict(scan.unknown_pos1())
+        if not scan.n_fast:
+            return unknown
+        pos1 = scan.pos1
+        ptr = scan.morpheme_ptr
+        if len(scan.block_tagset):
+            # CaboCha: the scanner tells each sentence's dictionary by its features' layout,
+            # as read_cabocha does.
+            from parser.formats.cabocha_scan import TAGSETS
+
+            morphemes = np.bincount(scan.block_tagset, weights=np.diff(ptr),
+                                    minlength=len(TAGSETS))
+            self.coverage.add_tagsets({tagset: int(n) for tagset, n in
+                                       zip(TAGSETS, morphemes.tolist()) if tagset})
+        else:
+            ranks = np.maximum.reduceat(self.scheme_rank[pos1], ptr[:-1])
+            morphemes = np.bincount(ranks, weights=np.diff(ptr),
+                                    minlength=len(SCHEMES_IN_ORDER) + 1)
+            self.coverage.add_tagsets({scheme: int(morphemes[rank]) for rank, scheme in
+                                       enumerate(reversed(SCHEMES_IN_ORDER), 1)})
+        if self.added_marks:
+            added = np.bincount(pos1[pos1 >= self.n_known] - self.n_known,
+                                minlength=len(self.added_marks))
+            for mark, n in zip(self.added_marks, added.tolist()):
+                if n:
+                    unknown[mark] = unknown.get(mark, 0) + n
+            for column in (scan.surface, pos1, scan.pos2, scan.conj_form):
+                column[column >= self.n_known] = UNKNOWN
+        return unknown
 
     def parse_scanned(self, scan: Any) -> Any:
         """The heads of the fast blocks of a scan; a large batch is cut into one part per
@@ -230,18 +341,32 @@ class KnpStreamParser:
             self.pool.shutdown(wait=False, cancel_futures=True)
             self.pool = None
 
-    def python_blocks(self, data: bytes, first_line: int) -> bytes:
-        """The output of blocks read, parsed and written by the Python path."""
-        from parser.formats.knp import read_knp
-
-        sentences = list(read_knp(io.BytesIO(data), validate=False, encoding=self.encoding,
-                                  name=self.name, first_line=first_line))
+    def python_blocks(self, data: bytes, first_line: int) -> tuple[bytes, InputError | None]:
+        """The output of blocks read, parsed and written by the Python path, and the error
+        of the first one that cannot be read (None when all can): the output then holds
+        every sentence before it."""
+        sentences: list[BunsetsuSentence] = []
+        error: InputError | None = None
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", InputWarning)
+            try:
+                for sentence in read_bunsetsu(io.BytesIO(data), self.fmt, validate=False,
+                                              encoding=self.encoding, name=self.name,
+                                              first_line=first_line, errors=self.errors):
+                    sentences.append(sentence)
+            except InputError as found:
+                error = found
+        # Bytes read as U+FFFD are told once a run, as the Python path tells them once a file.
+        if caught and not self.replaced_told:
+            self.replaced_told = True
+            warnings.warn(caught[0].message, InputWarning, stacklevel=2)
         if any(not s.chunk_lines for s in sentences) and not self.parser.can_chunk:
             raise InputError(f"ja parse: {self.name}: sentences without bunsetsu lines need a "
                              f"chunker, which {self.model} lacks")
         self.coverage.add(sentences)
-        return "".join(parsed_blocks(self.parser, sentences, "knp", False)).encode(
+        text = "".join(parsed_blocks(self.parser, sentences, self.fmt, False)).encode(
             self.encoding)
+        return text, error
 
     def last_bytes(self, data: bytes, first_line: int, write: Callable[[bytes], Any]) -> None:
         """What follows the last EOS line: nothing to do when blank (after a sentence), else
@@ -251,6 +376,18 @@ class KnpStreamParser:
                 return
         except UnicodeDecodeError:
             pass
-        output = self.python_blocks(data, first_line)
+        output, error = self.python_blocks(data, first_line)
         self.n_blocks += 1
-        write(output)
+        if output:
+            write(output)
+        if error is not None:
+            raise error
+
+
+def _first_bad_byte(data: memoryview) -> int:
+    """The offset of the first byte of data that is not valid UTF-8 (len(data) when none)."""
+    try:
+        codecs.decode(data, "utf-8")
+    except UnicodeDecodeError as error:
+        return error.start
+    return len(data)

@@ -14,12 +14,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from parser.formats.tag_coverage import TagCoverage
+from parser.models.bundled import JAPANESE_MODEL_FOR_TAGSET
 
 # How warnings name the dictionaries, and the bundled model that reads each (ja parse --model).
 TAGSET_NAMES = {"juman": "JUMAN", "ipadic": "IPAdic", "unidic": "UniDic"}
-BUNDLED_FOR = {"juman": "ja_wac", "unidic": "ja_unidic"}
-# What the KNP fast path counts (add_counts): KNP's morphemes are JUMAN's.
-KNP_TAGSET = "juman"
+BUNDLED_FOR = JAPANESE_MODEL_FOR_TAGSET
 
 
 @dataclass
@@ -38,9 +37,12 @@ class TagsetCoverage(TagCoverage):
                                                  + len(sentence.surface))
         super().add(sentences)
 
-    def add_counts(self, n_tokens: int, unknown: Mapping[str, Mapping[str, int]]) -> None:
-        self.tagsets[KNP_TAGSET] = self.tagsets.get(KNP_TAGSET, 0) + n_tokens
-        super().add_counts(n_tokens, unknown)
+    def add_tagsets(self, morphemes: Mapping[str, int]) -> None:
+        """Count morphemes of each dictionary (by name) as a fast reader tells them (add() counts
+        those of the sentences it is given)."""
+        for tagset, n in morphemes.items():
+            if tagset and n:
+                self.tagsets[tagset] = self.tagsets.get(tagset, 0) + n
 
     def input_tagset(self) -> str:
         """The dictionary of most of the input's morphemes ("" when none was told)."""

@@ -21,6 +21,10 @@ Wikipedia Annotated Corpus. A sentence is a block of lines ending with ``EOS``:
 Input without any bunsetsu line (JUMAN output, morphemes only) is valid: its sentences have no
 bunsetsu and ``format_knp`` inserts the bunsetsu lines of a chunking.
 
+KNP itself writes JUMAN's parts of speech; KNP that polyparse writes from CaboCha, MeCab's
+output or raw text keeps theirs (UniDic's, IPAdic's). A sentence's dictionary (``tagset``) is
+told by the names of its parts of speech (parser/formats/tag_schemes.py).
+
 Lines are split with ``str.split(" ")`` and checked a sentence at a time; only a sentence that
 fails those checks is read again line by line, which accepts the rarer spellings (a half-width
 space written ``\\ `` by JUMAN, morphemes whose surface is ``*``, ``+``, ``#`` or ``@``) and
@@ -44,12 +48,11 @@ from parser.formats.bunsetsu_sentence import (
     formatted_block,
     read_sentences,
 )
+from parser.formats.tag_schemes import scheme_of_pos1
 
 __all__ = ["format_knp", "read_knp"]
 
 N_MORPHEME_FIELDS = 11
-# KNP's morphemes are JUMAN's.
-JUMAN_TAGSET = "juman"
 SURFACE, READING, BASE, POS1, POS1_ID, POS2, POS2_ID = range(7)
 CONJ_TYPE, CONJ_TYPE_ID, CONJ_FORM, CONJ_FORM_ID = range(7, 11)
 
@@ -74,6 +77,7 @@ def read_knp(
     name: str | None = None,
     first_line: int = 1,
     allow_empty: bool = False,
+    errors: str = "strict",
 ) -> Iterator[BunsetsuSentence]:
     """Yield the sentences of a KNP file.
 
@@ -84,9 +88,11 @@ def read_knp(
     ``first_line`` numbers the input's first line in messages and sentences, for an input
     that is a later part of a file (its byte order mark, if any, is then kept as text).
     An input without sentences is an error unless allow_empty (a parse writes nothing).
+    ``errors``: "strict" (a byte that is not valid in the encoding is an error naming its line)
+    or "replace" (it is read as U+FFFD).
     """
     return read_sentences(path, name, encoding, validate, _read_block, first_line,
-                          allow_empty)
+                          allow_empty, errors)
 
 
 def _read_block(block: list[str], start_line: int, display: str) -> BunsetsuSentence:
@@ -151,7 +157,7 @@ def _read_plain(block: list[str], start_line: int, display: str) -> BunsetsuSent
         sid, block, list(columns[SURFACE]), list(columns[READING]), list(columns[BASE]),
         list(columns[POS1]), list(columns[POS2]), list(columns[CONJ_TYPE]),
         list(columns[CONJ_FORM]), morpheme_lines, chunk_starts, chunk_lines, heads, dep_types,
-        start_line, display, JUMAN_TAGSET,
+        start_line, display, scheme_of_pos1(columns[POS1]),
     )
 
 
@@ -210,7 +216,7 @@ def _read_careful(block: list[str], start_line: int, display: str) -> BunsetsuSe
         raise BunsetsuFormatError(f"{where}: {_morpheme_line_problem(line)}")
     return found.sentence(
         sid, block, columns[SURFACE], columns[READING], columns[BASE], columns[POS1],
-        columns[POS2], columns[CONJ_TYPE], columns[CONJ_FORM], JUMAN_TAGSET,
+        columns[POS2], columns[CONJ_TYPE], columns[CONJ_FORM], scheme_of_pos1(columns[POS1]),
     )
 
 
@@ -247,12 +253,16 @@ def format_knp(
     else the sentence's own for an unchanged head and D for a changed one. Every other byte is
     written as read, ``+`` lines included (they keep their old heads). A sentence read without
     bunsetsu lines needs ``chunk_starts`` (the first morpheme of each bunsetsu): a ``* HEAD
-    TYPE`` line is inserted before each of those morphemes.
+    TYPE`` line and one basic-phrase line ``+ HEAD TYPE`` (the bunsetsu as one basic phrase, as
+    parser/formats/bunsetsu_convert.py writes KNP; readers such as rhoknp need them) are
+    inserted before each of those morphemes.
     """
-    return formatted_block(sentence, heads, dep_types, chunk_starts, "* {}{}", _with_head)
+    return formatted_block(sentence, heads, dep_types, chunk_starts, "* {0}{1}\n+ {0}{1}",
+                           _with_head)
 
 
-def _with_head(line: str, head_type: str) -> str:
-    """A KNP bunsetsu line `* HEADTYPE ...` with another HEADTYPE."""
+def _with_head(line: str, head_type: str, same_head: bool) -> str:
+    """A KNP bunsetsu line `* HEADTYPE ...` with another HEADTYPE (its features are the
+    bunsetsu's and are kept)."""
     rest = line[2:].split(" ", 1)
     return f"* {head_type} {rest[1]}" if len(rest) > 1 else f"* {head_type}"

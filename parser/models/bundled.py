@@ -1,5 +1,5 @@
 """The models and example inputs that ship inside the package (this folder): English
-(dependency parsing, CoNLL-U) and Japanese (bunsetsu parsing, KNP)."""
+(dependency parsing, CoNLL-U) and Japanese (bunsetsu parsing, KNP, CaboCha, MeCab's output)."""
 from __future__ import annotations
 
 from importlib.resources import as_file, files
@@ -10,8 +10,15 @@ TAGGER_NAME = "en_ewt_tagger.model"
 EXAMPLE_NAME = "example.conllu"
 JAPANESE_MODEL_NAME = "ja_wac.model"
 # The bundled Japanese models by name (ja parse --model NAME): JUMAN's parts of speech (KNP
-# corpora), and UniDic's (MeCab with UniDic, raw text).
-JAPANESE_MODELS = {"ja_wac": JAPANESE_MODEL_NAME, "ja_unidic": "ja_unidic.model"}
+# corpora), UniDic's (MeCab with UniDic, raw text) and IPAdic's (MeCab's and CaboCha's usual
+# dictionary); and the one that reads each dictionary's tags (ja parse without --model).
+JAPANESE_MODELS = {"ja_wac": JAPANESE_MODEL_NAME, "ja_unidic": "ja_unidic.model",
+                   "ja_ipadic": "ja_ipadic.model"}
+JAPANESE_MODEL_FOR_TAGSET = {"juman": "ja_wac", "unidic": "ja_unidic", "ipadic": "ja_ipadic"}
+# Without --model: raw text is segmented by MeCab with UniDic (unidic-lite, the polyparse[mecab]
+# extra); an input whose tags do not tell their dictionary is read as JUMAN's (KNP).
+TEXT_TAGSET = "unidic"
+DEFAULT_JAPANESE_MODEL = "ja_wac"
 JAPANESE_EXAMPLE_NAME = "example.knp"
 
 
@@ -39,7 +46,8 @@ def bundled_example() -> Path | None:
     return _resource(EXAMPLE_NAME)
 
 
-def bundled_japanese_name(model: str | None, default: str = "ja_wac") -> str | None:
+def bundled_japanese_name(model: str | None, default: str = DEFAULT_JAPANESE_MODEL
+                          ) -> str | None:
     """The name of the bundled Japanese model a --model value asks for: default for None, the
     value itself when it names one (JAPANESE_MODELS) and no such file exists, else None (a
     path)."""
@@ -48,7 +56,7 @@ def bundled_japanese_name(model: str | None, default: str = "ja_wac") -> str | N
     return model if model in JAPANESE_MODELS and not Path(model).exists() else None
 
 
-def bundled_japanese_model(name: str = "ja_wac") -> Path | None:
+def bundled_japanese_model(name: str = DEFAULT_JAPANESE_MODEL) -> Path | None:
     """The bundled Japanese bunsetsu parser model of that name (JAPANESE_MODELS), or None when
     this installation has none."""
     return _resource(JAPANESE_MODELS[name])
