@@ -30,6 +30,7 @@ from parser.bunsetsu.config import (
     chunker_options,
     classifier_options,
 )
+from parser.bunsetsu.stream_parsing import text_dictionary
 from parser.formats.bunsetsu import BUNSETSU_FORMATS, INPUT_FORMATS, OUTPUT_FORMAT, read_bunsetsu
 from parser.formats.bunsetsu_sentence import BunsetsuSentence
 from parser.formats.knp_documents import document_paths
@@ -47,22 +48,26 @@ class JapaneseParser(ModelBytes):
             raise TypeError(f"model must be a BunsetsuParser, not {type(model).__name__}")
         self.model = model
 
-    def parse(self, text: str, format: str = "knp", rechunk: bool = False,
+    def parse(self, text: str, format: str | None = "knp", rechunk: bool = False,
               output_format: str | None = None) -> str:
         """KNP or CaboCha text with every bunsetsu head decided; sentences without bunsetsu
         lines (morphemes only) are chunked first, all of them with rechunk. format "mecab"
-        reads MeCab's output and "raw" plain text, one sentence a line (MeCab with UniDic:
-        the polyparse[mecab] extra); the output is CaboCha for them, or output_format."""
-        if format not in INPUT_FORMATS:
-            raise ValueError(f"format must be one of {', '.join(INPUT_FORMATS)}, not {format!r}")
+        reads MeCab's output and "raw" plain text, one sentence a line (segmented by MeCab
+        with the dictionary of the model's tags; UniDic: the polyparse[mecab] extra); the
+        output is CaboCha for them, or output_format; format None: KNP or CaboCha, as the
+        text's first lines show."""
+        if format is not None and format not in INPUT_FORMATS:
+            raise ValueError(f"format must be one of {', '.join(INPUT_FORMATS)} or None, not "
+                             f"{format!r}")
         if output_format is not None and output_format not in BUNSETSU_FORMATS:
             raise ValueError(f"output_format must be one of {', '.join(BUNSETSU_FORMATS)}, "
                              f"not {output_format!r}")
         sentences = list(read_bunsetsu(io.StringIO(text), format, validate=False,
-                                       name="<text>", allow_empty=True))
+                                       name="<text>", allow_empty=True,
+                                       dictionary=text_dictionary(self.model)))
         check_tagset(self.model, sentences)
-        return "".join(parsed_blocks(self.model, sentences,
-                                     output_format or OUTPUT_FORMAT[format], rechunk))
+        written = output_format or OUTPUT_FORMAT[format or _read_as(sentences)]
+        return "".join(parsed_blocks(self.model, sentences, written, rechunk))
 
     def parse_sentences(self, sentences: Iterable[BunsetsuSentence],
                         rechunk: bool = False) -> list[tuple[list[int], list[int]]]:
@@ -87,6 +92,12 @@ class JapaneseParser(ModelBytes):
         return cls(BunsetsuParser.from_bytes(data, source))
 
 
+def _read_as(sentences: list[BunsetsuSentence]) -> str:
+    """The format sentences were read in: KNP's morpheme lines have no tab."""
+    return "cabocha" if sentences and sentences[0].morpheme_lines and "\t" in \
+        sentences[0].lines[sentences[0].morpheme_lines[0]] else "knp"
+
+
 def knp_documents(ids: Path, corpus: Path) -> list[FilePath]:
     """The KNP files of a document id list, in its order (KWDLC's and the Wikipedia Annotated
     Corpus's layouts under their knp/ folder); InputError naming the id file's line of the
@@ -106,9 +117,10 @@ def check_tagset(model: BunsetsuParser, sentences: list[BunsetsuSentence]) -> No
 
 def load_japanese_parser(path: Path | None = None) -> JapaneseParser:
     """A parser from a `polyparse ja train` model file, or a bundled one: path None or
-    "ja_wac" (trained on the Wikipedia Annotated Corpus, JUMAN's parts of speech), or
-    "ja_unidic" (KWDLC and WAC re-analysed with UniDic: for MeCab-UniDic output and raw text);
-    InputError when it cannot be used."""
+    "ja_wac" (trained on the Wikipedia Annotated Corpus, JUMAN's parts of speech), "ja_unidic"
+    (KWDLC and WAC re-analysed with UniDic: for MeCab-UniDic output and raw text) or
+    "ja_ipadic" (the same with IPAdic, MeCab's and CaboCha's usual dictionary); InputError
+    when it cannot be used."""
     name = bundled_japanese_name(None if path is None else os.fspath(path))
     if name is not None:
         path = bundled_japanese_model(name)

@@ -15,6 +15,7 @@ from features.errors import InputError
 from features.input_files import check_input_paths
 from features.output_files import check_output_path, is_regular_stream, output_stream
 from parser.cli.common import text_encoding
+from parser.formats.text_lines import ENCODING_ERRORS
 
 __all__ = ["PICTURE_FORMATS", "register_show", "run_show", "sentence_number"]
 
@@ -58,10 +59,20 @@ def register_show(commands: argparse._SubParsersAction, parent: argparse.Argumen
     show.add_argument("-o", "--output",
                       help="output file (default stdout); for --format svg of several "
                            "sentences, an existing folder to write one NUMBER-ID.svg each into")
-    show.add_argument("--input-format", default=input_formats[0], choices=input_formats,
-                      help="default %(default)s")
+    if group == "dep":
+        show.add_argument("--input-format", default=input_formats[0], choices=input_formats,
+                          help="default %(default)s")
+    else:
+        show.add_argument("--input-format", choices=input_formats,
+                          help="knp or cabocha (default: what the input's first lines show, "
+                               "knp when they tell nothing)")
     show.add_argument("--encoding", default="utf-8", type=text_encoding,
                       help="of the input and output files and of stdout (default utf-8)")
+    if group == "ja":
+        show.add_argument("--encoding-errors", default="strict", choices=ENCODING_ERRORS,
+                          help="a byte that is not valid in the encoding: strict stops at it "
+                               "(naming its line), replace reads it as U+FFFD (default "
+                               "%(default)s)")
     show.set_defaults(run=run_show, group=group, uses_numpy=False)
 
 
@@ -98,7 +109,8 @@ def _read_trees(args: argparse.Namespace) -> Iterator[Any]:
         return
     from parser.formats.bunsetsu import read_bunsetsu
 
-    for sentence in read_bunsetsu(args.input, args.input_format, encoding=args.encoding):
+    for sentence in read_bunsetsu(args.input, args.input_format, encoding=args.encoding,
+                                  errors=args.encoding_errors):
         if sentence.surface and not sentence.chunk_lines:
             raise InputError(f"{sentence.source}:{sentence.start_line}: the sentence has no "
                              "bunsetsu lines (only morphemes): parse it first (polyparse ja "
@@ -138,6 +150,10 @@ def _write_text(trees: Iterable[tuple[int, Any]], args: argparse.Namespace) -> N
     # udapi leaves an empty line between trees; CaboCha's EOS lines part them.
     gap = "\n" if args.group == "dep" else ""
     with output_stream(args.output, encoding=args.encoding) as out:
+        if getattr(args, "encoding_errors", "strict") == "replace" and \
+                hasattr(out, "reconfigure"):
+            # U+FFFD in an encoding that lacks it (EUC-JP, Shift_JIS) is written as "?".
+            out.reconfigure(errors="replace")
         flush = not is_regular_stream(out)
         for written, (_, tree) in enumerate(trees):
             out.write((gap if written else "") + draw(tree, color=color))

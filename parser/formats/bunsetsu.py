@@ -5,12 +5,15 @@ changed; see ``parser.formats.knp`` and ``parser.formats.cabocha`` for the forma
 """
 from __future__ import annotations
 
+import io
 import os
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import BinaryIO, TextIO
 
+from features.input_files import open_input
 from parser.formats.bunsetsu_convert import cabocha_block_of, knp_block_of
-from parser.formats.bunsetsu_sentence import BunsetsuSentence
+from parser.formats.bunsetsu_sentence import BunsetsuSentence, input_source
 from parser.formats.cabocha import format_cabocha, read_cabocha, read_mecab
 from parser.formats.knp import format_knp, read_knp
 
@@ -19,7 +22,7 @@ __all__ = ["BUNSETSU_FORMATS", "INPUT_FORMATS", "format_bunsetsu", "read_bunsets
 # The formats that hold bunsetsu (read and written).
 BUNSETSU_FORMATS = ("knp", "cabocha")
 # What a parse reads besides: MeCab's output (morphemes, no bunsetsu) and raw text (one
-# sentence a line, segmented by MeCab with UniDic).
+# sentence a line, segmented by MeCab).
 INPUT_FORMATS = BUNSETSU_FORMATS + ("mecab", "raw")
 # The format a parse of each input format writes unless told.
 OUTPUT_FORMAT = {"knp": "knp", "cabocha": "cabocha", "mecab": "cabocha", "raw": "cabocha"}
@@ -27,29 +30,77 @@ OUTPUT_FORMAT = {"knp": "knp", "cabocha": "cabocha", "mecab": "cabocha", "raw": 
 
 def read_bunsetsu(
     path: str | os.PathLike | TextIO | BinaryIO | None,
-    fmt: str = "knp",
+    fmt: str | None = "knp",
     validate: bool = True,
     encoding: str = "utf-8",
     name: str | None = None,
     allow_empty: bool = False,
     first_line: int = 1,
+    errors: str = "strict",
+    dictionary: str = "unidic",
 ) -> Iterator[BunsetsuSentence]:
     """The sentences of a KNP (``fmt="knp"``) or CaboCha (``fmt="cabocha"``) file (an empty
     one is an error unless allow_empty), or of MeCab's output (``"mecab"``) or raw text
-    (``"raw"``, parser/formats/raw_japanese.py), which have no bunsetsu; first_line numbers
-    the input's first line (a later part of a file)."""
+    (``"raw"``, parser/formats/raw_japanese.py, segmented by MeCab with the dictionary of the
+    tag scheme ``dictionary``), which have no bunsetsu; fmt None: KNP or CaboCha, as the
+    input's first lines tell (parser/formats/bunsetsu_sniff.py; KNP when none does), the input
+    read once. first_line numbers the input's first line (a later part of a file); errors:
+    "strict" or "replace", what a byte that is not valid in the encoding does
+    (parser/formats/text_lines.py)."""
+    if fmt is None or (fmt in ("knp", "cabocha", "mecab") and first_line == 1
+                       and not hasattr(path, "read")):
+        return _sniffed_sentences(path, fmt, validate, encoding, name, allow_empty, errors)
     if fmt == "raw":
+        from parser.formats.mecab_text import MeCabTagger
         from parser.formats.raw_japanese import read_raw_japanese
 
-        return read_raw_japanese(path, encoding=encoding, name=name, first_line=first_line)
+        return read_raw_japanese(path, encoding=encoding, name=name, first_line=first_line,
+                                 errors=errors, tagger=MeCabTagger(dictionary))
     if fmt == "mecab":
         return read_mecab(path, encoding=encoding, name=name, allow_empty=allow_empty,
-                          first_line=first_line)
+                          first_line=first_line, errors=errors)
     reader = read_knp if fmt == "knp" else read_cabocha if fmt == "cabocha" else None
     if reader is None:
         raise ValueError(f"unknown format {fmt!r}, expected one of {', '.join(INPUT_FORMATS)}")
     return reader(path, validate=validate, encoding=encoding, name=name, allow_empty=allow_empty,
-                  first_line=first_line)
+                  first_line=first_line, errors=errors)
+
+
+def _sniffed_sentences(
+    path: str | os.PathLike | TextIO | BinaryIO | None, fmt: str | None, validate: bool,
+    encoding: str, name: str | None, allow_empty: bool, errors: str,
+) -> Iterator[BunsetsuSentence]:
+    """read_bunsetsu of the input opened once, in fmt or, for None, the format its first lines
+    tell (KNP or CaboCha); an error reading it in a format given has the format it looks
+    like added (bunsetsu_sniff.format_hint)."""
+    from parser.formats.bunsetsu_sniff import format_hint, sniff_input
+
+    path, stream, display = input_source(path, name)
+    with _binary_input(path, stream, encoding) as (binary, binary_encoding):
+        sniffed = sniff_input(binary, binary_encoding)
+        given = fmt or sniffed.format or "knp"
+        with format_hint(sniffed, given):
+            yield from read_bunsetsu(sniffed.stream, given, validate, binary_encoding, display,
+                                     allow_empty, 1, errors)
+
+
+@contextmanager
+def _binary_input(path: str | os.PathLike | None, stream: TextIO | BinaryIO | None,
+                  encoding: str) -> Iterator[tuple[BinaryIO, str]]:
+    """The input as a binary stream, opened once, and the encoding of its bytes: a path's file,
+    standard input for "-" or None, a binary stream itself, a text stream's buffer, or the
+    text of a text stream without one (as UTF-8)."""
+    if stream is None:
+        with open_input("-" if path is None else path) as binary:
+            yield binary, encoding
+        return
+    if isinstance(stream, io.TextIOBase) or hasattr(stream, "encoding"):
+        buffer = getattr(stream, "buffer", None)
+        if buffer is None:
+            yield io.BytesIO(stream.read().encode("utf-8", "surrogatepass")), "utf-8"
+            return
+        stream = buffer
+    yield stream, encoding
 
 
 def format_bunsetsu(

@@ -83,6 +83,8 @@ class JapaneseShardTask:
     rechunk: bool = False
     output_format: str | None = None
     model_name: str = "the model"
+    # What a byte that is not valid in the encoding does: "strict" or "replace".
+    errors: str = "strict"
 
     def __call__(self, parser: Any, shard: Shard) -> ShardResult:
         return run_task(self.fill, parser, shard)
@@ -102,7 +104,8 @@ class JapaneseShardTask:
     def _fast_path(self, parser: Any, shard: Shard, output: io.BytesIO, coverage: Any) -> int:
         from parser.bunsetsu.stream_parsing import KnpStreamParser
 
-        reader = KnpStreamParser(parser, shard.source, self.model_name, coverage, self.encoding)
+        reader = KnpStreamParser(parser, shard.source, self.model_name, coverage, self.encoding,
+                                 self.errors, self.fmt)
         # One thread: the workers are the parallelism.
         reader.threads = 1
         try:
@@ -118,11 +121,14 @@ class JapaneseShardTask:
     def _python_path(self, parser: Any, shard: Shard, output: io.BytesIO, coverage: Any,
                      output_format: str) -> int:
         from parser.bunsetsu.bunsetsu_files import parsed_blocks
+        from parser.bunsetsu.stream_parsing import text_dictionary
         from parser.formats.bunsetsu import read_bunsetsu
 
         sentences = list(read_bunsetsu(io.BytesIO(shard.data), self.fmt, validate=False,
                                        encoding=self.encoding, name=shard.source,
-                                       allow_empty=True, first_line=shard.first_line))
+                                       allow_empty=True, first_line=shard.first_line,
+                                       errors=self.errors,
+                                       dictionary=text_dictionary(parser)))
         if any(not s.chunk_lines for s in sentences) and not parser.can_chunk:
             raise InputError(f"ja parse: {shard.source}: sentences without bunsetsu lines need "
                              f"a chunker, which {self.model_name} lacks")

@@ -82,7 +82,23 @@ def test_raw_text_with_the_bundled_unidic_model_gives_the_command_line_tree() ->
 
 
 def test_another_dictionarys_tags_give_an_input_warning() -> None:
-    pytest.importorskip("fugashi")
-    pytest.importorskip("unidic_lite")
+    from tests.parser.formats.test_mecab_input import UNIDIC
+
     with pytest.warns(polyparse.InputWarning, match="tagged with UniDic's parts of speech"):
-        polyparse.load_japanese_parser().parse("太郎は走った。\n", format="raw")
+        polyparse.load_japanese_parser().parse(UNIDIC * 2, format="mecab")
+
+
+def test_raw_text_is_segmented_with_the_dictionary_of_the_models_tags() -> None:
+    """The JUMAN model reads raw text through MeCab with JUMAN's dictionary, the IPAdic model
+    through IPAdic: their own parts of speech, so no warning."""
+    import warnings
+
+    pytest.importorskip("fugashi")
+    for name, module, period in (("ja_wac", "jumandic", "特殊"), ("ja_ipadic", "ipadic", "記号")):
+        pytest.importorskip(module)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            parsed = polyparse.load_japanese_parser(name).parse("太郎は走った。\n", format="raw")
+        assert parsed.splitlines()[-2].startswith(f"。\t{period},句点")
+    cabocha = polyparse.load_japanese_parser("ja_ipadic").parse(parsed, format="cabocha")
+    assert polyparse.load_japanese_parser("ja_ipadic").parse(parsed, format=None) == cabocha

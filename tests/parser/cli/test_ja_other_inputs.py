@@ -51,24 +51,73 @@ def test_raw_text_as_knp_and_blank_lines_kept(mecab_ready, tmp_path):
     assert bunsetsu_tree(sentences[1]) == TREE
 
 
-@pytest.mark.parametrize("text, tagset, warned", [
-    (UNIDIC, "UniDic", True), (IPADIC, "IPAdic", True), (JUMANDIC, "JUMAN", False)])
-def test_mecab_input_with_the_jumans_model_warns_about_the_dictionary(text, tagset, warned):
-    result = polyparse("ja", "parse", "--format", "mecab", input=text * 3)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.count("EOS\n") == 3
-    lines = result.stderr.strip().splitlines()
-    if warned:
-        assert len(lines) == 1 and f"tagged with {tagset}'s parts of speech" in lines[0]
-        assert "trained on JUMAN's" in lines[0]
-    else:
-        assert lines == []
+# MeCab's output in each dictionary, the name warnings give it and its bundled model.
+DICTIONARIES = [(UNIDIC, "UniDic", "ja_unidic"), (IPADIC, "IPAdic", "ja_ipadic"),
+                (JUMANDIC, "JUMAN", "ja_wac")]
 
 
-def test_unidic_mecab_input_with_the_unidic_model_gives_no_warning(mecab_ready):
-    result = polyparse("ja", "parse", "--format", "mecab", "--model", "ja_unidic", input=UNIDIC)
-    assert result.returncode == 0 and result.stderr == ""
-    assert result.stdout.startswith("* 0 ")
+@pytest.mark.parametrize("text, tagset, model", DICTIONARIES)
+def test_mecab_input_is_parsed_by_the_bundled_model_of_its_dictionary(text, tagset, model):
+    """`--format mecab` (or no --format) without --model: the model of the dictionary the
+    input is tagged with, no warning; --model of another dictionary: one warning line naming
+    both and the model that reads the input."""
+    chosen = polyparse("ja", "parse", "--format", "mecab", "--model", model, input=text * 3)
+    assert chosen.returncode == 0 and chosen.stderr == "", chosen.stderr
+    assert chosen.stdout.count("EOS\n") == 3
+    for options in (["--format", "mecab"], ["--input-format", "mecab"], []):
+        result = polyparse("ja", "parse", *options, input=text * 3)
+        assert (result.returncode, result.stderr) == (0, ""), result.stderr
+        assert result.stdout == chosen.stdout
+    other = "ja_unidic" if model == "ja_wac" else "ja_wac"
+    warned = polyparse("ja", "parse", "--format", "mecab", "--model", other, input=text * 3)
+    assert warned.returncode == 0
+    (line,) = warned.stderr.splitlines()
+    assert f"tagged with {tagset}'s parts of speech" in line and f"(--model {model})" in line
+
+
+def test_the_model_chosen_for_ipadic_is_not_the_jumans():
+    """MeCab-IPAdic's output of longer sentences: the IPAdic model parses it without a warning,
+    and otherwise than the JUMAN model, whose features read other names."""
+    pytest.importorskip("fugashi")
+    pytest.importorskip("ipadic")
+    from parser.formats.mecab_text import MeCabTagger
+
+    tagger = MeCabTagger("ipadic")
+    text = "".join("\n".join(tagger.morpheme_lines(sentence)) + "\nEOS\n" for sentence in (
+        "昨日、東京で開かれた会議には、多くの研究者が参加し、新しい技術について議論した。",
+        "この町の人々は、古くから伝わる祭りを大切に守りながら、新しい文化も受け入れてきた。"))
+    ipadic = polyparse("ja", "parse", input=text)
+    juman = polyparse("ja", "parse", "--model", "ja_wac", input=text)
+    assert ipadic.returncode == juman.returncode == 0
+    assert ipadic.stderr == "" and "tagged with IPAdic's" in juman.stderr
+    assert ipadic.stdout == polyparse("ja", "parse", "--model", "ja_ipadic", input=text).stdout
+    assert ipadic.stdout != juman.stdout
+
+
+def test_knp_written_from_raw_text_is_read_back_as_unidic(mecab_ready, tmp_path):
+    """KNP written by `ja parse --format raw --output-format knp` holds UniDic's tags: read
+    back without --model it is parsed by the UniDic model, from a file or a pipe; the JUMAN
+    model gets one warning line; and KNP's own JUMAN tags warn the UniDic model."""
+    from tests.parser.formats.test_tag_schemes import KNP_JUMAN
+
+    knp = tmp_path / "raw.knp"
+    text = "".join(f"{sentence}\n" for sentence in (SENTENCE, "僕は走った。", "今日は晴れだ。"))
+    made = polyparse("ja", "parse", "--format", "raw", "--output-format", "knp", "-o", str(knp),
+                     input=text)
+    assert made.returncode == 0, made.stderr
+    unidic = polyparse("ja", "parse", "--model", "ja_unidic", str(knp))
+    assert unidic.returncode == 0 and unidic.stderr == ""
+    for result in (polyparse("ja", "parse", str(knp)),
+                   polyparse("ja", "parse", input=knp.read_text(encoding="utf-8"))):
+        assert (result.returncode, result.stderr) == (0, ""), result.stderr
+        assert result.stdout == unidic.stdout
+    juman = polyparse("ja", "parse", "--model", "ja_wac", str(knp))
+    (line,) = juman.stderr.splitlines()
+    assert "tagged with UniDic's parts of speech, but the model was trained on JUMAN's" in line
+    assert "(--model ja_unidic)" in line
+    wrong = polyparse("ja", "parse", "--model", "ja_unidic", input=KNP_JUMAN * 3)
+    (line,) = wrong.stderr.splitlines()
+    assert "tagged with JUMAN's parts of speech, but the model was trained on UniDic's" in line
 
 
 def test_empty_sentences_pass_through_every_format(tmp_path):
@@ -125,7 +174,7 @@ def test_the_bundled_models_name_their_dictionary():
     from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
     from parser.models.bundled import bundled_japanese_model
 
-    for name, tagset in (("ja_wac", "juman"), ("ja_unidic", "unidic")):
+    for name, tagset in (("ja_wac", "juman"), ("ja_unidic", "unidic"), ("ja_ipadic", "ipadic")):
         path = bundled_japanese_model(name)
         assert isinstance(path, Path) and BunsetsuParser.load(str(path)).tagset == tagset
 
@@ -157,3 +206,97 @@ def test_the_chunkers_own_settings(tmp_path):
     assert config.classifier_params["iterations"] == 2
     one_line(polyparse("ja", "train", "--train", str(train), "--model", str(model),
                        "--chunker-C", "0"), "C must be positive")
+
+
+def test_scoring_by_characters_passes_over_white_space(mecab_ready, tmp_path):
+    """Raw text with a space that the gold surfaces lack ("Ad Planner" against the morphemes
+    Ad and Planner), and the gold file's full-width space that the text lacks: every sentence
+    is scored, by its characters other than white space."""
+    gold = tmp_path / "gold.knp"
+    gold.write_text(
+        "* 1D\nAd Ad Ad 名詞 6 組織名 6 * 0 * 0\nPlanner Planner Planner 名詞 6 組織名 6 * 0 * 0\n"
+        "を を を 助詞 9 格助詞 1 * 0 * 0\n"
+        "* -1D\n使う つかう 使う 動詞 2 * 0 子音動詞ワ行 12 基本形 2\n。 。 。 特殊 1 句点 1 * 0 * 0\n"
+        "EOS\n"
+        "* 1D\n太郎 たろう 太郎 名詞 6 人名 5 * 0 * 0\nは は は 助詞 9 副助詞 2 * 0 * 0\n"
+        "　 　 　 特殊 1 空白 6 * 0 * 0\n"
+        "* -1D\n走った はしった 走る 動詞 2 * 0 子音動詞ラ行 10 タ形 10\n。 。 。 特殊 1 句点 1 * 0 * 0\n"
+        "EOS\n", encoding="utf-8")
+    system = polyparse("ja", "parse", "--format", "raw", input="Ad Plannerを使う。\n太郎は走った。\n")
+    assert system.returncode == 0, system.stderr
+    assert " \t空白" in system.stdout
+    result = polyparse("ja", "evaluate", "--by-characters", "--json", str(gold), "-",
+                       input=system.stdout)
+    assert result.returncode == 0, result.stderr
+    scores = json.loads(result.stdout)
+    assert scores["sentences"] == 2 and scores["chunk_f1"] == 100.0
+    assert scores["dependency_f1"] == 100.0
+
+
+# CaboCha -f1 with IPAdic, as CaboCha writes it: a sentence of three bunsetsu (one dependency
+# to decide, for training).
+CABOCHA_THREE = """* 0 2D 0/1 0.000000
+太郎\t名詞,固有名詞,人名,名,*,*,太郎,タロウ,タロー
+は\t助詞,係助詞,*,*,*,*,は,ハ,ワ
+* 1 2D 0/1 0.000000
+本\t名詞,一般,*,*,*,*,本,ホン,ホン
+を\t助詞,格助詞,一般,*,*,*,を,ヲ,ヲ
+* 2 -1D 0/1 0.000000
+読ん\t動詞,自立,*,*,五段・マ行,連用タ接続,読む,ヨン,ヨン
+だ\t助動詞,*,*,*,特殊・タ,基本形,だ,ダ,ダ
+。\t記号,句点,*,*,*,*,。,。,。
+EOS
+"""
+
+
+def cabocha_file(tmp_path: Path) -> Path:
+    from tests.parser.formats.test_bunsetsu_sniff import CABOCHA_IPADIC
+
+    path = tmp_path / "in.cabocha"
+    path.write_text(CABOCHA_IPADIC + CABOCHA_THREE * 2, encoding="utf-8")
+    return path
+
+
+def test_cabocha_without_a_format_option_is_read_as_cabocha(tmp_path):
+    """A .cabocha file given to every ja command without --format: read as CaboCha (told by
+    its first lines), parsed by the IPAdic model its tags ask for."""
+    path = cabocha_file(tmp_path)
+    parsed = polyparse("ja", "parse", str(path))
+    assert (parsed.returncode, parsed.stderr) == (0, ""), parsed.stderr
+    assert parsed.stdout.startswith("* 0 1D ") and parsed.stdout.count("EOS\n") == 3
+    assert parsed.stdout.count("* 2 -1D") == 2
+    assert parsed.stdout == polyparse("ja", "parse", "--model", "ja_ipadic", "--input-format",
+                                      "cabocha", input=path.read_text(encoding="utf-8")).stdout
+    shown = polyparse("ja", "show", str(path))
+    assert shown.returncode == 0 and "太郎は-D" in shown.stdout
+    scored = polyparse("ja", "evaluate", "--json", str(path), "-", input=parsed.stdout)
+    assert scored.returncode == 0 and json.loads(scored.stdout)["sentences"] == 3
+    model = tmp_path / "m.model"
+    trained = polyparse("ja", "train", "-q", "--train", str(path), "--model", str(model),
+                        "--iterations", "1", "--no-chunker")
+    assert trained.returncode == 0, trained.stderr
+    from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
+
+    assert BunsetsuParser.load(str(model)).tagset == "ipadic"
+
+
+def test_every_ja_command_names_its_input_format_input_format(tmp_path):
+    path = cabocha_file(tmp_path)
+    train = ["-q", "--model", str(tmp_path / "m.model"), "--iterations", "1", "--no-chunker"]
+    for command in (["parse", str(path)], ["show", str(path)],
+                    ["evaluate", str(path), str(path)], ["train", *train, "--train", str(path)]):
+        result = polyparse("ja", command[0], "--input-format", "cabocha", *command[1:])
+        assert result.returncode == 0, (command, result.stderr)
+        assert "--input-format" in polyparse("ja", command[0], "--help").stdout
+
+
+def test_a_format_the_input_is_not_says_what_it_looks_like(tmp_path):
+    path = cabocha_file(tmp_path)
+    for command in (["parse"], ["show"], ["evaluate", str(path)]):
+        line = one_line(polyparse("ja", *command, "--input-format", "knp", str(path)),
+                        f"{path}:1: ", "looks like CaboCha, line 1: '* 0 1D 0/1 1.062087'",
+                        "give --input-format cabocha")
+        assert "Traceback" not in line
+    warned = polyparse("ja", "parse", "--format", "raw", "--model", "ja_ipadic", str(path))
+    if warned.returncode == 0:
+        assert "looks like CaboCha" in warned.stderr.splitlines()[0]
