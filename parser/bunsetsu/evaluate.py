@@ -30,7 +30,9 @@ The measures, in percent (0.0 when nothing is counted):
   sentence, and over the gold's.
 - **By characters** (raw text, whose morphemes are not the gold ones): spans count characters
   instead of morphemes (``char_tree``), so a bunsetsu is right when its characters are a gold
-  bunsetsu's, and its dependency when its head's characters are too.
+  bunsetsu's, and its dependency when its head's characters are too. White space is not
+  counted: raw text may hold a space that the gold surfaces lack ("Ad Planner" against the
+  morphemes Ad and Planner), or lack one they hold.
 
 References: Kiyotaka Uchimoto, Satoshi Sekine and Hitoshi Isahara, Japanese dependency structure
 analysis based on maximum entropy models, EACL 1999. Taku Kudo and Yuji Matsumoto, Japanese
@@ -43,7 +45,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 __all__ = ["METRICS", "BunsetsuEvaluationError", "BunsetsuTree", "char_tree", "chunk_scores",
-           "chunk_spans", "dependency_scores", "evaluate_bunsetsu"]
+           "chunk_spans", "dependency_scores", "evaluate_bunsetsu", "text_characters"]
 
 # What each key of the scores means (evaluate_bunsetsu's, chunk_scores' and `ja evaluate
 # --json`'s).
@@ -211,14 +213,39 @@ def evaluate_bunsetsu(gold: Sequence[BunsetsuTree], system: Sequence[BunsetsuTre
     return scores
 
 
+def text_characters(surface: str) -> str:
+    """The characters of a surface that scoring by characters counts: all but white space
+    (JUMAN's escaped half-width space, backslash and space, is white space)."""
+    return "".join(surface.replace("\\ ", " ").split())
+
+
 def char_tree(surfaces: Sequence[str], chunk_starts: Sequence[int], heads: Sequence[int]
               ) -> BunsetsuTree:
-    """The tree of a sentence with its bunsetsu spans counted in characters: each character
-    stands for a morpheme (for scoring by characters)."""
+    """The tree of a sentence with its bunsetsu spans counted in characters other than white
+    space (text_characters): each such character stands for a morpheme, so that a parse of
+    raw text whose white space differs from the gold surfaces' (a space between two words
+    that the gold file writes together) aligns all the same. A bunsetsu of white space alone
+    is merged into the next one (into the one before when it is the last): the merged bunsetsu
+    keeps the head of the later one, and its dependents point to the merged one; a sentence
+    of white space alone has no bunsetsu."""
     offsets = [0]
     for surface in surfaces:
-        offsets.append(offsets[-1] + len(surface))
-    return [offsets[start] for start in chunk_starts], heads, offsets[-1]
+        offsets.append(offsets[-1] + len(text_characters(surface)))
+    bounds = [offsets[start] for start in chunk_starts] + [offsets[-1]]
+    # group[j]: the bunsetsu that bunsetsu j becomes; an empty one joins its neighbour.
+    group: list[int] = []
+    starts: list[int] = []
+    for j in range(len(chunk_starts)):
+        group.append(len(starts))
+        if bounds[j] < bounds[j + 1]:
+            starts.append(bounds[j])
+    if not starts:
+        return [], [], 0
+    group = [min(g, len(starts) - 1) for g in group]
+    later = {g: j for j, g in enumerate(group)}
+    merged_heads = [group[heads[later[g]]] if heads[later[g]] >= 0 else -1
+                    for g in range(len(starts))]
+    return starts, merged_heads, offsets[-1]
 
 
 def chunk_counts_to_scores(gold_chunks: int, system_chunks: int,

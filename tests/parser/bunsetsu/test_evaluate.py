@@ -274,3 +274,32 @@ def test_chunk_scores_mismatches() -> None:
         chunk_scores([[0], [0]], [[0], [0]], [1])
     with pytest.raises(BunsetsuEvaluationError, match="^sentence 1: system bunsetsu starts"):
         chunk_scores([[0]], [[0, 0]], [2])
+
+
+# ---------------------------------------------------------------------------------------------
+# Trees by characters (raw text): white space is not counted.
+
+
+def test_char_tree_counts_no_white_space():
+    from parser.bunsetsu.evaluate import char_tree
+
+    # Ad|Planner を|使う: the gold surfaces without the space, raw text's with it.
+    gold = char_tree(["Ad", "Planner", "を", "使う"], [0, 3], [1, -1])
+    assert gold == ([0, 10], [1, -1], 12)
+    assert char_tree(["Ad", " ", "Planner", "を", "使う"], [0, 4], [1, -1]) == gold
+    assert char_tree(["Ad", " ", "Planner", "を", "使う"], [0, 2, 4], [2, 2, -1]) == \
+        ([0, 2, 10], [2, 2, -1], 12)
+    # JUMAN's escaped half-width space and a full-width one.
+    assert char_tree(["Ad", "\\ ", "Planner", "を", "　", "使う"], [0, 5], [1, -1]) == gold
+
+
+def test_a_bunsetsu_of_white_space_alone_joins_its_neighbour():
+    from parser.bunsetsu.evaluate import char_tree
+
+    # A, ␣, B, C: the space's bunsetsu joins B's, which keeps B's head; A's head (the space)
+    # becomes the joined bunsetsu.
+    assert char_tree(["A", " ", "B", "C"], [0, 1, 2, 3], [1, 3, 3, -1]) == \
+        ([0, 1, 2], [1, 2, -1], 3)
+    # Last: it joins the one before, and the joined bunsetsu is the root.
+    assert char_tree(["A", "B", "　"], [0, 1, 2], [1, 2, -1]) == ([0, 1], [1, -1], 2)
+    assert char_tree(["　"], [0], [-1]) == ([], [], 0)
