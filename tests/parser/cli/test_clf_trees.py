@@ -355,8 +355,8 @@ def test_a_tree_too_large_for_memory_is_one_line(tmp_path: Path, capsys, monkeyp
     model = tmp_path / "m.model"
     code, _, err = run(["clf", "train", str(data), "--model", str(model), "--classifier",
                         "voted-perceptron"], capsys)
-    one_line(code, err, f"{data}: out of memory in the tree kernel; its largest tree "
-                        "(example 2) has 20,001 nodes")
+    one_line(code, err, f"{data}:2: out of memory in the tree kernel; this line's tree is the "
+                        "file's largest, 20,001 nodes")
     assert not model.exists()
 
 
@@ -371,3 +371,142 @@ def test_a_tree_too_deep_is_one_line(tmp_path: Path, capsys) -> None:
                         "voted-perceptron"], capsys)
     one_line(code, err, f"{data}:2: tree 1: the tree is nested deeper than 500 levels")
     assert not model.exists()
+
+
+# ----- SVM-light-TK files as other tools write them --------------------------------------------
+
+
+def _with_ev(text: str) -> str:
+    """Every line's vector closed by |EV| (as tools writing SVM-light-TK's vectors do)."""
+    return "".join(line.rstrip("\n") + " |EV|\n" for line in text.splitlines())
+
+
+def test_one_vector_closed_by_ev_trains_and_predicts_as_without(tk_files, tmp_path: Path,
+                                                                 capsys) -> None:
+    train, test = tk_files
+    closed_train, closed_test = tmp_path / "train_ev.tk", tmp_path / "test_ev.tk"
+    closed_train.write_text(_with_ev(train.read_text()))
+    closed_test.write_text(_with_ev(test.read_text()))
+    results = []
+    for data, queries in ((train, test), (closed_train, closed_test)):
+        model, values = tmp_path / f"{data.stem}.model", tmp_path / f"{data.stem}.values"
+        code, _, err = run(["clf", "train", str(data), "--model", str(model), "--classifier",
+                            "voted-perceptron"], capsys)
+        assert code == 0, err
+        code, out, err = run(["clf", "predict", "--model", str(model), str(queries), "--json",
+                              "--decision-values", str(values)], capsys)
+        assert code == 0, err
+        results.append((json.loads(out)["accuracy"], values.read_text()))
+    assert results[0] == results[1]
+
+
+def test_unlabelled_examples_are_predicted_not_scored(tk_files, tmp_path: Path,
+                                                      capsys) -> None:
+    """Label 0 (unlabelled, as svm_classify takes it): every example gets its decision value,
+    and the scores are those of the labelled examples alone."""
+    train, test = tk_files
+    model = tmp_path / "m.model"
+    assert run(["clf", "train", str(train), "--model", str(model), "--classifier",
+                "perceptron"], capsys)[0] == 0
+    lines = test.read_text().splitlines(keepends=True)
+    hidden = [line.split(" ", 1)[1] for line in lines[::3]]
+    mixed, unlabelled, labelled = (tmp_path / name for name in ("mixed.tk", "none.tk",
+                                                                "labelled.tk"))
+    mixed.write_text("".join("0 " + line.split(" ", 1)[1] if k % 3 == 0 else line
+                             for k, line in enumerate(lines)))
+    unlabelled.write_text("".join("0 " + text for text in hidden))
+    labelled.write_text("".join(line for k, line in enumerate(lines) if k % 3))
+
+    def predict(path: Path) -> tuple[dict, list[str]]:
+        values = tmp_path / "values.txt"
+        code, out, err = run(["clf", "predict", "--model", str(model), str(path), "--json",
+                              "--decision-values", str(values)], capsys)
+        assert code == 0 and err == "", err
+        return json.loads(out), values.read_text().splitlines()
+
+    full, full_values = predict(test)
+    some, some_values = predict(mixed)
+    none, none_values = predict(unlabelled)
+    only, _ = predict(labelled)
+    assert some_values == full_values and none_values == full_values[::3]
+    assert some["n"] == 100 and some["n_labelled"] == only["n"] == only["n_labelled"] == 66
+    for key in ("accuracy", "precision", "recall", "F1", "tp", "fp", "fn", "correct"):
+        assert some[key] == only[key]
+        assert none[key] is None
+    assert none["n"] == 34 and none["n_labelled"] == 0
+    code, out, err = run(["clf", "predict", "--model", str(model), str(unlabelled)], capsys)
+    assert code == 0 and out.startswith("34 examples predicted, all unlabelled (label 0)")
+    code, out, err = run(["clf", "predict", "--model", str(model), str(mixed)], capsys)
+    assert code == 0 and "(66 labelled examples, 34 unlabelled (label 0) not scored" in out
+
+
+@pytest.mark.parametrize("command", ["train", "predict"])
+@pytest.mark.parametrize("text, problem", [
+    ("\n# a comment\n+1 |BT| (S (NN a)) |BT| (S (NN b)) |ET| 1:1\n",
+     ":4: the example holds 2 trees; the tree learners take exactly one tree per example"),
+    ("+1 |BT| (S (NN a)) |ET| 1:1\n\n2 |BT| (S (NN b)) |ET|\n",
+     ":4: label 2; the tree learners take +1 / -1"),
+    ("+1 |BT| (S (NN a)) |ET| 1:1 |BV| 2:1 |EV|\n", ":2: several vectors (|BV| begins a second"),
+    ("+1 |BT| (S (NN a)) |ET| 1:1 |EV| 2:1\n", ":2: '2:1' after |EV|"),
+    ("+1 |BT| (S (NP () (NN a))) |ET|\n", ":2: tree 1: '()' is a node with neither label nor "
+                                          "children"),
+])
+def test_errors_name_file_and_line(tk_files, tmp_path: Path, capsys, command: str, text: str,
+                                   problem: str) -> None:
+    """Issue B6: file:line, not `example 3`."""
+    bad = tmp_path / "bad.tk"
+    bad.write_text("-1 |BT| (S (NN b)) |ET| 1:1\n" + text)
+    model = tmp_path / "m.model"
+    if command == "predict":
+        train, _ = tk_files
+        assert run(["clf", "train", str(train), "--model", str(model), "--classifier",
+                    "perceptron"], capsys)[0] == 0
+        code, out, err = run(["clf", "predict", "--model", str(model), str(bad)], capsys)
+        assert out == ""
+    else:
+        code, _, err = run(["clf", "train", str(bad), "--model", str(model), "--classifier",
+                            "perceptron"], capsys)
+        assert not model.exists()
+    line = one_line(code, err, f"{bad}{problem}")
+    assert "example" not in line.split(problem.split(":")[1])[0]
+
+
+def test_unlabelled_examples_do_not_train(tmp_path: Path, capsys) -> None:
+    data = tmp_path / "u.tk"
+    data.write_text("+1 |BT| (S (NN a)) |ET|\n-1 |BT| (S (NN b)) |ET|\n0 |BT| (S (NN c)) |ET|\n")
+    code, _, err = run(["clf", "train", str(data), "--model", str(tmp_path / "m"),
+                        "--classifier", "perceptron"], capsys)
+    one_line(code, err, f"{data}:3: label 0 (unlabelled) is for prediction; the tree learners "
+                        "train on +1 / -1")
+
+
+def test_brackets_as_words_train_as_their_escaped_spelling(tmp_path: Path, capsys) -> None:
+    """Issue A7: (-LRB- () and (-RRB- )) are the words ( and ): a model trained on them gives
+    the decision values of the model trained on -LRB- / -RRB- spelt as words."""
+    rng = random.Random(5)
+    plain = "".join(_line(rng) for _ in range(120)).splitlines(keepends=True)
+    spelt, bare = [], []
+    for k, line in enumerate(plain):
+        if k % 4 == 0:
+            spelt.append(line.replace("(NN ", "(PRN (-LRB- -LRB-) (NN ").replace(
+                ")))", "))) (-RRB- -RRB-))", 1) if "(NP-B" in line else line)
+        else:
+            spelt.append(line)
+    bare = [line.replace("(-LRB- -LRB-)", "(-LRB- ()").replace("(-RRB- -RRB-)", "(-RRB- ))")
+            for line in spelt]
+    assert any("(-LRB- ()" in line for line in bare)
+    words, brackets = tmp_path / "words.tk", tmp_path / "brackets.tk"
+    words.write_text("".join(line.replace("(-LRB- -LRB-)", "(-LRB- \\()").replace(
+        "(-RRB- -RRB-)", "(-RRB- \\))") for line in spelt))
+    brackets.write_text("".join(bare))
+    outputs = []
+    for data in (words, brackets):
+        model, values = tmp_path / f"{data.stem}.model", tmp_path / f"{data.stem}.values"
+        code, _, err = run(["clf", "train", str(data), "--model", str(model), "--classifier",
+                            "perceptron", "--json"], capsys)
+        assert code == 0, err
+        code, _, err = run(["clf", "predict", "--model", str(model), str(data),
+                            "--decision-values", str(values)], capsys)
+        assert code == 0, err
+        outputs.append(values.read_text())
+    assert outputs[0] == outputs[1]
