@@ -55,7 +55,9 @@ def register(group: argparse.ArgumentParser) -> None:
     )
     train.add_argument(
         "--class-weight", action="append", default=[], metavar="LABEL:WEIGHT",
-        help="kernel-svm: multiply C by WEIGHT for class LABEL (repeatable)",
+        help="kernel-svm: multiply C by WEIGHT for class LABEL (repeatable; a class the data "
+        "lacks is ignored with a warning, as libsvm does), or `balanced`: n / (k n_c) for each "
+        "of the k classes of n_c rows",
     )
     train.add_argument(
         "--no-shrinking", action="store_true", help="kernel-svm: do not shrink the active set"

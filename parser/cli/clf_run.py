@@ -23,6 +23,7 @@ from classifiers.backends import (
     classifier_of_data,
     convert_classifier,
 )
+from classifiers.binary_classifier import class_label_problem
 from classifiers.evaluators.choices import (
     DEFAULT_RARE_THRESHOLD,
     check_evaluator,
@@ -30,7 +31,7 @@ from classifiers.evaluators.choices import (
 )
 from classifiers.evaluators.evaluator_model import KernelEvaluatorModel
 from classifiers.evaluators.modes import build_evaluator
-from classifiers.kernel_svm.svc import KernelSVM
+from classifiers.kernel_svm.svc import BALANCED, KernelSVM
 from classifiers.linear.poly2_linear_svm import LinearSVM, Poly2LinearSVM
 from classifiers.model_file import (
     CLASSIFIER_FORMAT,
@@ -49,7 +50,7 @@ from features.output_files import (
     is_special,
     output_stream,
 )
-from features.svmlight import parse_svmlight
+from features.svmlight import example_line, parse_svmlight
 from parser.cli.clf_trees import (
     check_tree_train_options,
     holds_trees,
@@ -142,8 +143,14 @@ def _build_kernel_svm(args: argparse.Namespace) -> KernelSVM:
         raise InputError("clf train: --average applies to pa-slicing, not kernel-svm")
     if args.strategy not in (None, "kernel"):
         raise InputError("clf train: kernel-svm always uses the kernel strategy")
-    weights = {}
+    weights: dict[int | float, float] | str = {}
     for text in args.class_weight:
+        if text == BALANCED:
+            if len(args.class_weight) > 1:
+                raise InputError(f"clf train: --class-weight {BALANCED} weighs every class; it "
+                                 "takes no LABEL:WEIGHT beside it")
+            weights = BALANCED
+            break
         label_text, colon, weight_text = text.rpartition(":")
         try:
             weights[_label_value(label_text)] = float(weight_text)
@@ -222,8 +229,11 @@ def _canonical_command(args: argparse.Namespace, clf: Poly2LinearSVM | KernelMod
             f"--degree {clf.degree}", f"--gamma {clf.gamma!r}", f"--coef0 {clf.coef0!r}",
             f"-C {clf.C!r}", f"--eps {clf.eps!r}",
         ]
-        parts += [f"--class-weight {label}:{weight!r}" for label, weight in
-                  clf.class_weight.items()]
+        if clf.class_weight == BALANCED:
+            parts.append(f"--class-weight {BALANCED}")
+        else:
+            parts += [f"--class-weight {label}:{weight!r}" for label, weight in
+                      clf.class_weight.items()]
         if not clf.shrinking:
             parts.append("--no-shrinking")
         if clf.max_iter is not None:
@@ -255,6 +265,9 @@ def run_train(args: argparse.Namespace) -> int:
     data_sha256 = hashlib.sha256(data).hexdigest()
     X, y = parse_svmlight(data, source.name)
     read_seconds = time.perf_counter() - started
+    problem = class_label_problem(y)
+    if problem is not None:
+        raise InputError(f"{source.name}:{example_line(data, problem[0])}: {problem[1]}")
     labels = np.unique(y)
     if labels.size == 1:
         warn(f"{args.train_file} holds one class ({labels[0].item()}): the model gives it to "

@@ -112,3 +112,110 @@ def test_step_limit_warns(files, tmp_path: Path, capsys) -> None:
     assert code == 0
     assert json.loads(out)["converged"] == [False, False, False]
     assert "warning: stopped after --iterations 5 SMO steps" in err
+
+
+# ----- libsvm models of any degree, class weights, labels that are not classes ---------------
+
+
+@pytest.fixture()
+def degree_5_model(files, tmp_path: Path) -> Path:
+    """A model of libsvm-official's svm-train -t 1 -d 5 on the training file."""
+    from libsvm import svmutil
+
+    train, _ = files
+    y, x = svmutil.svm_read_problem(str(train))
+    path = tmp_path / "d5.model"
+    svmutil.svm_save_model(str(path), svmutil.svm_train(y, x, "-t 1 -d 5 -g 0.1 -r 1 -q"))
+    return path
+
+
+def test_a_degree_5_libsvm_model_predicts_naively_and_by_pki(files, degree_5_model: Path,
+                                                             tmp_path: Path, capsys) -> None:
+    from libsvm import svmutil
+
+    _, test = files
+    y, x = svmutil.svm_read_problem(str(test))
+    labels, _, expected = svmutil.svm_predict(y, x, svmutil.svm_load_model(str(degree_5_model)),
+                                              "-q")
+    for mode in ("naive", "pki", None):
+        values = tmp_path / "values.txt"
+        code, out, err = run(["clf", "predict", "--model", str(degree_5_model), str(test),
+                              "--json", "--decision-values", str(values),
+                              *(["--eval-mode", mode] if mode else [])], capsys)
+        assert code == 0 and err == "", err
+        assert json.loads(out)["eval_mode"] == (mode or "pki")
+        lines = [line.split() for line in values.read_text().splitlines()]
+        np.testing.assert_allclose([[float(v) for v in line[1:]] for line in lines], expected,
+                                   rtol=1e-9, atol=1e-9)
+        assert [float(line[0]) for line in lines] == labels
+    code, out, err = run(["clf", "info", "--model", str(degree_5_model), "--json"], capsys)
+    assert code == 0 and json.loads(out)["degree"] == 5
+
+
+@pytest.mark.parametrize("argv", [["predict", "--eval-mode", "split", "TEST"],
+                                  ["predict", "--eval-mode", "pke", "TEST"],
+                                  ["convert", "--to", "pke", "--output", "OUT"],
+                                  ["convert", "--to", "split", "--output", "OUT"]])
+def test_the_expanding_evaluators_refuse_degree_5_in_one_line(files, degree_5_model: Path,
+                                                              tmp_path: Path, capsys,
+                                                              argv: list[str]) -> None:
+    _, test = files
+    argv = [{"TEST": str(test), "OUT": str(tmp_path / "out")}.get(a, a) for a in argv]
+    code, out, err = run(["clf", argv[0], "--model", str(degree_5_model), *argv[1:]], capsys)
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 1 and out == "", err
+    assert "expands conjunctions of degree 1..3, and this model has degree 5" in lines[0]
+    assert "(pki and naive evaluate any degree)" in lines[0]
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_weight_for_an_absent_class_warns_as_libsvm_does(files, tmp_path: Path,
+                                                           capsys) -> None:
+    train, _ = files
+    model = tmp_path / "k.model"
+    code, _, err = run(["clf", "train", str(train), "--model", str(model), "--classifier",
+                        "kernel-svm", "--class-weight", "7:2", "--class-weight", "3:0.5"],
+                       capsys)
+    warnings = [line for line in err.splitlines() if "warning" in line]
+    assert code == 0 and warnings == [
+        "polyparse: warning: class label 7 specified in the class weights is not found in the "
+        "training labels; its weight is ignored, as libsvm ignores it"]
+    X, y = read_svmlight(train)
+    reference = KernelSVM(class_weight={3: 0.5}).fit(X, y)
+    again = KernelSVM.load(model)
+    np.testing.assert_array_equal(again.expansion_.dual_coef, reference.expansion_.dual_coef)
+
+
+def test_balanced_class_weights(files, tmp_path: Path, capsys) -> None:
+    train, _ = files
+    model = tmp_path / "k.model"
+    code, out, err = run(["clf", "train", str(train), "--model", str(model), "--classifier",
+                          "kernel-svm", "--class-weight", "balanced", "--json"], capsys)
+    assert code == 0, err
+    X, y = read_svmlight(train)
+    reference = KernelSVM(class_weight="balanced").fit(X, y)
+    assert json.loads(out)["objective"] == reference.objective_
+    code, out, _ = run(["clf", "info", "--model", str(model), "--json"], capsys)
+    info = json.loads(out)
+    assert info["class_weight"] == "balanced"
+    assert info["training"]["command"].endswith("--class-weight balanced")
+    code, _, err = run(["clf", "train", str(train), "--model", str(tmp_path / "m"),
+                        "--classifier", "kernel-svm", "--class-weight", "balanced",
+                        "--class-weight", "1:2"], capsys)
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert "--class-weight balanced weighs every class" in err
+
+
+@pytest.mark.parametrize("classifier", ["linear", "poly2-linear", "kernel-svm", "pa-slicing"])
+def test_regression_targets_are_one_line_naming_file_and_line(tmp_path: Path, capsys,
+                                                              classifier: str) -> None:
+    data = tmp_path / "targets.svm"
+    data.write_text("# house prices\n1 1:1 3:1\n\n2 2:1\n3.75 1:1 2:1\n0.5 3:1\n")
+    model = tmp_path / "m.model"
+    code, out, err = run(["clf", "train", str(data), "--model", str(model), "--classifier",
+                          classifier], capsys)
+    lines = err.strip().splitlines()
+    assert code == 2 and out == "" and len(lines) == 1, err
+    assert lines[0].startswith(f"polyparse: {data}:5: label 3.75 is not a class: 2 of the 4 "
+                               "labels are real numbers (2 distinct), regression targets")
+    assert not model.exists()
