@@ -1,5 +1,6 @@
 """Japanese raw text: `polyparse ja parse --format raw` with the bundled UniDic model (MeCab with
-unidic-lite, then the chunker and the parser), scored by characters. Prints one JSON object per
+unidic-lite, then the chunker and the parser), and with the bundled IPAdic model (MeCab with
+IPAdic, when the ipadic package is installed), scored by characters. Prints one JSON object per
 measurement and, with --results, writes its section of docs/results.md.
 
     python benchmarks/ja_raw.py [--corpora DIR] [--runs 3] [--no-gold-morphemes]
@@ -21,6 +22,7 @@ parsed with its gold bunsetsu.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -34,6 +36,7 @@ from tables import grouped, markdown_table
 
 DATA = "KWDLC test (test.id, 2,195 sentences) as raw text"
 GSD = "UD Japanese GSD dev (ud_gsd_dev.cabocha, 507 sentences)"
+RAW_PARSE = "polyparse ja parse --format raw"
 # GiNZA 5.3 (ja_ginza) on the same raw text by the same measure, quoted from the issue (not
 # measured here): dependency F1, chunk F1, sentences/s.
 GINZA_QUOTED = ("GiNZA 5.3 (ja_ginza), quoted", "72.15", "87.09", "44 sentences/s")
@@ -52,15 +55,16 @@ def raw_text(sentences: list) -> str:
 
 
 def raw_parse(text_file: Path, output: Path, runs: int, records: Records, data: str,
-              n_sentences: int) -> None:
-    """The whole ja parse --format raw process on one core, the least wall time of runs."""
+              n_sentences: int, model: str | None = None) -> None:
+    """The whole ja parse --format raw process on one core, the least wall time of runs;
+    model: a bundled model's name (default: the UniDic model)."""
     command = polyparse_command() + ["ja", "parse", "--format", "raw", str(text_file),
-                                     "-o", str(output)]
+                                     "-o", str(output)] + (["--model", model] if model else [])
     with pinned_to_one_core():
         measured_run(command)
         timings = [measured_run(command) for _ in range(runs)]
     best = min(timings, key=lambda run: run.wall_seconds)
-    records.emit("polyparse ja parse --format raw, whole process, one core",
+    records.emit(f"{RAW_PARSE}{f' --model {model}' if model else ''}, whole process, one core",
                  round(n_sentences / best.wall_seconds), "sentences/s", data=data,
                  seconds=round(best.wall_seconds, 3),
                  peak_rss_mib=round(max(run.peak_rss_mib for run in timings), 1))
@@ -161,6 +165,11 @@ def main() -> int:
         records.emit("output sentences whose surfaces do not join back to the input line",
                      joined_back(text_file, output), "sentences")
         emit_scores(records, character_scores(test_file, "knp", output), DATA, "raw text")
+        if importlib.util.find_spec("ipadic") is not None:
+            output = workdir / "test-ipadic.cabocha"
+            raw_parse(text_file, output, args.runs, records, DATA, len(test), "ja_ipadic")
+            emit_scores(records, character_scores(test_file, "knp", output), DATA,
+                        "raw text, MeCab with IPAdic")
         if args.gold_morphemes:
             gold_morphemes(corpora, workdir, test, records)
         gsd(corpora, workdir, args.runs, records)
@@ -183,6 +192,13 @@ def section(records: Records) -> list[str]:
              figure("chunk f1, raw text"),
              f"{grouped(speed['figure'])} sentences/s ({speed['seconds']} s, "
              f"{speed['peak_rss_mib']} MiB)"]]
+    ipadic = records.find(f"{RAW_PARSE} --model ja_ipadic, whole process, one core", data=DATA)
+    if ipadic is not None:
+        rows.append(["polyparse, raw text, MeCab with IPAdic, bundled ja_ipadic",
+                     figure("dependency f1, raw text, MeCab with IPAdic"),
+                     figure("chunk f1, raw text, MeCab with IPAdic"),
+                     f"{grouped(ipadic['figure'])} sentences/s ({ipadic['seconds']} s, "
+                     f"{ipadic['peak_rss_mib']} MiB)"])
     gold = records.find("dependency F1, gold morphemes, chunker's bunsetsu (KWDLC model)")
     if gold is not None:
         rows.append(["polyparse, gold JUMAN morphemes, chunker's bunsetsu (KWDLC model)",
