@@ -58,6 +58,7 @@ CPA_PARTS = ("--parts", "training,classification,imbalance,threads,all")
 BENCHMARKS = (
     Benchmark("startup", quick=("--runs", "1", "--copies", "2")),
     Benchmark("bundled_model", quick=("--runs", "2")),
+    Benchmark("long_sentences", quick=("--sizes", "2000,4000", "--repeat", "1")),
     Benchmark("dep_ewt", quick=("--configs", "linear-rich", "--repeat", "1")),
     Benchmark("dep_beam", quick=("--widths", "4", "--repeat", "1", "--no-blanked")),
     Benchmark("en_raw", quick=("--runs", "1")),

@@ -42,8 +42,10 @@ Two choices make the round trip exact while keeping the head encoding:
 """
 from __future__ import annotations
 
+import heapq
+from bisect import insort
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from parser.formats.conll import find_cycle
@@ -123,19 +125,17 @@ def deprojectivize(heads: Sequence[int], deprels: Sequence[str]) -> tuple[list[i
         labels.append(clean)
         if head_label is not None:
             wanted[word] = (head_label, rank)
-    pending = set(wanted)
-    while pending:
-        word = _shallowest(heads, pending)
-        pending.discard(word)
+    tree = _LoweredTree(heads, wanted)
+    for word in tree.shallowest_first():
         head_label, rank = wanted[word]
         matches = 0
-        for candidate in _search_order(heads, heads[word - 1], word):
+        for candidate in tree.search_order(word):
             if labels[candidate - 1] == head_label:
                 matches += 1
                 if matches == rank:
-                    heads[word - 1] = candidate
+                    tree.lower(word, candidate)
                     break
-    return heads, labels
+    return tree.heads, labels
 
 
 def _lift_until_projective(
@@ -160,15 +160,12 @@ def _search_ranks(
     head_label: dict[int, str],
 ) -> dict[int, int]:
     """Replay ``deprojectivize``: rank of each syntactic head among the words it would try."""
-    current = list(projective)
+    tree = _LoweredTree(projective, head_label)
     ranks: dict[int, int] = {}
-    pending = set(head_label)
-    while pending:
-        word = _shallowest(current, pending)
-        pending.discard(word)
+    for word in tree.shallowest_first():
         syntactic_head = heads[word - 1]
         rank = 0
-        for candidate in _search_order(current, current[word - 1], word):
+        for candidate in tree.search_order(word):
             if deprels[candidate - 1] == head_label[word]:
                 rank += 1
                 if candidate == syntactic_head:
@@ -176,7 +173,7 @@ def _search_ranks(
         else:
             raise AssertionError(f"head {syntactic_head} is outside the search space of {word}")
         ranks[word] = rank
-        current[word - 1] = syntactic_head
+        tree.lower(word, syntactic_head)
     return ranks
 
 
@@ -224,38 +221,58 @@ def _children(heads: Sequence[int]) -> list[list[int]]:
     return children
 
 
-def _search_order(heads: Sequence[int], start: int, avoid: int) -> Iterator[int]:
-    """Breadth-first, left to right, over the proper descendants of ``start``, leaving out
-    ``avoid`` and its subtree."""
-    children = _children(heads)
-    queue = deque(child for child in children[start] if child != avoid)
-    while queue:
-        node = queue.popleft()
-        yield node
-        queue.extend(child for child in children[node] if child != avoid)
+class _LoweredTree:
+    """A tree whose lifted words are lowered one at a time, shallowest first: the children of
+    each node are kept in order as arcs move, and the next word is taken from a heap. Lowering
+    a word moves it (and its subtree) deeper and nothing else, so a word's depth in the heap is
+    a lower bound of its current one: the word popped is re-measured (a walk up to the root)
+    and pushed back when it went deeper. A step costs the depth of a word and a search of the
+    subtree of its head, not a pass over the whole sentence, so long sentences with many
+    lifted arcs are parsed in time proportional to their length, not its square."""
 
+    def __init__(self, heads: Sequence[int], words: Iterable[int]) -> None:
+        self.heads = list(heads)
+        self.children = _children(self.heads)
+        self.heap = [(self.depth(word), word) for word in words]
+        heapq.heapify(self.heap)
 
-def _shallowest(heads: Sequence[int], words: set[int]) -> int:
-    """The word of ``words`` closest to the root (smallest id on ties)."""
-    depth = _depths(heads)
-    return min(words, key=lambda word: (depth[word], word))
+    def depth(self, word: int) -> int:
+        """Distance of word from the root 0."""
+        heads = self.heads
+        depth = 0
+        while word:
+            word = heads[word - 1]
+            depth += 1
+        return depth
 
+    def shallowest_first(self) -> Iterator[int]:
+        """The words given, each when it is the closest to the root of those left (smallest id
+        on ties); the caller may lower it before asking for the next."""
+        heap = self.heap
+        while heap:
+            depth, word = heap[0]
+            now = self.depth(word)
+            if now != depth:
+                heapq.heapreplace(heap, (now, word))
+                continue
+            heapq.heappop(heap)
+            yield word
 
-def _depths(heads: Sequence[int]) -> list[int]:
-    """Distance of every node from the root 0 (heads must form a tree)."""
-    depth = [-1] * (len(heads) + 1)
-    depth[0] = 0
-    for start in range(1, len(heads) + 1):
-        path = []
-        node = start
-        while depth[node] < 0:
-            path.append(node)
-            node = heads[node - 1]
-        level = depth[node]
-        for node in reversed(path):
-            level += 1
-            depth[node] = level
-    return depth
+    def search_order(self, word: int) -> Iterator[int]:
+        """Breadth-first, left to right, over the proper descendants of word's head, leaving
+        out word and its subtree."""
+        children = self.children
+        queue = deque(child for child in children[self.heads[word - 1]] if child != word)
+        while queue:
+            node = queue.popleft()
+            yield node
+            queue.extend(child for child in children[node] if child != word)
+
+    def lower(self, word: int, head: int) -> None:
+        """Attach word to head (a word of its current head's subtree)."""
+        self.children[self.heads[word - 1]].remove(word)
+        insort(self.children[head], word)
+        self.heads[word - 1] = head
 
 
 def _check_tree(heads: Sequence[int]) -> None:
