@@ -44,7 +44,7 @@ from dataclasses import asdict, dataclass, field
 from parser.formats.conll import ConllFormatError, Sentence
 
 __all__ = ["CONTENT_DEPRELS", "FUNCTIONAL_DEPRELS", "METRICS", "PUNCT_POLICIES",
-           "PTB_PUNCT_TAGS", "Scores", "WordJudgement", "evaluate", "judge_words"]
+           "PTB_PUNCT_TAGS", "Scores", "UD_DEPRELS", "WordJudgement", "evaluate", "judge_words"]
 
 PUNCT_POLICIES = ("none", "upos", "unicode", "ptb")
 PTB_PUNCT_TAGS = frozenset({"``", "''", ".", ",", ":", "-LRB-", "-RRB-"})
@@ -54,6 +54,11 @@ CONTENT_DEPRELS = frozenset({
     "flat", "compound", "list", "parataxis", "orphan", "goeswith", "reparandum", "root", "dep",
 })
 FUNCTIONAL_DEPRELS = frozenset({"aux", "cop", "mark", "det", "clf", "case", "cc"})
+# UD's universal relations (the universal part of DEPREL): the content and functional ones
+# above and those neither counts.
+UD_DEPRELS = CONTENT_DEPRELS | FUNCTIONAL_DEPRELS | {"punct"}
+# Relations named in a note about a treebank without UD relations.
+NOTED_RELATIONS = 5
 UNIVERSAL_FEATURES = frozenset({
     "PronType", "NumType", "Poss", "Reflex", "Foreign", "Abbr", "Gender", "Animacy", "Number",
     "Case", "Definite", "Degree", "VerbForm", "Mood", "Tense", "Aspect", "Voice", "Evident",
@@ -83,6 +88,8 @@ METRICS = {
     "precision": "each metric's precision: correct / system words (tokens, sentences)",
     "recall": "each metric's recall: correct / gold words (tokens, sentences)",
     "aligned_accuracy": "each word metric's correct / aligned words (conll18's AligndAcc)",
+    "notes": "sentences about scores that do not mean what they say on this data (CLAS, MLAS "
+             "and BLEX of a treebank whose relations are not UD's)",
 }
 # The metrics of conll18_ud_eval.py's table, in its order.
 TABLE_METRICS = ("Tokens", "Sentences", "Words", "UPOS", "XPOS", "UFeats", "AllTags", "Lemmas",
@@ -119,6 +126,7 @@ class Scores:
     precision: dict[str, float] = field(default_factory=dict)
     recall: dict[str, float] = field(default_factory=dict)
     aligned_accuracy: dict[str, float] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, float | int | str]:
         """Every score and count by its METRICS name."""
@@ -134,6 +142,7 @@ class Scores:
             f"({self.words} words, {self.sentences} sentences, "
             f"punct={self.punct}, {self.excluded} words excluded)"
         )
+        line = "\n".join([line, *(f"note: {note}" for note in self.notes)])
         if self.Words == 100.0 and self.Sentences == 100.0:
             return line
         return self.table() + "\n" + line
@@ -468,7 +477,29 @@ def _scores(gold: _Text, system: _Text, aligned: dict[int, _Word], punct: str) -
         scores.precision[name] = count.precision
         scores.recall[name] = count.recall
         scores.aligned_accuracy[name] = count.aligned_accuracy
+    note = _relations_note(scored_gold)
+    if note:
+        scores.notes.append(note)
     return scores
+
+
+def _relations_note(gold: Sequence[_Word]) -> str | None:
+    """A note when gold words have relations that are not UD's: CLAS counts only words with
+    UD's content relations, and MLAS and BLEX build on it (and on UD's functional ones)."""
+    foreign: dict[str, int] = {}
+    for word in gold:
+        if word.relation not in UD_DEPRELS:
+            foreign[word.relation] = foreign.get(word.relation, 0) + 1
+    if not foreign:
+        return None
+    n = sum(foreign.values())
+    common = sorted(foreign, key=lambda relation: (-foreign[relation], relation))
+    named = ", ".join(common[:NOTED_RELATIONS]) + (", ..." if len(common) > NOTED_RELATIONS
+                                                   else "")
+    share = f"all {n}" if n == len(gold) else f"{n} of {len(gold)}"
+    return (f"CLAS, MLAS and BLEX need UD relations: {share} gold words have relations that "
+            f"are not UD's ({named}), and these scores count only words with UD's content "
+            "relations")
 
 
 @dataclass(frozen=True)

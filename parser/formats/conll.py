@@ -14,6 +14,10 @@ Formats:
 
 Column positions and the id syntax are those of the ``conllu`` package; the lines themselves
 are split with ``str.split("\\t")``, which is several times faster than a full token parser.
+A multiword range must stand before its first word, cover words that follow it and not overlap
+another; an empty node ``a.b`` follows word ``a`` (or its ``a.(b-1)``), as UD's validator asks.
+Lines are read in Unicode normalization form C, which UD requires (a file in NFD, say, comes
+out composed).
 Every problem is reported as a ``ConllFormatError`` whose message is one line,
 ``path:LINE: problem``.
 """
@@ -21,6 +25,7 @@ from __future__ import annotations
 
 import codecs
 import os
+import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import BinaryIO, TextIO
@@ -129,6 +134,8 @@ def _read_sentences(
     lineno = first_line - 1
     for line in text_lines(path, stream, encoding, display, ConllFormatError, first_line):
         lineno += 1
+        if not line.isascii() and not unicodedata.is_normalized("NFC", line):
+            line = unicodedata.normalize("NFC", line)
         if not line or line.isspace():
             if block:
                 yield _build_sentence(block, start_line, display, allow_special_ids, checker)
@@ -155,9 +162,11 @@ def write_conll(
     """Write ``sentence`` with new HEAD and DEPREL columns, then one blank line.
 
     The columns that describe the old tree beside HEAD and DEPREL (CoNLL-U: DEPS; CoNLL-X:
-    PHEAD and PDEPREL) are written as ``_`` unless keep_deps. Every other byte of the block
-    (comments, range lines, empty nodes, the other columns of word lines) is written as it
-    was read. A head of -1 is written as ``_``.
+    PHEAD and PDEPREL) are written as ``_`` unless keep_deps; so are CoNLL-U's empty nodes
+    (``8.1``) left out then, since they are nodes of that enhanced graph only, and a graph
+    without its DEPS leaves them attached to nothing. Every other byte of the block
+    (comments, range lines, the other columns of word lines) is written as it was read. A head
+    of -1 is written as ``_``.
     """
     n = len(sentence.word_lines)
     if len(heads) != n or len(deprels) != n:
@@ -174,8 +183,15 @@ def write_conll(
         for column in stale:
             columns[column] = "_"
         lines[index] = "\t".join(columns)
+    if fmt == "conllu" and not keep_deps and len(lines) > n:
+        lines = [line for line in lines if not _is_empty_node(line)]
     lines.append("\n")
     out.write("\n".join(lines))
+
+
+def _is_empty_node(line: str) -> bool:
+    """Whether a line of a block is an empty node (ID ``a.b``)."""
+    return line[0] != "#" and "." in line.split("\t", 1)[0]
 
 
 def _build_sentence(
@@ -190,6 +206,7 @@ def _build_sentence(
     head: list[int] = []
     deprel: list[str] = []
     feats: list[str] = []
+    ids = _SpecialIds(display)
     for index, line in enumerate(block):
         if line[0] == "#":
             continue
@@ -202,6 +219,7 @@ def _build_sentence(
         word_id = columns[ID]
         if not (word_id.isdigit() and word_id.isascii()):
             _check_special_id(word_id, allow_special_ids, display, start_line + index)
+            ids.check(word_id, len(word_lines), start_line + index)
             continue
         if int(word_id) != len(word_lines) + 1:
             raise ConllFormatError(
@@ -224,6 +242,7 @@ def _build_sentence(
         deprel.append(columns[DEPREL])
     if not word_lines:
         raise ConllFormatError(f"{display}:{start_line}: sentence has no words")
+    ids.check_end(len(word_lines))
     sentence = Sentence(block, word_lines, form, lemma, upos, xpos, head, deprel, start_line,
                         feats)
     checker.check(sentence)
@@ -234,6 +253,58 @@ def _check_special_id(word_id: str, allow_special_ids: bool, display: str, linen
     if allow_special_ids and (ID_RANGE.fullmatch(word_id) or ID_DOT_ID.fullmatch(word_id)):
         return
     raise ConllFormatError(f"{display}:{lineno}: ID {word_id!r} is not an integer")
+
+
+class _SpecialIds:
+    """Checks the range lines (``3-4``) and empty nodes (``8.1``) of one block as UD's
+    validator does: a range stands right before its first word, ends at or after it, covers
+    only words of the sentence and overlaps no other range; empty node ``a.b`` follows word
+    ``a`` (``0.b``: before the first word) and ``a.(b-1)``, and no range line stands between
+    it and word ``a``."""
+
+    def __init__(self, display: str) -> None:
+        self.display = display
+        self.range_first = self.range_end = 0
+        self.range_line = 0
+        self.range_id = ""
+        self.empty_word = -1
+        self.empty_count = 0
+
+    def fail(self, lineno: int, problem: str) -> None:
+        raise ConllFormatError(f"{self.display}:{lineno}: {problem}")
+
+    def check(self, word_id: str, words_before: int, lineno: int) -> None:
+        """A special id seen after words_before words."""
+        if "-" in word_id:
+            first, last = (int(part) for part in word_id.split("-"))
+            if first != words_before + 1:
+                self.fail(lineno, f"multiword range {word_id} does not stand before its first "
+                                  f"word: the next word is {words_before + 1}")
+            if last < first:
+                self.fail(lineno, f"multiword range {word_id} ends before it starts")
+            if first <= self.range_end:
+                self.fail(lineno, f"multiword range {word_id} overlaps {self.range_id}")
+            self.range_first, self.range_end = first, last
+            self.range_line, self.range_id = lineno, word_id
+            return
+        word, _, number = word_id.partition(".")
+        if self.empty_word != words_before:
+            self.empty_word, self.empty_count = words_before, 0
+        expected = f"{words_before}.{self.empty_count + 1}"
+        if int(word) != words_before or int(number) != self.empty_count + 1:
+            self.fail(lineno, f"empty node {word_id} is out of place: after word "
+                              f"{words_before} the next empty node is {expected}")
+        if words_before < self.range_first:
+            self.fail(lineno, f"empty node {word_id} stands between multiword range "
+                              f"{self.range_id} and its first word")
+        self.empty_count += 1
+
+    def check_end(self, n_words: int) -> None:
+        """At the end of the block (n_words words): the last range must end within it."""
+        if self.range_end > n_words:
+            plural = "" if n_words == 1 else "s"
+            self.fail(self.range_line, f"multiword range {self.range_id} covers words that do "
+                                       f"not exist: the sentence has {n_words} word{plural}")
 
 
 def _bad_head(text: str, block: list[str], display: str, lineno: int) -> ConllFormatError:

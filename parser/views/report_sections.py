@@ -83,9 +83,12 @@ def flattened(score: Mapping[str, object]) -> dict[str, object]:
 
 
 def _shown(value: object) -> str:
-    """A score as the tables show it: two decimals for a percentage, – for none."""
+    """A score as the tables show it: two decimals for a percentage, – for none, notes (a
+    list of sentences) one after the other."""
     if value is None:
         return "–"
+    if isinstance(value, list):
+        return " ".join(map(str, value)) or "–"
     return f"{value:.2f}" if isinstance(value, float) else str(value)
 
 

@@ -63,13 +63,26 @@ def test_bad_training_data(fixture: str, where: str, tmp_path: Path,
 
 
 # An empty input is no error for a parse (issue 22, C5): test_input_paths.py checks it.
-@pytest.mark.parametrize("fixture", ["wrong_columns.conllu", "latin1.conllu"])
+@pytest.mark.parametrize("fixture", ["wrong_columns.conllu", "latin1.conllu",
+                                     "range_beyond.conllu"])
 def test_bad_parse_input_leaves_no_output(fixture: str, model: Path, tmp_path: Path,
                                           capsys: pytest.CaptureFixture) -> None:
     out = tmp_path / "pred.conllu"
     code = main(["dep", "parse", "--model", str(model), str(CONLL / fixture), "-o", str(out)])
     one_error_line(capsys, code, fixture)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_range_over_words_that_do_not_exist(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture) -> None:
+    """A multiword range 1-3 over a two-word sentence was parsed with exit 0 into an invalid
+    output: it is bad CoNLL-U, one line naming file and line, for every command reading it."""
+    path = CONLL / "range_beyond.conllu"
+    for command in (["dep", "parse", str(path)], ["tag", "tag", str(path)],
+                    ["dep", "evaluate", str(path), str(path)]):
+        err = one_error_line(capsys, main(command))
+        assert err.endswith(f"{path}:3: multiword range 1-3 covers words that do not exist: "
+                            "the sentence has 2 words"), err
 
 
 @pytest.mark.parametrize("damage", ["truncate", "text", "missing"])
@@ -216,3 +229,19 @@ def test_convert_needs_a_kernel_model(model: Path, tmp_path: Path,
                  str(tmp_path / "x.model")])
     one_error_line(capsys, code, "has no kernel classifiers")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_evaluate_of_conll2007_basque_says_clas_needs_ud_relations(
+        corpora: Path, capsys: pytest.CaptureFixture) -> None:
+    """CoNLL 2007 Basque's relations are not UD's: CLAS, MLAS and BLEX print 0.00, with a note
+    saying why (text) and the same note under "notes" (JSON)."""
+    test = str(corpora / "conll2007" / "eus.test")
+    options = ["--format", "conllx", "--encoding", "iso-8859-1"]
+    assert main(["dep", "evaluate", test, test, *options]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "CLAS 0.00  MLAS 0.00  BLEX 0.00" in lines[0]
+    assert lines[1].startswith("note: CLAS, MLAS and BLEX need UD relations: all 10096 gold "
+                               "words have relations that are not UD's (ncmod, PUNC, auxmod")
+    assert main(["dep", "evaluate", test, test, *options, "--json"]) == 0
+    scores = json.loads(capsys.readouterr().out)
+    assert scores["CLAS"] == 0.0 and scores["notes"] == [lines[1][len("note: "):]]

@@ -75,6 +75,26 @@ def test_range_lines_and_empty_nodes_are_not_scored():
     assert (scores.UEM, scores.LEM) == (50.0, 0.0)
 
 
+def test_treebank_without_ud_relations_gets_a_note():
+    """CoNLL 2007 Basque relations (ncmod, ROOT, PUNC) are not UD's: CLAS, MLAS and BLEX are
+    0.00, and the scores say why."""
+    path = DATA / "conll" / "basque_latin1.conllx"
+    read = lambda: read_conll(path, fmt="conllx", encoding="iso-8859-1")  # noqa: E731
+    scores = evaluate(read(), read())
+    assert (scores.UAS, scores.LAS, scores.CLAS, scores.MLAS, scores.BLEX) == (
+        100.0, 100.0, 0.0, 0.0, 0.0)
+    (note,) = scores.notes
+    assert note.startswith("CLAS, MLAS and BLEX need UD relations: all 4 gold words have "
+                           "relations that are not UD's (ROOT, PUNC, ncmod)")
+    assert scores.summary().splitlines()[-1] == f"note: {note}"
+    assert scores.as_dict()["notes"] == [note]
+
+
+def test_ud_treebank_gets_no_note():
+    scores = score("none")
+    assert scores.notes == [] and "note:" not in scores.summary()
+
+
 def test_unknown_policy():
     with pytest.raises(ValueError, match="punctuation policy"):
         score("commas")

@@ -61,6 +61,9 @@ def test_write_changes_only_head_deprel_and_deps(keep_deps: bool):
     deprels = [["root", "x", "y", "z"], ["root", "punct"]]
     text = write_all(sentences, heads, deprels, keep_deps=keep_deps)
     original = (CONLL_DATA / "good.conllu").read_text().split("\n")
+    if not keep_deps:
+        # Without DEPS the empty node 3.1, a node of the enhanced graph only, goes too.
+        original = [line for line in original if not line.startswith("3.1\t")]
     written = text.split("\n")
     assert len(written) == len(original) + 1 and written[-2:] == ["", ""]
     deps_changed = 0
@@ -75,6 +78,74 @@ def test_write_changes_only_head_deprel_and_deps(keep_deps: bool):
     assert (deps_changed > 0) != keep_deps
     assert written[3].split("\t")[6:8] == ["0", "root"]
     assert written[5].split("\t")[6:8] == ["1", "x"]
+
+
+def test_empty_nodes_and_deps_are_kept_or_dropped_together():
+    """UD's validator rejects an enhanced graph whose words lost their DEPS while its empty
+    nodes kept theirs (EWT test's 24.1): both go, or, with keep_deps, both stay."""
+    (sentence, _) = read_all(CONLL_DATA / "good.conllu")
+    dropped, kept = io.StringIO(), io.StringIO()
+    write_conll(sentence, sentence.head, sentence.deprel, dropped)
+    write_conll(sentence, sentence.head, sentence.deprel, kept, keep_deps=True)
+    ids = [line.split("\t")[0] for line in dropped.getvalue().splitlines() if "\t" in line]
+    assert ids == ["1", "2-3", "2", "3", "4"]
+    assert all(line.split("\t")[8] == "_" for line in dropped.getvalue().splitlines()
+               if "\t" in line)
+    assert "3.1\tknow\tknow\tVERB\tVB\t_\t_\t_\t3:conj\t_" in kept.getvalue()
+
+
+@pytest.mark.parametrize("block, problem", [
+    # The issue's case: a range over three words of a two-word sentence.
+    ("# text = ab\n1-3\tab\t_\t_\t_\t_\t_\t_\t_\t_\n1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n"
+     "2\tb\tb\tX\t_\t_\t1\tdep\t_\t_\n",
+     "x.conllu:2: multiword range 1-3 covers words that do not exist: the sentence has 2 words"),
+    ("1-2\tab\t_\t_\t_\t_\t_\t_\t_\t_\n1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n",
+     "x.conllu:1: multiword range 1-2 covers words that do not exist: the sentence has 1 word"),
+    ("1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n1-2\tab\t_\t_\t_\t_\t_\t_\t_\t_\n"
+     "2\tb\tb\tX\t_\t_\t1\tdep\t_\t_\n",
+     "x.conllu:2: multiword range 1-2 does not stand before its first word: the next word is 2"),
+    ("1-1\tab\t_\t_\t_\t_\t_\t_\t_\t_\n3-2\tab\t_\t_\t_\t_\t_\t_\t_\t_\n",
+     "x.conllu:2: multiword range 3-2 does not stand before its first word"),
+    ("2-1\tab\t_\t_\t_\t_\t_\t_\t_\t_\n1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n",
+     "x.conllu:1: multiword range 2-1 does not stand before its first word: the next word is 1"),
+    ("1-2\tab\t_\t_\t_\t_\t_\t_\t_\t_\n1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n"
+     "2-3\tbc\t_\t_\t_\t_\t_\t_\t_\t_\n2\tb\tb\tX\t_\t_\t1\tdep\t_\t_\n"
+     "3\tc\tc\tX\t_\t_\t1\tdep\t_\t_\n",
+     "x.conllu:3: multiword range 2-3 overlaps 1-2"),
+    ("1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n2.1\tb\tb\tX\t_\t_\t_\t_\t1:dep\t_\n",
+     "x.conllu:2: empty node 2.1 is out of place: after word 1 the next empty node is 1.1"),
+    ("1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n1.2\tb\tb\tX\t_\t_\t_\t_\t1:dep\t_\n",
+     "x.conllu:2: empty node 1.2 is out of place: after word 1 the next empty node is 1.1"),
+    ("1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n2-3\tbc\t_\t_\t_\t_\t_\t_\t_\t_\n"
+     "1.1\tb\tb\tX\t_\t_\t_\t_\t1:dep\t_\n2\tb\tb\tX\t_\t_\t1\tdep\t_\t_\n"
+     "3\tc\tc\tX\t_\t_\t1\tdep\t_\t_\n",
+     "x.conllu:3: empty node 1.1 stands between multiword range 2-3 and its first word"),
+])
+def test_ranges_and_empty_nodes_out_of_place_are_one_line(block: str, problem: str):
+    with pytest.raises(ConllFormatError) as caught:
+        read_all(None, stream=io.StringIO(block + "\n"), name="x.conllu")
+    assert str(caught.value).startswith(problem), str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+def test_ranges_and_empty_nodes_in_place_are_read():
+    block = ("1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n1.1\tb\tb\tX\t_\t_\t_\t_\t1:dep\t_\n"
+             "1.2\tb\tb\tX\t_\t_\t_\t_\t1:dep\t_\n2-3\tbc\t_\t_\t_\t_\t_\t_\t_\t_\n"
+             "2\tb\tb\tX\t_\t_\t1\tdep\t_\t_\n3\tc\tc\tX\t_\t_\t1\tdep\t_\t_\n"
+             "3.1\tb\tb\tX\t_\t_\t_\t_\t1:dep\t_\n\n")
+    (sentence,) = read_all(None, stream=io.StringIO(block))
+    assert sentence.form == ["a", "b", "c"]
+
+
+def test_lines_are_read_in_normalization_form_c():
+    """UD asks for NFC: decomposed input (e + combining acute) is read composed, comments too."""
+    import unicodedata
+
+    text = "# text = café\n1\tcafé\tcafé\tNOUN\tNN\t_\t0\troot\t_\t_\n\n"
+    decomposed = unicodedata.normalize("NFD", text)
+    assert decomposed != text
+    (sentence,) = read_all(None, stream=io.StringIO(decomposed))
+    assert sentence.form == ["caf\u00e9"] and sentence.lines[0] == "# text = caf\u00e9"
 
 
 def test_write_unknown_head_as_underscore():

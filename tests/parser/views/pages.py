@@ -45,5 +45,8 @@ def score_cells(scores: dict) -> dict[str, list[str]]:
 
 
 def shown(value: object) -> str:
-    """A score as the scores table shows it."""
+    """A score as the scores table shows it (notes, a list of sentences, one after the
+    other)."""
+    if isinstance(value, list):
+        return " ".join(value) or "–"
     return f"{value:.2f}" if isinstance(value, float) else str(value)
