@@ -14,9 +14,10 @@ strings to a StringInterner in that order gives the ids the nltk path gives.
 White space here is space, tab and carriage return: the caller sends files holding any other
 character that Python counts as white space to the reference path. The scan stops at the first
 line it cannot read and returns that line's number; the caller asks the reference path for the
-message, or its reading: a tree whose brackets do not balance or that holds a node with neither
-label nor children may hold brackets as words (features/penn_brackets.py), which only the
-reference path reads.
+message. Trees are cut into nltk's tokens first, so that brackets are read as words where
+features/penn_brackets.py reads them (`(TAG ()`, and `(TAG ))` as often as the brackets need);
+where that reading is ambiguous, or a node `()` with neither label nor children is left, the
+line goes to the reference path for its message.
 """
 from cython.operator cimport dereference as deref
 from libc.stdint cimport int32_t, int64_t, uint8_t
@@ -29,6 +30,16 @@ from libcpp.vector cimport vector
 import numpy as np
 
 cdef int MAX_DEPTH = 499  # nltk.tree.tree.MAX_TREE_DEPTH (500) counts its bottom frame too
+# Kinds of tokens: an opening bracket with a label, one without, a closing bracket, a word.
+cdef enum:
+    LABELLED = 0
+    UNLABELLED = 1
+    CLOSING = 2
+    WORD = 3
+# What a token reads as besides its kind (penn_brackets.bracket_words): the word "(" or ")".
+cdef enum:
+    NOT_A_WORD = 0
+    BRACKET_WORD = 1
 
 
 cdef inline bint _space(uint8_t c) noexcept nogil:
@@ -73,6 +84,13 @@ cdef class _Scan:
     cdef vector[double] target
     cdef vector[int64_t] line_number
     cdef vector[int32_t] stack
+    # The tokens of the tree being read: kind, first byte, text (a label or word) start and
+    # end, and whether it reads as a bracket word.
+    cdef vector[uint8_t] tok_kind
+    cdef vector[int64_t] tok_begin
+    cdef vector[int64_t] tok_start
+    cdef vector[int64_t] tok_end
+    cdef vector[uint8_t] tok_word
     cdef unordered_map[string, int32_t] label_ids
     cdef unordered_map[string, int32_t] production_ids
     cdef unordered_map[string, double] target_values
@@ -133,58 +151,128 @@ cdef class _Scan:
         self.target.push_back(<double>value)
         return 1
 
-    cdef bint _tree(self, const uint8_t* s, int64_t i, int64_t end):
-        # Append the tree of s[i:end] (already stripped, non-empty, balanced); False when
-        # nltk would not read it.
-        cdef int64_t base = self.label.size(), node, t, c, k, stop
-        cdef bint rooted = False
-        self.stack.clear()
+    cdef void _token(self, uint8_t kind, int64_t begin, int64_t start, int64_t end):
+        self.tok_kind.push_back(kind)
+        self.tok_begin.push_back(begin)
+        self.tok_start.push_back(start)
+        self.tok_end.push_back(end)
+        self.tok_word.push_back(NOT_A_WORD)
+
+    cdef void _tokens(self, const uint8_t* s, int64_t i, int64_t end):
+        # nltk's tokens of s[i:end]: `(` with optional white space and label, `)`, words.
+        cdef int64_t begin, stop
+        self.tok_kind.clear()
+        self.tok_begin.clear()
+        self.tok_start.clear()
+        self.tok_end.clear()
+        self.tok_word.clear()
         while i < end:
             if _space(s[i]):
                 i += 1
             elif s[i] == 40:
-                if self.stack.size() == 0 and rooted:
-                    return False
-                if <int>self.stack.size() >= MAX_DEPTH:
-                    return False
+                begin = i
                 i += 1
                 while i < end and _space(s[i]):
                     i += 1
                 stop = _token_end(s, i, end)
+                self._token(LABELLED if stop > i else UNLABELLED, begin, i, stop)
+                i = stop
+            elif s[i] == 41:
+                self._token(CLOSING, i, i, i + 1)
+                i += 1
+            else:
+                stop = _token_end(s, i, end)
+                self._token(WORD, i, i, stop)
+                i = stop
+
+    cdef bint _bracket_words(self):
+        # Mark the tokens read as bracket words as penn_brackets.bracket_words does; False
+        # where it refuses (ambiguous).
+        cdef Py_ssize_t n = self.tok_kind.size(), t
+        cdef int64_t opening = 0, candidates = 0, opened = 0, closed = 0, needed
+        for t in range(n):
+            if self.tok_kind[t] == CLOSING:
+                closed += 1
+            elif self.tok_kind[t] != WORD:
+                opened += 1
+        for t in range(n - 2):
+            if self.tok_kind[t] != LABELLED or self.tok_begin[t + 1] == self.tok_end[t]:
+                continue
+            if self.tok_kind[t + 1] == UNLABELLED and self.tok_kind[t + 2] == CLOSING:
+                opening += 1
+            elif self.tok_kind[t + 1] == CLOSING and self.tok_kind[t + 2] == CLOSING:
+                candidates += 1
+        needed = closed - opened + opening
+        if (opening == 0 and needed == 0) or needed < 0 or needed > candidates:
+            return True  # nltk's reading (the tree fails below where it cannot be read)
+        if 0 < needed < candidates:
+            return False
+        for t in range(n - 2):
+            if self.tok_kind[t] != LABELLED or self.tok_begin[t + 1] == self.tok_end[t]:
+                continue
+            if self.tok_kind[t + 1] == UNLABELLED and self.tok_kind[t + 2] == CLOSING:
+                self.tok_word[t + 1] = BRACKET_WORD
+            elif (needed and self.tok_kind[t + 1] == CLOSING
+                    and self.tok_kind[t + 2] == CLOSING):
+                self.tok_word[t + 1] = BRACKET_WORD
+        return True
+
+    cdef void _leaf(self, const uint8_t* s, int64_t start, int64_t stop):
+        # A word: a childless node of the label s[start:stop], a child of the open node.
+        cdef int64_t node = self.label.size()
+        self.n_children[self.stack.back()] += 1
+        self.label.push_back(self._intern_label(s, start, stop))
+        self.production.push_back(0)
+        self.n_children.push_back(0)
+        self.subtree_end.push_back(<int32_t>(node + 1))
+        self.is_word.push_back(1)
+
+    cdef bint _tree(self, const uint8_t* s, int64_t i, int64_t end):
+        # Append the tree of s[i:end] (already stripped, non-empty); False when the reference
+        # path is to read it (or to say why it cannot).
+        cdef int64_t base = self.label.size(), node, t, c, k
+        cdef Py_ssize_t x
+        cdef uint8_t kind
+        cdef bint rooted = False
+        self._tokens(s, i, end)
+        if not self._bracket_words():
+            return False
+        self.stack.clear()
+        for x in range(<Py_ssize_t>self.tok_kind.size()):
+            kind = self.tok_kind[x]
+            if self.tok_word[x] == BRACKET_WORD:
+                if self.stack.size() == 0:
+                    return False
+                self._leaf(s, self.tok_begin[x], self.tok_begin[x] + 1)
+            elif kind == LABELLED or kind == UNLABELLED:
+                if self.stack.size() == 0 and rooted:
+                    return False
+                if <int>self.stack.size() >= MAX_DEPTH:
+                    return False
                 node = self.label.size()
                 if self.stack.size():
                     self.n_children[self.stack.back()] += 1
-                self.label.push_back(self._intern_label(s, i, stop))
+                self.label.push_back(self._intern_label(s, self.tok_start[x], self.tok_end[x]))
                 self.production.push_back(0)
                 self.n_children.push_back(0)
                 self.subtree_end.push_back(0)
                 self.is_word.push_back(0)
                 self.stack.push_back(<int32_t>node)
                 rooted = True
-                i = stop
-            elif s[i] == 41:
+            elif kind == CLOSING:
                 if self.stack.size() == 0:
                     return False
                 node = self.stack.back()
                 if self.n_children[node] == 0 and self.label_strings[self.label[node]].size() == 0:
-                    return False  # `()`: a bracket as a word, or refused (penn_brackets)
+                    return False  # `()`: refused by the reference path (penn_brackets)
                 self.stack.pop_back()
                 self.subtree_end[node] = <int32_t>self.label.size()
                 if self.n_children[node]:
                     self.production[node] = self._intern_production(node)
-                i += 1
             else:
                 if self.stack.size() == 0:
                     return False
-                stop = _token_end(s, i, end)
-                node = self.label.size()
-                self.n_children[self.stack.back()] += 1
-                self.label.push_back(self._intern_label(s, i, stop))
-                self.production.push_back(0)
-                self.n_children.push_back(0)
-                self.subtree_end.push_back(<int32_t>(node + 1))
-                self.is_word.push_back(1)
-                i = stop
+                self._leaf(s, self.tok_start[x], self.tok_end[x])
         if self.stack.size() or not rooted:
             return False
         # children in node order: node t's slice follows those of the nodes before it
@@ -201,7 +289,7 @@ cdef class _Scan:
 
     cdef bint _trees(self, const uint8_t* s, int64_t i, int64_t end):
         # The trees of s[i:end], separated by |BT|, each stripped; an empty one is empty.
-        cdef int64_t stop, a, b, k, opened
+        cdef int64_t stop, a, b
         while True:
             stop = _find(s, i, end, b"|BT|")
             if stop < 0:
@@ -212,15 +300,7 @@ cdef class _Scan:
             while b > a and _space(s[b - 1]):
                 b -= 1
             if a < b:
-                opened = 0
-                for k in range(a, b):
-                    if k > a and s[k - 1] == 92:
-                        continue  # a backslash-escaped bracket is part of a label or word
-                    if s[k] == 40:
-                        opened += 1
-                    elif s[k] == 41:
-                        opened -= 1
-                if opened != 0 or not self._tree(s, a, b):
+                if not self._tree(s, a, b):
                     return False
             else:
                 self.tree_ptr.push_back(self.label.size())

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from nltk import Tree
 
-from features.bracket_scan import tree_orders
+from features.bracket_scan import scan_svmlight_tk, tree_orders
 from features.interning import StringInterner
 from features.svmlight_tk import (
     SvmlightTkFormatError,
@@ -183,3 +184,49 @@ def test_tree_orders_equal_a_stable_lexsort() -> None:
     tree_of_node = np.repeat(np.arange(sizes.size), sizes)
     expected = np.lexsort((key, tree_of_node)).astype(np.int32)
     assert np.array_equal(tree_orders(tree_ptr, key), expected)
+
+
+def _tree_with_bracket_words(rng: np.random.Generator) -> str:
+    """A random tree whose words are sometimes bare brackets, written as nltk writes it (a word
+    "(" of TAG as `(TAG ()`, a childless node as `(X )`): brackets as words, empty nodes,
+    ambiguous and unbalanced trees all turn up."""
+    tree = random_tree(rng, "AB-C", "xy#")
+    for position in tree.treepositions("leaves"):
+        if rng.random() < 0.5:
+            tree[position] = str(rng.choice(["(", ")"]))
+    if rng.random() < 0.3:
+        tree = Tree("P", [Tree("-LRB-", ["("]), tree, Tree("-RRB-", [")"])])
+    return tree.pformat(margin=int(rng.integers(5, 200))).replace("\n", " ")
+
+
+def test_bracket_words_read_alike_by_both_readers() -> None:
+    """Line by line: the same forest or the same one-line error from the scanner and the nltk
+    reference; the scanner reads bracket words itself (no hand-over), and does so on most
+    lines."""
+    rng = np.random.default_rng(11)
+    lines, read_by_scanner = [], 0
+    for k in range(600):
+        line = f"{'+1' if k % 2 else '-1'} |BT| {_tree_with_bracket_words(rng)} |ET| {k % 7}:1\n"
+        data = line.encode()
+        try:
+            reference = parse_svmlight_tk_bytes(data, "x.tk", reader="nltk")
+        except SvmlightTkFormatError as error:
+            assert message(data, "fast") == str(error)
+            continue
+        assert_identical(parse_svmlight_tk_bytes(data, "x.tk", reader="fast"), reference)
+        read_by_scanner += isinstance(scan_svmlight_tk(data, float), dict)
+        lines.append(line)
+    assert len(lines) > 200 and read_by_scanner == len(lines)
+    assert any("(-LRB- ()" in line for line in lines)
+    assert_identical(*both("".join(lines).encode()))
+
+
+@pytest.mark.parametrize("tree, read", [
+    ("(NP (-LRB- () (NN x) (-RRB- )))", True),
+    ("(NP (NN x) (-RRB- )))", True),
+    ("(S (A ) (B )) (C ))", False),
+    ("(S () (X y))", False),
+])
+def test_the_scanner_reads_bracket_words_or_hands_the_line_over(tree: str, read: bool) -> None:
+    scan = scan_svmlight_tk(f"+1 |BT| {tree} |ET|\n".encode(), float)
+    assert isinstance(scan, dict) == read
