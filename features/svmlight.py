@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from features.binary_matrix import BinaryMatrix
+from features.binary_matrix import BinaryMatrix, BinaryMatrixLike, as_binary_matrix
 from features.errors import InputError, InputWarning
 from features.output_files import output_stream
 
@@ -309,9 +309,11 @@ def parse_line(
 
 
 def write_svmlight(
-    path: str | os.PathLike, X: BinaryMatrix, y: np.ndarray, id_offset: int = 0
+    path: str | os.PathLike, X: BinaryMatrixLike, y: np.ndarray, id_offset: int = 0
 ) -> None:
-    """Write (X, y) as `label id:1 ...` lines, id = column + id_offset (1 for liblinear tools)."""
+    """Write (X, y) as `label id:1 ...` lines, id = column + id_offset (1 for liblinear tools);
+    X: a BinaryMatrix or what features.binary_matrix.as_binary_matrix takes."""
+    X = as_binary_matrix(X)
     y = np.asarray(y)
     if y.shape != (len(X),):
         raise ValueError(f"{len(X)} rows but {y.shape} labels")

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from classifiers.model_file import inconsistent, require_arrays
-from features.binary_matrix import BinaryMatrix
+from features.binary_matrix import BinaryMatrix, BinaryMatrixLike, as_binary_matrix
 
 # Bound on the (row, support vector) pairs that naive_decision_function gathers at once.
 _GATHER_BUDGET = 1 << 23
@@ -70,8 +70,9 @@ class SupportVectorExpansion:
         """(gamma * c + coef0)^degree for shared-feature counts c."""
         return (self.gamma * np.asarray(counts, dtype=np.float64) + self.coef0) ** self.degree
 
-    def shared_counts(self, X: BinaryMatrix) -> np.ndarray:
-        """(n_rows, n_sv) int32 matrix of |sv_i & x| for every row x of X."""
+    def shared_counts(self, X: BinaryMatrixLike) -> np.ndarray:
+        """(n_rows, n_sv) int32 matrix of |sv_i & x| for every row x of X (as_binary_matrix)."""
+        X = as_binary_matrix(X)
         counts = np.zeros((len(X), self.n_support_vectors), dtype=np.int32)
         for first, last, block in self._count_blocks(X):
             counts[first:last] = block
@@ -102,8 +103,10 @@ class SupportVectorExpansion:
             support_vectors = BinaryMatrix(arrays["sv_indptr"], arrays["sv_indices"], n_features)
         return support_vectors, gamma, coef0, degree
 
-    def naive_decision_function(self, X: BinaryMatrix) -> np.ndarray:
-        """Decision values (n_rows, n_outputs) by the plain kernel sum over all support vectors."""
+    def naive_decision_function(self, X: BinaryMatrixLike) -> np.ndarray:
+        """Decision values (n_rows, n_outputs) by the plain kernel sum over all support vectors
+        (X: what features.binary_matrix.as_binary_matrix takes)."""
+        X = as_binary_matrix(X)
         coefficients, intercepts = self.output_terms()
         out = np.tile(intercepts, (len(X), 1))
         for first, last, block in self._count_blocks(X):

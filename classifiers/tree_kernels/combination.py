@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from features.binary_matrix import BinaryMatrix
+from features.binary_matrix import BinaryMatrixLike, as_binary_matrix
 
 
-def dot_products(X: BinaryMatrix, Z: BinaryMatrix) -> np.ndarray:
-    """x.z for every row x of X and z of Z (binary rows: the number of shared ids)."""
+def dot_products(X: BinaryMatrixLike, Z: BinaryMatrixLike) -> np.ndarray:
+    """x.z for every row x of X and z of Z (binary rows: the number of shared ids; each a
+    BinaryMatrix or what features.binary_matrix.as_binary_matrix takes)."""
+    X, Z = as_binary_matrix(X, "X"), as_binary_matrix(Z, "Z")
     rows_x = [set(X.row(i).tolist()) for i in range(len(X))]
     rows_z = [Z.row(j) for j in range(len(Z))]
     out = np.zeros((len(X), len(Z)), dtype=np.float64)
@@ -29,10 +31,11 @@ def dot_products(X: BinaryMatrix, Z: BinaryMatrix) -> np.ndarray:
 
 
 def polynomial_gram(
-    X: BinaryMatrix, Z: BinaryMatrix, degree: int = 2, s: float = 1.0, r: float = 1.0,
+    X: BinaryMatrixLike, Z: BinaryMatrixLike, degree: int = 2, s: float = 1.0, r: float = 1.0,
     normalize: bool = True,
 ) -> np.ndarray:
     """(s x.z + r)^degree, divided by sqrt(P(x, x) P(z, z)) when normalize (SVM-light-TK -N 2/3)."""
+    X, Z = as_binary_matrix(X, "X"), as_binary_matrix(Z, "Z")
     gram = (s * dot_products(X, Z) + r) ** degree
     if not normalize:
         return gram

@@ -130,3 +130,22 @@ def test_lists_are_not_guessed_at(data) -> None:
         clf.predict([[0, 1], [2]])
     with pytest.raises(TypeError, match="not list"):
         new_classifier("linear").fit([[0, 1], [2]], [1, 2])
+
+
+def test_the_references_and_the_writer_take_them_too(data, tmp_path) -> None:
+    from classifiers.tree_kernels.combination import polynomial_gram
+    from features.svmlight import read_svmlight, write_svmlight
+
+    X, y, T = data
+    expansion = new_classifier("kernel-svm").fit(X, y).expansion_
+    expected = expansion.naive_decision_function(T)
+    for name, matrix in forms(T).items():
+        assert np.array_equal(expansion.naive_decision_function(matrix), expected), name
+        assert np.array_equal(polynomial_gram(matrix, X), polynomial_gram(T, X)), name
+        write_svmlight(tmp_path / "t.svm", matrix, np.ones(len(T), dtype=np.int64))
+        assert read_svmlight(tmp_path / "t.svm", n_features=N_FEATURES)[0] == T, name
+    odd = T.to_dense().astype(float)
+    odd[2, 5] = 0.5
+    with pytest.raises(ValueError, match="^X: row 2, column 5 holds 0.5"):
+        write_svmlight(tmp_path / "odd.svm", odd, np.ones(len(T)))
+    assert not (tmp_path / "odd.svm").exists()
