@@ -77,7 +77,7 @@ def jackknifed(sentences: Sequence[Sentence], folds: int, config: TaggerConfig,
             words += len(gold)
             upos += sum(a == b for a, b in zip(gold.upos, columns.upos))
             xpos += sum(a == b for a, b in zip(gold.xpos, columns.xpos))
-            out[i] = with_tags(gold, columns)
+            out[i] = with_tags(gold, columns, keep_feats=True)
         log(f"fold {fold + 1} of {folds}: {len(held)} sentences, UPOS "
             f"{100.0 * upos / max(words, 1):.2f} %, XPOS {100.0 * xpos / max(words, 1):.2f} %")
     return out

@@ -91,7 +91,10 @@ def register(tag: argparse.ArgumentParser) -> None:
 
     tag_command = commands.add_parser(
         "tag", parents=[parent], help="tag a file or stdin",
-        description="Write UPOS, XPOS and LEMMA of every word; every other byte is kept.")
+        description="Writes the columns the model predicts of every word (UPOS, XPOS and "
+                    "LEMMA; `tag train` says which) and FEATS as _: a tagger predicts no "
+                    "features, and the input's would be scored as its own. Every other byte "
+                    "is kept.")
     tag_command.add_argument("input", nargs="?", default="-", help="CoNLL file, or - for stdin")
     tag_command.add_argument("--model", help="tagger model file (default: the bundled English "
                                              "tagger)")
@@ -160,15 +163,31 @@ def run_train(args: argparse.Namespace) -> int:
 
     tagger = Tagger(config)
     tagger.train(train, log=log)
+    log(f"the model predicts {', '.join(tagger.columns)}; `tag tag` writes FEATS as _")
     header = {"training_command": shlex.join(["polyparse"] + sys.argv[1:]),
               "train_sha256": train_sha256}
     if dev is not None:
         scores = tag_scores(tagger, dev)
         header["dev_scores"] = scores
-        log("dev: " + "  ".join(f"{key} {scores[key]:.2f}" for key in TAG_METRICS[:5]))
+        log(dev_line(scores, tagger.columns))
     tagger.save(args.model, extra_header=header, compress=bool(args.compress))
     log(f"model written to {args.model}")
     return 0
+
+
+# The score of each column a tagger may predict.
+COLUMN_METRICS = {"UPOS": "UPOS", "XPOS": "XPOS", "LEMMA": "Lemmas"}
+
+
+def dev_line(scores: dict[str, float], columns: tuple[str, ...]) -> str:
+    """The dev scores of the columns the tagger predicts, then those it does not: what UFeats
+    and AllTags count without predicted features."""
+    predicted = "  ".join(f"{COLUMN_METRICS[column]} {scores[COLUMN_METRICS[column]]:.2f}"
+                          for column in columns)
+    missing = [metric for column, metric in COLUMN_METRICS.items() if column not in columns]
+    others = ", ".join(f"{key} {scores[key]:.2f}" for key in (*missing, "UFeats", "AllTags"))
+    return (f"dev: {predicted}  (not predicted: {others}; UFeats and AllTags count the words "
+            "without gold features)")
 
 
 def bundled_tagger_path(what: str) -> str:

@@ -1,11 +1,12 @@
 """The tagger over CoNLL-U / CoNLL-X sentences and streams: tags written into the UPOS, XPOS and
-LEMMA columns of the words' lines, every other byte of a sentence kept as it came in."""
+LEMMA columns of the words' lines, FEATS blanked ("_": the tagger predicts no features, and the
+input's would be scored as its own), every other byte of a sentence kept as it came in."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, BinaryIO, TextIO
 
-from parser.formats.conll import LEMMA, UPOS, XPOS, Sentence, read_conll
+from parser.formats.conll import FEATS, LEMMA, UPOS, XPOS, Sentence, read_conll
 from parser.formats.streaming import write_batches
 
 if TYPE_CHECKING:
@@ -18,20 +19,26 @@ MISSING = "_"
 TAG_BATCH = 2000
 
 
-def with_tags(sentence: Sentence, tags: TaggedColumns, only_missing: bool = False) -> Sentence:
-    """A copy of sentence whose words carry the tags (UPOS, XPOS, LEMMA columns and fields);
-    only_missing: a column that already holds a value ("_" is none) keeps it."""
+def with_tags(sentence: Sentence, tags: TaggedColumns, only_missing: bool = False,
+              keep_feats: bool = False) -> Sentence:
+    """A copy of sentence whose words carry the tags (UPOS, XPOS, LEMMA columns and fields)
+    and no FEATS ("_"), which the tagger does not predict, unless keep_feats; only_missing: a
+    column that already holds a value ("_" is none) keeps it, FEATS included."""
     lines = list(sentence.lines)
     upos, xpos, lemma = list(sentence.upos), list(sentence.xpos), list(sentence.lemma)
+    blank_feats = not (keep_feats or only_missing)
+    feats = [MISSING] * len(sentence) if blank_feats else sentence.feats
     for i, index in enumerate(sentence.word_lines):
         columns = lines[index].split("\t")
         for column, values, new in ((UPOS, upos, tags.upos), (XPOS, xpos, tags.xpos),
                                     (LEMMA, lemma, tags.lemma)):
             if not only_missing or values[i] == MISSING:
                 values[i] = columns[column] = new[i]
+        if blank_feats:
+            columns[FEATS] = MISSING
         lines[index] = "\t".join(columns)
     return Sentence(lines, sentence.word_lines, sentence.form, lemma, upos, xpos,
-                    sentence.head, sentence.deprel, sentence.start_line, sentence.feats)
+                    sentence.head, sentence.deprel, sentence.start_line, feats)
 
 
 def lacks_tags(sentence: Sentence) -> bool:
@@ -63,7 +70,8 @@ def tag_conll_stream(tagger: Tagger, stream: BinaryIO, more_ready: Callable[[], 
                      name: str = "<stdin>",
                      progress: Callable[[int], object] | None = None) -> None:
     """Tag every sentence of stream and write it to out with its new UPOS, XPOS and LEMMA
-    columns; progress(n) is told of each batch of n sentences."""
+    columns and FEATS blanked (with_tags); progress(n) is told of each batch of n
+    sentences."""
     sentences = read_conll(None, fmt=fmt, encoding=encoding, stream=stream, name=name,
                            allow_empty=True)
 

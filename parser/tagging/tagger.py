@@ -94,6 +94,18 @@ class Tagger(ParserModelBytes):
     def trained(self) -> bool:
         return self.lexicon is not None and bool(self.passes)
 
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """The CoNLL-U columns the tagger predicts: UPOS; XPOS when its training data had
+        them; LEMMA when it had lemmas. Never FEATS (written "_" by parser/tagging/
+        conll_files.py)."""
+        found = ["UPOS"]
+        if any(xpos != MISSING for _, xpos in self.classes):
+            found.append("XPOS")
+        if self.lemmatizer is not None:
+            found.append("LEMMA")
+        return tuple(found)
+
     # ----- training -------------------------------------------------------------------------
 
     def train(self, sentences: Sequence[Sentence],

@@ -147,3 +147,61 @@ def test_dep_parse_tags_untagged_words(model: Path, tmp_path: Path,
     assert main(["dep", "parse", "--model", str(parser_model), str(source), "-o",
                  str(out)]) == 0
     assert "have no UPOS" in capsys.readouterr().err
+
+
+def with_features(text: str) -> str:
+    """Synthetic CoNLL-U whose nouns and determiners carry features (FEATS)."""
+    feats = {"NOUN": "Number=Sing", "DET": "Definite=Def|PronType=Art"}
+    lines = []
+    for line in text.splitlines():
+        columns = line.split("\t")
+        if len(columns) == 10 and columns[3] in feats:
+            columns[5] = feats[columns[3]]
+        lines.append("\t".join(columns))
+    return "\n".join(lines) + "\n"
+
+
+def test_features_the_tagger_does_not_predict_are_not_scored_as_its_own(
+        tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """tag tag kept the input's gold FEATS, so that tag evaluate and tag train's dev line gave
+    UFeats 100.00 and AllTags = UPOS with nothing predicting features: FEATS are written as _,
+    and training says which columns the model predicts."""
+    train, dev = tmp_path / "train.conllu", tmp_path / "dev.conllu"
+    train.write_text(with_features(synthetic_conllu(80, seed=3)), encoding="utf-8")
+    dev.write_text(with_features(synthetic_conllu(20, seed=4)), encoding="utf-8")
+    model = tmp_path / "m.model"
+    assert main(["tag", "train", "--train", str(train), "--dev", str(dev), "--model",
+                 str(model)]) == 0
+    log = capsys.readouterr().err
+    assert "the model predicts UPOS, XPOS, LEMMA; `tag tag` writes FEATS as _" in log
+    dev_line = next(line for line in log.splitlines() if "dev: " in line)
+    assert "dev: UPOS " in dev_line and "(not predicted: UFeats " in dev_line
+    from parser.tagging.tagger import Tagger
+
+    scores = Tagger.load(model).header["dev_scores"]
+    assert scores["UPOS"] > 90 and scores["UFeats"] < 80 and scores["AllTags"] < scores["UPOS"]
+    out = tmp_path / "tagged.conllu"
+    assert main(["tag", "tag", "--model", str(model), str(dev), "-o", str(out)]) == 0
+    words = [line.split("\t") for line in out.read_text().splitlines() if "\t" in line]
+    assert {word[5] for word in words} == {"_"}
+    assert main(["tag", "evaluate", str(dev), str(out), "--json"]) == 0
+    evaluated = json.loads(capsys.readouterr().out)
+    assert evaluated["UFeats"] == pytest.approx(scores["UFeats"]) and evaluated["UFeats"] < 80
+    assert evaluated["AllTags"] < evaluated["UPOS"]
+
+
+def test_a_tagger_says_which_columns_it_predicts(tmp_path: Path) -> None:
+    from parser.formats.conll import read_conll
+    from parser.tagging.tagger import Tagger
+
+    text = synthetic_conllu(30, seed=6)
+    bare = "\n".join("\t".join(c[:2] + ["_"] + c[3:4] + ["_"] + c[5:]) if len(c) == 10
+                     else "\t".join(c) for c in (line.split("\t") for line in text.splitlines()))
+    path = tmp_path / "bare.conllu"
+    path.write_text(bare + "\n", encoding="utf-8")
+    tagger = Tagger()
+    tagger.train(list(read_conll(path)))
+    assert tagger.columns == ("UPOS",)
+    path.write_text(text, encoding="utf-8")
+    tagger.train(list(read_conll(path)))
+    assert tagger.columns == ("UPOS", "XPOS", "LEMMA")
