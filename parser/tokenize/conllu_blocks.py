@@ -2,9 +2,11 @@
 multiword-token range lines, and the whitespace after each token in MISC, with ``_`` in the
 columns a tagger and a parser fill.
 
-The whitespace after a token follows UDPipe's convention: nothing for a single space,
-``SpaceAfter=No`` for none, else ``SpacesAfter=`` with the whitespace escaped (``\\s`` space,
-``\\t`` tab, ``\\n`` line break, ``\\r``, ``\\p`` for ``|``, ``\\\\``); whitespace before the first
+The whitespace after a token follows UDPipe's convention and UD's MISC documentation: nothing
+for a single space, ``SpaceAfter=No`` for none, else ``SpacesAfter=`` with the whitespace
+escaped (``\\s`` space, ``\\t`` tab, ``\\n`` line break, ``\\r``, ``\\p`` for ``|``,
+``\\\\``), and every other whitespace or control character as ``\\u`` and four hex digits
+(``\\u00A0`` for a no-break space: MISC may not hold them raw); whitespace before the first
 token of a text is ``SpacesBefore=``. The blocks therefore give back the text exactly
 (text_of_blocks).
 """
@@ -21,16 +23,30 @@ __all__ = ["conllu_lines", "sentence_of", "set_word_columns", "text_of_blocks",
 
 _ESCAPES = {" ": "\\s", "\t": "\\t", "\n": "\\n", "\r": "\\r", "|": "\\p", "\\": "\\\\"}
 _UNESCAPES = {value: key for key, value in _ESCAPES.items()}
-_ESCAPED = re.compile(r"\\[stnrp\\]")
+_ESCAPED = re.compile(r"\\[stnrp\\]|\\u[0-9A-Fa-f]{4}")
+
+
+def _escape_char(char: str) -> str:
+    escaped = _ESCAPES.get(char)
+    if escaped is not None:
+        return escaped
+    if char.isspace() or not char.isprintable():
+        return f"\\u{ord(char):04X}"
+    return char
 
 
 def _escape(spaces: str) -> str:
-    return "".join(_ESCAPES.get(char, char) for char in spaces)
+    return "".join(map(_escape_char, spaces))
+
+
+def _unescape(match: re.Match) -> str:
+    text = match.group()
+    return chr(int(text[2:], 16)) if text[1] == "u" else _UNESCAPES[text]
 
 
 def unescape_spaces(value: str) -> str:
     """The whitespace a SpacesAfter / SpacesBefore value stands for."""
-    return _ESCAPED.sub(lambda match: _UNESCAPES[match.group()], value)
+    return _ESCAPED.sub(_unescape, value)
 
 
 def _misc(space: str, before: str = "") -> str:

@@ -9,12 +9,17 @@ pipeline is read_raw.
 - ``tokens``: one sentence a line, tokens separated by whitespace; a blank line starts a new
   paragraph. Tokens are kept as given; multiword tokens are still divided into words
   (``don't`` -> ``do`` ``n't``).
+
+Both read the text in Unicode normalization form C, which UD asks of CoNLL-U (a file in NFD
+comes out composed), and both take control characters (NUL, BEL, ...) for whitespace: they
+separate tokens and are kept, escaped, in SpacesAfter (parser/tokenize/segmenter.py).
 """
 from __future__ import annotations
 
 import codecs
 import os
-from collections.abc import Iterator
+import unicodedata
+from collections.abc import Iterable, Iterator
 from typing import BinaryIO, TextIO
 
 from features.errors import InputError
@@ -22,7 +27,7 @@ from parser.formats.conll import Sentence
 from parser.formats.text_lines import display_name, text_lines
 from parser.tokenize.conllu_blocks import sentence_of
 from parser.tokenize.model import TokenizerModel, load_tokenizer
-from parser.tokenize.segmenter import Segmenter, TokenizedSentence
+from parser.tokenize.segmenter import Segmenter, TokenizedSentence, split_gaps
 
 __all__ = ["TEXT_FORMATS", "TextFormatError", "read_raw", "tokenized_sentences"]
 
@@ -48,21 +53,37 @@ def tokenized_sentences(
     except LookupError:
         raise TextFormatError(f"{display}:1: unknown text encoding {encoding!r}") from None
     segmenter = (tokenizer or load_tokenizer()).segmenter()
-    lines = text_lines(path, stream, encoding, display, TextFormatError)
+    lines = _composed(text_lines(path, stream, encoding, display, TextFormatError))
     if fmt == "tokens":
         return _token_lines(lines, segmenter)
     return _raw_paragraphs(lines, segmenter)
 
 
+def _composed(lines: Iterable[str]) -> Iterator[str]:
+    """The lines in Unicode normalization form C."""
+    for line in lines:
+        if not line.isascii() and not unicodedata.is_normalized("NFC", line):
+            line = unicodedata.normalize("NFC", line)
+        yield line
+
+
 def _token_lines(lines: Iterator[str], segmenter: Segmenter
                  ) -> Iterator[tuple[TokenizedSentence, int]]:
+    """A sentence of each line that has tokens, with the whitespace around them (the line's
+    end is a line break after the last token)."""
     new_paragraph = True
     for lineno, line in enumerate(lines, 1):
-        tokens = line.split()
-        if not tokens:
+        # chunk, gap, chunk, gap, ..., "" (the line ends with a gap: its line break).
+        parts = split_gaps(line + "\n")
+        before = ""
+        if not parts[0]:
+            before = parts[1]
+            del parts[:2]
+        if len(parts) == 1:
             new_paragraph = True
             continue
-        yield segmenter.tokens_sentence(tokens, new_paragraph), lineno
+        yield segmenter.tokens_sentence(parts[0:-1:2], new_paragraph, parts[1::2],
+                                        before), lineno
         new_paragraph = False
 
 

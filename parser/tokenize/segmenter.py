@@ -1,12 +1,13 @@
 """Raw text -> paragraphs -> tokens -> sentences, every character accounted for.
 
 Paragraphs are separated by blank lines (a run of whitespace holding two line breaks); within a
-paragraph a line break is a space. Each whitespace-free chunk is cut into tokens by
-parser/tokenize/chunk_rules.py (results kept in a bounded cache: text repeats its chunks), each
-token into words by parser/tokenize/words.py, and each paragraph's tokens into sentences by
-parser/tokenize/sentence_split.py. A sentence keeps the exact whitespace after each of its
-tokens and, for the first sentence of a text, the whitespace before it, so that joining tokens
-and whitespace gives back the text (detokenize).
+paragraph a line break is a space. Control characters (NUL, BEL and the rest of Unicode's Cc,
+which UD forms may not hold) separate tokens as whitespace does, and are kept with it. Each
+whitespace-free chunk is cut into tokens by parser/tokenize/chunk_rules.py (results kept in a
+bounded cache: text repeats its chunks), each token into words by parser/tokenize/words.py, and
+each paragraph's tokens into sentences by parser/tokenize/sentence_split.py. A sentence keeps
+the exact whitespace after each of its tokens and, for the first sentence of a text, the
+whitespace before it, so that joining tokens and whitespace gives back the text (detokenize).
 """
 from __future__ import annotations
 
@@ -18,12 +19,15 @@ from parser.tokenize.chunk_rules import ChunkRules
 from parser.tokenize.sentence_split import SentenceSplitter
 from parser.tokenize.words import MultiwordRules
 
-__all__ = ["Segmenter", "TokenizedSentence", "detokenize"]
+__all__ = ["GAP", "Segmenter", "TokenizedSentence", "detokenize", "split_gaps"]
 
-# Whitespace that ends a line for str.splitlines, read as a space in `# text`.
-_LINE_BREAKS = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x85\u2028\u2029"
-_ONE_LINE = str.maketrans(_LINE_BREAKS, " " * len(_LINE_BREAKS))
-_SPLIT = re.compile(r"(\s+)").split
+# What separates tokens: whitespace and control characters (Unicode category Cc).
+GAP = r"[\s\x00-\x1f\x7f-\x9f]+"
+# Characters read as a space in `# text` (CoNLL-U's `# text` is one line without control
+# characters): tabs, what ends a line for str.splitlines, and the other control characters.
+_AS_SPACE = "".join(map(chr, range(0x20))) + "".join(map(chr, range(0x7f, 0xa0))) + "\u2028\u2029"
+_ONE_LINE = str.maketrans(_AS_SPACE, " " * len(_AS_SPACE))
+_SPLIT = re.compile(f"({GAP})").split
 # Chunks remembered with their tokens.
 CACHE_SIZE = 200_000
 
@@ -42,13 +46,20 @@ class TokenizedSentence:
     @property
     def text(self) -> str:
         """The sentence's text: its tokens and the whitespace between them, each line break
-        (of str.splitlines) or tab read as a space (CoNLL-U's `# text` is one line)."""
+        (of str.splitlines), tab or other control character read as a space (CoNLL-U's
+        `# text` is one line)."""
         spaces = self.spaces
         if spaces.count(" ") - (spaces[-1] == " ") == len(spaces) - 1:
             return " ".join(self.tokens)
         parts = [token + space for token, space in zip(self.tokens, spaces)]
         parts[-1] = self.tokens[-1]
         return "".join(parts).translate(_ONE_LINE)
+
+
+def split_gaps(text: str) -> list[str]:
+    """text cut into chunk, gap, chunk, ... (GAP: whitespace and control characters); the
+    first is "" when text starts with a gap, the last "" when it ends with one."""
+    return _SPLIT(text)
 
 
 def detokenize(sentences: list[TokenizedSentence]) -> str:
@@ -127,12 +138,15 @@ class Segmenter:
         if tokens:
             yield from self._paragraph(tokens, spaces, before, new_paragraph)
 
-    def tokens_sentence(self, tokens: list[str], new_paragraph: bool) -> TokenizedSentence:
-        """One sentence of given tokens, a line of their own separated by single spaces."""
-        spaces = [" "] * len(tokens)
-        spaces[-1] = "\n"
+    def tokens_sentence(self, tokens: list[str], new_paragraph: bool,
+                        spaces: list[str] | None = None, before: str = "") -> TokenizedSentence:
+        """One sentence of given tokens, a line of their own: the whitespace after each
+        (default: single spaces, the line break after the last) and before the first."""
+        if spaces is None:
+            spaces = [" "] * len(tokens)
+            spaces[-1] = "\n"
         return TokenizedSentence(tokens, spaces, [self.token_words(t) for t in tokens],
-                                 new_paragraph)
+                                 new_paragraph, before)
 
     def _paragraph(self, tokens: list[str], spaces: list[str], before: str,
                    new_paragraph: bool) -> Iterator[TokenizedSentence]:
