@@ -95,14 +95,15 @@ def run_bunsetsu_report(args: argparse.Namespace) -> int:
         raise InputError("ja evaluate: --html draws the bunsetsu of files with the same "
                          "morphemes; it does not go with --by-characters")
     gold = list(read_bunsetsu(os.fspath(args.gold), args.gold_format or args.format,
-                              encoding=args.encoding))
+                              encoding=args.encoding, errors=args.encoding_errors))
     paths = [path for path in (args.system, args.system2) if path is not None]
     systems = []
     scores = []
     for path in paths:
         name = _display(path)
         sentences = list(read_bunsetsu(None if path == "-" else path, args.format,
-                                       encoding=args.encoding, name=name))
+                                       encoding=args.encoding, name=name,
+                                       errors=args.encoding_errors))
         scores.append(sentence_scores(gold, sentences, args.gold, name, args.chunked))
         systems.append((name, sentences))
     _print_scores(args, [name for name, _ in systems],

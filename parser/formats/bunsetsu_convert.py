@@ -11,8 +11,10 @@ surface and the six columns (reading, base, pos1, pos2, conj_type, conj_form) th
   basic-phrase line ``+ HEADTYPE`` (one basic phrase per bunsetsu: KNP's finer basic phrases
   are not made here, but readers such as rhoknp need them), and JUMAN-style morpheme lines
   ``surface reading base pos1 0 pos2 0 conj_type 0 conj_form 0 NIL``. The ids are 0 (they
-  number JUMAN's own tag set; tools that read KNP, rhoknp among them, take them as given) and
-  a space inside a field is written ``\\␣`` as JUMAN writes it.
+  number JUMAN's own tag set; tools that read KNP, rhoknp among them, take them as given); a
+  half-width space is written ``\\␣`` and a tab ``\\t``, as Juman++ writes a morpheme that is one
+  of them (and rhoknp reads it back), also inside a longer field, so that KNP and rhoknp split
+  every line into its fields.
 - CaboCha (``-f1``): the comment lines, ``* ID HEADTYPE HEAD/FUNC 0.000000`` bunsetsu lines and
   ``surface<TAB>pos1,pos2,conj_type,conj_form,base,reading`` (the JUMAN layout J.DepP reads).
 """
@@ -73,11 +75,18 @@ def _comments(sentence: BunsetsuSentence) -> list[str]:
     """The lines of the sentence that are neither morphemes, bunsetsu nor EOS."""
     skip = set(sentence.morpheme_lines) | set(sentence.chunk_lines)
     return [line for i, line in enumerate(sentence.lines[:-1])
-            if i not in skip and line and not line.startswith("+ ") and line != "+"]
+            if i not in skip and line and not line.isspace() and not line.startswith("+ ")
+            and line != "+"]
 
 
 def _knp_field(text: str) -> str:
-    return text.replace(" ", "\\ ") if text else "*"
+    """A surface, reading or base form as a field of a KNP morpheme line (Juman++'s escapes,
+    jumandic/shared/juman_format.cc)."""
+    if not text:
+        return "*"
+    if " " in text or "\t" in text:
+        text = text.replace(" ", "\\␣").replace("\t", "\\t")
+    return text
 
 
 def _block(sentence: BunsetsuSentence, starts: Sequence[int],

@@ -211,11 +211,12 @@ def read_sentences(
     read_block: Callable[[list[str], int, str], BunsetsuSentence],
     first_line: int = 1,
     allow_empty: bool = False,
+    errors: str = "strict",
 ) -> Iterator[BunsetsuSentence]:
     """The sentences of a KNP or CaboCha input (the arguments of ``read_knp``): each
     ``EOS`` block of it made a sentence by ``read_block``, as ``read_blocks`` does."""
     path, stream, display = input_source(path, name)
-    blocks = eos_blocks(path, stream, encoding, display, first_line, allow_empty)
+    blocks = eos_blocks(path, stream, encoding, display, first_line, allow_empty, errors)
     return read_blocks(blocks, read_block, display, check)
 
 
@@ -231,14 +232,15 @@ def input_source(
 
 def eos_blocks(
     path: str | os.PathLike | None, stream: TextIO | BinaryIO | None, encoding: str,
-    display: str, first_line: int = 1, allow_empty: bool = False,
+    display: str, first_line: int = 1, allow_empty: bool = False, errors: str = "strict",
 ) -> Iterator[tuple[list[str], int]]:
     """Yield (lines, line number of the first one) of each block ending with an ``EOS`` line.
 
     Blank lines before a block are dropped (blank lines inside one are kept). A file with no
     block (unless allow_empty: a parse of an empty input writes nothing), or whose last block
     has no ``EOS``, is an error. ``first_line`` is the number of
-    the input's first line (above 1 when it is a later part of a file).
+    the input's first line (above 1 when it is a later part of a file); errors: what a byte
+    that is not valid in the encoding does (parser/formats/text_lines.py).
     """
     try:
         codecs.lookup(encoding)
@@ -249,7 +251,7 @@ def eos_blocks(
     lines_before = first_line - 1
     n_blocks = 0
     for chunk in line_chunks(path, stream, encoding, display, BunsetsuFormatError,
-                             first_line):
+                             first_line, errors):
         position = 0
         find = chunk.index
         while True:
@@ -367,21 +369,23 @@ def formatted_block(
     dep_types: Sequence[str] | None,
     chunk_starts: Sequence[int] | None,
     chunk_template: str | Callable[[int, int, str], str],
-    with_head: Callable[[str, str], str],
+    with_head: Callable[[str, str, bool], str],
 ) -> str:
     """The block of a sentence with new bunsetsu heads, EOS and its newline included (the
-    contract of format_knp and format_cabocha): with_head(line, "HEADTYPE") rewrites one
-    bunsetsu line of the format; a type is dep_types[i] when given, else the old one for an
-    unchanged head and D for a changed one; a sentence without bunsetsu lines gets one
-    chunk_template line (see with_chunk_lines) before each of the morphemes chunk_starts."""
+    contract of format_knp and format_cabocha): with_head(line, "HEADTYPE", same_head)
+    rewrites one bunsetsu line of the format (same_head: only its type changed); a type is
+    dep_types[i] when given, else the old one for an unchanged head and D for a changed one;
+    a sentence without bunsetsu lines gets one chunk_template line (see with_chunk_lines)
+    before each of the morphemes chunk_starts. Blank lines inside the block, which the
+    readers pass over, are not written."""
     heads, dep_types = checked_tree(sentence, heads, dep_types, chunk_starts)
     if not sentence.chunk_lines:
-        return "\n".join(with_chunk_lines(sentence, heads, dep_types, chunk_starts,
-                                          chunk_template)) + "\n"
+        return _joined(with_chunk_lines(sentence, heads, dep_types, chunk_starts,
+                                        chunk_template))
     old_heads = sentence.heads
     old_types = sentence.dep_types
     if dep_types is None and heads == old_heads:
-        return "\n".join(sentence.lines) + "\n"
+        return _joined(sentence.lines)
     lines = sentence.lines.copy()
     for number, index in enumerate(sentence.chunk_lines):
         head = heads[number]
@@ -390,5 +394,13 @@ def formatted_block(
             else dep_types[number]
         if same_head and dep_type == old_types[number]:
             continue
-        lines[index] = with_head(lines[index], f"{head}{dep_type}")
-    return "\n".join(lines) + "\n"
+        lines[index] = with_head(lines[index], f"{head}{dep_type}", same_head)
+    return _joined(lines)
+
+
+def _joined(lines: list[str]) -> str:
+    """The lines, each with its newline, blank ones (empty or white space) left out."""
+    text = "\n".join(lines) + "\n"
+    if "\n\n" in text or text[0] == "\n" or any(line.isspace() for line in lines):
+        text = "".join(f"{line}\n" for line in lines if line and not line.isspace())
+    return text

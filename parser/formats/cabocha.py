@@ -34,7 +34,12 @@ sentence, which is that of its first morpheme whose line tells (``BunsetsuSenten
   conj_form, base, reading; 7 fields whose last one is given are MeCab's JUMAN dictionary
   (jumandic), the same six and its semantic information.
 
-Any other number is an error. Input without bunsetsu lines (MeCab output) is valid:
+Any other number is an error. MeCab's own output with UniDic (unidic-lite's and UniDic's dicrc,
+what ``mecab -d unidic-lite`` and ``fugashi.Tagger().parse`` print) has tab-separated fields
+instead, ``surface<TAB>pron<TAB>lForm<TAB>lemma<TAB>pos1-pos2-pos3-pos4<TAB>cType<TAB>cForm``
+and unidic-lite's aType: it is read as UniDic (the parts of speech that are ``*`` are left out
+of its pos field), and its lines are written back as they came.
+Input without bunsetsu lines (MeCab output) is valid:
 ``format_cabocha`` then inserts CaboCha's ``* ID HEADD HEAD/FUNC SCORE`` lines; a block without
 morphemes (a bare ``EOS``, as MeCab writes for a blank line) is an empty sentence. Every problem
 is a ``BunsetsuFormatError`` whose message is one line, ``path:LINE: problem``.
@@ -47,7 +52,7 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import BinaryIO, TextIO
 
-from parser.formats.bunsetsu_convert import cabocha_chunk_line, csv_field
+from parser.formats.bunsetsu_convert import NO_SCORE, cabocha_chunk_line, csv_field
 from parser.formats.bunsetsu_sentence import (
     BlockLayout,
     BunsetsuFormatError,
@@ -67,6 +72,9 @@ IPADIC_UNKNOWN_FIELDS = 7
 UNIDIC_MIN_FIELDS = 17
 UNIDIC_UNKNOWN_FIELDS = 6
 JUMANDIC_FIELDS = 7
+# MeCab-UniDic's own output format: surface, pron, lForm, lemma, pos, cType, cForm, and aType
+# in unidic-lite's.
+UNIDIC_TAB_FIELDS = (7, 8)
 # Positions of (pos1, pos2, conj_type, conj_form, base, reading) by tag set and number of
 # fields; None: the field is missing (written as *); a pair: two fields joined by "-" (UniDic's
 # pos2 and pos3, as 普通名詞-副詞可能: the distinctions JUMAN makes in its pos2, such as its
@@ -102,10 +110,11 @@ def read_cabocha(
     name: str | None = None,
     allow_empty: bool = False,
     first_line: int = 1,
+    errors: str = "strict",
 ) -> Iterator[BunsetsuSentence]:
     """Yield the sentences of a CaboCha file; the arguments are those of ``read_knp``."""
     return read_sentences(path, name, encoding, validate, read_cabocha_block, first_line,
-                          allow_empty=allow_empty)
+                          allow_empty=allow_empty, errors=errors)
 
 
 def read_mecab(
@@ -114,10 +123,11 @@ def read_mecab(
     name: str | None = None,
     allow_empty: bool = False,
     first_line: int = 1,
+    errors: str = "strict",
 ) -> Iterator[BunsetsuSentence]:
     """Yield the sentences of MeCab's output (morpheme lines and EOS, no bunsetsu lines)."""
     return read_sentences(path, name, encoding, False, _mecab_block, first_line,
-                          allow_empty=allow_empty)
+                          allow_empty=allow_empty, errors=errors)
 
 
 def _mecab_block(block: list[str], start_line: int, display: str) -> BunsetsuSentence:
@@ -162,11 +172,18 @@ def read_cabocha_block(block: list[str], start_line: int, display: str,
         if not parts[0]:
             raise BunsetsuFormatError(f"{display}:{start_line + index}: empty surface")
         if len(parts) == 3 and "," not in parts[1]:
-            raise BunsetsuFormatError(
-                f"{display}:{start_line + index}: tab-separated fields after the surface "
-                "(MeCab's -Ochasen or UniDic's own output format); CaboCha and MeCab input is "
-                "'surface<TAB>comma-separated features', as mecab -F '%m\\t%H\\n' writes it"
-            )
+            fields = _unidic_tab_fields(line)
+            if fields is None:
+                raise BunsetsuFormatError(
+                    f"{display}:{start_line + index}: {line.count(chr(9)) + 1} tab-separated "
+                    "fields: neither 'surface<TAB>comma-separated features' (MeCab's and "
+                    "CaboCha's) nor MeCab-UniDic's 7 or 8 (surface, pron, lForm, lemma, pos, "
+                    "cType, cForm[, aType]); MeCab's -Ochasen output is not read"
+                )
+            surface.append(parts[0])
+            features.append(fields)
+            morpheme_lines.append(index)
+            continue
         quote = parts[1].find('"')
         # A quoted field (UniDic's aConType, "動詞%F2@0,名詞%F1") after the first 17 is not
         # among the fields read: the line is split as it is; any other quote goes to csv.
@@ -204,6 +221,24 @@ def read_cabocha_block(block: list[str], start_line: int, display: str,
     return found.sentence(sid, block, surface, reading, base, pos1, pos2, conj_type, conj_form,
                           tagset or (_OWN_TAGSET[min(len(features[0]), UNIDIC_MIN_FIELDS)]
                                      if features else ""))
+
+
+def _unidic_tab_fields(line: str) -> list[str] | None:
+    """The UniDic features of a line of MeCab-UniDic's own output format (unidic-lite's and
+    UniDic's dicrc: ``%m\\t%f[9]\\t%f[6]\\t%f[7]\\t%F-[0,1,2,3]\\t%f[4]\\t%f[5]``, and
+    ``\\t%f[23]`` in unidic-lite; what ``mecab -d unidic-lite`` and ``fugashi.Tagger().parse``
+    print), placed where MeCab-UniDic's comma-separated features have them (pos1..pos4, cType,
+    cForm, lForm, lemma, orth, pron; the others ``*``), or None for any other line. The parts
+    of speech come joined by ``-``, those that are ``*`` left out."""
+    fields = line.split("\t")
+    if len(fields) not in UNIDIC_TAB_FIELDS or not fields[4] or "," in fields[4] or \
+            "," in fields[1]:
+        return None
+    surface, pron, l_form, lemma, pos, c_type, c_form = fields[:7]
+    parts = pos.split("-", 3)
+    parts += ["*"] * (4 - len(parts))
+    return [*parts, c_type or "*", c_form or "*", l_form, lemma, surface, pron] + \
+        ["*"] * (UNIDIC_MIN_FIELDS - 10)
 
 
 def _known_count(n_fields: int) -> bool:
@@ -280,8 +315,10 @@ def format_cabocha(
 
     The contract is ``format_knp``'s: only the HEADD field of each ``*`` line changes (a type
     is ``dep_types[i]`` when given, else the old one for an unchanged head and D for a changed
-    one); a sentence read without bunsetsu lines gets CaboCha's ``* ID HEADD HEAD/FUNC SCORE``
-    lines inserted before the morphemes ``chunk_starts`` (parser/formats/bunsetsu_convert.py).
+    one), and the SCORE of a changed head, which was the old head's, is written as
+    ``0.000000`` (polyparse's decoders keep no score); a sentence read without bunsetsu lines
+    gets CaboCha's ``* ID HEADD HEAD/FUNC SCORE`` lines inserted before the morphemes
+    ``chunk_starts`` (parser/formats/bunsetsu_convert.py).
     """
     starts = chunk_starts if chunk_starts is not None else sentence.chunk_starts
 
@@ -291,10 +328,14 @@ def format_cabocha(
     return formatted_block(sentence, heads, dep_types, chunk_starts, chunk_line, _with_head)
 
 
-def _with_head(line: str, head_type: str) -> str:
-    """A CaboCha bunsetsu line `* ID HEADD ...` with another HEADD."""
+def _with_head(line: str, head_type: str, same_head: bool) -> str:
+    """A CaboCha bunsetsu line `* ID HEADD HEAD/FUNC SCORE` with another HEADD; the score is
+    that of the old head (CaboCha's margin, or a gold file's): with a new head it is
+    polyparse's, which keeps none (NO_SCORE)."""
     parts = line.split(" ")
     parts[2] = head_type
+    if not same_head and len(parts) > 4:
+        parts[4] = NO_SCORE
     return " ".join(parts)
 
 

@@ -161,8 +161,10 @@ def test_format_changes_only_bunsetsu_heads() -> None:
 def test_format_inserts_bunsetsu_lines_into_morphemes_only_input() -> None:
     (sentence,) = read_text(MORPHEMES_ONLY)
     text = format_knp(sentence, [1, -1], chunk_starts=[0, 2])
-    assert text.split("\n")[:6] == ["# S-ID:juman-1", "* 1D", "太郎 たろう 太郎 名詞 6 人名 5 * 0 * 0",
-                                    "は は は 助詞 9 副助詞 2 * 0 * 0", "* -1D",
+    # Each bunsetsu is one basic phrase (`+` line), as rhoknp needs.
+    assert text.split("\n")[:8] == ["# S-ID:juman-1", "* 1D", "+ 1D",
+                                    "太郎 たろう 太郎 名詞 6 人名 5 * 0 * 0",
+                                    "は は は 助詞 9 副助詞 2 * 0 * 0", "* -1D", "+ -1D",
                                     "行った いった 行く 動詞 2 * 0 子音動詞カ行促音便形 3 タ形 10"]
     (again,) = read_text(text)
     assert again.chunk_starts == [0, 2] and again.heads == [1, -1] and again.dep_types == ["D", "D"]
