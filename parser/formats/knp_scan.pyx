@@ -16,12 +16,13 @@ one are left for the next buffer. In each block:
   lexicon ids where their bytes lie, through a flat hash table (``KnpLexicon``), an unknown
   string giving 2.
 
-A block that holds anything else is *slow*: a blank line, a ``\\r``, a ``\\ `` (JUMAN's escaped
-space) in a morpheme line, an ``@`` homograph line, a ``*`` line of another shape, a ``+`` line
-without a head, a comment after the first bunsetsu or morpheme line or one with seven fields
-in a row shaped like the ids of a morpheme line (it could be a morpheme whose surface is
-``#``), a morpheme before the first bunsetsu line (which includes a block without bunsetsu
-lines), a bunsetsu without morphemes, or no morpheme at all.
+A block that holds anything else is *slow*: a blank line, a ``\\r`` anywhere (a line end to
+the Python reader, as ``\\r\\n`` and ``\\n`` are; ``n_lines`` and ``block_line`` count it so),
+a ``\\ `` (JUMAN's escaped space) in a morpheme line, an ``@`` homograph line, a ``*`` line of
+another shape, a ``+`` line without a head, a comment after the first bunsetsu or morpheme line
+or one with seven fields in a row shaped like the ids of a morpheme line (it could be a
+morpheme whose surface is ``#``), a morpheme before the first bunsetsu line (which includes a
+block without bunsetsu lines), a bunsetsu without morphemes, or no morpheme at all.
 Slow blocks are only located (byte span, first line); the caller reads them with
 ``parser.formats.knp.read_knp``, which accepts the rarer spellings and names the exact line of
 an error. On every block it accepts, the scanner gives exactly what
@@ -31,44 +32,12 @@ an error. On every block it accepts, the scanner gives exactly what
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memchr, memcmp, memcpy
 from libcpp.string cimport string
-from libcpp.unordered_map cimport unordered_map
-from libcpp.vector cimport vector
-
-from features.key_index cimport mix64
 
 import numpy as np
 
-cdef int32_t UNKNOWN_ID = 2
 cdef int N_FIELDS = 11
 # At most this many head digits, so that a head always fits an int32.
 cdef int MAX_HEAD_DIGITS = 9
-
-
-cdef struct LexiconSlot:
-    # A filled slot (id >= 0): the high half of its string's hash, the string's id, and where
-    # its bytes sit in the lexicon's text.
-    uint32_t check
-    int32_t id
-    uint32_t offset
-    uint32_t length
-
-
-cdef inline uint64_t bytes_hash(const unsigned char* text, Py_ssize_t length) noexcept nogil:
-    # Eight bytes at a time into a multiply-xorshift chain (the rest packed little-end first),
-    # then the splitmix64 finaliser (mix64): a few cycles for the short fields of KNP lines.
-    cdef uint64_t h = <uint64_t>length * <uint64_t>0x9E3779B97F4A7C15
-    cdef uint64_t word = 0
-    cdef int k
-    while length >= 8:
-        memcpy(&word, text, 8)
-        h = (h ^ word) * <uint64_t>0xFF51AFD7ED558CCD
-        h ^= h >> 32
-        text += 8
-        length -= 8
-    word = 0
-    for k in range(length):
-        word |= (<uint64_t>text[k]) << (8 * k)
-    return mix64(h ^ word)
 
 
 def lexicon_hash(key: bytes) -> int:
@@ -85,12 +54,8 @@ cdef class KnpLexicon:
     Linear probing (Knuth, TAOCP vol. 3, 6.4, algorithm L) over a power-of-two table at most
     half full: a lookup hashes the bytes where they lie in the input (bytes_hash), walks from
     slot ``hash & mask`` to the first empty slot, and compares a slot's bytes only when its
-    check (the hash's high half) and length match. No string is made per field."""
-
-    cdef vector[LexiconSlot] slots
-    cdef vector[unsigned char] text
-    cdef uint64_t mask
-    cdef Py_ssize_t size
+    check (the hash's high half) and length match. No string is made per field. (Its
+    attributes and lookup are declared in knp_scan.pxd.)"""
 
     def __init__(self, strings: list) -> None:
         cdef bytes key
@@ -140,29 +105,6 @@ cdef class KnpLexicon:
         cdef const unsigned char[::1] data = key
         return self.lookup(&data[0] if len(key) else <const unsigned char*>b"", len(key))
 
-    cdef inline bint _holds(self, const LexiconSlot* slot, uint64_t h,
-                            const unsigned char* text, Py_ssize_t length) noexcept nogil:
-        return slot.check == <uint32_t>(h >> 32) and slot.length == length and \
-            memcmp(self.text.data() + slot.offset, text, length) == 0
-
-    cdef inline int32_t lookup(self, const unsigned char* text,
-                               Py_ssize_t length) noexcept nogil:
-        cdef uint64_t h = bytes_hash(text, length)
-        cdef uint64_t i = h & self.mask
-        cdef const LexiconSlot* slot
-        while True:
-            slot = &self.slots[i]
-            if slot.id < 0:
-                return UNKNOWN_ID
-            if self._holds(slot, h, text, length):
-                return slot.id
-            i = (i + 1) & self.mask
-
-
-cdef struct Span:
-    int64_t start
-    int64_t length
-
 
 cdef class KnpScan:
     """What ``scan_knp`` found in a buffer.
@@ -173,19 +115,13 @@ cdef class KnpScan:
     slow). Over the fast blocks only: the corpus arrays ``surface``, ``pos1``, ``pos2``,
     ``conj_form``, ``morpheme_ptr``, ``chunk_ptr``, ``chunk_bounds`` (as
     ``parser.bunsetsu.bunsetsu_decoder.Corpus`` takes them) and per bunsetsu ``head_start``,
-    ``head_end`` (byte span of ``HEAD TYPE`` in the buffer), ``old_heads`` and ``old_types``.
-    ``end`` is the byte after the last complete block, ``n_lines`` the lines before it, and
-    ``valid_utf8`` tells whether the bytes before ``end`` are valid UTF-8.
+    ``head_end`` (byte span of ``HEAD TYPE`` in the buffer), ``old_heads`` and ``old_types``;
+    a CaboCha scan (parser/formats/cabocha_scan.pyx) also gives per bunsetsu ``score_start``
+    and ``score_end`` (the byte span of the SCORE field, -1 when the line has none) and per
+    fast block ``block_tagset`` (its dictionary's code). ``end`` is the byte after the last
+    complete block, ``n_lines`` the lines before it, and ``valid_utf8`` tells whether the
+    bytes before ``end`` are valid UTF-8.
     """
-
-    cdef const unsigned char[::1] buffer
-    cdef readonly object block_start, block_end, block_line, block_fast, block_fast_index
-    cdef readonly object surface, pos1, pos2, conj_form, morpheme_ptr, chunk_ptr, chunk_bounds
-    cdef readonly object head_start, head_end, old_heads, old_types
-    cdef readonly int64_t end, n_lines
-    cdef readonly bint valid_utf8
-    cdef vector[string] unknown_order
-    cdef unordered_map[string, int64_t] unknown_counts
 
     @property
     def n_blocks(self) -> int:
@@ -209,7 +145,9 @@ cdef class KnpScan:
         """The bytes of blocks ``first_block`` to ``last_block - 1`` (all fast) with the heads
         of ``new_heads`` (flat over the bunsetsu of all fast blocks, relative to each
         sentence): a ``HEAD TYPE`` token is kept when its head is unchanged and becomes
-        ``<head>D`` otherwise; every other byte is copied."""
+        ``<head>D`` otherwise, and so does the SCORE field of a CaboCha bunsetsu line, which
+        becomes ``0.000000`` (polyparse's decoders keep no score); every other byte is
+        copied."""
         out = bytearray(self.rewritten_size(new_heads, first_block, last_block))
         self.rewrite_into(new_heads, first_block, last_block, out, 0)
         return bytes(out)
@@ -221,7 +159,8 @@ cdef class KnpScan:
         if self._bounds(heads, first_block, last_block, bounds):
             return 0
         return _rewritten_size(heads, self.old_heads, self.head_start, self.head_end,
-                               bounds[0], bounds[1], bounds[2], bounds[3])
+                               self.score_start, self.score_end, bounds[0], bounds[1],
+                               bounds[2], bounds[3])
 
     def rewrite_into(self, new_heads, Py_ssize_t first_block, Py_ssize_t last_block,
                      unsigned char[::1] target, Py_ssize_t offset) -> int:
@@ -232,18 +171,20 @@ cdef class KnpScan:
         cdef const int32_t[::1] old_heads = self.old_heads
         cdef const int64_t[::1] head_start = self.head_start
         cdef const int64_t[::1] head_end = self.head_end
+        cdef const int64_t[::1] score_start = self.score_start
+        cdef const int64_t[::1] score_end = self.score_end
         cdef int64_t bounds[4]
         cdef int64_t size
         if self._bounds(heads, first_block, last_block, bounds):
             return offset
-        size = _rewritten_size(heads, old_heads, head_start, head_end, bounds[0], bounds[1],
-                               bounds[2], bounds[3])
+        size = _rewritten_size(heads, old_heads, head_start, head_end, score_start, score_end,
+                               bounds[0], bounds[1], bounds[2], bounds[3])
         if offset < 0 or offset + size > target.shape[0]:
             raise ValueError(f"{size} bytes from offset {offset} do not fit a buffer of "
                              f"{target.shape[0]}")
         with nogil:
             _rewrite(&self.buffer[0], &target[offset], heads, old_heads, head_start, head_end,
-                     bounds[0], bounds[1], bounds[2], bounds[3])
+                     score_start, score_end, bounds[0], bounds[1], bounds[2], bounds[3])
         return offset + size
 
     cdef int _bounds(self, const int32_t[::1] heads, Py_ssize_t first_block,
@@ -282,21 +223,32 @@ cdef inline int _digits(int32_t value) noexcept nogil:
     return n
 
 
+# What a changed head's SCORE field becomes (parser/formats/bunsetsu_convert.py's NO_SCORE).
+cdef const char* NO_SCORE = b"0.000000"
+cdef int NO_SCORE_LENGTH = 8
+
+
 cdef int64_t _rewritten_size(const int32_t[::1] heads, const int32_t[::1] old_heads,
                              const int64_t[::1] head_start, const int64_t[::1] head_end,
+                             const int64_t[::1] score_start, const int64_t[::1] score_end,
                              int64_t c0, int64_t c1, int64_t begin, int64_t finish) noexcept nogil:
     cdef int64_t size = finish - begin
     cdef int64_t c
+    cdef bint scores = score_start.shape[0] > 0
     for c in range(c0, c1):
         if heads[c] != old_heads[c]:
             size += _digits(heads[c]) + 1 - (head_end[c] - head_start[c])
+            if scores and score_start[c] >= 0:
+                size += NO_SCORE_LENGTH - (score_end[c] - score_start[c])
     return size
 
 
 cdef void _rewrite(const unsigned char* source, unsigned char* target,
                    const int32_t[::1] heads, const int32_t[::1] old_heads,
                    const int64_t[::1] head_start, const int64_t[::1] head_end,
+                   const int64_t[::1] score_start, const int64_t[::1] score_end,
                    int64_t c0, int64_t c1, int64_t begin, int64_t finish) noexcept nogil:
+    cdef bint scores = score_start.shape[0] > 0
     cdef int64_t position = begin
     cdef int64_t written = 0
     cdef int64_t c
@@ -322,47 +274,13 @@ cdef void _rewrite(const unsigned char* source, unsigned char* target,
         target[written + n] = c'D'
         written += n + 1
         position = head_end[c]
+        if scores and score_start[c] >= 0:
+            memcpy(target + written, source + position, score_start[c] - position)
+            written += score_start[c] - position
+            memcpy(target + written, NO_SCORE, NO_SCORE_LENGTH)
+            written += NO_SCORE_LENGTH
+            position = score_end[c]
     memcpy(target + written, source + position, finish - position)
-
-
-cdef extern from *:
-    """
-    #include <vector>
-    /* push_back and a shrinking resize that never throw: the vector grows (doubling) before
-       a push_back that needs it, and an allocation failure sets failed, which the scan
-       reports once it is back with the GIL. */
-    template <typename T>
-    static inline void polyparse_append(std::vector<T>& values, T value, int& failed) noexcept {
-        if (__builtin_expect(values.size() == values.capacity(), 0)) {
-            try {
-                values.reserve(values.capacity() ? 2 * values.capacity() : 64);
-            } catch (...) {
-                failed = 1;
-                return;
-            }
-        }
-        values.push_back(value);
-    }
-    template <typename T>
-    static inline void polyparse_shrink(std::vector<T>& values, size_t size) noexcept {
-        if (size < values.size()) {
-            values.erase(values.begin() + size, values.end());
-        }
-    }
-    """
-    void append "polyparse_append"[T](vector[T]& values, T value, int& failed) noexcept nogil
-    void shrink "polyparse_shrink"[T](vector[T]& values, size_t size) noexcept nogil
-
-
-cdef struct ScanBuffers:
-    vector[int64_t] block_start, block_end, block_line, block_fast_index
-    vector[uint8_t] block_fast
-    vector[int32_t] surface, pos1, pos2, conj_form, chunk_bounds, old_heads
-    vector[int64_t] morpheme_ptr, chunk_ptr, head_start, head_end
-    vector[uint8_t] old_types
-    vector[Span] unknown
-    # Set when a vector could not grow.
-    int failed
 
 
 cdef inline bint _is_digit(unsigned char c) noexcept nogil:
@@ -535,6 +453,7 @@ cdef void _scan(const unsigned char* data, int64_t n, KnpLexicon lexicon, ScanBu
     cdef int64_t line_end, length
     cdef const unsigned char* line
     cdef const unsigned char* newline
+    cdef const unsigned char* carriage
     cdef bint slow = False
     cdef bint seen_chunk = False
     cdef bint seen_morpheme = False
@@ -555,6 +474,16 @@ cdef void _scan(const unsigned char* data, int64_t n, KnpLexicon lexicon, ScanBu
         line_end = newline - data
         length = line_end - position
         lines += 1
+        carriage = <const unsigned char*>memchr(line, c'\r', length)
+        if carriage != NULL:
+            # A "\r" ends a line too (but for the one of a "\r\n"): the block is the Python
+            # reader's, and the lines are counted as it counts them.
+            slow = True
+            while carriage != NULL:
+                if carriage != line + length - 1:
+                    lines += 1
+                carriage = <const unsigned char*>memchr(carriage + 1, c'\r',
+                                                         line + length - carriage - 1)
         if (length == 3 and memcmp(line, b"EOS", 3) == 0) or \
                 (length == 4 and memcmp(line, b"EOS\r", 4) == 0):
             if length == 4 or block_morphemes == 0 or \
@@ -587,7 +516,7 @@ cdef void _scan(const unsigned char* data, int64_t n, KnpLexicon lexicon, ScanBu
             n_lines[0] = lines
             continue
         if not slow:
-            if length == 0 or line[length - 1] == c'\r':
+            if length == 0:
                 slow = True
             else:
                 first_byte = line[0]
@@ -681,7 +610,7 @@ cdef inline bint _common_three_bytes(const unsigned char* data, int64_t i,
         (data[i + 1] & 0xC0) == 0x80 and (data[i + 2] & 0xC0) == 0x80
 
 
-cdef bint _valid_utf8(const unsigned char* data, int64_t n) noexcept nogil:
+cdef bint is_valid_utf8(const unsigned char* data, int64_t n) noexcept nogil:
     """Whether data is UTF-8 as Python's strict decoder takes it (_utf8_sequence). The common
     cases go first: ASCII eight bytes at a time (one test of their high bits, then a jump to
     the first byte that has it), and three-byte sequences led by E1-EC or EE-EF (U+1000-CFFF
@@ -739,22 +668,29 @@ def scan_knp(KnpLexicon lexicon, buffer) -> KnpScan:
     notes. The buffer is kept by the result, for ``KnpScan.rewrite``."""
     cdef const unsigned char[::1] data = buffer
     cdef ScanBuffers out
-    cdef KnpScan scan = KnpScan.__new__(KnpScan)
     out.failed = 0
     cdef int64_t end = 0, n_lines = 0
-    cdef Span span
-    cdef string key
-    scan.buffer = data
-    scan.valid_utf8 = True
+    cdef bint valid = True
     if data.shape[0]:
         with nogil:
             _scan(&data[0], data.shape[0], lexicon, &out, &end, &n_lines)
-            scan.valid_utf8 = _valid_utf8(&data[0], end)
-        if out.failed:
-            raise MemoryError()
-    else:
+            valid = is_valid_utf8(&data[0], end)
+    return scan_result(data, &out, end, n_lines, valid)
+
+
+cdef KnpScan scan_result(const unsigned char[::1] data, ScanBuffers* out, int64_t end,
+                         int64_t n_lines, bint valid_utf8):
+    """The KnpScan of what a scanner put into out (NumPy copies of its buffers) over data."""
+    cdef KnpScan scan = KnpScan.__new__(KnpScan)
+    cdef Span span
+    cdef string key
+    if out.failed:
+        raise MemoryError()
+    if out.morpheme_ptr.empty():
         out.morpheme_ptr.push_back(0)
         out.chunk_ptr.push_back(0)
+    scan.buffer = data
+    scan.valid_utf8 = valid_utf8
     for span in out.unknown:
         key.assign(<const char*>&data[span.start], span.length)
         if scan.unknown_counts.count(key) == 0:
@@ -778,4 +714,7 @@ def scan_knp(KnpLexicon lexicon, buffer) -> KnpScan:
     scan.head_end = _array(out.head_end.data(), out.head_end.size())
     scan.old_heads = _array(out.old_heads.data(), out.old_heads.size())
     scan.old_types = _array(out.old_types.data(), out.old_types.size())
+    scan.score_start = _array(out.score_start.data(), out.score_start.size())
+    scan.score_end = _array(out.score_end.data(), out.score_end.size())
+    scan.block_tagset = _array(out.block_tagset.data(), out.block_tagset.size())
     return scan
