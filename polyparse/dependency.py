@@ -18,7 +18,7 @@ from classifiers.model_bytes import Buffer, ModelBytes
 from features.errors import InputError, InputWarning
 from features.input_files import check_input_path
 from parser.dependency.beam_config import BeamConfig
-from parser.dependency.config import ParserConfig, classifier_options
+from parser.dependency.config import CLASSIFIER_DEFAULTS, ParserConfig, classifier_options
 from parser.dependency.evaluate import evaluate as attachment_scores
 from parser.dependency.models import (
     BeamParser,
@@ -27,7 +27,7 @@ from parser.dependency.models import (
     dependency_model_from_bytes,
     load_dependency_model,
 )
-from parser.formats.conll import Sentence, read_conll
+from parser.formats.conll import ConllFormatError, Sentence, read_conll
 from parser.formats.tokens import (
     TaggedWord,
     sentences_from_tagged,
@@ -36,7 +36,7 @@ from parser.formats.tokens import (
     to_text,
     to_tokenlists,
 )
-from parser.models.bundled import bundled_model
+from parser.models.bundled import bundled_english_name, bundled_model
 
 Path = str | os.PathLike
 # The classifier name of the beam-search parser, and the settings it takes.
@@ -81,7 +81,7 @@ class Parser(ModelBytes):
         words lack the tags the model reads or have tags it never saw (plain forms, say), as
         the command line warns."""
         if isinstance(sentences, str):
-            parsed, trees = self._parse(sentences_from_text(sentences, allow_empty=True))
+            parsed, trees = self._parse(_conllu_sentences(sentences))
             return to_text(parsed, trees)
         if sentences is None or isinstance(sentences, (bytes, bytearray, memoryview, dict,
                                                        int, float)):
@@ -191,10 +191,26 @@ class Parser(ModelBytes):
         self.model.apply_runtime_settings(settings)
 
 
+def _conllu_sentences(text: str) -> list[Sentence]:
+    """The sentences of CoNLL-U text; plain text (no tab in its first word line) is refused
+    with the way to parse it, parser(text)."""
+    try:
+        return sentences_from_text(text, allow_empty=True)
+    except ConllFormatError as error:
+        first = next((line for line in text.splitlines()
+                      if line.strip() and not line.startswith("#")), "")
+        if "\t" in first:
+            raise
+        raise ConllFormatError(f"{error}: parse() takes CoNLL-U; plain text goes through "
+                               "parser(text), which splits it into sentences and tokens, tags "
+                               "and parses it") from None
+
+
 def load_parser(path: Path | None = None, eval_mode: str | None = None,
                 rare_threshold: int | float | str | None = None,
                 beam: int | None = None, tagger: Path | None = None) -> Parser:
-    """A parser from a model file, or the bundled English model when path is None.
+    """A parser from a model file, or the bundled English model when path is None or
+    "en_ewt" (its name, as load_japanese_parser names the bundled Japanese ones).
 
     tagger: a tagger model file (polyparse tag train) that tags the sentences whose words have
     no UPOS before they are parsed; the bundled parser has the bundled English tagger unless
@@ -206,6 +222,8 @@ def load_parser(path: Path | None = None, eval_mode: str | None = None,
     the beam width of a beam-search model (default: the model's own). InputError when the
     file cannot be used, ValueError when the model cannot take the settings.
     """
+    if path is not None and bundled_english_name(os.fspath(path)):
+        path = None
     if path is None:
         path = bundled_model()
         if path is None:
@@ -252,6 +270,9 @@ def train_parser(train: Path | Iterable[conllu.TokenList],
     from parser.dependency.training import train_beam_parser
     from parser.dependency.training import train_parser as train_greedy
 
+    if classifier not in (*CLASSIFIER_DEFAULTS, STRUCTURED):
+        raise ValueError(f"unknown classifier {classifier!r} (available: "
+                         f"{', '.join((*CLASSIFIER_DEFAULTS, STRUCTURED))})")
     config: ParserConfig | BeamConfig
     if classifier == STRUCTURED:
         unknown = sorted(set(classifier_settings) - set(BEAM_SETTINGS))
@@ -280,11 +301,13 @@ def train_parser(train: Path | Iterable[conllu.TokenList],
     return Parser(model), None if scores is None else scores.as_dict()
 
 
-def evaluate(gold: Path | Iterable[conllu.TokenList], system: Path | Iterable[conllu.TokenList],
+def evaluate(gold: Path | conllu.TokenList | Iterable[conllu.TokenList],
+             system: Path | conllu.TokenList | Iterable[conllu.TokenList],
              punct: str = "none", format: str = "conllu",
              encoding: str = "utf-8") -> dict[str, Any]:
     """UAS, LAS and the other attachment scores (CoNLL 2018 rules; punct: none, upos,
-    unicode or ptb) of system trees against gold ones, files or TokenLists."""
+    unicode or ptb) of system trees against gold ones: files, CoNLL-U text, TokenLists or one
+    TokenList each (a sentence, as parse takes and gives)."""
     scores = attachment_scores(_gold_sentences(gold, format, encoding, single_root=False),
                                _gold_sentences(system, format, encoding, single_root=False),
                                punct=punct)
@@ -297,10 +320,10 @@ def _warn(message: str) -> None:
     warnings.warn(message, InputWarning, stacklevel=3)
 
 
-def _gold_sentences(source: Path | Iterable[conllu.TokenList], fmt: str, encoding: str,
-                    single_root: bool = True) -> list[Sentence]:
+def _gold_sentences(source: Path | conllu.TokenList | Iterable[conllu.TokenList], fmt: str,
+                    encoding: str, single_root: bool = True) -> list[Sentence]:
     """Trees (checked: every word has a head, the heads form a tree) of a file, of CoNLL-U
-    text (a str holding a line break or a tab) or of TokenLists."""
+    text (a str holding a line break or a tab), of TokenLists or of one TokenList."""
     checks = {"require_tree": True, "single_root": single_root and fmt == "conllu",
               "require_deprel": fmt == "conllu"}
     if isinstance(source, str) and ("\n" in source or "\t" in source):
@@ -308,4 +331,6 @@ def _gold_sentences(source: Path | Iterable[conllu.TokenList], fmt: str, encodin
     if isinstance(source, (str, os.PathLike)):
         check_input_path(source)
         return list(read_conll(source, fmt=fmt, encoding=encoding, **checks))
+    if isinstance(source, conllu.TokenList):
+        source = [source]
     return sentences_from_tokenlists(source, require_tree=True, single_root=single_root)

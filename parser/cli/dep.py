@@ -131,7 +131,8 @@ def register(dep: argparse.ArgumentParser) -> None:
 
     parse = commands.add_parser("parse", parents=[parent], help="parse a file or stdin")
     parse.add_argument("input", nargs="?", default="-", help="CoNLL file, or - for stdin")
-    parse.add_argument("--model", help="parser model file (default: the bundled English model)")
+    parse.add_argument("--model", help="parser model file, or en_ewt: the bundled English model "
+                                       "(the default)")
     parse.add_argument("-o", "--output", help="output file (default stdout)")
     parse.add_argument("--tagger", metavar="M",
                        help="tagger model that tags sentences whose words have no UPOS (\"_\") "
@@ -308,7 +309,10 @@ def greedy_config(args: argparse.Namespace) -> ParserConfig:
 def run_parse(args: argparse.Namespace) -> int:
     from parser.dependency.conll_files import parse_conll_stream
     from parser.dependency.models import BeamParser, load_dependency_model
+    from parser.models.bundled import bundled_english_name
 
+    if bundled_english_name(args.model):
+        args.model = None
     check_output_path(args.output)
     text_input = args.format not in FORMATS
     if args.tokenizer is not None and not text_input:

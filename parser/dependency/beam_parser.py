@@ -150,6 +150,7 @@ class BeamParser(ParserModelBytes):
         started = time.perf_counter()
         self.header = {}
         self.compressed = False
+        self.file_data = None
         trees = []
         lifted_arcs = 0
         for s in sentences:

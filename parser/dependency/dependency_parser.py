@@ -187,6 +187,7 @@ class DependencyParser(ParserModelBytes):
             raise ValueError("no training sentences")
         self.header = {}
         self.compressed = False
+        self.file_data = None
         cfg = self.config
         started = time.perf_counter()
         trees = []
@@ -381,6 +382,7 @@ class DependencyParser(ParserModelBytes):
                 converted += 1
         self.info["converted"] = {"evaluator": evaluator, "rare_threshold": rare_threshold}
         self._decoder = None
+        self.file_data = None
         return converted
 
     def _slot(self, clf) -> tuple[ClassifierSlot, Any]:

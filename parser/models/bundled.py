@@ -6,6 +6,9 @@ from importlib.resources import as_file, files
 from pathlib import Path
 
 MODEL_NAME = "en_ewt.model"
+# The bundled English parser by name (dep parse --model NAME, load_parser(NAME)), as the
+# Japanese ones are named below.
+ENGLISH_MODELS = {"en_ewt": MODEL_NAME}
 TAGGER_NAME = "en_ewt_tagger.model"
 EXAMPLE_NAME = "example.conllu"
 JAPANESE_MODEL_NAME = "ja_wac.model"
@@ -33,6 +36,14 @@ def _resource(name: str) -> Path | None:
 def bundled_model() -> Path | None:
     """The bundled English parser model, or None when this installation has none."""
     return _resource(MODEL_NAME)
+
+
+def bundled_english_name(model: str | None) -> str | None:
+    """The name of the bundled English model a --model value asks for: the value itself when
+    it names one (ENGLISH_MODELS) and no such file exists, else None (a path, or no value)."""
+    if model is None:
+        return None
+    return model if model in ENGLISH_MODELS and not Path(model).exists() else None
 
 
 def bundled_tagger() -> Path | None:

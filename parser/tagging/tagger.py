@@ -119,6 +119,7 @@ class Tagger(ParserModelBytes):
         started = time.perf_counter()
         self.header = {}
         self.compressed = False
+        self.file_data = None
         joint = StringInterner()
         classes = [[joint.add(f"{u}\t{x}") - 3 for u, x in zip(s.upos, s.xpos)]
                    for s in sentences]

@@ -164,3 +164,48 @@ def test_tokenize_and_parse_plain_text() -> None:
         ("The", "DET", 2, "det"), ("dog", "NOUN", 3, "nsubj"), ("barked", "VERB", 0, "root"),
         (".", "PUNCT", 3, "punct")]
     assert polyparse.load_parser()("  \n") == []
+
+
+def test_plain_text_given_to_parse_says_to_call_the_parser() -> None:
+    """parse("The dog barked.") said only "expected 10 tab-separated columns, found 1"."""
+    parser = polyparse.load_parser()
+    with pytest.raises(polyparse.InputError) as caught:
+        parser.parse("The dog barked.")
+    assert str(caught.value) == (
+        "<text>:1: expected 10 tab-separated columns, found 1: parse() takes CoNLL-U; plain "
+        "text goes through parser(text), which splits it into sentences and tokens, tags and "
+        "parses it")
+    with pytest.raises(polyparse.InputError) as caught:
+        parser.parse("1\tdog\n\n")
+    assert "parser(text)" not in str(caught.value)
+    assert [token["form"] for token in parser("The dog barked.")[0]] == [
+        "The", "dog", "barked", "."]
+
+
+def test_bundled_english_model_by_name(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """load_parser("en_ewt") names the bundled model, as load_japanese_parser("ja_wac") does;
+    so does dep parse --model en_ewt."""
+    named, default = polyparse.load_parser("en_ewt"), polyparse.load_parser()
+    assert named.to_bytes() == default.to_bytes() and named.tagger_path == default.tagger_path
+    text = bundled_example().read_text(encoding="utf-8")
+    assert named.parse(text) == default.parse(text)
+    assert main(["dep", "parse", "--model", "en_ewt", str(bundled_example())]) == 0
+    assert capsys.readouterr().out == default.parse(text)
+    with pytest.raises(polyparse.InputError):
+        polyparse.load_parser("en_ewt2")
+
+
+def test_evaluate_takes_the_tokenlists_parse_gives() -> None:
+    parser = polyparse.load_parser()
+    sentence = parser.parse([[("The", "DET"), ("dog", "NOUN"), ("barked", "VERB"),
+                              (".", "PUNCT")]])[0]
+    scores = polyparse.evaluate(sentence, sentence)
+    assert scores["UAS"] == scores["LAS"] == 100.0 and scores["words"] == 4
+    assert polyparse.evaluate([sentence], sentence)["words"] == 4
+
+
+def test_unknown_classifier_lists_every_classifier(tmp_path: Path) -> None:
+    with pytest.raises(ValueError) as caught:
+        polyparse.train_parser(tmp_path / "missing.conllu", classifier="bogus")
+    assert str(caught.value) == ("unknown classifier 'bogus' (available: poly2-linear, linear, "
+                                 "kernel-svm, pa-slicing, structured-perceptron)")
