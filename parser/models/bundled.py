@@ -11,6 +11,9 @@ MODEL_NAME = "en_ewt.model"
 ENGLISH_MODELS = {"en_ewt": MODEL_NAME}
 TAGGER_NAME = "en_ewt_tagger.model"
 EXAMPLE_NAME = "example.conllu"
+# Gold trees to score the bundled parser on: EWT test's first 100 sentences (CC BY-SA 4.0,
+# en_ewt_test_sample.md).
+GOLD_SAMPLE_NAME = "en_ewt_test_sample.conllu"
 JAPANESE_MODEL_NAME = "ja_wac.model"
 # The bundled Japanese models by name (ja parse --model NAME): JUMAN's parts of speech (KNP
 # corpora), UniDic's (MeCab with UniDic, raw text) and IPAdic's (MeCab's and CaboCha's usual
@@ -55,6 +58,12 @@ def bundled_tagger() -> Path | None:
 def bundled_example() -> Path | None:
     """The bundled example input (CoNLL-U with UPOS and XPOS, written for polyparse)."""
     return _resource(EXAMPLE_NAME)
+
+
+def bundled_gold_sample() -> Path | None:
+    """The bundled gold sample: the first 100 sentences of UD English-EWT test with their
+    trees (en_ewt_test_sample.md), or None when this installation has none."""
+    return _resource(GOLD_SAMPLE_NAME)
 
 
 def bundled_japanese_name(model: str | None, default: str = DEFAULT_JAPANESE_MODEL
