@@ -21,6 +21,7 @@ import numpy as np
 
 from classifiers.backends import (
     CONVERTED_BACKENDS,
+    KERNEL_BACKENDS,
     classifier_from_arrays,
     convert_classifier,
     is_kernel_model,
@@ -32,6 +33,8 @@ from classifiers.evaluators.choices import (
     DEFAULT_EVAL_MODE,
     DEFAULT_RARE_THRESHOLD,
     EVAL_MODES,
+    check_evaluator,
+    default_eval_mode,
     minimum_common_count,
 )
 from classifiers.lazy_table import LazyTable
@@ -348,7 +351,7 @@ class DependencyParser(ParserModelBytes):
                           rare_threshold: int | float | str | None = None) -> None:
         """set_evaluation with the model's defaults filled in: a converted model is evaluated
         by its own evaluator (a pki model can build any other from its index), any other by
-        DEFAULT_EVAL_MODE. ValueError when the model cannot give eval_mode, or rare_threshold is
+        DEFAULT_EVAL_MODE where it can expand the degree, else pki. ValueError when the model cannot give eval_mode, or rare_threshold is
         given to another mode than split."""
         if eval_mode is not None and eval_mode not in EVAL_MODES:
             raise ValueError(f"unknown evaluation mode {eval_mode!r} "
@@ -357,13 +360,16 @@ class DependencyParser(ParserModelBytes):
             minimum_common_count(rare_threshold, 1)
         converted = self.info.get("converted")
         own = converted["evaluator"] if converted else None
-        eval_mode = eval_mode or own or DEFAULT_EVAL_MODE
+        degree = self.config.classifier_params.get("degree", 2)
+        eval_mode = eval_mode or own or default_eval_mode(degree)
         if own is not None and eval_mode != own and own != "pki":
             raise ValueError(f"it holds classifiers converted to {own}, which keep no support "
                              f"vectors to build {eval_mode} from (a pki model does)")
         if rare_threshold is not None and eval_mode != "split":
             raise ValueError(f"the rare threshold applies to the split evaluation, not "
                              f"{eval_mode}")
+        if self.config.classifier in KERNEL_BACKENDS:
+            check_evaluator(eval_mode, degree)
         self.set_evaluation(eval_mode, DEFAULT_RARE_THRESHOLD if rare_threshold is None
                             else rare_threshold)
 

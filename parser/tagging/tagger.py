@@ -25,7 +25,7 @@ from classifiers.backends import (
     is_kernel_model,
     new_classifier,
 )
-from classifiers.evaluators.choices import DEFAULT_EVAL_MODE, DEFAULT_RARE_THRESHOLD
+from classifiers.evaluators.choices import DEFAULT_RARE_THRESHOLD, default_eval_mode
 from classifiers.model_bytes import ParserModelBytes
 from classifiers.model_file import (
     arrays_strings,
@@ -187,7 +187,8 @@ class Tagger(ParserModelBytes):
         elif is_kernel_model(clf):
             from classifiers.evaluators.modes import build_evaluator
 
-            scorer = build_evaluator(clf.expansion_, DEFAULT_EVAL_MODE, DEFAULT_RARE_THRESHOLD)
+            scorer = build_evaluator(clf.expansion_, default_eval_mode(clf.expansion_.degree),
+                                     DEFAULT_RARE_THRESHOLD)
             one_vs_one = clf.backend == "kernel-svm"
         else:
             scorer = clf.scorer

@@ -245,3 +245,24 @@ def test_evaluate_of_conll2007_basque_says_clas_needs_ud_relations(
     assert main(["dep", "evaluate", test, test, *options, "--json"]) == 0
     scores = json.loads(capsys.readouterr().out)
     assert scores["CLAS"] == 0.0 and scores["notes"] == [lines[1][len("note: "):]]
+
+
+def test_a_kernel_parser_of_degree_four_parses_by_default(tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture) -> None:
+    """The split evaluator expands degrees 1 to 3: a degree-4 model is evaluated by pki when no
+    --eval-mode is given (it ended in a traceback), and naive gives the same trees."""
+    train = write_treebank(tmp_path / "train.conllu", 120, seed=4)
+    test = write_treebank(tmp_path / "test.conllu", 20, seed=9)
+    model = tmp_path / "kernel.model"
+    assert main(["dep", "train", "--train", str(train), "--model", str(model), "--split-threshold",
+                 "1000", "--classifier", "kernel-svm", "--degree", "4", "--gamma", "0.2"]) == 0
+    outputs = []
+    for mode in ([], ["--eval-mode", "naive"]):
+        out = tmp_path / f"out{len(outputs)}.conllu"
+        assert main(["dep", "parse", "--model", str(model), str(test), "-o", str(out),
+                     *mode]) == 0
+        outputs.append(out.read_text())
+    assert outputs[0] == outputs[1]
+    capsys.readouterr()
+    code = main(["dep", "parse", "--model", str(model), str(test), "--eval-mode", "split"])
+    one_error_line(capsys, code, "split")
