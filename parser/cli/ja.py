@@ -241,7 +241,8 @@ def run_parse(args: argparse.Namespace) -> int:
     with input_stream(args.input) as (source, more_ready):
         # The input's first lines tell its format and tags (read once: the parse reads them
         # again from sniffed.stream), and so the bundled model that reads them.
-        sniffed = sniff_input(source, args.encoding, raw=True, more_ready=more_ready)
+        sniffed = sniff_input(source, args.encoding, raw=True, more_ready=more_ready,
+                              tagset=True)
         fmt = args.format or sniffed.format or "knp"
         name = "<stdin>" if args.input == "-" else args.input
         check_rechunk(fmt, args.rechunk)

@@ -14,11 +14,11 @@ line that only one format writes:
   lines, and the CaboCha reader reads both);
 - raw text, where a command reads it: any other line.
 
-Blank lines, ``EOS`` and comment lines (``#``) tell nothing. The dictionary is that of most
-morphemes of the whole sentences read (``BunsetsuSentence.tagset``, as the format's reader
-tells it). Reading stops once the format is told and a sentence tells its dictionary, or when
-no more input is waiting (a pipe that feeds one sentence and waits for its parse is not kept
-waiting), or after SNIFF_BYTES.
+Blank lines, ``EOS`` and comment lines (``#``) tell nothing. The dictionary, when asked for, is
+that of most morphemes of the whole sentences read (``BunsetsuSentence.tagset``, as the
+format's reader tells it). Reading stops once the format is told (and a sentence tells its
+dictionary, when asked for), or when no more input is waiting (a pipe that feeds one sentence
+and waits for its parse is not kept waiting), or after SNIFF_BYTES.
 """
 from __future__ import annotations
 
@@ -39,7 +39,9 @@ __all__ = ["FORMAT_NAMES", "SNIFF_BYTES", "InputKind", "format_hint", "line_form
 
 # At most this many bytes are read before the reader starts.
 SNIFF_BYTES = 1 << 18
-READ_BYTES = 1 << 16
+# The first read (a sentence or two: the format is mostly told by the first line), then each
+# read twice the one before.
+FIRST_READ_BYTES = 1 << 12
 FORMAT_NAMES = {"knp": "KNP", "cabocha": "CaboCha", "mecab": "MeCab's output",
                 "raw": "raw text"}
 
@@ -95,23 +97,29 @@ class InputKind:
 
 
 def sniff_input(source: BinaryIO, encoding: str = "utf-8", raw: bool = False,
-                more_ready: Callable[[], bool] = lambda: True,
+                more_ready: Callable[[], bool] = lambda: True, tagset: bool = False,
                 limit: int = SNIFF_BYTES) -> InputKind:
-    """Read the first lines of source (a binary stream) and tell its format and dictionary
-    (module notes); raw: whether raw text is one of the formats. The result's stream reads
-    source from the start (features.input_files.SniffedInput)."""
+    """Read the first lines of source (a binary stream) and tell its format and, with tagset,
+    its dictionary (module notes; without, reading stops at the line that tells the format);
+    raw: whether raw text is one of the formats. The result's stream reads source from the
+    start (features.input_files.SniffedInput)."""
+    if not tagset and hasattr(source, "peek"):
+        found = _peeked_format(source, encoding, raw)
+        if found is not None:
+            return found
     name = getattr(source, "name", "<stream>")
     read = getattr(source, "read1", None) or source.read
     decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
     head = bytearray()
     text = ""
-    lines: list[str] = []
+    n_lines = 0
     found = InputKind(source, None, "")
     tagsets: dict[str, int] = {}
     block: list[str] = []
-    blocks_read = 0
+    blocks_read = reads = 0
     while True:
-        chunk = read(READ_BYTES)
+        chunk = read(FIRST_READ_BYTES << min(reads, 8))
+        reads += 1
         head += chunk
         text += decoder.decode(chunk, final=not chunk)
         # Lines end as the readers end them (text_lines.split_lines: \r\n, \r or \n); a \r
@@ -122,27 +130,42 @@ def sniff_input(source: BinaryIO, encoding: str = "utf-8", raw: bool = False,
         if not chunk and text:
             complete.append(text)
             text = ""
+        told = False
         for line in complete:
-            if not lines and line.startswith("\ufeff"):
+            if not n_lines and line.startswith("\ufeff"):
                 line = line[1:]
-            lines.append(line)
+            n_lines += 1
             if found.format is None:
                 shown = line_format(line, raw)
                 if shown is not None:
-                    found = InputKind(source, shown, "", len(lines), line)
-            if found.format in ("knp", "cabocha"):
+                    found = InputKind(source, shown, "", n_lines, line)
+            if tagset and found.format in ("knp", "cabocha"):
                 block.append(line)
                 if line == "EOS":
                     _count_tagsets(block, found.format, encoding, tagsets)
                     block = []
             blocks_read += line == "EOS"
-        told = found.format == "raw" or (found.format is not None and bool(tagsets))
+            told = found.format == "raw" or (found.format is not None
+                                              and (bool(tagsets) or not tagset))
+            if told:
+                break
         if not chunk or told or len(head) >= limit or (blocks_read and not more_ready()):
             break
     if tagsets:
         found.tagset = max(sorted(tagsets), key=tagsets.__getitem__)
     found.stream = SniffedInput(bytes(head), source, name).stream
     return found
+
+
+def _peeked_format(source: BinaryIO, encoding: str, raw: bool) -> InputKind | None:
+    """The format that the complete lines a buffered stream holds already tell, the stream
+    left as it was (nothing read from it); None when they tell none."""
+    text = codecs.decode(source.peek(FIRST_READ_BYTES), encoding, "replace")
+    for number, line in enumerate(split_lines(text)[:-1], 1):
+        shown = line_format(line.removeprefix("\ufeff") if number == 1 else line, raw)
+        if shown is not None:
+            return InputKind(source, shown, "", number, line)
+    return None
 
 
 def _count_tagsets(block: list[str], fmt: str, encoding: str,

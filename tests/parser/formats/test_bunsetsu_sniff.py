@@ -31,7 +31,7 @@ EOS
 """
 def sniffed(text: str, raw: bool = False):
     data = text.encode("utf-8")
-    found = sniff_input(io.BytesIO(data), raw=raw)
+    found = sniff_input(io.BytesIO(data), raw=raw, tagset=True)
     assert found.stream.read() == data, "the stream gives the whole input again"
     return found
 
@@ -70,7 +70,7 @@ def test_a_pipe_is_read_no_further_than_what_waits():
         sink.flush()
         result: list = []
         worker = threading.Thread(target=lambda: result.append(
-            sniff_input(source, more_ready=more_ready(source))))
+            sniff_input(source, more_ready=more_ready(source), tagset=True)))
         worker.start()
         worker.join(timeout=30)
         assert not worker.is_alive(), "the sniff waited for more input"
@@ -95,3 +95,13 @@ def test_an_error_in_another_format_than_the_input_says_which(tmp_path: Path):
     with pytest.raises(BunsetsuFormatError) as raised, format_hint(found, "cabocha"):
         raise BunsetsuFormatError("bad")
     assert str(raised.value) == "bad"
+
+
+def test_the_format_alone_is_told_from_what_a_buffered_stream_holds():
+    """Without the dictionary, the lines a buffered stream already holds tell the format and
+    nothing is read from it: the reader reads the stream itself."""
+    source = io.BufferedReader(io.BytesIO(CABOCHA_IPADIC.encode()))
+    found = sniff_input(source)
+    assert (found.format, found.tagset, found.line_number) == ("cabocha", "", 1)
+    assert found.stream is source and source.tell() == 0
+    assert sniff_input(io.BufferedReader(io.BytesIO(b"\n# c\n"))).format is None
