@@ -246,7 +246,8 @@ def run_parse(args: argparse.Namespace) -> int:
         fmt = args.format or sniffed.format or "knp"
         name = "<stdin>" if args.input == "-" else args.input
         check_rechunk(fmt, args.rechunk)
-        if args.format == "raw" and sniffed.format not in (None, "raw"):
+        # (CaboCha's tabs stop raw text at its first morpheme line, with format_hint's words.)
+        if args.format == "raw" and sniffed.format == "knp":
             warn(f"{name}: --format raw reads every line as a sentence of text, but this looks "
                  f"like {FORMAT_NAMES[sniffed.format]} (line {sniffed.line_number}: "
                  f"{sniffed.line[:40]!r})")

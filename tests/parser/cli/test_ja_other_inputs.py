@@ -297,6 +297,17 @@ def test_a_format_the_input_is_not_says_what_it_looks_like(tmp_path):
                         f"{path}:1: ", "looks like CaboCha, line 1: '* 0 1D 0/1 1.062087'",
                         "give --input-format cabocha")
         assert "Traceback" not in line
-    warned = polyparse("ja", "parse", "--format", "raw", "--model", "ja_ipadic", str(path))
-    if warned.returncode == 0:
-        assert "looks like CaboCha" in warned.stderr.splitlines()[0]
+    # As raw text: CaboCha's tabs stop it, with the hint; KNP is read as told, with a warning.
+    pytest.importorskip("fugashi")
+    pytest.importorskip("ipadic")
+    one_line(polyparse("ja", "parse", "--format", "raw", "--model", "ja_ipadic", str(path)),
+             f"{path}:2: a tab in raw text", "looks like CaboCha, line 1")
+    from tests.parser.formats.test_tag_schemes import KNP_JUMAN
+
+    warned = polyparse("ja", "parse", "--format", "raw", "--model", "ja_ipadic",
+                       input=KNP_JUMAN)
+    assert warned.returncode == 0
+    assert warned.stdout.count("\nEOS\n") == len(KNP_JUMAN.splitlines())
+    (line,) = warned.stderr.splitlines()
+    assert "--format raw reads every line as a sentence of text" in line
+    assert "looks like KNP (line 2: '* 1D')" in line
