@@ -37,9 +37,10 @@ PARSE_BATCH = 2000
 # sentence), so that a long input reuses the same pages instead of faulting fresh ones.
 BATCH_BYTES = 4 << 20
 # A batch of the fast path is parsed in up to MAX_THREADS threads, each given at least
-# THREAD_SENTENCES sentences.
+# THREAD_BUNSETSU bunsetsu (the decoder's work grows with them: a batch of long sentences, as
+# UD Japanese GSD's, holds fewer sentences and as much work).
 MAX_THREADS = 8
-THREAD_SENTENCES = 500
+THREAD_BUNSETSU = 3000
 # The formats the fast path reads.
 FAST_FORMATS = ("knp", "cabocha")
 
@@ -313,10 +314,13 @@ class KnpStreamParser:
         from parser.bunsetsu.bunsetsu_decoder import Corpus
 
         n = scan.n_fast
-        parts = min(self.threads, max(1, n // THREAD_SENTENCES))
-        cuts = [n * k // parts for k in range(parts + 1)]
-        corpora = []
         mp, cp = scan.morpheme_ptr, scan.chunk_ptr
+        parts = min(self.threads, max(1, int(cp[-1]) // THREAD_BUNSETSU))
+        # Cut between sentences so that each part holds about as many bunsetsu.
+        cuts = [0, *sorted({int(np.searchsorted(cp, cp[-1] * k // parts))
+                            for k in range(1, parts)} - {0, n}), n]
+        parts = len(cuts) - 1
+        corpora = []
         for lo, hi in zip(cuts[:-1], cuts[1:]):
             m0, m1, c0, c1 = mp[lo], mp[hi], cp[lo], cp[hi]
             corpora.append(Corpus(scan.surface[m0:m1], scan.pos1[m0:m1], scan.pos2[m0:m1],

@@ -454,6 +454,8 @@ cdef void _scan(const unsigned char* data, int64_t n, KnpLexicon lexicon, ScanBu
     cdef const unsigned char* line
     cdef const unsigned char* newline
     cdef const unsigned char* carriage
+    # Whether the buffer holds a "\r" at all: one pass, and none per line for most inputs.
+    cdef bint carriages = memchr(data, c'\r', n) != NULL
     cdef bint slow = False
     cdef bint seen_chunk = False
     cdef bint seen_morpheme = False
@@ -474,7 +476,7 @@ cdef void _scan(const unsigned char* data, int64_t n, KnpLexicon lexicon, ScanBu
         line_end = newline - data
         length = line_end - position
         lines += 1
-        carriage = <const unsigned char*>memchr(line, c'\r', length)
+        carriage = <const unsigned char*>memchr(line, c'\r', length) if carriages else NULL
         if carriage != NULL:
             # A "\r" ends a line too (but for the one of a "\r\n"): the block is the Python
             # reader's, and the lines are counted as it counts them.
