@@ -83,3 +83,21 @@ def test_shards_write_the_same_bytes(workers: str, tmp_path: Path) -> None:
                             capture_output=True)
     assert result.returncode == 0, result.stderr
     assert out.read_bytes() == ja_parse(data=data)
+
+
+@pytest.mark.parametrize("model", ["ja_wac", "ja_unidic"])
+def test_the_tag_warning_is_the_python_paths(model: str, tmp_path: Path) -> None:
+    """The counts of the fast path (the scanner's dictionaries and unknown parts of speech)
+    give the warning line the Python path's give."""
+    text = SAMPLES["ipadic with a named entity"] * 30 + SAMPLES["from mecab unidic (aConType "
+                                                               "quotes)"] * 10
+    warnings = []
+    for encoding in ("utf-8", "utf-16"):
+        source = tmp_path / f"in.{encoding}"
+        source.write_text(text, encoding=encoding)
+        result = subprocess.run([POLYPARSE, "ja", "parse", "--format", "cabocha", "--model",
+                                 model, "--encoding", encoding, str(source), "-o",
+                                 str(tmp_path / "out")], capture_output=True)
+        assert result.returncode == 0, result.stderr
+        warnings.append(result.stderr.decode().replace(str(source), "IN"))
+    assert warnings[0] == warnings[1] and "warning" in warnings[0]
