@@ -68,6 +68,7 @@ BENCHMARKS = (
     Benchmark("ja_kwdlc",
               quick=("--configs", "shift-reduce:2", "--copies", "2", "--runs", "1", "--no-wac")),
     Benchmark("ja_raw", quick=("--runs", "1", "--no-gold-morphemes")),
+    Benchmark("ja_cabocha", quick=("--runs", "1", "--sentences", "1000")),
     Benchmark("scale_out", quick=("--copies", "2", "--runs", "1", "--parts",
                                   "acceptance,costs")),
     Benchmark("clf_kwdlc", quick=("--runs", "linear-l2,linear-l1")),
