@@ -297,6 +297,14 @@ def section(records: Records, n: int, measured_jdepp: bool) -> list[str]:
                       grouped(JDEPP_QUOTED_SENTENCES / JDEPP_QUOTED_SECONDS), "", ""])
     lines += markdown_table(["process", "seconds", "sentences/s", "peak RSS",
                              "seconds given no sentence"], whole)
+    both, empty = row(f"{PARSE}, both cores"), row("the same process given no sentence, "
+                                                   "both cores")
+    jdepp_seconds = jd["figure"] if measured_jdepp and jd is not None else JDEPP_QUOTED_SECONDS
+    lines += ["", f"polyparse on both cores takes {both['figure'] / jdepp_seconds:.2f} times "
+              f"J.DepP's time{' in this run' if measured_jdepp else ' as quoted'}; "
+              f"{significant(empty['figure'])} s of its {significant(both['figure'])} s is the "
+              "process given no sentence (Python, NumPy, the model's load and decompression), "
+              f"{significant(both['figure'] - empty['figure'])} s the sentences."]
     lines += ["", "Where the parse spends its time (the same work in this process, the least "
               "of the runs):", ""]
     stage_rows = [[r["what"].removeprefix("stage: "), significant(r["figure"]),
