@@ -8,6 +8,17 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 
+class SettingNotTaken(ValueError):
+    """A setting that cannot be used where it was given: `setting` is its name, `reason` the
+    end of a sentence naming it ("applies to kernel-svm and pa-slicing, not linear"); str() is
+    the sentence with the setting's Python name. A command line names its option instead."""
+
+    def __init__(self, setting: str, reason: str) -> None:
+        super().__init__(f"{setting} {reason}")
+        self.setting = setting
+        self.reason = reason
+
+
 def is_boolean(value: Any) -> bool:
     """True for Python and NumPy booleans, which never pass as numbers here."""
     dtype = getattr(value, "dtype", None)
@@ -89,7 +100,7 @@ def settings_over_defaults(classifier: str, defaults: Mapping[str, Mapping[str, 
             continue
         if name not in options:
             takers = [backend for backend, settings in defaults.items() if name in settings]
-            raise ValueError(f"{name} applies to {' and '.join(takers) or 'no classifier'}, "
-                             f"not {classifier}")
+            raise SettingNotTaken(name, f"applies to {' and '.join(takers) or 'no classifier'}, "
+                                        f"not {classifier}")
         options[name] = value
     return options

@@ -7,6 +7,9 @@ import numpy as np
 
 RESERVED = ("<none>", "<root>", "<unknown>")
 UNKNOWN = 2
+# The id of the first string learned: a learned string's index among learned() is its id
+# minus FIRST_ID (a parser's label classes are these indices).
+FIRST_ID = len(RESERVED)
 
 
 class StringInterner:
@@ -44,7 +47,7 @@ class StringInterner:
 
     def learned(self) -> list[str]:
         """The strings beyond the reserved ones, in id order (what a model file stores)."""
-        return self.strings[len(RESERVED):]
+        return self.strings[FIRST_ID:]
 
     def as_array(self, strings: Iterable[str], grow: bool = False) -> np.ndarray:
         return np.asarray(self.encode(strings, grow), dtype=np.int32)

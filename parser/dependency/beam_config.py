@@ -5,17 +5,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from classifiers.settings import check_choice, check_integer, check_seed
+from parser.dependency.choices import MAX_BEAM, TAG_COLUMNS, UPDATES
 
-UPDATES = ("max-violation", "early")
-TAG_COLUMNS = ("xpos", "upos")
-MAX_BEAM = 64
 # Sentences searched between two progress reports.
 PROGRESS_BLOCK = 1000
 
 
+def beam_width(beam: int) -> int:
+    """beam when it is a width a model can search with (1 to MAX_BEAM), else ValueError."""
+    beam = check_integer("beam", beam)
+    if not 1 <= beam <= MAX_BEAM:
+        raise ValueError(f"the beam width must be 1 to {MAX_BEAM}, not {beam}")
+    return beam
+
+
 @dataclass
 class BeamConfig:
-    """beam: hypotheses kept at each step (1 to 64); update: max-violation or early; epochs:
+    """beam: hypotheses kept at each step (1 to MAX_BEAM); update: max-violation or early; epochs:
     the most passes over the training sentences; patience: with dev sentences, epochs without
     a better dev UAS before training stops; tag_column: the tags the templates read;
     single_root: UD trees (one root, attached last); min_word_count: rarer forms, lemmas and
@@ -31,9 +37,7 @@ class BeamConfig:
     seed: int = 0
 
     def __post_init__(self) -> None:
-        self.beam = check_integer("beam", self.beam, 1)
-        if self.beam > MAX_BEAM:
-            raise ValueError(f"beam must be at most {MAX_BEAM}")
+        self.beam = beam_width(self.beam)
         check_choice("update", self.update, UPDATES)
         self.epochs = check_integer("epochs", self.epochs, 1)
         self.patience = check_integer("patience", self.patience, 1)

@@ -18,19 +18,18 @@ training is read as unknown.
 from __future__ import annotations
 
 import time
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
 
-from classifiers.model_bytes import ParserModelBytes
 from features.interning import StringInterner
-from parser.dependency.beam_config import MAX_BEAM, PROGRESS_BLOCK, TAG_COLUMNS, BeamConfig
-from parser.dependency.projectivize import decoded_trees, projectivize
+from parser.dependency.beam_config import PROGRESS_BLOCK, BeamConfig, beam_width
+from parser.dependency.choices import STRUCTURED
+from parser.dependency.dependency_model import DependencyModel, Tree
+from parser.dependency.projectivize import decoded_trees
 from parser.formats.conll import Sentence
-from parser.formats.tag_coverage import TagColumn, TagCoverage, column_read
 
 MODEL_FORMAT = "polyparse-dep-beam"
 MODEL_VERSION = 1
@@ -56,12 +55,13 @@ class BeamCorpus:
         return self.word, self.tag, self.coarse, self.lemma, self.feats
 
 
-class BeamParser(ParserModelBytes):
+class BeamParser(DependencyModel):
     """The beam-search parser: train(), parse(), save(), load(); pickles through its model
     file's bytes and its beam width."""
 
     HEADER_KEYS = HEADER_KEYS
     MODEL_FORMAT = MODEL_FORMAT
+    RUNTIME_SETTINGS = ("beam",)
 
     def __init__(self, config: BeamConfig | None = None) -> None:
         self.config = config or BeamConfig()
@@ -83,53 +83,26 @@ class BeamParser(ParserModelBytes):
 
     # ----- encoding -------------------------------------------------------------------------
 
-    @staticmethod
-    def _column(sentence: Sentence, column: str) -> list[str]:
-        """The tags of a column ("xpos", a missing XPOS read as the UPOS, or "upos")."""
-        if column == "upos":
-            return sentence.upos
-        return [x if x != "_" else u for x, u in zip(sentence.xpos, sentence.upos)]
-
     def encode(self, sentences: Sequence[Sentence], grow: bool = False,
-               trees: Sequence[tuple[list[int], list[str]]] | None = None) -> BeamCorpus:
+               trees: Sequence[Tree] | None = None) -> BeamCorpus:
         """The sentences' columns as ids (grow: tags and labels unseen so far are added; words,
-        lemmas and FEATS never are: _learn_strings chose them)."""
-        columns: list[list[int]] = [[], [], [], [], []]
-        heads: list[int] = []
-        labels: list[int] = []
-        offsets = [0]
-        for i, s in enumerate(sentences):
-            feats = s.feats if len(s.feats) == len(s.form) else ["_"] * len(s.form)
-            for column, interner, values, add in (
-                    (columns[0], self.words, s.form, False),
-                    (columns[1], self.tags, self._column(s, self.config.tag_column), grow),
-                    (columns[2], self.tags, s.upos, grow),
-                    (columns[3], self.lemmas, s.lemma, False),
-                    (columns[4], self.feats, feats, False)):
-                column.append(1)
-                column.extend(interner.encode(values, add))
-            if trees is not None:
-                h, d = trees[i]
-                heads.append(-1)
-                heads.extend(h)
-                labels.append(-1)
-                labels.extend(label - 3 for label in self.labels.encode(d, grow))
-            offsets.append(len(columns[0]))
-        as32 = [np.asarray(column, dtype=np.int32) for column in columns]
-        return BeamCorpus(*as32, np.asarray(offsets, dtype=np.int64),
-                          np.asarray(heads, dtype=np.int32) if trees is not None else None,
-                          np.asarray(labels, dtype=np.int32) if trees is not None else None)
+        lemmas and FEATS never are: training chose them)."""
+        columns, offsets = self.encoded_columns(sentences, (
+            (self.words, lambda s: s.form, False),
+            (self.tags, lambda s: self.column_values(s, self.config.tag_column), grow),
+            (self.tags, lambda s: s.upos, grow),
+            (self.lemmas, lambda s: s.lemma, False),
+            (self.feats, lambda s: s.feats if len(s.feats) == len(s.form)
+             else ["_"] * len(s.form), False)))
+        heads, labels = self.tree_ids(trees, grow) if trees is not None else (None, None)
+        return BeamCorpus(*columns, offsets, heads, labels)
 
-    def _learn_strings(self, sentences: Sequence[Sentence]) -> None:
-        """Forms, lemmas and FEATS strings seen at least min_word_count times."""
-        least = self.config.min_word_count
+    def learn_strings(self, sentences: Sequence[Sentence]) -> None:
+        """The forms, lemmas and FEATS strings the templates know: those seen at least
+        min_word_count times in training."""
         for interner, column in ((self.words, "form"), (self.lemmas, "lemma"),
                                  (self.feats, "feats")):
-            counts = Counter(x for s in sentences for x in getattr(s, column))
-            for s in sentences:
-                for x in getattr(s, column):
-                    if counts[x] >= least:
-                        interner.add(x)
+            self.learn_frequent(interner, sentences, column, self.config.min_word_count)
 
     # ----- training -------------------------------------------------------------------------
 
@@ -151,13 +124,8 @@ class BeamParser(ParserModelBytes):
         self.header = {}
         self.compressed = False
         self.file_data = None
-        trees = []
-        lifted_arcs = 0
-        for s in sentences:
-            heads, deprels, n_lifted = projectivize(s.head, s.deprel)
-            trees.append((heads, deprels))
-            lifted_arcs += n_lifted
-        self._learn_strings(sentences)
+        trees, lifted_arcs, _ = self.projectivized(sentences)
+        self.learn_strings(sentences)
         corpus = self.encode(sentences, grow=True, trees=trees)
         left, right, root_label = self._label_masks(corpus)
         search = BeamSearch(cfg.beam, len(self.labels.learned()), root_label, left, right,
@@ -167,9 +135,7 @@ class BeamParser(ParserModelBytes):
             "train_sentences": len(sentences), "lifted_arcs": int(lifted_arcs),
             "root_label": root_label, "left_labels": left.tolist(),
             "right_labels": right.tolist(),
-            "column_tags": {column: sorted({tag for s in sentences
-                                            for tag in self._column(s, column)})
-                            for column in TAG_COLUMNS},
+            "column_tags": self.recorded_column_tags(sentences),
         }
         rng = np.random.default_rng(cfg.seed)
         self.epoch_seconds = []
@@ -235,13 +201,18 @@ class BeamParser(ParserModelBytes):
     def trained(self) -> bool:
         return self.weights is not None
 
+    def refusal(self, setting: str) -> str:
+        return f"chooses kernel evaluators; a {STRUCTURED} model has none"
+
+    def convert(self, evaluator: str, rare_threshold: Any = None) -> int:
+        raise ValueError(f"a {STRUCTURED} model has no kernel classifiers to convert")
+
+    def _configure(self, beam: int | None = None) -> None:
+        self.set_beam(beam)
+
     def set_beam(self, beam: int | None) -> None:
         """Parse with this beam width (None: the model's own, config.beam)."""
-        if beam is None:
-            beam = self.config.beam
-        if not 1 <= int(beam) <= MAX_BEAM:
-            raise ValueError(f"the beam width must be 1 to {MAX_BEAM}, not {beam}")
-        self.beam = int(beam)
+        self.beam = beam_width(self.config.beam if beam is None else beam)
 
     def _search(self) -> Any:
         from parser.dependency.beam_search import BeamSearch
@@ -252,7 +223,7 @@ class BeamParser(ParserModelBytes):
                           np.asarray(self.info["right_labels"], dtype=np.int32),
                           self.config.single_root)
 
-    def parse(self, sentences: Iterable[Sentence]) -> list[tuple[list[int], list[str]]]:
+    def parse(self, sentences: Iterable[Sentence]) -> list[Tree]:
         """Heads and labels for each sentence (deprojectivised)."""
         if not self.trained:
             raise RuntimeError("the parser is not trained (train it or load a model)")
@@ -262,22 +233,6 @@ class BeamParser(ParserModelBytes):
         corpus = self.encode(sentences)
         heads, labels = self._search().parse(self.weights, *corpus.columns, corpus.offsets)
         return decoded_trees(heads, labels, corpus.offsets.tolist(), self.labels.learned())
-
-    def column_tags(self, column: str) -> list[str]:
-        """The tags a column ("xpos" with missing ones read as UPOS, or "upos") held in
-        training."""
-        return list(self.info["column_tags"][column])
-
-    def tag_coverage(self) -> TagCoverage:
-        """A counter of the input's words whose tags, in the column the templates read, are
-        missing or unknown to the model (one warning line when they are more than a tenth)."""
-        column = column_read(self.config.tag_column, self.info["column_tags"])
-        name = column.upper()
-        fallback = " (a missing XPOS is read as the UPOS)" if column == "xpos" else ""
-        return TagCoverage([TagColumn(
-            name, column, frozenset(self.column_tags(column)),
-            f"the model reads {name}, so these words are parsed with little of its "
-            f"accuracy{fallback}")])
 
     # ----- model files ----------------------------------------------------------------------
 

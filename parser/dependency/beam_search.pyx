@@ -30,6 +30,8 @@ from libcpp.vector cimport vector
 
 import numpy as np
 
+from parser.dependency.choices import MAX_BEAM, UPDATES
+
 from classifiers.structured.weight_table cimport ClassScores, PerceptronWeights
 from features.signal_checks cimport CHECK_STEPS, count_steps, long_input_ends, long_input_starts
 from parser.dependency.arc_eager cimport (LEFT, N_MOVES, REDUCE, RIGHT, SHIFT, StateC, apply_move,
@@ -40,12 +42,13 @@ from parser.dependency.zn2011_features cimport MAX_RICH_KEYS, WordColumns, zn201
 cdef enum:
     EMPTY_ACTION = -1
     FIRST_LABEL_ACTION = 2
-    MAX_BEAM = 256
     EARLY = 0
     MAX_VIOLATION = 1
     NO_GOLD = -2
 
-UPDATES = ("early", "max-violation")
+# The update of each name of parser/dependency/choices.py's UPDATES.
+UPDATE_CODES = {"early": EARLY, "max-violation": MAX_VIOLATION}
+assert set(UPDATE_CODES) == set(UPDATES), "beam_search.pyx and choices.UPDATES disagree"
 
 
 cdef struct Candidate:
@@ -383,12 +386,12 @@ cdef class BeamSearch:
         cdef const int32_t[::1] gh = np.ascontiguousarray(gold_heads, dtype=np.int32)
         cdef const int32_t[::1] gl = np.ascontiguousarray(gold_labels, dtype=np.int32)
         cdef const int64_t[::1] sentences = np.ascontiguousarray(order, dtype=np.int64)
-        if update not in UPDATES:
+        if update not in UPDATE_CODES:
             raise ValueError(f"unknown update {update!r} (available: {', '.join(UPDATES)})")
         if weights.n_classes != self.n_actions:
             raise ValueError(f"the weights have {weights.n_classes} classes, the search "
                              f"{self.n_actions} actions")
-        cdef int mode = UPDATES.index(update)
+        cdef int mode = UPDATE_CODES[update]
         cdef int max_words = int(np.diff(offsets).max()) if off.shape[0] > 1 else 1
         cdef Beam beam = Beam(self.width, max_words, self.single_root)
         cdef StateC* gold_state = state_new(max_words, self.single_root)

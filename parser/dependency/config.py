@@ -18,11 +18,8 @@ from classifiers.settings import (
     check_seed,
     settings_over_defaults,
 )
+from parser.dependency.choices import FEATURE_SETS, SPLIT_COLUMNS, TAG_COLUMNS
 
-# The feature template sets (parser/dependency/feature_templates.pyx).
-FEATURE_SETS = ("chang2010", "rich")
-TAG_COLUMNS = ("xpos", "upos")
-SPLIT_COLUMNS = ("xpos", "upos", "none")
 # The parser's defaults for each backend's settings (the settings each backend takes).
 CLASSIFIER_DEFAULTS: dict[str, dict[str, Any]] = {
     "poly2-linear": {"C": 0.1, "min_pair_count": 1},

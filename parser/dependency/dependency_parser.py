@@ -11,7 +11,6 @@ Dask cluster: parser/scale_out/), each sent the rows of its classifier; the mode
 from __future__ import annotations
 
 import time
-from collections import Counter
 from collections.abc import Callable, Iterable, MutableMapping, Sequence
 from dataclasses import asdict, dataclass
 from functools import partial
@@ -38,7 +37,6 @@ from classifiers.evaluators.choices import (
     minimum_common_count,
 )
 from classifiers.lazy_table import LazyTable
-from classifiers.model_bytes import ParserModelBytes
 from classifiers.model_file import (
     arrays_under,
     inconsistent,
@@ -47,12 +45,13 @@ from features.binary_matrix import BinaryMatrix
 from features.interning import StringInterner
 from features.vocab import FeatureVocab
 from parser.dependency.arc_eager import LEFT_MOVE, RIGHT_MOVE
+from parser.dependency.choices import STRUCTURED
 from parser.dependency.config import ParserConfig, classifier_params
 from parser.dependency.decoder import ArcEagerDecoder, ClassifierSlot
+from parser.dependency.dependency_model import DependencyModel, Tree
 from parser.dependency.feature_templates import template_names
-from parser.dependency.projectivize import decoded_trees, projectivize
+from parser.dependency.projectivize import decoded_trees
 from parser.formats.conll import Sentence
-from parser.formats.tag_coverage import TagColumn, TagCoverage, column_read
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -105,9 +104,11 @@ class DecoderState(NamedTuple):
     slots: dict[tuple[int, str], tuple[ClassifierSlot, Any]]
 
 
-class DependencyParser(ParserModelBytes):
+class DependencyParser(DependencyModel):
     """An arc-eager parser with per-POS split classifiers: train(), parse(), save(), load();
     pickles through its model file's bytes and its evaluation mode."""
+
+    RUNTIME_SETTINGS = ("eval_mode", "rare_threshold")
 
     HEADER_KEYS = HEADER_KEYS
     MODEL_FORMAT = MODEL_FORMAT
@@ -138,44 +139,18 @@ class DependencyParser(ParserModelBytes):
 
     # ----- encoding -------------------------------------------------------------------------
 
-    def _column(self, sentence: Sentence, column: str) -> list[str]:
-        if column == "upos":
-            return sentence.upos
-        if column == "none":
-            return ["-"] * len(sentence)
-        return [x if x != "_" else u for x, u in zip(sentence.xpos, sentence.upos)]
-
     def encode(self, sentences: Sequence[Sentence], grow: bool = False,
-               trees: Sequence[tuple[list[int], list[str]]] | None = None) -> EncodedCorpus:
-        word: list[int] = []
-        tag: list[int] = []
-        coarse: list[int] = []
-        split: list[int] = []
-        heads: list[int] = []
-        labels: list[int] = []
-        offsets = [0]
+               trees: Sequence[Tree] | None = None) -> EncodedCorpus:
+        """The sentences' columns as ids (grow: tags and labels unseen so far are added; words
+        never are: training chose them)."""
         cfg = self.config
-        for i, s in enumerate(sentences):
-            word.append(1)
-            word.extend(self.words.encode(s.form))
-            tag.append(1)
-            tag.extend(self.tags.encode(self._column(s, cfg.tag_column), grow))
-            coarse.append(1)
-            coarse.extend(self.tags.encode(s.upos, grow))
-            split.append(1)
-            split.extend(self.tags.encode(self._column(s, cfg.split_column), grow))
-            if trees is not None:
-                h, d = trees[i]
-                heads.append(-1)
-                heads.extend(h)
-                labels.append(-1)
-                labels.extend(lab - 3 for lab in self.labels.encode(d, grow))
-            offsets.append(len(word))
-        as32 = lambda x: np.asarray(x, dtype=np.int32)
-        return EncodedCorpus(as32(word), as32(tag), as32(coarse), as32(split),
-                             np.asarray(offsets, dtype=np.int64),
-                             as32(heads) if trees is not None else None,
-                             as32(labels) if trees is not None else None)
+        (word, tag, coarse, split), offsets = self.encoded_columns(sentences, (
+            (self.words, lambda s: s.form, False),
+            (self.tags, lambda s: self.column_values(s, cfg.tag_column), grow),
+            (self.tags, lambda s: s.upos, grow),
+            (self.tags, lambda s: self.column_values(s, cfg.split_column), grow)))
+        heads, labels = self.tree_ids(trees, grow) if trees is not None else (None, None)
+        return EncodedCorpus(word, tag, coarse, split, offsets, heads, labels)
 
     # ----- training -------------------------------------------------------------------------
 
@@ -193,16 +168,10 @@ class DependencyParser(ParserModelBytes):
         self.file_data = None
         cfg = self.config
         started = time.perf_counter()
-        trees = []
-        lifted_trees = lifted_arcs = 0
-        for s in sentences:
-            heads, deprels, n_lifted = projectivize(s.head, s.deprel)
-            trees.append((heads, deprels))
-            lifted_arcs += n_lifted
-            lifted_trees += n_lifted > 0
+        trees, lifted_arcs, lifted_trees = self.projectivized(sentences)
         log(f"pseudo-projective: lifted {lifted_arcs} arcs in {lifted_trees} of "
             f"{len(sentences)} trees")
-        self._learn_words(sentences)
+        self.learn_frequent(self.words, sentences, "form", cfg.min_word_count)
         corpus = self.encode(sentences, grow=True, trees=trees)
         from parser.dependency.oracle_rows import oracle_rows
 
@@ -212,9 +181,7 @@ class DependencyParser(ParserModelBytes):
         attached = corpus.heads > 0
         n_labels = len(self.labels.learned())
         self.info.update({
-            "column_tags": {column: sorted({tag for s in sentences
-                                            for tag in self._column(s, column)})
-                            for column in ("xpos", "upos")},
+            "column_tags": self.recorded_column_tags(sentences),
             "train_sentences": len(sentences), "lifted_arcs": int(lifted_arcs),
             "lifted_trees": int(lifted_trees), "oracle_states": len(rows["move"]),
             "root_label_counts": np.bincount(corpus.labels[corpus.heads == 0],
@@ -277,39 +244,8 @@ class DependencyParser(ParserModelBytes):
         bar.close()
         self._decoder = None
 
-    def column_tags(self, column: str) -> list[str]:
-        """The tags a column ("xpos" with missing ones read as UPOS, or "upos") held in
-        training (models written before this was recorded: every tag they know)."""
-        recorded = self.info.get("column_tags")
-        if recorded is None:
-            return list(self.tags.learned())
-        return list(recorded[column])
-
-    def tag_coverage(self) -> TagCoverage:
-        """A counter of the input's words whose tags, in the columns the model reads, are
-        missing or unknown to it (one warning line when they are more than a tenth)."""
-        columns = []
-        recorded = self.info.get("column_tags")
-        for column in dict.fromkeys(column_read(c, recorded) for c in
-                                    (self.config.tag_column, self.config.split_column)):
-            if column == "none":
-                continue
-            name = column.upper()
-            fallback = " (a missing XPOS is read as the UPOS)" if column == "xpos" else ""
-            columns.append(TagColumn(
-                name, column, frozenset(self.column_tags(column)),
-                f"the model reads {name}, so these words are parsed with little of its "
-                f"accuracy{fallback}"))
-        return TagCoverage(columns)
-
-    def _learn_words(self, sentences: Sequence[Sentence]) -> None:
-        """Known words: forms seen at least min_word_count times; rarer ones are read as
-        unknown in training too, so that the word templates learn weights for unknown words."""
-        counts = Counter(form for s in sentences for form in s.form)
-        for s in sentences:
-            for form in s.form:
-                if counts[form] >= self.config.min_word_count:
-                    self.words.add(form)
+    def columns_read(self) -> tuple[str, ...]:
+        return (self.config.tag_column, self.config.split_column)
 
     def _choose_splits(self, split_tag: np.ndarray) -> np.ndarray:
         """Own split for each split tag with >= threshold rows; the rest pooled into the last."""
@@ -335,6 +271,13 @@ class DependencyParser(ParserModelBytes):
         return table, fallback
 
     # ----- parsing --------------------------------------------------------------------------
+
+    def refusal(self, setting: str) -> str:
+        return f"applies to {STRUCTURED} models, not to this {self.config.classifier} model"
+
+    def _configure(self, eval_mode: str | None = None,
+                   rare_threshold: int | float | str | None = None) -> None:
+        self.choose_evaluation(eval_mode, rare_threshold)
 
     def set_evaluation(self, eval_mode: str,
                        rare_threshold: int | float | str = DEFAULT_RARE_THRESHOLD) -> None:
@@ -377,15 +320,23 @@ class DependencyParser(ParserModelBytes):
                 rare_threshold: int | float | str = DEFAULT_RARE_THRESHOLD) -> int:
         """Keep every kernel classifier (kernel-svm, pa-slicing, or one kept as its pki index)
         as its evaluator (split, pki or pke), so that a saved model loads without building
-        evaluators; returns how many were converted. ValueError when the evaluator cannot
-        expand the model's degree."""
-        converted = 0
-        for slot, clf in self.classifiers.items():
-            convertible = clf is not None and (is_kernel_model(clf)
-                                               or clf.backend == CONVERSIONS["pki"])
-            if convertible and len(clf.classes_) > 1:
-                self.classifiers[slot] = convert_classifier(clf, evaluator, rare_threshold)
-                converted += 1
+        evaluators; returns how many were converted. ValueError when the model is converted
+        already (to other than pki, which keeps its support vectors), has no kernel
+        classifiers, or the evaluator cannot expand the model's degree."""
+        done = (self.info.get("converted") or {}).get("evaluator")
+        if done not in (None, "pki"):
+            raise ValueError(f"it is already converted ({done}), without its support vectors; "
+                             "convert the kernel or pki model it came from")
+        slots = [slot for slot, clf in self.classifiers.items()
+                 if clf is not None and len(clf.classes_) > 1
+                 and (is_kernel_model(clf) or clf.backend == CONVERSIONS["pki"])]
+        if not slots:
+            raise ValueError(f"it has no kernel classifiers (its backend is "
+                             f"{self.config.classifier}); nothing to convert")
+        for slot in slots:
+            self.classifiers[slot] = convert_classifier(self.classifiers[slot], evaluator,
+                                                        rare_threshold)
+        converted = len(slots)
         self.info["converted"] = {"evaluator": evaluator, "rare_threshold": rare_threshold}
         self._decoder = None
         self.file_data = None
@@ -486,7 +437,7 @@ class DependencyParser(ParserModelBytes):
             (root_counts > 0).astype(np.intc), (other_counts > 0).astype(np.intc),
             int(np.argmax(root_counts)), int(np.argmax(other_counts)))
 
-    def parse(self, sentences: Iterable[Sentence]) -> list[tuple[list[int], list[str]]]:
+    def parse(self, sentences: Iterable[Sentence]) -> list[Tree]:
         """Heads and labels for each sentence (deprojectivised)."""
         sentences = list(sentences)
         corpus = self.encode(sentences)

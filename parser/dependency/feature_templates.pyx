@@ -12,7 +12,7 @@ from parser.dependency.arc_eager cimport ArcEagerState, buffer_at, stack_at
 
 import numpy as np
 
-from parser.dependency.config import FEATURE_SETS as FEATURE_SET_NAMES
+from parser.dependency.choices import FEATURE_SETS as FEATURE_SET_NAMES
 
 CHANG2010_NAMES = (
     "input(1).tag", "input(2).tag", "input(3).tag", "input.word", "input(1).word",

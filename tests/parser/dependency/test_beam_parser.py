@@ -10,6 +10,7 @@ import pytest
 
 from parser.dependency.beam_config import BeamConfig
 from parser.dependency.beam_parser import BeamParser
+from parser.dependency.choices import MAX_BEAM
 from parser.dependency.evaluate import evaluate
 from parser.dependency.models import dependency_model_from_bytes, load_dependency_model
 from parser.dependency.training import attachment
@@ -87,8 +88,8 @@ def test_model_file_and_pickle_round_trip(trained: BeamParser,
 
 
 def test_beam_width_is_checked(trained: BeamParser) -> None:
-    with pytest.raises(ValueError, match="1 to 64"):
-        trained.set_beam(65)
+    with pytest.raises(ValueError, match=f"1 to {MAX_BEAM}"):
+        trained.set_beam(MAX_BEAM + 1)
     with pytest.raises(ValueError, match="beam"):
         BeamConfig(beam=0)
     with pytest.raises(ValueError, match="update"):

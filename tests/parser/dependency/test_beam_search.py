@@ -18,6 +18,7 @@ from parser.dependency.arc_eager import ArcEagerState
 from parser.dependency.beam_config import BeamConfig
 from parser.dependency.beam_parser import BeamParser
 from parser.dependency.beam_search import BeamSearch
+from parser.dependency.choices import MAX_BEAM
 from parser.dependency.projectivize import projectivize
 from parser.dependency.zn2011_features import state_keys
 from parser.formats.conll import read_conll
@@ -33,7 +34,7 @@ class Toy:
         sentences = list(read_conll(path, require_tree=True))[:n_sentences]
         self.parser = BeamParser(BeamConfig())
         trees = [projectivize(s.head, s.deprel)[:2] for s in sentences]
-        self.parser._learn_strings(sentences)
+        self.parser.learn_strings(sentences)
         self.corpus = self.parser.encode(sentences, grow=True, trees=trees)
         self.labels = self.parser.labels.learned()
         left, right, self.root = self.parser._label_masks(self.corpus)
@@ -277,7 +278,7 @@ def test_max_violation_is_where_exhaustive_search_puts_it(tmp_path: Path, seed: 
     rng = random.Random(seed)
     toy = Toy(write_tiny_treebank(tmp_path / "tiny.conllu", rng, 20), 20)
     s = seed
-    search = toy.search(256)
+    search = toy.search(MAX_BEAM)
     table, plain = random_weights(toy, rng, search.n_actions, updates=400)
     # Large weights make ties between prefixes improbable, so the best prefix is one.
     keys, classes, weights = table.current()
@@ -285,7 +286,7 @@ def test_max_violation_is_where_exhaustive_search_puts_it(tmp_path: Path, seed: 
         extra = rng.randint(-1000, 1000)
         table.add(np.array([k], dtype=np.uint64), c, extra)
         plain[k, c] += extra
-    reference = Reference(toy, 256)
+    reference = Reference(toy, MAX_BEAM)
     reference.weights = dict(plain)
     gold = reference.gold_actions(s)
     n = len(toy.columns(s)[0]) - 1
@@ -294,7 +295,7 @@ def test_max_violation_is_where_exhaustive_search_puts_it(tmp_path: Path, seed: 
     violations, best = [], []
     for t in range(1, longest + 1):
         prefixes = all_prefixes(reference, s, t)
-        assert len(prefixes) <= 256, "the beam would not hold every prefix"
+        assert len(prefixes) <= MAX_BEAM, "the beam would not hold every prefix"
         scored = []
         for actions in prefixes:
             parent = prefix_score.get(tuple(actions[:-1]), 0)
