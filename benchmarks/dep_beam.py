@@ -56,16 +56,16 @@ def train(records: Records, files: dict[str, Path], model: Path, setting: str,
 
 def evaluate_model(records: Records, files: dict[str, Path], model: Path, setting: str,
                    widths: list[int], repeat: int) -> None:
-    from parser.dependency.models import BeamParser, load_dependency_model
+    from parser.dependency.models import load_dependency_model
     from parser.formats.conll import read_conll
 
     parser = load_dependency_model(model)
-    own = parser.config.beam if isinstance(parser, BeamParser) else None
+    own = parser.config.beam if "beam" in parser.RUNTIME_SETTINGS else None
     for split in ("dev", "test"):
         sentences = list(read_conll(str(files[split]), require_tree=True))
         for width in (widths if own is not None else [None]):
             if own is not None:
-                parser.set_beam(width)
+                parser.configure(beam=width)
             parsed = parser.parse(sentences)
             uas, las = scores_of(sentences, parsed)
             with pinned_to_one_core():
@@ -75,7 +75,7 @@ def evaluate_model(records: Records, files: dict[str, Path], model: Path, settin
                          sentences_per_second=round(len(sentences) / timing.cpu),
                          wall_sentences_per_second=round(len(sentences) / timing.wall))
     if own is not None:
-        parser.set_beam(own)
+        parser.configure(beam=own)
         records.emit("learning curve", parser.info["epochs"], "epochs", data=setting,
                      best_epoch=parser.info["best_epoch"])
     command = polyparse_command() + ["dep", "parse", "--model", str(model), str(files["test"]),

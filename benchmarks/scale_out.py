@@ -137,14 +137,13 @@ class SleepingShardTask:
 def shard_costs(data: Path) -> tuple[float, float, int]:
     """Median seconds of `dep parse` of a shard of 1 MiB in this process (the parser built),
     and its CPU seconds; the number of shards."""
-    from parser.dependency.dependency_parser import DependencyParser
     from parser.formats.record_boundaries import cut_rule_of
     from parser.models.bundled import bundled_model
-    from parser.scale_out.shard_tasks import DependencyShardTask
+    from parser.pipeline.dependency_service import ParserFiles, open_parser
     from parser.scale_out.shards import cut_shards
 
-    model = DependencyParser.load(str(bundled_model()))
-    task = DependencyShardTask()
+    model = open_parser(ParserFiles(str(bundled_model())))
+    task = model.shard_task()
     with open(data, "rb") as stream:
         shards = list(cut_shards(stream, cut_rule_of("conllu"), 1 << 20, str(data)))
     task(model, shards[0])

@@ -82,6 +82,13 @@ def is_regular_file(path: str | os.PathLike) -> bool:
         return False
 
 
+def same_file(first: str | os.PathLike | None, second: str | os.PathLike | None) -> bool:
+    """Whether two given input paths are one regular file (a training file given as its own
+    development file, say)."""
+    return (first is not None and second is not None and is_regular_file(first)
+            and is_regular_file(second) and os.path.samefile(first, second))
+
+
 @contextmanager
 def open_input(path: str | os.PathLike) -> Iterator[BinaryIO]:
     """The input's binary stream, opened once ("-": standard input, left open)."""

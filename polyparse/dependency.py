@@ -1,9 +1,11 @@
 """The dependency parser as a Python user meets it: load or train, parse, evaluate, save.
 
-`Parser` adapts what users hold (CoNLL-U text, conllu TokenLists, tagged words) to the library's
-parsers (parser/dependency/: the greedy DependencyParser and the beam-search BeamParser) and
-back; files are read and checked by
-parser/formats/conll.py, so bad input raises the same one-line InputError as the command line.
+`Parser` adapts what users hold (CoNLL-U text, conllu TokenLists, tagged words) to the parser
+the library opens (parser/pipeline/dependency_service.py, as the command line opens it) and
+back; which model, tagger and tokenizer a parse uses, which settings a model takes and how a
+parser to train is configured are decided there and in parser/dependency/, never here. Files
+are read and checked by parser/formats/conll.py, so bad input raises the same one-line
+InputError as the command line.
 """
 from __future__ import annotations
 
@@ -14,19 +16,13 @@ from typing import Any
 
 import conllu
 
-from classifiers.model_bytes import Buffer, ModelBytes
-from features.errors import InputError, InputWarning
-from features.input_files import check_input_path
+from features.errors import InputWarning
+from features.input_files import check_input_path, same_file
 from parser.dependency.beam_config import BeamConfig
-from parser.dependency.config import CLASSIFIER_DEFAULTS, ParserConfig, classifier_options
+from parser.dependency.config import ParserConfig
+from parser.dependency.dependency_model import DependencyModel
 from parser.dependency.evaluate import evaluate as attachment_scores
-from parser.dependency.models import (
-    BeamParser,
-    DependencyModel,
-    DependencyParser,
-    dependency_model_from_bytes,
-    load_dependency_model,
-)
+from parser.dependency.training_config import training_config
 from parser.formats.conll import ConllFormatError, Sentence, read_conll
 from parser.formats.tokens import (
     TaggedWord,
@@ -36,19 +32,20 @@ from parser.formats.tokens import (
     to_text,
     to_tokenlists,
 )
-from parser.models.bundled import bundled_english_name, bundled_model
+from parser.pipeline.dependency_service import (
+    OpenedParser,
+    ParserFiles,
+    open_parser,
+    parser_files,
+)
 
 Path = str | os.PathLike
-# The classifier name of the beam-search parser, and the settings it takes.
-STRUCTURED = "structured-perceptron"
-BEAM_SETTINGS = ("beam", "update", "epochs", "patience")
-# How a pickled parser names the bundled tagger (its path differs between installations).
-BUNDLED_TAGGER = "<bundled>"
 ParserInput = str | conllu.TokenList | Iterable[conllu.TokenList] | Iterable[Sequence[TaggedWord]]
 
 
-class Parser(ModelBytes):
-    """A trained arc-eager dependency parser.
+class Parser(OpenedParser):
+    """A trained arc-eager dependency parser, opened with its tagger and tokenizer
+    (parser/pipeline/dependency_service.py, which the command line opens too).
 
     parse() takes CoNLL-U text (returns CoNLL-U text), one conllu.TokenList (returns a
     TokenList), or an iterable of TokenLists or of tagged sentences, each a sequence of
@@ -56,19 +53,16 @@ class Parser(ModelBytes):
     that is a tuple of two or three strings reads as one tagged word: TypeError); only HEAD
     and DEPREL are set, everything else is kept. The TokenLists (and their list) show as
     pictures of their trees in Jupyter (parser/views/notebook.py). It pickles as its model
-    file's bytes and its evaluation mode (or beam width), so process pools and Dask workers
-    get the same parser.
+    file's bytes and its runtime settings (evaluation mode or beam width, tagger, tokenizer),
+    so process pools and Dask workers get the same parser.
     """
 
-    def __init__(self, model: DependencyModel, tagger: Path | None = None) -> None:
-        if not isinstance(model, (DependencyParser, BeamParser)):
-            raise TypeError("model must be a DependencyParser or a BeamParser, not "
-                            f"{type(model).__name__}")
-        self.model = model
-        # The tagger model that tags sentences whose words have no UPOS before they are
-        # parsed (loaded when first needed), or None.
-        self.tagger_path = None if tagger is None else os.fspath(tagger)
-        self._tagger: Any = None
+    def __init__(self, model: DependencyModel, tagger: Path | None = None,
+                 files: ParserFiles | None = None) -> None:
+        if not isinstance(model, DependencyModel):
+            raise TypeError(f"model must be a DependencyModel, not {type(model).__name__}")
+        super().__init__(model, files or ParserFiles("<model>", None if tagger is None
+                                                     else os.fspath(tagger)))
 
     @property
     def config(self) -> ParserConfig | BeamConfig:
@@ -76,13 +70,18 @@ class Parser(ModelBytes):
         or, for a beam-search parser, its beam, update and epochs)."""
         return self.model.config
 
+    @property
+    def tagger_path(self) -> str | None:
+        """The tagger that tags sentences whose words have no UPOS, or None."""
+        return self.files.tagger
+
     def parse(self, sentences: ParserInput) -> str | conllu.TokenList | list[conllu.TokenList]:
         """The sentences with HEAD and DEPREL set (see the class); an InputWarning when most
         words lack the tags the model reads or have tags it never saw (plain forms, say), as
         the command line warns."""
         if isinstance(sentences, str):
-            parsed, trees = self._parse(_conllu_sentences(sentences))
-            return to_text(parsed, trees)
+            parsed = self._parse(_conllu_sentences(sentences))
+            return to_text(parsed, _trees(parsed))
         if sentences is None or isinstance(sentences, (bytes, bytearray, memoryview, dict,
                                                        int, float)):
             raise TypeError("parse takes CoNLL-U text (str), a conllu.TokenList, or an iterable "
@@ -99,96 +98,57 @@ class Parser(ModelBytes):
             parsed = sentences_from_tokenlists(items)
         else:
             parsed = sentences_from_tagged(items)
-        parsed, trees = self._parse(parsed)
-        return pictured(to_tokenlists(parsed, trees))
+        parsed = self._parse(parsed)
+        return pictured(to_tokenlists(parsed, _trees(parsed)))
 
     def __call__(self, text: str, fmt: str = "raw",
                  tokenizer: str | os.PathLike | None = None) -> list[conllu.TokenList]:
         """The sentences of plain text (fmt "raw": paragraphs separated by blank lines;
-        "tokens": one sentence a line, tokens separated by spaces), tokenized by the bundled
-        English tokenizer (or the tokenizer model file given), tagged by the parser's tagger
-        (the bundled parser's: the bundled tagger; a parser without one warns that the words
-        are untagged) and parsed, as TokenLists."""
+        "tokens": one sentence a line, tokens separated by spaces), tokenized by the parser's
+        tokenizer (the tokenizer model file given; by default the bundled English one), tagged
+        by the parser's tagger (the bundled parser's: the bundled tagger; a parser without one
+        warns that the words are untagged) and parsed, as TokenLists."""
         import io
 
-        from parser.tokenize.reading import read_raw
+        from parser.pipeline.word_stages import TextReader
         from parser.views.notebook import pictured
         from polyparse.tokenization import loaded_tokenizer
 
         if not isinstance(text, str):
             raise TypeError(f"text must be a str, not {type(text).__name__}")
-        sentences = list(read_raw(stream=io.StringIO(text), fmt=fmt, name="<text>",
-                                  tokenizer=loaded_tokenizer(tokenizer)))
+        chosen = (loaded_tokenizer(tokenizer) if tokenizer is not None
+                  else self.text_tokenizer() if self.files.tokenizer is not None
+                  else loaded_tokenizer(None))
+        sentences = list(TextReader(chosen, fmt).read(io.StringIO(text), "<text>"))
         if not sentences:
             return pictured([])
-        sentences, trees = self._parse(sentences)
-        return pictured(to_tokenlists(sentences, trees))
+        parsed = self._parse(sentences)
+        return pictured(to_tokenlists(parsed, _trees(parsed)))
 
-    def _parse(self, sentences: list[Sentence]
-               ) -> tuple[list[Sentence], list[tuple[list[int], list[str]]]]:
-        """The sentences (those without UPOS tagged, when the parser has a tagger) and their
-        trees."""
-        if self.tagger_path is not None:
-            from parser.tagging.conll_files import lacks_tags, tag_missing
-
-            if any(lacks_tags(sentence) for sentence in sentences):
-                if self._tagger is None:
-                    from parser.tagging.tagger import Tagger
-
-                    self._tagger = Tagger.load(self.tagger_path)
-                sentences = tag_missing(self._tagger, sentences)
-        if self.model.trained:
-            coverage = self.model.tag_coverage()
-            coverage.add(sentences)
-            message = coverage.warning("the input")
-            if message:
-                warnings.warn(message, InputWarning, stacklevel=3)
-        return sentences, self.model.parse(sentences)
+    def _parse(self, sentences: list[Sentence]) -> list[Sentence]:
+        """The sentences through the stages (those without UPOS tagged, when the parser has a
+        tagger; all parsed), with an InputWarning as the command line's warning line."""
+        if not self.model.trained:
+            return self.pipeline().run(sentences)
+        coverage = self.model.tag_coverage()
+        parsed = self.pipeline(watchers=[coverage.add]).run(sentences)
+        message = coverage.warning("the input")
+        if message:
+            warnings.warn(message, InputWarning, stacklevel=3)
+        return parsed
 
     def save(self, path: Path, compress: bool | None = None) -> None:
         """Write the model file (compress: zlib-compressed arrays, smaller and slower to load;
         None: as the file the parser was loaded from)."""
         self.model.save(os.fspath(path), compress=compress)
 
-    def pickle_bytes(self) -> bytes:
-        """The model bytes a pickle carries (uncompressed)."""
-        return self.model.pickle_bytes()
-
     def to_bytes(self, compress: bool | None = None) -> bytes:
         """The bytes of the model file save() writes."""
         return self.model.to_bytes(compress=compress)
 
-    @classmethod
-    def from_bytes(cls, data: Buffer, source: str = "model bytes") -> Parser:
-        """The parser of a model file's bytes; InputError when they cannot be used."""
-        return cls(dependency_model_from_bytes(data, source))
 
-    def runtime_settings(self) -> dict[str, Any]:
-        """The evaluation mode and rare threshold (a beam-search parser: its beam width) and
-        the tagger's path, which a pickle carries beside the bytes."""
-        settings = self.model.runtime_settings()
-        if self.tagger_path is not None:
-            from parser.models.bundled import bundled_tagger
-
-            # The bundled tagger by name, so that a worker finds its own installation's.
-            bundled = bundled_tagger()
-            is_bundled = bundled is not None and os.path.realpath(bundled) == os.path.realpath(
-                self.tagger_path)
-            settings["tagger"] = BUNDLED_TAGGER if is_bundled else self.tagger_path
-        return settings
-
-    def apply_runtime_settings(self, settings: dict[str, Any]) -> None:
-        """Restore what runtime_settings() gave (on unpickling)."""
-        settings = dict(settings)
-        tagger = settings.pop("tagger", None)
-        if tagger == BUNDLED_TAGGER:
-            from parser.models.bundled import bundled_tagger
-
-            found = bundled_tagger()
-            tagger = None if found is None else str(found)
-        self.tagger_path = tagger
-        self._tagger = None
-        self.model.apply_runtime_settings(settings)
+def _trees(sentences: list[Sentence]) -> list[tuple[list[int], list[str]]]:
+    return [(sentence.head, sentence.deprel) for sentence in sentences]
 
 
 def _conllu_sentences(text: str) -> list[Sentence]:
@@ -208,96 +168,60 @@ def _conllu_sentences(text: str) -> list[Sentence]:
 
 def load_parser(path: Path | None = None, eval_mode: str | None = None,
                 rare_threshold: int | float | str | None = None,
-                beam: int | None = None, tagger: Path | None = None) -> Parser:
+                beam: int | None = None, tagger: Path | None = None,
+                tokenizer: Path | None = None) -> Parser:
     """A parser from a model file, or the bundled English model when path is None or
     "en_ewt" (its name, as load_japanese_parser names the bundled Japanese ones).
 
     tagger: a tagger model file (polyparse tag train) that tags the sentences whose words have
     no UPOS before they are parsed; the bundled parser has the bundled English tagger unless
-    another is given, a parser of a model file none.
+    another is given, a parser of a model file none. tokenizer: the tokenizer model file that
+    parser(text) uses (default: the bundled English one).
 
     eval_mode and rare_threshold choose how kernel models are evaluated (naive, pki, pke or
     split; every mode gives the same trees); by default a converted model (the bundled one)
-    uses the evaluator it stores, building nothing, and any other kernel model split. beam:
-    the beam width of a beam-search model (default: the model's own). InputError when the
-    file cannot be used, ValueError when the model cannot take the settings.
+    uses the evaluator it stores, building nothing, and any other kernel model split (pki
+    where split cannot expand the degree). beam: the beam width of a beam-search model
+    (default: the model's own). InputError when the file cannot be used, ValueError when the
+    model cannot take the settings.
     """
-    if path is not None and bundled_english_name(os.fspath(path)):
-        path = None
-    if path is None:
-        path = bundled_model()
-        if path is None:
-            raise InputError("this installation has no bundled model; give a model file")
-        if tagger is None:
-            from parser.models.bundled import bundled_tagger
-
-            tagger = bundled_tagger()
-    check_input_path(path)
-    if tagger is not None:
-        check_input_path(tagger)
-    model = load_dependency_model(os.fspath(path))
-    if isinstance(model, BeamParser):
-        if eval_mode is not None or rare_threshold is not None:
-            raise ValueError("a beam-search model takes no eval_mode or rare_threshold")
-        model.set_beam(beam)
-    else:
-        if beam is not None:
-            raise ValueError("beam applies to beam-search (structured-perceptron) models")
-        model.choose_evaluation(eval_mode, rare_threshold)
-    return Parser(model, tagger)
+    files = parser_files(path, tagger, tokenizer)
+    opened = open_parser(files, eval_mode=eval_mode, rare_threshold=rare_threshold, beam=beam)
+    return Parser(opened.model, files=files)
 
 
 def train_parser(train: Path | Iterable[conllu.TokenList],
                  dev: Path | Iterable[conllu.TokenList] | None = None, *,
                  classifier: str = ParserConfig.classifier,
-                 features: str = ParserConfig.feature_set,
-                 tag_column: str = ParserConfig.tag_column,
-                 split_column: str = ParserConfig.split_column,
-                 split_threshold: int = ParserConfig.split_threshold,
-                 min_word_count: int = ParserConfig.min_word_count, seed: int = ParserConfig.seed,
-                 threads: int = ParserConfig.threads, format: str = "conllu",
+                 features: str | None = None, tag_column: str | None = None,
+                 split_column: str | None = None, split_threshold: int | None = None,
+                 min_word_count: int | None = None, seed: int | None = None,
+                 threads: int | None = None, format: str = "conllu",
                  encoding: str = "utf-8",
                  **classifier_settings: Any) -> tuple[Parser, dict[str, Any] | None]:
     """A parser trained on a treebank file (or TokenLists with gold trees), and its scores on
     dev (a dict as evaluate() gives; None without dev).
 
     classifier_settings are the backend's (C, degree, gamma, coef0, eps, cache_mb, iterations,
-    strategy, variant, average), over the parser's defaults; with classifier
+    strategy, variant, average, min_pair_count), over the parser's defaults; with classifier
     "structured-perceptron" (the beam-search parser, which takes no features, splits or
-    threads) they are BeamConfig's (beam, update, epochs, patience). ValueError for a setting
-    the parser does not take or an invalid value, before any data is read.
+    threads) they are its settings (beam, update, epochs, patience). The other settings left
+    out (None) take the parser's defaults. ValueError for a setting the parser does not take
+    or an invalid value, before any data is read.
     """
-    from parser.dependency.training import train_beam_parser
-    from parser.dependency.training import train_parser as train_greedy
+    from parser.dependency.training import train_dependency_model
 
-    if classifier not in (*CLASSIFIER_DEFAULTS, STRUCTURED):
-        raise ValueError(f"unknown classifier {classifier!r} (available: "
-                         f"{', '.join((*CLASSIFIER_DEFAULTS, STRUCTURED))})")
-    config: ParserConfig | BeamConfig
-    if classifier == STRUCTURED:
-        unknown = sorted(set(classifier_settings) - set(BEAM_SETTINGS))
-        if unknown:
-            raise ValueError(f"{STRUCTURED} does not take {', '.join(unknown)} (its settings: "
-                             f"{', '.join(BEAM_SETTINGS)})")
-        config = BeamConfig(tag_column=tag_column, min_word_count=min_word_count, seed=seed,
-                            **classifier_settings)
-        train_on_sentences: Any = train_beam_parser
-    else:
-        config = ParserConfig(feature_set=features, tag_column=tag_column,
-                              split_column=split_column, split_threshold=split_threshold,
-                              min_word_count=min_word_count, classifier=classifier,
-                              classifier_params=classifier_options(classifier,
-                                                                   **classifier_settings),
-                              seed=seed, threads=threads)
-        train_on_sentences = train_greedy
-
+    config = training_config(classifier, feature_set=features, tag_column=tag_column,
+                             split_column=split_column, split_threshold=split_threshold,
+                             min_word_count=min_word_count, seed=seed, threads=threads,
+                             **classifier_settings)
     if (isinstance(train, (str, os.PathLike)) and isinstance(dev, (str, os.PathLike))
-            and os.path.samefile(train, dev)):
+            and same_file(train, dev)):
         _warn(f"dev {os.fspath(dev)} is the training file: its scores are not those of unseen "
               "text")
     gold = _gold_sentences(train, format, encoding)
     dev_gold = None if dev is None else _gold_sentences(dev, format, encoding)
-    model, scores = train_on_sentences(gold, config, dev_gold, warn=_warn)
+    model, scores = train_dependency_model(gold, config, dev_gold, warn=_warn)
     return Parser(model), None if scores is None else scores.as_dict()
 
 

@@ -30,6 +30,5 @@ def parse_files(paths: Iterable[Path], output_dir: Path, client: Any = None,
     if not isinstance(parser, (Parser, JapaneseParser)):
         raise TypeError(f"parser must be a polyparse Parser or JapaneseParser, not "
                         f"{type(parser).__name__}")
-    fmt = format or ("conllu" if isinstance(parser, Parser) else "knp")
-    return parse_files_into(paths, output_dir, parser.model, fmt, client=client,
+    return parse_files_into(paths, output_dir, parser, format, client=client,
                             workers=workers, shard_bytes=shard_size, resume=resume)

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import argparse
 import codecs
-import os
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, BinaryIO, TypeVar
 
 Read = TypeVar("Read")
@@ -116,13 +115,36 @@ def read_hashed(path: str, read: Callable[[BinaryIO, str], Read]) -> tuple[Read,
         return found, reader.sha256()
 
 
-def same_input(first: str | None, second: str | None) -> bool:
-    """Whether two given input paths are one regular file (a training file given as its own
-    development file)."""
-    from features.input_files import is_regular_file
+def given_settings(args: argparse.Namespace, names: Iterable[str]) -> dict[str, Any]:
+    """The settings of names that the command has as options, by name (None: not given), for
+    a library service that decides which of them apply."""
+    return {name: getattr(args, name) for name in names if hasattr(args, name)}
 
-    return (first is not None and second is not None and is_regular_file(first)
-            and is_regular_file(second) and os.path.samefile(first, second))
+
+def option_error(args: argparse.Namespace, error: ValueError) -> str:
+    """A library's ValueError in the command's words: a setting that does not apply
+    (SettingNotTaken) named by its option (`--features` for feature_set), as argparse knows
+    it from the command's parser (args.options)."""
+    setting = getattr(error, "setting", None)
+    options = getattr(args, "options", None)
+    if setting is None or options is None:
+        return str(error)
+    for action in options._actions:
+        if action.dest == setting and action.option_strings:
+            return f"{action.option_strings[0]} {error.reason}"
+    return str(error)
+
+
+def streamed(pipeline: Any) -> Callable[..., None]:
+    """The parse of parse_streams for a pipeline (parser/pipeline/pipeline.py): its stages run
+    on the input stream, batch by batch, each told to the progress bar."""
+
+    def run(stream: BinaryIO, more_ready: Callable[[], bool], out: Any, name: str,
+            progress: Callable[[int], object]) -> None:
+        pipeline.watchers.append(lambda batch: progress(len(batch)))
+        pipeline.stream(stream, more_ready, out, name)
+
+    return run
 
 
 def parse_streams(args: argparse.Namespace, coverage: Any,

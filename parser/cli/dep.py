@@ -7,9 +7,9 @@ import argparse
 import json
 import shlex
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from functools import partial
-from typing import IO, BinaryIO
+from typing import Any, BinaryIO
 
 from classifiers.evaluators.choices import (
     CONVERSIONS,
@@ -19,15 +19,17 @@ from classifiers.evaluators.choices import (
 )
 from classifiers.online.choices import STRATEGIES, VARIANTS
 from features.errors import InputError
-from features.input_files import check_input_paths
+from features.input_files import check_input_paths, input_name, same_file
 from features.output_files import check_output_apart, check_output_path
 from parser.cli.common import (
     add_backend_setting,
+    given_settings,
+    option_error,
     parse_streams,
     progress_log,
     read_hashed,
-    same_input,
     shows_progress,
+    streamed,
     subcommands,
     text_encoding,
     warn,
@@ -47,20 +49,18 @@ from parser.cli.scale_out import (
     wants_scale_out,
 )
 from parser.cli.show import register_show
-from parser.dependency.beam_config import MAX_BEAM, UPDATES, BeamConfig
-from parser.dependency.config import (
-    CLASSIFIER_DEFAULTS,
+from parser.dependency.beam_config import BeamConfig, beam_width
+from parser.dependency.choices import (
     FEATURE_SETS,
+    MAX_BEAM,
     SPLIT_COLUMNS,
+    STRUCTURED,
     TAG_COLUMNS,
-    ParserConfig,
-    classifier_options,
+    UPDATES,
 )
+from parser.dependency.config import CLASSIFIER_DEFAULTS, ParserConfig
 from parser.dependency.evaluate import METRICS, PUNCT_POLICIES
 from parser.formats.conll import FORMATS, Sentence, read_conll
-
-# The beam-search parser (parser/dependency/beam_parser.py), beside the vector backends.
-STRUCTURED = "structured-perceptron"
 
 
 def register(dep: argparse.ArgumentParser) -> None:
@@ -75,7 +75,7 @@ def register(dep: argparse.ArgumentParser) -> None:
                        choices=(*CLASSIFIER_DEFAULTS, STRUCTURED),
                        help=f"default: %(default)s; {STRUCTURED}: beam search with a globally "
                             "trained perceptron (Zhang & Nivre 2011)")
-    train.add_argument("--features", choices=FEATURE_SETS,
+    train.add_argument("--features", dest="feature_set", choices=FEATURE_SETS,
                        help=f"greedy parsers' templates (default: {ParserConfig.feature_set})")
     train.add_argument("--split-column", choices=SPLIT_COLUMNS,
                        help=f"greedy parsers' split (default: {ParserConfig.split_column})")
@@ -84,7 +84,7 @@ def register(dep: argparse.ArgumentParser) -> None:
     train.add_argument("--split-threshold", type=int,
                        help="greedy parsers: splits with fewer training states are pooled "
                             f"(default {ParserConfig.split_threshold})")
-    train.add_argument("--beam", type=int,
+    train.add_argument("--beam", type=beam_option,
                        help=f"{STRUCTURED}: hypotheses kept at each step, 1 to {MAX_BEAM} "
                             f"(default {BeamConfig.beam})")
     train.add_argument("--update", choices=UPDATES,
@@ -127,7 +127,7 @@ def register(dep: argparse.ArgumentParser) -> None:
                             f"{ParserConfig.threads})")
     add_io_options(train)
     add_training_options(train)
-    train.set_defaults(run=run_train)
+    train.set_defaults(run=run_train, options=train)
 
     parse = commands.add_parser("parse", parents=[parent], help="parse a file or stdin")
     parse.add_argument("input", nargs="?", default="-", help="CoNLL file, or - for stdin")
@@ -149,14 +149,15 @@ def register(dep: argparse.ArgumentParser) -> None:
     parse.add_argument("--rare-threshold", type=parse_rare_threshold,
                        help="split evaluation: features held by fewer support vectors (a count, "
                             "or a fraction of them) are rare (default auto)")
-    parse.add_argument("--beam", type=int,
-                       help=f"a {STRUCTURED} model: the beam width (default: the model's own)")
+    parse.add_argument("--beam", type=beam_option,
+                       help=f"a {STRUCTURED} model: the beam width, 1 to {MAX_BEAM} (default: "
+                            "the model's own)")
     parse.add_argument("--tokenizer",
                        help="--format raw|tokens: tokenizer model (default: the bundled English "
                             "one)")
     add_io_options(parse, INPUT_FORMATS)
     add_scale_out_options(parse)
-    parse.set_defaults(run=run_parse)
+    parse.set_defaults(run=run_parse, options=parse)
 
     keys = "; ".join(f"{key}: {meaning}" for key, meaning in METRICS.items())
     evaluate = commands.add_parser(
@@ -222,62 +223,41 @@ def read_all(path: str | None, args: argparse.Namespace, require_tree: bool,
                            stream=stream, name=name))
 
 
-# Options that only the greedy parser or only the beam-search parser takes.
-GREEDY_OPTIONS = ("features", "split_column", "split_threshold", "threads", "C", "degree",
-                  "gamma", "coef0", "eps", "cache_mb", "iterations", "strategy", "variant",
-                  "average", "min_pair_count")
-BEAM_OPTIONS = ("beam", "update", "epochs", "patience")
-
-
-def refuse_options(args: argparse.Namespace, names: tuple[str, ...], what: str) -> None:
-    """InputError naming the first option of names that was given (not None or False)."""
-    for name in names:
-        value = getattr(args, name, None)
-        if value is not None and value is not False:
-            flag = "-C" if name == "C" else "--" + name.replace("_", "-")
-            if name == "average":
-                flag = "--no-average"
-            raise InputError(f"dep train: {flag} does not apply to {what}")
+def beam_option(text: str) -> int:
+    """A --beam value: a whole number 1 to MAX_BEAM (checked as the option is read)."""
+    try:
+        beam = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    try:
+        return beam_width(beam)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def run_train(args: argparse.Namespace) -> int:
+    from parser.dependency.training_config import TRAINING_SETTINGS, training_config
+
     log = progress_log(args)
     check_output_path(args.model, "model")
     try:
-        if args.classifier == STRUCTURED:
-            refuse_options(args, GREEDY_OPTIONS, f"--classifier {STRUCTURED}")
-            refuse_options(args, ("workers", "scheduler"),
-                           f"--classifier {STRUCTURED}, whose perceptron learns one sentence "
-                           "after another (workers train a greedy parser's classifiers)")
-            config = BeamConfig(
-                tag_column=args.tag_column, min_word_count=args.min_word_count, seed=args.seed,
-                **{name: getattr(args, name) for name in BEAM_OPTIONS
-                   if getattr(args, name) is not None})
-        else:
-            refuse_options(args, BEAM_OPTIONS, f"--classifier {args.classifier} (only to "
-                                               f"{STRUCTURED})")
-            config = greedy_config(args)
+        config = training_config(args.classifier, **given_settings(args, TRAINING_SETTINGS))
     except ValueError as error:
-        raise InputError(f"dep train: {error}") from None
+        raise InputError(f"dep train: {option_error(args, error)}") from None
     check_workers(args, "dep train")
     check_input_paths([args.train, args.dev])
     check_output_apart(args.model, [args.train, args.dev], "model")
-    if same_input(args.train, args.dev):
+    if same_file(args.train, args.dev):
         warn(f"--dev {args.dev} is the training file: its scores are not those of unseen text")
     train, train_sha256 = read_hashed(args.train, lambda stream, name: read_all(
         None, args, require_tree=True, stream=stream, name=name))
     dev = read_all(args.dev, args, require_tree=True) if args.dev else None
-    from parser.dependency.training import train_beam_parser, train_parser
+    from parser.dependency.training import train_dependency_model
 
-    dev_warning = lambda message: warn(f"{args.dev}: {message}")  # noqa: E731
-    if isinstance(config, BeamConfig):
-        parser, scores = train_beam_parser(train, config, dev, log=log,
-                                           progress=shows_progress(args), warn=dev_warning)
-    else:
-        with training_executor(args) as executor:
-            parser, scores = train_parser(train, config, dev, log=log,
-                                          progress=shows_progress(args), warn=dev_warning,
-                                          executor=executor)
+    with training_executor(args) as executor:
+        parser, scores = train_dependency_model(
+            train, config, dev, log=log, progress=shows_progress(args),
+            warn=lambda message: warn(f"{args.dev}: {message}"), executor=executor)
     header = {"training_command": shlex.join(["polyparse"] + sys.argv[1:]),
               "train_sha256": train_sha256}
     if scores is not None:
@@ -287,32 +267,10 @@ def run_train(args: argparse.Namespace) -> int:
     return 0
 
 
-def greedy_config(args: argparse.Namespace) -> ParserConfig:
-    """The greedy parser's configuration from the options (their defaults where not given)."""
-    params = classifier_options(
-        args.classifier, C=args.C, degree=args.degree, gamma=args.gamma, coef0=args.coef0,
-        eps=args.eps, cache_mb=args.cache_mb, iterations=args.iterations,
-        strategy=args.strategy, variant=args.variant, average=args.average,
-        min_pair_count=args.min_pair_count)
-
-    def given(name: str) -> object:
-        value = getattr(args, name)
-        return getattr(ParserConfig, name) if value is None else value
-
-    return ParserConfig(feature_set=args.features or ParserConfig.feature_set,
-                        tag_column=args.tag_column, split_column=given("split_column"),
-                        split_threshold=given("split_threshold"),
-                        min_word_count=args.min_word_count, classifier=args.classifier,
-                        classifier_params=params, seed=args.seed, threads=given("threads"))
-
-
 def run_parse(args: argparse.Namespace) -> int:
-    from parser.dependency.conll_files import parse_conll_stream
-    from parser.dependency.models import BeamParser, load_dependency_model
-    from parser.models.bundled import bundled_english_name
+    from parser.pipeline.dependency_service import open_parser, parser_files
+    from parser.pipeline.word_stages import ConllReader, TextReader, TreeWriter
 
-    if bundled_english_name(args.model):
-        args.model = None
     check_output_path(args.output)
     text_input = args.format not in FORMATS
     if args.tokenizer is not None and not text_input:
@@ -322,95 +280,36 @@ def run_parse(args: argparse.Namespace) -> int:
         raise InputError(f"dep parse: --format {args.format} is read in one process (shards "
                          "are cut from CoNLL files): tokenize it first, or leave out "
                          "--workers, --scheduler and --output-dir")
-    check_input_paths([args.input, args.model, args.tokenizer, args.tagger])
-    model = args.model
-    tagger_model = args.tagger
-    if model is None and tagger_model is None:
-        from parser.models.bundled import bundled_tagger
-
-        found_tagger = bundled_tagger()
-        tagger_model = None if found_tagger is None else str(found_tagger)
-    if model is None:
-        from parser.models.bundled import bundled_model
-
-        found = bundled_model()
-        if found is None:
-            raise InputError("dep parse: no --model given and this installation has no bundled "
-                             "model")
-        model = str(found)
-    if args.beam is not None and not 1 <= args.beam <= MAX_BEAM:
-        raise InputError(f"dep parse: --beam must be 1 to {MAX_BEAM}, not {args.beam}")
-    check_output_apart(args.output, [args.input, model, args.tokenizer, tagger_model])
-    parser = load_dependency_model(model)
-    prepare = None
-    if tagger_model is not None:
-        from parser.tagging.conll_files import MissingTagFiller
-
-        # A given tagger is checked now, before any input is read; the bundled one is loaded
-        # (and the tagger imported) only when the input lacks tags.
-        given = load_tagger(args.tagger) if args.tagger is not None else None
-        prepare = MissingTagFiller(lambda: given or load_tagger(tagger_model))
+    files = parser_files(args.model, args.tagger, args.tokenizer)
+    check_input_paths([args.input, files.model, files.tokenizer, files.tagger])
+    check_output_apart(args.output, [args.input, files.model, files.tokenizer, files.tagger])
     try:
-        if isinstance(parser, BeamParser):
-            if args.eval_mode is not None or args.rare_threshold is not None:
-                raise ValueError("a beam-search model takes no --eval-mode or "
-                                 "--rare-threshold (they choose kernel evaluators)")
-            parser.set_beam(args.beam)
-        else:
-            if args.beam is not None:
-                raise ValueError(f"--beam applies to {STRUCTURED} models, not to this "
-                                 f"{parser.config.classifier} model")
-            parser.choose_evaluation(args.eval_mode, args.rare_threshold)
+        opened = open_parser(files, eval_mode=args.eval_mode,
+                             rare_threshold=args.rare_threshold, beam=args.beam)
     except ValueError as error:
-        raise InputError(f"dep parse: {model}: {error}") from None
-    coverage = parser.tag_coverage()
-    read_text = None
-    if text_input:
-        from parser.tokenize.model import load_tokenizer
-        from parser.tokenize.reading import read_raw
-
-        tokenizer = load_tokenizer(args.tokenizer)
-
-        def read_text(stream: BinaryIO, name: str) -> Iterator[Sentence]:
-            return read_raw(None, fmt=args.format, encoding=args.encoding, stream=stream,
-                            name=name, tokenizer=tokenizer)
+        raise InputError(f"dep parse: {files.model}: {option_error(args, error)}") from None
+    coverage = opened.model.tag_coverage()
     if wants_scale_out(args):
-        return parse_in_shards(args, parser, model, coverage)
-
-    def parse(stream: BinaryIO, more_ready: Callable[[], bool], out: IO, name: str,
-              progress: Callable[[int], object]) -> None:
-        parse_conll_stream(parser, stream, more_ready, out, fmt=args.format,
-                           encoding=args.encoding, name=name, keep_deps=args.keep_deps,
-                           coverage=coverage, progress=progress, read_text=read_text,
-                           prepare=prepare)
-
-    code = parse_streams(args, coverage, parse)
-    if prepare is not None and prepare.tagged:
-        plural = "" if prepare.tagged == 1 else "s"
-        progress_log(args)(f"tagged {prepare.tagged} sentence{plural} without UPOS with "
-                           f"{tagger_model}")
+        return parse_in_shards(args, opened, coverage)
+    reader = (TextReader(opened.text_tokenizer(), args.format, args.encoding) if text_input
+              else ConllReader(args.format, args.encoding))
+    writer = TreeWriter("conllu" if text_input else args.format, args.keep_deps)
+    pipeline = opened.pipeline(reader, writer, [coverage.add])
+    code = parse_streams(args, coverage, streamed(pipeline))
+    for line in pipeline.done():
+        progress_log(args)(line)
     return code
 
 
-def load_tagger(path: str) -> object:
-    """The tagger of a model file (parser/tagging/tagger.py)."""
-    from parser.tagging.tagger import Tagger
-
-    return Tagger.load(path)
-
-
-def parse_in_shards(args: argparse.Namespace, parser: object, model: str,
-                    coverage: object) -> int:
+def parse_in_shards(args: argparse.Namespace, opened: Any, coverage: Any) -> int:
     """`dep parse` with --workers, --scheduler or --output-dir (parser/scale_out)."""
-    from parser.scale_out.shard_tasks import DependencyShardTask
-
-    task = DependencyShardTask(args.format, args.encoding, args.keep_deps)
+    task = opened.shard_task(args.format, args.encoding, args.keep_deps)
     settings = {"format": args.format, "encoding": args.encoding, "keep_deps": args.keep_deps,
                 "eval_mode": args.eval_mode, "rare_threshold": args.rare_threshold,
                 "beam": args.beam}
-    run_in_shards(args, "dep parse", task, parser, model, args.format, settings,
+    run_in_shards(args, "dep parse", task, opened, opened.files.model, args.format, settings,
                   lambda result: coverage.add_counted(result.coverage))
-    warning = coverage.warning("<stdin>" if args.input == "-" else args.input)
+    warning = coverage.warning(input_name(args.input))
     if warning:
         warn(warning)
     return 0
@@ -442,7 +341,7 @@ def scored_trees(args: argparse.Namespace, path: str) -> Iterator[Sentence]:
 
 
 def run_convert(args: argparse.Namespace) -> int:
-    from parser.dependency.models import BeamParser, load_dependency_model
+    from parser.dependency.models import load_dependency_model
 
     if args.rare_threshold is not None and args.to != "split":
         raise InputError(f"dep convert: --rare-threshold applies to --to split, not {args.to}")
@@ -451,22 +350,11 @@ def run_convert(args: argparse.Namespace) -> int:
     check_input_paths([args.model])
     check_output_apart(args.output, [args.model], "converted model")
     parser = load_dependency_model(args.model)
-    if isinstance(parser, BeamParser):
-        raise InputError(f"dep convert: {args.model} is a {STRUCTURED} model: it has no kernel "
-                         "classifiers to convert")
-    converted = (parser.info.get("converted") or {}).get("evaluator")
-    if converted not in (None, "pki"):
-        raise InputError(f"dep convert: {args.model} is already converted ({converted}), "
-                         "without its support vectors; convert the kernel or pki model it "
-                         "came from")
     rare_threshold = "auto" if args.rare_threshold is None else args.rare_threshold
     try:
         count = parser.convert(args.to, rare_threshold)
     except ValueError as error:
         raise InputError(f"dep convert: {args.model}: {error}") from None
-    if count == 0:
-        raise InputError(f"dep convert: {args.model} has no kernel classifiers (its backend is "
-                         f"{parser.config.classifier}); nothing to convert")
     parser.save(args.output, extra_header={
         key: parser.header[key] for key in ("training_command", "train_sha256", "dev_scores")
         if key in parser.header}, compress=args.compress)

@@ -148,18 +148,6 @@ def training_executor(args: argparse.Namespace) -> Iterator[Any]:
     executor.shutdown()
 
 
-def make_runner(args: argparse.Namespace, task: Any, model: Any, model_path: str) -> Any:
-    """The runner the options ask for: a Dask client (--scheduler), a process pool
-    (--workers N, N > 1), or this process."""
-    from parser.scale_out import runners
-
-    if args.scheduler is not None:
-        return runners.DaskRunner(task, model, args.scheduler, model_path)
-    if args.workers is not None and args.workers > 1:
-        return runners.ProcessPoolRunner(task, model, args.workers)
-    return runners.InProcessRunner(task, model)
-
-
 def file_sha256(path: str) -> str:
     """The sha256 of a regular file's bytes."""
     digest = hashlib.sha256()
@@ -211,8 +199,10 @@ def run_in_shards(args: argparse.Namespace, command: str, task: Any, model: Any,
                     "model": model_identity(model, model_path), "settings": settings,
                     "shard_bytes": args.shard_size}
         parts = PartsDirectory(args.output_dir, identity, args.resume)
-    runner = make_runner(args, task, model,
-                         model_path if is_regular_file(model_path) else None)
+    from parser.scale_out.runners import runner_for
+
+    runner = runner_for(task, model, args.workers, args.scheduler,
+                        model_path=model_path if is_regular_file(model_path) else None)
     total = (max(1, math.ceil(os.path.getsize(args.input) / args.shard_size))
              if is_regular_file(args.input) else None)
     progress: Any = None

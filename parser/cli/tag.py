@@ -12,14 +12,13 @@ from functools import partial
 from typing import IO, BinaryIO
 
 from features.errors import InputError
-from features.input_files import check_input_paths, input_name
+from features.input_files import check_input_paths, input_name, same_file
 from features.output_files import check_output_apart, check_output_path
 from parser.cli.common import (
     add_backend_setting,
     parse_streams,
     progress_log,
     read_hashed,
-    same_input,
     subcommands,
     text_encoding,
     warn,
@@ -153,7 +152,7 @@ def run_train(args: argparse.Namespace) -> int:
         raise InputError(f"tag train: {error}") from None
     check_input_paths([args.train, args.dev])
     check_output_apart(args.model, [args.train, args.dev], "model")
-    if same_input(args.train, args.dev):
+    if same_file(args.train, args.dev):
         warn(f"--dev {args.dev} is the training file: its scores are not those of unseen text")
     train, train_sha256 = read_hashed(args.train, lambda stream, name: read_tagged(
         None, args, stream, name))

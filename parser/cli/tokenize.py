@@ -10,7 +10,14 @@ import sys
 from features.errors import InputError
 from features.input_files import check_input_paths
 from features.output_files import check_output_apart, check_output_path
-from parser.cli.common import parse_streams, progress_log, read_hashed, subcommands, text_encoding
+from parser.cli.common import (
+    parse_streams,
+    progress_log,
+    read_hashed,
+    streamed,
+    subcommands,
+    text_encoding,
+)
 
 # Formats of tokenizer input (parser/tokenize/reading.py's TEXT_FORMATS, kept here so that
 # --help loads nothing).
@@ -96,16 +103,13 @@ def run_tokenize(args: argparse.Namespace) -> int:
     check_output_path(args.output)
     check_input_paths([args.input, args.model])
     check_output_apart(args.output, [args.input, args.model])
+    from parser.pipeline.pipeline import Pipeline
+    from parser.pipeline.word_stages import SentenceWriter, TextReader
     from parser.tokenize.model import load_tokenizer
-    from parser.tokenize.writing import tokenize_stream
 
-    tokenizer = load_tokenizer(args.model)
-
-    def tokenize(stream, more_ready, out, name, progress) -> None:
-        tokenize_stream(tokenizer, stream, more_ready, out, fmt=args.format,
-                        encoding=args.encoding, name=name, progress=progress)
-
-    return parse_streams(args, None, tokenize, desc="tokenizing")
+    reader = TextReader(load_tokenizer(args.model), args.format, args.encoding)
+    return parse_streams(args, None, streamed(Pipeline(reader, [], SentenceWriter())),
+                         desc="tokenizing")
 
 
 def run_evaluate(args: argparse.Namespace) -> int:

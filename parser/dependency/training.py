@@ -10,12 +10,28 @@ from typing import TYPE_CHECKING
 from parser.dependency.beam_config import BeamConfig
 from parser.dependency.beam_parser import BeamParser
 from parser.dependency.config import ParserConfig
+from parser.dependency.dependency_model import DependencyModel
 from parser.dependency.dependency_parser import DependencyParser
 from parser.dependency.evaluate import Scores, evaluate
 from parser.formats.conll import Sentence
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
+
+
+def train_dependency_model(train: Iterable[Sentence], config: ParserConfig | BeamConfig,
+                           dev: Iterable[Sentence] | None = None,
+                           log: Callable[[str], None] = lambda message: None,
+                           progress: bool = False,
+                           warn: Callable[[str], None] = lambda message: None,
+                           executor: Executor | None = None
+                           ) -> tuple[DependencyModel, Scores | None]:
+    """The parser a configuration asks for (parser/dependency/training_config.py), trained on
+    gold trees, and its scores on dev: a BeamConfig trains the beam-search parser, a
+    ParserConfig the greedy one (on the executor's workers when given)."""
+    if isinstance(config, BeamConfig):
+        return train_beam_parser(train, config, dev, log, progress, warn)
+    return train_parser(train, config, dev, log, progress, warn, executor)
 
 
 def train_parser(train: Iterable[Sentence], config: ParserConfig,
@@ -85,7 +101,7 @@ def _checked(train: Iterable[Sentence], dev: Iterable[Sentence] | None,
     return train, dev
 
 
-def dev_scores(parser: DependencyParser | BeamParser, dev: list[Sentence] | None,
+def dev_scores(parser: DependencyModel, dev: list[Sentence] | None,
                log: Callable[[str], None]) -> Scores | None:
     """The parser's scores on dev (None without dev), logged with its speed."""
     if dev is None:

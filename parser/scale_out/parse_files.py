@@ -12,8 +12,7 @@ from typing import Any
 from features.input_files import check_input_paths
 from parser.formats.record_boundaries import cut_rule_of
 from parser.scale_out.parts_directory import PartsDirectory, check_parts_folder
-from parser.scale_out.runners import DaskRunner, InProcessRunner, ProcessPoolRunner
-from parser.scale_out.shard_tasks import DependencyShardTask, JapaneseShardTask
+from parser.scale_out.runners import runner_for
 from parser.scale_out.sharded_run import run_to_parts
 from parser.scale_out.shards import SHARD_BYTES, Shard, cut_shards
 
@@ -37,22 +36,15 @@ def shards_of_files(paths: Iterable[str], fmt: str, shard_bytes: int) -> Iterato
                 index += 1
 
 
-def task_of(model: Any, fmt: str) -> Any:
-    """The shard task of a library parser (parser/dependency or parser/bunsetsu)."""
-    from parser.dependency.dependency_parser import DependencyParser
-
-    if isinstance(model, DependencyParser):
-        return DependencyShardTask(fmt)
-    return JapaneseShardTask(fmt)
-
-
 def parse_files_into(paths: Iterable[str | os.PathLike], output_dir: str | os.PathLike,
-                     model: Any, fmt: str, client: Any = None, workers: int | None = None,
-                     shard_bytes: int = SHARD_BYTES, resume: bool = False
-                     ) -> list[dict[str, Any]]:
-    """Parse the files with a library parser (model) into output_dir (see
+                     model: Any, fmt: str | None = None, client: Any = None,
+                     workers: int | None = None, shard_bytes: int = SHARD_BYTES,
+                     resume: bool = False) -> list[dict[str, Any]]:
+    """Parse the files with an opened parser (model: what parser/pipeline opens, which names
+    the task of a shard and its input formats) into output_dir (see
     parser/scale_out/parts_directory.py): on the Dask client's cluster, in `workers` local
-    processes, or in this process; the manifest's lines of the parts."""
+    processes, or in this process; fmt: the input format (default: the parser's first);
+    the manifest's lines of the parts."""
     paths = [os.fspath(path) for path in paths]
     if client is not None and workers is not None:
         raise ValueError("give a Dask client or a number of workers, not both")
@@ -60,6 +52,9 @@ def parse_files_into(paths: Iterable[str | os.PathLike], output_dir: str | os.Pa
         raise ValueError(f"workers must be at least 1, not {workers}")
     if not paths:
         raise ValueError("no input files")
+    fmt = fmt or model.INPUT_FORMATS[0]
+    if fmt not in model.INPUT_FORMATS:
+        raise ValueError(f"this parser reads {', '.join(model.INPUT_FORMATS)}, not {fmt!r}")
     check_input_paths(paths)
     check_parts_folder(os.fspath(output_dir), resume)
     identity = {"command": f"parse_files {fmt}",
@@ -67,12 +62,6 @@ def parse_files_into(paths: Iterable[str | os.PathLike], output_dir: str | os.Pa
                 "model": {"sha256": hashlib.sha256(model.pickle_bytes()).hexdigest()},
                 "settings": {"format": fmt}, "shard_bytes": shard_bytes}
     parts = PartsDirectory(output_dir, identity, resume)
-    task = task_of(model, fmt)
-    if client is not None:
-        runner: Any = DaskRunner(task, model, client=client)
-    elif workers is not None and workers > 1:
-        runner = ProcessPoolRunner(task, model, workers)
-    else:
-        runner = InProcessRunner(task, model)
+    runner = runner_for(model.shard_task(fmt), model, workers=workers, client=client)
     run_to_parts(shards_of_files(paths, fmt, shard_bytes), runner, parts, lambda result: None)
     return [parts.entries[index] for index in sorted(parts.entries)]

@@ -327,6 +327,18 @@ def _direct_to_workers(client: Any) -> bool:
     return get_address_host(client.scheduler.address) in ("127.0.0.1", "localhost", "::1")
 
 
+def runner_for(task: Any, model: Any, workers: int | None = None, scheduler: str | None = None,
+               client: Any = None, model_path: str | None = None) -> ShardRunner:
+    """The runner a run asks for: a Dask cluster (its scheduler's address, or a client of the
+    caller's; model_path: a regular file the workers may read the model from), `workers`
+    local processes (more than one), or this process."""
+    if scheduler is not None or client is not None:
+        return DaskRunner(task, model, scheduler, model_path, client=client)
+    if workers is not None and workers > 1:
+        return ProcessPoolRunner(task, model, workers)
+    return InProcessRunner(task, model)
+
+
 def connect(address: str) -> Any:
     """A Dask client of the scheduler at address; InputError when it does not answer."""
     try:

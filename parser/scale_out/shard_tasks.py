@@ -46,7 +46,9 @@ def _text_output(output: io.BytesIO, encoding: str) -> io.TextIOWrapper:
 
 @dataclass(frozen=True)
 class DependencyShardTask:
-    """`dep parse` of a shard (parser/dependency/conll_files.py)."""
+    """`dep parse` of a shard: the pipeline of the opened parser (its tagger for words without
+    UPOS, its parser; parser/pipeline/dependency_service.py) between the CoNLL reader and the
+    tree writer, as one process runs it."""
 
     fmt: str = "conllu"
     encoding: str = "utf-8"
@@ -56,17 +58,18 @@ class DependencyShardTask:
         return run_task(self.fill, parser, shard)
 
     def fill(self, parser: Any, shard: Shard, output: io.BytesIO, result: ShardResult) -> None:
-        from parser.dependency.conll_files import parse_conll_stream
+        from parser.pipeline.word_stages import ConllReader, TreeWriter
 
-        coverage = parser.tag_coverage()
+        coverage = parser.model.tag_coverage()
         text = _text_output(output, self.encoding)
 
-        def count(n: int) -> None:
-            result.records += n
+        def count(batch: list[Any]) -> None:
+            result.records += len(batch)
 
-        parse_conll_stream(parser, io.BytesIO(shard.data), lambda: True, text, fmt=self.fmt,
-                           encoding=self.encoding, name=shard.source, keep_deps=self.keep_deps,
-                           coverage=coverage, progress=count, first_line=shard.first_line)
+        pipeline = parser.pipeline(ConllReader(self.fmt, self.encoding),
+                                   TreeWriter(self.fmt, self.keep_deps), [coverage.add, count])
+        pipeline.stream(io.BytesIO(shard.data), lambda: True, text, shard.source,
+                        shard.first_line)
         text.detach()
         result.coverage = coverage.counts()
 

@@ -8,5 +8,6 @@
 - training: the lexicon learned from a treebank; model: the model file, training, loading;
 - conllu_blocks: sentences as CoNLL-U blocks (and the text back from them);
 - reading: read_raw, the handoff point: raw or tokenized text -> CoNLL-U Sentence objects;
-- writing, scoring: `polyparse tokenize tokenize`, and the scores from raw text.
+- scoring: the scores of a tokenizer from raw text (what `polyparse tokenize tokenize` runs is
+  a pipeline: parser/pipeline/).
 """

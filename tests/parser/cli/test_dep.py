@@ -153,7 +153,7 @@ def test_parse_without_model_and_without_bundled_model(tmp_path: Path, capsys,
     monkeypatch.setattr(parser.models.bundled, "bundled_model", lambda: None)
     test = write_treebank(tmp_path / "test.conllu", 2, seed=9)
     code = main(["dep", "parse", str(test), "-o", str(tmp_path / "out.conllu")])
-    one_error_line(capsys, code, "no --model given")
+    one_error_line(capsys, code, "no model given")
     assert not (tmp_path / "out.conllu").exists()
 
 

@@ -23,6 +23,7 @@ import pytest
 from parser.dependency.dependency_parser import DependencyParser
 from parser.formats.record_boundaries import cut_rule_of
 from parser.models.bundled import bundled_example, bundled_model
+from parser.pipeline.dependency_service import ParserFiles, open_parser
 from parser.scale_out.parts_directory import MANIFEST, SUCCESS, PartsDirectory
 from parser.scale_out.runners import DaskRunner, ProcessPoolRunner
 from parser.scale_out.shard_tasks import DependencyShardTask
@@ -108,7 +109,7 @@ def check_parts(folder: Path, parsed: bytes) -> list[dict]:
 
 def test_a_pool_worker_killed_mid_run_costs_a_retry(example, tmp_path: Path) -> None:
     path, parsed = example
-    model = DependencyParser.load(str(bundled_model()))
+    model = open_parser(ParserFiles(str(bundled_model())))
     runner = ProcessPoolRunner(DependencyShardTask(), model, 2)
 
     def kill() -> None:
@@ -136,7 +137,7 @@ def test_a_dask_worker_killed_mid_run_costs_a_retry_and_resume_redoes_a_part(
         example, cluster, tmp_path: Path) -> None:
     path, parsed = example
     address, client = cluster
-    model = DependencyParser.load(str(bundled_model()))
+    model = open_parser(ParserFiles(str(bundled_model())))
     runner = DaskRunner(DependencyShardTask(), model, address, str(bundled_model()))
     pids = sorted(client.run(os.getpid).values())
 
@@ -187,7 +188,7 @@ def test_references_the_workers_cannot_read_give_way_to_bytes(
     bundled = DependencyParser.load(str(bundled_model()))
     bundled.save(moved, compress=not bundled.compressed)
     assert moved.read_bytes() != bundled_model().read_bytes()
-    model = DependencyParser.load(str(moved))
+    model = open_parser(ParserFiles(str(moved)))
     runner = DaskRunner(DependencyShardTask(), model, address, str(moved))
     assert runner.payload.path == str(moved) and runner.payload.data == b""
     moved.write_bytes(b"another file")
@@ -200,7 +201,7 @@ def test_references_the_workers_cannot_read_give_way_to_bytes(
 def test_shards_of_a_regular_file_go_by_reference(example, cluster) -> None:
     path, parsed = example
     address, _ = cluster
-    model = DependencyParser.load(str(bundled_model()))
+    model = open_parser(ParserFiles(str(bundled_model())))
     runner = DaskRunner(DependencyShardTask(), model, address, str(bundled_model()))
     sent = []
     send = runner._reference
@@ -225,7 +226,7 @@ def test_the_model_lost_with_its_last_worker_is_scattered_again(
     address, client = cluster
     small = tmp_path / "small.conllu"
     small.write_bytes(bundled_example().read_bytes() * 25)
-    model = DependencyParser.load(str(bundled_model()))
+    model = open_parser(ParserFiles(str(bundled_model())))
     runner = DaskRunner(DependencyShardTask(), model, address, str(bundled_model()),
                         by_reference=False)
     first = runner.model

@@ -1,0 +1,166 @@
+"""Dependency parsing as both faces ask for it: the command line (`dep parse`) and the Python
+API (`polyparse.load_parser`) open a parser here, with its tagger and tokenizer, and parse
+through the pipeline built here. Neither face decides which model, tagger or tokenizer a
+parse uses, nor which runtime settings a model takes: this module and the model do.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from classifiers.model_bytes import Buffer, ModelBytes
+from features.errors import InputError
+from features.input_files import check_input_paths
+from parser.formats.conll import FORMATS
+from parser.pipeline.pipeline import Pipeline
+from parser.pipeline.stage import TAGS, TOKENS, Reader, Writer
+from parser.pipeline.word_stages import FillMissingTags, ParseTrees
+
+if TYPE_CHECKING:
+    from parser.dependency.dependency_model import DependencyModel
+    from parser.tagging.tagger import Tagger
+    from parser.tokenize.model import TokenizerModel
+
+Path = str | os.PathLike
+
+
+@dataclass
+class ParserFiles:
+    """The files of a parse: the model, the tagger that tags words without UPOS (None: no
+    tagging) and the tokenizer of text (None: the bundled English one, when text is given);
+    bundled_tagger: the tagger is the bundled one, which came with the bundled model."""
+
+    model: str
+    tagger: str | None = None
+    tokenizer: str | None = None
+    bundled_tagger: bool = False
+
+
+def parser_files(model: Path | None = None, tagger: Path | None = None,
+                 tokenizer: Path | None = None) -> ParserFiles:
+    """Which files a parse uses: model None, or the name of a bundled model ("en_ewt") that is
+    no file here, is the bundled English model, which comes with the bundled tagger unless
+    tagger is given; any other model has the tagger given (or none). InputError when this
+    installation has no bundled model."""
+    from parser.models.bundled import bundled_english_name, bundled_model, bundled_tagger
+
+    if model is not None and not bundled_english_name(os.fspath(model)):
+        return ParserFiles(os.fspath(model), _path(tagger), _path(tokenizer))
+    found = bundled_model()
+    if found is None:
+        raise InputError("no model given and this installation has no bundled model")
+    if tagger is not None:
+        return ParserFiles(str(found), _path(tagger), _path(tokenizer))
+    return ParserFiles(str(found), _path(bundled_tagger()), _path(tokenizer),
+                       bundled_tagger=True)
+
+
+def _path(path: Path | None) -> str | None:
+    return None if path is None else os.fspath(path)
+
+
+# How a pickled parser names the bundled tagger (its path differs between installations).
+BUNDLED_TAGGER = "<bundled>"
+
+
+class OpenedParser(ModelBytes):
+    """A parser ready to parse: its model (configured), the files it came from, a tagger
+    given (loaded when opened, so that a bad file is reported before any input is read) and
+    the tokenizer once text needed it. It pickles as its model's bytes, its runtime settings
+    and the paths of its tagger (the bundled one by name) and tokenizer, so that a process
+    pool or a Dask worker runs the same stages."""
+
+    # The formats a parse reads from files (the first: the default), as parser/formats/conll.py
+    # reads them.
+    INPUT_FORMATS = FORMATS
+
+    def __init__(self, model: DependencyModel, files: ParserFiles) -> None:
+        self.model = model
+        self.files = files
+        self.given_tagger: Tagger | None = None
+        self.tokenizer: TokenizerModel | None = None
+
+    def pickle_bytes(self) -> bytes:
+        return self.model.pickle_bytes()
+
+    def to_bytes(self) -> bytes:
+        return self.model.to_bytes()
+
+    @classmethod
+    def from_bytes(cls, data: Buffer, source: str = "model bytes") -> OpenedParser:
+        from parser.dependency.models import dependency_model_from_bytes
+
+        return cls(dependency_model_from_bytes(data, source), ParserFiles(source))
+
+    def runtime_settings(self) -> dict[str, Any]:
+        """The model's own (evaluation mode or beam width), the tagger's path (the bundled one
+        by name: a worker finds its own installation's) and the tokenizer's."""
+        tagger = BUNDLED_TAGGER if self.files.bundled_tagger else self.files.tagger
+        return {**self.model.runtime_settings(), "tagger": tagger,
+                "tokenizer": self.files.tokenizer}
+
+    def apply_runtime_settings(self, settings: dict[str, Any]) -> None:
+        settings = dict(settings)
+        tagger = settings.pop("tagger", None)
+        bundled = tagger == BUNDLED_TAGGER
+        if bundled:
+            from parser.models.bundled import bundled_tagger
+
+            tagger = _path(bundled_tagger())
+        self.files = ParserFiles(self.files.model, tagger, settings.pop("tokenizer", None),
+                                 bundled_tagger=bundled)
+        self.given_tagger = self.tokenizer = None
+        self.model.apply_runtime_settings(settings)
+
+    def load_tagger(self) -> Tagger:
+        """The tagger (the bundled one is loaded here, when a sentence first lacks tags)."""
+        if self.given_tagger is None:
+            from parser.tagging.tagger import Tagger
+
+            self.given_tagger = Tagger.load(self.files.tagger)
+        return self.given_tagger
+
+    def text_tokenizer(self) -> TokenizerModel:
+        """The tokenizer of text (loaded once)."""
+        if self.tokenizer is None:
+            from parser.tokenize.model import load_tokenizer
+
+            self.tokenizer = load_tokenizer(self.files.tokenizer)
+        return self.tokenizer
+
+    def shard_task(self, fmt: str = "conllu", encoding: str = "utf-8",
+                   keep_deps: bool = False) -> Any:
+        """What a scale-out worker does with a shard of a file in fmt (parser/scale_out)."""
+        from parser.scale_out.shard_tasks import DependencyShardTask
+
+        return DependencyShardTask(fmt, encoding, keep_deps)
+
+    def pipeline(self, reader: Reader | None = None, writer: Writer | None = None,
+                 watchers: list[Callable[[list[Any]], object]] | None = None) -> Pipeline:
+        """The stages of a parse (the tagger for words without UPOS, when there is one; the
+        parser) between reader and writer (None: sentences are given and returned)."""
+        stages = []
+        if self.files.tagger is not None:
+            stages.append(FillMissingTags(self.load_tagger, self.files.tagger))
+        stages.append(ParseTrees(self.model))
+        given = frozenset({TOKENS, TAGS})
+        return Pipeline(reader, stages, writer, given, list(watchers or []))
+
+
+def open_parser(files: ParserFiles, load_given_tagger: bool = True,
+                **runtime: Any) -> OpenedParser:
+    """The parser of files, configured with the runtime settings (eval_mode, rare_threshold;
+    beam): SettingNotTaken for one the model cannot use, ValueError for a value it cannot take,
+    InputError when a file cannot be used. A tagger that is not the bundled one is loaded now
+    (load_given_tagger), so that a bad file is reported before any input is read."""
+    from parser.dependency.models import load_dependency_model
+
+    check_input_paths([files.model, files.tagger, files.tokenizer])
+    model = load_dependency_model(files.model)
+    model.configure(**runtime)
+    opened = OpenedParser(model, files)
+    if load_given_tagger and files.tagger is not None and not files.bundled_tagger:
+        opened.load_tagger()
+    return opened

@@ -1,0 +1,140 @@
+"""The stages, readers and writers of word-level pipelines (CoNLL-U / CoNLL-X, any UD
+language): text -> tokens (the tokenizer), tokens -> tags (the tagger), tags -> trees (a
+dependency parser), and the CoNLL readers and writers around them."""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from typing import TYPE_CHECKING, BinaryIO, TextIO
+
+from parser.formats.conll import Sentence, read_conll, write_conll
+from parser.pipeline.stage import TAGS, TOKENS, TREES, Reader, Stage, Writer
+
+if TYPE_CHECKING:
+    # Annotations only: a parse of tagged CoNLL-U imports no tagger, no tokenizer.
+    from parser.dependency.dependency_model import DependencyModel
+    from parser.tagging.tagger import Tagger
+    from parser.tokenize.model import TokenizerModel
+
+
+class ConllReader(Reader):
+    """Sentences of a CoNLL-U (or CoNLL-X) stream: tokens and words, and the tags (and trees)
+    the file holds."""
+
+    name = "CoNLL reader"
+    provides = frozenset({TOKENS, TAGS})
+
+    def __init__(self, fmt: str = "conllu", encoding: str = "utf-8") -> None:
+        self.fmt = fmt
+        self.encoding = encoding
+
+    def read(self, stream: BinaryIO, name: str, first_line: int = 1) -> Iterator[Sentence]:
+        return read_conll(None, fmt=self.fmt, encoding=self.encoding, stream=stream, name=name,
+                          allow_empty=True, first_line=first_line)
+
+
+class TextReader(Reader):
+    """Sentences of text, cut into sentences, tokens and words by a tokenizer (fmt "raw":
+    paragraphs separated by blank lines; "tokens": one sentence a line, tokens separated by
+    spaces), as CoNLL-U sentences without tags."""
+
+    name = "tokenizer"
+    provides = frozenset({TOKENS})
+
+    def __init__(self, tokenizer: TokenizerModel, fmt: str = "raw",
+                 encoding: str = "utf-8") -> None:
+        self.tokenizer = tokenizer
+        self.fmt = fmt
+        self.encoding = encoding
+
+    def read(self, stream: BinaryIO | TextIO, name: str, first_line: int = 1
+             ) -> Iterator[Sentence]:
+        from parser.tokenize.reading import read_raw
+
+        return read_raw(None, fmt=self.fmt, encoding=self.encoding, stream=stream, name=name,
+                        tokenizer=self.tokenizer)
+
+
+class FillMissingTags(Stage):
+    """Tags the sentences that have a word without UPOS ("_"), filling in the columns they
+    lack (parser/tagging/conll_files.py's tag_missing); the tagger is loaded when a batch first
+    needs it (never, for tagged input)."""
+
+    name = "tagger"
+    requires = frozenset({TOKENS})
+    provides = frozenset({TAGS})
+
+    def __init__(self, load: Callable[[], Tagger], tagger_name: str) -> None:
+        from parser.tagging.conll_files import MissingTagFiller
+
+        self.filler = MissingTagFiller(load)
+        self.tagger_name = tagger_name
+
+    def __call__(self, batch: list[Sentence]) -> list[Sentence]:
+        return self.filler(batch)
+
+    def done(self) -> str | None:
+        tagged = self.filler.tagged
+        if not tagged:
+            return None
+        plural = "" if tagged == 1 else "s"
+        return f"tagged {tagged} sentence{plural} without UPOS with {self.tagger_name}"
+
+
+class TagEvery(Stage):
+    """Tags every sentence, writing the columns the tagger predicts and blanking those it
+    does not (`tag tag`)."""
+
+    name = "tagger"
+    requires = frozenset({TOKENS})
+    provides = frozenset({TAGS})
+
+    def __init__(self, tagger: Tagger) -> None:
+        self.tagger = tagger
+
+    def __call__(self, batch: list[Sentence]) -> list[Sentence]:
+        from parser.tagging.conll_files import with_tags
+
+        return [with_tags(sentence, columns)
+                for sentence, columns in zip(batch, self.tagger.tag(batch))]
+
+
+class ParseTrees(Stage):
+    """Gives each sentence the heads and labels of a dependency parser (either kind)."""
+
+    name = "parser"
+    requires = frozenset({TOKENS, TAGS})
+    provides = frozenset({TREES})
+
+    def __init__(self, model: DependencyModel) -> None:
+        self.model = model
+
+    def __call__(self, batch: list[Sentence]) -> list[Sentence]:
+        return [replace(sentence, head=list(heads), deprel=list(deprels))
+                for sentence, (heads, deprels) in zip(batch, self.model.parse(batch))]
+
+
+class SentenceWriter(Writer):
+    """Each sentence's lines as they stand and the blank line after it (tokens and tags)."""
+
+    requires = frozenset({TOKENS})
+
+    def write(self, batch: list[Sentence], out: TextIO) -> None:
+        out.write("".join("\n".join(sentence.lines) + "\n\n" for sentence in batch))
+
+
+class TreeWriter(Writer):
+    """Each sentence with its new HEAD and DEPREL (parser/formats/conll.py's write_conll:
+    keep_deps keeps the input's DEPS, and CoNLL-U's empty nodes with it)."""
+
+    requires = frozenset({TOKENS, TREES})
+
+    def __init__(self, fmt: str = "conllu", keep_deps: bool = False) -> None:
+        self.fmt = fmt
+        self.keep_deps = keep_deps
+
+    def write(self, batch: list[Sentence], out: TextIO) -> None:
+        for sentence in batch:
+            write_conll(sentence, sentence.head, sentence.deprel, out, keep_deps=self.keep_deps,
+                        fmt=self.fmt)
+
