@@ -1,0 +1,276 @@
+# cython: language_level=3
+"""The segmenter's decisions in Cython: greedy left to right over a text's units (tokens), then
+over its tokens (sentences), each decision a linear classifier's sign (w . x + b > 0: a token
+or a sentence ends there; for a gap: the gap separates two tokens); and the training rows of the
+same decisions with the treebank's tokens and sentences on the left (teacher forcing, as
+parser/tagging/tag_decoder.pyx trains the tagger).
+
+Tokens: in each region (parser/segmentation/text_units.pyx) the token so far starts at the
+region's first unit; before each character unit that follows a character, the inner classifier
+decides whether a token ends; at each gap, the gap classifier decides whether the gap separates
+tokens (a model without one: always). Sentences: in each region, after each token but the last
+the sentence classifier decides whether the sentence ends; the region's last token ends one.
+"""
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
+
+import numpy as np
+
+from features.key_index cimport KeyIndex, KeySlots, slots_get
+from parser.segmentation.boundary_templates cimport (
+    MAX_KEYS,
+    N_GAP_KEYS,
+    N_INNER_KEYS,
+    N_SENTENCE_KEYS,
+    TokenSpans,
+    TokenTable,
+    gap_keys,
+    inner_keys,
+    sentence_keys,
+)
+from parser.segmentation.text_units cimport CHAR, GAP, TextUnits, Units
+
+
+cdef class LinearWeights:
+    """A linear classifier as explicit weights: key -> weight (float32), and a bias; the score
+    of a row of keys is the bias plus the weights of the keys it knows (summed in float64)."""
+
+    cdef readonly KeyIndex index
+    cdef readonly object keys, weights
+    cdef readonly double bias
+    cdef KeySlots slots
+    cdef const float* w
+
+    def __init__(self, keys, weights, double bias):
+        self.keys = np.ascontiguousarray(keys, dtype=np.uint64)
+        weights = np.ascontiguousarray(weights, dtype=np.float32)
+        if self.keys.ndim != 1 or weights.shape != self.keys.shape:
+            raise ValueError("keys and weights need one entry each per feature")
+        self.index = KeyIndex.from_keys(self.keys)
+        self.slots = self.index.slots()
+        # One entry more: a sentinel, so that the array is never empty.
+        self.weights = np.append(weights, np.float32(0))
+        cdef const float[::1] w = self.weights
+        self.w = &w[0]
+        self.bias = bias
+
+    cdef inline double score(self, const uint64_t* keys, int n) noexcept nogil:
+        cdef double total = self.bias
+        cdef int k
+        cdef int32_t found
+        for k in range(n):
+            found = slots_get(&self.slots, keys[k])
+            if found >= 0:
+                total += self.w[found]
+        return total
+
+    def scores(self, keys) -> np.ndarray:
+        """Scores of rows of keys (rows, width)."""
+        cdef const uint64_t[:, ::1] rows = np.ascontiguousarray(keys, dtype=np.uint64)
+        out = np.empty(rows.shape[0], dtype=np.float64)
+        cdef double[::1] o = out
+        cdef Py_ssize_t r
+        with nogil:
+            for r in range(rows.shape[0]):
+                o[r] = self.score(&rows[r, 0], <int>rows.shape[1]) if rows.shape[1] else self.bias
+        return out
+
+
+def _regions(regions) -> np.ndarray:
+    found = np.ascontiguousarray(regions, dtype=np.int64).reshape(-1, 2)
+    if found.size and np.any(found[:, 1] < found[:, 0]):
+        raise ValueError("every region needs first <= last")
+    return found
+
+
+cdef inline void end_token(int64_t* first, int64_t* last, Py_ssize_t* m, Py_ssize_t ts,
+                           Py_ssize_t end) noexcept nogil:
+    first[m[0]] = ts
+    last[m[0]] = end
+    m[0] += 1
+
+
+def decode_tokens(TextUnits units, regions, LinearWeights inner, LinearWeights gap=None):
+    """(first, last, offsets): the first and last unit of every token, and where each region's
+    tokens start (one entry more than regions). gap None: every gap separates tokens."""
+    cdef const int64_t[:, ::1] r = _regions(regions)
+    cdef Py_ssize_t n = len(units)
+    first_out = np.empty(n + 1, dtype=np.int64)
+    last_out = np.empty(n + 1, dtype=np.int64)
+    offsets_out = np.zeros(r.shape[0] + 1, dtype=np.int64)
+    cdef int64_t[::1] first = first_out
+    cdef int64_t[::1] last = last_out
+    cdef int64_t[::1] offsets = offsets_out
+    cdef const Units* u = &units.units
+    cdef uint64_t keys[MAX_KEYS]
+    cdef Py_ssize_t k, i, lo, hi, ts, chunks, m = 0
+    cdef int nk
+    cdef bint split, with_gaps = gap is not None
+    if r.shape[0] and (r[0, 0] < 0 or r[r.shape[0] - 1, 1] >= n):
+        raise ValueError("regions lie outside the text's units")
+    with nogil:
+        for k in range(r.shape[0]):
+            lo = r[k, 0]
+            hi = r[k, 1]
+            ts = lo
+            chunks = 1
+            for i in range(lo + 1, hi + 1):
+                if u.kind[i] == CHAR:
+                    if u.kind[i - 1] == CHAR:
+                        nk = inner_keys(u, i, ts, lo, hi, keys)
+                        if inner.score(keys, nk) > 0:
+                            end_token(&first[0], &last[0], &m, ts, i - 1)
+                            ts = i
+                            chunks = 1
+                else:
+                    split = True
+                    if with_gaps:
+                        nk = gap_keys(u, i, ts, chunks, lo, hi, keys)
+                        split = gap.score(keys, nk) > 0
+                    if split:
+                        end_token(&first[0], &last[0], &m, ts, i - 1)
+                        ts = i + 1
+                        chunks = 1
+                    else:
+                        chunks += 1
+            end_token(&first[0], &last[0], &m, ts, hi)
+            offsets[k + 1] = m
+    return first_out[:m], last_out[:m], offsets_out
+
+
+def decode_sentences(TextUnits units, TokenTable tokens, offsets,
+                     LinearWeights sentence) -> np.ndarray:
+    """1 for each token that ends a sentence: offsets[k] .. offsets[k + 1] - 1 are the tokens
+    of region k, whose last token ends one."""
+    cdef const int64_t[::1] o = _offsets(offsets, len(tokens))
+    ends_out = np.zeros(len(tokens), dtype=np.uint8)
+    if not len(tokens):
+        return ends_out
+    cdef uint8_t[::1] ends = ends_out
+    cdef const Units* u = &units.units
+    cdef const TokenSpans* s = &tokens.spans
+    cdef uint64_t keys[MAX_KEYS]
+    cdef Py_ssize_t k, t, r0, r1, st
+    cdef int nk
+    with nogil:
+        for k in range(o.shape[0] - 1):
+            r0 = o[k]
+            r1 = o[k + 1] - 1
+            if r1 < r0:
+                continue
+            st = r0
+            for t in range(r0, r1):
+                nk = sentence_keys(u, s, t, st, r0, r1, keys)
+                if sentence.score(keys, nk) > 0:
+                    ends[t] = 1
+                    st = t + 1
+            ends[r1] = 1
+    return ends_out
+
+
+def _offsets(offsets, Py_ssize_t n_tokens) -> np.ndarray:
+    found = np.ascontiguousarray(offsets, dtype=np.int64)
+    if found.ndim != 1 or found.size < 1 or found[0] != 0 or found[found.size - 1] != n_tokens \
+            or np.any(np.diff(found) < 0):
+        raise ValueError("offsets must run from 0 to the number of tokens")
+    return found
+
+
+def token_training_rows(TextUnits units, regions, gold, bint with_gaps):
+    """The rows of the token decisions with the gold tokens on the left: (inner keys, inner
+    labels, gap keys, gap labels, first, last, offsets). gold[i] is 1 when a token starts at
+    character unit i, or when gap unit i separates tokens; the last three are the gold tokens
+    as decode_tokens gives tokens."""
+    cdef const int64_t[:, ::1] r = _regions(regions)
+    cdef const uint8_t[::1] g = np.ascontiguousarray(gold, dtype=np.uint8)
+    cdef Py_ssize_t n = len(units)
+    if g.shape[0] < n:
+        raise ValueError("gold needs one entry per unit")
+    if r.shape[0] and (r[0, 0] < 0 or r[r.shape[0] - 1, 1] >= n):
+        raise ValueError("regions lie outside the text's units")
+    cdef const Units* u = &units.units
+    cdef Py_ssize_t k, i, lo, hi, ts, chunks, m = 0, n_inner = 0, n_gap = 0
+    for k in range(r.shape[0]):
+        for i in range(r[k, 0] + 1, r[k, 1] + 1):
+            if u.kind[i] == CHAR:
+                n_inner += u.kind[i - 1] == CHAR
+            else:
+                n_gap += 1
+    if not with_gaps:
+        n_gap = 0
+    inner_out = np.zeros((n_inner, N_INNER_KEYS), dtype=np.uint64)
+    inner_labels_out = np.zeros(n_inner, dtype=np.int32)
+    gap_out = np.zeros((n_gap, N_GAP_KEYS), dtype=np.uint64)
+    gap_labels_out = np.zeros(n_gap, dtype=np.int32)
+    first_out = np.empty(n + 1, dtype=np.int64)
+    last_out = np.empty(n + 1, dtype=np.int64)
+    offsets_out = np.zeros(r.shape[0] + 1, dtype=np.int64)
+    cdef uint64_t[:, ::1] inner_keys_view = inner_out
+    cdef int32_t[::1] inner_labels = inner_labels_out
+    cdef uint64_t[:, ::1] gap_keys_view = gap_out
+    cdef int32_t[::1] gap_labels = gap_labels_out
+    cdef int64_t[::1] first = first_out
+    cdef int64_t[::1] last = last_out
+    cdef int64_t[::1] offsets = offsets_out
+    cdef Py_ssize_t a = 0, b = 0
+    with nogil:
+        for k in range(r.shape[0]):
+            lo = r[k, 0]
+            hi = r[k, 1]
+            ts = lo
+            chunks = 1
+            for i in range(lo + 1, hi + 1):
+                if u.kind[i] == CHAR:
+                    if u.kind[i - 1] == CHAR:
+                        inner_keys(u, i, ts, lo, hi, &inner_keys_view[a, 0])
+                        inner_labels[a] = g[i]
+                        a += 1
+                        if g[i]:
+                            end_token(&first[0], &last[0], &m, ts, i - 1)
+                            ts = i
+                            chunks = 1
+                else:
+                    if with_gaps:
+                        gap_keys(u, i, ts, chunks, lo, hi, &gap_keys_view[b, 0])
+                        gap_labels[b] = g[i]
+                        b += 1
+                    if g[i] or not with_gaps:
+                        end_token(&first[0], &last[0], &m, ts, i - 1)
+                        ts = i + 1
+                        chunks = 1
+                    else:
+                        chunks += 1
+            end_token(&first[0], &last[0], &m, ts, hi)
+            offsets[k + 1] = m
+    return (inner_out, inner_labels_out, gap_out, gap_labels_out, first_out[:m], last_out[:m],
+            offsets_out)
+
+
+def sentence_training_rows(TextUnits units, TokenTable tokens, offsets, gold):
+    """The rows of the sentence decisions with the gold sentences on the left: (keys, labels);
+    gold[t] is 1 when token t ends a sentence."""
+    cdef const int64_t[::1] o = _offsets(offsets, len(tokens))
+    cdef const uint8_t[::1] g = np.ascontiguousarray(gold, dtype=np.uint8)
+    if g.shape[0] != len(tokens):
+        raise ValueError("gold needs one entry per token")
+    cdef Py_ssize_t k, t, r0, r1, st, rows = 0, a = 0
+    for k in range(o.shape[0] - 1):
+        if o[k + 1] > o[k]:
+            rows += o[k + 1] - o[k] - 1
+    keys_out = np.zeros((rows, N_SENTENCE_KEYS), dtype=np.uint64)
+    labels_out = np.zeros(rows, dtype=np.int32)
+    cdef uint64_t[:, ::1] keys = keys_out
+    cdef int32_t[::1] labels = labels_out
+    cdef const Units* u = &units.units
+    cdef const TokenSpans* s = &tokens.spans
+    with nogil:
+        for k in range(o.shape[0] - 1):
+            r0 = o[k]
+            r1 = o[k + 1] - 1
+            st = r0
+            for t in range(r0, r1):
+                sentence_keys(u, s, t, st, r0, r1, &keys[a, 0])
+                labels[a] = g[t]
+                a += 1
+                if g[t]:
+                    st = t + 1
+    return keys_out, labels_out

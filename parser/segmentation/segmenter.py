@@ -1,0 +1,120 @@
+"""Raw text -> sentences of tokens and words, every character accounted for.
+
+The text's characters (parser/segmentation/characters.py) become units (text_units.pyx); in each
+region between hard breaks (paragraphs; lines, for text already split into sentences) the
+token decisions and then the sentence decisions run greedily left to right
+(boundary_decoder.pyx); each token is cut into its words (multiword.py). Whitespace before the
+text's first token is the first sentence's `before`; every other run of whitespace follows a
+token. A text without any character but whitespace has no sentences.
+
+A long text is segmented in pieces cut after a paragraph break (PIECE_CHARS characters or
+more each), which gives the same sentences as one piece: no decision looks across a paragraph
+break.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import numpy as np
+
+from parser.segmentation.boundary_decoder import (
+    LinearWeights,
+    decode_sentences,
+    decode_tokens,
+)
+from parser.segmentation.boundary_templates import TokenTable
+from parser.segmentation.characters import character_arrays
+from parser.segmentation.multiword import MultiwordSplitter
+from parser.segmentation.sentences import SegmentedSentence, form_of
+from parser.segmentation.text_units import KINDS, TextUnits
+
+__all__ = ["PIECE_CHARS", "Segmenter"]
+
+PIECE_CHARS = 1 << 20
+_GAP_RUN = re.compile(r"[\s\x00-\x1f\x7f-\x9f]+")
+# Where a paragraph break starts: two line feeds with only whitespace between, or U+2029.
+_PARAGRAPH_BREAK = re.compile(r"\n(?:(?!\n)[\s\x00-\x1f\x7f-\x9f])*\n|\u2029")
+_PARAGRAPH = KINDS["paragraph"]
+
+
+class Segmenter:
+    """The three classifiers (inner, gap: None when every gap separates tokens, sentence) and
+    the multiword splitter of a model."""
+
+    def __init__(self, inner: LinearWeights, gap: LinearWeights | None,
+                 sentence: LinearWeights, splitter: MultiwordSplitter) -> None:
+        self.inner = inner
+        self.gap = gap
+        self.sentence = sentence
+        self.splitter = splitter
+
+    def segment(self, text: str, presegmented: bool = False) -> list[SegmentedSentence]:
+        """The sentences of text; presegmented: each line is one sentence (a blank line starts
+        a paragraph)."""
+        found: list[SegmentedSentence] = []
+        for start, end in _pieces(text):
+            found += self._piece(text[start:end], presegmented, leading=start == 0)
+        return found
+
+    def _piece(self, text: str, presegmented: bool, leading: bool) -> list[SegmentedSentence]:
+        if not text:
+            return []
+        units = TextUnits(*character_arrays(text), presegmented)
+        regions = units.regions()
+        if not len(regions):
+            return []
+        first, last, offsets = decode_tokens(units, regions, self.inner, self.gap)
+        if presegmented:
+            ends = np.zeros(first.size, dtype=np.uint8)
+            ends[offsets[1:] - 1] = 1
+        else:
+            ends = decode_sentences(units, TokenTable(units, first, last), offsets,
+                                    self.sentence)
+        region_starts = regions[:, 0]
+        new_paragraph = np.ones(len(regions), dtype=bool)
+        new_paragraph[1:] = units.kind[region_starts[1:] - 1] == _PARAGRAPH
+        paragraph_tokens = set(offsets[:-1][new_paragraph].tolist())
+        token_starts = units.start[first].tolist()
+        token_ends = units.start[last + 1].tolist()
+        following = token_starts[1:] + [len(text)]
+        tokens = [text[a:b] for a, b in zip(token_starts, token_ends)]
+        spaces = [text[b:c] for b, c in zip(token_ends, following)]
+        sentences = []
+        start = 0
+        for end in np.flatnonzero(ends).tolist():
+            stop = end + 1
+            sentence_tokens = tokens[start:stop]
+            sentences.append(SegmentedSentence(sentence_tokens, spaces[start:stop],
+                                               self._words(sentence_tokens),
+                                               start in paragraph_tokens))
+            start = stop
+        if leading:
+            sentences[0].before = text[:token_starts[0]]
+        return sentences
+
+    def _words(self, tokens: list[str]) -> list[list[str]]:
+        """The words of a sentence's tokens (of their forms, when tokens may hold spaces)."""
+        if self.gap is not None:
+            tokens = [form_of(token) for token in tokens]
+        if self.splitter.empty:
+            return [[token] for token in tokens]
+        return self.splitter.sentence_words(tokens)
+
+
+def _pieces(text: str) -> Iterator[tuple[int, int]]:
+    """(start, end) of the pieces of text: cut after the gap of the first paragraph break at
+    least PIECE_CHARS characters into a piece."""
+    start = 0
+    while len(text) - start > PIECE_CHARS:
+        found = _PARAGRAPH_BREAK.search(text, start + PIECE_CHARS)
+        if found is None:
+            break
+        gap = _GAP_RUN.match(text, found.start())
+        assert gap is not None
+        end = gap.end()
+        if end >= len(text):
+            break
+        yield start, end
+        start = end
+    yield start, len(text)
