@@ -9,7 +9,7 @@ KWDLC and the Wikipedia Annotated Corpus are segmented into JUMAN morphemes by h
 user brings is segmented by MeCab, with UniDic or IPAdic (CaboCha's usual dictionary), whose
 units draw other lines. A parser that reads MeCab's output must be trained on the morphemes it
 will see. Each well-formed sentence of the documents is joined back into its text and segmented
-again by parser/formats/mecab_text.py (fugashi and the dictionary); the gold bunsetsu are
+again by parser/tokenize/mecab.py (fugashi and the dictionary); the gold bunsetsu are
 carried over by character offsets, so each gold bunsetsu becomes the morphemes that lie inside
 its span, with its gold head and dependency type.
 
@@ -42,7 +42,7 @@ from parser.formats.bunsetsu_sentence import BunsetsuSentence, malformed
 from parser.formats.cabocha import format_cabocha, read_cabocha_block
 from parser.formats.knp import read_knp
 from parser.formats.knp_documents import document_paths
-from parser.formats.mecab_text import DICTIONARIES, MeCabTagger, require_mecab
+from parser.tokenize.mecab import DICTIONARIES, MeCabTagger, require_mecab
 
 
 @dataclass

@@ -131,7 +131,7 @@ class Parser(OpenedParser):
         if not self.model.trained:
             return self.pipeline().run(sentences)
         coverage = self.model.tag_coverage()
-        parsed = self.pipeline(watchers=[coverage.add]).run(sentences)
+        parsed = self.pipeline(coverage=coverage).run(sentences)
         message = coverage.warning("the input")
         if message:
             warnings.warn(message, InputWarning, stacklevel=3)

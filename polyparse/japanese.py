@@ -15,11 +15,9 @@ from collections.abc import Iterable
 from pathlib import Path as FilePath
 from typing import Any
 
-from classifiers.model_bytes import Buffer, ModelBytes
-from features.errors import InputError, InputWarning
+from features.errors import InputWarning
 from parser.bunsetsu.bunsetsu_files import (
     file_scores,
-    parsed_blocks,
     parsed_scores,
     training_sentences,
 )
@@ -30,23 +28,23 @@ from parser.bunsetsu.config import (
     chunker_options,
     classifier_options,
 )
-from parser.bunsetsu.stream_parsing import text_dictionary
 from parser.formats.bunsetsu import BUNSETSU_FORMATS, INPUT_FORMATS, OUTPUT_FORMAT, read_bunsetsu
 from parser.formats.bunsetsu_sentence import BunsetsuSentence
 from parser.formats.knp_documents import document_paths
-from parser.models.bundled import bundled_japanese_model, bundled_japanese_name
+from parser.pipeline.bunsetsu_service import OpenedJapaneseParser, japanese_model_file
 
 Path = str | os.PathLike
 
 
-class JapaneseParser(ModelBytes):
-    """A trained bunsetsu dependency parser (and chunker); pickles as its model file's bytes,
-    so process pools and Dask workers get the same parser."""
+class JapaneseParser(OpenedJapaneseParser):
+    """A trained bunsetsu dependency parser (and chunker), opened by the library as `ja parse`
+    opens it (parser/pipeline/bunsetsu_service.py); pickles as its model file's bytes, so
+    process pools and Dask workers get the same parser."""
 
-    def __init__(self, model: BunsetsuParser) -> None:
+    def __init__(self, model: BunsetsuParser, model_name: str = "the model") -> None:
         if not isinstance(model, BunsetsuParser):
             raise TypeError(f"model must be a BunsetsuParser, not {type(model).__name__}")
-        self.model = model
+        super().__init__(model, model_name)
 
     def parse(self, text: str, format: str | None = "knp", rechunk: bool = False,
               output_format: str | None = None) -> str:
@@ -62,12 +60,13 @@ class JapaneseParser(ModelBytes):
         if output_format is not None and output_format not in BUNSETSU_FORMATS:
             raise ValueError(f"output_format must be one of {', '.join(BUNSETSU_FORMATS)}, "
                              f"not {output_format!r}")
-        sentences = list(read_bunsetsu(io.StringIO(text), format, validate=False,
-                                       name="<text>", allow_empty=True,
-                                       dictionary=text_dictionary(self.model)))
+        sentences = list(self.reader(format, errors="strict").read(io.StringIO(text), "<text>")
+                         if format is not None else
+                         read_bunsetsu(io.StringIO(text), None, validate=False, name="<text>",
+                                       allow_empty=True))
         check_tagset(self.model, sentences)
         written = output_format or OUTPUT_FORMAT[format or _read_as(sentences)]
-        return "".join(parsed_blocks(self.model, sentences, written, rechunk))
+        return self.parsed_text(sentences, written, rechunk)
 
     def parse_sentences(self, sentences: Iterable[BunsetsuSentence],
                         rechunk: bool = False) -> list[tuple[list[int], list[int]]]:
@@ -77,19 +76,6 @@ class JapaneseParser(ModelBytes):
     def save(self, path: Path) -> None:
         """Write the model file (its arrays compressed)."""
         self.model.save(os.fspath(path))
-
-    def pickle_bytes(self) -> bytes:
-        """The model bytes a pickle carries (uncompressed)."""
-        return self.model.pickle_bytes()
-
-    def to_bytes(self) -> bytes:
-        """The bytes of the model file save() writes."""
-        return self.model.to_bytes()
-
-    @classmethod
-    def from_bytes(cls, data: Buffer, source: str = "model bytes") -> JapaneseParser:
-        """The parser of a model file's bytes; InputError when they cannot be used."""
-        return cls(BunsetsuParser.from_bytes(data, source))
 
 
 def _read_as(sentences: list[BunsetsuSentence]) -> str:
@@ -121,13 +107,8 @@ def load_japanese_parser(path: Path | None = None) -> JapaneseParser:
     (KWDLC and WAC re-analysed with UniDic: for MeCab-UniDic output and raw text) or
     "ja_ipadic" (the same with IPAdic, MeCab's and CaboCha's usual dictionary); InputError
     when it cannot be used."""
-    name = bundled_japanese_name(None if path is None else os.fspath(path))
-    if name is not None:
-        path = bundled_japanese_model(name)
-        if path is None:
-            raise InputError(f"this installation has no bundled Japanese model {name}; give a "
-                             "model file")
-    return JapaneseParser(BunsetsuParser.load(os.fspath(path)))
+    found, _ = japanese_model_file(path)
+    return JapaneseParser(BunsetsuParser.load(found), found)
 
 
 def train_japanese_parser(train: Path | Iterable[Path], dev: Path | None = None, *,

@@ -1,12 +1,9 @@
-"""The bunsetsu parser over KNP / CaboCha streams: what `polyparse ja parse` does between opening
-its input and its output.
-
-UTF-8 KNP and CaboCha that are not rechunked (nor written in the other format) take the fast
-path (KnpStreamParser): the scanner of parser/formats/knp_scan.pyx or cabocha_scan.pyx reads
-the bytes, the decoder parses them, and only the bunsetsu heads of the input bytes are
-rewritten. Everything else is read into BunsetsuSentence objects
-and written back by parser/formats/ (parser/formats/streaming.py: batches as the input arrives,
-each written at once).
+"""The bunsetsu parser over the bytes of KNP / CaboCha streams (KnpStreamParser), the fused
+reader, parse and writer that parser/pipeline/bunsetsu_service.py runs for UTF-8 KNP and
+CaboCha that are not rechunked (nor written in the other format): the scanner of
+parser/formats/knp_scan.pyx or cabocha_scan.pyx reads the bytes, the decoder parses them, and
+only the bunsetsu heads of the input bytes are rewritten. Everything else goes through the
+pipeline's stages as BunsetsuSentence objects.
 """
 from __future__ import annotations
 
@@ -15,18 +12,15 @@ import io
 import os
 import warnings
 from collections.abc import Callable
-from typing import IO, Any, BinaryIO
+from typing import Any, BinaryIO
 
 from features.errors import InputError, InputWarning
 from features.interning import UNKNOWN
-from features.output_files import is_regular_stream
 from parser.bunsetsu.bunsetsu_files import parsed_blocks
-from parser.bunsetsu.bunsetsu_parser import POS_COLUMN, BunsetsuParser
+from parser.bunsetsu.bunsetsu_parser import POS_COLUMN
 from parser.bunsetsu.tagset_coverage import TagsetCoverage
-from parser.formats.bunsetsu import OUTPUT_FORMAT, read_bunsetsu
+from parser.formats.bunsetsu import read_bunsetsu
 from parser.formats.bunsetsu_sentence import BunsetsuSentence
-from parser.formats.streaming import write_batches
-from parser.formats.tag_coverage import TagCoverage
 from parser.formats.tag_schemes import SCHEME_MARKS, SCHEMES_IN_ORDER
 
 # Sentences parsed at once by the Python path (a pipe is cut sooner).
@@ -54,64 +48,6 @@ def knp_fast_path(fmt: str, encoding: str, rechunk: bool, output_format: str | N
     except LookupError:
         return False
     return fmt in FAST_FORMATS and output_format in (None, fmt) and not rechunk and utf8
-
-
-def text_dictionary(parser: BunsetsuParser) -> str:
-    """The tag scheme whose MeCab dictionary segments raw text for parser
-    (parser/formats/mecab_text.py): that of its training data, JUMAN's when the model does
-    not say (its features then read JUMAN's names)."""
-    return parser.tagset or "juman"
-
-
-def parse_bunsetsu_stream(parser: BunsetsuParser, stream: BinaryIO,
-                          more_ready: Callable[[], bool], out: IO, *, fmt: str = "knp",
-                          encoding: str = "utf-8", errors: str = "strict",
-                          rechunk: bool = False, output_format: str | None = None,
-                          name: str = "<stdin>", model_name: str = "the model",
-                          coverage: TagCoverage | None = None,
-                          progress: Callable[[int], object] | None = None) -> None:
-    """Parse every sentence of stream and write it to out with its new bunsetsu heads (and
-    bunsetsu lines where it had none, or all of them with rechunk). out takes bytes when
-    knp_fast_path(fmt, encoding, rechunk, output_format), else text; output_format: "knp" or
-    "cabocha" (default: OUTPUT_FORMAT[fmt]). errors: what a byte that is not valid in the
-    encoding does, "strict" (an error naming its line, after every sentence before it is
-    written) or "replace" (read as U+FFFD). coverage counts the parts of speech of the input;
-    progress(n) is told of each batch of n sentences."""
-    coverage = coverage if coverage is not None else parser.tag_coverage()
-    progress = progress or (lambda n: None)
-    output_format = output_format or OUTPUT_FORMAT[fmt]
-    if knp_fast_path(fmt, encoding, rechunk, output_format):
-        reader = KnpStreamParser(parser, name, model_name, coverage, encoding, errors, fmt)
-        flush = not is_regular_stream(out)
-
-        def write(data: bytes) -> None:
-            out.write(data)
-            if flush:
-                out.flush()
-
-        try:
-            reader.run(stream, more_ready, write, progress)
-        finally:
-            reader.close()
-        return
-    sentences = read_bunsetsu(stream, fmt, validate=False, encoding=encoding, name=name,
-                              allow_empty=True, errors=errors,
-                              dictionary=text_dictionary(parser))
-    if errors == "replace" and hasattr(out, "reconfigure"):
-        # U+FFFD in an encoding that lacks it (EUC-JP, Shift_JIS) is written as "?".
-        out.reconfigure(errors="replace")
-
-    def write_batch(batch: list[BunsetsuSentence], target: IO) -> None:
-        if any(not s.chunk_lines for s in batch) and not parser.can_chunk:
-            raise InputError(f"ja parse: {name}: sentences without bunsetsu lines need a "
-                             f"chunker, which {model_name} lacks")
-        target.write("".join(parsed_blocks(parser, batch, output_format, rechunk)))
-
-    def after_batch(batch: list[BunsetsuSentence]) -> None:
-        coverage.add(batch)
-        progress(len(batch))
-
-    write_batches(sentences, PARSE_BATCH, more_ready, out, write_batch, after_batch)
 
 
 class KnpStreamParser:
@@ -164,11 +100,12 @@ class KnpStreamParser:
 
     def run(self, stream: BinaryIO, more_ready: Callable[[], bool],
             write: Callable[[bytes | memoryview], Any],
-            progress: Callable[[int], object]) -> None:
+            progress: Callable[[int], object], first_line: int = 1) -> None:
+        """Parse everything stream gives, writing each batch as soon as it is parsed;
+        first_line numbers the stream's first line (a shard of a file)."""
         readinto = getattr(stream, "readinto1", None) or stream.readinto
         buffer = bytearray(BATCH_BYTES)
         filled = 0
-        first_line = 1
         while True:
             if filled == len(buffer):
                 buffer.extend(bytes(len(buffer)))

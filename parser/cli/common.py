@@ -141,8 +141,7 @@ def streamed(pipeline: Any) -> Callable[..., None]:
 
     def run(stream: BinaryIO, more_ready: Callable[[], bool], out: Any, name: str,
             progress: Callable[[int], object]) -> None:
-        pipeline.watchers.append(lambda batch: progress(len(batch)))
-        pipeline.stream(stream, more_ready, out, name)
+        pipeline.stream(stream, more_ready, out, name, progress=progress)
 
     return run
 

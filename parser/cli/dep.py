@@ -294,7 +294,7 @@ def run_parse(args: argparse.Namespace) -> int:
     reader = (TextReader(opened.text_tokenizer(), args.format, args.encoding) if text_input
               else ConllReader(args.format, args.encoding))
     writer = TreeWriter("conllu" if text_input else args.format, args.keep_deps)
-    pipeline = opened.pipeline(reader, writer, [coverage.add])
+    pipeline = opened.pipeline(reader, writer, coverage)
     code = parse_streams(args, coverage, streamed(pipeline))
     for line in pipeline.done():
         progress_log(args)(line)

@@ -7,12 +7,11 @@ import argparse
 import json
 import shlex
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import IO, BinaryIO
+from typing import Any, BinaryIO
 
 from features.errors import InputError
-from features.input_files import check_input_paths
+from features.input_files import check_input_paths, input_name
 from features.output_files import check_output_apart, check_output_path
 from parser.bunsetsu.config import (
     ALGORITHMS,
@@ -32,6 +31,7 @@ from parser.cli.common import (
     progress_log,
     settings_help,
     shows_progress,
+    streamed,
     subcommands,
     text_encoding,
     warn,
@@ -54,8 +54,6 @@ from parser.formats.bunsetsu_sniff import FORMAT_NAMES
 from parser.formats.knp_documents import document_paths
 from parser.formats.text_lines import ENCODING_ERRORS
 from parser.models.bundled import (
-    DEFAULT_JAPANESE_MODEL,
-    JAPANESE_MODEL_FOR_TAGSET,
     TEXT_TAGSET,
     bundled_japanese_name,
 )
@@ -219,15 +217,10 @@ def run_train(args: argparse.Namespace) -> int:
 
 
 def run_parse(args: argparse.Namespace) -> int:
-    from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
-    from parser.bunsetsu.stream_parsing import (
-        knp_fast_path,
-        parse_bunsetsu_stream,
-        text_dictionary,
-    )
     from parser.formats.bunsetsu_sniff import format_hint, sniff_input
-    from parser.formats.mecab_text import require_mecab
     from parser.formats.streaming import input_stream
+    from parser.pipeline.bunsetsu_service import japanese_model_file, open_japanese_parser
+    from parser.tokenize.mecab import require_mecab
 
     check_output_path(args.output)
     check_scale_out(args, "ja parse", args.encoding)
@@ -244,41 +237,31 @@ def run_parse(args: argparse.Namespace) -> int:
         sniffed = sniff_input(source, args.encoding, raw=True, more_ready=more_ready,
                               tagset=True)
         fmt = args.format or sniffed.format or "knp"
-        name = "<stdin>" if args.input == "-" else args.input
+        name = input_name(args.input)
         check_rechunk(fmt, args.rechunk)
         # (CaboCha's tabs stop raw text at its first morpheme line, with format_hint's words.)
         if args.format == "raw" and sniffed.format == "knp":
             warn(f"{name}: --format raw reads every line as a sentence of text, but this looks "
                  f"like {FORMAT_NAMES[sniffed.format]} (line {sniffed.line_number}: "
                  f"{sniffed.line[:40]!r})")
-        chosen = named or (None if args.model else input_model(fmt, sniffed.tagset))
-        if chosen:
-            args.model = bundled_model_path(chosen)
-            if not named and shows_progress(args):
-                log(f"{name}: {TAGSET_NAMES.get(sniffed.tagset, 'JUMAN')}'s parts of speech: "
-                    f"the bundled model {chosen}")
-        parser = BunsetsuParser.load(args.model)
+        path, chosen = japanese_model_file(args.model, fmt, sniffed.tagset)
+        if chosen and not named and shows_progress(args):
+            log(f"{name}: {TAGSET_NAMES.get(sniffed.tagset, 'JUMAN')}'s parts of speech: "
+                f"the bundled model {chosen}")
+        opened = open_japanese_parser(path)
         if fmt == "raw":
-            require_mecab(text_dictionary(parser))
-        if args.rechunk and not parser.can_chunk:
-            raise InputError(f"ja parse: {args.model} has no bunsetsu chunker (trained with "
+            require_mecab(opened.text_tagset)
+        if args.rechunk and not opened.model.can_chunk:
+            raise InputError(f"ja parse: {path} has no bunsetsu chunker (trained with "
                              "--no-chunker); --rechunk needs one")
-        coverage = parser.tag_coverage()
+        coverage = opened.model.tag_coverage()
         with format_hint(sniffed, fmt):
             if wants_scale_out(args):
-                return parse_in_shards(args, parser, coverage, fmt, sniffed.stream)
-
-            def parse(stream: BinaryIO, more_ready: Callable[[], bool], out: IO, name: str,
-                      progress: Callable[[int], object]) -> None:
-                parse_bunsetsu_stream(parser, stream, more_ready, out, fmt=fmt,
-                                      encoding=args.encoding, errors=args.encoding_errors,
-                                      rechunk=args.rechunk, name=name,
-                                      model_name=args.model, coverage=coverage,
-                                      progress=progress, output_format=args.output_format)
-
-            return parse_streams(args, coverage, parse,
-                                 binary=knp_fast_path(fmt, args.encoding, args.rechunk,
-                                                      args.output_format),
+                return parse_in_shards(args, opened, coverage, fmt, sniffed.stream)
+            pipeline = opened.pipeline(fmt, args.encoding, args.encoding_errors, args.rechunk,
+                                       args.output_format, coverage)
+            return parse_streams(args, coverage, streamed(pipeline),
+                                 binary=getattr(pipeline, "binary", False),
                                  stream=sniffed.stream)
 
 
@@ -289,38 +272,17 @@ def check_rechunk(fmt: str | None, rechunk: bool) -> None:
                          "has none (its sentences are always chunked)")
 
 
-def input_model(fmt: str, tagset: str) -> str:
-    """The bundled model that parses an input without --model: for raw text, the UniDic model
-    (MeCab with unidic-lite, the polyparse[mecab] extra); else the one trained on the
-    dictionary the input's first sentences are tagged with, JUMAN's when they do not tell."""
-    return JAPANESE_MODEL_FOR_TAGSET.get(TEXT_TAGSET if fmt == "raw" else tagset,
-                                         DEFAULT_JAPANESE_MODEL)
-
-
-def bundled_model_path(name: str) -> str:
-    """The file of a bundled Japanese model; InputError when this installation lacks it."""
-    from parser.models.bundled import bundled_japanese_model
-
-    found = bundled_japanese_model(name)
-    if found is None:
-        raise InputError(f"ja parse: this installation has no bundled Japanese model {name}; "
-                         "give --model FILE")
-    return str(found)
-
-
-def parse_in_shards(args: argparse.Namespace, parser: object, coverage: object, fmt: str,
+def parse_in_shards(args: argparse.Namespace, opened: Any, coverage: Any, fmt: str,
                     stream: BinaryIO) -> int:
     """`ja parse` with --workers, --scheduler or --output-dir (parser/scale_out), of the input
     already opened (stream, which reads it from its first byte) in the format fmt."""
-    from parser.scale_out.shard_tasks import JapaneseShardTask
-
-    task = JapaneseShardTask(fmt, args.encoding, args.rechunk, args.output_format, args.model,
-                             errors=args.encoding_errors)
+    task = opened.shard_task(fmt, args.encoding, args.rechunk, args.output_format,
+                             args.encoding_errors)
     settings = {"format": fmt, "encoding": args.encoding, "rechunk": args.rechunk,
                 "output_format": args.output_format}
-    run_in_shards(args, "ja parse", task, parser, args.model, fmt, settings,
+    run_in_shards(args, "ja parse", task, opened, opened.model_name, fmt, settings,
                   lambda result: coverage.add_counted(result.coverage), stream=stream)
-    warning = coverage.warning("<stdin>" if args.input == "-" else args.input)
+    warning = coverage.warning(input_name(args.input))
     if warning:
         warn(warning)
     return 0

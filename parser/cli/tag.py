@@ -7,9 +7,8 @@ import argparse
 import json
 import shlex
 import sys
-from collections.abc import Callable
 from functools import partial
-from typing import IO, BinaryIO
+from typing import BinaryIO
 
 from features.errors import InputError
 from features.input_files import check_input_paths, input_name, same_file
@@ -19,6 +18,7 @@ from parser.cli.common import (
     parse_streams,
     progress_log,
     read_hashed,
+    streamed,
     subcommands,
     text_encoding,
     warn,
@@ -201,21 +201,17 @@ def bundled_tagger_path(what: str) -> str:
 
 
 def run_tag(args: argparse.Namespace) -> int:
-    from parser.tagging.conll_files import tag_conll_stream
+    from parser.pipeline.pipeline import Pipeline
+    from parser.pipeline.word_stages import ConllReader, SentenceWriter, TagEvery
     from parser.tagging.tagger import Tagger
 
     check_output_path(args.output)
     check_input_paths([args.input, args.model])
     model = args.model or bundled_tagger_path("tag tag")
     check_output_apart(args.output, [args.input, model])
-    tagger = Tagger.load(model)
-
-    def tag(stream: BinaryIO, more_ready: Callable[[], bool], out: IO, name: str,
-            progress: Callable[[int], object]) -> None:
-        tag_conll_stream(tagger, stream, more_ready, out, fmt=args.format,
-                         encoding=args.encoding, name=name, progress=progress)
-
-    return parse_streams(args, _NoCoverage(), tag, desc="tagging")
+    pipeline = Pipeline(ConllReader(args.format, args.encoding), [TagEvery(Tagger.load(model))],
+                        SentenceWriter())
+    return parse_streams(args, _NoCoverage(), streamed(pipeline), desc="tagging")
 
 
 class _NoCoverage:

@@ -22,7 +22,7 @@ __all__ = ["BUNSETSU_FORMATS", "INPUT_FORMATS", "format_bunsetsu", "read_bunsets
 # The formats that hold bunsetsu (read and written).
 BUNSETSU_FORMATS = ("knp", "cabocha")
 # What a parse reads besides: MeCab's output (morphemes, no bunsetsu) and raw text (one
-# sentence a line, segmented by MeCab).
+# sentence a line, segmented by MeCab: parser/tokenize/japanese_text.py).
 INPUT_FORMATS = BUNSETSU_FORMATS + ("mecab", "raw")
 # The format a parse of each input format writes unless told.
 OUTPUT_FORMAT = {"knp": "knp", "cabocha": "cabocha", "mecab": "cabocha", "raw": "cabocha"}
@@ -37,12 +37,11 @@ def read_bunsetsu(
     allow_empty: bool = False,
     first_line: int = 1,
     errors: str = "strict",
-    dictionary: str = "unidic",
 ) -> Iterator[BunsetsuSentence]:
     """The sentences of a KNP (``fmt="knp"``) or CaboCha (``fmt="cabocha"``) file (an empty
-    one is an error unless allow_empty), or of MeCab's output (``"mecab"``) or raw text
-    (``"raw"``, parser/formats/raw_japanese.py, segmented by MeCab with the dictionary of the
-    tag scheme ``dictionary``), which have no bunsetsu; fmt None: KNP or CaboCha, as the
+    one is an error unless allow_empty), or of MeCab's output (``"mecab"``), which has no
+    bunsetsu (raw text is no format: MeCab segments it, parser/tokenize/japanese_text.py);
+    fmt None: KNP or CaboCha, as the
     input's first lines tell (parser/formats/bunsetsu_sniff.py; KNP when none does), the input
     read once. first_line numbers the input's first line (a later part of a file); errors:
     "strict" or "replace", what a byte that is not valid in the encoding does
@@ -50,12 +49,6 @@ def read_bunsetsu(
     if fmt is None or (fmt in ("knp", "cabocha", "mecab") and first_line == 1
                        and not hasattr(path, "read")):
         return _sniffed_sentences(path, fmt, validate, encoding, name, allow_empty, errors)
-    if fmt == "raw":
-        from parser.formats.mecab_text import MeCabTagger
-        from parser.formats.raw_japanese import read_raw_japanese
-
-        return read_raw_japanese(path, encoding=encoding, name=name, first_line=first_line,
-                                 errors=errors, tagger=MeCabTagger(dictionary))
     if fmt == "mecab":
         return read_mecab(path, encoding=encoding, name=name, allow_empty=allow_empty,
                           first_line=first_line, errors=errors)

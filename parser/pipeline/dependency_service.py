@@ -6,7 +6,6 @@ parse uses, nor which runtime settings a model takes: this module and the model 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -15,7 +14,7 @@ from features.errors import InputError
 from features.input_files import check_input_paths
 from parser.formats.conll import FORMATS
 from parser.pipeline.pipeline import Pipeline
-from parser.pipeline.stage import TAGS, TOKENS, Reader, Writer
+from parser.pipeline.stage import TAGS, TOKENS, Reader, Stage, Watch, Writer
 from parser.pipeline.word_stages import FillMissingTags, ParseTrees
 
 if TYPE_CHECKING:
@@ -92,7 +91,7 @@ class OpenedParser(ModelBytes):
     def from_bytes(cls, data: Buffer, source: str = "model bytes") -> OpenedParser:
         from parser.dependency.models import dependency_model_from_bytes
 
-        return cls(dependency_model_from_bytes(data, source), ParserFiles(source))
+        return cls(dependency_model_from_bytes(data, source), files=ParserFiles(source))
 
     def runtime_settings(self) -> dict[str, Any]:
         """The model's own (evaluation mode or beam width), the tagger's path (the bundled one
@@ -138,15 +137,17 @@ class OpenedParser(ModelBytes):
         return DependencyShardTask(fmt, encoding, keep_deps)
 
     def pipeline(self, reader: Reader | None = None, writer: Writer | None = None,
-                 watchers: list[Callable[[list[Any]], object]] | None = None) -> Pipeline:
+                 coverage: Any = None) -> Pipeline:
         """The stages of a parse (the tagger for words without UPOS, when there is one; the
-        parser) between reader and writer (None: sentences are given and returned)."""
-        stages = []
+        parser) between reader and writer (None: sentences are given and returned); coverage
+        (a TagCoverage) counts the tags the parser is given."""
+        stages: list[Stage] = []
         if self.files.tagger is not None:
             stages.append(FillMissingTags(self.load_tagger, self.files.tagger))
+        if coverage is not None:
+            stages.append(Watch(coverage.add))
         stages.append(ParseTrees(self.model))
-        given = frozenset({TOKENS, TAGS})
-        return Pipeline(reader, stages, writer, given, list(watchers or []))
+        return Pipeline(reader, stages, writer, frozenset({TOKENS, TAGS}))
 
 
 def open_parser(files: ParserFiles, load_given_tagger: bool = True,

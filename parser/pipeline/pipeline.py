@@ -9,7 +9,7 @@ before the next is read; on a list (the Python API), the stages run on it at onc
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import IO, Any, BinaryIO
 
 from parser.formats.streaming import write_batches
@@ -30,8 +30,6 @@ class Pipeline:
     stages: Sequence[Stage]
     writer: Writer | None = None
     given: frozenset[str] = frozenset()
-    # Told of each batch once it went through the stages (coverage counts, progress).
-    watchers: list[Callable[[list[Any]], object]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.stages = list(self.stages)
@@ -47,19 +45,25 @@ class Pipeline:
         self.layers = frozenset(layers)
 
     def run(self, batch: Iterable[Any]) -> list[Any]:
-        """The records through every stage, and told to the watchers."""
+        """The records through every stage."""
         records = list(batch)
         for stage in self.stages:
             records = stage(records)
-        for watch in self.watchers:
-            watch(records)
         return records
 
+    def write(self, records: list[Any], out: IO) -> None:
+        """Records that went through the stages, written by the writer."""
+        assert self.writer is not None
+        self.writer.write(records, out)
+
     def stream(self, stream: BinaryIO, more_ready: Callable[[], bool], out: IO, name: str,
-               first_line: int = 1) -> None:
+               first_line: int = 1, progress: Callable[[int], object] | None = None) -> None:
         """Read stream (named name in messages) with the reader, run each batch as it is ready
-        and write it to out (flushed after each batch unless out is a regular file)."""
+        and write it to out (flushed after each batch unless out is a regular file);
+        progress(n) is told of each batch of n records."""
         assert self.reader is not None and self.writer is not None
+        for stage in self.stages:
+            stage.begin(name)
         records = self.reader.read(stream, name, first_line)
         write = self.writer.write
 
@@ -67,7 +71,11 @@ class Pipeline:
             batch[:] = self.run(batch)
             write(batch, target)
 
-        write_batches(records, BATCH, more_ready, out, write_batch, lambda batch: None)
+        def after_batch(batch: list[Any]) -> None:
+            if progress is not None:
+                progress(len(batch))
+
+        write_batches(records, BATCH, more_ready, out, write_batch, after_batch)
 
     def done(self) -> list[str]:
         """What the stages say they did (closing log lines)."""

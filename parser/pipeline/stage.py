@@ -17,7 +17,7 @@ The layers:
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, BinaryIO, ClassVar, TextIO
 
 TEXT = "text"
@@ -38,11 +38,28 @@ class Stage:
     requires: ClassVar[frozenset[str]] = frozenset()
     provides: ClassVar[frozenset[str]] = frozenset()
 
+    def begin(self, source: str) -> None:
+        """Told the name of the input before its records come (for messages)."""
+
     def __call__(self, batch: list[Any]) -> list[Any]:
         raise NotImplementedError
 
     def done(self) -> str | None:
         return None
+
+
+class Watch(Stage):
+    """A stage that only looks: tells a batch to `see` (a coverage count, say) and passes it
+    on unchanged."""
+
+    name = "watch"
+
+    def __init__(self, see: Callable[[list[Any]], object]) -> None:
+        self.see = see
+
+    def __call__(self, batch: list[Any]) -> list[Any]:
+        self.see(batch)
+        return batch
 
 
 class Reader:

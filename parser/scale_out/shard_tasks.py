@@ -63,29 +63,27 @@ class DependencyShardTask:
         coverage = parser.model.tag_coverage()
         text = _text_output(output, self.encoding)
 
-        def count(batch: list[Any]) -> None:
-            result.records += len(batch)
+        def count(n: int) -> None:
+            result.records += n
 
         pipeline = parser.pipeline(ConllReader(self.fmt, self.encoding),
-                                   TreeWriter(self.fmt, self.keep_deps), [coverage.add, count])
+                                   TreeWriter(self.fmt, self.keep_deps), coverage)
         pipeline.stream(io.BytesIO(shard.data), lambda: True, text, shard.source,
-                        shard.first_line)
+                        shard.first_line, count)
         text.detach()
         result.coverage = coverage.counts()
 
 
 @dataclass(frozen=True)
 class JapaneseShardTask:
-    """`ja parse` of a shard: the KNP fast path (parser/bunsetsu/stream_parsing.py's
-    KnpStreamParser, its batch and last bytes given the shard's first line) or the Python
-    path (the sentences read with their line numbers, parsed and written as parse_bunsetsu_stream
-    writes them)."""
+    """`ja parse` of a shard: the pipeline of the opened Japanese parser
+    (parser/pipeline/bunsetsu_service.py; fused over the bytes for KNP and CaboCha in UTF-8)
+    on the shard's bytes, its first line numbered as in the whole input."""
 
     fmt: str = "knp"
     encoding: str = "utf-8"
     rechunk: bool = False
     output_format: str | None = None
-    model_name: str = "the model"
     # What a byte that is not valid in the encoding does: "strict" or "replace".
     errors: str = "strict"
 
@@ -93,52 +91,24 @@ class JapaneseShardTask:
         return run_task(self.fill, parser, shard)
 
     def fill(self, parser: Any, shard: Shard, output: io.BytesIO, result: ShardResult) -> None:
-        from parser.bunsetsu.stream_parsing import knp_fast_path
-        from parser.formats.bunsetsu import OUTPUT_FORMAT
-
-        coverage = parser.tag_coverage()
-        output_format = self.output_format or OUTPUT_FORMAT[self.fmt]
-        if knp_fast_path(self.fmt, self.encoding, self.rechunk, output_format):
-            result.records = self._fast_path(parser, shard, output, coverage)
+        coverage = parser.model.tag_coverage()
+        pipeline = parser.pipeline(self.fmt, self.encoding, self.errors, self.rechunk,
+                                   self.output_format, coverage)
+        if getattr(pipeline, "binary", False):
+            # One thread: the workers are the parallelism.
+            pipeline.threads = 1
+            out: Any = output
         else:
-            result.records = self._python_path(parser, shard, output, coverage, output_format)
+            out = _text_output(output, self.encoding)
+
+        def count(n: int) -> None:
+            result.records += n
+
+        pipeline.stream(io.BytesIO(shard.data), lambda: True, out, shard.source,
+                        shard.first_line, count)
+        if out is not output:
+            out.detach()
         result.coverage = coverage.counts()
-
-    def _fast_path(self, parser: Any, shard: Shard, output: io.BytesIO, coverage: Any) -> int:
-        from parser.bunsetsu.stream_parsing import KnpStreamParser
-
-        reader = KnpStreamParser(parser, shard.source, self.model_name, coverage, self.encoding,
-                                 self.errors, self.fmt)
-        # One thread: the workers are the parallelism.
-        reader.threads = 1
-        try:
-            used, n_lines, _ = reader.batch(memoryview(shard.data), shard.first_line,
-                                            output.write)
-            rest = shard.data[used:]
-            if rest or not reader.n_blocks:
-                reader.last_bytes(rest, shard.first_line + n_lines, output.write)
-        finally:
-            reader.close()
-        return reader.n_blocks
-
-    def _python_path(self, parser: Any, shard: Shard, output: io.BytesIO, coverage: Any,
-                     output_format: str) -> int:
-        from parser.bunsetsu.bunsetsu_files import parsed_blocks
-        from parser.bunsetsu.stream_parsing import text_dictionary
-        from parser.formats.bunsetsu import read_bunsetsu
-
-        sentences = list(read_bunsetsu(io.BytesIO(shard.data), self.fmt, validate=False,
-                                       encoding=self.encoding, name=shard.source,
-                                       allow_empty=True, first_line=shard.first_line,
-                                       errors=self.errors,
-                                       dictionary=text_dictionary(parser)))
-        if any(not s.chunk_lines for s in sentences) and not parser.can_chunk:
-            raise InputError(f"ja parse: {shard.source}: sentences without bunsetsu lines need "
-                             f"a chunker, which {self.model_name} lacks")
-        coverage.add(sentences)
-        text = "".join(parsed_blocks(parser, sentences, output_format, self.rechunk))
-        output.write(text.encode(self.encoding))
-        return len(sentences)
 
 
 @dataclass(frozen=True)

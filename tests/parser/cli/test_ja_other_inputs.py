@@ -80,7 +80,7 @@ def test_the_model_chosen_for_ipadic_is_not_the_jumans():
     and otherwise than the JUMAN model, whose features read other names."""
     pytest.importorskip("fugashi")
     pytest.importorskip("ipadic")
-    from parser.formats.mecab_text import MeCabTagger
+    from parser.tokenize.mecab import MeCabTagger
 
     tagger = MeCabTagger("ipadic")
     text = "".join("\n".join(tagger.morpheme_lines(sentence)) + "\nEOS\n" for sentence in (

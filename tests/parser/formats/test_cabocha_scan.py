@@ -17,6 +17,7 @@ from parser.formats.cabocha import UNIDIC_ONLY_POS, format_cabocha, read_cabocha
 from parser.formats.cabocha_scan import TAGSETS, scan_cabocha
 from parser.formats.knp_scan import KnpLexicon
 from parser.models.bundled import bundled_japanese_model
+from parser.tokenize.japanese_text import read_raw_japanese
 from tests.parser.formats import test_cabocha, test_mecab_input
 from tests.parser.formats.test_knp import SMALL
 
@@ -80,7 +81,9 @@ def with_bunsetsu(text: str, fmt: str) -> str:
     """text (MeCab's or raw) written by polyparse's CaboCha writer, every two morphemes a
     bunsetsu."""
     out = []
-    for sentence in read_bunsetsu(io.StringIO(text), fmt):
+    sentences = (read_raw_japanese(io.StringIO(text)) if fmt == "raw"
+                 else read_bunsetsu(io.StringIO(text), fmt))
+    for sentence in sentences:
         n = len(sentence.surface)
         starts = list(range(0, n, 2))
         out.append(format_bunsetsu(sentence, [*range(1, len(starts)), -1], None, starts,

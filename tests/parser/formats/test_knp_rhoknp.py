@@ -14,6 +14,7 @@ import pytest
 from parser.formats.bunsetsu import format_bunsetsu, read_bunsetsu
 from parser.formats.knp import format_knp, read_knp
 from parser.formats.knp_scan import KnpLexicon, scan_knp
+from parser.tokenize.japanese_text import read_raw_japanese
 from tests.parser.cli.user_runs import POLYPARSE
 from tests.parser.formats import test_cabocha, test_mecab_input
 from tests.parser.formats.test_knp import MORPHEMES_ONLY, SMALL
@@ -123,7 +124,7 @@ def test_knp_from_mecab(name: str) -> None:
 def test_knp_from_raw_text(text: str) -> None:
     pytest.importorskip("fugashi")
     pytest.importorskip("unidic_lite")
-    sentences = list(read_bunsetsu(io.StringIO(text + "\n"), "raw"))
+    sentences = list(read_raw_japanese(io.StringIO(text + "\n")))
     written = converted(sentences)
     assert_rhoknp_reads(written)
     (theirs,) = rhoknp.Document.from_knp(written).sentences

@@ -84,7 +84,7 @@ def _fugashi_output(args: str | None) -> str:
     fugashi = pytest.importorskip("fugashi")
     if args is None:
         pytest.importorskip("unidic_lite")
-        from parser.formats.mecab_text import MeCabTagger
+        from parser.tokenize.mecab import MeCabTagger
 
         return "\n".join(MeCabTagger().morpheme_lines(SENTENCE)) + "\nEOS\n"
     return fugashi.GenericTagger(args).parse(SENTENCE) + "\n"

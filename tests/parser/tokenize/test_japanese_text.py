@@ -17,7 +17,7 @@ from parser.formats.knp import read_knp
 pytest.importorskip("fugashi")
 pytest.importorskip("unidic_lite")
 
-from parser.formats.raw_japanese import read_raw_japanese  # noqa: E402
+from parser.tokenize.japanese_text import read_raw_japanese  # noqa: E402
 
 TEXTS = ["太郎は花子が読んでいる本を次郎に渡した。", " Apple 社の　iPhone は  ", "", "ａ,b\"c\"",
          "  "]

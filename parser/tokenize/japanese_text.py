@@ -1,6 +1,7 @@
-"""Japanese raw text, one sentence a line, read as sentences of morphemes.
+"""Japanese raw text, one sentence a line, cut into sentences of morphemes: the tokenize stage
+of Japanese (the pipeline's reader of text, parser/pipeline/bunsetsu_stages.py).
 
-Each line is segmented and tagged by MeCab (parser/formats/mecab_text.py; UniDic unless the
+Each line is segmented and tagged by MeCab (parser/tokenize/mecab.py; UniDic unless the
 dictionary of another tag scheme is asked for) and becomes a ``BunsetsuSentence`` without
 bunsetsu, as if MeCab's output had been read as CaboCha (its lines are the morpheme lines and
 ``EOS``), so that the chunker makes its bunsetsu and the parser its heads, and it is written
@@ -16,8 +17,8 @@ from typing import BinaryIO, TextIO
 
 from parser.formats.bunsetsu_sentence import BunsetsuFormatError, BunsetsuSentence, input_source
 from parser.formats.cabocha import read_cabocha_block
-from parser.formats.mecab_text import MeCabTagger
 from parser.formats.text_lines import line_chunks
+from parser.tokenize.mecab import MeCabTagger
 
 __all__ = ["read_raw_japanese"]
 

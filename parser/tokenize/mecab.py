@@ -1,6 +1,6 @@
 """Japanese raw text to morphemes: MeCab through fugashi, with the dictionary of a tag scheme.
 
-Each tag scheme the readers know (parser/formats/cabocha.py) is written by one MeCab dictionary
+Each tag scheme the readers know (parser/formats/tag_schemes.py, parser/formats/cabocha.py) is written by one MeCab dictionary
 packaged for Python: UniDic by unidic-lite (the optional extra `polyparse[mecab]`), IPAdic by
 ipadic, JUMAN's parts of speech by jumandic. Each morpheme becomes a CaboCha / MeCab line
 ``surface<TAB>features``, the features being MeCab's comma-separated fields as that dictionary
