@@ -12,55 +12,116 @@ tokens (a model without one: always). Sentences: in each region, after each toke
 the sentence classifier decides whether the sentence ends; the region's last token ends one.
 """
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
+from libc.stdlib cimport free, malloc
 
 import numpy as np
 
-from features.key_index cimport KeyIndex, KeySlots, slots_get
+from features.key_index cimport mix64
 from parser.segmentation.boundary_templates cimport (
     MAX_KEYS,
     N_GAP_KEYS,
     N_INNER_KEYS,
     N_SENTENCE_KEYS,
+    Ngrams,
     TokenSpans,
     TokenTable,
     gap_keys,
     inner_keys,
+    ngrams_alloc,
+    ngrams_fill,
+    ngrams_free,
     sentence_keys,
 )
 from parser.segmentation.text_units cimport CHAR, GAP, TextUnits, Units
 
 
+cdef struct WeightSlot:
+    uint64_t key
+    double weight
+
+
+cdef uint64_t EMPTY = 0xFFFFFFFFFFFFFFFF
+
+
+cdef extern from *:
+    void __builtin_prefetch(const void* address) noexcept nogil
+
+
 cdef class LinearWeights:
     """A linear classifier as explicit weights: key -> weight (float32), and a bias; the score
-    of a row of keys is the bias plus the weights of the keys it knows (summed in float64)."""
+    of a row of keys is the bias plus the weights of the keys it knows (summed in float64).
 
-    cdef readonly KeyIndex index
+    The weights live in an open-addressing table of (key, weight) slots (linear probing from
+    mix64 of the key, at most half full), so that a key costs one cache line, not the three of
+    a KeyIndex and a weight array."""
+
     cdef readonly object keys, weights
     cdef readonly double bias
-    cdef KeySlots slots
-    cdef const float* w
+    cdef WeightSlot* slots
+    cdef uint64_t mask
+
+    def __cinit__(self):
+        self.slots = NULL
 
     def __init__(self, keys, weights, double bias):
         self.keys = np.ascontiguousarray(keys, dtype=np.uint64)
-        weights = np.ascontiguousarray(weights, dtype=np.float32)
-        if self.keys.ndim != 1 or weights.shape != self.keys.shape:
+        self.weights = np.ascontiguousarray(weights, dtype=np.float32)
+        if self.keys.ndim != 1 or self.weights.shape != self.keys.shape:
             raise ValueError("keys and weights need one entry each per feature")
-        self.index = KeyIndex.from_keys(self.keys)
-        self.slots = self.index.slots()
-        # One entry more: a sentinel, so that the array is never empty.
-        self.weights = np.append(weights, np.float32(0))
+        cdef const uint64_t[::1] k = self.keys
         cdef const float[::1] w = self.weights
-        self.w = &w[0]
+        cdef Py_ssize_t n = k.shape[0], j
+        cdef uint64_t size = 16, i
+        while size < <uint64_t>(2 * n):
+            size <<= 1
+        self.slots = <WeightSlot*>malloc(size * sizeof(WeightSlot))
+        if self.slots == NULL:
+            raise MemoryError()
+        self.mask = size - 1
+        for i in range(size):
+            self.slots[i].key = EMPTY
+            self.slots[i].weight = 0.0
+        for j in range(n):
+            if k[j] == EMPTY:
+                raise ValueError(f"key {k[j]} is reserved")
+            i = mix64(k[j]) & self.mask
+            while self.slots[i].key != EMPTY:
+                if self.slots[i].key == k[j]:
+                    raise ValueError(f"duplicate key {k[j]} at position {j}")
+                i = (i + 1) & self.mask
+            self.slots[i].key = k[j]
+            self.slots[i].weight = w[j]
         self.bias = bias
+
+    def __dealloc__(self):
+        free(self.slots)
 
     cdef inline double score(self, const uint64_t* keys, int n) noexcept nogil:
         cdef double total = self.bias
+        cdef int done = 0
+        while done < n:
+            total = self._add(total, keys + done, n - done if n - done < MAX_KEYS else MAX_KEYS)
+            done += MAX_KEYS
+        return total
+
+    cdef inline double _add(self, double total, const uint64_t* keys, int n) noexcept nogil:
+        # total plus the weights of at most MAX_KEYS keys, in their order: their slots are
+        # fetched at once, then read.
         cdef int k
-        cdef int32_t found
+        cdef uint64_t i, key
+        cdef const WeightSlot* slots = self.slots
+        cdef uint64_t start[MAX_KEYS]
         for k in range(n):
-            found = slots_get(&self.slots, keys[k])
-            if found >= 0:
-                total += self.w[found]
+            start[k] = mix64(keys[k]) & self.mask
+            __builtin_prefetch(&slots[start[k]])
+        for k in range(n):
+            key = keys[k]
+            i = start[k]
+            while slots[i].key != EMPTY:
+                if slots[i].key == key:
+                    total += slots[i].weight
+                    break
+                i = (i + 1) & self.mask
         return total
 
     def scores(self, keys) -> np.ndarray:
@@ -80,6 +141,13 @@ def _regions(regions) -> np.ndarray:
     if found.size and np.any(found[:, 1] < found[:, 0]):
         raise ValueError("every region needs first <= last")
     return found
+
+
+cdef Py_ssize_t _longest(const int64_t[:, ::1] r) noexcept:
+    cdef Py_ssize_t k, longest = 0
+    for k in range(r.shape[0]):
+        longest = max(longest, r[k, 1] - r[k, 0] + 1)
+    return longest
 
 
 cdef inline void end_token(int64_t* first, int64_t* last, Py_ssize_t* m, Py_ssize_t ts,
@@ -107,16 +175,19 @@ def decode_tokens(TextUnits units, regions, LinearWeights inner, LinearWeights g
     cdef bint split, with_gaps = gap is not None
     if r.shape[0] and (r[0, 0] < 0 or r[r.shape[0] - 1, 1] >= n):
         raise ValueError("regions lie outside the text's units")
+    cdef Ngrams g
+    ngrams_alloc(&g, _longest(r))
     with nogil:
         for k in range(r.shape[0]):
             lo = r[k, 0]
             hi = r[k, 1]
+            ngrams_fill(&g, u, lo, hi)
             ts = lo
             chunks = 1
             for i in range(lo + 1, hi + 1):
                 if u.kind[i] == CHAR:
                     if u.kind[i - 1] == CHAR:
-                        nk = inner_keys(u, i, ts, lo, hi, keys)
+                        nk = inner_keys(u, &g, i, ts, keys)
                         if inner.score(keys, nk) > 0:
                             end_token(&first[0], &last[0], &m, ts, i - 1)
                             ts = i
@@ -124,7 +195,7 @@ def decode_tokens(TextUnits units, regions, LinearWeights inner, LinearWeights g
                 else:
                     split = True
                     if with_gaps:
-                        nk = gap_keys(u, i, ts, chunks, lo, hi, keys)
+                        nk = gap_keys(u, &g, i, ts, chunks, keys)
                         split = gap.score(keys, nk) > 0
                     if split:
                         end_token(&first[0], &last[0], &m, ts, i - 1)
@@ -134,6 +205,7 @@ def decode_tokens(TextUnits units, regions, LinearWeights inner, LinearWeights g
                         chunks += 1
             end_token(&first[0], &last[0], &m, ts, hi)
             offsets[k + 1] = m
+    ngrams_free(&g)
     return first_out[:m], last_out[:m], offsets_out
 
 
@@ -181,9 +253,9 @@ def token_training_rows(TextUnits units, regions, gold, bint with_gaps):
     character unit i, or when gap unit i separates tokens; the last three are the gold tokens
     as decode_tokens gives tokens."""
     cdef const int64_t[:, ::1] r = _regions(regions)
-    cdef const uint8_t[::1] g = np.ascontiguousarray(gold, dtype=np.uint8)
+    cdef const uint8_t[::1] labels = np.ascontiguousarray(gold, dtype=np.uint8)
     cdef Py_ssize_t n = len(units)
-    if g.shape[0] < n:
+    if labels.shape[0] < n:
         raise ValueError("gold needs one entry per unit")
     if r.shape[0] and (r[0, 0] < 0 or r[r.shape[0] - 1, 1] >= n):
         raise ValueError("regions lie outside the text's units")
@@ -212,28 +284,31 @@ def token_training_rows(TextUnits units, regions, gold, bint with_gaps):
     cdef int64_t[::1] last = last_out
     cdef int64_t[::1] offsets = offsets_out
     cdef Py_ssize_t a = 0, b = 0
+    cdef Ngrams g
+    ngrams_alloc(&g, _longest(r))
     with nogil:
         for k in range(r.shape[0]):
             lo = r[k, 0]
             hi = r[k, 1]
+            ngrams_fill(&g, u, lo, hi)
             ts = lo
             chunks = 1
             for i in range(lo + 1, hi + 1):
                 if u.kind[i] == CHAR:
                     if u.kind[i - 1] == CHAR:
-                        inner_keys(u, i, ts, lo, hi, &inner_keys_view[a, 0])
-                        inner_labels[a] = g[i]
+                        inner_keys(u, &g, i, ts, &inner_keys_view[a, 0])
+                        inner_labels[a] = labels[i]
                         a += 1
-                        if g[i]:
+                        if labels[i]:
                             end_token(&first[0], &last[0], &m, ts, i - 1)
                             ts = i
                             chunks = 1
                 else:
                     if with_gaps:
-                        gap_keys(u, i, ts, chunks, lo, hi, &gap_keys_view[b, 0])
-                        gap_labels[b] = g[i]
+                        gap_keys(u, &g, i, ts, chunks, &gap_keys_view[b, 0])
+                        gap_labels[b] = labels[i]
                         b += 1
-                    if g[i] or not with_gaps:
+                    if labels[i] or not with_gaps:
                         end_token(&first[0], &last[0], &m, ts, i - 1)
                         ts = i + 1
                         chunks = 1
@@ -241,6 +316,7 @@ def token_training_rows(TextUnits units, regions, gold, bint with_gaps):
                         chunks += 1
             end_token(&first[0], &last[0], &m, ts, hi)
             offsets[k + 1] = m
+    ngrams_free(&g)
     return (inner_out, inner_labels_out, gap_out, gap_labels_out, first_out[:m], last_out[:m],
             offsets_out)
 

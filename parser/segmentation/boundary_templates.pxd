@@ -24,10 +24,27 @@ cdef struct TokenSpans:
     const uint64_t* prefix3
 
 
-cdef int inner_keys(const Units* u, Py_ssize_t i, Py_ssize_t ts, Py_ssize_t lo,
-                    Py_ssize_t hi, uint64_t* out) noexcept nogil
-cdef int gap_keys(const Units* u, Py_ssize_t i, Py_ssize_t ts, Py_ssize_t chunks,
-                  Py_ssize_t lo, Py_ssize_t hi, uint64_t* out) noexcept nogil
+cdef struct Ngrams:
+    # Hashes of the unigrams, bigrams and trigrams of values (v) and classes (c) that start at
+    # each unit of a region lo..hi read with three EDGE units on either side: entry k stands for
+    # unit lo - 3 + k (hi - lo + 7 entries).
+    Py_ssize_t lo
+    Py_ssize_t hi
+    uint64_t* uni_v
+    uint64_t* bi_v
+    uint64_t* tri_v
+    uint64_t* uni_c
+    uint64_t* bi_c
+    uint64_t* tri_c
+
+
+cdef int ngrams_alloc(Ngrams* g, Py_ssize_t longest) except -1 nogil
+cdef void ngrams_free(Ngrams* g) noexcept nogil
+cdef void ngrams_fill(Ngrams* g, const Units* u, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil
+cdef int inner_keys(const Units* u, const Ngrams* g, Py_ssize_t i, Py_ssize_t ts,
+                    uint64_t* out) noexcept nogil
+cdef int gap_keys(const Units* u, const Ngrams* g, Py_ssize_t i, Py_ssize_t ts,
+                  Py_ssize_t chunks, uint64_t* out) noexcept nogil
 cdef int sentence_keys(const Units* u, const TokenSpans* s, Py_ssize_t t, Py_ssize_t st,
                        Py_ssize_t r0, Py_ssize_t r1, uint64_t* out) noexcept nogil
 cdef void token_hashes(const Units* u, Py_ssize_t first, Py_ssize_t last, uint64_t* whole,

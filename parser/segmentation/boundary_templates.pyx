@@ -28,6 +28,7 @@ EDGE_VALUE and EDGE_CLASS, so that a text gives the same decisions whether its p
 segmented together or one by one.
 """
 from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc
 
 import numpy as np
 
@@ -89,64 +90,108 @@ cdef inline uint64_t edge_hash() noexcept nogil:
     return combine(SEED, EDGE_VALUE)
 
 
-cdef int window_keys(const uint64_t* v, const uint64_t* c, int base,
-                     uint64_t* out) noexcept nogil:
-    """Unigrams, bigrams and trigrams of six values v and classes c (three either side of the
-    boundary): 30 keys, templates base .. base + 29."""
-    cdef int k, n = 0
-    for k in range(6):
-        out[n] = make_key(base + n, one(v[k]))
-        n += 1
-    for k in range(5):
-        out[n] = make_key(base + n, two(v[k], v[k + 1]))
-        n += 1
-    for k in range(4):
-        out[n] = make_key(base + n, three(v[k], v[k + 1], v[k + 2]))
-        n += 1
-    for k in range(6):
-        out[n] = make_key(base + n, one(c[k]))
-        n += 1
-    for k in range(5):
-        out[n] = make_key(base + n, two(c[k], c[k + 1]))
-        n += 1
-    for k in range(4):
-        out[n] = make_key(base + n, three(c[k], c[k + 1], c[k + 2]))
-        n += 1
-    return n
+cdef int ngrams_alloc(Ngrams* g, Py_ssize_t longest) except -1 nogil:
+    """Room for the n-grams of regions of up to `longest` units."""
+    cdef Py_ssize_t size = longest + 7
+    cdef uint64_t* block = <uint64_t*>malloc(6 * size * sizeof(uint64_t))
+    if block == NULL:
+        with gil:
+            raise MemoryError()
+    g.uni_v = block
+    g.bi_v = block + size
+    g.tri_v = block + 2 * size
+    g.uni_c = block + 3 * size
+    g.bi_c = block + 4 * size
+    g.tri_c = block + 5 * size
+    return 0
 
 
-cdef inline void window(const Units* u, const Py_ssize_t* positions, Py_ssize_t lo,
-                        Py_ssize_t hi, uint64_t* v, uint64_t* c) noexcept nogil:
-    cdef int k
-    cdef Py_ssize_t p
-    for k in range(6):
-        p = positions[k]
-        if p < lo or p > hi:
-            v[k] = EDGE_VALUE
-            c[k] = EDGE_CLASS
-        else:
-            v[k] = u.value[p]
-            c[k] = u.klass[p]
+cdef void ngrams_free(Ngrams* g) noexcept nogil:
+    free(g.uni_v)
+    g.uni_v = NULL
 
 
-cdef int inner_keys(const Units* u, Py_ssize_t i, Py_ssize_t ts, Py_ssize_t lo,
-                    Py_ssize_t hi, uint64_t* out) noexcept nogil:
-    """Keys of the boundary before character unit i (unit i - 1 a character too); the token
-    so far starts at unit ts."""
-    cdef Py_ssize_t positions[6]
-    cdef uint64_t v[6]
-    cdef uint64_t c[6]
-    cdef int k
-    for k in range(6):
-        positions[k] = i - 3 + k
-    window(u, positions, lo, hi, v, c)
-    cdef int n = window_keys(v, c, INNER_BASE, out)
+cdef inline uint64_t value_at(const Units* u, Py_ssize_t p, Py_ssize_t lo,
+                              Py_ssize_t hi) noexcept nogil:
+    return u.value[p] if lo <= p <= hi else EDGE_VALUE
+
+
+cdef inline uint64_t class_at(const Units* u, Py_ssize_t p, Py_ssize_t lo,
+                              Py_ssize_t hi) noexcept nogil:
+    return u.klass[p] if lo <= p <= hi else EDGE_CLASS
+
+
+cdef void ngrams_fill(Ngrams* g, const Units* u, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
+    """The n-grams of region lo..hi: two(a, b) = combine(one(a), b), three(a, b, c) =
+    combine(two(a, b), c), so each position costs three steps for values and three for
+    classes."""
+    cdef Py_ssize_t k, size = hi - lo + 7
+    g.lo = lo
+    g.hi = hi
+    for k in range(size):
+        g.uni_v[k] = one(value_at(u, lo - 3 + k, lo, hi))
+        g.uni_c[k] = one(class_at(u, lo - 3 + k, lo, hi))
+    for k in range(size - 1):
+        g.bi_v[k] = combine(g.uni_v[k], value_at(u, lo - 2 + k, lo, hi))
+        g.bi_c[k] = combine(g.uni_c[k], class_at(u, lo - 2 + k, lo, hi))
+    for k in range(size - 2):
+        g.tri_v[k] = combine(g.bi_v[k], value_at(u, lo - 1 + k, lo, hi))
+        g.tri_c[k] = combine(g.bi_c[k], class_at(u, lo - 1 + k, lo, hi))
+
+
+cdef int inner_window(const Ngrams* g, Py_ssize_t k0, int base, const uint64_t* uni,
+                      const uint64_t* bi, const uint64_t* tri, uint64_t* out) noexcept nogil:
+    """Six unigrams, five bigrams and four trigrams from entry k0 on: 15 keys."""
+    cdef int j
+    for j in range(6):
+        out[j] = make_key(base + j, uni[k0 + j])
+    for j in range(5):
+        out[6 + j] = make_key(base + 6 + j, bi[k0 + j])
+    for j in range(4):
+        out[11 + j] = make_key(base + 11 + j, tri[k0 + j])
+    return 15
+
+
+cdef int gap_window(const Ngrams* g, Py_ssize_t k0, int base, const uint64_t* uni,
+                    const uint64_t* bi, const uint64_t* tri, uint64_t after,
+                    uint64_t after2, uint64_t* out) noexcept nogil:
+    """The n-grams of the units around a gap (entry k0 + 3), the gap left out; after and
+    after2 are the value (or class) of the two units after it: 15 keys."""
+    cdef uint64_t left = uni[k0 + 2]
+    out[0] = make_key(base + 0, uni[k0])
+    out[1] = make_key(base + 1, uni[k0 + 1])
+    out[2] = make_key(base + 2, left)
+    out[3] = make_key(base + 3, uni[k0 + 4])
+    out[4] = make_key(base + 4, uni[k0 + 5])
+    out[5] = make_key(base + 5, uni[k0 + 6])
+    out[6] = make_key(base + 6, bi[k0])
+    out[7] = make_key(base + 7, bi[k0 + 1])
+    out[8] = make_key(base + 8, combine(left, after))
+    out[9] = make_key(base + 9, bi[k0 + 4])
+    out[10] = make_key(base + 10, bi[k0 + 5])
+    out[11] = make_key(base + 11, tri[k0])
+    out[12] = make_key(base + 12, combine(bi[k0 + 1], after))
+    out[13] = make_key(base + 13, combine(combine(left, after), after2))
+    out[14] = make_key(base + 14, tri[k0 + 4])
+    return 15
+
+
+cdef int inner_keys(const Units* u, const Ngrams* g, Py_ssize_t i, Py_ssize_t ts,
+                    uint64_t* out) noexcept nogil:
+    """Keys of the boundary before character unit i (unit i - 1 a character too) of the
+    region of g; the token so far starts at unit ts."""
+    cdef Py_ssize_t k0 = i - g.lo
+    cdef int n = inner_window(g, k0, INNER_BASE, g.uni_v, g.bi_v, g.tri_v, out)
+    n += inner_window(g, k0, INNER_BASE + n, g.uni_c, g.bi_c, g.tri_c, out + n)
+    cdef uint64_t next_value = u.value[i]
+    cdef uint64_t class_before = u.klass[i - 1]
+    cdef uint64_t next_class = u.klass[i]
     cdef Py_ssize_t length = i - ts
     cdef uint64_t so_far = (hash_values(u.value, ts, i - 1) if length <= MAX_INNER_TOKEN
                             else long_marker())
     out[n] = make_key(INNER_BASE + n, so_far)
     n += 1
-    out[n] = make_key(INNER_BASE + n, combine(so_far, v[3]))
+    out[n] = make_key(INNER_BASE + n, combine(so_far, next_value))
     n += 1
     cdef Py_ssize_t chunk_last = u.chunk_last[i]
     cdef Py_ssize_t chunk_first = u.chunk_first[i]
@@ -155,7 +200,7 @@ cdef int inner_keys(const Units* u, Py_ssize_t i, Py_ssize_t ts, Py_ssize_t lo,
                       else long_marker())
     n += 1
     out[n] = make_key(INNER_BASE + n, three(length if length < MAX_INNER_TOKEN
-                                            else MAX_INNER_TOKEN, c[2], c[3]))
+                                            else MAX_INNER_TOKEN, class_before, next_class))
     n += 1
     out[n] = make_key(INNER_BASE + n,
                       combine(u.chunk_hash[i], i - chunk_first)
@@ -179,21 +224,16 @@ cdef inline uint64_t chunk_after(const Units* u, Py_ssize_t p, Py_ssize_t hi) no
     return u.chunk_hash[gap + 1]
 
 
-cdef int gap_keys(const Units* u, Py_ssize_t i, Py_ssize_t ts, Py_ssize_t chunks,
-                  Py_ssize_t lo, Py_ssize_t hi, uint64_t* out) noexcept nogil:
-    """Keys of gap unit i (between characters); the token so far starts at unit ts and holds
-    this many chunks."""
-    cdef Py_ssize_t positions[6]
-    positions[0] = i - 3
-    positions[1] = i - 2
-    positions[2] = i - 1
-    positions[3] = i + 1
-    positions[4] = i + 2
-    positions[5] = i + 3
-    cdef uint64_t v[6]
-    cdef uint64_t c[6]
-    window(u, positions, lo, hi, v, c)
-    cdef int n = window_keys(v, c, GAP_BASE, out)
+cdef int gap_keys(const Units* u, const Ngrams* g, Py_ssize_t i, Py_ssize_t ts,
+                  Py_ssize_t chunks, uint64_t* out) noexcept nogil:
+    """Keys of gap unit i (between characters) of the region of g; the token so far starts
+    at unit ts and holds this many chunks."""
+    cdef Py_ssize_t lo = g.lo, hi = g.hi
+    cdef Py_ssize_t k0 = i - lo
+    cdef int n = gap_window(g, k0, GAP_BASE, g.uni_v, g.bi_v, g.tri_v, u.value[i + 1],
+                            value_at(u, i + 2, lo, hi), out)
+    n += gap_window(g, k0, GAP_BASE + n, g.uni_c, g.bi_c, g.tri_c, u.klass[i + 1],
+                    class_at(u, i + 2, lo, hi), out + n)
     cdef uint64_t p1 = u.chunk_hash[i - 1]
     cdef uint64_t n1 = u.chunk_hash[i + 1]
     cdef uint64_t p2 = chunk_before(u, i - 1, lo)
@@ -213,7 +253,8 @@ cdef int gap_keys(const Units* u, Py_ssize_t i, Py_ssize_t ts, Py_ssize_t chunks
     out[n + 1] = make_key(GAP_BASE + n + 1, two(so_far, n1))
     out[n + 2] = make_key(GAP_BASE + n + 2, one(p2))
     out[n + 3] = make_key(GAP_BASE + n + 3, one(n2))
-    out[n + 4] = make_key(GAP_BASE + n + 4, three(chunks if chunks < 4 else 4, c[2], c[3]))
+    out[n + 4] = make_key(GAP_BASE + n + 4, three(chunks if chunks < 4 else 4,
+                                                  u.klass[i - 1], u.klass[i + 1]))
     return n + 5
 
 
@@ -362,7 +403,13 @@ def inner_keys_at(TextUnits units, Py_ssize_t i, Py_ssize_t ts, Py_ssize_t lo,
         raise ValueError("an inner boundary lies between two character units of the region")
     out = np.zeros(MAX_KEYS, dtype=np.uint64)
     cdef uint64_t[::1] o = out
-    return out[:inner_keys(&units.units, i, ts, lo, hi, &o[0])]
+    cdef Ngrams g
+    cdef int n
+    ngrams_alloc(&g, hi - lo + 1)
+    ngrams_fill(&g, &units.units, lo, hi)
+    n = inner_keys(&units.units, &g, i, ts, &o[0])
+    ngrams_free(&g)
+    return out[:n]
 
 
 def gap_keys_at(TextUnits units, Py_ssize_t i, Py_ssize_t ts, Py_ssize_t lo,
@@ -374,7 +421,13 @@ def gap_keys_at(TextUnits units, Py_ssize_t i, Py_ssize_t ts, Py_ssize_t lo,
     cdef Py_ssize_t chunks = 1 + int(np.count_nonzero(units.kind[ts:i] == GAP))
     out = np.zeros(MAX_KEYS, dtype=np.uint64)
     cdef uint64_t[::1] o = out
-    return out[:gap_keys(&units.units, i, ts, chunks, lo, hi, &o[0])]
+    cdef Ngrams g
+    cdef int n
+    ngrams_alloc(&g, hi - lo + 1)
+    ngrams_fill(&g, &units.units, lo, hi)
+    n = gap_keys(&units.units, &g, i, ts, chunks, &o[0])
+    ngrams_free(&g)
+    return out[:n]
 
 
 def sentence_keys_at(TextUnits units, TokenTable tokens, Py_ssize_t t, Py_ssize_t st,

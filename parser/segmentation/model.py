@@ -74,7 +74,7 @@ class SegmenterModel(ModelBytes):
                 continue
             header[f"{name}_bias"] = weights.bias
             arrays[f"{name}_keys"] = weights.keys
-            arrays[f"{name}_weights"] = weights.weights[:-1]
+            arrays[f"{name}_weights"] = weights.weights
         splitter = segmenter.splitter
         arrays.update(string_arrays("multiword_table", [
             _SEPARATOR.join((token, *words)) for token, words in sorted(splitter.table.items())]))
@@ -84,7 +84,7 @@ class SegmenterModel(ModelBytes):
         if context is not None:
             header["context_bias"] = context.weights.bias
             arrays["context_keys"] = context.weights.keys
-            arrays["context_weights"] = context.weights.weights[:-1]
+            arrays["context_weights"] = context.weights.weights
             arrays.update(string_arrays("multiword_context", [
                 _SEPARATOR.join((token, *words))
                 for token, words in sorted(context.analyses.items())]))

@@ -55,7 +55,9 @@ class MultiwordSplitter:
         self.rules = {suffix: tuple(words) for suffix, words in rules.items()}
         self.context = context
         self._max_suffix = max(map(len, self.rules), default=0)
-        self._cache: dict[str, list[str]] = {}
+        # token -> (its words, None for a single word; its multiword analysis when the context
+        # decides it, else None).
+        self._cache: dict[str, tuple[tuple[str, ...] | None, Analysis | None]] = {}
 
     @property
     def empty(self) -> bool:
@@ -64,37 +66,38 @@ class MultiwordSplitter:
             len(words) > 1 for words in self.table.values()) and not any(self.rules.values())
 
     def words(self, token: str) -> list[str]:
-        """The words of token ([token] for a token of one word)."""
-        found = self._cache.get(token)
-        if found is None:
-            found = self._words(token)
-            if len(self._cache) >= CACHE_SIZE:
-                self._cache.clear()
-            self._cache[token] = found
-        return list(found)
+        """The words of token out of context ([token] for a token of one word)."""
+        words = (self._cache.get(token) or self._remember(token))[0]
+        return [token] if words is None else list(words)
 
     def sentence_words(self, tokens: Sequence[str]) -> list[list[str]]:
         """The words of each token of a sentence, ambiguous tokens decided in context."""
-        found = [self.words(token) for token in tokens]
-        context = self.context
-        if context is not None:
-            analyses = context.analyses
-            for i, token in enumerate(tokens):
-                lower = token.lower()
-                analysis = analyses.get(lower)
-                if analysis is not None:
-                    found[i] = (_cased(token, lower, analysis) if context.splits(tokens, i)
-                                else [token])
+        cache = self._cache
+        found = []
+        for i, token in enumerate(tokens):
+            words, ambiguous = cache.get(token) or self._remember(token)
+            if ambiguous is not None:
+                assert self.context is not None
+                found.append(_cased(token, token.lower(), ambiguous)
+                             if self.context.splits(tokens, i) else [token])
+            elif words is None:
+                found.append([token])
+            else:
+                found.append(list(words))
         return found
 
-    def _words(self, token: str) -> list[str]:
+    def _remember(self, token: str) -> tuple[tuple[str, ...] | None, Analysis | None]:
         lower = token.lower()
         analysis = self.table.get(lower)
         if analysis is None:
             analysis = self.rule_analysis(lower)
-        if analysis is None or len(analysis) < 2:
-            return [token]
-        return _cased(token, lower, analysis)
+        words = None if analysis is None or len(analysis) < 2 else tuple(
+            _cased(token, lower, analysis))
+        ambiguous = None if self.context is None else self.context.analyses.get(lower)
+        if len(self._cache) >= CACHE_SIZE:
+            self._cache.clear()
+        entry = self._cache[token] = (words, ambiguous)
+        return entry
 
     def rule_analysis(self, lower: str) -> Analysis | None:
         """The lower-cased words the rules give a lower-cased token (None: not split)."""

@@ -75,31 +75,35 @@ class Segmenter:
         new_paragraph = np.ones(len(regions), dtype=bool)
         new_paragraph[1:] = units.kind[region_starts[1:] - 1] == _PARAGRAPH
         paragraph_tokens = set(offsets[:-1][new_paragraph].tolist())
-        token_starts = units.start[first].tolist()
-        token_ends = units.start[last + 1].tolist()
+        token_starts = units.start[first]
+        token_ends = units.start[last + 1]
+        # Tokens holding a gap are longer in characters than in units.
+        spanning = set(np.flatnonzero(token_ends - token_starts != last - first + 1).tolist())
+        token_starts = token_starts.tolist()
+        token_ends = token_ends.tolist()
         following = token_starts[1:] + [len(text)]
         tokens = [text[a:b] for a, b in zip(token_starts, token_ends)]
         spaces = [text[b:c] for b, c in zip(token_ends, following)]
+        forms = tokens
+        if spanning:
+            forms = [form_of(token) if k in spanning else token for k, token in enumerate(tokens)]
         sentences = []
         start = 0
         for end in np.flatnonzero(ends).tolist():
             stop = end + 1
-            sentence_tokens = tokens[start:stop]
-            sentences.append(SegmentedSentence(sentence_tokens, spaces[start:stop],
-                                               self._words(sentence_tokens),
+            sentences.append(SegmentedSentence(tokens[start:stop], spaces[start:stop],
+                                               self._words(forms[start:stop]),
                                                start in paragraph_tokens))
             start = stop
         if leading:
             sentences[0].before = text[:token_starts[0]]
         return sentences
 
-    def _words(self, tokens: list[str]) -> list[list[str]]:
-        """The words of a sentence's tokens (of their forms, when tokens may hold spaces)."""
-        if self.gap is not None:
-            tokens = [form_of(token) for token in tokens]
+    def _words(self, forms: list[str]) -> list[list[str]]:
+        """The words of a sentence's tokens (of their forms, for tokens that hold a gap)."""
         if self.splitter.empty:
-            return [[token] for token in tokens]
-        return self.splitter.sentence_words(tokens)
+            return [[form] for form in forms]
+        return self.splitter.sentence_words(forms)
 
 
 def _pieces(text: str) -> Iterator[tuple[int, int]]:

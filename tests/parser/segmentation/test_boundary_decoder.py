@@ -121,10 +121,11 @@ def test_constant_weights_split_everywhere_or_nowhere() -> None:
 
 def test_linear_weights_score_as_the_reference() -> None:
     rng = random.Random(1)
-    rows = [[rng.randrange(1, 50) for _ in range(6)] for _ in range(20)]
-    weights = random_weights(rows, rng)
-    scores = linear(weights).scores(np.array(rows, dtype=np.uint64))
-    assert scores.tolist() == [reference.score(*weights, row) for row in rows]
+    for width in (6, 100):  # rows longer than a decision's, too
+        rows = [[rng.randrange(1, 50) for _ in range(width)] for _ in range(20)]
+        weights = random_weights(rows, rng)
+        scores = linear(weights).scores(np.array(rows, dtype=np.uint64))
+        assert scores.tolist() == [reference.score(*weights, row) for row in rows]
 
 
 def test_linear_weights_refuse_repeated_keys() -> None:
