@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import codecs
 import os
+import re
 import unicodedata
 from collections.abc import Iterable, Iterator
 from typing import BinaryIO, TextIO
@@ -27,11 +28,14 @@ from parser.formats.conll import Sentence
 from parser.formats.text_lines import display_name, text_lines
 from parser.tokenize.conllu_blocks import sentence_of
 from parser.tokenize.model import TokenizerModel, load_tokenizer
-from parser.tokenize.segmenter import Segmenter, TokenizedSentence, split_gaps
+from parser.tokenize.segmenter import GAP, Segmenter, TokenizedSentence, split_gaps
 
 __all__ = ["TEXT_FORMATS", "TextFormatError", "read_raw", "tokenized_sentences"]
 
 TEXT_FORMATS = ("raw", "tokens")
+# A line of nothing but what separates tokens (whitespace, control characters) is blank: it
+# ends a paragraph.
+_only_gaps = re.compile(GAP).fullmatch
 
 
 class TextFormatError(InputError, ValueError):
@@ -95,7 +99,7 @@ def _raw_paragraphs(lines: Iterator[str], segmenter: Segmenter
     first_line = 1
     for lineno, line in enumerate(lines, 1):
         piece.append(line)
-        blank = not line or line.isspace()
+        blank = not line or _only_gaps(line) is not None
         if blank and has_text:
             yield from _numbered(segmenter, piece, first_line)
             piece = []
