@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from classifiers.settings import check_integer, check_positive, check_seed
 from parser.segmentation.boundary_decoder import sentence_training_rows, token_training_rows
 from parser.segmentation.boundary_templates import TokenTable
 from parser.segmentation.characters import character_arrays
@@ -67,6 +68,9 @@ def train_segmenter(train: Treebank, dev: Treebank | None = None, *,
     unknown = set(settings) - set(DEFAULT_C)
     if unknown:
         raise ValueError(f"unknown classifiers {sorted(unknown)}, expected inner, gap, sentence")
+    settings = {name: check_positive(f"C of {name}", value) for name, value in settings.items()}
+    min_feature_count = check_integer("min_feature_count", min_feature_count, 1)
+    seed = check_seed(seed)
     data = treebank_text(train)
     if not data.tokens:
         raise ValueError("the treebank has no tokens")

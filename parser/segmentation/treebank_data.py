@@ -2,12 +2,13 @@
 words marked in it.
 
 The text is made from the tokens as a CoNLL-U file records them (parser/tokenize/
-treebank_text.py: a multiword token is one token; SpaceAfter=No means no space after a token),
-so that it holds exactly the tokens' characters: within a sentence a token is followed by a
-space unless SpaceAfter=No; sentences are joined by a space, or by nothing when most sentences
-of the treebank end with SpaceAfter=No (treebanks of languages written without spaces, whose
-raw text conllu_to_text.pl writes without them); paragraphs (`# newpar`, `# newdoc`) are
-separated by a blank line. Tokens may hold spaces (Vietnamese `Hà Nội`).
+treebank_text.py: a multiword token is one token), so that it holds exactly the tokens'
+characters. Within a sentence, the whitespace between two tokens is the sentence's `# text`'s
+where the tokens spell that text (whitespace aside), else a space unless SpaceAfter=No (a file
+without `# text` lines); sentences are joined by a space, or by nothing when most sentences
+followed by another of their paragraph end with SpaceAfter=No (treebanks of languages written
+without spaces, whose raw text conllu_to_text.pl writes without them); paragraphs (`# newpar`,
+`# newdoc`) are separated by a blank line. Tokens may hold spaces (Vietnamese `Hà Nội`).
 """
 from __future__ import annotations
 
@@ -77,17 +78,36 @@ def treebank_text(treebank: Treebank | Iterable[TreebankSentence]) -> TreebankTe
             parts.append(gap)
             position += len(gap)
         last = len(sentence.tokens) - 1
-        for i, (token, space) in enumerate(zip(sentence.tokens, sentence.space_after)):
+        for i, (token, space) in enumerate(zip(sentence.tokens, _spaces(sentence))):
             parts.append(token)
             starts.append(position)
             position += len(token)
             ends.append(position)
             sentence_ends.append(int(i == last))
-            if space and i < last:
-                parts.append(" ")
-                position += 1
+            if i < last:
+                parts.append(space)
+                position += len(space)
         tokens += sentence.tokens
         words += sentence.words
     return TreebankText("".join(parts), np.asarray(starts, dtype=np.int64),
                         np.asarray(ends, dtype=np.int64),
                         np.asarray(sentence_ends, dtype=np.uint8), tokens, words, sentence_gap)
+
+
+def _spaces(sentence: TreebankSentence) -> list[str]:
+    """The whitespace after each token: the `# text`'s when the tokens spell it, else a space
+    unless SpaceAfter=No."""
+    text = sentence.text
+    found = []
+    position = len(text) - len(text.lstrip())
+    for token in sentence.tokens:
+        if not text.startswith(token, position):
+            return [" " if space else "" for space in sentence.space_after]
+        position += len(token)
+        after = position
+        while position < len(text) and text[position].isspace():
+            position += 1
+        found.append(text[after:position])
+    if position < len(text):
+        return [" " if space else "" for space in sentence.space_after]
+    return found

@@ -74,3 +74,9 @@ def test_bad_arguments() -> None:
         train_segmenter(train, C={"tokens": 1.0})
     with pytest.raises(ValueError, match="no tokens"):
         train_segmenter([])
+    # Settings are refused before any data is read.
+    for settings, message in (({"C": {"inner": 0}}, "C of inner"),
+                              ({"min_feature_count": 0}, "min_feature_count"),
+                              ({"seed": -1}, "seed")):
+        with pytest.raises(ValueError, match=message):
+            train_segmenter("/no/such/treebank.conllu", **settings)

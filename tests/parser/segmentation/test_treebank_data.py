@@ -51,3 +51,15 @@ def test_sentences_mostly_closed_are_joined_without_spaces() -> None:
                             "3-4\tx.\t_\t_\t_\t_\t_\t_\t_\tSpaceAfter=No")
     data = treebank_text(read(closed))
     assert data.sentence_gap == "" and data.text == "Hà Nội, x.Yes\n\nNo"
+
+
+def test_spaces_come_from_the_text_where_the_tokens_spell_it() -> None:
+    # The file has no SpaceAfter=No: `# text` says where the spaces are.
+    block = "# text = Hi,  you.\n1\tHi\t_\tX\t_\t_\t0\tdep\t_\t_\n" \
+            "2\t,\t_\tX\t_\t_\t1\tdep\t_\t_\n3\tyou\t_\tX\t_\t_\t1\tdep\t_\t_\n" \
+            "4\t.\t_\tX\t_\t_\t1\tdep\t_\t_\n\n"
+    assert treebank_text(read(block)).text == "Hi,  you."
+    # A text the tokens do not spell: SpaceAfter decides.
+    assert treebank_text(read(block.replace("Hi,  you.", "Hello you"))).text == "Hi , you ."
+    # Without a text line.
+    assert treebank_text(read(block.replace("# text = Hi,  you.\n", ""))).text == "Hi , you ."
