@@ -1,0 +1,135 @@
+"""Sentences, tokens and words from raw text in any language: a segmenter (parser/segmentation/)
+learned from each treebank's train file, run on its test text, scored as the CoNLL 2018 shared
+task scored systems (Tokens, Sentences and Words F1 of conll18_ud_eval.py, parser/dependency/
+evaluate.py), beside UDPipe 1.2's published figures. Prints one JSON object per measurement.
+
+    python benchmarks/segmentation_ud.py [--corpora DIR] [--treebanks ko_gsd,en_ewt] [--runs 3]
+
+Treebanks: every folder of DIR/ud22 (the shared task's UD 2.2 files with their raw text
+`*-ud-test.txt`) and DIR/en_ewt (UD English EWT r2.16; its test text made as conllu_to_text.pl
+makes it, parser/tokenize/treebank_text.py). Each segmenter is trained on train only, with the
+settings every language shares; dev is only scored (the scores stay in the model's header). The
+test text is read in Unicode normalization form C, as the gold file is. Training time is wall
+and CPU time of train_segmenter in this process; the model's size is its file's bytes; speed is
+the gold file's sentences per CPU second of segment() on one core (the best of --runs, the
+multiword cache emptied before each). UDPipe 1.2's figures are read from DIR/ud22/README.md
+(quoted there from the shared task's results pages; EWT's are of the r2.2 test set).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import time
+import unicodedata
+from pathlib import Path
+
+from child_process import pinned_to_one_core
+from machine import Records
+
+METRICS = ("Tokens", "Sentences", "Words")
+BASELINE = "UDPipe 1.2 baseline"
+
+
+def quoted_baseline(readme: Path) -> dict[str, dict[str, float]]:
+    """Tokens, Sentences and Words of UDPipe 1.2 per treebank, from the corpora's README table
+    (`| name | UDPipe 1.2 baseline | Tokens | Sentences | Words | ...`)."""
+    found: dict[str, dict[str, float]] = {}
+    if not readme.is_file():
+        return found
+    for line in readme.read_text(encoding="utf-8").splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) >= 5 and cells[1] == BASELINE and re.fullmatch(r"[\d.]+", cells[2]):
+            found[cells[0]] = dict(zip(METRICS, map(float, cells[2:5])))
+    return found
+
+
+def treebanks(corpora: Path, chosen: list[str] | None) -> list[tuple[str, Path]]:
+    """(name, folder) of each treebank to measure."""
+    found = sorted((folder.name, folder) for folder in (corpora / "ud22").glob("*")
+                   if (folder / f"{folder.name}-ud-train.conllu").is_file())
+    if (corpora / "en_ewt" / "en_ewt-ud-train.conllu").is_file():
+        found.append(("en_ewt", corpora / "en_ewt"))
+    if chosen:
+        unknown = set(chosen) - {name for name, _ in found}
+        if unknown:
+            raise SystemExit(f"no such treebank under {corpora}: {', '.join(sorted(unknown))}")
+        found = [(name, folder) for name, folder in found if name in chosen]
+    return found
+
+
+def test_text(folder: Path, name: str) -> str:
+    """The shared task's test text, or the one conllu_to_text.pl makes of the test file."""
+    from parser.tokenize.treebank_text import raw_text
+
+    given = folder / f"{name}-ud-test.txt"
+    text = (given.read_text(encoding="utf-8") if given.is_file()
+            else raw_text(folder / f"{name}-ud-test.conllu"))
+    return unicodedata.normalize("NFC", text)
+
+
+def measure(name: str, folder: Path, runs: int, baseline: dict[str, float] | None,
+            records: Records) -> None:
+    from parser.formats.conll import read_conll
+    from parser.segmentation.scoring import segmentation_scores
+    from parser.segmentation.sentences import detokenize
+    from parser.segmentation.training import train_segmenter
+
+    data = f"{name} test (raw text), trained on {name} train"
+    started, cpu = time.perf_counter(), time.process_time()
+    model = train_segmenter(folder / f"{name}-ud-train.conllu",
+                            folder / f"{name}-ud-dev.conllu")
+    wall, cpu = time.perf_counter() - started, time.process_time() - cpu
+    size = len(model.to_bytes())
+    records.emit("segmenter training time", round(wall, 2), "s", data=data,
+                 cpu_seconds=round(cpu, 2), model_bytes=size,
+                 dev_scores=model.header.get("dev_scores"))
+    gold = list(read_conll(folder / f"{name}-ud-test.conllu", require_deprel=False))
+    text = test_text(folder, name)
+    best = float("inf")
+    with pinned_to_one_core():
+        for _ in range(max(1, runs)):
+            model.segmenter.splitter._cache.clear()
+            began = time.process_time()
+            sentences = model.segment(text)
+            best = min(best, time.process_time() - began)
+    records.emit("segmenter speed, model loaded, one core, CPU time", round(len(gold) / best),
+                 "sentences/s", data=data, seconds=round(best, 4), characters=len(text),
+                 gold_sentences=len(gold), system_sentences=len(sentences))
+    back = detokenize(sentences)
+    same = next((i for i, (a, b) in enumerate(zip(back, text)) if a != b),
+                min(len(back), len(text)))
+    records.emit("characters of the text not given back by the sentences",
+                 0 if back == text else len(text) - same, "characters", data=data)
+    scores = segmentation_scores(gold, sentences, str(folder / f"{name}-ud-test.conllu"))
+    for metric in METRICS:
+        extra: dict[str, object] = {}
+        if baseline:
+            extra = {"udpipe_1_2": baseline[metric],
+                     "difference": round(scores[metric] - baseline[metric], 2)}
+        records.emit(f"{metric} F1", round(scores[metric], 2), "%", data=data,
+                     precision=round(scores[f"{metric}_precision"], 2),
+                     recall=round(scores[f"{metric}_recall"], 2), model_bytes=size,
+                     training_seconds=round(wall, 2), **extra)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--corpora", default=os.environ.get("POLYPARSE_CORPORA", "../shared/corpora"))
+    ap.add_argument("--treebanks", help="comma-separated names (default: all found)")
+    ap.add_argument("--runs", type=int, default=3, help="timed runs of segment() (best kept)")
+    args = ap.parse_args()
+    corpora = Path(args.corpora)
+    chosen = treebanks(corpora, args.treebanks.split(",") if args.treebanks else None)
+    if not chosen:
+        raise SystemExit(f"no treebanks under {corpora}/ud22 or {corpora}/en_ewt")
+    baseline = quoted_baseline(corpora / "ud22" / "README.md")
+    records = Records("UD treebanks' test text (CoNLL 2018 shared task), raw")
+    for name, folder in chosen:
+        measure(name, folder, args.runs, baseline.get(name), records)
+    records.emit_peak_memory()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
