@@ -87,6 +87,13 @@ def check_seed(value: Any) -> int:
     return int(value)
 
 
+def listed(names: Sequence[str]) -> str:
+    """Names in a sentence: "a", "a and b", "a, b and c"."""
+    if len(names) < 2:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 def settings_over_defaults(classifier: str, defaults: Mapping[str, Mapping[str, Any]],
                            **given: Any) -> dict[str, Any]:
     """A backend's settings for one parser: the given ones (None meaning not given) over the
@@ -100,7 +107,7 @@ def settings_over_defaults(classifier: str, defaults: Mapping[str, Mapping[str, 
             continue
         if name not in options:
             takers = [backend for backend, settings in defaults.items() if name in settings]
-            raise SettingNotTaken(name, f"applies to {' and '.join(takers) or 'no classifier'}, "
+            raise SettingNotTaken(name, f"applies to {listed(takers) or 'no classifier'}, "
                                         f"not {classifier}")
         options[name] = value
     return options

@@ -15,6 +15,7 @@ holds the training row of each support vector (libsvm's sv_indices minus one).
 
 Decision values: one per pair of classes in libsvm's order (`n_outputs` = k (k-1) / 2, one for
 two classes), positive meaning the pair's first label; `predict` takes libsvm's vote. A single
+
 class gives a constant model (one output, +1). `clf.scorer` is the naive compiled scorer
 (classifiers.evaluators.one_vs_one_sum.OneVsOneSumScorer, a BinaryScorer).
 """
@@ -27,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from classifiers.backend_settings import BALANCED, DEFAULTS
 from classifiers.binary_classifier import (
     ExpansionClassifier,
     plain_label,
@@ -47,8 +49,6 @@ from features.errors import InputWarning
 from features.worker_threads import interruptible_pool
 
 BACKEND = "kernel-svm"
-# class_weight="balanced": each class weighted n / (k n_c).
-BALANCED = "balanced"
 _STATS = (
     "objective",
     "iterations",
@@ -59,6 +59,9 @@ _STATS = (
 )
 
 
+_DEFAULTS = DEFAULTS["kernel-svm"]
+
+
 class KernelSVM(ExpansionClassifier[OneVsOneExpansion]):
     """One-vs-one C-SVC with kernel (gamma x.z + coef0)^degree, trained by libsvm's SMO."""
 
@@ -66,16 +69,16 @@ class KernelSVM(ExpansionClassifier[OneVsOneExpansion]):
 
     def __init__(
         self,
-        degree: int = 2,
-        gamma: float = 1.0,
-        coef0: float = 1.0,
-        C: float = 1.0,
-        eps: float = 1e-3,
-        cache_mb: float = 100.0,
-        shrinking: bool = True,
-        class_weight: Mapping[Any, float] | str | None = None,
-        max_iter: int | None = None,
-        threads: int = 1,
+        degree: int = _DEFAULTS["degree"],
+        gamma: float = _DEFAULTS["gamma"],
+        coef0: float = _DEFAULTS["coef0"],
+        C: float = _DEFAULTS["C"],
+        eps: float = _DEFAULTS["eps"],
+        cache_mb: float = _DEFAULTS["cache_mb"],
+        shrinking: bool = _DEFAULTS["shrinking"],
+        class_weight: Mapping[Any, float] | str | None = _DEFAULTS["class_weight"],
+        max_iter: int | None = _DEFAULTS["max_iter"],
+        threads: int = _DEFAULTS["threads"],
     ) -> None:
         """degree, gamma, coef0: the kernel; C: the box bound; eps: stopping tolerance on
         the maximal violation m(a) - M(a); cache_mb: kernel column cache per binary problem;

@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from classifiers.backend_settings import DEFAULTS
 from classifiers.binary_classifier import (
     BinaryClassifier,
     one_vs_rest_outputs,
@@ -67,21 +68,25 @@ _STATS = (
 )
 
 
+_POLY2 = DEFAULTS["poly2-linear"]
+_LINEAR = DEFAULTS["linear"]
+
+
 class Poly2LinearSVM(BinaryClassifier):
     """Linear SVM (dual coordinate descent) on the explicit degree-1/2 polynomial mapping."""
 
     def __init__(
         self,
-        degree: int = 2,
-        gamma: float = 1.0,
-        coef0: float = 1.0,
-        C: float = 1.0,
-        loss: str = "l2",
-        eps: float = 0.1,
-        max_iter: int = 1000,
-        min_pair_count: int = 1,
-        seed: int = 1,
-        dtype: str = "float32",
+        degree: int = _POLY2["degree"],
+        gamma: float = _POLY2["gamma"],
+        coef0: float = _POLY2["coef0"],
+        C: float = _POLY2["C"],
+        loss: str = _POLY2["loss"],
+        eps: float = _POLY2["eps"],
+        max_iter: int = _POLY2["max_iter"],
+        min_pair_count: int = _POLY2["min_pair_count"],
+        seed: int = _POLY2["seed"],
+        dtype: str = _POLY2["dtype"],
     ) -> None:
         self.degree = int(degree)
         self.gamma = float(gamma)
@@ -108,7 +113,11 @@ class Poly2LinearSVM(BinaryClassifier):
         return list(self.stats_.get("objective", []))
 
     def _check_parameters(self) -> None:
-        self.degree = check_choice("degree", self.degree, (1, 2))
+        if self.degree not in (1, 2) or isinstance(self.degree, bool):
+            raise ValueError(f"degree must be 1 or 2, not {self.degree!r} (the explicit mapping "
+                             "is of degree 2 at most: a higher degree needs a kernel model, "
+                             "kernel-svm or pa-slicing)")
+        self.degree = int(self.degree)
         self.gamma = check_positive("gamma", self.gamma)
         self.coef0 = check_finite("coef0", self.coef0)
         if self.degree == 1 and self.coef0 < 0:
@@ -356,14 +365,14 @@ class LinearSVM(Poly2LinearSVM):
 
     def __init__(
         self,
-        gamma: float = 1.0,
-        coef0: float = 1.0,
-        C: float = 1.0,
-        loss: str = "l2",
-        eps: float = 0.1,
-        max_iter: int = 1000,
-        seed: int = 1,
-        dtype: str = "float32",
+        gamma: float = _LINEAR["gamma"],
+        coef0: float = _LINEAR["coef0"],
+        C: float = _LINEAR["C"],
+        loss: str = _LINEAR["loss"],
+        eps: float = _LINEAR["eps"],
+        max_iter: int = _LINEAR["max_iter"],
+        seed: int = _LINEAR["seed"],
+        dtype: str = _LINEAR["dtype"],
     ) -> None:
         super().__init__(1, gamma, coef0, C, loss, eps, max_iter, 1, seed, dtype)
 

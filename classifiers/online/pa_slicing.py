@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from classifiers.backend_settings import DEFAULTS
 from classifiers.binary_classifier import (
     ExpansionClassifier,
     one_vs_rest_outputs,
@@ -57,6 +58,9 @@ _PARAMETERS = ("degree", "C", "variant", "iterations", "average", "strategy", "n
 _MODEL_PARAMETERS = tuple(name for name in _PARAMETERS if name != "threads")
 
 
+_DEFAULTS = DEFAULTS["pa-slicing"]
+
+
 class PASlicing(ExpansionClassifier[KernelExpansion]):
     """Online PA-I (or PA, PA-II, perceptron) with the kernel (x.z + 1)^degree."""
 
@@ -66,17 +70,17 @@ class PASlicing(ExpansionClassifier[KernelExpansion]):
 
     def __init__(
         self,
-        degree: int = 2,
-        C: float = 1.0,
-        variant: str = "pa1",
-        iterations: int = 20,
-        average: bool = True,
-        strategy: str = "slice",
-        n_common: int | None = None,
-        max_table_mb: float | None = None,
-        seed: int = 0,
-        threads: int = 1,
-        early_termination: bool = True,
+        degree: int = _DEFAULTS["degree"],
+        C: float = _DEFAULTS["C"],
+        variant: str = _DEFAULTS["variant"],
+        iterations: int = _DEFAULTS["iterations"],
+        average: bool = _DEFAULTS["average"],
+        strategy: str = _DEFAULTS["strategy"],
+        n_common: int | None = _DEFAULTS["n_common"],
+        max_table_mb: float | None = _DEFAULTS["max_table_mb"],
+        seed: int = _DEFAULTS["seed"],
+        threads: int = _DEFAULTS["threads"],
+        early_termination: bool = _DEFAULTS["early_termination"],
     ) -> None:
         """degree: 1, 2 or 3; C: PA-I/PA-II aggressiveness; variant: perceptron, pa, pa1 or
         pa2; iterations: passes over the data; average: averaged coefficients; strategy: how

@@ -6,13 +6,14 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
+from classifiers.backend_settings import DEFAULTS
 from classifiers.evaluators.choices import CONVERSIONS, EVAL_MODES, parse_rare_threshold
 from parser.cli.clf_trees import add_tree_train_options
-from parser.cli.common import subcommands
+from parser.cli.common import add_backend_settings, subcommands
 from parser.cli.scale_out import add_scale_out_options
 
-AVAILABLE = ("linear", "poly2-linear", "kernel-svm", "pa-slicing", "voted-perceptron", "perceptron",
-             "cpa")
+# The vector backends (classifiers/backend_settings.py) and the tree learners.
+AVAILABLE = (*DEFAULTS, "voted-perceptron", "perceptron", "cpa")
 
 
 def register(group: argparse.ArgumentParser) -> None:
@@ -29,81 +30,10 @@ def register(group: argparse.ArgumentParser) -> None:
     train.add_argument(
         "--classifier", required=True, choices=AVAILABLE, help="backend to train"
     )
-    train.add_argument(
-        "--degree", type=int,
-        help="polynomial degree (linear: 1, poly2-linear: 2, kernel-svm: 1 or more, pa-slicing: "
-        "1-3, default 2)",
-    )
-    train.add_argument("--gamma", type=float, help="kernel gamma (default 1)")
-    train.add_argument("--coef0", type=float, help="kernel coef0 (default 1)")
-    train.add_argument("-C", dest="C", type=float,
-                       help="SVM cost C (default 1; tree kernel-svm: SVM-light's 1 / mean K(x, x))")
-    train.add_argument("--loss", choices=("l1", "l2"), help="hinge loss (default l2)")
-    train.add_argument(
-        "--eps", type=float,
-        help="stopping tolerance (default 0.1; kernel-svm: 1e-3, as libsvm)",
-    )
-    train.add_argument(
-        "--iterations", type=int,
-        help="at most this many passes (default 1000; kernel-svm: SMO steps, "
-        "default max(10^7, 100 x rows); pa-slicing: exactly this many passes, default 20; cpa: "
-        "at most this many cuts drawn, default 500)",
-    )
-    train.add_argument(
-        "--cache-mb", type=float,
-        help="kernel-svm: kernel column cache per solver in MB (default 100)",
-    )
-    train.add_argument(
-        "--class-weight", action="append", default=[], metavar="LABEL:WEIGHT",
-        help="kernel-svm: multiply C by WEIGHT for class LABEL (repeatable; a class the data "
-        "lacks is ignored with a warning, as libsvm does), or `balanced`: n / (k n_c) for each "
-        "of the k classes of n_c rows",
-    )
-    train.add_argument(
-        "--no-shrinking", action="store_true", help="kernel-svm: do not shrink the active set"
-    )
-    train.add_argument(
-        "--threads", type=int,
-        help="kernel-svm: class pairs solved in parallel; pa-slicing: one-vs-rest classes "
-        "trained in parallel; cpa: threads of the most-violated-constraint step (default 1)",
-    )
-    train.add_argument(
-        "--min-pair-count", type=int,
-        help="poly2-linear: drop feature pairs seen in fewer training rows (default 1)",
-    )
-    train.add_argument("--seed", type=int,
-                       help="random seed (cpa: of the sampler; default 1)")
-    train.add_argument(
-        "--dtype", choices=("float32", "float64"),
-        help="linear backends: stored weight type (default float32)"
-    )
-    train.add_argument(
-        "--average", action=argparse.BooleanOptionalAction, default=None,
-        help="pa-slicing: average the parameters over the steps (Daume III; the default), or "
-        "keep the last ones (--no-average)",
-    )
-    train.add_argument(
-        "--strategy", choices=("kernel", "expand", "split", "slice"),
-        help="how kernel models are trained (linear backends always expand; pa-slicing: "
-        "default slice, every strategy gives the same model)",
-    )
-    train.add_argument(
-        "--variant", choices=("pa1", "pa", "pa2", "perceptron"),
-        help="pa-slicing: the online update (default pa1: PA-I)",
-    )
-    train.add_argument(
-        "--n-common", type=int, metavar="N",
-        help="pa-slicing split/slice: the N most frequent features whose conjunctions are held "
-        "in a table (default: split 1000, slice 4000 at degree 2; 250 at degree 3; all at 1)",
-    )
-    train.add_argument(
-        "--max-table-mb", type=float, metavar="M",
-        help="pa-slicing: cap on the conjunction table of each class (N is halved when it "
-        "is exceeded)",
-    )
+    add_backend_settings(train, DEFAULTS)
     add_tree_train_options(train)
     _add_json(train, "print a JSON summary on stdout")
-    train.set_defaults(run=_run("run_train"))
+    train.set_defaults(run=_run("run_train"), options=train)
 
     predict = commands.add_parser(
         "predict", parents=[parent], help="apply a model to an svmlight file"

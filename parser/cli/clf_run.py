@@ -15,13 +15,14 @@ from typing import Any
 
 import numpy as np
 
+from classifiers.backend_settings import DEFAULTS as BACKEND_DEFAULTS
+from classifiers.backend_settings import setting_words
 from classifiers.backends import (
-    BACKENDS,
     Classifier,
     KernelModel,
-    backend_settings,
     classifier_of_data,
     convert_classifier,
+    new_classifier,
 )
 from classifiers.binary_classifier import class_label_problem
 from classifiers.evaluators.choices import (
@@ -31,8 +32,8 @@ from classifiers.evaluators.choices import (
 )
 from classifiers.evaluators.evaluator_model import KernelEvaluatorModel
 from classifiers.evaluators.modes import build_evaluator
-from classifiers.kernel_svm.svc import BALANCED, KernelSVM
-from classifiers.linear.poly2_linear_svm import LinearSVM, Poly2LinearSVM
+from classifiers.kernel_svm.svc import KernelSVM
+from classifiers.linear.poly2_linear_svm import Poly2LinearSVM
 from classifiers.model_file import (
     CLASSIFIER_FORMAT,
     model_file_data,
@@ -61,193 +62,30 @@ from parser.cli.clf_trees import (
     run_tree_train,
     tree_model_info,
 )
-from parser.cli.common import warn
+from parser.cli.common import backend_values, option_error, warn
 from parser.cli.scale_out import check_scale_out, run_in_shards, wants_scale_out
 
 # How the linear backends are scored: w . phi(x) with the explicit mapping's weights.
 EXPLICIT_WEIGHTS = "explicit-weights"
 
 
-# The options of `clf train` that only some vector backends take (the tree learners check
-# theirs in clf_trees.py), each None unless given: its attribute and the backend constructor's
-# setting it sets (backend_settings says which backends take it).
-BACKEND_OPTIONS = {
-    "gamma": "gamma", "coef0": "coef0", "loss": "loss", "eps": "eps", "cache_mb": "cache_mb",
-    "class_weight": "class_weight", "no_shrinking": "shrinking", "threads": "threads",
-    "min_pair_count": "min_pair_count", "seed": "seed", "dtype": "dtype", "average": "average",
-    "variant": "variant", "n_common": "n_common", "max_table_mb": "max_table_mb",
-}
-
-
-def reject_other_backends_options(args: argparse.Namespace) -> None:
-    """One line for the first option given that args.classifier does not take, naming the
-    backends that do."""
-    name = args.classifier
-    for attribute, setting in BACKEND_OPTIONS.items():
-        if getattr(args, attribute) in (None, False, []) or \
-                setting in backend_settings(name):
-            continue
-        takers = [backend for backend in BACKENDS if setting in backend_settings(backend)]
-        which = " and ".join(takers) if len(takers) < 3 else \
-            f"{', '.join(takers[:-1])} and {takers[-1]}"
-        option = "--" + attribute.replace("_", "-")
-        raise InputError(f"clf train: {option} applies to {which}, not {name}")
-
-
 def _build_classifier(args: argparse.Namespace) -> Poly2LinearSVM | KernelModel:
-    name = args.classifier
-    if name == "pa-slicing":
-        return _build_pa_slicing(args)
-    for option, value in (("--variant", args.variant), ("--n-common", args.n_common),
-                          ("--max-table-mb", args.max_table_mb)):
-        if value is not None:
-            raise InputError(f"clf train: {option} applies to pa-slicing, not {name}")
-    if name == "kernel-svm":
-        return _build_kernel_svm(args)
-    if args.class_weight or args.no_shrinking:
-        option = "--class-weight" if args.class_weight else "--no-shrinking"
-        raise InputError(f"clf train: {option} applies to kernel-svm, not {name}")
-    degree = 1 if name == "linear" else 2
-    if args.degree is not None and args.degree != degree:
-        if args.degree > 2:
-            raise InputError(
-                f"clf train: degree {args.degree} needs a kernel model (--classifier "
-                "kernel-svm or pa-slicing)"
-            )
-        other = "linear" if args.degree == 1 else "poly2-linear"
-        raise InputError(
-            f"clf train: {name} is degree {degree}; "
-            f"use --classifier {other} for degree {args.degree}"
-        )
-    if args.average is not None:
-        raise InputError(f"clf train: --average applies to pa-slicing, not {name}")
-    if args.strategy not in (None, "expand"):
-        raise InputError(f"clf train: {name} always uses the expand strategy")
-    options = dict(
-        gamma=_or(args.gamma, 1.0), coef0=_or(args.coef0, 1.0), C=_cost(args),
-        loss=args.loss or "l2", eps=_or(args.eps, 0.1), max_iter=_or(args.iterations, 1000),
-        seed=_or(args.seed, 1), dtype=args.dtype or "float32",
-    )
+    """The backend of --classifier with the settings given (classifiers/backend_settings.py:
+    the others at the backend's defaults); one line for a setting it does not take or a value
+    it refuses."""
     try:
-        if degree == 1:
-            return LinearSVM(**options)
-        return Poly2LinearSVM(degree=2, min_pair_count=_or(args.min_pair_count, 1), **options)
+        return new_classifier(args.classifier, **backend_values(args, args.classifier,
+                                                                BACKEND_DEFAULTS))
     except ValueError as error:
-        raise InputError(f"clf train: {error}") from None
-
-
-def _build_kernel_svm(args: argparse.Namespace) -> KernelSVM:
-    if args.loss is not None:
-        raise InputError("clf train: --loss applies to the linear backends; kernel-svm is C-SVC")
-    if args.average is not None:
-        raise InputError("clf train: --average applies to pa-slicing, not kernel-svm")
-    if args.strategy not in (None, "kernel"):
-        raise InputError("clf train: kernel-svm always uses the kernel strategy")
-    weights: dict[int | float, float] | str = {}
-    for text in args.class_weight:
-        if text == BALANCED:
-            if len(args.class_weight) > 1:
-                raise InputError(f"clf train: --class-weight {BALANCED} weighs every class; it "
-                                 "takes no LABEL:WEIGHT beside it")
-            weights = BALANCED
-            break
-        label_text, colon, weight_text = text.rpartition(":")
-        try:
-            weights[_label_value(label_text)] = float(weight_text)
-        except ValueError:
-            raise InputError(
-                f"clf train: --class-weight {text!r} is not LABEL:WEIGHT"
-            ) from None
-        if not colon:
-            raise InputError(f"clf train: --class-weight {text!r} is not LABEL:WEIGHT")
-    try:
-        return KernelSVM(
-            degree=_or(args.degree, 2), gamma=_or(args.gamma, 1.0), coef0=_or(args.coef0, 1.0),
-            C=_cost(args), eps=_or(args.eps, 1e-3), cache_mb=_or(args.cache_mb, 100.0),
-            shrinking=not args.no_shrinking, class_weight=weights, max_iter=args.iterations,
-            threads=_or(args.threads, 1),
-        )
-    except ValueError as error:
-        raise InputError(f"clf train: {error}") from None
-
-
-def _build_pa_slicing(args: argparse.Namespace) -> PASlicing:
-    if args.gamma is not None or args.coef0 is not None:
-        raise InputError("clf train: pa-slicing uses the kernel (x.z + 1)^d; --gamma and --coef0 "
-                         "apply to kernel-svm and the linear backends")
-    for option, used in (("--loss", args.loss is not None), ("--eps", args.eps is not None),
-                         ("--class-weight", bool(args.class_weight)),
-                         ("--no-shrinking", args.no_shrinking),
-                         ("--min-pair-count", args.min_pair_count is not None)):
-        if used:
-            raise InputError(f"clf train: {option} does not apply to pa-slicing")
-    try:
-        return PASlicing(
-            degree=2 if args.degree is None else args.degree, C=_cost(args),
-            variant=args.variant or "pa1",
-            iterations=20 if args.iterations is None else args.iterations,
-            average=True if args.average is None else args.average,
-            strategy=args.strategy or "slice", n_common=args.n_common,
-            max_table_mb=args.max_table_mb, seed=_or(args.seed, 1), threads=_or(args.threads, 1),
-        )
-    except ValueError as error:
-        raise InputError(f"clf train: {error}") from None
-
-
-def _or(value: Any, default: Any) -> Any:
-    """An option's value, or its default when it was not given."""
-    return default if value is None else value
-
-
-def _cost(args: argparse.Namespace) -> float:
-    return 1.0 if args.C is None else args.C
-
-
-def _label_value(text: str) -> int | float:
-    """A class label as the svmlight reader returns it: int when integral, else float."""
-    value = float(text)
-    return int(value) if value.is_integer() else value
+        raise InputError(f"clf train: {option_error(args, error)}") from None
 
 
 def _canonical_command(args: argparse.Namespace, clf: Poly2LinearSVM | KernelModel) -> str:
-    """The training command rebuilt from the settings (no output path, so equal runs match)."""
-    if isinstance(clf, PASlicing):
-        parts = [
-            "polyparse clf train", Path(args.train_file).name, "--classifier pa-slicing",
-            f"--degree {clf.degree}", f"-C {clf.C!r}", f"--variant {clf.variant}",
-            f"--iterations {clf.iterations}", "--average" if clf.average else "--no-average",
-            f"--strategy {clf.strategy}", f"--seed {clf.seed}",
-        ]
-        if clf.n_common is not None:
-            parts.append(f"--n-common {clf.n_common}")
-        if clf.max_table_mb is not None:
-            parts.append(f"--max-table-mb {clf.max_table_mb!r}")
-        return " ".join(parts)
-    if isinstance(clf, KernelSVM):
-        parts = [
-            "polyparse clf train", Path(args.train_file).name, "--classifier kernel-svm",
-            f"--degree {clf.degree}", f"--gamma {clf.gamma!r}", f"--coef0 {clf.coef0!r}",
-            f"-C {clf.C!r}", f"--eps {clf.eps!r}",
-        ]
-        if clf.class_weight == BALANCED:
-            parts.append(f"--class-weight {BALANCED}")
-        else:
-            parts += [f"--class-weight {label}:{weight!r}" for label, weight in
-                      clf.class_weight.items()]
-        if not clf.shrinking:
-            parts.append("--no-shrinking")
-        if clf.max_iter is not None:
-            parts.append(f"--iterations {clf.max_iter}")
-        return " ".join(parts)
-    parts = [
-        "polyparse clf train", Path(args.train_file).name, f"--classifier {args.classifier}",
-        f"--gamma {clf.gamma!r}", f"--coef0 {clf.coef0!r}", f"-C {clf.C!r}", f"--loss {clf.loss}",
-        f"--eps {clf.eps!r}", f"--iterations {clf.max_iter}", f"--seed {clf.seed}",
-        f"--dtype {clf.dtype}",
-    ]
-    if clf.degree == 2:
-        parts.append(f"--min-pair-count {clf.min_pair_count}")
-    return " ".join(parts)
+    """The training command rebuilt from the classifier's settings (no output path, so equal
+    runs match)."""
+    params = {keyword: getattr(clf, keyword) for keyword in BACKEND_DEFAULTS[args.classifier]}
+    return " ".join(["polyparse clf train", Path(args.train_file).name, "--classifier",
+                     args.classifier, *setting_words(args.classifier, params)])
 
 
 def run_train(args: argparse.Namespace) -> int:
@@ -258,7 +96,6 @@ def run_train(args: argparse.Namespace) -> int:
             return run_tree_train(args, check_tree_train_options(args), source)
         reject_tree_options(args)
         clf = _build_classifier(args)
-        reject_other_backends_options(args)
         check_output_path(args.model, "model")
         started = time.perf_counter()
         data = source.stream.read()

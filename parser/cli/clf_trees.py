@@ -228,7 +228,7 @@ def check_tree_train_options(args: argparse.Namespace) -> tuple[TreeKernelSpec, 
         raise InputError("clf train: --class-weight: the tree learners take -j J (the weight "
                          "of errors on positives)")
     for option, used in (("--gamma", args.gamma is not None), ("--coef0", args.coef0 is not None),
-                         ("--eps", args.eps is not None), ("--no-shrinking", args.no_shrinking),
+                         ("--eps", args.eps is not None), ("--no-shrinking", args.shrinking is not None),
                          ("--min-pair-count", args.min_pair_count is not None),
                          ("--cache-mb", args.cache_mb is not None),
                          ("--dtype", args.dtype is not None)):

@@ -48,19 +48,61 @@ def progress_log(args: argparse.Namespace) -> Callable[[str], None]:
 def settings_help(defaults: Mapping[str, Mapping[str, object]], setting: str) -> str:
     """The defaults of one backend setting, for a --help line: "default: pa-slicing 0.0002,
     poly2-linear 0.1" (the backends that take it, in their order)."""
-    found = [f"{backend} {values[setting]}" for backend, values in defaults.items()
-             if setting in values]
-    return f"default: {', '.join(found)}"
+    from classifiers.backend_settings import BY_NAME
+
+    return f"default: {BY_NAME[setting].default_text(defaults)}"
 
 
-def add_backend_setting(command: argparse.ArgumentParser,
-                        defaults: Mapping[str, Mapping[str, object]], flag: str, name: str,
-                        what: str, **options: object) -> None:
-    """An option of the backends that take setting `name` (None when not given), its --help
-    line naming them and their defaults: "pa-slicing, linear: cost C (default: ...)"."""
-    takers = ", ".join(backend for backend, values in defaults.items() if name in values)
-    command.add_argument(flag, dest=name, **options,
-                         help=f"{takers}: {what} ({settings_help(defaults, name)})")
+def add_backend_settings(command: argparse.ArgumentParser,
+                         defaults: Mapping[str, Mapping[str, object]],
+                         skip: Iterable[str] = ()) -> None:
+    """An option for each backend setting (classifiers/backend_settings.py) that a backend of
+    defaults takes, None unless given; its help line names the backends that take it and their
+    defaults: "pa-slicing, linear: cost C (default: pa-slicing 0.0002, linear 0.1)"."""
+    from classifiers.backend_settings import settings_of
+
+    for setting in settings_of(defaults):
+        if setting.name in skip:
+            continue
+        options: dict[str, Any] = {
+            "dest": setting.name, "default": None,
+            "help": f"{', '.join(setting.takers(defaults))}: {setting.what} (default: "
+                    f"{setting.default_text(defaults)})"}
+        if setting.action == "boolean":
+            options["action"] = argparse.BooleanOptionalAction
+        elif setting.action is not None:
+            options["action"] = setting.action
+            if setting.metavar:
+                options["metavar"] = setting.metavar
+        else:
+            options.update(type=setting.type, choices=setting.choices)
+            if setting.metavar:
+                options["metavar"] = setting.metavar
+        command.add_argument(setting.flag, **options)
+
+
+def backend_values(args: argparse.Namespace, backend: str,
+                   defaults: Mapping[str, Mapping[str, object]]) -> dict[str, Any]:
+    """The backend settings given on the command line, as backend's keywords (a repeated
+    option read by its setting); SettingNotTaken (named by the setting, which option_error
+    turns into its option) for one that backend does not take."""
+    from classifiers.backend_settings import settings_of
+    from classifiers.settings import SettingNotTaken, listed
+
+    values: dict[str, Any] = {}
+    for setting in settings_of(defaults):
+        value = getattr(args, setting.name, None)
+        if value is None:
+            continue
+        keyword = setting.keyword_of(backend, defaults)
+        if keyword is None:
+            raise SettingNotTaken(setting.name,
+                                  f"applies to {listed(setting.takers(defaults))}, not {backend}")
+        try:
+            values[keyword] = setting.read(value) if setting.read is not None else value
+        except ValueError as error:
+            raise ValueError(f"{setting.flag} {error}") from None
+    return values
 
 
 def warn(message: str) -> None:

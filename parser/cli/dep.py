@@ -8,7 +8,6 @@ import json
 import shlex
 import sys
 from collections.abc import Iterator
-from functools import partial
 from typing import Any, BinaryIO
 
 from classifiers.evaluators.choices import (
@@ -17,12 +16,11 @@ from classifiers.evaluators.choices import (
     EVAL_MODES,
     parse_rare_threshold,
 )
-from classifiers.online.choices import STRATEGIES, VARIANTS
 from features.errors import InputError
 from features.input_files import check_input_paths, input_name, same_file
 from features.output_files import check_output_apart, check_output_path
 from parser.cli.common import (
-    add_backend_setting,
+    add_backend_settings,
     given_settings,
     option_error,
     parse_streams,
@@ -97,24 +95,7 @@ def register(dep: argparse.ArgumentParser) -> None:
                        help=f"{STRUCTURED} with --dev: epochs without a better dev UAS before "
                             f"training stops (default {BeamConfig.patience})")
 
-    setting = partial(add_backend_setting, train, CLASSIFIER_DEFAULTS)
-
-    setting("-C", "C", "cost C", type=float)
-    setting("--degree", "degree", "degree d of the polynomial kernel", type=int)
-    setting("--gamma", "gamma", "gamma of the kernel (the kernel-svm defaults are MaltParser's "
-            "libsvm settings -g 0.2 -r 0.4 -c 1 -e 0.1)", type=float)
-    setting("--coef0", "coef0", "coef0 of the kernel", type=float)
-    setting("--eps", "eps", "SMO stopping tolerance", type=float)
-    setting("--cache-mb", "cache_mb", "kernel cache per binary problem in MB", type=float)
-    setting("--iterations", "iterations", "passes over the training states", type=int)
-    setting("--strategy", "strategy", "margin strategy; all give the same model",
-            choices=STRATEGIES)
-    setting("--variant", "variant", "the online update (pa1: PA-I)",
-            choices=VARIANTS)
-    train.add_argument("--no-average", dest="average", action="store_false", default=None,
-                       help="pa-slicing: keep the last parameters instead of their average")
-    setting("--min-pair-count", "min_pair_count",
-            "feature pairs seen in fewer training states are dropped", type=int)
+    add_backend_settings(train, CLASSIFIER_DEFAULTS)
     train.add_argument("--min-word-count", type=int, default=ParserConfig.min_word_count,
                        help="rarer word forms are read as unknown in training (default "
                             "%(default)s)")

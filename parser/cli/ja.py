@@ -25,11 +25,13 @@ from parser.bunsetsu.config import (
 )
 from parser.bunsetsu.tagset_coverage import TAGSET_NAMES
 from parser.cli.common import (
+    add_backend_settings,
+    backend_values,
     log,
+    option_error,
     parse_streams,
     progress_bar,
     progress_log,
-    settings_help,
     shows_progress,
     streamed,
     subcommands,
@@ -73,12 +75,7 @@ def register(ja: argparse.ArgumentParser) -> None:
                        help="default: %(default)s")
     train.add_argument("--classifier", default=BunsetsuConfig.classifier,
                        choices=tuple(CLASSIFIER_DEFAULTS), help="default: %(default)s")
-    train.add_argument("--degree", type=int,
-                       help=f"kernel degree ({settings_help(CLASSIFIER_DEFAULTS, 'degree')})")
-    train.add_argument("-C", type=float,
-                       help=f"regularisation ({settings_help(CLASSIFIER_DEFAULTS, 'C')})")
-    train.add_argument("--iterations", type=int,
-                       help=f"passes ({settings_help(CLASSIFIER_DEFAULTS, 'iterations')})")
+    add_backend_settings(train, CLASSIFIER_DEFAULTS)
     train.add_argument("--evaluator", default=BunsetsuConfig.evaluator,
                        choices=EVALUATORS + (NO_CONVERSION,),
                        help=f"what a kernel model is stored as (default %(default)s; "
@@ -97,7 +94,7 @@ def register(ja: argparse.ArgumentParser) -> None:
                        help="classifiers trained at once (the model does not depend on it; "
                             "default %(default)s)")
     add_io_options(train)
-    train.set_defaults(run=run_train)
+    train.set_defaults(run=run_train, options=train)
 
     parse = commands.add_parser("parse", parents=[parent], help="parse a file or stdin")
     parse.add_argument("input", nargs="?", default="-",
@@ -166,8 +163,8 @@ def run_train(args: argparse.Namespace) -> int:
     if args.ids and args.format not in (None, "knp"):
         raise InputError("ja train: --ids reads KNP documents; --input-format must be knp")
     try:
-        params = classifier_options(args.classifier, C=args.C, degree=args.degree,
-                                    iterations=args.iterations)
+        params = classifier_options(args.classifier, **backend_values(
+            args, args.classifier, CLASSIFIER_DEFAULTS))
         if not args.chunker and (args.chunker_C is not None
                                  or args.chunker_iterations is not None):
             raise ValueError("--chunker-C and --chunker-iterations need the chunker "
@@ -180,7 +177,7 @@ def run_train(args: argparse.Namespace) -> int:
                                                                args.chunker_iterations))
         parser = BunsetsuParser(config)
     except ValueError as error:
-        raise InputError(f"ja train: {error}") from None
+        raise InputError(f"ja train: {option_error(args, error)}") from None
     check_input_paths([*(args.train or []), args.ids, args.dev])
     check_output_apart(args.model, [*(args.train or []), args.ids, args.dev], "model")
     paths = document_paths(Path(args.ids), Path(args.corpus)) if args.ids else args.train

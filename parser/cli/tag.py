@@ -7,14 +7,15 @@ import argparse
 import json
 import shlex
 import sys
-from functools import partial
 from typing import BinaryIO
 
 from features.errors import InputError
 from features.input_files import check_input_paths, input_name, same_file
 from features.output_files import check_output_apart, check_output_path
 from parser.cli.common import (
-    add_backend_setting,
+    add_backend_settings,
+    backend_values,
+    option_error,
     parse_streams,
     progress_log,
     read_hashed,
@@ -55,15 +56,7 @@ def register(tag: argparse.ArgumentParser) -> None:
                             "two-pass: a second classifier also reads the first one's tags "
                             "of the next words (default: %(default)s)")
 
-    setting = partial(add_backend_setting, train, CLASSIFIER_DEFAULTS)
-
-    setting("-C", "C", "cost C", type=float)
-    setting("--degree", "degree", "degree d of the polynomial kernel", type=int)
-    setting("--gamma", "gamma", "gamma of the kernel", type=float)
-    setting("--coef0", "coef0", "coef0 of the kernel", type=float)
-    setting("--iterations", "iterations", "passes over the training words", type=int)
-    setting("--min-pair-count", "min_pair_count",
-            "feature pairs seen in fewer training words are dropped", type=int)
+    add_backend_settings(train, CLASSIFIER_DEFAULTS)
     train.add_argument("--min-feature-count", type=int, default=TaggerConfig.min_feature_count,
                        help="rarer features are dropped (default %(default)s)")
     train.add_argument("--min-word-count", type=int, default=TaggerConfig.min_word_count,
@@ -86,7 +79,7 @@ def register(tag: argparse.ArgumentParser) -> None:
     train.add_argument("--seed", type=int, default=TaggerConfig.seed,
                        help="default: %(default)s")
     add_io_options(train)
-    train.set_defaults(run=run_train)
+    train.set_defaults(run=run_train, options=train)
 
     tag_command = commands.add_parser(
         "tag", parents=[parent], help="tag a file or stdin",
@@ -139,9 +132,8 @@ def run_train(args: argparse.Namespace) -> int:
     log = progress_log(args)
     check_output_path(args.model, "model")
     try:
-        params = classifier_options(
-            args.classifier, C=args.C, degree=args.degree, gamma=args.gamma, coef0=args.coef0,
-            iterations=args.iterations, min_pair_count=args.min_pair_count)
+        params = classifier_options(args.classifier, **backend_values(
+            args, args.classifier, CLASSIFIER_DEFAULTS))
         config = TaggerConfig(template_set=args.templates, classifier=args.classifier,
                               classifier_params=params, min_feature_count=args.min_feature_count,
                               min_word_count=args.min_word_count,
@@ -149,7 +141,7 @@ def run_train(args: argparse.Namespace) -> int:
                               dictionary_min_count=args.dictionary_min_count,
                               dictionary_min_share=args.dictionary_min_share, seed=args.seed)
     except ValueError as error:
-        raise InputError(f"tag train: {error}") from None
+        raise InputError(f"tag train: {option_error(args, error)}") from None
     check_input_paths([args.train, args.dev])
     check_output_apart(args.model, [args.train, args.dev], "model")
     if same_file(args.train, args.dev):

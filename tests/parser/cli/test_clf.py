@@ -150,13 +150,13 @@ def test_foreign_and_wrong_format_models(svm_files, tmp_path: Path, capsys) -> N
     "extra, fragment",
     [
         (["--classifier", "pa-slicing", "--degree", "4"], "degree must be 1, 2 or 3"),
-        (["--classifier", "pa-slicing", "--gamma", "2"], "pa-slicing uses the kernel"),
-        (["--classifier", "pa-slicing", "--eps", "0.1"], "--eps does not apply to pa-slicing"),
+        (["--classifier", "pa-slicing", "--gamma", "2"], "--gamma applies to poly2-linear, linear and kernel-svm, not pa-slicing"),
+        (["--classifier", "pa-slicing", "--eps", "0.1"], "--eps applies to poly2-linear, linear and kernel-svm, not pa-slicing"),
         (["--classifier", "pa-slicing", "--strategy", "kernel", "--n-common", "9"],
          "n_common applies to the split and slice strategies"),
         (["--classifier", "kernel-svm", "--variant", "pa"], "--variant applies to pa-slicing"),
-        (["--classifier", "poly2-linear", "--degree", "3"], "degree 3 needs a kernel model"),
-        (["--classifier", "linear", "--degree", "2"], "use --classifier poly2-linear"),
+        (["--classifier", "poly2-linear", "--degree", "3"], "a higher degree needs a kernel model"),
+        (["--classifier", "linear", "--degree", "2"], "--degree applies to poly2-linear, kernel-svm and pa-slicing, not linear"),
         (["--classifier", "linear", "-C", "0"], "C must be positive"),
         (["--classifier", "linear", "--average"], "--average applies to pa-slicing"),
         # Every option a backend does not take is refused, defaults included (issue 22, C5).

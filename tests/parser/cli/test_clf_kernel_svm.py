@@ -80,11 +80,11 @@ def test_same_settings_give_identical_model_files(files, tmp_path: Path, capsys)
     "extra, fragment",
     [
         (["--degree", "0"], "degree must be at least 1"),
-        (["--loss", "l1"], "--loss applies to the linear backends"),
+        (["--loss", "l1"], "--loss applies to poly2-linear and linear, not kernel-svm"),
         (["--class-weight", "3"], "--class-weight '3' is not LABEL:WEIGHT"),
         (["--class-weight", "3:x"], "--class-weight '3:x' is not LABEL:WEIGHT"),
         (["--cache-mb", "0"], "cache_mb must be positive"),
-        (["--strategy", "split"], "kernel-svm always uses the kernel strategy"),
+        (["--strategy", "split"], "--strategy applies to pa-slicing, not kernel-svm"),
     ],
 )
 def test_invalid_settings(files, tmp_path: Path, capsys, extra: list[str], fragment: str) -> None:

@@ -68,7 +68,7 @@ def test_train_predict_info_convert(files, tmp_path: Path, capsys) -> None:
     assert info["split"]["memory_total_bytes"] > 0 and info["pke"]["memory_total_bytes"] > 0
     assert info["training"]["command"] == (
         f"polyparse clf train {files['binary'].name} --classifier pa-slicing --degree 3 "
-        "-C 0.5 --variant pa1 --iterations 4 --average --strategy split --seed 5 --n-common 9")
+        "-C 0.5 --iterations 4 --seed 5 --variant pa1 --average --strategy split --n-common 9")
 
     converted = tmp_path / "split.model"
     code, out, err = run(["clf", "convert", "--model", str(model), "--to", "split",

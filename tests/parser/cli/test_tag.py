@@ -100,7 +100,7 @@ def test_options_are_checked_before_the_data(tmp_path: Path) -> None:
     missing = str(tmp_path / "missing.conllu")
     one_line(polyparse("tag", "train", "--train", missing, "--model",
                        str(tmp_path / "m.model"), "--classifier", "linear",
-                       "--min-pair-count", "2"), "min_pair_count")
+                       "--min-pair-count", "2"), "--min-pair-count applies to poly2-linear, not linear")
     one_line(polyparse("tag", "train", "--train", missing, "--model",
                        str(tmp_path / "m.model"), "--dictionary-min-count", "-1"),
              "dictionary_min_count")
