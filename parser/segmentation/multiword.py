@@ -73,17 +73,15 @@ class MultiwordSplitter:
     def sentence_words(self, tokens: Sequence[str]) -> list[list[str]]:
         """The words of each token of a sentence, ambiguous tokens decided in context."""
         cache = self._cache
-        found = []
-        for i, token in enumerate(tokens):
-            words, ambiguous = cache.get(token) or self._remember(token)
-            if ambiguous is not None:
-                assert self.context is not None
-                found.append(_cased(token, token.lower(), ambiguous)
-                             if self.context.splits(tokens, i) else [token])
-            elif words is None:
-                found.append([token])
-            else:
-                found.append(list(words))
+        entries = [cache.get(token) or self._remember(token) for token in tokens]
+        found = [[token] if words is None else list(words)
+                 for token, (words, _) in zip(tokens, entries)]
+        context = self.context
+        if context is not None:
+            for i, (token, (_, ambiguous)) in enumerate(zip(tokens, entries)):
+                if ambiguous is not None:
+                    found[i] = (_cased(token, token.lower(), ambiguous)
+                                if context.splits(tokens, i) else [token])
         return found
 
     def _remember(self, token: str) -> tuple[tuple[str, ...] | None, Analysis | None]:
