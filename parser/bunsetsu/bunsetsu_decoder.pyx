@@ -26,7 +26,8 @@ Every loop counts its decisions (morphemes for the chunker) and checks for signa
 CHECK_STEPS of them (features/signal_checks.pyx), so that SIGINT and SIGTERM end a parse inside a
 sentence of 100,000 bunsetsu.
 """
-from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, free
 from libcpp.vector cimport vector
 
 import numpy as np
@@ -68,6 +69,102 @@ cdef enum:
 cdef uint64_t VALUE_MASK = (<uint64_t>1 << TEMPLATE_SHIFT) - 1
 # No feature id: the vocabulary's ids are below it.
 cdef int32_t EMPTY_ID = 0x7FFFFFFF
+# Vocabularies of up to this many features sort a decision's ids on an IdBits (three levels of
+# 64-bit words: at most 64 top words); larger ones by comparison counting.
+cdef int64_t MAX_BITMAP_IDS = <int64_t>1 << 24
+BITMAP_IDS = MAX_BITMAP_IDS
+
+
+cdef extern from *:
+    """
+    static inline int polyparse_lowest_bit(unsigned long long word) {
+        return __builtin_ctzll(word);
+    }
+    """
+    int lowest_bit "polyparse_lowest_bit"(unsigned long long word) noexcept nogil
+
+
+cdef struct IdBits:
+    # A set of feature ids below 2**24 as a three-level bitmap, a tree of 64-bit words: bit f
+    # of low, bit f >> 6 of mid (low word f >> 6 has a bit), bit f >> 12 of top (mid word
+    # f >> 12 has one). Every word is zero between two decisions: taking the ids out clears
+    # what putting them in set.
+    uint64_t* low
+    uint64_t* mid
+    uint64_t* top
+
+
+cdef int bitmap_sorted_unique(const int32_t* found, int m, int32_t* ids,
+                              IdBits* bits) noexcept nogil:
+    # The distinct values of found[0..m) (0 <= id < 2**24) into ids in increasing order; their
+    # count. Each id sets its bit at the three levels; the ids are then read out in order by
+    # walking the set bits of the top words in range, of the mid words they point to and of
+    # the low words those point to (count-trailing-zeros), each word cleared once read: work
+    # in proportion to the ids and the words they touch, not to their range, and no compare
+    # of one id with another (comparison counting takes m^2 of them).
+    cdef int t, u = 0
+    cdef uint32_t f
+    cdef int64_t w, first_top = 64, last_top = -1, mid_word, low_word
+    cdef uint64_t top_bits, mid_bits, low_bits
+    for t in range(m):
+        f = <uint32_t>found[t]
+        bits.low[f >> 6] |= (<uint64_t>1) << (f & 63)
+        bits.mid[f >> 12] |= (<uint64_t>1) << ((f >> 6) & 63)
+        bits.top[f >> 18] |= (<uint64_t>1) << ((f >> 12) & 63)
+        if <int64_t>(f >> 18) < first_top:
+            first_top = f >> 18
+        if <int64_t>(f >> 18) > last_top:
+            last_top = f >> 18
+    for w in range(first_top, last_top + 1):
+        top_bits = bits.top[w]
+        bits.top[w] = 0
+        while top_bits:
+            mid_word = (w << 6) | lowest_bit(top_bits)
+            top_bits &= top_bits - 1
+            mid_bits = bits.mid[mid_word]
+            bits.mid[mid_word] = 0
+            while mid_bits:
+                low_word = (mid_word << 6) | lowest_bit(mid_bits)
+                mid_bits &= mid_bits - 1
+                low_bits = bits.low[low_word]
+                bits.low[low_word] = 0
+                while low_bits:
+                    ids[u] = <int32_t>((low_word << 6) | lowest_bit(low_bits))
+                    u += 1
+                    low_bits &= low_bits - 1
+    return u
+
+
+cdef class IdScratch:
+    """One thread's IdBits for the decisions of a vocabulary of n_ids features (none when
+    n_ids exceeds MAX_BITMAP_IDS: those sort by comparison counting)."""
+
+    cdef IdBits bits
+    cdef bint usable
+
+    def __cinit__(self, int64_t n_ids):
+        cdef int64_t n_low = (n_ids + 63) >> 6
+        cdef int64_t n_mid = (n_low + 63) >> 6
+        cdef int64_t n_top = (n_mid + 63) >> 6
+        self.bits.low = NULL
+        self.bits.mid = NULL
+        self.bits.top = NULL
+        self.usable = 0 < n_ids <= MAX_BITMAP_IDS
+        if not self.usable:
+            return
+        self.bits.low = <uint64_t*>calloc(n_low, sizeof(uint64_t))
+        self.bits.mid = <uint64_t*>calloc(n_mid, sizeof(uint64_t))
+        self.bits.top = <uint64_t*>calloc(n_top, sizeof(uint64_t))
+        if self.bits.low == NULL or self.bits.mid == NULL or self.bits.top == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.bits.low)
+        free(self.bits.mid)
+        free(self.bits.top)
+
+    cdef inline IdBits* get(self) noexcept:
+        return &self.bits if self.usable else NULL
 
 
 cdef int sorted_unique(const int32_t* found, int m, int32_t* ids) noexcept nogil:
@@ -95,6 +192,29 @@ cdef int sorted_unique(const int32_t* found, int m, int32_t* ids) noexcept nogil
     return u
 
 
+def sorted_distinct_ids(values, int64_t n_ids) -> np.ndarray:
+    """The distinct values (each 0 <= value < n_ids, at most MAX_PAIR_KEYS of them) in
+    increasing order, as Decision sorts a decision's ids for a vocabulary of n_ids features
+    (on an IdBits up to MAX_BITMAP_IDS, by comparison counting beyond): for tests."""
+    cdef const int32_t[::1] v = np.ascontiguousarray(values, dtype=np.int32)
+    cdef int32_t ids[MAX_PAIR_KEYS]
+    cdef IdScratch scratch = IdScratch(n_ids)
+    cdef IdBits* bits = scratch.get()
+    cdef int t, m = v.shape[0]
+    if m > MAX_PAIR_KEYS:
+        raise ValueError(f"at most {MAX_PAIR_KEYS} values")
+    for t in range(m):
+        if not 0 <= v[t] < n_ids:
+            raise ValueError(f"{v[t]} is not an id below {n_ids}")
+    if m == 0:
+        return np.zeros(0, dtype=np.int32)
+    if bits != NULL:
+        m = bitmap_sorted_unique(&v[0], m, ids, bits)
+    else:
+        m = sorted_unique(&v[0], m, ids)
+    return np.array([ids[t] for t in range(m)], dtype=np.int32)
+
+
 cdef class Decision:
     """One binary classifier as the loops use it; None scorer: the constant `constant`.
 
@@ -102,7 +222,8 @@ cdef class Decision:
     value (the vocabulary's values of a template are lexicon ids or small states: a row is as
     long as the largest), so that a lookup is one read without hashing or probing; keys the
     rows do not cover go to the vocabulary's KeyIndex. The ids of one decision are then put in
-    order by comparison counting, duplicates dropped: the scorers take sorted, unique ids."""
+    order, duplicates dropped (on the caller's IdBits; by comparison counting for a vocabulary
+    too large for one): the scorers take sorted, unique ids."""
 
     cdef KeyIndex index
     cdef BinaryScorer scorer
@@ -113,6 +234,8 @@ cdef class Decision:
     cdef int64_t row_start[DIRECT_TEMPLATES]
     cdef uint64_t row_length[DIRECT_TEMPLATES]
     cdef bint beyond_rows
+    # The size of the vocabulary: its ids are 0 .. n_ids - 1.
+    cdef readonly int64_t n_ids
 
     def __init__(self, KeyIndex index=None, BinaryScorer scorer=None,
                  bint positive_means_yes=True, bint constant=False):
@@ -121,6 +244,7 @@ cdef class Decision:
         self.yes_sign = positive_means_yes
         self.constant = constant
         self.beyond_rows = False
+        self.n_ids = len(index) if index is not None else 0
         for t in range(DIRECT_TEMPLATES):
             self.row_start[t] = 0
             self.row_length[t] = 0
@@ -165,6 +289,7 @@ cdef class Decision:
         cdef int32_t found[MAX_PAIR_KEYS]
         cdef int32_t ids[MAX_PAIR_KEYS]
         cdef int t, m = 0
+        cdef IdScratch scratch = IdScratch(self.n_ids)
         if self.index is None:
             raise ValueError("a constant decision has no vocabulary")
         if k.shape[0] > MAX_PAIR_KEYS:
@@ -172,8 +297,16 @@ cdef class Decision:
         for t in range(k.shape[0]):
             found[m] = self.feature_id(k[t])
             m += found[m] >= 0
-        m = sorted_unique(found, m, ids)
+        m = self.sort_ids(found, m, ids, scratch.get())
         return np.array([ids[t] for t in range(m)], dtype=np.int32)
+
+    cdef inline int sort_ids(self, const int32_t* found, int m, int32_t* ids,
+                             IdBits* bits) noexcept nogil:
+        # The distinct ids of found[0..m) in increasing order (bits: the caller's IdBits, NULL
+        # for a vocabulary larger than MAX_BITMAP_IDS); their count.
+        if bits != NULL:
+            return bitmap_sorted_unique(found, m, ids, bits)
+        return sorted_unique(found, m, ids)
 
     cdef inline int32_t feature_id(self, uint64_t key) noexcept nogil:
         cdef uint64_t template = key >> TEMPLATE_SHIFT
@@ -184,7 +317,8 @@ cdef class Decision:
             return self.index.get(key)
         return -1
 
-    cdef bint decide(self, const uint64_t* keys, int n, double* value) noexcept nogil:
+    cdef bint decide(self, const uint64_t* keys, int n, double* value,
+                     IdBits* bits) noexcept nogil:
         cdef int32_t ids[MAX_PAIR_KEYS]
         cdef int32_t found[MAX_PAIR_KEYS]
         cdef int m = 0, t
@@ -198,7 +332,7 @@ cdef class Decision:
             f = self.feature_id(keys[t])
             found[m] = f
             m += f >= 0
-        m = sorted_unique(found, m, ids)
+        m = self.sort_ids(found, m, ids, bits)
         self.scorer.scores(ids, m, &out)
         if not self.yes_sign:
             out = -out
@@ -305,6 +439,8 @@ cdef class BunsetsuDecoder:
         cdef const int32_t[::1] gold
         cdef const int32_t* g = NULL
         cdef SentenceBuffers buffers = SentenceBuffers(corpus.max_morphemes + 1)
+        cdef IdScratch scratch = IdScratch(decision.n_ids if decision is not None else 0)
+        cdef IdBits* bits = scratch.get()
         cdef SentenceView s
         cdef int t, c
         cdef int64_t c0, steps_left = CHECK_STEPS
@@ -322,9 +458,9 @@ cdef class BunsetsuDecoder:
                 chunk_properties(&s, &self.ids)
                 long_input_starts(s.n_chunks)
                 if self.algorithm == SHIFT_REDUCE:
-                    shift_reduce(&s, decision, g, ex, &steps_left)
+                    shift_reduce(&s, decision, bits, g, ex, &steps_left)
                 else:
-                    cascaded(&s, decision, g, ex, &steps_left)
+                    cascaded(&s, decision, bits, g, ex, &steps_left)
                 long_input_ends(s.n_chunks)
                 for c in range(s.n_chunks):
                     heads[c0 + c] = s.heads[c]
@@ -353,6 +489,8 @@ cdef class BunsetsuDecoder:
     cdef int _chunk(self, Corpus corpus, Decision decision, signed char[::1] starts,
                     gold_starts, Examples* ex) except -1:
         cdef const signed char[::1] gold
+        cdef IdScratch scratch = IdScratch(decision.n_ids if decision is not None else 0)
+        cdef IdBits* bits = scratch.get()
         cdef SentenceView s
         cdef uint64_t keys[MAX_PAIR_KEYS]
         cdef int t, m, n, start
@@ -377,7 +515,7 @@ cdef class BunsetsuDecoder:
                         yes = gold[m0 + m] != 0
                         record(ex, keys, n, 1 if yes else -1)
                     else:
-                        yes = decision.decide(keys, n, &value)
+                        yes = decision.decide(keys, n, &value, bits)
                     starts[m0 + m] = 1 if yes else 0
                     if yes:
                         start = m
@@ -404,8 +542,8 @@ cdef tuple _examples(Examples* ex):
     return keys, indptr, labels
 
 
-cdef inline bint attach(SentenceView* s, Decision decision, const int32_t* gold, Examples* ex,
-                        int i, int j, double* value) noexcept nogil:
+cdef inline bint attach(SentenceView* s, Decision decision, IdBits* bits, const int32_t* gold,
+                        Examples* ex, int i, int j, double* value) noexcept nogil:
     cdef uint64_t keys[MAX_PAIR_KEYS]
     cdef int n = pair_keys(s, i, j, keys)
     cdef bint yes
@@ -414,10 +552,10 @@ cdef inline bint attach(SentenceView* s, Decision decision, const int32_t* gold,
         record(ex, keys, n, 1 if yes else -1)
         value[0] = 1.0 if yes else -1.0
         return yes
-    return decision.decide(keys, n, value)
+    return decision.decide(keys, n, value, bits)
 
 
-cdef int shift_reduce(SentenceView* s, Decision decision, const int32_t* gold,
+cdef int shift_reduce(SentenceView* s, Decision decision, IdBits* bits, const int32_t* gold,
                       Examples* ex, int64_t* steps_left) except -1 nogil:
     cdef int n = s.n_chunks, j, i
     cdef double value
@@ -429,14 +567,14 @@ cdef int shift_reduce(SentenceView* s, Decision decision, const int32_t* gold,
         while stack.size() > 0:
             count_steps(steps_left, 1)
             i = stack.back()
-            if j != n - 1 and not attach(s, decision, gold, ex, i, j, &value):
+            if j != n - 1 and not attach(s, decision, bits, gold, ex, i, j, &value):
                 break
             set_head(s, i, j)
             stack.pop_back()
     return 0
 
 
-cdef int cascaded(SentenceView* s, Decision decision, const int32_t* gold,
+cdef int cascaded(SentenceView* s, Decision decision, IdBits* bits, const int32_t* gold,
                   Examples* ex, int64_t* steps_left) except -1 nogil:
     cdef int n = s.n_chunks, x, m, kept
     cdef double value
@@ -453,7 +591,8 @@ cdef int cascaded(SentenceView* s, Decision decision, const int32_t* gold,
             if x == m - 2:
                 tagged[x] = 1
             else:
-                tagged[x] = attach(s, decision, gold, ex, active[x], active[x + 1], &value)
+                tagged[x] = attach(s, decision, bits, gold, ex, active[x], active[x + 1],
+                                   &value)
         kept = 0
         for x in range(m):
             if x < m - 1 and tagged[x] and (x == 0 or not tagged[x - 1]):

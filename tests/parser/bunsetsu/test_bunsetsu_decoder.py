@@ -13,7 +13,13 @@ import pytest
 from classifiers.backends import classifier_from_arrays
 from features.binary_matrix import BinaryMatrix
 from features.vocab import FeatureVocab
-from parser.bunsetsu.bunsetsu_decoder import BunsetsuDecoder, Corpus, Decision
+from parser.bunsetsu.bunsetsu_decoder import (
+    BITMAP_IDS,
+    BunsetsuDecoder,
+    Corpus,
+    Decision,
+    sorted_distinct_ids,
+)
 from parser.bunsetsu.bunsetsu_features import sentence_keys, special_ids
 from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
 from parser.bunsetsu.config import BunsetsuConfig, classifier_options
@@ -394,7 +400,7 @@ def test_decision_feature_ids_equal_the_vocabulary() -> None:
 
 def test_decision_ids_are_sorted_and_distinct() -> None:
     """What decide gives the scorer: the distinct ids of the keys in the vocabulary, sorted
-    (comparison counting, copies of a key and keys outside the vocabulary included)."""
+    (on the bitmap, copies of a key and keys outside the vocabulary included)."""
     rng = np.random.default_rng(3)
     keys = (rng.integers(0, 90, 2000).astype(np.uint64) << np.uint64(48)) \
         | rng.integers(0, 500, 2000).astype(np.uint64)
@@ -408,3 +414,24 @@ def test_decision_ids_are_sorted_and_distinct() -> None:
             ids = vocab.transform(chosen)
             expected = np.unique(ids[ids >= 0])
             assert decision.decision_ids(chosen).tolist() == expected.tolist()
+
+
+@pytest.mark.parametrize("n_ids", [1, 64, 4097, 300_000, BITMAP_IDS, BITMAP_IDS + 1])
+def test_sorted_distinct_ids_equal_numpy_unique(n_ids: int) -> None:
+    """How a decision's ids are put in order for the scorer, on the three-level bitmap (ids in
+    the first and the last words of each level, and spread over them) and, for a vocabulary
+    beyond BITMAP_IDS, by comparison counting: np.unique's ids, copies and all, call after
+    call on the same bitmap (each leaves it empty)."""
+    rng = np.random.default_rng(n_ids)
+    edges = np.array([0, 63, 64, 4095, 4096, 262_143, 262_144, n_ids - 1], dtype=np.int64)
+    edges = edges[edges < n_ids]
+    for size in (0, 1, 2, 7, 33, 64, 256):
+        for _ in range(10):
+            values = rng.integers(0, n_ids, size)
+            if size > 2:
+                values[: size // 4] = rng.choice(edges, size // 4)
+                values[-(size // 4):] = values[: size // 4]
+            found = sorted_distinct_ids(values, n_ids)
+            assert found.tolist() == np.unique(values).tolist()
+    with pytest.raises(ValueError):
+        sorted_distinct_ids([n_ids], n_ids)
