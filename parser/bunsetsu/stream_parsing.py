@@ -35,6 +35,12 @@ BATCH_BYTES = 4 << 20
 # UD Japanese GSD's, holds fewer sentences and as much work).
 MAX_THREADS = 8
 THREAD_BUNSETSU = 3000
+# A batch is cut at sentence ends into one part per thread, each of at least PART_BYTES, which
+# the threads scan and parse at once (the main thread then writes them in order); a smaller
+# batch is scanned in one piece.
+PART_BYTES = 256 << 10
+# The line that ends a block, looked for to cut a batch into parts.
+BLOCK_END = b"\nEOS\n"
 # The formats the fast path reads.
 FAST_FORMATS = ("knp", "cabocha")
 
@@ -133,6 +139,11 @@ class KnpStreamParser:
         once every block before it is written."""
         import numpy as np
 
+        spans = self.part_spans(data)
+        if len(spans) > 1:
+            done = self.batch_in_parts(data, spans, first_line, write)
+            if done is not None:
+                return done
         scan = self.scan(data)
         if not scan.n_blocks:
             return 0, 0, 0
@@ -143,12 +154,69 @@ class KnpStreamParser:
         rest = None
         if not scan.valid_utf8:
             bad = int(np.searchsorted(scan.block_end, _first_bad_byte(data[:end]), "right"))
-            rest = int(scan.block_start[bad]), first_line + int(scan.block_line[bad])
+            rest = int(scan.block_start[bad]), end, first_line + int(scan.block_line[bad])
             scan = self.scan(data[:rest[0]])
-        fast = scan.block_fast
-        runs = np.concatenate(([0], np.flatnonzero(np.diff(fast)) + 1, [scan.n_blocks]))
         unknown_pos1 = self.scheme_counts(scan)
         heads = self.parse_scanned(scan) if scan.n_fast else None
+        self.write_scanned(data, scan, heads, first_line, write, rest)
+        self.coverage.add_counts(int(scan.morpheme_ptr[-1]), {POS_COLUMN: unknown_pos1})
+        self.n_blocks += n_blocks
+        return end, n_lines, n_blocks
+
+    def part_spans(self, data: memoryview) -> list[tuple[int, int]]:
+        """The byte spans that cut data into parts at block ends, one per thread, each of at
+        least PART_BYTES (the whole of data when it is too small, or has no block end where
+        one is looked for)."""
+        size = len(data)
+        n_parts = min(self.threads, size // PART_BYTES)
+        starts = [0]
+        for k in range(1, n_parts):
+            cut = _block_end_from(data, max(size * k // n_parts, starts[-1]) - 1)
+            if cut < 0 or cut >= size:
+                break
+            starts.append(cut)
+        return list(zip(starts, starts[1:] + [size]))
+
+    def batch_in_parts(self, data: memoryview, spans: list[tuple[int, int]], first_line: int,
+                       write: Callable[[bytes | memoryview], Any]
+                       ) -> tuple[int, int, int] | None:
+        """batch() of data cut into parts (spans, each but the last ending with a block): the
+        parts scanned at once in the threads, then parsed at once, then written in order by
+        this thread, as batch() writes the whole. None, with nothing done, when a part holds
+        bytes that are not UTF-8 (batch() then takes data as a whole, which finds the first
+        of them)."""
+        parts = [data[start:stop] for start, stop in spans]
+        scans = self.in_threads(self.scan, parts)
+        if not all(scan.valid_utf8 for scan in scans) or \
+                any(scan.end != len(part) for scan, part in zip(scans[:-1], parts[:-1])):
+            return None
+        # Every part's dictionaries are counted before any is written, as a whole batch's are.
+        unknowns = [self.scheme_counts(scan) for scan in scans]
+        heads = self.in_threads(
+            lambda scan: self.parse_scanned(scan, threads=1) if scan.n_fast else None, scans)
+        n_lines = 0
+        for part, scan, part_heads in zip(parts, scans, heads):
+            if scan.n_blocks:
+                self.write_scanned(part, scan, part_heads, first_line + n_lines, write)
+                n_lines += scan.n_lines
+        # The morphemes are counted once every part is written, as a whole batch's are.
+        for scan, unknown_pos1 in zip(scans, unknowns):
+            self.coverage.add_counts(int(scan.morpheme_ptr[-1]), {POS_COLUMN: unknown_pos1})
+        n_blocks = sum(scan.n_blocks for scan in scans)
+        self.n_blocks += n_blocks
+        return spans[-1][0] + scans[-1].end, n_lines, n_blocks
+
+    def write_scanned(self, data: memoryview, scan: Any, heads: Any, first_line: int,
+                      write: Callable[[bytes | memoryview], Any],
+                      rest: tuple[int, int, int] | None = None) -> None:
+        """Write the blocks of a scan of data (heads: the parse of its fast blocks; the slow
+        ones read, parsed and written by the Python path), then rest (start, end, first line:
+        bytes of data after the scan's blocks, read by the Python path); the error of the
+        first block that cannot be read is raised once every block before it is written."""
+        import numpy as np
+
+        fast = scan.block_fast
+        runs = np.concatenate(([0], np.flatnonzero(np.diff(fast)) + 1, [scan.n_blocks]))
         # Each run of fast blocks is rewritten straight into the output buffer; the blocks
         # between them come from the Python path.
         pieces: list[tuple[int, int] | bytes] = []
@@ -166,14 +234,24 @@ class KnpStreamParser:
             if error is not None:
                 break
         if error is None and rest is not None:
-            text, error = self.python_blocks(bytes(data[rest[0]:end]), rest[1])
+            text, error = self.python_blocks(bytes(data[rest[0]:rest[1]]), rest[2])
             pieces.append(text)
         self.write_pieces(scan, heads, pieces, write)
         if error is not None:
             raise error
-        self.coverage.add_counts(int(scan.morpheme_ptr[-1]), {POS_COLUMN: unknown_pos1})
-        self.n_blocks += n_blocks
-        return end, n_lines, n_blocks
+
+    def in_threads(self, work: Callable[[Any], Any], items: list[Any]) -> list[Any]:
+        """work(item) of each item, the first in this thread and the others in the pool's
+        threads at the same time; the results in order."""
+        if len(items) == 1:
+            return [work(items[0])]
+        if self.pool is None:
+            from features.worker_threads import worker_pool
+
+            self.pool = worker_pool(self.threads - 1)
+        others = [self.pool.submit(work, item) for item in items[1:]]
+        first = work(items[0])
+        return [first] + [future.result() for future in others]
 
     def write_pieces(self, scan: Any, heads: Any, pieces: list[tuple[int, int] | bytes],
                      write: Callable[[bytes | memoryview], Any]) -> None:
@@ -242,17 +320,18 @@ class KnpStreamParser:
                 column[column >= self.n_known] = UNKNOWN
         return unknown
 
-    def parse_scanned(self, scan: Any) -> Any:
+    def parse_scanned(self, scan: Any, threads: int | None = None) -> Any:
         """The heads of the fast blocks of a scan; a large batch is cut into one part per
-        core, parsed in threads (the decoder releases the GIL and the scorers are safe to share;
-        each sentence is parsed on its own, so the heads do not depend on the cut)."""
+        core (threads: at most so many, None: self.threads), parsed in threads (the decoder
+        releases the GIL and the scorers are safe to share; each sentence is parsed on its own,
+        so the heads do not depend on the cut)."""
         import numpy as np
 
         from parser.bunsetsu.bunsetsu_decoder import Corpus
 
         n = scan.n_fast
         mp, cp = scan.morpheme_ptr, scan.chunk_ptr
-        parts = min(self.threads, max(1, int(cp[-1]) // THREAD_BUNSETSU))
+        parts = min(threads or self.threads, max(1, int(cp[-1]) // THREAD_BUNSETSU))
         # Cut between sentences so that each part holds about as many bunsetsu.
         cuts = [0, *sorted({int(np.searchsorted(cp, cp[-1] * k // parts))
                             for k in range(1, parts)} - {0, n}), n]
@@ -265,13 +344,7 @@ class KnpStreamParser:
                                   cp[lo:hi + 1] - c0, scan.chunk_bounds[c0 + lo:c1 + hi]))
         if parts == 1:
             return self.parser.parse_corpus(corpora[0])
-        if self.pool is None:
-            from features.worker_threads import worker_pool
-
-            self.pool = worker_pool(self.threads - 1)
-        others = [self.pool.submit(self.parser.parse_corpus, c) for c in corpora[1:]]
-        first = self.parser.parse_corpus(corpora[0])
-        return np.concatenate([first] + [future.result() for future in others])
+        return np.concatenate(self.in_threads(self.parser.parse_corpus, corpora))
 
     def close(self) -> None:
         """Let the worker threads go without waiting: a run ended by a signal unwinds through
@@ -323,6 +396,19 @@ class KnpStreamParser:
             write(output)
         if error is not None:
             raise error
+
+
+def _block_end_from(data: memoryview, start: int) -> int:
+    """The offset just after the first BLOCK_END of data at or after start (which begins
+    with the newline before EOS), -1 when there is none."""
+    window = 1 << 16
+    start = max(start, 0)
+    while start < len(data):
+        found = bytes(data[start:start + window + len(BLOCK_END) - 1]).find(BLOCK_END)
+        if found >= 0:
+            return start + found + len(BLOCK_END)
+        start += window
+    return -1
 
 
 def _first_bad_byte(data: memoryview) -> int:

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import io
 import threading
+import warnings
 
 import pytest
 
+from features.errors import InputError
 from features.worker_threads import worker_pool
 from parser.bunsetsu import stream_parsing
 from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
@@ -91,3 +93,73 @@ def test_closing_does_not_wait_for_a_part_still_parsed(parser: BunsetsuParser) -
         assert not part.done()
     finally:
         release.set()
+
+
+def parse_in_parts(parser: BunsetsuParser, text: bytes, threads: int,
+                   errors: str = "strict") -> tuple[bytes, list[int], dict, str | None,
+                                                     list[str]]:
+    """The output, counts per batch, coverage, error message and warnings of the fast path
+    with `threads` threads (each batch cut into that many parts when they reach PART_BYTES)."""
+    written: list[bytes] = []
+    counts: list[int] = []
+    coverage = parser.tag_coverage()
+    reader = stream_parsing.KnpStreamParser(parser, "in.knp", "the model", coverage, "utf-8",
+                                            errors)
+    reader.threads = threads
+    message = None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            reader.run(io.BytesIO(text), lambda: True,
+                       lambda data: written.append(bytes(data)), counts.append)
+        except InputError as error:
+            message = str(error)
+        finally:
+            reader.close()
+    return (b"".join(written), counts, coverage.counts(), message,
+            [str(warning.message) for warning in caught])
+
+
+BAD_BYTE_BLOCK = b"* -1D\n+ -1D\n\xff\xfe \xe3\x81\xaf \xe3\x81\xaf \xe5\x8a\xa9\xe8\xa9\x9e 9 " \
+    b"\xe5\x89\xaf\xe5\x8a\xa9\xe8\xa9\x9e 2 * 0 * 0\nEOS\n"
+UNREADABLE_BLOCK = b"* -1D\n+ -1D\n\xe3\x81\xaf \xe3\x81\xaf\nEOS\n"
+
+
+@pytest.mark.parametrize("part_bytes", [1, 90, 400, 1 << 20])
+def test_parts_of_a_batch_give_the_output_of_one(parser: BunsetsuParser, part_bytes: int,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A batch cut into parts at sentence ends, scanned and parsed in threads at once: the
+    bytes, counts, coverage and error (its line, the sentences before it written) of the
+    batch read in one part, with slow blocks, bytes that are not UTF-8 (strict and replaced)
+    and a block that cannot be read in any part, and text left after the last sentence."""
+    small = SMALL.encode()
+    texts = [small * 9 + SLOW_BLOCK.encode() + small * 4,
+             small * 5 + BAD_BYTE_BLOCK + small * 6,
+             small * 2 + BAD_BYTE_BLOCK + small * 9 + BAD_BYTE_BLOCK + small,
+             small * 7 + UNREADABLE_BLOCK + small * 3,
+             small * 11 + b"* -1D\n"]
+    for text in texts:
+        for errors in ("strict", "replace"):
+            expected = parse_in_parts(parser, text, 1, errors)
+            assert expected[0].count(b"EOS\n") >= 2
+            assert len(expected[4]) == (errors == "replace" and BAD_BYTE_BLOCK in text)
+            monkeypatch.setattr(stream_parsing, "PART_BYTES", part_bytes)
+            for threads in (2, 3, 8):
+                assert parse_in_parts(parser, text, threads, errors) == expected, \
+                    (text[:20], errors, threads)
+            monkeypatch.setattr(stream_parsing, "PART_BYTES", 256 << 10)
+
+
+def test_part_spans_end_with_blocks(parser: BunsetsuParser,
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    text = SMALL.encode() * 6 + SLOW_BLOCK.encode()
+    reader = stream_parsing.KnpStreamParser(parser, "in.knp", "the model",
+                                            parser.tag_coverage(), "utf-8")
+    reader.threads = 4
+    monkeypatch.setattr(stream_parsing, "PART_BYTES", 50)
+    spans = reader.part_spans(memoryview(text))
+    assert len(spans) == 4 and spans[0][0] == 0 and spans[-1][1] == len(text)
+    assert all(a[1] == b[0] for a, b in zip(spans, spans[1:]))
+    assert all(text[:stop].endswith(b"\nEOS\n") for _, stop in spans)
+    monkeypatch.setattr(stream_parsing, "PART_BYTES", len(text))
+    assert reader.part_spans(memoryview(text)) == [(0, len(text))]
