@@ -59,6 +59,7 @@ from parser.dependency.choices import (
 from parser.dependency.config import CLASSIFIER_DEFAULTS, ParserConfig
 from parser.dependency.evaluate import METRICS, PUNCT_POLICIES
 from parser.formats.conll import FORMATS, Sentence, read_conll
+from parser.formats.text_lines import TEXT_FORMATS
 
 
 def register(dep: argparse.ArgumentParser) -> None:
@@ -181,7 +182,7 @@ def register(dep: argparse.ArgumentParser) -> None:
 
 # dep parse also reads text: raw (paragraphs separated by blank lines) or tokens (one sentence
 # a line), tokenized by parser/tokenize.
-INPUT_FORMATS = (*FORMATS, "raw", "tokens")
+INPUT_FORMATS = (*FORMATS, *TEXT_FORMATS)
 
 
 def add_io_options(command: argparse.ArgumentParser, formats: tuple[str, ...] = FORMATS) -> None:
@@ -250,7 +251,6 @@ def run_train(args: argparse.Namespace) -> int:
 
 def run_parse(args: argparse.Namespace) -> int:
     from parser.pipeline.dependency_service import open_parser, parser_files
-    from parser.pipeline.word_stages import ConllReader, TextReader, TreeWriter
 
     check_output_path(args.output)
     text_input = args.format not in FORMATS
@@ -272,10 +272,7 @@ def run_parse(args: argparse.Namespace) -> int:
     coverage = opened.model.tag_coverage()
     if wants_scale_out(args):
         return parse_in_shards(args, opened, coverage)
-    reader = (TextReader(opened.text_tokenizer(), args.format, args.encoding) if text_input
-              else ConllReader(args.format, args.encoding))
-    writer = TreeWriter("conllu" if text_input else args.format, args.keep_deps)
-    pipeline = opened.pipeline(reader, writer, coverage)
+    pipeline = opened.file_pipeline(args.format, args.encoding, args.keep_deps, coverage)
     code = parse_streams(args, coverage, streamed(pipeline))
     for line in pipeline.done():
         progress_log(args)(line)

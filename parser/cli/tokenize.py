@@ -18,10 +18,8 @@ from parser.cli.common import (
     subcommands,
     text_encoding,
 )
+from parser.formats.text_lines import TEXT_FORMATS
 
-# Formats of tokenizer input (parser/tokenize/reading.py's TEXT_FORMATS, kept here so that
-# --help loads nothing).
-TEXT_FORMATS = ("raw", "tokens")
 # The sentence classifier's cost C (tuned on EWT dev).
 DEFAULT_C = 0.1
 

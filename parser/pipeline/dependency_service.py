@@ -13,9 +13,16 @@ from classifiers.model_bytes import Buffer, ModelBytes
 from features.errors import InputError
 from features.input_files import check_input_paths
 from parser.formats.conll import FORMATS
+from parser.formats.text_lines import TEXT_FORMATS
 from parser.pipeline.pipeline import Pipeline
 from parser.pipeline.stage import TAGS, TOKENS, Reader, Stage, Watch, Writer
-from parser.pipeline.word_stages import FillMissingTags, ParseTrees
+from parser.pipeline.word_stages import (
+    ConllReader,
+    FillMissingTags,
+    ParseTrees,
+    TextReader,
+    TreeWriter,
+)
 
 if TYPE_CHECKING:
     from parser.dependency.dependency_model import DependencyModel
@@ -135,6 +142,17 @@ class OpenedParser(ModelBytes):
         from parser.scale_out.shard_tasks import DependencyShardTask
 
         return DependencyShardTask(fmt, encoding, keep_deps)
+
+    def file_pipeline(self, fmt: str = "conllu", encoding: str = "utf-8",
+                      keep_deps: bool = False, coverage: Any = None) -> Pipeline:
+        """The parse of an input in fmt (conllu, conllx; raw or tokens: text, tokenized
+        first) written as CoNLL (text as CoNLL-U; keep_deps keeps the input's DEPS)."""
+        if fmt in TEXT_FORMATS:
+            reader: Reader = TextReader(self.text_tokenizer(), fmt, encoding)
+            fmt = "conllu"
+        else:
+            reader = ConllReader(fmt, encoding)
+        return self.pipeline(reader, TreeWriter(fmt, keep_deps), coverage)
 
     def pipeline(self, reader: Reader | None = None, writer: Writer | None = None,
                  coverage: Any = None) -> Pipeline:

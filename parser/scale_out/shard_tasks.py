@@ -58,16 +58,13 @@ class DependencyShardTask:
         return run_task(self.fill, parser, shard)
 
     def fill(self, parser: Any, shard: Shard, output: io.BytesIO, result: ShardResult) -> None:
-        from parser.pipeline.word_stages import ConllReader, TreeWriter
-
         coverage = parser.model.tag_coverage()
         text = _text_output(output, self.encoding)
 
         def count(n: int) -> None:
             result.records += n
 
-        pipeline = parser.pipeline(ConllReader(self.fmt, self.encoding),
-                                   TreeWriter(self.fmt, self.keep_deps), coverage)
+        pipeline = parser.file_pipeline(self.fmt, self.encoding, self.keep_deps, coverage)
         pipeline.stream(io.BytesIO(shard.data), lambda: True, text, shard.source,
                         shard.first_line, count)
         text.detach()

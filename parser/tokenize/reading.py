@@ -25,14 +25,13 @@ from typing import BinaryIO, TextIO
 
 from features.errors import InputError
 from parser.formats.conll import Sentence
-from parser.formats.text_lines import display_name, text_lines
+from parser.formats.text_lines import TEXT_FORMATS, display_name, text_lines
 from parser.tokenize.conllu_blocks import sentence_of
 from parser.tokenize.model import TokenizerModel, load_tokenizer
 from parser.tokenize.segmenter import GAP, Segmenter, TokenizedSentence, split_gaps
 
 __all__ = ["TEXT_FORMATS", "TextFormatError", "read_raw", "tokenized_sentences"]
 
-TEXT_FORMATS = ("raw", "tokens")
 # A line of nothing but what separates tokens (whitespace, control characters) is blank: it
 # ends a paragraph.
 _only_gaps = re.compile(GAP).fullmatch
