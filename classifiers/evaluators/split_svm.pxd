@@ -26,6 +26,14 @@ cdef struct RareIndex:
     const int32_t* rare_sv_common
     const int16_t* rare_sv_common16
     const double* kernel
+    # The same ranks split in two (index_low_ranks; NULL when not built): those below
+    # LOW_RANKS as a bit set of LOW_RANK_WORDS words per rare support vector (low_ranks[s *
+    # LOW_RANK_WORDS ...]), and the others in the layout above, rest_ptr and rest_common or
+    # rest_common16.
+    const uint64_t* low_ranks
+    const int64_t* rest_ptr
+    const int32_t* rest_common
+    const int16_t* rest_common16
 
 
 cdef struct RareScratch:
@@ -47,6 +55,23 @@ cdef extern from *:
     void prefetch_read "polyparse_prefetch_read"(const void* address) noexcept nogil
 
 
+cdef enum:
+    # The common ranks a rare support vector holds below LOW_RANKS are kept as a bit set: the
+    # most held common features (rank 0 is held by the most support vectors), about four
+    # fifths of the ranks of a bunsetsu model's rare support vectors.
+    LOW_RANK_WORDS = 2
+    LOW_RANKS = 64 * LOW_RANK_WORDS
+
+
+cdef inline int bits_set(uint64_t word) noexcept nogil:
+    # The number of bits set in word (Warren, Hacker's Delight, 5-1: sums of 2, 4, 8 bits
+    # side by side, then a multiply adds the eight byte sums into the top byte).
+    word = word - ((word >> 1) & <uint64_t>0x5555555555555555)
+    word = (word & <uint64_t>0x3333333333333333) + ((word >> 2) & <uint64_t>0x3333333333333333)
+    word = (word + (word >> 4)) & <uint64_t>0x0F0F0F0F0F0F0F0F
+    return <int>((word * <uint64_t>0x0101010101010101) >> 56)
+
+
 # Bytes of one call's RareScratch.
 cdef inline size_t rare_scratch_bytes(const RareIndex* index) noexcept nogil:
     return index.n_support_vectors * (sizeof(double) + 2 * sizeof(int32_t)) + index.n_common
@@ -60,6 +85,51 @@ cdef inline RareScratch rare_scratch(const RareIndex* index, void* buffer) noexc
     scratch.touched = scratch.counts + index.n_support_vectors
     scratch.marks = <uint8_t*>(scratch.touched + index.n_support_vectors)
     return scratch
+
+
+cdef inline int _split_low_ranks(const RareIndex* index, RareScratch scratch,
+                                 const int32_t* ranks, int m_common, int32_t m,
+                                 const uint64_t* x_low, int* n_rare, const double* rare_coef,
+                                 int n_outputs, double* out) noexcept nogil:
+    # split_features' second half on an index with low_ranks: |s_C & x_C| of each reached
+    # support vector s is the bits its low ranks share with x_low plus the marks of its other
+    # ranks, the same count as a walk over all of them, so every term is the same.
+    cdef int i, k
+    cdef int32_t s, shared
+    cdef int64_t p
+    cdef double term
+    cdef const double* coef
+    cdef const uint64_t* low
+    for i in range(m):
+        s = scratch.touched[i]
+        prefetch_read(index.low_ranks + <int64_t>s * LOW_RANK_WORDS)
+        p = index.rest_ptr[s]
+        if index.rest_common16 != NULL:
+            prefetch_read(index.rest_common16 + p)
+        else:
+            prefetch_read(index.rest_common + p)
+    for i in range(m):
+        s = scratch.touched[i]
+        low = index.low_ranks + <int64_t>s * LOW_RANK_WORDS
+        shared = 0
+        for k in range(LOW_RANK_WORDS):
+            shared += bits_set(low[k] & x_low[k])
+        if index.rest_common16 != NULL:
+            for p in range(index.rest_ptr[s], index.rest_ptr[s + 1]):
+                shared += scratch.marks[index.rest_common16[p]]
+        else:
+            for p in range(index.rest_ptr[s], index.rest_ptr[s + 1]):
+                shared += scratch.marks[index.rest_common[p]]
+        term = index.kernel[shared + scratch.counts[s]] - index.kernel[shared]
+        scratch.kernel_terms[i] = term
+        scratch.counts[s] = 0
+        coef = rare_coef + <int64_t>s * n_outputs
+        for k in range(n_outputs):
+            out[k] += coef[k] * term
+    for i in range(m_common):
+        scratch.marks[ranks[i]] = 0
+    n_rare[0] = m
+    return m_common
 
 
 cdef inline int split_features(const RareIndex* index, RareScratch scratch, const int32_t* feats,
@@ -76,6 +146,10 @@ cdef inline int split_features(const RareIndex* index, RareScratch scratch, cons
     cdef int64_t p
     cdef double term
     cdef const double* coef
+    # x's common ranks below LOW_RANKS, as the support vectors' low_ranks hold theirs.
+    cdef uint64_t x_low[LOW_RANK_WORDS]
+    for k in range(LOW_RANK_WORDS):
+        x_low[k] = 0
     for i in range(n):
         f = feats[i]
         if f > index.max_id:
@@ -87,11 +161,16 @@ cdef inline int split_features(const RareIndex* index, RareScratch scratch, cons
             ranks[m_common] = c
             m_common += 1
             scratch.marks[c] = 1
+            if c < LOW_RANKS:
+                x_low[c >> 6] |= (<uint64_t>1) << (c & 63)
         else:
             r = c - index.n_common
             p = index.rare_ptr[r]
             m = count_postings(index.rare_postings + p, index.rare_ptr[r + 1] - p,
                                scratch.counts, scratch.touched, m)
+    if index.low_ranks != NULL:
+        return _split_low_ranks(index, scratch, ranks, m_common, m, x_low, n_rare, rare_coef,
+                                n_outputs, out)
     # Ask for every reached support vector's common ranks first: they lie at random in a table
     # larger than the cache, and the misses overlap when they are all in flight at once.
     for i in range(m):
@@ -132,6 +211,9 @@ cdef inline int split_features(const RareIndex* index, RareScratch scratch, cons
 # ValueError otherwise.
 cdef int point_rare_index(RareIndex* index, dict arrays, int32_t n_common,
                           KeyIndex features) except -1
+# Build the low_ranks split of a pointed index's rare support vectors' ranks and point index at
+# it; the arrays that hold it, which the caller keeps alive with the others.
+cdef tuple index_low_ranks(RareIndex* index)
 
 
 cdef class SplitSVMScorer(BinaryScorer):
@@ -144,3 +226,5 @@ cdef class SplitSVMScorer(BinaryScorer):
     cdef RareIndex rare
     cdef const double* constant
     cdef const double* rare_sv_coef
+    # The arrays of the rare index's low_ranks split (index_low_ranks), built at install.
+    cdef readonly tuple low_rank_arrays

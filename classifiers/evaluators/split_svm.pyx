@@ -32,7 +32,7 @@ Nothing is approximated: the total is the kernel sum (to floating-point rounding
 makes every feature common (PKE); s above the largest count makes every feature rare (all support
 vectors go through the index, as in PKI).
 """
-from libc.stdint cimport int16_t, int32_t, int64_t
+from libc.stdint cimport int16_t, int32_t, int64_t, uint64_t
 from libc.stdlib cimport free, malloc
 
 from typing import Any
@@ -185,7 +185,57 @@ cdef int point_rare_index(RareIndex* index, dict arrays, int32_t n_common,
     else:
         index.rare_sv_common = <const int32_t*><size_t>ranks.ctypes.data
     index.kernel = <const double*><size_t>arrays["kernel"].ctypes.data
+    index.low_ranks = NULL
+    index.rest_ptr = NULL
+    index.rest_common = NULL
+    index.rest_common16 = NULL
     return 0
+
+
+cdef tuple index_low_ranks(RareIndex* index):
+    """Split each rare support vector's common ranks into a bit set of those below LOW_RANKS
+    and the list of the others (a rank met twice goes to the list the second time, so that the
+    bits and the list count what the whole list counts), point index at them and return the
+    arrays (low_ranks, rest_ptr, rest_common) that hold them."""
+    cdef int64_t n_sv = index.n_support_vectors
+    cdef int64_t s, p, q = 0
+    cdef int32_t rank
+    cdef uint64_t bit
+    cdef bint narrow = index.rare_sv_common16 != NULL
+    cdef int64_t n_ranks = index.rare_sv_ptr[n_sv] if n_sv else 0
+    low = np.zeros(max(1, n_sv * LOW_RANK_WORDS), dtype=np.uint64)
+    rest_ptr = np.zeros(n_sv + 1, dtype=np.int64)
+    rest = np.empty(max(1, n_ranks), dtype=np.int16 if narrow else np.int32)
+    cdef uint64_t[::1] low_view = low
+    cdef int64_t[::1] ptr_view = rest_ptr
+    cdef int16_t[::1] rest16
+    cdef int32_t[::1] rest32
+    if narrow:
+        rest16 = rest
+    else:
+        rest32 = rest
+    with nogil:
+        for s in range(n_sv):
+            for p in range(index.rare_sv_ptr[s], index.rare_sv_ptr[s + 1]):
+                rank = index.rare_sv_common16[p] if narrow else index.rare_sv_common[p]
+                bit = (<uint64_t>1) << (rank & 63)
+                if rank < LOW_RANKS and not (low_view[s * LOW_RANK_WORDS + (rank >> 6)] & bit):
+                    low_view[s * LOW_RANK_WORDS + (rank >> 6)] |= bit
+                else:
+                    if narrow:
+                        rest16[q] = <int16_t>rank
+                    else:
+                        rest32[q] = rank
+                    q += 1
+            ptr_view[s + 1] = q
+    rest = rest[:max(1, q)].copy()
+    index.low_ranks = <const uint64_t*><size_t>low.ctypes.data
+    index.rest_ptr = <const int64_t*><size_t>rest_ptr.ctypes.data
+    if narrow:
+        index.rest_common16 = <const int16_t*><size_t>rest.ctypes.data
+    else:
+        index.rest_common = <const int32_t*><size_t>rest.ctypes.data
+    return low, rest_ptr, rest
 
 
 cdef class SplitSVMScorer(BinaryScorer):
@@ -249,6 +299,7 @@ cdef class SplitSVMScorer(BinaryScorer):
             raise ValueError("constant must hold one value per output")
         features = feature_index(a["common_ids"], a["rare_ids"])
         point_rare_index(&rare, a, n_common, features)
+        self.low_rank_arrays = index_low_ranks(&rare)
         if a["rare_sv_coef"].shape != (rare.n_support_vectors, n_outputs):
             raise ValueError("rare_sv_coef must be (n_rare_support_vectors, n_outputs)")
         self.common = store
@@ -307,7 +358,8 @@ cdef class SplitSVMScorer(BinaryScorer):
 
     def memory_report(self) -> dict[str, int]:
         """Bytes of each part: common expansion, the hash from feature id to common rank or
-        rare feature, rare index, rare support vectors, scratch."""
+        rare feature, rare index, rare support vectors (and their low ranks' bit sets),
+        scratch."""
         parts = self.common.memory_report()
         return {
             "common_dense": parts["dense"],
@@ -320,6 +372,7 @@ cdef class SplitSVMScorer(BinaryScorer):
                 "rare_support_vectors": ("rare_sv_ptr", "rare_sv_common", "rare_sv_coef",
                                          "kernel"),
             }),
+            "rare_support_vector_low_ranks": sum(a.nbytes for a in self.low_rank_arrays),
             "scratch_per_call": self.pool.bytes_per_call,
         }
 

@@ -78,7 +78,8 @@ def test_split_files_round_trip_and_are_checked(tmp_path: Path) -> None:
     again, read_header, read_arrays = file_round_trip(scorer, X, path)
     report = scorer.memory_report()
     assert set(report) == {"common_dense", "common_hashed", "feature_index", "common_ranks",
-                           "rare_index", "rare_support_vectors", "scratch_per_call"}
+                           "rare_index", "rare_support_vectors", "rare_support_vector_low_ranks",
+                           "scratch_per_call"}
     assert scorer.memory_bytes() == again.memory_bytes() == sum(report.values())
     assert read_arrays["rare_sv_common"].dtype == np.int16
     assert scorer.arrays["rare_sv_common"].dtype == again.arrays["rare_sv_common"].dtype
@@ -124,3 +125,44 @@ def test_files_of_the_earlier_layout_load_to_the_same_scorer(tmp_path: Path) -> 
     with pytest.raises(ModelFileError, match="old.model: inconsistent split-svm arrays"):
         SplitSVMScorer.from_arrays(header, {**earlier, "feature_class": swapped},
                                    source="old.model")
+
+
+def low_and_rest(scorer: SplitSVMScorer) -> list[list[int]]:
+    """Each rare support vector's common ranks as its low-rank bits and rest list hold them."""
+    low, rest_ptr, rest = scorer.low_rank_arrays
+    words = low.reshape(-1, 2) if scorer.n_rare_support_vectors else low[:0].reshape(0, 2)
+    held = []
+    for s in range(scorer.n_rare_support_vectors):
+        bits = [64 * w + b for w in range(2) for b in range(64) if int(words[s, w]) >> b & 1]
+        held.append(sorted(bits + rest[rest_ptr[s]:rest_ptr[s + 1]].tolist()))
+    return held
+
+
+@pytest.mark.parametrize("narrow", [True, False])
+def test_low_ranks_bits_and_rest_hold_every_rank(narrow: bool) -> None:
+    """The rare support vectors' common ranks below 128 as bit sets, the others (and a rank
+    given twice, the second time) in a list: together each vector's ranks, and the scores
+    those counts give are the kernel sum's, on a split with ranks on both sides."""
+    expansion, vocabulary = random_expansion(31, 400, 2, 2, max_length=60)
+    X = zipf_rows(np.random.default_rng(31), 400, vocabulary, 60)
+    scorer = SplitSVMScorer(expansion, 3)
+    assert scorer.n_common_features > 128
+    _, rest_ptr, _ = scorer.low_rank_arrays
+    assert scorer.low_rank_arrays[0].any() and rest_ptr[-1] > 0
+    assert_close(scorer.decision_function(X), expansion.naive_decision_function(X))
+    header, arrays = scorer.to_arrays()
+    ranks = arrays["rare_sv_common"].astype(np.int16 if narrow else np.int32)
+    ptr = arrays["rare_sv_ptr"]
+    # The second rank of two vectors repeated: one below 128 and one above.
+    low_twice = next(s for s in range(len(ptr) - 1)
+                     if ptr[s + 1] - ptr[s] >= 2 and ranks[ptr[s]] < 128)
+    high_twice = next(s for s in range(len(ptr) - 1)
+                      if ptr[s + 1] - ptr[s] >= 2 and ranks[ptr[s + 1] - 1] >= 128)
+    ranks[ptr[low_twice] + 1] = ranks[ptr[low_twice]]
+    ranks[ptr[high_twice + 1] - 2] = ranks[ptr[high_twice + 1] - 1]
+    twice = SplitSVMScorer.from_arrays(header, dict(arrays, rare_sv_common=ranks))
+    for built in (scorer, twice):
+        given = built.arrays["rare_sv_common"]
+        assert given.dtype == (np.int32 if built is twice and not narrow else np.int16)
+        assert low_and_rest(built) == [sorted(given[ptr[s]:ptr[s + 1]].tolist())
+                                       for s in range(len(ptr) - 1)]
