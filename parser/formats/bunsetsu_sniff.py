@@ -172,11 +172,14 @@ def _count_tagsets(block: list[str], fmt: str, encoding: str,
                    tagsets: dict[str, int]) -> None:
     """Add the morphemes of the sentence of block (its lines, EOS last) to its dictionary's
     count; a block the reader refuses counts nothing (the reader says why later)."""
-    from parser.formats.bunsetsu import read_bunsetsu
+    from parser.formats.cabocha import read_cabocha, read_mecab
+    from parser.formats.knp import read_knp
 
+    read = {"knp": read_knp, "cabocha": read_cabocha, "mecab": read_mecab}[fmt]
+    options = {} if fmt == "mecab" else {"validate": False}
     try:
-        for sentence in read_bunsetsu(io.StringIO("\n".join(block) + "\n"), fmt,
-                                      validate=False, encoding=encoding, allow_empty=True):
+        for sentence in read(io.StringIO("\n".join(block) + "\n"), encoding=encoding,
+                             allow_empty=True, **options):
             if sentence.tagset and sentence.surface:
                 tagsets[sentence.tagset] = tagsets.get(sentence.tagset, 0) + len(sentence.surface)
     except BunsetsuFormatError:
