@@ -12,7 +12,7 @@ import pytest
 from features.interning import StringInterner
 from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
 from parser.formats.knp import format_knp, read_knp
-from parser.formats.knp_scan import KnpLexicon, lexicon_hash, scan_knp
+from parser.formats.knp_scan import KnpLexicon, lexicon_hash, scan_knp, utf8_valid
 from parser.models.bundled import bundled_japanese_model
 from tests.parser.formats.test_knp import CORPORA, SMALL, corpus_files
 
@@ -189,6 +189,27 @@ def test_utf8_check_equals_the_python_decoder() -> None:
             except UnicodeDecodeError:
                 valid = False
             assert scan_knp(KnpLexicon([]), data).valid_utf8 == valid, data
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_sixteen_byte_utf8_check_equals_the_python_decoder(seed: int) -> None:
+    """The check sixteen bytes at a time (and where it leaves off to the byte-by-byte check)
+    against Python's decoder and against the byte-by-byte check alone: runs of valid
+    sequences long enough to cross many blocks, a bad one anywhere, at every offset of a
+    block, and sequences cut by the end of the data."""
+    rng = np.random.default_rng(seed)
+    for trial in range(2500):
+        pieces = [UTF8_PIECES[k] for k in rng.integers(0, len(UTF8_PIECES), rng.integers(0, 40))]
+        if trial % 2:
+            pieces.insert(int(rng.integers(0, len(pieces) + 1)),
+                          UTF8_BAD[int(rng.integers(0, len(UTF8_BAD)))])
+        data = b"x" * int(rng.integers(0, 16)) + b"".join(pieces)
+        try:
+            data.decode("utf-8")
+            valid = True
+        except UnicodeDecodeError:
+            valid = False
+        assert utf8_valid(data) == valid, data
 
 
 # -- the lexicon's hash table against a dict --------------------------------------------------
