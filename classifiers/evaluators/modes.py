@@ -21,7 +21,7 @@ import numpy as np
 from classifiers.evaluators.choices import DEFAULT_EVAL_MODE, DEFAULT_RARE_THRESHOLD, EVAL_MODES
 from classifiers.evaluators.kernel_expansion import KernelExpansion
 from classifiers.evaluators.kernel_sum import KernelSumScorer
-from classifiers.evaluators.one_vs_one_expansion import OneVsOneExpansion
+from classifiers.evaluators.one_vs_one_expansion import OneVsOneExpansion, class_expansion
 from classifiers.evaluators.one_vs_one_scorer import OneVsOneScorer
 from classifiers.evaluators.one_vs_one_split import OneVsOneSplitScorer
 from classifiers.evaluators.one_vs_one_sum import OneVsOneSumScorer
@@ -62,15 +62,6 @@ def sum_expansion(model: OneVsOneExpansion) -> KernelExpansion:
         signs[i, p], signs[j, p] = 1.0, -1.0
     return KernelExpansion(model.support_vectors, signs @ coefficients, signs @ intercepts,
                            model.gamma, model.coef0, model.degree)
-
-
-def class_expansion(model: OneVsOneExpansion, c: int) -> KernelExpansion:
-    """Class c's halves of the pair values: its support vectors with their k-1 coefficients
-    (libsvm's sv_coef columns), no intercept (OneVsOneScorer subtracts rho)."""
-    start = model.class_start()
-    rows = np.arange(start[c], start[c + 1])
-    return KernelExpansion(model.support_vectors.take(rows), model.dual_coef[:, rows],
-                           np.zeros(model.n_classes - 1), model.gamma, model.coef0, model.degree)
 
 
 def _class_scorer(model: OneVsOneExpansion, c: int, mode: str,

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from classifiers.evaluators.kernel_expansion import SupportVectorExpansion
+from classifiers.evaluators.kernel_expansion import KernelExpansion, SupportVectorExpansion
 from classifiers.model_file import inconsistent
 from features.binary_matrix import BinaryMatrix
 
@@ -165,3 +165,12 @@ def one_vs_one_vote(labels: np.ndarray, values: np.ndarray) -> np.ndarray:
         winner = np.where(values[:, p] > 0, i, j)
         np.add.at(votes, (rows, winner), 1)
     return labels[np.argmax(votes, axis=1)]
+
+
+def class_expansion(model: OneVsOneExpansion, c: int) -> KernelExpansion:
+    """Class c's halves of the pair values: its support vectors with their k-1 coefficients
+    (libsvm's sv_coef columns), no intercept (OneVsOneScorer subtracts rho)."""
+    start = model.class_start()
+    rows = np.arange(start[c], start[c + 1])
+    return KernelExpansion(model.support_vectors.take(rows), model.dual_coef[:, rows],
+                           np.zeros(model.n_classes - 1), model.gamma, model.coef0, model.degree)

@@ -50,6 +50,7 @@ from classifiers.evaluators.pke cimport KEY_BITS, conjunction_count, extend_key,
 from classifiers.evaluators.pke import build_store, key_ranks, key_sizes
 from classifiers.evaluators.pki cimport ScratchPool
 from classifiers.evaluators.one_vs_one_scorer cimport OneVsOneVoter
+from classifiers.evaluators.one_vs_one_expansion import class_expansion
 from classifiers.evaluators.scorer_arrays import part_bytes
 from classifiers.evaluators.split_svm cimport (RareIndex, RareScratch, point_rare_index,
                                                rare_scratch, rare_scratch_bytes, split_features)
@@ -95,8 +96,6 @@ def build_arrays(model, rare_threshold: int | float | str = "auto",
     guide keeps the fraction guide_rows of the conjunction rows, those of largest weights."""
     if not 0.0 < guide_rows <= 1.0:
         raise ValueError("guide_rows must be a fraction in (0, 1]")
-    from classifiers.evaluators.modes import class_expansion
-
     sv = model.support_vectors
     k, width = model.n_classes, model.n_classes - 1
     n_sv = len(sv)

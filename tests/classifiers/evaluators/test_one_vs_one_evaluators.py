@@ -7,13 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from classifiers.evaluators.modes import (
-    EVAL_MODES,
-    build_evaluator,
-    class_expansion,
-    sum_expansion,
-)
-from classifiers.evaluators.one_vs_one_expansion import OneVsOneExpansion
+from classifiers.evaluators.modes import EVAL_MODES, build_evaluator, sum_expansion
+from classifiers.evaluators.one_vs_one_expansion import OneVsOneExpansion, class_expansion
 from classifiers.evaluators.one_vs_one_scorer import OneVsOneScorer
 from classifiers.evaluators.one_vs_one_split import OneVsOneSplitScorer
 from classifiers.evaluators.pki import PKIScorer
