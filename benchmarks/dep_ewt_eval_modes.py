@@ -1,5 +1,5 @@
-"""The kernel-svm dependency parser on UD English-EWT under each evaluation mode (issue 3's
-benchmarks (b) and (c)). Prints one JSON object per measurement and, with --results, writes its
+"""The kernel-svm dependency parser on UD English-EWT under each evaluation mode (the
+model at the rare thresholds of the split evaluator, and the time of each mode). Prints one JSON object per measurement and, with --results, writes its
 section of docs/results.md.
 
     python benchmarks/dep_ewt_eval_modes.py [--corpora DIR] [--model FILE]

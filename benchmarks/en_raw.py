@@ -47,7 +47,7 @@ ROOT = Path(__file__).resolve().parents[1]
 TEXT_BEAM = 4
 TEXT_PARSER = "raw text, beam-search text parser"
 TEXT_PARSER_RUN = "polyparse dep parse --format raw (beam-search text parser)"
-# Quoted from issue 25, not measured here.
+# Quoted (the CoNLL 2018 shared task's published results), not measured here.
 UDPIPE_QUOTED = "UDPipe 1.2 baseline of the CoNLL 2018 shared task (quoted): Sentences F1 " \
                 "about 73-77, LAS about 77.6 on EWT"
 

@@ -34,8 +34,8 @@ DATA = "UD English-EWT 2.16, gold tokens"
 BUNDLED_OPTIONS = ["--min-word-count", "4", "--min-feature-count", "3", "--compress"]
 # Published figures of other taggers on EWT with gold tokens, for comparison.
 QUOTED = [
-    ("UDPipe 1.2 (the issue's figure)", "about 95", "", ""),
-    ("Stanza (neural, pretrained embeddings; the issue's figure)", "about 96", "", ""),
+    ("UDPipe 1.2 (quoted)", "about 95", "", ""),
+    ("Stanza (neural, pretrained embeddings; quoted)", "about 96", "", ""),
 ]
 
 

@@ -37,8 +37,8 @@ from tables import grouped, markdown_table
 DATA = "KWDLC test (test.id, 2,195 sentences) as raw text"
 GSD = "UD Japanese GSD dev (ud_gsd_dev.cabocha, 507 sentences)"
 RAW_PARSE = "polyparse ja parse --format raw"
-# GiNZA 5.3 (ja_ginza) on the same raw text by the same measure, quoted from the issue (not
-# measured here): dependency F1, chunk F1, sentences/s.
+# GiNZA 5.3 (ja_ginza) on the same raw text by the same measure, quoted (reported with the
+# project's measure on this text; not measured here): dependency F1, chunk F1, sentences/s.
 GINZA_QUOTED = ("GiNZA 5.3 (ja_ginza), quoted", "72.15", "87.09", "44 sentences/s")
 
 

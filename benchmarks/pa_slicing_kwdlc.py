@@ -22,7 +22,7 @@ Python, NumPy and reading train.svm, whose floor is measured once by a child tha
 the file; the learner's own table, partial-margin table and inverted index sizes are reported
 beside it). Test accuracy comes from the saved model on test.svm. Each measurement is printed as
 one JSON object (benchmarks/machine.py); a run of the same settings is measured once and reused
-across experiments. The closing records check the acceptance figures of issue 4 against opal's
+across experiments. The closing records check the figures pa-slicing is held to against opal's
 reference times (datasets/README.md): d=2 accuracy >= 92.5 % with time <= 1.5 x 4.7 s and
 <= 1/50 of our own kernel strategy; d=3 accuracy >= 92.8 % with slice memory <= 1/3 of expand.
 
@@ -250,7 +250,7 @@ def section(args: argparse.Namespace, rows: list[dict]) -> list[str]:
                            "**The strategies' support sets differ** (see the JSON records).")]
         checks = [row for row in rows if row["what"].startswith("acceptance")]
         if checks:
-            lines += ["", "The acceptance figures of issue 4 (targets from opal's times):", ""]
+            lines += ["", "The figures pa-slicing is held to (targets from opal's times):", ""]
             lines += markdown_table(
                 ["check", "measured", "target", "met"],
                 ([row["what"].removeprefix("acceptance "), (f"{significant(row['figure'])} "
@@ -331,7 +331,7 @@ def exactness(rows: list[dict], results: dict) -> None:
 
 
 def acceptance(rows: list[dict], results: dict) -> None:
-    """The issue's acceptance figures from the runs on the full train.svm."""
+    """The figures pa-slicing is held to, from the runs on the full train.svm."""
     data = "kwdlc_dep train.svm -> test.svm"
     full = {(d, s): r for (train, d, s, n), r in results.items()
             if train == "train.svm" and n == N_TABLE2.get((s, d))}

@@ -1,4 +1,4 @@
-"""Scale-out (issue 23): `dep parse` of EWT test x20 with the bundled model in one process,
+"""Scale-out: `dep parse` of EWT test x20 with the bundled model in one process,
 with `--workers 2` (a process pool) and on a real Dask cluster (a `dask scheduler` and two
 `dask worker` processes on 127.0.0.1), byte for byte the same; a worker SIGKILLed in the middle
 of a run with --output-dir; --resume after a part is deleted; `dep train --workers 2` on EWT

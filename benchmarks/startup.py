@@ -33,7 +33,8 @@ from machine import Records, publish
 from tables import markdown_table
 
 REPO = Path(__file__).resolve().parents[1]
-# The bars of issue 21 and the anchors it quotes, beside each figure in the results table.
+# The start-up bars polyparse holds itself to, and the anchors quoted beside them (other tools'
+# figures), beside each figure in the results table.
 BARS = {
     "version": ("<= 0.15 s", "J.DepP starts in ~0.05 s"),
     "import": ("<= 0.25 s, no nltk or scipy", "`import dask` ~0.1 s"),

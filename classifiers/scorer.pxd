@@ -1,4 +1,5 @@
-# The Cython-level contract of every binary-feature backend (DESIGN.md, "classifiers/").
+# The Cython-level contract of every binary-feature backend (docs/design.md, "The classifier
+# contract").
 from libc.math cimport NAN
 from libc.stdint cimport int32_t, int64_t
 

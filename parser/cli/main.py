@@ -1,5 +1,5 @@
-"""The `polyparse` command line: one entry point with subcommand groups (DESIGN.md, "The
-command line").
+"""The `polyparse` command line: one entry point with subcommand groups (docs/cli.md; where it
+stands among the rooms: docs/design.md).
 
 Start-up is a feature: this module imports the standard library only. The groups are known by
 name (GROUPS); the one named on the command line is imported and registers its subcommands, and

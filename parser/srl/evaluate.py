@@ -1,5 +1,6 @@
-"""Argument-boundary precision, recall and F1 over nodes (datasets/srl_boundary/README.md,
-"Candidates" and "Label"; DESIGN.md, "Evaluation conventions").
+"""Argument-boundary precision, recall and F1 over nodes: a node is positive when its span equals
+an argument span of the predicate (the SVM-light-TK boundary data's "Candidates" and "Label",
+datasets/srl_boundary/README.md; docs/methods.md, the SRL module).
 
 For each predicate, each candidate node of the gold file's tree is gold-positive when its span
 equals one of the predicate's gold argument spans and system-positive when it equals one of

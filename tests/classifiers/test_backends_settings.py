@@ -1,5 +1,5 @@
 """new_classifier refuses a setting the backend does not take with a ValueError that names the
-backend's settings (issue 22, C5: not a TypeError from the constructor)."""
+backend's settings (not a TypeError from the constructor)."""
 from __future__ import annotations
 
 import pytest

@@ -17,7 +17,7 @@ LRB, RRB = Tree("-LRB-", ["("]), Tree("-RRB-", [")"])
 
 
 @pytest.mark.parametrize("text, tree", [
-    # The issue's tree: -LRB- and -RRB- hold the words ( and ), NP has three children.
+    # A tree whose words are brackets: -LRB- and -RRB- hold the words ( and ), NP has three children.
     ("(NP (-LRB- () (NN x) (-RRB- )))", Tree("NP", [LRB, Tree("NN", ["x"]), RRB])),
     ("(NP (-LRB- ( ) (NN x) (-RRB- ) ))", Tree("NP", [LRB, Tree("NN", ["x"]), RRB])),
     ("(S (PRN (-LRB- () (NP (NN y)) (-RRB- ))) (VP (VBZ z)))",
@@ -68,8 +68,8 @@ def test_other_trees_are_read_as_nltk_reads_them() -> None:
     assert parse_tree("( (S (NP x)))") == Tree("", [Tree("S", [Tree("NP", ["x"])])])
 
 
-def test_the_issue_line_in_both_readers_and_back() -> None:
-    """The SVM-light-TK line of the issue: the fast scanner hands it to the reference, which
+def test_a_line_with_bracket_words_in_both_readers_and_back() -> None:
+    """An SVM-light-TK line whose tree has bracket words: the fast scanner hands it to the reference, which
     reads the brackets as words; written back and read again, the same tree."""
     data = b"+1 |BT| (NP (-LRB- () (NN x) (-RRB- ))) |ET| 1:1\n-1 |BT| (NP (NN y)) |ET|\n"
     fast = parse_svmlight_tk_bytes(data, "x.tk", reader="fast")

@@ -1,5 +1,5 @@
 """interruptible_pool: a `with` block that waits for its worker threads when it ends normally,
-and leaves the running jobs when an interrupt ends it (issue 22, B8)."""
+and leaves the running jobs when an interrupt ends it."""
 from __future__ import annotations
 
 import threading

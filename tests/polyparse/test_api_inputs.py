@@ -1,4 +1,4 @@
-"""The Python API's inputs (issue 22, C2 and C5): it says what the command line says of input
+"""The Python API's inputs: it says what the command line says of input
 that cannot give the model what it needs (an InputWarning, which users can filter by its
 category), takes CoNLL-U text and TokenLists wherever it takes files, and names what it
 takes when given something else."""

@@ -78,7 +78,7 @@ def test_text_after_the_last_sentence(parser: BunsetsuParser,
 
 
 def test_closing_does_not_wait_for_a_part_still_parsed(parser: BunsetsuParser) -> None:
-    """A signal unwinds through close() (issue 22, B8): a part of the batch that a worker thread
+    """A signal unwinds through close(): a part of the batch that a worker thread
     still parses, a long sentence there, must not hold the run back."""
     reader = stream_parsing.KnpStreamParser(parser, "in.knp", "the model",
                                             parser.tag_coverage(), "utf-8")

@@ -159,7 +159,7 @@ def test_foreign_and_wrong_format_models(svm_files, tmp_path: Path, capsys) -> N
         (["--classifier", "linear", "--degree", "2"], "--degree applies to poly2-linear, kernel-svm and pa-slicing, not linear"),
         (["--classifier", "linear", "-C", "0"], "C must be positive"),
         (["--classifier", "linear", "--average"], "--average applies to pa-slicing"),
-        # Every option a backend does not take is refused, defaults included (issue 22, C5).
+        # Every option a backend does not take is refused, defaults included.
         (["--classifier", "linear", "--cache-mb", "10"], "--cache-mb applies to kernel-svm, "
          "not linear"),
         (["--classifier", "poly2-linear", "--threads", "2"],

@@ -2,7 +2,7 @@
 reaches the accuracy on test.svm that libsvm's exact (x.y + 1)^2 C-SVC reaches from the same
 5,000 rows (datasets/README.md: libsvm 3.24, 89.80 %).
 
-The issue's own figure, poly2-linear on all of train.svm against LIBLINEAR-POLY2
+The figure to match, poly2-linear on all of train.svm against LIBLINEAR-POLY2
 (REF_POLY2_ACC=92.23 in datasets/README.md), is measured by benchmarks/clf_kwdlc.py."""
 from __future__ import annotations
 

@@ -62,7 +62,7 @@ def test_bad_training_data(fixture: str, where: str, tmp_path: Path,
     assert not target.exists() and list(tmp_path.iterdir()) == []
 
 
-# An empty input is no error for a parse (issue 22, C5): test_input_paths.py checks it.
+# An empty input is no error for a parse: test_input_paths.py checks it.
 @pytest.mark.parametrize("fixture", ["wrong_columns.conllu", "latin1.conllu",
                                      "range_beyond.conllu"])
 def test_bad_parse_input_leaves_no_output(fixture: str, model: Path, tmp_path: Path,

@@ -1,4 +1,4 @@
-"""Every input path is checked before any work (issue 22, A3): a missing input, or a folder
+"""Every input path is checked before any work: a missing input, or a folder
 given as one, is one line naming it, before a model is loaded. The model here is a FIFO that
 nobody writes: a command that loaded it first would wait until the hang guard."""
 from __future__ import annotations

@@ -152,7 +152,7 @@ def test_knp_corpora_converted_to_cabocha(corpora: Path, corpus: str) -> None:
     assert n > 15000
 
 
-# CaboCha as other tools and corpora write it (issue 22, D10): `#!` metadata lines, UniDic
+# CaboCha as other tools and corpora write it: `#!` metadata lines, UniDic
 # short-unit features (29 fields, empty ones for none) with long-unit columns after them, labels
 # other than D, and morphemes whose surface is "#" or "*".
 UNIDIC = (

@@ -95,7 +95,7 @@ def test_empty_nodes_and_deps_are_kept_or_dropped_together():
 
 
 @pytest.mark.parametrize("block, problem", [
-    # The case: a range over three words of a two-word sentence.
+    # A range over three words of a two-word sentence (it once passed into an invalid output).
     ("# text = ab\n1-3\tab\t_\t_\t_\t_\t_\t_\t_\t_\n1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n"
      "2\tb\tb\tX\t_\t_\t1\tdep\t_\t_\n",
      "x.conllu:2: multiword range 1-3 covers words that do not exist: the sentence has 2 words"),

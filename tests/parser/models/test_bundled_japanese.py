@@ -1,5 +1,5 @@
 """The Japanese models that ship inside the package: each reads the dictionary it is named for,
-has its note and is shipped by the package data, stays within the size the issue allows, and
+has its note and is shipped by the package data, stays within 10 MB, and
 the IPAdic model scores what parser/models/ja_ipadic.md says on its re-analysis of WAC dev."""
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def test_every_bundled_model_reads_its_dictionary_and_ships():
     for tagset, name in JAPANESE_MODEL_FOR_TAGSET.items():
         path = bundled_japanese_model(name)
         assert path is not None and path.name == JAPANESE_MODELS[name]
-        # The issue's bound for the IPAdic model, and the UniDic model's size (9.3 MB).
+        # The bound on a bundled Japanese model's size (the UniDic model is 9.3 MB).
         assert path.stat().st_size <= 10_000_000, name
         assert BunsetsuParser.load(str(path)).tagset == tagset
         for shipped in (path.name, f"{name}.md"):

@@ -1,5 +1,5 @@
 """The bundled tokenizer on UD English EWT as the CoNLL 2018 shared task gave it (raw text of
-conllu_to_text.pl): the text comes back exactly, and the scores clear the issue's bars."""
+conllu_to_text.pl): the text comes back exactly, and the scores clear the bars set for them."""
 from __future__ import annotations
 
 import io
