@@ -198,36 +198,22 @@ cdef tuple index_low_ranks(RareIndex* index):
     bits and the list count what the whole list counts), point index at them and return the
     arrays (low_ranks, rest_ptr, rest_common) that hold them."""
     cdef int64_t n_sv = index.n_support_vectors
-    cdef int64_t s, p, q = 0
-    cdef int32_t rank
-    cdef uint64_t bit
+    cdef int64_t q
     cdef bint narrow = index.rare_sv_common16 != NULL
     cdef int64_t n_ranks = index.rare_sv_ptr[n_sv] if n_sv else 0
     low = np.zeros(max(1, n_sv * LOW_RANK_WORDS), dtype=np.uint64)
     rest_ptr = np.zeros(n_sv + 1, dtype=np.int64)
     rest = np.empty(max(1, n_ranks), dtype=np.int16 if narrow else np.int32)
-    cdef uint64_t[::1] low_view = low
-    cdef int64_t[::1] ptr_view = rest_ptr
-    cdef int16_t[::1] rest16
-    cdef int32_t[::1] rest32
-    if narrow:
-        rest16 = rest
-    else:
-        rest32 = rest
+    cdef uint64_t* low_bits = <uint64_t*><size_t>low.ctypes.data
+    cdef int64_t* ptr = <int64_t*><size_t>rest_ptr.ctypes.data
+    cdef void* kept = <void*><size_t>rest.ctypes.data
     with nogil:
-        for s in range(n_sv):
-            for p in range(index.rare_sv_ptr[s], index.rare_sv_ptr[s + 1]):
-                rank = index.rare_sv_common16[p] if narrow else index.rare_sv_common[p]
-                bit = (<uint64_t>1) << (rank & 63)
-                if rank < LOW_RANKS and not (low_view[s * LOW_RANK_WORDS + (rank >> 6)] & bit):
-                    low_view[s * LOW_RANK_WORDS + (rank >> 6)] |= bit
-                else:
-                    if narrow:
-                        rest16[q] = <int16_t>rank
-                    else:
-                        rest32[q] = rank
-                    q += 1
-            ptr_view[s + 1] = q
+        if narrow:
+            q = _split_ranks[int16_t](index.rare_sv_common16, index.rare_sv_ptr, n_sv, low_bits,
+                                      ptr, <int16_t*>kept)
+        else:
+            q = _split_ranks[int32_t](index.rare_sv_common, index.rare_sv_ptr, n_sv, low_bits,
+                                      ptr, <int32_t*>kept)
     rest = rest[:max(1, q)].copy()
     index.low_ranks = <const uint64_t*><size_t>low.ctypes.data
     index.rest_ptr = <const int64_t*><size_t>rest_ptr.ctypes.data
@@ -237,6 +223,33 @@ cdef tuple index_low_ranks(RareIndex* index):
         index.rest_common = <const int32_t*><size_t>rest.ctypes.data
     return low, rest_ptr, rest
 
+
+ctypedef fused _rank_t:
+    int16_t
+    int32_t
+
+
+cdef int64_t _split_ranks(const _rank_t* ranks, const int64_t* sv_ptr, int64_t n_sv,
+                          uint64_t* low, int64_t* rest_ptr, _rank_t* rest) noexcept nogil:
+    # index_low_ranks' pass over the ranks (low zeroed, rest_ptr[0] = 0); the ranks kept in
+    # rest.
+    cdef int64_t s, p, q = 0
+    cdef int32_t rank
+    cdef uint64_t bit
+    cdef uint64_t* word
+    for s in range(n_sv):
+        for p in range(sv_ptr[s], sv_ptr[s + 1]):
+            rank = ranks[p]
+            if rank < LOW_RANKS:
+                word = low + s * LOW_RANK_WORDS + (rank >> 6)
+                bit = (<uint64_t>1) << (rank & 63)
+                if not (word[0] & bit):
+                    word[0] |= bit
+                    continue
+            rest[q] = <_rank_t>rank
+            q += 1
+        rest_ptr[s + 1] = q
+    return q
 
 cdef class SplitSVMScorer(BinaryScorer):
     def __init__(
