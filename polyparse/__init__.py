@@ -69,9 +69,9 @@ _EXPORTS = {
     "bundled_japanese_example": "parser.models.bundled",
     "bundled_japanese_model": "parser.models.bundled",
     "bundled_model": "parser.models.bundled",
-    "load_classifier": "polyparse.classifiers",
+    "load_classifier": "polyparse.binary_classifiers",
     "render": "polyparse.pictures",
-    "train_classifier": "polyparse.classifiers",
+    "train_classifier": "polyparse.binary_classifiers",
     "Parser": "polyparse.dependency",
     "evaluate": "polyparse.dependency",
     "load_parser": "polyparse.dependency",
@@ -155,7 +155,7 @@ if TYPE_CHECKING:
         bundled_japanese_model,
         bundled_model,
     )
-    from polyparse.classifiers import load_classifier, train_classifier
+    from polyparse.binary_classifiers import load_classifier, train_classifier
     from polyparse.dependency import Parser, evaluate, load_parser, train_parser
     from polyparse.japanese import (
         JapaneseParser,
