@@ -34,6 +34,9 @@ cdef struct RareIndex:
     const int64_t* rest_ptr
     const int32_t* rest_common
     const int16_t* rest_common16
+    # slots_get(&features, f) for every f <= max_id as a table (index_direct_ids; NULL when not
+    # built: ids too sparse for one).
+    const int32_t* direct
 
 
 cdef struct RareScratch:
@@ -154,7 +157,10 @@ cdef inline int split_features(const RareIndex* index, RareScratch scratch, cons
         f = feats[i]
         if f > index.max_id:
             break
-        c = slots_get(&index.features, <uint64_t>f)
+        if index.direct != NULL:
+            c = index.direct[f]
+        else:
+            c = slots_get(&index.features, <uint64_t>f)
         if c < 0:
             continue
         if c < index.n_common:
@@ -214,6 +220,10 @@ cdef int point_rare_index(RareIndex* index, dict arrays, int32_t n_common,
 # Build the low_ranks split of a pointed index's rare support vectors' ranks and point index at
 # it; the arrays that hold it, which the caller keeps alive with the others.
 cdef tuple index_low_ranks(RareIndex* index)
+# Build the direct table of a pointed index whose features (common_ids by rank, then rare_ids)
+# are dense enough and point index at it; the table (None when not built), which the caller
+# keeps alive.
+cdef object index_direct_ids(RareIndex* index, object common_ids, object rare_ids)
 
 
 cdef class SplitSVMScorer(BinaryScorer):
@@ -226,5 +236,7 @@ cdef class SplitSVMScorer(BinaryScorer):
     cdef RareIndex rare
     cdef const double* constant
     cdef const double* rare_sv_coef
-    # The arrays of the rare index's low_ranks split (index_low_ranks), built at install.
+    # The arrays of the rare index's low_ranks split (index_low_ranks) and its direct table of
+    # feature ids (index_direct_ids, None when not built), built at install.
     cdef readonly tuple low_rank_arrays
+    cdef readonly object direct_ids

@@ -189,7 +189,29 @@ cdef int point_rare_index(RareIndex* index, dict arrays, int32_t n_common,
     index.rest_ptr = NULL
     index.rest_common = NULL
     index.rest_common16 = NULL
+    index.direct = NULL
     return 0
+
+
+# A direct table of feature ids is built when it has at most this many entries per feature of
+# the index (beyond DIRECT_SLACK): ids ranked by frequency are dense, hashed ones are not.
+DIRECT_ENTRIES_PER_FEATURE = 4
+DIRECT_SLACK = 1 << 16
+
+
+cdef object index_direct_ids(RareIndex* index, object common_ids, object rare_ids):
+    """The feature index as a table over the ids 0..max_id (common rank, n_common + rare
+    number, or -1 for an id no support vector holds), which split_features reads instead of
+    hashing the id; None, and index left to the hash, when the ids are too sparse for it."""
+    cdef int64_t n_features = common_ids.size + rare_ids.size
+    cdef int64_t size = <int64_t>index.max_id + 1
+    if size > DIRECT_ENTRIES_PER_FEATURE * n_features + DIRECT_SLACK:
+        return None
+    table = np.full(max(1, size), -1, dtype=np.int32)
+    table[common_ids] = np.arange(common_ids.size, dtype=np.int32)
+    table[rare_ids] = common_ids.size + np.arange(rare_ids.size, dtype=np.int32)
+    index.direct = <const int32_t*><size_t>table.ctypes.data
+    return table
 
 
 cdef tuple index_low_ranks(RareIndex* index):
@@ -313,6 +335,7 @@ cdef class SplitSVMScorer(BinaryScorer):
         features = feature_index(a["common_ids"], a["rare_ids"])
         point_rare_index(&rare, a, n_common, features)
         self.low_rank_arrays = index_low_ranks(&rare)
+        self.direct_ids = index_direct_ids(&rare, a["common_ids"], a["rare_ids"])
         if a["rare_sv_coef"].shape != (rare.n_support_vectors, n_outputs):
             raise ValueError("rare_sv_coef must be (n_rare_support_vectors, n_outputs)")
         self.common = store
@@ -371,8 +394,8 @@ cdef class SplitSVMScorer(BinaryScorer):
 
     def memory_report(self) -> dict[str, int]:
         """Bytes of each part: common expansion, the hash from feature id to common rank or
-        rare feature, rare index, rare support vectors (and their low ranks' bit sets),
-        scratch."""
+        rare feature (and its table, when the ids are dense), rare index, rare support vectors
+        (and their low ranks' bit sets), scratch."""
         parts = self.common.memory_report()
         return {
             "common_dense": parts["dense"],
@@ -386,6 +409,7 @@ cdef class SplitSVMScorer(BinaryScorer):
                                          "kernel"),
             }),
             "rare_support_vector_low_ranks": sum(a.nbytes for a in self.low_rank_arrays),
+            "feature_table": self.direct_ids.nbytes if self.direct_ids is not None else 0,
             "scratch_per_call": self.pool.bytes_per_call,
         }
 

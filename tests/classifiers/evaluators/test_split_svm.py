@@ -11,8 +11,10 @@ from classifiers.evaluators.choices import (
     minimum_common_count,
     parse_rare_threshold,
 )
+from classifiers.evaluators.kernel_expansion import KernelExpansion
 from classifiers.evaluators.split_svm import SplitSVMScorer
 from classifiers.model_file import ModelFileError
+from features.binary_matrix import BinaryMatrix
 from tests.classifiers.evaluators.test_kernel_expansion import (
     assert_close,
     file_round_trip,
@@ -79,7 +81,7 @@ def test_split_files_round_trip_and_are_checked(tmp_path: Path) -> None:
     report = scorer.memory_report()
     assert set(report) == {"common_dense", "common_hashed", "feature_index", "common_ranks",
                            "rare_index", "rare_support_vectors", "rare_support_vector_low_ranks",
-                           "scratch_per_call"}
+                           "feature_table", "scratch_per_call"}
     assert scorer.memory_bytes() == again.memory_bytes() == sum(report.values())
     assert read_arrays["rare_sv_common"].dtype == np.int16
     assert scorer.arrays["rare_sv_common"].dtype == again.arrays["rare_sv_common"].dtype
@@ -166,3 +168,33 @@ def test_low_ranks_bits_and_rest_hold_every_rank(narrow: bool) -> None:
         assert given.dtype == (np.int32 if built is twice and not narrow else np.int16)
         assert low_and_rest(built) == [sorted(given[ptr[s]:ptr[s + 1]].tolist())
                                        for s in range(len(ptr) - 1)]
+
+
+def test_feature_table_of_dense_ids_only() -> None:
+    """Feature ids ranked by frequency (dense) are read from a table, which holds each id's
+    common rank, n_common + its rare number, or -1; ids spread up to 470,000 over 3,000
+    features (hashed, sparse) stay with the hash. Both give the kernel sum."""
+    expansion, vocabulary = random_expansion(12, 300, 1, 2)
+    X = zipf_rows(np.random.default_rng(12), 300, vocabulary, 24)
+    sparse = SplitSVMScorer(expansion, 3)
+    assert sparse.direct_ids is None and sparse.memory_report()["feature_table"] == 0
+    ranks = np.full(int(vocabulary.max()) + 1, -1, dtype=np.int64)
+    ranks[vocabulary] = np.arange(vocabulary.size)
+    sv = expansion.support_vectors
+    dense_sv = BinaryMatrix.from_rows([np.sort(ranks[sv.row(i)]) for i in range(len(sv))],
+                                      n_features=vocabulary.size)
+    dense = KernelExpansion(dense_sv, expansion.coefficients, expansion.intercepts,
+                            gamma=expansion.gamma, coef0=expansion.coef0, degree=2)
+    dense_X = BinaryMatrix.from_rows([np.sort(ranks[X.row(i)]) for i in range(X.n_rows)],
+                                     n_features=vocabulary.size)
+    scorer = SplitSVMScorer(dense, 3)
+    table = scorer.direct_ids
+    assert table is not None and table.size == int(dense_sv.indices.max()) + 1
+    common, rare = scorer.arrays["common_ids"], scorer.arrays["rare_ids"]
+    assert table[common].tolist() == list(range(common.size))
+    assert table[rare].tolist() == list(range(common.size, common.size + rare.size))
+    held = np.zeros(table.size, dtype=bool)
+    held[common], held[rare] = True, True
+    assert (table[~held] == -1).all()
+    assert_close(scorer.decision_function(dense_X), dense.naive_decision_function(dense_X))
+    assert_close(sparse.decision_function(X), expansion.naive_decision_function(X))
