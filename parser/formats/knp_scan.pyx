@@ -570,63 +570,73 @@ cdef uint64_t HIGH_BITS = 0x8080808080808080
 
 cdef extern from *:
     """
-    #if defined(__SSE2__)
-    #include <emmintrin.h>
-    #endif
-    /* UTF-8 checked sixteen bytes at a time (SSE2, which every x86-64 has), by the rules of
-       table 3-7 of the Unicode standard as in Keiser & Lemire 2021 ("Validating UTF-8 in less
-       than one instruction per byte", Software: Practice and Experience), with compares
-       instead of their table lookups: a byte is a continuation (80-BF) exactly when one of the
-       three bytes before it leads a sequence that long (C0 and up one before it, E0 and up
-       two before, F0 and up three before); C0, C1 and F5-FF are never taken; and the byte
-       after E0, ED, F0 and F4 is held to A0-BF, 80-9F, 90-BF and 80-8F. The offset from which
-       a plain check must go on (the lead byte of a sequence that the last whole block leaves
-       open, else the end of the blocks), or -1 when the blocks are not UTF-8; 0 without
-       SSE2. */
-    static inline long long polyparse_utf8_blocks(const unsigned char* data, long long n) {
-    #if defined(__SSE2__)
-        const __m128i continuation_bits = _mm_set1_epi8((char)0xC0);
-        const __m128i continuation = _mm_set1_epi8((char)0x80);
-        const __m128i lead2 = _mm_set1_epi8((char)0xC0), lead3 = _mm_set1_epi8((char)0xE0);
-        const __m128i lead4 = _mm_set1_epi8((char)0xF0), c1 = _mm_set1_epi8((char)0xC1);
-        const __m128i f4 = _mm_set1_epi8((char)0xF4), ed = _mm_set1_epi8((char)0xED);
-        const __m128i x8f = _mm_set1_epi8((char)0x8F), x9f = _mm_set1_epi8((char)0x9F);
+    #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    #define POLYPARSE_UTF8_SSSE3 1
+    #include <tmmintrin.h>
+    /* The bits of Keiser & Lemire 2021 ("Validating UTF-8 in less than one instruction per
+       byte", Software: Practice and Experience, section 6, the lookup algorithm): each names
+       an error that a pair of bytes shows by the high nibble of the first, its low nibble
+       and the high nibble of the second; a byte is in error when the three lookups share a
+       bit. TWO_CONTS (a continuation after a continuation) is an error unless the byte is
+       the third or fourth of a sequence, which the bytes two and three before it tell. */
+    #define PP_TOO_SHORT 0x01
+    #define PP_TOO_LONG 0x02
+    #define PP_OVERLONG_3 0x04
+    #define PP_TOO_LARGE 0x08
+    #define PP_SURROGATE 0x10
+    #define PP_OVERLONG_2 0x20
+    #define PP_TOO_LARGE_1000 0x40
+    #define PP_OVERLONG_4 0x40
+    #define PP_TWO_CONTS 0x80
+    #define PP_CARRY (PP_TOO_SHORT | PP_TOO_LONG | PP_TWO_CONTS)
+    #define PP_LARGE (PP_CARRY | PP_TOO_LARGE | PP_TOO_LARGE_1000)
+    #define PP_AFTER (PP_TOO_LONG | PP_OVERLONG_2 | PP_TWO_CONTS)
+
+    __attribute__((target("ssse3")))
+    static long long polyparse_utf8_blocks_ssse3(const unsigned char* data, long long n) {
+        const __m128i first_high = _mm_setr_epi8(
+            PP_TOO_LONG, PP_TOO_LONG, PP_TOO_LONG, PP_TOO_LONG,
+            PP_TOO_LONG, PP_TOO_LONG, PP_TOO_LONG, PP_TOO_LONG,
+            PP_TWO_CONTS, PP_TWO_CONTS, PP_TWO_CONTS, PP_TWO_CONTS,
+            PP_TOO_SHORT | PP_OVERLONG_2, PP_TOO_SHORT,
+            PP_TOO_SHORT | PP_OVERLONG_3 | PP_SURROGATE,
+            PP_TOO_SHORT | PP_TOO_LARGE | PP_TOO_LARGE_1000 | PP_OVERLONG_4);
+        const __m128i first_low = _mm_setr_epi8(
+            PP_CARRY | PP_OVERLONG_3 | PP_OVERLONG_2 | PP_OVERLONG_4,
+            PP_CARRY | PP_OVERLONG_2, PP_CARRY, PP_CARRY, PP_CARRY | PP_TOO_LARGE,
+            PP_LARGE, PP_LARGE, PP_LARGE, PP_LARGE, PP_LARGE, PP_LARGE, PP_LARGE, PP_LARGE,
+            PP_LARGE | PP_SURROGATE, PP_LARGE, PP_LARGE);
+        const __m128i second_high = _mm_setr_epi8(
+            PP_TOO_SHORT, PP_TOO_SHORT, PP_TOO_SHORT, PP_TOO_SHORT,
+            PP_TOO_SHORT, PP_TOO_SHORT, PP_TOO_SHORT, PP_TOO_SHORT,
+            PP_AFTER | PP_OVERLONG_3 | PP_TOO_LARGE_1000 | PP_OVERLONG_4,
+            PP_AFTER | PP_OVERLONG_3 | PP_TOO_LARGE,
+            PP_AFTER | PP_SURROGATE | PP_TOO_LARGE, PP_AFTER | PP_SURROGATE | PP_TOO_LARGE,
+            PP_TOO_SHORT, PP_TOO_SHORT, PP_TOO_SHORT, PP_TOO_SHORT);
+        const __m128i nibble = _mm_set1_epi8(0x0F);
+        const __m128i high_bit = _mm_set1_epi8((char)0x80);
+        const __m128i third = _mm_set1_epi8((char)(0xE0 - 0x80));
+        const __m128i fourth = _mm_set1_epi8((char)(0xF0 - 0x80));
         __m128i previous = _mm_setzero_si128(), error = _mm_setzero_si128();
         long long i = 0, k;
         for (; i + 16 <= n; i += 16) {
             __m128i bytes = _mm_loadu_si128((const __m128i*)(data + i));
-            __m128i before1 = _mm_or_si128(_mm_slli_si128(bytes, 1),
-                                             _mm_srli_si128(previous, 15));
-            __m128i before2 = _mm_or_si128(_mm_slli_si128(bytes, 2),
-                                             _mm_srli_si128(previous, 14));
-            __m128i before3 = _mm_or_si128(_mm_slli_si128(bytes, 3),
-                                             _mm_srli_si128(previous, 13));
-            /* x >= t (unsigned) as max(x, t) == x, x <= t as min(x, t) == x. */
-            __m128i needed = _mm_or_si128(
-                _mm_cmpeq_epi8(_mm_max_epu8(before1, lead2), before1),
-                _mm_or_si128(_mm_cmpeq_epi8(_mm_max_epu8(before2, lead3), before2),
-                             _mm_cmpeq_epi8(_mm_max_epu8(before3, lead4), before3)));
-            __m128i follows = _mm_cmpeq_epi8(_mm_and_si128(bytes, continuation_bits),
-                                             continuation);
-            __m128i never = _mm_or_si128(
-                _mm_cmpeq_epi8(_mm_min_epu8(bytes, c1), bytes),
-                _mm_cmpeq_epi8(_mm_max_epu8(bytes, _mm_set1_epi8((char)0xF5)), bytes));
-            never = _mm_and_si128(never, _mm_cmpeq_epi8(_mm_max_epu8(bytes, lead2), bytes));
-            __m128i low_second = _mm_cmpeq_epi8(_mm_min_epu8(bytes, x9f), bytes);
-            __m128i bounded = _mm_or_si128(
-                _mm_or_si128(
-                    _mm_and_si128(_mm_cmpeq_epi8(before1, lead3), low_second),
-                    _mm_andnot_si128(low_second, _mm_cmpeq_epi8(before1, ed))),
-                _mm_or_si128(
-                    _mm_and_si128(_mm_cmpeq_epi8(before1, lead4),
-                                  _mm_cmpeq_epi8(_mm_min_epu8(bytes, x8f), bytes)),
-                    _mm_andnot_si128(_mm_cmpeq_epi8(_mm_min_epu8(bytes, x8f), bytes),
-                                     _mm_cmpeq_epi8(before1, f4))));
-            error = _mm_or_si128(error, _mm_or_si128(_mm_xor_si128(needed, follows),
-                                                     _mm_or_si128(never, bounded)));
+            __m128i before1 = _mm_alignr_epi8(bytes, previous, 15);
+            __m128i before2 = _mm_alignr_epi8(bytes, previous, 14);
+            __m128i before3 = _mm_alignr_epi8(bytes, previous, 13);
+            __m128i found = _mm_and_si128(
+                _mm_and_si128(
+                    _mm_shuffle_epi8(first_high,
+                                     _mm_and_si128(_mm_srli_epi16(before1, 4), nibble)),
+                    _mm_shuffle_epi8(first_low, _mm_and_si128(before1, nibble))),
+                _mm_shuffle_epi8(second_high, _mm_and_si128(_mm_srli_epi16(bytes, 4), nibble)));
+            __m128i later = _mm_and_si128(_mm_or_si128(_mm_subs_epu8(before2, third),
+                                                       _mm_subs_epu8(before3, fourth)),
+                                          high_bit);
+            error = _mm_or_si128(error, _mm_xor_si128(later, found));
             previous = bytes;
         }
-        if (_mm_movemask_epi8(error)) {
+        if (_mm_movemask_epi8(_mm_cmpeq_epi8(error, _mm_setzero_si128())) != 0xFFFF) {
             return -1;
         }
         for (k = 1; k <= 3 && i - k >= 0; k++) {
@@ -635,11 +645,22 @@ cdef extern from *:
             }
         }
         return i;
-    #else
+    }
+    #endif
+
+    /* UTF-8 checked sixteen bytes at a time by polyparse_utf8_blocks_ssse3 on x86-64 CPUs
+       that have SSSE3: the offset from which a plain check must go on (the lead byte of a
+       sequence that the last whole block leaves open, else the end of the blocks), or -1
+       when the blocks are not UTF-8; 0 (all of it to the plain check) elsewhere. */
+    static inline long long polyparse_utf8_blocks(const unsigned char* data, long long n) {
+    #if defined(POLYPARSE_UTF8_SSSE3)
+        if (__builtin_cpu_supports("ssse3")) {
+            return polyparse_utf8_blocks_ssse3(data, n);
+        }
+    #endif
         (void)data;
         (void)n;
         return 0;
-    #endif
     }
     """
     long long utf8_blocks "polyparse_utf8_blocks"(const unsigned char* data,
@@ -693,7 +714,7 @@ cdef inline bint _common_three_bytes(const unsigned char* data, int64_t i,
 cdef bint is_valid_utf8(const unsigned char* data, int64_t n) noexcept nogil:
     """Whether data is UTF-8 as Python's strict decoder takes it (_utf8_sequence): sixteen
     bytes at a time (utf8_blocks), then byte by byte from where the blocks leave off (the
-    whole of data without SSE2). There the common cases go first: ASCII eight bytes at a time
+    whole of data without SSSE3). There the common cases go first: ASCII eight bytes at a time
     (one test of their high bits, then a jump to the first byte that has it), and three-byte
     sequences led by E1-EC or EE-EF (U+1000-CFFF and U+E000-FFFF, which hold kana and kanji:
     any two continuation bytes are valid)."""

@@ -212,6 +212,25 @@ def test_sixteen_byte_utf8_check_equals_the_python_decoder(seed: int) -> None:
         assert utf8_valid(data) == valid, data
 
 
+
+def test_utf8_check_of_every_byte_pair_across_a_block_edge() -> None:
+    """Every byte 80-FF followed by every byte, and the leads with bounded second bytes (E0,
+    ED, F0, F4 and their neighbours) followed by any two, where a sixteen-byte block ends
+    between them (and not): as Python's decoder takes them."""
+    cases = [bytes([a, b]) for a in range(0x80, 0x100) for b in range(0x100)]
+    cases += [bytes([a, b, c, 0x80]) for a in (0xE0, 0xE1, 0xED, 0xEE, 0xF0, 0xF1, 0xF4, 0xF5)
+              for b in range(0x70, 0xD0) for c in (0x41, 0x80, 0x9F, 0xA0, 0xBF, 0xC0)]
+    for case in cases:
+        for pad in (13, 15):
+            data = b"x" * pad + case + "あ".encode() * 6
+            try:
+                data.decode("utf-8")
+                valid = True
+            except UnicodeDecodeError:
+                valid = False
+            assert utf8_valid(data) == valid, data
+
+
 # -- the lexicon's hash table against a dict --------------------------------------------------
 
 ALPHABET = "abcxyz019 *-_" + "あいうえおがぎ" + "アイウエオー" + "日本語名詞動詞助詞" + "\U0001F600é"
