@@ -51,6 +51,10 @@ ALIGNMENT = 64
 Named = TypeVar("Named")
 # Model files this large or larger are memory-mapped instead of read (read_model_file).
 MAP_BYTES = 1 << 20
+# Compressed arrays of this many bytes or more, inflated and together, are inflated in threads
+# (up to INFLATE_THREADS, one per CPU this process may use); zlib lets go of the GIL meanwhile.
+INFLATE_IN_THREADS_BYTES = 1 << 20
+INFLATE_THREADS = 4
 DTYPES = frozenset(
     ["|b1", "|i1", "|u1", "<i2", "<u2", "<i4", "<u4", "<i8", "<u8", "<f4", "<f8"]
 )
@@ -247,8 +251,10 @@ def decode_model(
         raise ModelFileError(f"{name}: is a {found_format} model, expected {expected_format}")
     start = _aligned(header_end)
     size = len(data) - 4
-    arrays: dict[str, np.ndarray] = {}
+    arrays: dict[str, Any] = {}
     deferred: dict[str, Callable[[], np.ndarray]] = {}
+    # The compressed arrays to inflate now: name -> (packed, dtype, shape, nbytes, error).
+    packed_arrays: dict[str, tuple] = {}
     table = header.get("arrays")
     if not isinstance(table, list):
         raise ModelFileError(f"{name}: corrupt model file (no array table)")
@@ -262,6 +268,7 @@ def decode_model(
             codec = entry.get("codec")
             stored = int(entry["stored"]) if codec is not None else nbytes
         except (KeyError, TypeError, ValueError):
+            _inflate_all(packed_arrays, arrays)
             raise ModelFileError(f"{name}: corrupt model file (bad array table entry)") from None
         count = int(np.prod(shape, dtype=np.int64))
         if (
@@ -273,6 +280,9 @@ def decode_model(
             or stored < 0
             or start + offset + stored > size
         ):
+            # An array before it that does not decompress is told first, as when each array
+            # was inflated on the way.
+            _inflate_all(packed_arrays, arrays)
             raise ModelFileError(f"{name}: corrupt model file (array {array_name!r} does not fit)")
         if codec == "zlib":
             packed = view[start + offset : start + offset + stored]
@@ -282,17 +292,71 @@ def decode_model(
                                                f"{name}: corrupt model file (array "
                                                f"{array_name!r} does not decompress)")
                 continue
-            arrays[array_name] = _inflate(packed, dtype, shape, nbytes,
-                                          f"{name}: corrupt model file (array {array_name!r} "
-                                          "does not decompress)")
+            # Kept in table order; inflated once the whole table is checked.
+            arrays[array_name] = None
+            packed_arrays[array_name] = (packed, dtype, shape, nbytes,
+                                         f"{name}: corrupt model file (array {array_name!r} "
+                                         "does not decompress)")
         else:
             array = np.frombuffer(data, dtype=dtype, count=count, offset=start + offset)
             arrays[array_name] = array.reshape(shape)
+    _inflate_all(packed_arrays, arrays)
     if layout is not None:
         layout.update(version=version, compressed=any(
             entry.get("codec") is not None for entry in table), deferred=deferred)
     del header["arrays"], header["version"]
     return header, arrays
+
+
+def _inflate_all(packed_arrays: dict[str, tuple], arrays: dict[str, Any]) -> None:
+    """Inflate the arrays of packed_arrays (name -> _inflate's arguments) into arrays, in
+    threads when they are large together (by inflated bytes, which zlib's time follows: the
+    largest first, each to the thread with the fewest bytes so far); the error of the first
+    in table order that does not decompress."""
+    names = list(packed_arrays)
+    cost = {name: packed_arrays[name][3] for name in names}
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+    n_threads = min(INFLATE_THREADS, len(names), cpus)
+    if n_threads < 2 or sum(cost.values()) < INFLATE_IN_THREADS_BYTES:
+        for name in names:
+            arrays[name] = _inflate(*packed_arrays[name])
+        packed_arrays.clear()
+        return
+    import signal
+    import threading
+
+    from features.worker_threads import QUIT_SIGNALS
+
+    shares: list[list[str]] = [[] for _ in range(n_threads)]
+    loads = [0] * n_threads
+    for name in sorted(names, key=lambda name: -cost[name]):
+        lightest = loads.index(min(loads))
+        shares[lightest].append(name)
+        loads[lightest] += cost[name]
+    done: dict[str, np.ndarray | BaseException] = {}
+
+    def inflate(share: list[str], worker: bool) -> None:
+        if worker:
+            # Quit signals are the main thread's to take (features/worker_threads.py).
+            signal.pthread_sigmask(signal.SIG_BLOCK, QUIT_SIGNALS)
+        for name in share:
+            try:
+                done[name] = _inflate(*packed_arrays[name])
+            except BaseException as error:
+                done[name] = error
+
+    threads = [threading.Thread(target=inflate, args=(share, True), daemon=True)
+               for share in shares[1:]]
+    for thread in threads:
+        thread.start()
+    inflate(shares[0], False)
+    for thread in threads:
+        thread.join()
+    packed_arrays.clear()
+    for name in names:
+        if isinstance(done[name], BaseException):
+            raise done[name]
+        arrays[name] = done[name]
 
 
 def _inflate(packed: bytes | memoryview, dtype: np.dtype, shape: tuple[int, ...], nbytes: int,

@@ -5,16 +5,19 @@ import json
 import mmap
 import os
 import struct
+import zlib
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from classifiers import model_file
 from classifiers.model_file import (
     ALIGNMENT,
     MAGIC,
     MAP_BYTES,
     ModelFileError,
+    decode_model,
     encode_model,
     read_model_file,
     write_model_file,
@@ -263,3 +266,52 @@ def test_broken_deferred_array_fails_when_inflated(tmp_path: Path) -> None:
     assert arrays == {}
     with pytest.raises(ModelFileError, match=r"broken.model: .*'w'.* does not decompress"):
         layout["deferred"]["w"]()
+
+
+def broken_array_bytes(arrays: dict[str, np.ndarray], broken: list[str]) -> bytes:
+    """A compressed model file of arrays whose zlib streams named in broken do not
+    decompress, its checksum made right again."""
+    data = bytearray(encode_model({"format": "f"}, arrays, compress=True))
+    header_size = struct.unpack("<Q", bytes(data[17:25]))[0]
+    table = json.loads(bytes(data[25:25 + header_size]))["arrays"]
+    start = -(-(25 + header_size) // 64) * 64
+    for entry in table:
+        if entry["name"] in broken:
+            data[start + entry["offset"] + 5] ^= 0xFF
+    data[-4:] = struct.pack("<I", zlib.crc32(bytes(data[:-4])))
+    return bytes(data)
+
+
+@pytest.mark.parametrize("threads_from", [0, 1 << 40])
+def test_arrays_inflated_in_threads_as_one_by_one(tmp_path: Path, threads_from: int,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Compressed arrays inflated in threads (threads_from 0: any file) or one by one: the same
+    arrays in table order, and of arrays that do not decompress the first in table order
+    told, before a bad table entry after it."""
+    monkeypatch.setattr(model_file, "INFLATE_IN_THREADS_BYTES", threads_from)
+    rng = np.random.default_rng(5)
+    arrays = {f"a{k:02d}": rng.integers(0, 50, int(rng.integers(0, 5000))).astype(np.int32)
+              for k in range(12)}
+    data = encode_model({"format": "f"}, arrays, compress=True)
+    header, read_arrays = decode_model(bytearray(data), "x.model")
+    assert list(read_arrays) == sorted(arrays)
+    assert all(np.array_equal(read_arrays[name], arrays[name]) for name in arrays)
+    for broken in (["a07"], ["a03", "a09"], ["a11", "a00"]):
+        data = broken_array_bytes(arrays, broken)
+        with pytest.raises(ModelFileError, match=f"'{min(broken)}' does not decompress"):
+            decode_model(bytearray(data), "x.model")
+    # A table entry after it that cannot be read (a dtype NumPy does not know).
+    data = bytearray(broken_array_bytes(arrays, ["a02"]))
+    header_size = struct.unpack("<Q", bytes(data[17:25]))[0]
+    text = bytes(data[25:25 + header_size])
+    data[25:25 + header_size] = text.replace(b'"dtype":"<i4","name":"a05"',
+                                             b'"dtype":"<q9","name":"a05"')
+    data[-4:] = struct.pack("<I", zlib.crc32(bytes(data[:-4])))
+    with pytest.raises(ModelFileError, match="'a02' does not decompress"):
+        decode_model(data, "x.model")
+    data = bytearray(broken_array_bytes(arrays, []))
+    data[25:25 + header_size] = text.replace(b'"dtype":"<i4","name":"a05"',
+                                             b'"dtype":"<q9","name":"a05"')
+    data[-4:] = struct.pack("<I", zlib.crc32(bytes(data[:-4])))
+    with pytest.raises(ModelFileError, match="bad array table entry"):
+        decode_model(data, "x.model")
