@@ -401,13 +401,15 @@ class KnpStreamParser:
 def _block_end_from(data: memoryview, start: int) -> int:
     """The offset just after the first BLOCK_END of data at or after start (which begins
     with the newline before EOS), -1 when there is none."""
-    window = 1 << 16
+    # Looked for in windows copied out of data, from 4 KiB (a few sentences) doubling.
+    window = 1 << 12
     start = max(start, 0)
     while start < len(data):
         found = bytes(data[start:start + window + len(BLOCK_END) - 1]).find(BLOCK_END)
         if found >= 0:
             return start + found + len(BLOCK_END)
         start += window
+        window *= 2
     return -1
 
 

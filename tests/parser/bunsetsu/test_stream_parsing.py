@@ -163,3 +163,14 @@ def test_part_spans_end_with_blocks(parser: BunsetsuParser,
     assert all(text[:stop].endswith(b"\nEOS\n") for _, stop in spans)
     monkeypatch.setattr(stream_parsing, "PART_BYTES", len(text))
     assert reader.part_spans(memoryview(text)) == [(0, len(text))]
+
+
+def test_block_end_found_across_windows() -> None:
+    """A batch is cut after the first EOS line from a point on, found however far it is and
+    wherever it straddles the windows it is looked for in."""
+    for offset in (0, 1, 4092, 4093, 4094, 4095, 4096, 12_285, 12_287, 30_000):
+        data = memoryview(b"x" * offset + b"\nEOS\n" + b"y" * 9 + b"\nEOS\n")
+        assert stream_parsing._block_end_from(data, 0) == offset + 5
+        assert stream_parsing._block_end_from(data, offset + 1) == offset + 19
+    assert stream_parsing._block_end_from(memoryview(b"x" * 9000), 0) == -1
+    assert stream_parsing._block_end_from(memoryview(b"EOS\n"), 0) == -1
