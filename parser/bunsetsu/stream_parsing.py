@@ -41,6 +41,12 @@ THREAD_BUNSETSU = 3000
 PART_BYTES = 256 << 10
 # The line that ends a block, looked for to cut a batch into parts.
 BLOCK_END = b"\nEOS\n"
+# Work done in threads at once is timed (the CPU time of its pieces against the wall time of
+# the whole): below MIN_SPEEDUP, the CPUs were busy with other work and the threads only cost
+# their hand-offs, so the next SERIAL_BATCHES batches run in this thread alone before threads
+# are tried again.
+MIN_SPEEDUP = 1.25
+SERIAL_BATCHES = 4
 # The formats the fast path reads.
 FAST_FORMATS = ("knp", "cabocha")
 
@@ -100,6 +106,8 @@ class KnpStreamParser:
         self.n_blocks = 0
         self.output = bytearray()
         self.threads = max(1, min(MAX_THREADS, len(os.sched_getaffinity(0))))
+        # Batches still to run in one thread (in_threads measured no speed-up).
+        self.serial_batches = 0
         self.pool: Any = None
         # The decision is built once, before any thread asks for it.
         parser._decision("dependency")
@@ -139,7 +147,11 @@ class KnpStreamParser:
         once every block before it is written."""
         import numpy as np
 
-        spans = self.part_spans(data)
+        threads = self.threads
+        if self.serial_batches:
+            threads = 1
+            self.serial_batches -= 1
+        spans = self.part_spans(data, threads)
         if len(spans) > 1:
             done = self.batch_in_parts(data, spans, first_line, write)
             if done is not None:
@@ -157,18 +169,19 @@ class KnpStreamParser:
             rest = int(scan.block_start[bad]), end, first_line + int(scan.block_line[bad])
             scan = self.scan(data[:rest[0]])
         unknown_pos1 = self.scheme_counts(scan)
-        heads = self.parse_scanned(scan) if scan.n_fast else None
+        heads = self.parse_scanned(scan, threads) if scan.n_fast else None
         self.write_scanned(data, scan, heads, first_line, write, rest)
         self.coverage.add_counts(int(scan.morpheme_ptr[-1]), {POS_COLUMN: unknown_pos1})
         self.n_blocks += n_blocks
         return end, n_lines, n_blocks
 
-    def part_spans(self, data: memoryview) -> list[tuple[int, int]]:
-        """The byte spans that cut data into parts at block ends, one per thread, each of at
-        least PART_BYTES (the whole of data when it is too small, or has no block end where
-        one is looked for)."""
+    def part_spans(self, data: memoryview, threads: int | None = None
+                   ) -> list[tuple[int, int]]:
+        """The byte spans that cut data into parts at block ends, one per thread (threads,
+        None: self.threads), each of at least PART_BYTES (the whole of data when it is too
+        small, or has no block end where one is looked for)."""
         size = len(data)
-        n_parts = min(self.threads, size // PART_BYTES)
+        n_parts = min(threads or self.threads, size // PART_BYTES)
         starts = [0]
         for k in range(1, n_parts):
             cut = _block_end_from(data, max(size * k // n_parts, starts[-1]) - 1)
@@ -242,16 +255,32 @@ class KnpStreamParser:
 
     def in_threads(self, work: Callable[[Any], Any], items: list[Any]) -> list[Any]:
         """work(item) of each item, the first in this thread and the others in the pool's
-        threads at the same time; the results in order."""
+        threads at the same time; the results in order. When the pieces' CPU time is less than
+        MIN_SPEEDUP times the wall time they took together, the next SERIAL_BATCHES batches
+        are done in one thread."""
+        import time
+
         if len(items) == 1:
             return [work(items[0])]
         if self.pool is None:
             from features.worker_threads import worker_pool
 
             self.pool = worker_pool(self.threads - 1)
-        others = [self.pool.submit(work, item) for item in items[1:]]
-        first = work(items[0])
-        return [first] + [future.result() for future in others]
+        cpu = [0.0] * len(items)
+
+        def timed(k: int) -> Any:
+            started = time.thread_time()
+            try:
+                return work(items[k])
+            finally:
+                cpu[k] = time.thread_time() - started
+
+        started = time.perf_counter()
+        others = [self.pool.submit(timed, k) for k in range(1, len(items))]
+        results = [timed(0)] + [future.result() for future in others]
+        if sum(cpu) < MIN_SPEEDUP * (time.perf_counter() - started):
+            self.serial_batches = SERIAL_BATCHES
+        return results
 
     def write_pieces(self, scan: Any, heads: Any, pieces: list[tuple[int, int] | bytes],
                      write: Callable[[bytes | memoryview], Any]) -> None:

@@ -174,3 +174,38 @@ def test_block_end_found_across_windows() -> None:
         assert stream_parsing._block_end_from(data, offset + 1) == offset + 19
     assert stream_parsing._block_end_from(memoryview(b"x" * 9000), 0) == -1
     assert stream_parsing._block_end_from(memoryview(b"EOS\n"), 0) == -1
+
+
+@pytest.mark.parametrize("min_speedup, expected", [(0.0, "PPPPPPPP"), (1e9, "PSSPSSPS")])
+def test_threads_left_for_batches_while_they_do_not_pay(
+        parser: BunsetsuParser, monkeypatch: pytest.MonkeyPatch, min_speedup: float,
+        expected: str) -> None:
+    """Threads that gave less than MIN_SPEEDUP (the CPUs busy with other work) leave the next
+    SERIAL_BATCHES batches to one thread, then are tried again: which batches were cut in
+    parts (P) or not (S), and the same output either way."""
+    text = SMALL.encode() * 40
+    one, _, _, _, _ = parse_in_parts(parser, text, 1)
+    monkeypatch.setattr(stream_parsing, "MIN_SPEEDUP", min_speedup)
+    monkeypatch.setattr(stream_parsing, "SERIAL_BATCHES", 2)
+    monkeypatch.setattr(stream_parsing, "PART_BYTES", 100)
+    monkeypatch.setattr(stream_parsing, "BATCH_BYTES", len(text) // 8 + 1)
+    reader = stream_parsing.KnpStreamParser(parser, "in.knp", "the model",
+                                            parser.tag_coverage(), "utf-8")
+    reader.threads = 2
+    seen: list[str] = []
+
+    def batch(data, first_line, write):
+        spans = reader.part_spans(data, 1 if reader.serial_batches else 2)
+        seen.append("P" if len(spans) > 1 else "S")
+        return original_batch(data, first_line, write)
+
+    original_batch = reader.batch
+    monkeypatch.setattr(reader, "batch", batch)
+    written: list[bytes] = []
+    try:
+        reader.run(io.BytesIO(text), lambda: True, lambda data: written.append(bytes(data)),
+                   lambda n: None)
+    finally:
+        reader.close()
+    assert "".join(seen) == expected
+    assert b"".join(written) == one
