@@ -157,7 +157,7 @@ class DependencyParser(DependencyModel):
     def train(self, sentences: Iterable[Sentence],
               log: Callable[[str], None] = lambda message: None, progress: bool = False,
               executor: Executor | None = None) -> None:
-        """Learn from gold trees (Sentence objects, e.g. from parser.formats.conll.read_conll
+        """Learn from gold trees (Sentence objects, e.g. from parser/formats/conll.py's read_conll
         with require_tree=True); ValueError when there are none. executor: where the
         classifiers train (default: config.threads threads of this process)."""
         sentences = list(sentences)
