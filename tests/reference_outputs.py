@@ -27,7 +27,7 @@ REFERENCE_DIGESTS: dict[str, str] = {
     "dep parse, beam search":
         "314bf5c3dc85020577b1986a8dc1fed589a1c74312477daf52f0db49a6ec3da0",
     "tag tag":
-        "abba6adae761d7e55612b88a32aa30cfcbfb6b347448e4077cafb535c041092d",
+        "b1ba99a82039a74299c6dc8958f6499d5525b5b4fc3c0b380b22d27a471b8764",
     "clf predict --decision-values":
         "0c2bdbefb81a8ceca6a838f8226caf7d659aef34e8b0ae409e98ca0c5377f381",
     "dep parse of the bundled example":
@@ -37,9 +37,9 @@ REFERENCE_DIGESTS: dict[str, str] = {
     "tokenize tokenize of EWT test's text":
         "ead673ac6c20b85e9e6a1b313eb6e927846e072b24644bb2b10abe0ad88c3f29",
     "tag tag of EWT test, bundled tagger":
-        "0d8c7e4de9e714a8acddab21fa8563d0149df6e5f1a9f8277a6f8019d899274b",
+        "b3ef799595da8d63369032987eb58801ee09874ea60bb33974a0c736c35116d5",
     "dep parse --format raw of EWT test's text":
-        "6ab85bd331ad75a3714406132f237978ac919780512666ac5345e5ceb53d0c51",
+        "58453b8f28338d0aaecc12c8cecd7fae4dd7c5cc5c65115d8cf0bdaf2bd0732c",
     "ja parse of KWDLC test, bundled model":
         "d692fe12bb32fec618b6a1b9763bb3591bf07384477bc4d0847373726222811e",
 }

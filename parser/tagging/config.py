@@ -10,12 +10,23 @@ from classifiers.backends import BACKENDS, new_classifier
 from classifiers.settings import (
     check_choice,
     check_integer,
+    check_positive,
     check_seed,
     settings_over_defaults,
 )
 
 # The template sets of parser/tagging/tag_templates.pyx.
 TEMPLATE_SETS = ("left", "two-pass")
+# How FEATS are predicted (parser/tagging/morphology.py): one classifier per feature, one over
+# whole FEATS strings, or none.
+FEATS_MODES = ("per-feature", "joint", "none")
+# XPOS: in the tagger's joint (UPOS, XPOS) classes, apart (the tagger's classes are UPOS alone,
+# XPOS a morphology target, chosen among the XPOS of the word's UPOS), or auto: apart when the
+# training data has more than JOINT_TAGS_LIMIT (UPOS, XPOS) pairs, whose one-vs-rest classifier
+# would cost time and memory in proportion (UD Korean-GSD has 1,492 pairs: joint, 102 s of
+# training and a 262 MB model; apart, 41 s and UPOS 2 points better, XPOS the same).
+XPOS_MODES = ("auto", "joint", "apart")
+JOINT_TAGS_LIMIT = 200
 # The tagger's defaults for each backend's settings (the settings each backend takes), the
 # default backend first. `linear` is the default: the templates already hold the conjunctions
 # that matter (tag and word pairs, shape and suffix), and on 2,000 EWT training sentences
@@ -47,7 +58,12 @@ class TaggerConfig:
     unknown words (parser/tagging/lexicon.py); ambiguity_min_count: lowercases seen less often
     have no ambiguity class; dictionary_min_count: forms seen this often only get the tags
     that made at least dictionary_min_share of their occurrences in training (0: no tag
-    dictionary); seed: the classifiers' seed.
+    dictionary); feats: how FEATS are predicted (FEATS_MODES); xpos: XPOS_MODES; morph_C: the
+    cost C of the morphology classifiers (parser/tagging/morphology.py: FEATS, XPOS apart,
+    lemma scripts); morph_min_feature_count: their rarer features are dropped; min_weight: the
+    weights of the `linear` classifiers smaller in magnitude are dropped after training
+    (parser/tagging/compact.py; 0: none); seed: the classifiers' seed; threads: classifiers
+    trained at once (the model does not depend on it).
 
     check_backend=False (a model file's config): the settings are left to the backend."""
 
@@ -56,11 +72,17 @@ class TaggerConfig:
     classifier_params: dict = field(
         default_factory=lambda: dict(CLASSIFIER_DEFAULTS[TaggerConfig.classifier]))
     min_feature_count: int = 1
-    min_word_count: int = 1
+    min_word_count: int = 4
     ambiguity_min_count: int = 2
     dictionary_min_count: int = 20
     dictionary_min_share: float = 0.01
+    feats: str = "per-feature"
+    xpos: str = "auto"
+    morph_C: float = 0.1
+    morph_min_feature_count: int = 1
+    min_weight: float = 0.01
     seed: int = 0
+    threads: int = 2
     check_backend: InitVar[bool] = True
 
     def __post_init__(self, check_backend: bool) -> None:
@@ -76,7 +98,16 @@ class TaggerConfig:
         if not 0.0 <= self.dictionary_min_share <= 0.5:
             raise ValueError(f"dictionary_min_share must be 0 to 0.5, not "
                              f"{self.dictionary_min_share}")
+        check_choice("feats", self.feats, FEATS_MODES)
+        check_choice("xpos", self.xpos, XPOS_MODES)
+        self.morph_C = check_positive("morph_C", self.morph_C)
+        self.morph_min_feature_count = check_integer("morph_min_feature_count",
+                                                     self.morph_min_feature_count, 1)
+        self.min_weight = float(self.min_weight)
+        if not (0.0 <= self.min_weight < float("inf")):
+            raise ValueError(f"min_weight must be 0 or more, not {self.min_weight}")
         self.seed = check_seed(self.seed)
+        self.threads = check_integer("threads", self.threads, 1)
         self.classifier_params = dict(self.classifier_params)
         if not check_backend:
             classifier_options(self.classifier, **self.classifier_params)
@@ -85,6 +116,11 @@ class TaggerConfig:
             new_classifier(self.classifier, **classifier_params(self))
         except TypeError as error:
             raise ValueError(f"{self.classifier}: {error}") from None
+
+
+def morph_params(config: TaggerConfig) -> dict:
+    """The constructor arguments of the morphology classifiers (`linear`)."""
+    return {"C": config.morph_C, "seed": config.seed}
 
 
 def classifier_params(config: TaggerConfig) -> dict:

@@ -1,6 +1,7 @@
-"""The tagger over CoNLL-U / CoNLL-X sentences and streams: tags written into the UPOS, XPOS and
-LEMMA columns of the words' lines, FEATS blanked ("_": the tagger predicts no features, and the
-input's would be scored as its own), every other byte of a sentence kept as it came in."""
+"""The tagger over CoNLL-U / CoNLL-X sentences and streams: tags written into the UPOS, XPOS,
+LEMMA and FEATS columns of the words' lines (FEATS blanked, "_", by a tagger that predicts no
+features: the input's would be scored as its own), every other byte of a sentence kept as it
+came in."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
@@ -21,21 +22,24 @@ TAG_BATCH = 2000
 
 def with_tags(sentence: Sentence, tags: TaggedColumns, only_missing: bool = False,
               keep_feats: bool = False) -> Sentence:
-    """A copy of sentence whose words carry the tags (UPOS, XPOS, LEMMA columns and fields)
-    and no FEATS ("_"), which the tagger does not predict, unless keep_feats; only_missing: a
-    column that already holds a value ("_" is none) keeps it, FEATS included."""
+    """A copy of sentence whose words carry the tags (UPOS, XPOS, LEMMA and, when the tagger
+    predicts them, FEATS columns and fields); keep_feats: the sentence's FEATS are kept, else a
+    tagger without features leaves them "_"; only_missing: a column that already holds a value
+    ("_" is none) keeps it, FEATS included."""
     lines = list(sentence.lines)
     upos, xpos, lemma = list(sentence.upos), list(sentence.xpos), list(sentence.lemma)
-    blank_feats = not (keep_feats or only_missing)
-    feats = [MISSING] * len(sentence) if blank_feats else sentence.feats
+    feats = list(sentence.feats) if sentence.feats else [MISSING] * len(sentence)
+    blank_feats = tags.feats is None and not (keep_feats or only_missing)
+    new_columns = [(UPOS, upos, tags.upos), (XPOS, xpos, tags.xpos), (LEMMA, lemma, tags.lemma)]
+    if tags.feats is not None and not keep_feats:
+        new_columns.append((FEATS, feats, tags.feats))
     for i, index in enumerate(sentence.word_lines):
         columns = lines[index].split("\t")
-        for column, values, new in ((UPOS, upos, tags.upos), (XPOS, xpos, tags.xpos),
-                                    (LEMMA, lemma, tags.lemma)):
+        for column, values, new in new_columns:
             if not only_missing or values[i] == MISSING:
                 values[i] = columns[column] = new[i]
         if blank_feats:
-            columns[FEATS] = MISSING
+            feats[i] = columns[FEATS] = MISSING
         lines[index] = "\t".join(columns)
     return Sentence(lines, sentence.word_lines, sentence.form, lemma, upos, xpos,
                     sentence.head, sentence.deprel, sentence.start_line, feats)
@@ -48,7 +52,8 @@ def lacks_tags(sentence: Sentence) -> bool:
 
 def tag_missing(tagger: Tagger, sentences: Sequence[Sentence]) -> list[Sentence]:
     """The sentences, those with a word without UPOS tagged (lacks_tags): their words' missing
-    UPOS, XPOS and lemmas filled in, the columns they hold kept; the others as they are. This is
+    UPOS, XPOS, lemmas and features filled in, the columns they hold kept; the others as they
+    are. This is
     what `dep parse` does to untagged input, and what a tokenizer's sentences go through."""
     untagged = [i for i, sentence in enumerate(sentences) if lacks_tags(sentence)]
     out = list(sentences)
@@ -69,9 +74,8 @@ def tag_conll_stream(tagger: Tagger, stream: BinaryIO, more_ready: Callable[[], 
                      out: TextIO, *, fmt: str = "conllu", encoding: str = "utf-8",
                      name: str = "<stdin>",
                      progress: Callable[[int], object] | None = None) -> None:
-    """Tag every sentence of stream and write it to out with its new UPOS, XPOS and LEMMA
-    columns and FEATS blanked (with_tags); progress(n) is told of each batch of n
-    sentences."""
+    """Tag every sentence of stream and write it to out with its new UPOS, XPOS, LEMMA and
+    FEATS columns (with_tags); progress(n) is told of each batch of n sentences."""
     sentences = read_conll(None, fmt=fmt, encoding=encoding, stream=stream, name=name,
                            allow_empty=True)
 

@@ -1,18 +1,19 @@
 """The tagger's lexicon: each word form's attributes as int ids, the tag dictionary.
 
 A form's attributes (parser/tagging/tag_templates.pxd, A_*) are the strings its templates read:
-the form, its lowercase, its suffixes and prefixes (of the lowercase, up to 4 and 3
+the form, its lowercase, its suffixes and prefixes (of the lowercase, up to 6 and 3
 characters), its shape (Collins 2002: upper case X, lower case x, digits d, other characters
-kept, runs collapsed) and its ambiguity class (the XPOS tags its lowercase took in training,
-for lowercases seen at least `ambiguity_min_count` times; Giménez & Màrquez 2004). All of them
-are interned in one StringInterner, so an id means the same string in every attribute.
+kept, runs collapsed) and its ambiguity classes: the tags its lowercase took in training (the
+joint UPOS and XPOS tags), and the morphological features (FEATS) it took, for lowercases seen at
+least `ambiguity_min_count` times (Giménez & Màrquez 2004). All of them are interned in one
+StringInterner, so an id means the same string in every attribute.
 
 Rare and unknown forms (Ratnaparkhi 1996; Toutanova et al. 2003): forms seen fewer than
 `min_word_count` times have no form attribute, so that the training words that stand for the
 unknown words of tagging time are the rare ones. In training, each of them has the ambiguity
 class of the other forms of its lowercase only (its own tags left out, as a jackknifed tag
 dictionary would), since an unknown form at tagging time has the class of its lowercase
-(`Apple` that of `apple`) if any; tagging gives a rare form the whole class of its lowercase.
+(`Apple` that of `apple`) if any; tagging gives a rare form the whole classes of its lowercase.
 
 The tag dictionary (Ratnaparkhi 1996; Manning 2011): a form seen at least `dictionary_min_count`
 times in training is only given the joint tags that made at least `dictionary_min_share` of its
@@ -28,9 +29,12 @@ import numpy as np
 
 from features.interning import UNKNOWN, StringInterner
 
-N_ATTRIBUTES = 11
+N_ATTRIBUTES = 14
 # Columns of the table (tag_templates.pxd, A_*).
-A_FORM, A_LOWER, A_AMBIGUITY = 0, 1, 10
+A_FORM, A_LOWER, A_AMBIGUITY, A_MORPH_AMBIGUITY = 0, 1, 10, 13
+AMBIGUITY_COLUMNS = (A_AMBIGUITY, A_MORPH_AMBIGUITY)
+# The prefixes of the ambiguity classes' strings, in AMBIGUITY_COLUMNS order.
+AMBIGUITY_PREFIXES = ("amb:", "morph:")
 MAX_SHAPE = 8
 
 
@@ -56,22 +60,23 @@ def word_shape(form: str) -> str:
 
 
 def attribute_strings(form: str, ambiguity: str | None, known_form: bool = True,
-                      known_lower: bool = True) -> list[str | None]:
+                      known_lower: bool = True, morph_ambiguity: str | None = None
+                      ) -> list[str | None]:
     """The strings of a form's attributes in A_* order (None: the attribute has no string,
     e.g. a suffix longer than the word, or a form too rare to be known, read as unknown)."""
     lower = form.lower()
     n = len(lower)
-    suffixes = [lower[-k:] if n >= k else None for k in (1, 2, 3, 4)]
+    suffixes = [lower[-k:] if n >= k else None for k in (1, 2, 3, 4, 5, 6)]
     prefixes = [lower[:k] if n >= k else None for k in (1, 2, 3)]
-    return [form if known_form else None, lower if known_lower else None, *suffixes, *prefixes,
-            "shape:" + word_shape(form), ambiguity]
+    return [form if known_form else None, lower if known_lower else None, *suffixes[:4],
+            *prefixes, "shape:" + word_shape(form), ambiguity, *suffixes[4:], morph_ambiguity]
 
 
-def ambiguity_class(tags: Counter[str], min_count: int) -> str | None:
-    """The ambiguity class of a lowercase that took these XPOS tags (None: seen too rarely)."""
+def ambiguity_class(tags: Counter[str], min_count: int, prefix: str = "amb:") -> str | None:
+    """The ambiguity class of a lowercase that took these tags (None: seen too rarely)."""
     if sum(tags.values()) < min_count:
         return None
-    return "amb:" + "|".join(sorted(tags))
+    return prefix + "|".join(sorted(tags))
 
 
 def row_ids(strings: list[str | None], get: Callable[[str], int]) -> list[int]:
@@ -96,28 +101,32 @@ class Lexicon:
                              f"{len(self.forms)} forms")
         if self.allowed_ptr.shape != (len(self.forms) + 1,):
             raise ValueError("the tag dictionary needs one range per form")
-        # Lowercase id -> the ambiguity class id of the forms that have that lowercase.
-        pairs = self.table[:, [A_LOWER, A_AMBIGUITY]]
-        pairs = pairs[(pairs[:, 0] != UNKNOWN) & (pairs[:, 1] != UNKNOWN)]
-        self.lower_ambiguity: dict[int, int] = dict(zip(pairs[:, 0].tolist(),
-                                                        pairs[:, 1].tolist()))
+        # Per ambiguity column: lowercase id -> the class id of the forms with that lowercase.
+        self.lower_ambiguity: list[dict[int, int]] = []
+        for column in AMBIGUITY_COLUMNS:
+            pairs = self.table[:, [A_LOWER, column]]
+            pairs = pairs[(pairs[:, 0] != UNKNOWN) & (pairs[:, 1] != UNKNOWN)]
+            self.lower_ambiguity.append(dict(zip(pairs[:, 0].tolist(), pairs[:, 1].tolist())))
 
     @classmethod
-    def learn(cls, sentences: Sequence[tuple[Sequence[str], Sequence[str], Sequence[int]]],
+    def learn(cls, sentences: Sequence[tuple[Sequence[str], Sequence[str], Sequence[int],
+                                             Sequence[str]]],
               ambiguity_min_count: int, dictionary_min_count: int,
               dictionary_min_share: float = 0.0, min_word_count: int = 1) -> Lexicon:
-        """The lexicon of training sentences, each (forms, xpos tags, joint class ids); forms
-        and lowercases seen fewer than min_word_count times have no form and lowercase
-        attribute (train with encode_training, so that the affix and shape templates learn what
-        unknown words are)."""
+        """The lexicon of training sentences, each (forms, tags, joint class ids, morphological
+        labels): the tags and the labels (FEATS) make the two ambiguity classes; forms and
+        lowercases seen fewer than min_word_count times have no form and lowercase attribute
+        (train with encode_training, so that the affix and shape templates learn what unknown
+        words are)."""
         strings = StringInterner()
         form_count: Counter[str] = Counter()
-        lower_xpos: defaultdict[str, Counter[str]] = defaultdict(Counter)
+        lower_labels = (defaultdict(Counter), defaultdict(Counter))
         form_classes: defaultdict[str, Counter[int]] = defaultdict(Counter)
-        for forms, xpos, classes in sentences:
-            for form, tag, joint in zip(forms, xpos, classes):
+        for forms, tags, classes, morph in sentences:
+            for form, tag, joint, label in zip(forms, tags, classes, morph):
                 form_count[form] += 1
-                lower_xpos[form.lower()][tag] += 1
+                lower_labels[0][form.lower()][tag] += 1
+                lower_labels[1][form.lower()][label] += 1
                 form_classes[form][joint] += 1
         forms = sorted(form_count, key=lambda f: (-form_count[f], f))
         table = np.empty((len(forms), N_ATTRIBUTES), dtype=np.int32)
@@ -128,9 +137,12 @@ class Lexicon:
             lower_count[form.lower()] += n
         for i, form in enumerate(forms):
             lower = form.lower()
+            tag_class, morph_class = (
+                ambiguity_class(labels[lower], ambiguity_min_count, prefix)
+                for labels, prefix in zip(lower_labels, AMBIGUITY_PREFIXES))
             strings_of = attribute_strings(
-                form, ambiguity_class(lower_xpos[lower], ambiguity_min_count),
-                form_count[form] >= min_word_count, lower_count[lower] >= min_word_count)
+                form, tag_class, form_count[form] >= min_word_count,
+                lower_count[lower] >= min_word_count, morph_class)
             table[i] = row_ids(strings_of, strings.add)
             n = form_count[form]
             if dictionary_min_count and n >= dictionary_min_count:
@@ -140,36 +152,44 @@ class Lexicon:
         return cls(strings, forms, table, np.asarray(ptr, dtype=np.int64),
                    np.asarray(allowed, dtype=np.int32))
 
-    def encode_training(self, sentences: Sequence[tuple[Sequence[str], Sequence[str]]],
+    def encode_training(self, sentences: Sequence[tuple[Sequence[str], Sequence[str],
+                                                        Sequence[str]]],
                         min_word_count: int, ambiguity_min_count: int
                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """encode() of the training sentences (forms, xpos tags) the lexicon was learned from,
-        where a form seen fewer than min_word_count times stands for the rare and unknown forms
-        of tagging time: its ambiguity class is that of the other forms of its lowercase (its
-        own occurrences left out, as the tags of a tagged text are at tagging time), while the
-        lexicon keeps its whole class for tagging."""
-        table, entry, offsets = self.encode([forms for forms, _ in sentences])
+        """encode() of the training sentences (forms, tags, morphological labels) the lexicon
+        was learned from, where a form seen fewer than min_word_count times stands for the rare
+        and unknown forms of tagging time: its ambiguity classes are those of the other forms of
+        its lowercase (its own occurrences left out, as the tags of a tagged text are at tagging
+        time), while the lexicon keeps its whole classes for tagging."""
+        table, entry, offsets = self.encode([forms for forms, _, _ in sentences])
         table = table.copy()
-        form_xpos: defaultdict[str, Counter[str]] = defaultdict(Counter)
-        lower_xpos: defaultdict[str, Counter[str]] = defaultdict(Counter)
-        for forms, xpos in sentences:
-            for form, tag in zip(forms, xpos):
-                form_xpos[form][tag] += 1
-                lower_xpos[form.lower()][tag] += 1
-        for form, tags in form_xpos.items():
-            if sum(tags.values()) < min_word_count:
-                others = ambiguity_class(lower_xpos[form.lower()] - tags, ambiguity_min_count)
-                table[self.entries[form], A_AMBIGUITY] = (UNKNOWN if others is None
-                                                          else self.strings.add(others))
+        form_count: Counter[str] = Counter()
+        for forms, _, _ in sentences:
+            form_count.update(forms)
+        for position, (column, prefix) in enumerate(zip(AMBIGUITY_COLUMNS,
+                                                        AMBIGUITY_PREFIXES)):
+            form_labels: defaultdict[str, Counter[str]] = defaultdict(Counter)
+            lower_labels: defaultdict[str, Counter[str]] = defaultdict(Counter)
+            for sentence in sentences:
+                for form, label in zip(sentence[0], sentence[1 + position]):
+                    if form_count[form] < min_word_count:
+                        form_labels[form][label] += 1
+                    lower_labels[form.lower()][label] += 1
+            for form, labels in form_labels.items():
+                others = ambiguity_class(lower_labels[form.lower()] - labels,
+                                         ambiguity_min_count, prefix)
+                table[self.entries[form], column] = (UNKNOWN if others is None
+                                                     else self.strings.add(others))
         return table, entry, offsets
 
     def unknown_row(self, form: str) -> list[int]:
         """The attribute ids of a form outside the lexicon: its form UNKNOWN, as is every
-        string unseen in training, and the ambiguity class of its lowercase where a known form
-        has that lowercase."""
+        string unseen in training, and the ambiguity classes of its lowercase where a known
+        form has that lowercase."""
         row = row_ids(attribute_strings(form, None), self.strings.get)
         row[A_FORM] = UNKNOWN
-        row[A_AMBIGUITY] = self.lower_ambiguity.get(row[A_LOWER], UNKNOWN)
+        for column, lower_class in zip(AMBIGUITY_COLUMNS, self.lower_ambiguity):
+            row[column] = lower_class.get(row[A_LOWER], UNKNOWN)
         return row
 
     def encode(self, sentences: Sequence[Sequence[str]]) -> tuple[np.ndarray, np.ndarray,

@@ -33,7 +33,7 @@ cdef void point_at(TagSentence* s, const int32_t[:, ::1] lexicon, const int32_t*
     s.right_tags = right_tags
 
 
-def _check_input(const int32_t[:, ::1] lexicon, const int32_t[::1] entry,
+def check_input(const int32_t[:, ::1] lexicon, const int32_t[::1] entry,
                  const int64_t[::1] offsets, right_tags, int template_set):
     if lexicon.shape[1] != N_ATTRIBUTES or lexicon.shape[0] == 0:
         raise ValueError(f"the lexicon needs {N_ATTRIBUTES} attributes per entry")
@@ -43,8 +43,9 @@ def _check_input(const int32_t[:, ::1] lexicon, const int32_t[::1] entry,
         raise ValueError("offsets must be non-decreasing")
     if entry.shape[0] and (np.min(entry) < 0 or np.max(entry) >= lexicon.shape[0]):
         raise ValueError("every word needs an entry of the lexicon")
-    if template_set == 1 and (right_tags is None or len(right_tags) != entry.shape[0]):
-        raise ValueError("a two-pass template set needs the first pass's class of every word")
+    if template_set >= 1 and (right_tags is None or len(right_tags) != entry.shape[0]):
+        raise ValueError("a two-pass or morph template set needs the first pass's class of "
+                         "every word")
 
 
 def training_keys(lexicon, entry, offsets, gold, right_tags, str template_set) -> np.ndarray:
@@ -60,7 +61,7 @@ def training_keys(lexicon, entry, offsets, gold, right_tags, str template_set) -
     cdef const int32_t[::1] r = np.ascontiguousarray(
         right_tags if right_tags is not None else np.zeros(e.shape[0], dtype=np.int32),
         dtype=np.int32)
-    _check_input(lex, e, o, right_tags, set_id)
+    check_input(lex, e, o, right_tags, set_id)
     if g.shape[0] != e.shape[0]:
         raise ValueError("gold needs one class id per word")
     cdef int width = n_tag_templates(set_id)
@@ -222,7 +223,7 @@ cdef class TagDecoder:
         cdef const int32_t[::1] r = np.ascontiguousarray(
             right_tags if right_tags is not None else np.zeros(e.shape[0], dtype=np.int32),
             dtype=np.int32)
-        _check_input(lex, e, o, right_tags, self.set_id)
+        check_input(lex, e, o, right_tags, self.set_id)
         tags_out = np.zeros(e.shape[0], dtype=np.int32)
         cdef int32_t[::1] tags = tags_out
         cdef TagSentence s

@@ -15,7 +15,10 @@ cdef enum:
     A_PREFIX3 = 8
     A_SHAPE = 9
     A_AMBIGUITY = 10
-    N_ATTRIBUTES = 11
+    A_SUFFIX5 = 11
+    A_SUFFIX6 = 12
+    A_MORPH_AMBIGUITY = 13
+    N_ATTRIBUTES = 14
     MAX_TAG_TEMPLATES = 48
 
 cdef struct TagSentence:

@@ -2,21 +2,27 @@
 """Feature templates of the POS tagger as integer keys: key = template_id << 48 | value.
 
 The templates are those of the classic feature-based taggers: Ratnaparkhi (1996) and Collins
-(2002) (the word, its prefixes and suffixes up to 4 characters, its shape, the two words on
-either side, the previous tag and the previous two tags), with Toutanova, Klein, Manning &
-Singer (2003)'s lowercased word forms, word-pair and tag-word conjunctions, and the ambiguity
-class of the word and of the next two words (the set of tags each took in training; Giménez &
-Màrquez 2004, SVMTool), which stands in for the right-hand tags a left-to-right tagger cannot
-see. `two-pass` adds the first pass's tags of the next two words (Toutanova et al. 2003's right
+(2002) (the word, its prefixes up to 3 characters and suffixes up to 6, its shape, the two
+words on either side, the previous tag and the previous two tags), with Toutanova, Klein,
+Manning & Singer (2003)'s lowercased word forms, word-pair and tag-word conjunctions, and the
+ambiguity class of the word and of the next two words (the set of tags each took in training;
+Giménez & Màrquez 2004, SVMTool), which stands in for the right-hand tags a left-to-right tagger
+cannot see, and the set of FEATS the word and the next one took. `two-pass` adds the first pass's tags of the next two words (Toutanova et al. 2003's right
 context, from a first tagger's output). Tag values are class id + 3 (0: no word, i.e. before
 the sentence).
+
+`morph` is the template set of the morphology classifiers (parser/tagging/morphology.py), which
+run after the tagger and read its tags of every word (through right_tags): the word's affixes,
+shape and ambiguity classes, its tag and those of the two words on either side, the
+neighbours' words, endings and sets of FEATS (agreement, as in MarMoT, Mueller et al. 2013, and
+MorphoDiTa's tagger, Strakova et al. 2014), and endings conjoined with the neighbours' tags.
 """
 from libc.stdint cimport int32_t, uint64_t
 
 import numpy as np
 
 # Template set name -> id; the names of their templates, in key order.
-TEMPLATE_SETS = {"left": 0, "two-pass": 1}
+TEMPLATE_SETS = {"left": 0, "two-pass": 1, "morph": 2}
 LEFT_NAMES = (
     "w0.form", "w0.lower", "w0.suffix1", "w0.suffix2", "w0.suffix3", "w0.suffix4",
     "w0.prefix1", "w0.prefix2", "w0.prefix3", "w0.shape", "w0.ambiguity",
@@ -25,16 +31,32 @@ LEFT_NAMES = (
     "w+1.shape", "t-1+w0.lower", "w-1.lower+w0.lower", "w0.lower+w+1.lower",
     "t-1+w+1.ambiguity", "t-1+w0.suffix3", "w0.ambiguity+w+1.ambiguity",
     "w-1.shape", "t-1+w+1.lower", "t-1+w0.shape", "w+1.lower+w+2.lower", "w-2.lower+w-1.lower",
+    "w0.suffix5", "w0.suffix6", "w0.morph_ambiguity", "w+1.morph_ambiguity",
 )
 TWO_PASS_NAMES = LEFT_NAMES + ("t'+1", "t'+1+t'+2", "t-1+t'+1", "w0.lower+t'+1")
+MORPH_NAMES = (
+    "w0.form", "w0.lower", "w0.suffix1", "w0.suffix2", "w0.suffix3", "w0.suffix4",
+    "w0.prefix1", "w0.prefix2", "w0.prefix3", "w0.shape", "w0.ambiguity", "w0.suffix5",
+    "w0.suffix6", "w0.morph_ambiguity", "t0", "t-1", "t+1",
+    "t-2+t-1", "t+1+t+2", "w-1.lower", "w+1.lower", "w-1.suffix2", "w+1.suffix2",
+    "w-1.suffix3", "w+1.suffix3", "t-1+w-1.suffix3", "t+1+w+1.suffix3", "t-1+w0.suffix3",
+    "t+1+w0.suffix3", "w-1.morph_ambiguity", "w+1.morph_ambiguity", "w-2.morph_ambiguity",
+    "w-1.morph_ambiguity+w0.suffix3",
+)
 
 
 def template_names(str template_set) -> tuple[str, ...]:
-    return LEFT_NAMES if TEMPLATE_SETS[template_set] == 0 else TWO_PASS_NAMES
+    return (LEFT_NAMES, TWO_PASS_NAMES, MORPH_NAMES)[TEMPLATE_SETS[template_set]]
+
+
+cdef enum:
+    N_LEFT = 38
 
 
 cdef int n_tag_templates(int template_set) noexcept nogil:
-    return 34 if template_set == 0 else 38
+    if template_set == 0:
+        return N_LEFT
+    return N_LEFT + 4 if template_set == 1 else 33
 
 
 cdef inline uint64_t key(int template, uint64_t value) noexcept nogil:
@@ -59,9 +81,45 @@ cdef inline uint64_t right_tag(const TagSentence* s, int i) noexcept nogil:
     return <uint64_t>(s.right_tags[i] + 3) if i < s.n else 0
 
 
+cdef inline uint64_t tagged(const TagSentence* s, int i) noexcept nogil:
+    return <uint64_t>(s.right_tags[i] + 3) if 0 <= i < s.n else 0
+
+
+cdef int morph_keys_at(const TagSentence* s, int i, uint64_t* out) noexcept nogil:
+    """The `morph` keys of word i, whose right_tags are the tagger's tags of every word."""
+    cdef uint64_t suffix3 = attribute(s, i, A_SUFFIX3)
+    cdef uint64_t t_left = tagged(s, i - 1)
+    cdef uint64_t t_right = tagged(s, i + 1)
+    cdef int a
+    for a in range(N_ATTRIBUTES):
+        out[a] = key(a, attribute(s, i, a))
+    out[14] = key(14, tagged(s, i))
+    out[15] = key(15, t_left)
+    out[16] = key(16, t_right)
+    out[17] = key(17, pair(tagged(s, i - 2), t_left))
+    out[18] = key(18, pair(t_right, tagged(s, i + 2)))
+    out[19] = key(19, attribute(s, i - 1, A_LOWER))
+    out[20] = key(20, attribute(s, i + 1, A_LOWER))
+    out[21] = key(21, attribute(s, i - 1, A_SUFFIX2))
+    out[22] = key(22, attribute(s, i + 1, A_SUFFIX2))
+    out[23] = key(23, attribute(s, i - 1, A_SUFFIX3))
+    out[24] = key(24, attribute(s, i + 1, A_SUFFIX3))
+    out[25] = key(25, pair(t_left, attribute(s, i - 1, A_SUFFIX3)))
+    out[26] = key(26, pair(t_right, attribute(s, i + 1, A_SUFFIX3)))
+    out[27] = key(27, pair(t_left, suffix3))
+    out[28] = key(28, pair(t_right, suffix3))
+    out[29] = key(29, attribute(s, i - 1, A_MORPH_AMBIGUITY))
+    out[30] = key(30, attribute(s, i + 1, A_MORPH_AMBIGUITY))
+    out[31] = key(31, attribute(s, i - 2, A_MORPH_AMBIGUITY))
+    out[32] = key(32, pair(attribute(s, i - 1, A_MORPH_AMBIGUITY), suffix3))
+    return 33
+
+
 cdef int token_keys_at(const TagSentence* s, int i, int template_set,
                        uint64_t* out) noexcept nogil:
     """Write the keys of every template of the set for word i; return their number."""
+    if template_set == 2:
+        return morph_keys_at(s, i, out)
     cdef uint64_t lower = attribute(s, i, A_LOWER)
     cdef uint64_t t1 = left_tag(s, i - 1)
     cdef uint64_t next_ambiguity = attribute(s, i + 1, A_AMBIGUITY)
@@ -99,20 +157,25 @@ cdef int token_keys_at(const TagSentence* s, int i, int template_set,
     out[31] = key(31, pair(t1, attribute(s, i, A_SHAPE)))
     out[32] = key(32, pair(attribute(s, i + 1, A_LOWER), attribute(s, i + 2, A_LOWER)))
     out[33] = key(33, pair(attribute(s, i - 2, A_LOWER), attribute(s, i - 1, A_LOWER)))
+    out[34] = key(34, attribute(s, i, A_SUFFIX5))
+    out[35] = key(35, attribute(s, i, A_SUFFIX6))
+    out[36] = key(36, attribute(s, i, A_MORPH_AMBIGUITY))
+    out[37] = key(37, attribute(s, i + 1, A_MORPH_AMBIGUITY))
     if template_set == 0:
-        return 34
+        return N_LEFT
     cdef uint64_t r1 = right_tag(s, i + 1)
-    out[34] = key(34, r1)
-    out[35] = key(35, pair(r1, right_tag(s, i + 2)))
-    out[36] = key(36, pair(t1, r1))
-    out[37] = key(37, pair(lower, r1))
-    return 38
+    out[N_LEFT] = key(N_LEFT, r1)
+    out[N_LEFT + 1] = key(N_LEFT + 1, pair(r1, right_tag(s, i + 2)))
+    out[N_LEFT + 2] = key(N_LEFT + 2, pair(t1, r1))
+    out[N_LEFT + 3] = key(N_LEFT + 3, pair(lower, r1))
+    return N_LEFT + 4
 
 
 def token_keys(lexicon, entry, tags, right_tags, int i, str template_set) -> np.ndarray:
     """The template keys of word i of one sentence (for tests): lexicon (entries,
     N_ATTRIBUTES) attribute ids, entry the lexicon entry of each word, tags the class ids of
-    the words left of i, right_tags the first-pass class ids (two-pass) or None."""
+    the words left of i, right_tags the first-pass class ids (two-pass; morph: the tagger's
+    class of every word) or None."""
     cdef const int32_t[:, ::1] lex = np.ascontiguousarray(lexicon, dtype=np.int32)
     cdef const int32_t[::1] e = np.ascontiguousarray(entry, dtype=np.int32)
     cdef const int32_t[::1] t = np.ascontiguousarray(tags, dtype=np.int32)
@@ -128,7 +191,7 @@ def token_keys(lexicon, entry, tags, right_tags, int i, str template_set) -> np.
     s.lexicon = &lex[0, 0]
     s.tags = &t[0]
     s.right_tags = NULL
-    if set_id == 1:
+    if set_id >= 1:
         r = np.ascontiguousarray(right_tags, dtype=np.int32)
         if r.shape[0] != e.shape[0]:
             raise ValueError("right_tags needs one class id per word")

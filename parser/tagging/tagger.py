@@ -1,5 +1,5 @@
-"""Tagger: a POS tagger over joint (UPOS, XPOS) tags, with lemmas; training, tagging, model
-files.
+"""Tagger: a POS tagger over joint (UPOS, XPOS) tags, with features and lemmas; training,
+tagging, model files.
 
 Training (Ratnaparkhi 1996; Giménez & Màrquez 2004): each word of the treebank is one row
 whose binary features are the templates of parser/tagging/tag_templates.pyx with the gold tags
@@ -8,7 +8,9 @@ classes one-vs-rest (kernel-svm: one-vs-one). Tagging runs the classifier greedi
 right (parser/tagging/tag_decoder.pyx). The `two-pass` template set trains a second classifier
 that also reads the first one's tags of the next two words; its training rows take those tags
 from first-pass classifiers that did not see the sentence (two-fold jackknifing), so that they
-are as wrong as at tagging time. Lemmas come from parser/tagging/lemmas.py.
+are as wrong as at tagging time. FEATS (and XPOS, when the classes are UPOS alone:
+TaggerConfig.xpos) and the lemmas' edit scripts come from the classifiers of
+parser/tagging/morphology.py, which read the tagger's tags; lemmas from parser/tagging/lemmas.py.
 """
 from __future__ import annotations
 
@@ -36,15 +38,23 @@ from features.binary_matrix import BinaryMatrix
 from features.interning import StringInterner
 from features.vocab import FeatureVocab
 from parser.formats.conll import Sentence
-from parser.tagging.config import TaggerConfig, classifier_params
-from parser.tagging.lemmas import Lemmatizer
+from parser.tagging.compact import compact_linear, is_linear
+from parser.tagging.config import (
+    JOINT_TAGS_LIMIT,
+    TaggerConfig,
+    classifier_params,
+    morph_params,
+)
+from parser.tagging.lemmas import Lemmatizer, script_labels
 from parser.tagging.lexicon import Lexicon
+from parser.tagging.morphology import LEMMA, Morphology, Target, target_labels
 from parser.tagging.tag_decoder import TagDecoder, training_keys
 from parser.tagging.tag_templates import template_names
 
 MODEL_FORMAT = "polyparse-tagger"
-MODEL_VERSION = 1
-HEADER_KEYS = ("format", "format_version", "config", "classes", "passes", "lemmas", "info")
+MODEL_VERSION = 2
+HEADER_KEYS = ("format", "format_version", "config", "classes", "passes", "morphology",
+               "lemmas", "info")
 MISSING = "_"
 # Folds of the jackknife that gives the second pass its training rows' first-pass tags.
 JACKKNIFE_FOLDS = 2
@@ -53,11 +63,13 @@ DENSE_FEATURES = 8192
 
 
 class TaggedColumns(NamedTuple):
-    """The tags a tagger gives one sentence: UPOS, XPOS and LEMMA of each word."""
+    """The tags a tagger gives one sentence: UPOS, XPOS, LEMMA and FEATS of each word (feats
+    None: the tagger predicts no features)."""
 
     upos: list[str]
     xpos: list[str]
     lemma: list[str]
+    feats: list[str] | None = None
 
 
 class TaggerPass(NamedTuple):
@@ -69,8 +81,8 @@ class TaggerPass(NamedTuple):
 
 
 class Tagger(ParserModelBytes):
-    """A greedy left-to-right (or two-pass) tagger of joint UPOS/XPOS tags, with lemmas:
-    train(), tag(), save(), load(); pickles through its model file's bytes."""
+    """A greedy left-to-right (or two-pass) tagger of joint UPOS/XPOS tags, with features and
+    lemmas: train(), tag(), save(), load(); pickles through its model file's bytes."""
 
     HEADER_KEYS = HEADER_KEYS
     MODEL_FORMAT = MODEL_FORMAT
@@ -84,6 +96,7 @@ class Tagger(ParserModelBytes):
         self.classes: list[tuple[str, str]] = []
         self.lexicon: Lexicon | None = None
         self.passes: list[TaggerPass] = []
+        self.morphology: Morphology | None = None
         self.lemmatizer: Lemmatizer | None = None
         self.info: dict[str, Any] = {}
         self.header: dict[str, Any] = {}
@@ -95,13 +108,20 @@ class Tagger(ParserModelBytes):
         return self.lexicon is not None and bool(self.passes)
 
     @property
+    def xpos_apart(self) -> bool:
+        """Whether XPOS is a morphology target (the classes are UPOS alone)."""
+        return self.morphology is not None and self.morphology.predicts("xpos")
+
+    @property
     def columns(self) -> tuple[str, ...]:
         """The CoNLL-U columns the tagger predicts: UPOS; XPOS when its training data had
-        them; LEMMA when it had lemmas. Never FEATS (written "_" by parser/tagging/
-        conll_files.py)."""
+        them; FEATS when it had features (and the tagger was trained to predict them); LEMMA
+        when it had lemmas."""
         found = ["UPOS"]
-        if any(xpos != MISSING for _, xpos in self.classes):
+        if self.xpos_apart or any(xpos != MISSING for _, xpos in self.classes):
             found.append("XPOS")
+        if self.morphology is not None and self.morphology.predicts_feats:
+            found.append("FEATS")
         if self.lemmatizer is not None:
             found.append("LEMMA")
         return tuple(found)
@@ -120,19 +140,23 @@ class Tagger(ParserModelBytes):
         self.header = {}
         self.compressed = False
         self.file_data = None
+        tags = [[f"{u}\t{x}" for u, x in zip(s.upos, s.xpos)] for s in sentences]
+        apart = cfg.xpos == "apart" or (
+            cfg.xpos == "auto" and len({t for sentence in tags for t in sentence})
+            > JOINT_TAGS_LIMIT)
         joint = StringInterner()
-        classes = [[joint.add(f"{u}\t{x}") - 3 for u, x in zip(s.upos, s.xpos)]
-                   for s in sentences]
+        classes = [[joint.add(f"{u}\t{MISSING if apart else x}") - 3
+                    for u, x in zip(s.upos, s.xpos)] for s in sentences]
         self.classes = [tuple(name.split("\t")) for name in joint.learned()]  # type: ignore
-        self.lexicon = Lexicon.learn([(s.form, s.xpos, c) for s, c in zip(sentences, classes)],
+        feats = [s.feats or [MISSING] * len(s) for s in sentences]
+        self.lexicon = Lexicon.learn([(s.form, t, c, f)
+                                      for s, t, c, f in zip(sentences, tags, classes, feats)],
                                      cfg.ambiguity_min_count, cfg.dictionary_min_count,
                                      cfg.dictionary_min_share, cfg.min_word_count)
-        words = [(f, x, lemma) for s in sentences for f, x, lemma in zip(s.form, s.xpos, s.lemma)]
-        self.lemmatizer = (Lemmatizer.learn(words)
-                           if any(lemma != MISSING for _, _, lemma in words) else None)
         gold = np.asarray([c for sentence in classes for c in sentence], dtype=np.int32)
         table, entry, offsets = self.lexicon.encode_training(
-            [(s.form, s.xpos) for s in sentences], cfg.min_word_count, cfg.ambiguity_min_count)
+            [(s.form, t, f) for s, t, f in zip(sentences, tags, feats)], cfg.min_word_count,
+            cfg.ambiguity_min_count)
         log(f"{len(sentences)} sentences, {gold.size} words, {len(self.classes)} joint tags, "
             f"{len(self.lexicon.forms)} forms")
         first = self._train_pass("left", table, entry, offsets, gold, None, log)
@@ -141,6 +165,23 @@ class Tagger(ParserModelBytes):
             right = self._jackknife_tags(table, entry, offsets, gold, log)
             self.passes.append(self._train_pass("two-pass", table, entry, offsets, gold, right,
                                                 log))
+        targets = target_labels([f for sentence in feats for f in sentence],
+                                [x for s in sentences for x in s.xpos] if apart else None,
+                                cfg.feats)
+        words = [(f, c, lemma) for s, cs in zip(sentences, classes)
+                 for f, c, lemma in zip(s.form, cs, s.lemma)]
+        self.lemmatizer = None
+        if any(lemma != MISSING for _, _, lemma in words):
+            scripts, labels = script_labels(words)
+            self.lemmatizer = Lemmatizer.learn(words, scripts)
+            if scripts:
+                targets.append((Target(LEMMA, "LEMMA", scripts),
+                                np.asarray(labels, dtype=np.int32)))
+        self.morphology = None
+        if targets:
+            self.morphology = Morphology.learn(
+                table, entry, offsets, gold, len(self.classes), targets, morph_params(cfg),
+                cfg.morph_min_feature_count, cfg.min_weight, cfg.threads, log)
         self.info.update({"train_sentences": len(sentences), "train_words": int(gold.size)})
         self._decoders = None
         log(f"trained the tagger in {time.perf_counter() - started:.1f} s")
@@ -154,6 +195,8 @@ class Tagger(ParserModelBytes):
         log(f"{template_set}: {len(vocab)} features, {matrix.indices.size} active")
         clf = new_classifier(self.config.classifier, **classifier_params(self.config))
         clf.fit(matrix, gold)
+        if is_linear(clf):
+            vocab, clf = compact_linear(vocab, clf, self.config.min_weight)
         return TaggerPass(template_set, vocab, clf)
 
     def _jackknife_tags(self, table: np.ndarray, entry: np.ndarray, offsets: np.ndarray,
@@ -207,32 +250,51 @@ class Tagger(ParserModelBytes):
             self._decoders = [self._decoder(part) for part in self.passes]
         return self._decoders
 
-    def tag_classes(self, forms: Sequence[Sequence[str]]) -> np.ndarray:
-        """The joint class id of every word of sentences of forms, one after the other."""
+    def _encoded_classes(self, forms: Sequence[Sequence[str]]
+                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The lexicon's (table, entry, offsets) of sentences of forms and the class id of
+        every word, one after the other."""
         decoders = self.decoders()
         assert self.lexicon is not None
         table, entry, offsets = self.lexicon.encode(forms)
         tags = decoders[0].tag(table, entry, offsets)
         for decoder in decoders[1:]:
             tags = decoder.tag(table, entry, offsets, tags)
-        return tags
+        return table, entry, offsets, tags
+
+    def tag_classes(self, forms: Sequence[Sequence[str]]) -> np.ndarray:
+        """The joint class id of every word of sentences of forms, one after the other."""
+        return self._encoded_classes(forms)[3]
 
     def tag_forms(self, forms: Sequence[Sequence[str]]) -> list[TaggedColumns]:
-        """UPOS, XPOS and lemma of every word of sentences of forms."""
+        """UPOS, XPOS, lemma and FEATS of every word of sentences of forms."""
         forms = [list(sentence) for sentence in forms]
-        tags = self.tag_classes(forms).tolist()
-        upos_of = [u for u, _ in self.classes]
-        xpos_of = [x for _, x in self.classes]
-        lemma = self.lemmatizer.lemma if self.lemmatizer is not None else None
+        table, entry, offsets, classes = self._encoded_classes(forms)
+        tags = classes.tolist()
+        upos = [self.classes[t][0] for t in tags]
+        xpos = [self.classes[t][1] for t in tags]
+        lemmatizer = self.lemmatizer
+        words = [form for sentence in forms for form in sentence]
+        lemmas = ([MISSING] * len(words) if lemmatizer is None
+                  else lemmatizer.in_dictionary(words, tags))
+        scripted = np.flatnonzero([lemma is None for lemma in lemmas])
+        feats = None
+        if self.morphology is not None:
+            found = self.morphology.columns(table, entry, offsets, classes, scripted)
+            xpos = found.xpos if found.xpos is not None else xpos
+            feats = found.feats
+            if lemmatizer is not None and found.scripts is not None:
+                for i, ranked in zip(scripted.tolist(), found.scripts):
+                    lemmas[i] = lemmatizer.by_scripts(words[i], ranked)
         out = []
         start = 0
         for sentence in forms:
-            ids = tags[start:start + len(sentence)]
-            start += len(sentence)
-            xpos = [xpos_of[t] for t in ids]
-            lemmas = ([lemma(f, x) for f, x in zip(sentence, xpos)] if lemma is not None
-                      else [MISSING] * len(sentence))
-            out.append(TaggedColumns([upos_of[t] for t in ids], xpos, lemmas))
+            end = start + len(sentence)
+            out.append(TaggedColumns(upos[start:end], xpos[start:end],
+                                     [lemma or words[start + k]
+                                      for k, lemma in enumerate(lemmas[start:end])],
+                                     None if feats is None else feats[start:end]))
+            start = end
         return out
 
     def tag(self, sentences: Sequence[Sentence]) -> list[TaggedColumns]:
@@ -261,11 +323,17 @@ class Tagger(ParserModelBytes):
             arrays[f"pass{i}/vocab/counts"] = part.vocab.counts
             for name, value in clf_arrays.items():
                 arrays[f"pass{i}/classifier/{name}"] = value
+        morphology = None
+        if self.morphology is not None:
+            morphology = self.morphology.to_header()
+            for name, value in self.morphology.arrays.items():
+                arrays[f"morph/{name}"] = value
         extras = self.file_extras() if extra_header is None else extra_header
+        config = {k: v for k, v in asdict(self.config).items() if k != "threads"}
         header = {
             "format": MODEL_FORMAT, "format_version": MODEL_VERSION,
-            "config": asdict(self.config), "classes": [list(c) for c in self.classes],
-            "passes": passes,
+            "config": config, "classes": [list(c) for c in self.classes],
+            "passes": passes, "morphology": morphology,
             "lemmas": None if self.lemmatizer is None else self.lemmatizer.to_json(),
             "info": self.info, **extras,
         }
@@ -301,8 +369,17 @@ class Tagger(ParserModelBytes):
             tagger.passes.append(TaggerPass(part["template_set"], vocab, clf))
         if not tagger.passes:
             raise ValueError("the model has no classifier")
+        if header["morphology"] is not None:
+            tagger.morphology = Morphology.from_parts(header["morphology"],
+                                                      arrays_under(arrays, "morph/"))
+            if tagger.morphology.n_groups != n_classes:
+                raise ValueError("the morphology classifiers are not those of the tagger's "
+                                 "classes")
         lemmas = header["lemmas"]
-        tagger.lemmatizer = None if lemmas is None else Lemmatizer.from_json(lemmas)
+        scripts: list[str] = []
+        if tagger.morphology is not None and tagger.morphology.predicts(LEMMA):
+            scripts = next(t.values for t in tagger.morphology.targets if t.kind == LEMMA)
+        tagger.lemmatizer = None if lemmas is None else Lemmatizer.from_json(lemmas, scripts)
         tagger.info = dict(header["info"])
         return tagger
 

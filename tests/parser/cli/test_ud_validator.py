@@ -85,13 +85,14 @@ def test_dep_parse_output_dir_parts(tmp_path: Path) -> None:
         assert ud_errors(part) == "", part
 
 
-def test_tag_tag_blanks_feats_and_passes(tmp_path: Path) -> None:
+def test_tag_tag_writes_feats_that_pass(tmp_path: Path) -> None:
+    """The bundled tagger predicts FEATS: written sorted as the validator wants them."""
     out = tmp_path / "out.conllu"
     assert main(["tag", "tag", str(ENHANCED), "-o", str(out)]) == 0
     assert ud_errors(out) == ""
     words = [line.split("\t") for line in out.read_text(encoding="utf-8").splitlines()
              if line.split("\t")[0].isdigit()]
-    assert {word[5] for word in words} == {"_"}
+    assert len({word[5] for word in words} - {"_"}) >= 3
 
 
 @pytest.mark.parametrize("name", SEPARATORS)

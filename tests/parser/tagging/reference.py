@@ -6,7 +6,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-A_FORM, A_LOWER, S1, S2, S3, S4, P1, P2, P3, SHAPE, AMBIGUITY = range(11)
+(A_FORM, A_LOWER, S1, S2, S3, S4, P1, P2, P3, SHAPE, AMBIGUITY, S5, S6,
+ MORPH_AMBIGUITY) = range(14)
 
 
 def _key(template: int, value: int) -> int:
@@ -44,10 +45,33 @@ def reference_keys(lexicon: np.ndarray, entry: Sequence[int], tags: Sequence[int
         at(i - 1, SHAPE), _pair(t1, at(i + 1, A_LOWER)), _pair(t1, at(i, SHAPE)),
         _pair(at(i + 1, A_LOWER), at(i + 2, A_LOWER)),
         _pair(at(i - 2, A_LOWER), at(i - 1, A_LOWER)),
+        at(i, S5), at(i, S6), at(i, MORPH_AMBIGUITY), at(i + 1, MORPH_AMBIGUITY),
     ]
     if two_pass:
         r1 = right_tag(i + 1)
         values += [r1, _pair(r1, right_tag(i + 2)), _pair(t1, r1), _pair(lower, r1)]
+    return [_key(t, v) for t, v in enumerate(values)]
+
+
+def reference_morph_keys(lexicon: np.ndarray, entry: Sequence[int], tags: Sequence[int],
+                         i: int) -> list[int]:
+    """The `morph` keys of word i of a sentence whose words have the tagger's classes tags."""
+    n = len(entry)
+
+    def at(j: int, a: int) -> int:
+        return int(lexicon[entry[j], a]) if 0 <= j < n else 0
+
+    def tag(j: int) -> int:
+        return int(tags[j]) + 3 if 0 <= j < n else 0
+
+    values = [at(i, a) for a in range(14)] + [
+        tag(i), tag(i - 1), tag(i + 1), _pair(tag(i - 2), tag(i - 1)),
+        _pair(tag(i + 1), tag(i + 2)), at(i - 1, A_LOWER), at(i + 1, A_LOWER), at(i - 1, S2),
+        at(i + 1, S2), at(i - 1, S3), at(i + 1, S3), _pair(tag(i - 1), at(i - 1, S3)),
+        _pair(tag(i + 1), at(i + 1, S3)), _pair(tag(i - 1), at(i, S3)),
+        _pair(tag(i + 1), at(i, S3)), at(i - 1, MORPH_AMBIGUITY), at(i + 1, MORPH_AMBIGUITY),
+        at(i - 2, MORPH_AMBIGUITY), _pair(at(i - 1, MORPH_AMBIGUITY), at(i, S3)),
+    ]
     return [_key(t, v) for t, v in enumerate(values)]
 
 
@@ -88,4 +112,42 @@ def reference_tag(lexicon: np.ndarray, entry: Sequence[int], offsets: Sequence[i
                 best = max(choices, key=lambda c: (values[c], -c))
             tags[i] = classes[best]
         out[start:end] = tags
+    return out
+
+
+def reference_morph_predict(morphology, lexicon: np.ndarray, entry: Sequence[int],
+                            offsets: Sequence[int], groups: Sequence[int]) -> list[list[int]]:
+    """What MorphDecoder.predict gives, in plain Python over the model's arrays: each word's
+    `morph` keys, their ranks, and for each slot of its group the intercepts plus the weights
+    of the ranks (in rank order), the sign of one output or the first largest of several."""
+    arrays = {name: value.tolist() for name, value in morphology.arrays.items()}
+    ranks_of = {key: rank for rank, key in enumerate(arrays["vocab/keys"])}
+    out = []
+    for k in range(len(offsets) - 1):
+        words = list(entry[offsets[k]:offsets[k + 1]])
+        tags = list(groups[offsets[k]:offsets[k + 1]])
+        for i in range(len(words)):
+            row = [-1] * len(morphology.targets)
+            group = tags[i]
+            low, high = arrays["group_outputs"][group], arrays["group_outputs"][group + 1]
+            values = list(arrays["intercept"][low:high])
+            keys = reference_morph_keys(lexicon, words, tags, i)
+            for rank in sorted(ranks_of[key] for key in keys if key in ranks_of):
+                for p in range(arrays["weight_ptr"][rank], arrays["weight_ptr"][rank + 1]):
+                    output = arrays["weight_outputs"][p]
+                    if low <= output < high:
+                        values[output - low] += arrays["weight_values"][p]
+            for slot in range(arrays["group_slots"][group], arrays["group_slots"][group + 1]):
+                first, last = arrays["slot_value_ptr"][slot], arrays["slot_value_ptr"][slot + 1]
+                options = arrays["slot_values"][first:last]
+                base = arrays["slot_output"][slot] - low
+                if len(options) == 1:
+                    best = 0
+                elif len(options) == 2:
+                    best = 0 if values[base] > 0 else 1
+                else:
+                    scores = values[base:base + len(options)]
+                    best = scores.index(max(scores))
+                row[arrays["slot_target"][slot]] = options[best]
+            out.append(row)
     return out

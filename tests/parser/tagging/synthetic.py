@@ -17,6 +17,13 @@ VERBS = [("run", "VERB", "VBP", "run"), ("walks", "VERB", "VBZ", "walk"),
          ("fish", "VERB", "VBP", "fish"), ("barked", "VERB", "VBD", "bark"),
          ("saw", "VERB", "VBD", "see"), ("likes", "VERB", "VBZ", "like")]
 COMPLEMENTIZER = ("that", "SCONJ", "IN", "that")
+# The features of each XPOS (and of each determiner), as UD English-EWT has them.
+FEATURES = {"NN": "Number=Sing", "NNS": "Number=Plur", "NNP": "Number=Sing", "JJ": "Degree=Pos",
+            "JJR": "Degree=Cmp", "VBD": "Mood=Ind|Tense=Past|VerbForm=Fin",
+            "VBP": "Mood=Ind|Tense=Pres|VerbForm=Fin",
+            "VBZ": "Mood=Ind|Number=Sing|Person=3|Tense=Pres|VerbForm=Fin",
+            "the": "Definite=Def|PronType=Art", "a": "Definite=Ind|PronType=Art",
+            "that": "Number=Sing|PronType=Dem"}
 
 
 def noun_phrase(rng: random.Random) -> list[tuple[str, str, str, str]]:
@@ -40,8 +47,14 @@ def sentence(rng: random.Random) -> list[tuple[str, str, str, str]]:
     return words
 
 
-def synthetic_conllu(n_sentences: int, seed: int = 0) -> str:
-    """n_sentences sentences of CoNLL-U (heads: a chain, so that every file is a tree)."""
+def features_of(form: str, xpos: str) -> str:
+    """The FEATS of a word of the toy grammar."""
+    return FEATURES.get(form.lower() if xpos == "DT" else xpos, "_")
+
+
+def synthetic_conllu(n_sentences: int, seed: int = 0, features: bool = False) -> str:
+    """n_sentences sentences of CoNLL-U (heads: a chain, so that every file is a tree); FEATS
+    written with features, else "_"."""
     rng = random.Random(seed)
     blocks = []
     for number in range(n_sentences):
@@ -50,17 +63,19 @@ def synthetic_conllu(n_sentences: int, seed: int = 0) -> str:
         for i, (form, upos, xpos, lemma) in enumerate(words, 1):
             head = 0 if i == 1 else i - 1
             deprel = "root" if i == 1 else "dep"
-            lines.append(f"{i}\t{form}\t{lemma}\t{upos}\t{xpos}\t_\t{head}\t{deprel}\t_\t_")
+            feats = features_of(form, xpos) if features else "_"
+            lines.append(f"{i}\t{form}\t{lemma}\t{upos}\t{xpos}\t{feats}\t{head}\t{deprel}"
+                         "\t_\t_")
         blocks.append("\n".join(lines) + "\n\n")
     return "".join(blocks)
 
 
 def blanked(text: str) -> str:
-    """The CoNLL-U text with LEMMA, UPOS and XPOS written as _."""
+    """The CoNLL-U text with LEMMA, UPOS, XPOS and FEATS written as _."""
     lines = []
     for line in text.splitlines():
         columns = line.split("\t")
         if len(columns) == 10 and columns[0].isdigit():
-            columns[2] = columns[3] = columns[4] = "_"
+            columns[2] = columns[3] = columns[4] = columns[5] = "_"
         lines.append("\t".join(columns))
     return "\n".join(lines) + "\n"

@@ -11,7 +11,7 @@ from tests.parser.tagging.reference import reference_keys
 
 def random_sentences(seed: int, n_sentences: int = 6, n_entries: int = 30):
     rng = np.random.default_rng(seed)
-    lexicon = rng.integers(2, 1 << 20, size=(n_entries, 11)).astype(np.int32)
+    lexicon = rng.integers(2, 1 << 20, size=(n_entries, 14)).astype(np.int32)
     lengths = rng.integers(1, 9, size=n_sentences)
     offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
     entry = rng.integers(0, n_entries, size=offsets[-1]).astype(np.int32)

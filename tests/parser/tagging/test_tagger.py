@@ -41,6 +41,21 @@ def test_same_seed_same_bytes(tagger: Tagger) -> None:
     assert again.to_bytes() == tagger.to_bytes()
 
 
+def test_features_and_lemma_scripts_same_bytes_whatever_the_threads() -> None:
+    sentences = sentences_from_text(synthetic_conllu(60, seed=4, features=True))
+    models = []
+    for threads in (1, 2):
+        tagger = Tagger(TaggerConfig(threads=threads, xpos="apart", dictionary_min_count=3))
+        tagger.train(sentences)
+        assert tagger.columns == ("UPOS", "XPOS", "FEATS", "LEMMA")
+        models.append(tagger.to_bytes())
+    assert models[0] == models[1]
+    loaded = Tagger.from_bytes(models[0])
+    forms = [s.form for s in sentences_from_text(synthetic_conllu(10, seed=8))]
+    assert loaded.tag_forms(forms) == tagger.tag_forms(forms)
+    assert all(len(tags.feats or []) == len(tags.upos) for tags in loaded.tag_forms(forms))
+
+
 def test_another_file_is_refused_in_one_line(tmp_path: Path) -> None:
     with pytest.raises(ModelFileError) as error:
         Tagger.load(CONLL / "good.conllu")
