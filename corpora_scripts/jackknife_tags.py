@@ -15,8 +15,8 @@ tagger's), so that the tags are as good as those of the tagger that will run bef
 parser, only from a little less data.
 
 Only the UPOS, XPOS and LEMMA columns of the words' lines change (as `polyparse tag tag`
-writes them); every other byte of the file is kept, but for `--blank-feats`, which writes
-FEATS as `_` (the tagger predicts no FEATS, so a parser for raw text must not learn to read
+writes them); every other byte of the file is kept, FEATS included, but for `--blank-feats`,
+which writes FEATS as `_` (they are gold, so a parser for raw text must not learn to read
 them). Prints how many words each fold's tagger got right (UPOS, XPOS). The same file, folds
 and settings give the same bytes. The output is written to standard output or, with `-o`,
 through a temporary file that replaces OUT only when complete.
@@ -97,7 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="train the folds' taggers with this model's settings (default: "
                              "the bundled English tagger's)")
     parser.add_argument("--blank-feats", action="store_true",
-                        help="write FEATS as _ (the tagger predicts none)")
+                        help="write FEATS as _ (the file's are gold)")
     return parser
 
 

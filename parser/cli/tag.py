@@ -1,5 +1,5 @@
-"""`polyparse tag train|tag|evaluate`: the POS tagger on CoNLL-U / CoNLL-X files (UPOS, XPOS and
-lemmas, parser/tagging/). The options and their defaults come from the light
+"""`polyparse tag train|tag|evaluate`: the POS tagger on CoNLL-U / CoNLL-X files (UPOS, XPOS,
+FEATS and lemmas, parser/tagging/). The options and their defaults come from the light
 parser/tagging/config.py; each run function imports the tagger when it runs."""
 from __future__ import annotations
 
@@ -27,7 +27,9 @@ from parser.cli.common import (
 from parser.formats.conll import FORMATS, ConllFormatError, Sentence, read_conll
 from parser.tagging.config import (
     CLASSIFIER_DEFAULTS,
+    FEATS_MODES,
     TEMPLATE_SETS,
+    XPOS_MODES,
     TaggerConfig,
     classifier_options,
 )
@@ -42,9 +44,12 @@ def register(tag: argparse.ArgumentParser) -> None:
 
     train = commands.add_parser(
         "train", parents=[parent], help="train a tagger model",
-        description="Train a POS tagger on a tagged treebank: one classifier over the joint "
-                    "(UPOS, XPOS) tags of its words, run greedily left to right, and lemma "
-                    "rules learned from its LEMMA column.")
+        description="Train a POS tagger on a tagged treebank of any language: one classifier "
+                    "over the joint (UPOS, XPOS) tags of its words, run greedily left to "
+                    "right, then classifiers chosen by the tag it gives a word for the word's "
+                    "FEATS (and XPOS, when there are too many tags to join) and for the edit "
+                    "script that makes its lemma (words of the training data take the lemma "
+                    "they had there).")
     train.add_argument("--train", required=True, metavar="FILE", help="training treebank")
     train.add_argument("--dev", metavar="FILE", help="development treebank, scored after "
                                                      "training")
@@ -74,6 +79,26 @@ def register(tag: argparse.ArgumentParser) -> None:
                        default=TaggerConfig.ambiguity_min_count,
                        help="rarer lowercase forms have no ambiguity class (default "
                             "%(default)s)")
+    train.add_argument("--feats", default=TaggerConfig.feats, choices=FEATS_MODES,
+                       help="per-feature: one classifier per feature name (its values and "
+                            "absent); joint: one over whole FEATS strings; none: FEATS are not "
+                            "predicted (default: %(default)s)")
+    train.add_argument("--xpos", default=TaggerConfig.xpos, choices=XPOS_MODES,
+                       help="joint: the tagger's classes are (UPOS, XPOS) pairs; apart: UPOS, "
+                            "and XPOS is chosen among those of the word's UPOS; auto: apart when "
+                            "the training data has more than 200 pairs (default: %(default)s)")
+    train.add_argument("--morph-C", type=float, default=TaggerConfig.morph_C,
+                       help="cost C of the FEATS, XPOS-apart and lemma classifiers (default "
+                            "%(default)s)")
+    train.add_argument("--morph-min-feature-count", type=int,
+                       default=TaggerConfig.morph_min_feature_count,
+                       help="their rarer features are dropped (default %(default)s)")
+    train.add_argument("--min-weight", type=float, default=TaggerConfig.min_weight,
+                       help="weights of the linear classifiers smaller in magnitude are dropped "
+                            "from the model; 0: none (default %(default)s)")
+    train.add_argument("--threads", type=int, default=TaggerConfig.threads,
+                       help="classifiers trained at once; the model does not depend on it "
+                            "(default %(default)s)")
     train.add_argument("--compress", action="store_true",
                        help="store the model's arrays zlib-compressed (smaller file, slower load)")
     train.add_argument("--seed", type=int, default=TaggerConfig.seed,
@@ -83,10 +108,9 @@ def register(tag: argparse.ArgumentParser) -> None:
 
     tag_command = commands.add_parser(
         "tag", parents=[parent], help="tag a file or stdin",
-        description="Writes the columns the model predicts of every word (UPOS, XPOS and "
-                    "LEMMA; `tag train` says which) and FEATS as _: a tagger predicts no "
-                    "features, and the input's would be scored as its own. Every other byte "
-                    "is kept.")
+        description="Writes the columns the model predicts of every word (UPOS, XPOS, FEATS "
+                    "and LEMMA; `tag train` says which); FEATS as _ when it predicts none, "
+                    "since the input's would be scored as its own. Every other byte is kept.")
     tag_command.add_argument("input", nargs="?", default="-", help="CoNLL file, or - for stdin")
     tag_command.add_argument("--model", help="tagger model file (default: the bundled English "
                                              "tagger)")
@@ -139,7 +163,11 @@ def run_train(args: argparse.Namespace) -> int:
                               min_word_count=args.min_word_count,
                               ambiguity_min_count=args.ambiguity_min_count,
                               dictionary_min_count=args.dictionary_min_count,
-                              dictionary_min_share=args.dictionary_min_share, seed=args.seed)
+                              dictionary_min_share=args.dictionary_min_share,
+                              feats=args.feats, xpos=args.xpos, morph_C=args.morph_C,
+                              morph_min_feature_count=args.morph_min_feature_count,
+                              min_weight=args.min_weight, seed=args.seed,
+                              threads=args.threads)
     except ValueError as error:
         raise InputError(f"tag train: {option_error(args, error)}") from None
     check_input_paths([args.train, args.dev])
@@ -154,7 +182,8 @@ def run_train(args: argparse.Namespace) -> int:
 
     tagger = Tagger(config)
     tagger.train(train, log=log)
-    log(f"the model predicts {', '.join(tagger.columns)}; `tag tag` writes FEATS as _")
+    blank = "" if "FEATS" in tagger.columns else "; `tag tag` writes FEATS as _"
+    log(f"the model predicts {', '.join(tagger.columns)}{blank}")
     header = {"training_command": shlex.join(["polyparse"] + sys.argv[1:]),
               "train_sha256": train_sha256}
     if dev is not None:
@@ -167,18 +196,24 @@ def run_train(args: argparse.Namespace) -> int:
 
 
 # The score of each column a tagger may predict.
-COLUMN_METRICS = {"UPOS": "UPOS", "XPOS": "XPOS", "LEMMA": "Lemmas"}
+COLUMN_METRICS = {"UPOS": "UPOS", "XPOS": "XPOS", "FEATS": "UFeats", "LEMMA": "Lemmas"}
 
 
 def dev_line(scores: dict[str, float], columns: tuple[str, ...]) -> str:
-    """The dev scores of the columns the tagger predicts, then those it does not: what UFeats
-    and AllTags count without predicted features."""
-    predicted = "  ".join(f"{COLUMN_METRICS[column]} {scores[COLUMN_METRICS[column]]:.2f}"
-                          for column in columns)
-    missing = [metric for column, metric in COLUMN_METRICS.items() if column not in columns]
-    others = ", ".join(f"{key} {scores[key]:.2f}" for key in (*missing, "UFeats", "AllTags"))
-    return (f"dev: {predicted}  (not predicted: {others}; UFeats and AllTags count the words "
-            "without gold features)")
+    """Every dev score, in CoNLL 2018's order: those of the columns the tagger predicts (and
+    AllTags with FEATS), then those of the columns it does not predict (what UFeats and
+    AllTags count without predicted features)."""
+    wanted = [metric for column, metric in COLUMN_METRICS.items() if column in columns]
+    if "FEATS" in columns:
+        wanted.append("AllTags")
+    order = ("UPOS", "XPOS", "UFeats", "AllTags", "Lemmas")
+    predicted = "  ".join(f"{key} {scores[key]:.2f}" for key in order if key in wanted)
+    missing = [key for key in order if key not in wanted]
+    if not missing:
+        return f"dev: {predicted}"
+    others = ", ".join(f"{key} {scores[key]:.2f}" for key in missing)
+    why = "" if "FEATS" in columns else "; UFeats and AllTags count the words without gold features"
+    return f"dev: {predicted}  (not predicted: {others}{why})"
 
 
 def bundled_tagger_path(what: str) -> str:

@@ -104,6 +104,10 @@ def test_options_are_checked_before_the_data(tmp_path: Path) -> None:
     one_line(polyparse("tag", "train", "--train", missing, "--model",
                        str(tmp_path / "m.model"), "--dictionary-min-count", "-1"),
              "dictionary_min_count")
+    for option, value, named in [("--min-weight", "-1", "min_weight"),
+                                 ("--morph-C", "0", "morph_C"), ("--threads", "0", "threads")]:
+        one_line(polyparse("tag", "train", "--train", missing, "--model",
+                           str(tmp_path / "m.model"), option, value), named)
     one_line(polyparse("tag", "tag", "--model", missing, "-"), "missing.conllu")
 
 
@@ -149,29 +153,48 @@ def test_dep_parse_tags_untagged_words(model: Path, tmp_path: Path,
     assert "have no UPOS" in capsys.readouterr().err
 
 
-def with_features(text: str) -> str:
-    """Synthetic CoNLL-U whose nouns and determiners carry features (FEATS)."""
-    feats = {"NOUN": "Number=Sing", "DET": "Definite=Def|PronType=Art"}
-    lines = []
-    for line in text.splitlines():
-        columns = line.split("\t")
-        if len(columns) == 10 and columns[3] in feats:
-            columns[5] = feats[columns[3]]
-        lines.append("\t".join(columns))
-    return "\n".join(lines) + "\n"
+def test_features_are_predicted_written_and_scored(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture) -> None:
+    """A treebank with FEATS gives a model that predicts them: tag train says so, its dev line
+    scores them, tag tag writes them (sorted as UD sorts them) and tag evaluate scores them."""
+    train, dev = tmp_path / "train.conllu", tmp_path / "dev.conllu"
+    train.write_text(synthetic_conllu(80, seed=3, features=True), encoding="utf-8")
+    dev.write_text(synthetic_conllu(20, seed=4, features=True), encoding="utf-8")
+    model = tmp_path / "m.model"
+    assert main(["tag", "train", "--train", str(train), "--dev", str(dev), "--model",
+                 str(model)]) == 0
+    log = capsys.readouterr().err
+    assert "the model predicts UPOS, XPOS, FEATS, LEMMA\n" in log
+    dev_line = next(line for line in log.splitlines() if "dev: " in line)
+    assert "dev: UPOS " in dev_line and " UFeats " in dev_line
+    assert " AllTags " in dev_line and "not predicted" not in dev_line
+    from parser.tagging.tagger import Tagger
+
+    scores = Tagger.load(model).header["dev_scores"]
+    assert scores["UFeats"] > 95 and scores["AllTags"] > 90
+    source = tmp_path / "input.conllu"
+    source.write_text(blanked(dev.read_text()), encoding="utf-8")
+    out = tmp_path / "tagged.conllu"
+    assert main(["tag", "tag", "--model", str(model), str(source), "-o", str(out)]) == 0
+    words = [line.split("\t") for line in out.read_text().splitlines() if "\t" in line]
+    feats = {word[5] for word in words}
+    assert "Definite=Def|PronType=Art" in feats and "Number=Plur" in feats
+    assert main(["tag", "evaluate", str(dev), str(out), "--json"]) == 0
+    evaluated = json.loads(capsys.readouterr().out)
+    assert evaluated["UFeats"] == pytest.approx(scores["UFeats"])
 
 
 def test_features_the_tagger_does_not_predict_are_not_scored_as_its_own(
         tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     """tag tag kept the input's gold FEATS, so that tag evaluate and tag train's dev line gave
-    UFeats 100.00 and AllTags = UPOS with nothing predicting features: FEATS are written as _,
-    and training says which columns the model predicts."""
+    UFeats 100.00 and AllTags = UPOS with nothing predicting features: a model trained with
+    --feats none writes FEATS as _, and training says which columns the model predicts."""
     train, dev = tmp_path / "train.conllu", tmp_path / "dev.conllu"
-    train.write_text(with_features(synthetic_conllu(80, seed=3)), encoding="utf-8")
-    dev.write_text(with_features(synthetic_conllu(20, seed=4)), encoding="utf-8")
+    train.write_text(synthetic_conllu(80, seed=3, features=True), encoding="utf-8")
+    dev.write_text(synthetic_conllu(20, seed=4, features=True), encoding="utf-8")
     model = tmp_path / "m.model"
     assert main(["tag", "train", "--train", str(train), "--dev", str(dev), "--model",
-                 str(model)]) == 0
+                 str(model), "--feats", "none"]) == 0
     log = capsys.readouterr().err
     assert "the model predicts UPOS, XPOS, LEMMA; `tag tag` writes FEATS as _" in log
     dev_line = next(line for line in log.splitlines() if "dev: " in line)
@@ -192,6 +215,7 @@ def test_features_the_tagger_does_not_predict_are_not_scored_as_its_own(
 
 def test_a_tagger_says_which_columns_it_predicts(tmp_path: Path) -> None:
     from parser.formats.conll import read_conll
+    from parser.tagging.config import TaggerConfig
     from parser.tagging.tagger import Tagger
 
     text = synthetic_conllu(30, seed=6)
@@ -205,3 +229,11 @@ def test_a_tagger_says_which_columns_it_predicts(tmp_path: Path) -> None:
     path.write_text(text, encoding="utf-8")
     tagger.train(list(read_conll(path)))
     assert tagger.columns == ("UPOS", "XPOS", "LEMMA")
+    path.write_text(synthetic_conllu(30, seed=6, features=True), encoding="utf-8")
+    tagger.train(list(read_conll(path)))
+    assert tagger.columns == ("UPOS", "XPOS", "FEATS", "LEMMA")
+    # XPOS apart from the tagger's classes is still predicted.
+    apart = Tagger(TaggerConfig(xpos="apart"))
+    apart.train(list(read_conll(path)))
+    assert apart.columns == ("UPOS", "XPOS", "FEATS", "LEMMA")
+    assert {xpos for _, xpos in apart.classes} == {"_"}
