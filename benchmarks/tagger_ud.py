@@ -1,0 +1,137 @@
+"""The tagger (`polyparse tag`: UPOS, XPOS, FEATS and lemmas) of any UD language: one model per
+treebank, trained on its train file with the settings every language shares, scored on its test
+file with gold tokens (CoNLL 2018 scores of conll18_ud_eval.py, parser/dependency/evaluate.py),
+beside UDPipe 1.2's published figures from raw text. Prints one JSON object per measurement.
+
+    python benchmarks/tagger_ud.py [--corpora DIR] [--treebanks ko_gsd,en_ewt] [--repeat 3]
+                                   [--options "--feats joint"]
+
+Treebanks: every folder of DIR/ud22 (the CoNLL 2018 shared task's UD 2.2 files) and DIR/en_ewt
+(UD English EWT r2.16). Training runs `polyparse tag train --train TRAIN --dev DEV --model M`
+(plus --options) in a child process on the machine's cores: its wall and CPU time and peak
+memory; dev is only scored (the scores stay in the model's header). The model's size is its
+file's bytes, as written and zlib-compressed (`--compress`). The test input is the gold file with
+LEMMA, UPOS, XPOS and FEATS written as `_` (gold tokens); speed is the test file's sentences per
+CPU second of Tagger.tag on one core, model loaded and sentences read, the best of --repeat
+runs. UDPipe 1.2's figures (from raw text, so with its tokenization errors) are read from
+DIR/ud22/README.md (quoted there from the shared task's results pages; EWT's are of the r2.2
+test set).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shlex
+import shutil
+import tempfile
+from pathlib import Path
+
+from child_process import measured_run, pinned_to_one_core, polyparse_command
+from conllu_columns import FEATS, LEMMA, UPOS, XPOS, blank_columns
+from machine import Records, least_time
+
+METRICS = ("UPOS", "XPOS", "UFeats", "AllTags", "Lemmas")
+# The columns of the README's table, in order.
+README_COLUMNS = ("Tokens", "Sentences", "Words", "UPOS", "XPOS", "UFeats", "AllTags", "Lemmas",
+                  "UAS", "LAS", "CLAS", "MLAS", "BLEX")
+BASELINE = "UDPipe 1.2 baseline"
+
+
+def quoted_baseline(readme: Path) -> dict[str, dict[str, float]]:
+    """UDPipe 1.2's scores per treebank, from the corpora's README table (`| name | UDPipe 1.2
+    baseline | Tokens | Sentences | Words | UPOS | ...`)."""
+    found: dict[str, dict[str, float]] = {}
+    if not readme.is_file():
+        return found
+    for line in readme.read_text(encoding="utf-8").splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if (len(cells) >= 2 + len(README_COLUMNS) and cells[1] == BASELINE
+                and all(re.fullmatch(r"[\d.]+", cell) for cell in cells[2:15])):
+            found[cells[0]] = dict(zip(README_COLUMNS, map(float, cells[2:15])))
+    return found
+
+
+def treebanks(corpora: Path, chosen: list[str] | None) -> list[tuple[str, Path]]:
+    """(name, folder) of each treebank to measure."""
+    found = sorted((folder.name, folder) for folder in (corpora / "ud22").glob("*")
+                   if (folder / f"{folder.name}-ud-train.conllu").is_file())
+    if (corpora / "en_ewt" / "en_ewt-ud-train.conllu").is_file():
+        found.append(("en_ewt", corpora / "en_ewt"))
+    if chosen:
+        unknown = set(chosen) - {name for name, _ in found}
+        if unknown:
+            raise SystemExit(f"no such treebank under {corpora}: {', '.join(sorted(unknown))}")
+        found = [(name, folder) for name, folder in found if name in chosen]
+    return found
+
+
+def measure(name: str, folder: Path, options: list[str], repeat: int,
+            baseline: dict[str, float] | None, workdir: Path, records: Records) -> None:
+    from parser.dependency.evaluate import evaluate
+    from parser.formats.conll import read_conll
+    from parser.tagging.conll_files import with_tags
+    from parser.tagging.tagger import Tagger
+
+    data = f"{name} test, gold tokens, trained on {name} train"
+    files = {split: folder / f"{name}-ud-{split}.conllu" for split in ("train", "dev", "test")}
+    model = workdir / f"{name}.model"
+    run = measured_run(polyparse_command() + [
+        "tag", "train", "--train", str(files["train"]), "--dev", str(files["dev"]),
+        "--model", str(model), "--quiet", *options])
+    tagger = Tagger.load(model)
+    compressed = len(tagger.to_bytes(compress=True))
+    records.emit("tagger training, whole process", round(run.wall_seconds, 1), "s", data=data,
+                 cpu_seconds=round(run.cpu_seconds, 1), peak_rss_mib=round(run.peak_rss_mib),
+                 options=shlex.join(options), model_bytes=model.stat().st_size,
+                 compressed_model_bytes=compressed, columns=list(tagger.columns),
+                 classes=len(tagger.classes), dev_scores=tagger.header.get("dev_scores"))
+    gold = list(read_conll(str(files["test"])))
+    blanked = blank_columns(files["test"], workdir / f"{name}-test.conllu",
+                            (LEMMA, UPOS, XPOS, FEATS))
+    untagged = list(read_conll(str(blanked)))
+    system = [with_tags(s, c) for s, c in zip(untagged, tagger.tag(untagged))]
+    scores = evaluate(gold, system).as_dict()
+    with pinned_to_one_core():
+        tagger.tag(untagged[:10])
+        timing = least_time(repeat, tagger.tag, untagged)
+    records.emit("tagging speed, model loaded, one core, CPU time",
+                 round(len(untagged) / timing.cpu), "sentences/s", data=data,
+                 words_per_second=round(scores["words"] / timing.cpu),
+                 seconds=round(timing.cpu, 3))
+    for metric in METRICS:
+        extra: dict[str, object] = {}
+        if baseline:
+            extra = {"udpipe_1_2_raw_text": baseline[metric],
+                     "difference": round(scores[metric] - baseline[metric], 2)}
+        records.emit(metric, round(scores[metric], 2), "%", data=data, words=scores["words"],
+                     training_seconds=round(run.wall_seconds, 1),
+                     model_bytes=model.stat().st_size, **extra)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--corpora", default=os.environ.get("POLYPARSE_CORPORA", "../shared/corpora"))
+    ap.add_argument("--treebanks", help="comma-separated names (default: all found)")
+    ap.add_argument("--repeat", type=int, default=3, help="timed runs of Tagger.tag (best kept)")
+    ap.add_argument("--options", default="", help="more `tag train` options, as one string")
+    args = ap.parse_args()
+    corpora = Path(args.corpora)
+    chosen = treebanks(corpora, args.treebanks.split(",") if args.treebanks else None)
+    if not chosen:
+        raise SystemExit(f"no treebanks under {corpora}/ud22 or {corpora}/en_ewt")
+    baseline = quoted_baseline(corpora / "ud22" / "README.md")
+    records = Records("UD treebanks' test files (CoNLL 2018 shared task), gold tokens")
+    workdir = Path(tempfile.mkdtemp(prefix="polyparse-tagger-ud-"))
+    try:
+        for name, folder in chosen:
+            measure(name, folder, shlex.split(args.options), args.repeat, baseline.get(name),
+                    workdir, records)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    records.emit_peak_memory()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
