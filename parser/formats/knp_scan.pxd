@@ -98,6 +98,10 @@ cdef class KnpLexicon:
     cdef uint64_t mask
     cdef Py_ssize_t size
 
+    cdef void _size_table(self, Py_ssize_t n_strings)
+    cdef int _insert(self, const unsigned char* text, Py_ssize_t length,
+                     int32_t index) except -1
+
     cdef inline bint _holds(self, const LexiconSlot* slot, uint64_t h,
                             const unsigned char* text, Py_ssize_t length) noexcept nogil:
         return slot.check == <uint32_t>(h >> 32) and slot.length == length and \

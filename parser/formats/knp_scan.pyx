@@ -40,6 +40,29 @@ cdef int N_FIELDS = 11
 cdef int MAX_HEAD_DIGITS = 9
 
 
+cdef extern from "Python.h":
+    int PyUnicode_IS_ASCII(object text)
+    int PyUnicode_KIND(object text)
+    void* PyUnicode_DATA(object text)
+    Py_UCS4 PyUnicode_READ(int kind, void* data, Py_ssize_t index) nogil
+
+
+cdef Py_ssize_t _utf8_length(str text) except -1:
+    """The number of bytes of text in UTF-8 (text has no lone surrogate)."""
+    cdef Py_ssize_t n = len(text), k, length = 0
+    cdef int kind
+    cdef void* data
+    cdef Py_UCS4 c
+    if PyUnicode_IS_ASCII(text):
+        return n
+    kind = PyUnicode_KIND(text)
+    data = PyUnicode_DATA(text)
+    for k in range(n):
+        c = PyUnicode_READ(kind, data, k)
+        length += 1 if c < 0x80 else 2 if c < 0x800 else 3 if c < 0x10000 else 4
+    return length
+
+
 def lexicon_hash(key: bytes) -> int:
     """The 64-bit hash KnpLexicon files a string's UTF-8 bytes under (its low bits pick the
     first slot, the high 32 bits are kept as the slot's check): for tests."""
@@ -59,10 +82,24 @@ cdef class KnpLexicon:
 
     def __init__(self, strings: list) -> None:
         cdef bytes key
+        cdef bytes joined = None
         cdef const unsigned char* text
-        cdef Py_ssize_t length
-        cdef uint64_t h, i, capacity = 8
+        cdef Py_ssize_t offset = 0, length
         cdef int32_t index
+        try:
+            # All the strings in one UTF-8 encoding (each found again by its length), rather
+            # than a bytes object each.
+            joined = "".join(strings).encode("utf-8")
+        except (UnicodeEncodeError, TypeError):
+            pass
+        if joined is not None:
+            self._size_table(len(strings))
+            text = <const unsigned char*>(<char*>joined)
+            for index in range(len(strings)):
+                length = _utf8_length(strings[index])
+                self._insert(text + offset, length, index)
+                offset += length
+            return
         encoded = []
         for index, item in enumerate(strings):
             try:
@@ -70,27 +107,39 @@ cdef class KnpLexicon:
             except UnicodeEncodeError:
                 # A lone surrogate: no valid UTF-8 input can spell it.
                 continue
-        while capacity < 2 * <uint64_t>len(encoded):
+        self._size_table(len(encoded))
+        for key, index in encoded:
+            self._insert(<const unsigned char*>(<char*>key), len(key), index)
+
+    cdef void _size_table(self, Py_ssize_t n_strings):
+        # An empty table of the least power of two of slots (8 or more) at least twice
+        # n_strings.
+        cdef uint64_t capacity = 8
+        while capacity < 2 * <uint64_t>n_strings:
             capacity <<= 1
         self.slots.assign(capacity, LexiconSlot(0, -1, 0, 0))
         self.mask = capacity - 1
         self.size = 0
-        for key, index in encoded:
-            length = len(key)
-            if self.text.size() + length > 0xFFFFFFFF:
-                raise ValueError("the lexicon's strings exceed 4 GiB")
-            text = <const unsigned char*>(<char*>key)
-            h = bytes_hash(text, length)
-            i = h & self.mask
-            while self.slots[i].id >= 0 and not self._holds(&self.slots[i], h, text, length):
-                i = (i + 1) & self.mask
-            if self.slots[i].id < 0:
-                self.slots[i] = LexiconSlot(<uint32_t>(h >> 32), index,
-                                            <uint32_t>self.text.size(), <uint32_t>length)
-                self.text.insert(self.text.end(), text, text + length)
-                self.size += 1
-            else:
-                self.slots[i].id = index
+
+    cdef int _insert(self, const unsigned char* text, Py_ssize_t length,
+                     int32_t index) except -1:
+        # File the string text[0:length] under id index (a string already filed takes the new
+        # id: of equal strings, the last).
+        cdef uint64_t h, i
+        if self.text.size() + length > 0xFFFFFFFF:
+            raise ValueError("the lexicon's strings exceed 4 GiB")
+        h = bytes_hash(text, length)
+        i = h & self.mask
+        while self.slots[i].id >= 0 and not self._holds(&self.slots[i], h, text, length):
+            i = (i + 1) & self.mask
+        if self.slots[i].id < 0:
+            self.slots[i] = LexiconSlot(<uint32_t>(h >> 32), index,
+                                        <uint32_t>self.text.size(), <uint32_t>length)
+            self.text.insert(self.text.end(), text, text + length)
+            self.size += 1
+        else:
+            self.slots[i].id = index
+        return 0
 
     def __len__(self) -> int:
         return self.size
