@@ -40,7 +40,7 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=9, help="fresh processes parsing the example")
     ap.add_argument("--results", help="write this benchmark's section of a results page")
     args = ap.parse_args()
-    from parser.models.bundled import bundled_example, bundled_model
+    from polyparse.parser.models.bundled import bundled_example, bundled_model
 
     records = Records(DATA)
     model = Path(args.model) if args.model else bundled_model()
@@ -59,9 +59,9 @@ def main() -> int:
     records.emit("parse the bundled example, peak memory", round(max(rss for _, rss in runs), 1),
                  "MiB (max RSS)", data="parser/models/example.conllu")
 
-    from parser.dependency.dependency_parser import DependencyParser
-    from parser.dependency.evaluate import evaluate
-    from parser.formats.conll import read_conll
+    from polyparse.parser.dependency.dependency_parser import DependencyParser
+    from polyparse.parser.dependency.evaluate import evaluate
+    from polyparse.parser.formats.conll import read_conll
 
     # Loaded only now: a child's peak RSS also counts the pages of the process it was forked
     # from, so the example's processes above ran while this one was small.

@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 def polyparse_command() -> list[str]:
     found = shutil.which("polyparse", path=str(Path(sys.executable).parent))
-    return [found] if found else [sys.executable, "-m", "parser.cli.main"]
+    return [found] if found else [sys.executable, "-m", "polyparse.parser.cli.main"]
 
 
 # The process that starts each measured child: a fresh, small Python (no site, about 8 MB). Linux

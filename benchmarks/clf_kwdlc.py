@@ -57,7 +57,7 @@ def child(argv: list[str]) -> tuple[str, float, float, float]:
 
 
 def polyparse(*args: str) -> list[str]:
-    return [sys.executable, "-m", "parser.cli.main", *args]
+    return [sys.executable, "-m", "polyparse.parser.cli.main", *args]
 
 
 def main() -> int:

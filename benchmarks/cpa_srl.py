@@ -94,7 +94,7 @@ def main() -> int:
 
 
 def _read(folder: Path, name: str, like=None):
-    from features.svmlight_tk import read_svmlight_tk
+    from polyparse.features.svmlight_tk import read_svmlight_tk
 
     if like is None:
         return read_svmlight_tk(folder / name)
@@ -107,8 +107,8 @@ def _labels(data) -> np.ndarray:
 
 def _fit(data, algorithm: str, degree: int | None = None, **options) -> tuple:
     """(the fitted CuttingPlaneSVM, its fit result, the fit's CPU seconds in this process)"""
-    from classifiers.tree_kernels.cutting_plane.cutting_plane_svm import CuttingPlaneSVM
-    from classifiers.tree_kernels.tree_model import TreeKernelSpec
+    from polyparse.classifiers.tree_kernels.cutting_plane.cutting_plane_svm import CuttingPlaneSVM
+    from polyparse.classifiers.tree_kernels.tree_model import TreeKernelSpec
 
     svm = CuttingPlaneSVM(TreeKernelSpec(degree=degree), algorithm, **options)
     result, timing = timed(svm.fit, data.forest, _labels(data),
@@ -117,7 +117,7 @@ def _fit(data, algorithm: str, degree: int | None = None, **options) -> tuple:
 
 
 def _scores(gold: np.ndarray, values: np.ndarray) -> dict:
-    from classifiers.binary_scores import positive_class_scores
+    from polyparse.classifiers.binary_scores import positive_class_scores
 
     scores = positive_class_scores(gold > 0, values > 0)
     return {key: round(scores[key], 2) for key in ("precision", "recall", "F1")}
@@ -179,8 +179,8 @@ def run_classification(folder: Path, args, records: Records) -> None:
 
 
 def run_imbalance(folder: Path, args, records: Records) -> None:
-    from classifiers.tree_kernels.tree_model import TreeKernelSpec
-    from classifiers.tree_kernels.tree_svm import TreeSVM
+    from polyparse.classifiers.tree_kernels.tree_model import TreeKernelSpec
+    from polyparse.classifiers.tree_kernels.tree_svm import TreeSVM
 
     data = _read(folder, args.imbalance_train)
     test = _read(folder, args.test, data)

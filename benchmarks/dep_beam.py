@@ -39,7 +39,7 @@ BLANKED = "XPOS blanked in train, dev and test"
 
 
 def scores_of(gold: list, parsed: list) -> tuple[float, float]:
-    from parser.dependency.training import attachment
+    from polyparse.parser.dependency.training import attachment
 
     return attachment(gold, parsed)
 
@@ -56,8 +56,8 @@ def train(records: Records, files: dict[str, Path], model: Path, setting: str,
 
 def evaluate_model(records: Records, files: dict[str, Path], model: Path, setting: str,
                    widths: list[int], repeat: int) -> None:
-    from parser.dependency.models import load_dependency_model
-    from parser.formats.conll import read_conll
+    from polyparse.parser.dependency.models import load_dependency_model
+    from polyparse.parser.formats.conll import read_conll
 
     parser = load_dependency_model(model)
     own = parser.config.beam if "beam" in parser.RUNTIME_SETTINGS else None
@@ -181,8 +181,8 @@ def section(records: Records) -> list[str]:
                          f"{test['figure'][0]:.2f} / {test['figure'][1]:.2f}",
                          grouped(test["sentences_per_second"])])
     own = scores(GOLD, "test")["beam"]
-    lines += [f"The same model parsing at other beam widths (the default, {own}, was chosen on dev: "
-              "the narrowest width within 0.1 UAS of twice its width):", "",
+    lines += [f"The same model parsing at other beam widths (the default, {own}, was chosen "
+              "on dev: the narrowest width within 0.1 UAS of twice its width):", "",
               *markdown_table(["beam", "dev UAS / LAS", "test UAS / LAS",
                                "test sentences/s, one core"], by_width)]
     return lines

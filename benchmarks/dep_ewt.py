@@ -127,7 +127,7 @@ def main() -> int:
 def train(name: str, config: Config, ewt: Path, workdir: Path, records: Records) -> Path:
     """Train one configuration by `polyparse dep train` in a child process; the model file."""
     model = workdir / f"{name}.model"
-    command = [sys.executable, "-m", "parser.cli.main", "dep", "train", "--train",
+    command = [sys.executable, "-m", "polyparse.parser.cli.main", "dep", "train", "--train",
                str(ewt / "en_ewt-ud-train.conllu"), "--dev", str(ewt / "en_ewt-ud-dev.conllu"),
                "--model", str(model), "--quiet", *config.options]
     run = measured_run(command)
@@ -143,9 +143,9 @@ def train(name: str, config: Config, ewt: Path, workdir: Path, records: Records)
 def measure(name: str, config: Config, ewt: Path, model: Path, args: argparse.Namespace,
             records: Records) -> None:
     """Model size and load time, test and dev scores, parse speeds, in this process."""
-    from parser.dependency.dependency_parser import DependencyParser
-    from parser.dependency.evaluate import evaluate
-    from parser.formats.conll import read_conll, write_conll
+    from polyparse.parser.dependency.dependency_parser import DependencyParser
+    from polyparse.parser.dependency.evaluate import evaluate
+    from polyparse.parser.formats.conll import read_conll, write_conll
 
     dev, test = (ewt / f"en_ewt-ud-{part}.conllu" for part in ("dev", "test"))
     settings = {"config": name, "options": list(config.options)}

@@ -1,6 +1,6 @@
 """The kernel-svm dependency parser on UD English-EWT under each evaluation mode (the
-model at the rare thresholds of the split evaluator, and the time of each mode). Prints one JSON object per measurement and, with --results, writes its
-section of docs/results.md.
+model at the rare thresholds of the split evaluator, and the time of each mode). Prints one
+JSON object per measurement and, with --results, writes its section of docs/results.md.
 
     python benchmarks/dep_ewt_eval_modes.py [--corpora DIR] [--model FILE]
                                             [--modes naive,pki,pke,split] [--repeat 3]
@@ -71,7 +71,7 @@ def main() -> int:
 
 def train(ewt: Path, workdir: Path, records: Records) -> Path:
     model = workdir / "kernel.model"
-    command = [sys.executable, "-m", "parser.cli.main", "dep", "train", "--train",
+    command = [sys.executable, "-m", "polyparse.parser.cli.main", "dep", "train", "--train",
                str(ewt / "en_ewt-ud-train.conllu"), "--model", str(model),
                "--classifier", "kernel-svm", "--quiet"]
     run = measured_run(command)
@@ -83,7 +83,7 @@ def train(ewt: Path, workdir: Path, records: Records) -> Path:
 
 
 def measure(args: argparse.Namespace, ewt: Path, model: Path, records: Records) -> None:
-    from parser.dependency.dependency_parser import DependencyParser
+    from polyparse.parser.dependency.dependency_parser import DependencyParser
 
     parser = DependencyParser.load(str(model))
     classifiers = [clf for clf in parser.classifiers.values() if clf is not None]
@@ -119,9 +119,9 @@ def measure(args: argparse.Namespace, ewt: Path, model: Path, records: Records) 
 def one_mode(args: argparse.Namespace, ewt: Path) -> int:
     """Load the model, build the evaluators of one mode, decode the test set (best of
     --repeat, one run for naive), print one JSON line."""
-    from parser.dependency.dependency_parser import DependencyParser
-    from parser.dependency.evaluate import evaluate
-    from parser.formats.conll import read_conll
+    from polyparse.parser.dependency.dependency_parser import DependencyParser
+    from polyparse.parser.dependency.evaluate import evaluate
+    from polyparse.parser.formats.conll import read_conll
 
     parser = DependencyParser.load(args.model)
     sentences = list(read_conll(str(ewt / "en_ewt-ud-test.conllu")))
@@ -153,7 +153,7 @@ def one_mode(args: argparse.Namespace, ewt: Path) -> int:
 def vote_counts(parser) -> dict[str, int]:
     """The guided-vote counters summed over the parser's one-vs-one split scorers (zero for
     other evaluators): one parse of the test set adds its votes."""
-    from classifiers.evaluators.one_vs_one_split import OneVsOneSplitScorer
+    from polyparse.classifiers.evaluators.one_vs_one_split import OneVsOneSplitScorer
 
     scorers = [s for s in parser.scorers() if isinstance(s, OneVsOneSplitScorer)]
     return {key: sum(int(getattr(s, key)) for s in scorers) for key in VOTE_COUNTERS}
@@ -161,13 +161,13 @@ def vote_counts(parser) -> dict[str, int]:
 
 def per_decision(args: argparse.Namespace, ewt: Path, parser, records: Records) -> None:
     """(b): microseconds per decision of each mode on real oracle rows of EWT dev."""
-    from classifiers.evaluators.modes import build_evaluator
-    from classifiers.evaluators.one_vs_one_scorer import OneVsOneVoter
-    from features.binary_matrix import BinaryMatrix
-    from parser.dependency.arc_eager import RIGHT_MOVE
-    from parser.dependency.oracle_rows import oracle_rows
-    from parser.dependency.projectivize import projectivize
-    from parser.formats.conll import read_conll
+    from polyparse.classifiers.evaluators.modes import build_evaluator
+    from polyparse.classifiers.evaluators.one_vs_one_scorer import OneVsOneVoter
+    from polyparse.features.binary_matrix import BinaryMatrix
+    from polyparse.parser.dependency.arc_eager import RIGHT_MOVE
+    from polyparse.parser.dependency.oracle_rows import oracle_rows
+    from polyparse.parser.dependency.projectivize import projectivize
+    from polyparse.parser.formats.conll import read_conll
 
     dev = list(read_conll(str(ewt / "en_ewt-ud-dev.conllu"), require_tree=True))
     trees = [projectivize(s.head, s.deprel)[:2] for s in dev]

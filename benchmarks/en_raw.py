@@ -54,8 +54,8 @@ UDPIPE_QUOTED = "UDPipe 1.2 baseline of the CoNLL 2018 shared task (quoted): Sen
 
 def tokenizer_speed(text: str, runs: int, records: Records, data: str, n_gold: int) -> None:
     """Gold sentences per CPU second of read_raw over text, model loaded, caches empty."""
-    from parser.tokenize.model import load_tokenizer
-    from parser.tokenize.reading import read_raw
+    from polyparse.parser.tokenize.model import load_tokenizer
+    from polyparse.parser.tokenize.reading import read_raw
 
     best = 0.0
     n = 0
@@ -70,8 +70,8 @@ def tokenizer_speed(text: str, runs: int, records: Records, data: str, n_gold: i
 
 
 def scores(gold: Path, output: Path, records: Records, data: str, how: str) -> None:
-    from parser.dependency.evaluate import evaluate
-    from parser.formats.conll import read_conll
+    from polyparse.parser.dependency.evaluate import evaluate
+    from polyparse.parser.formats.conll import read_conll
 
     result = evaluate(read_conll(gold), read_conll(output, require_deprel=False),
                       gold_name=str(gold), system_name=str(output))
@@ -83,8 +83,8 @@ def scores(gold: Path, output: Path, records: Records, data: str, how: str) -> N
 
 def text_back(text: str, output: Path) -> int:
     """Characters at which the output's text first differs from the input (0: none)."""
-    from parser.formats.conll import read_conll
-    from parser.tokenize.conllu_blocks import text_of_blocks
+    from polyparse.parser.formats.conll import read_conll
+    from polyparse.parser.tokenize.conllu_blocks import text_of_blocks
 
     back = text_of_blocks(sentence.lines for sentence in read_conll(output))
     if back == text:
@@ -113,7 +113,7 @@ def text_parser(train: Path, dev: Path, workdir: Path, records: Records) -> Path
     """A beam-search parser for raw text: trained (beam TEXT_BEAM) on EWT train with jackknifed
     tags of the bundled tagger's settings and FEATS blanked (corpora_scripts/jackknife_tags.py),
     its epoch chosen on EWT dev tagged by the bundled tagger, FEATS blanked."""
-    from parser.models.bundled import bundled_tagger
+    from polyparse.parser.models.bundled import bundled_tagger
 
     started = time.perf_counter()
     jackknifed = workdir / "train.jackknifed.conllu"
@@ -150,10 +150,10 @@ def main() -> int:
     dev = folder / "en_ewt-ud-dev.conllu"
     if not test.is_file():
         raise SystemExit(f"no EWT test file under {folder}")
-    from parser.formats.conll import read_conll
-    from parser.tokenize.treebank_text import raw_text
+    from polyparse.parser.formats.conll import read_conll
+    from polyparse.parser.tokenize.treebank_text import raw_text
 
-    tagged = importlib.util.find_spec("parser.tagging") is not None
+    tagged = importlib.util.find_spec("polyparse.parser.tagging") is not None
     records = Records(DATA)
     workdir = Path(tempfile.mkdtemp(prefix="polyparse-en-raw-"))
     try:
@@ -177,7 +177,7 @@ def main() -> int:
                           "polyparse dep parse --format raw (bundled models)")
             scores(gold, parsed, records, data, "raw text, bundled models")
             if model is not None:
-                from parser.models.bundled import bundled_tagger
+                from polyparse.parser.models.bundled import bundled_tagger
 
                 parsed = workdir / f"{gold.stem}.text-parser.conllu"
                 whole_process(text_file, parsed, args.runs, records, data, n,

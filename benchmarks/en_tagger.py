@@ -64,10 +64,10 @@ def unknown_accuracy(tagger, gold: list, system: list) -> tuple[float, float, in
 
 def evaluate_model(records: Records, files: dict[str, Path], model: Path, repeat: int,
                    workdir: Path) -> None:
-    from parser.dependency.evaluate import evaluate
-    from parser.formats.conll import read_conll
-    from parser.tagging.conll_files import with_tags
-    from parser.tagging.tagger import Tagger
+    from polyparse.parser.dependency.evaluate import evaluate
+    from polyparse.parser.formats.conll import read_conll
+    from polyparse.parser.tagging.conll_files import with_tags
+    from polyparse.parser.tagging.tagger import Tagger
 
     tagger = Tagger.load(model)
     records.emit("model file", round(model.stat().st_size / 2**20, 2), "MiB",
@@ -131,7 +131,7 @@ def main() -> int:
     workdir = Path(tempfile.mkdtemp(prefix="polyparse-en-tagger-"))
     try:
         if args.model == "bundled":
-            from parser.models.bundled import bundled_tagger
+            from polyparse.parser.models.bundled import bundled_tagger
 
             model = bundled_tagger()
             if model is None:

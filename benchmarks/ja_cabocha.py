@@ -73,12 +73,12 @@ def kwdlc_test(corpora: Path, workdir: Path) -> bytes:
 
 def reading(records: Records, cabocha: bytes, knp: bytes, n: int, runs: int) -> None:
     """The Python readers and the scanners, in this process on one core."""
-    from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
-    from parser.formats.cabocha import UNIDIC_ONLY_POS, read_cabocha
-    from parser.formats.cabocha_scan import scan_cabocha
-    from parser.formats.knp import read_knp
-    from parser.formats.knp_scan import KnpLexicon, scan_knp
-    from parser.models.bundled import bundled_japanese_model
+    from polyparse.parser.bunsetsu.bunsetsu_parser import BunsetsuParser
+    from polyparse.parser.formats.cabocha import UNIDIC_ONLY_POS, read_cabocha
+    from polyparse.parser.formats.cabocha_scan import scan_cabocha
+    from polyparse.parser.formats.knp import read_knp
+    from polyparse.parser.formats.knp_scan import KnpLexicon, scan_knp
+    from polyparse.parser.models.bundled import bundled_japanese_model
 
     unidic = KnpLexicon(BunsetsuParser.load(str(bundled_japanese_model("ja_unidic")))
                         .lexicon.strings)
@@ -161,11 +161,11 @@ def check_output(source: Path, output: Path, workdir: Path) -> None:
 def stages(records: Records, cabocha: bytes, n: int, runs: int) -> None:
     """Where the parse spends its time, in this process: the model's load, scan, decoder and
     rewrite of the fast path, and the Python path of the same sentences."""
-    from parser.bunsetsu.bunsetsu_files import parsed_blocks
-    from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
-    from parser.bunsetsu.stream_parsing import KnpStreamParser
-    from parser.formats.cabocha import read_cabocha
-    from parser.models.bundled import bundled_japanese_model
+    from polyparse.parser.bunsetsu.bunsetsu_files import parsed_blocks
+    from polyparse.parser.bunsetsu.bunsetsu_parser import BunsetsuParser
+    from polyparse.parser.bunsetsu.stream_parsing import KnpStreamParser
+    from polyparse.parser.formats.cabocha import read_cabocha
+    from polyparse.parser.models.bundled import bundled_japanese_model
 
     path = str(bundled_japanese_model("ja_unidic"))
     data = DATA.format(n=n)
@@ -269,7 +269,7 @@ def section(records: Records, n: int, measured_jdepp: bool) -> list[str]:
         return found
 
     read_rows = []
-    for fmt, label in (("CaboCha", DATA), ("KNP", KNP_DATA)):
+    for fmt in ("CaboCha", "KNP"):
         for how in ("the Python reader", "the scanner"):
             found = next(r for r in records.rows
                          if r["what"].startswith(f"reading {fmt}, {how}"))

@@ -12,12 +12,13 @@ conversion, writing the model; the two classifiers at once on two cores, and the
 configuration again on one core). The model is then loaded here and KWDLC test (id/test.id) parsed
 from gold bunsetsu, one core: dependency and sentence accuracy over all bunsetsu but the last of
 each sentence, and the speed of dependency parsing alone (the least CPU time of --runs, this
-process pinned to one core, model loaded, sentences already read). Chunking from gold morphemes gives chunk F1 and the dependency
-accuracy with predicted bunsetsu. The whole `polyparse ja parse` process (start, model load,
-reading and writing KNP) is timed on one core on KWDLC test repeated --copies times. Last, the default
-configuration trains on the Wikipedia Annotated Corpus's train documents (malformed sentences
-skipped) and is scored on its dev documents. Every child process runs before any model is
-loaded here, since a child's peak RSS also counts the pages of the process it was forked from.
+process pinned to one core, model loaded, sentences already read). Chunking from gold
+morphemes gives chunk F1 and the dependency accuracy with predicted bunsetsu. The whole
+`polyparse ja parse` process (start, model load, reading and writing KNP) is timed on one core on
+KWDLC test repeated --copies times. Last, the default configuration trains on the Wikipedia
+Annotated Corpus's train documents (malformed sentences skipped) and is scored on its dev
+documents. Every child process runs before any model is loaded here, since a child's peak RSS also
+counts the pages of the process it was forked from.
 """
 from __future__ import annotations
 
@@ -59,7 +60,7 @@ def documents(corpora: Path, corpus: str, ids: str, target: Path) -> Path:
 
 
 def scores_of(gold: list, parsed: list, chunked: bool) -> dict:
-    from parser.bunsetsu.bunsetsu_files import parsed_scores
+    from polyparse.parser.bunsetsu.bunsetsu_files import parsed_scores
 
     return parsed_scores(gold, parsed, chunked)
 
@@ -106,8 +107,8 @@ def train_and_run(config: str, corpora: Path, workdir: Path, big_file: Path, n_b
 
 def measure(config: str, model: Path, test_file: Path, runs: int, records: Records) -> None:
     """One configuration's model in this process: load time, speed, accuracy, chunking."""
-    from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
-    from parser.formats.knp import read_knp
+    from polyparse.parser.bunsetsu.bunsetsu_parser import BunsetsuParser
+    from polyparse.parser.formats.knp import read_knp
 
     name = config_name(config)
 
@@ -170,8 +171,8 @@ def wac_train(corpora: Path, workdir: Path, records: Records) -> Path | None:
 
 def wac_score(model: Path, corpora: Path, workdir: Path, records: Records) -> None:
     """The WAC model on the gold bunsetsu of the dev documents, in this process."""
-    from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
-    from parser.formats.knp import read_knp
+    from polyparse.parser.bunsetsu.bunsetsu_parser import BunsetsuParser
+    from polyparse.parser.formats.knp import read_knp
 
     dev = list(read_knp(str(documents(corpora, "ja_wac", "dev.id", workdir / "wac-dev.knp"))))
     parser = BunsetsuParser.load(str(model))

@@ -73,7 +73,7 @@ def raw_parse(text_file: Path, output: Path, runs: int, records: Records, data: 
 def joined_back(text_file: Path, output: Path) -> int:
     """The number of output sentences whose surfaces do not join to their input line (an
     extra or missing sentence counts)."""
-    from parser.formats.cabocha import read_cabocha
+    from polyparse.parser.formats.cabocha import read_cabocha
 
     lines = text_file.read_text(encoding="utf-8").splitlines()
     sentences = list(read_cabocha(str(output), validate=False))
@@ -82,7 +82,7 @@ def joined_back(text_file: Path, output: Path) -> int:
 
 
 def character_scores(gold: Path, gold_format: str, output: Path) -> dict:
-    from parser.bunsetsu.bunsetsu_files import file_scores
+    from polyparse.parser.bunsetsu.bunsetsu_files import file_scores
 
     return file_scores(gold, output, "cabocha", gold_format=gold_format, by_characters=True)
 
@@ -98,8 +98,8 @@ def gold_morphemes(corpora: Path, workdir: Path, test: list, records: Records) -
     gold morphemes: gold bunsetsu, then the chunker's."""
     from dataclasses import replace
 
-    from parser.bunsetsu.bunsetsu_files import parsed_scores
-    from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
+    from polyparse.parser.bunsetsu.bunsetsu_files import parsed_scores
+    from polyparse.parser.bunsetsu.bunsetsu_parser import BunsetsuParser
 
     model = workdir / "kwdlc.model"
     subprocess.run(polyparse_command() + [
@@ -120,10 +120,10 @@ def gold_morphemes(corpora: Path, workdir: Path, test: list, records: Records) -
 def gsd(corpora: Path, workdir: Path, runs: int, records: Records) -> None:
     """UD Japanese GSD dev: its text raw, scored by characters; its own morphemes with gold
     bunsetsu."""
-    from parser.bunsetsu.bunsetsu_files import parsed_scores
-    from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
-    from parser.formats.cabocha import read_cabocha
-    from parser.models.bundled import bundled_japanese_model
+    from polyparse.parser.bunsetsu.bunsetsu_files import parsed_scores
+    from polyparse.parser.bunsetsu.bunsetsu_parser import BunsetsuParser
+    from polyparse.parser.formats.cabocha import read_cabocha
+    from polyparse.parser.models.bundled import bundled_japanese_model
 
     gold_file = corpora / "ja_gsd_cabocha" / "ud_gsd_dev.cabocha"
     if not gold_file.is_file():
@@ -151,7 +151,7 @@ def main() -> int:
     corpora = Path(args.corpora)
     if not (corpora / "kwdlc" / "id" / "test.id").is_file():
         raise SystemExit(f"no KWDLC under {corpora}")
-    from parser.formats.knp import read_knp
+    from polyparse.parser.formats.knp import read_knp
 
     records = Records(DATA)
     workdir = Path(tempfile.mkdtemp(prefix="polyparse-ja-raw-"))

@@ -38,18 +38,18 @@ from child_process import pinned_to_one_core
 from machine import publish, record, timed
 from tables import grouped, markdown_table, seconds_text, significant
 
-from classifiers.evaluators.choices import parse_rare_threshold
-from classifiers.evaluators.kernel_sum import KernelSumScorer
-from classifiers.evaluators.one_vs_one_expansion import OneVsOneExpansion
-from classifiers.evaluators.one_vs_one_sum import OneVsOneSumScorer
-from classifiers.evaluators.pke import PKEScorer
-from classifiers.evaluators.pki import PKIScorer
-from classifiers.evaluators.split_svm import SplitSVMScorer
-from classifiers.kernel_svm.libsvm_model import read_libsvm_model
-from classifiers.kernel_svm.svc import KernelSVM
-from classifiers.scorer import BinaryScorer
-from features.binary_matrix import BinaryMatrix
-from features.svmlight import read_svmlight
+from polyparse.classifiers.evaluators.choices import parse_rare_threshold
+from polyparse.classifiers.evaluators.kernel_sum import KernelSumScorer
+from polyparse.classifiers.evaluators.one_vs_one_expansion import OneVsOneExpansion
+from polyparse.classifiers.evaluators.one_vs_one_sum import OneVsOneSumScorer
+from polyparse.classifiers.evaluators.pke import PKEScorer
+from polyparse.classifiers.evaluators.pki import PKIScorer
+from polyparse.classifiers.evaluators.split_svm import SplitSVMScorer
+from polyparse.classifiers.kernel_svm.libsvm_model import read_libsvm_model
+from polyparse.classifiers.kernel_svm.svc import KernelSVM
+from polyparse.classifiers.scorer import BinaryScorer
+from polyparse.features.binary_matrix import BinaryMatrix
+from polyparse.features.svmlight import read_svmlight
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -113,7 +113,8 @@ def benchmark_model(
         emit_base(what, data, figure, unit, **settings)
 
     if args.trainer == "libsvm":
-        ovo = read_libsvm_model(libsvm_model_file(train, degree, Path(args.model_dir), emit)).expansion
+        model_file = libsvm_model_file(train, degree, Path(args.model_dir), emit)
+        ovo = read_libsvm_model(model_file).expansion
     else:
         ovo = polyparse_model(train, degree, emit)
     expansion = ovo.as_kernel_expansion()

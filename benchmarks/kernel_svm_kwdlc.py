@@ -173,8 +173,8 @@ def section(args: argparse.Namespace, rows: list[dict]) -> list[str]:
 
 
 def compare(train: Path, test: Path, scratch: Path, args, settings: dict) -> list[dict]:
-    from classifiers.kernel_svm.svc import KernelSVM
-    from features.svmlight import read_svmlight
+    from polyparse.classifiers.kernel_svm.svc import KernelSVM
+    from polyparse.features.svmlight import read_svmlight
 
     data = f"kwdlc_dep {train.name} -> {test.name}"
     out: list[dict] = []
@@ -188,7 +188,7 @@ def compare(train: Path, test: Path, scratch: Path, args, settings: dict) -> lis
     libsvm_model = scratch / f"{train.stem}.libsvm.model"
     libsvm_values = scratch / f"{train.stem}.values.npy"
     polyparse = [
-        sys.executable, "-m", "parser.cli.main", "clf", "train", str(train), "--model",
+        sys.executable, "-m", "polyparse.parser.cli.main", "clf", "train", str(train), "--model",
         str(ours_model), "--classifier", "kernel-svm", "--degree", str(args.degree),
         "--gamma", repr(args.gamma), "--coef0", repr(args.coef0), "-C", repr(args.C), "--json",
     ]

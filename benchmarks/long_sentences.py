@@ -32,8 +32,8 @@ from tables import markdown_table
 def tagged_words(corpora: Path) -> tuple[list[tuple[str, str, str]], str]:
     """(form, UPOS, XPOS) of the words that sentences are drawn from, and where they came
     from."""
-    from parser.formats.conll import read_conll
-    from parser.models.bundled import bundled_example
+    from polyparse.parser.formats.conll import read_conll
+    from polyparse.parser.models.bundled import bundled_example
 
     train = corpora / "en_ewt" / "en_ewt-ud-train.conllu"
     source, name = (train, "UD English-EWT train") if train.is_file() else (

@@ -35,11 +35,13 @@ def machine() -> str:
                     break
     except OSError:
         pass
-    return f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.machine()}, Python {platform.python_version()}"
+    system = f"{platform.system()} {platform.machine()}"
+    return f"{cpu}, {os.cpu_count()} cores, {system}, Python {platform.python_version()}"
 
 
 def record(what: str, data: str, figure: float, unit: str, **extra: object) -> dict:
-    return {"what": what, "data": data, "figure": figure, "unit": unit, "machine": machine(), **extra}
+    return {"what": what, "data": data, "figure": figure, "unit": unit, "machine": machine(),
+            **extra}
 
 
 class Records:

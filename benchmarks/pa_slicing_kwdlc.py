@@ -64,14 +64,15 @@ OPAL_QUOTED = {(1, "expand"): "0.7 s, 26 MB, 88.86 %", (2, "kernel"): "360 s, 45
                (3, "expand"): "151.6 s, 991 MB, 92.88 %", (3, "slice"): "10.6 s, 77 MB, 92.90 %"}
 # Runs slower than this are not repeated.
 SLOW_SECONDS = 60.0
-READ_ONLY = "import sys; from features.svmlight import read_svmlight; read_svmlight(sys.argv[1])"
+READ_ONLY = ("import sys; from polyparse.features.svmlight import read_svmlight; "
+             "read_svmlight(sys.argv[1])")
 # Test accuracy of a saved model, in its own process: the parent stays small, since a child's
 # peak RSS also counts the parent's pages it was forked from.
 EVALUATE = r"""
 import json, sys
 import numpy as np
-from classifiers.online.pa_slicing import PASlicing
-from features.svmlight import read_svmlight
+from polyparse.classifiers.online.pa_slicing import PASlicing
+from polyparse.features.svmlight import read_svmlight
 clf = PASlicing.load(sys.argv[1])
 X, y = read_svmlight(sys.argv[2])
 print(json.dumps({"accuracy": 100.0 * float(np.mean(clf.predict(X) == y)),
@@ -94,7 +95,8 @@ class Runner:
         if key in self.results:
             return self.results[key]
         model = self.scratch / f"{Path(train).stem}.d{degree}.{strategy}.{n_common}.model"
-        argv = [sys.executable, "-m", "parser.cli.main", "clf", "train", str(self.folder / train),
+        argv = [sys.executable, "-m", "polyparse.parser.cli.main", "clf", "train",
+                str(self.folder / train),
                 "--model", str(model), "--classifier", "pa-slicing", "--degree", str(degree),
                 "--strategy", strategy, "--iterations", str(self.iterations), "--average",
                 "--seed", str(self.seed), "--json"]
@@ -295,7 +297,7 @@ def section(args: argparse.Namespace, rows: list[dict]) -> list[str]:
 COMPARE = r"""
 import json, sys
 import numpy as np
-from classifiers.online.pa_slicing import PASlicing
+from polyparse.classifiers.online.pa_slicing import PASlicing
 reference = PASlicing.load(sys.argv[1]).expansion_
 for path in sys.argv[2:]:
     other = PASlicing.load(path).expansion_

@@ -63,6 +63,8 @@ BENCHMARKS = (
     Benchmark("dep_beam", quick=("--widths", "4", "--repeat", "1", "--no-blanked")),
     Benchmark("en_raw", quick=("--runs", "1")),
     Benchmark("en_tagger", quick=("--repeat", "1")),
+    Benchmark("segmentation_ud", quick=("--treebanks", "en_ewt", "--runs", "1")),
+    Benchmark("tagger_ud", quick=("--treebanks", "en_ewt", "--repeat", "1")),
     Benchmark("dep_ewt_eval_modes",
               quick=("--modes", "pki,split", "--repeat", "1", "--decision-rows", "200")),
     Benchmark("ja_kwdlc",

@@ -128,7 +128,7 @@ class SleepingShardTask:
         self.seconds = seconds
 
     def __call__(self, model: Any, shard: Any) -> Any:
-        from parser.scale_out.shards import ShardResult
+        from polyparse.parser.scale_out.shards import ShardResult
 
         time.sleep(self.seconds)
         return ShardResult(shard.index, shard.data, shard.data.count(b"\n\n"), seconds=0.0)
@@ -137,10 +137,10 @@ class SleepingShardTask:
 def shard_costs(data: Path) -> tuple[float, float, int]:
     """Median seconds of `dep parse` of a shard of 1 MiB in this process (the parser built),
     and its CPU seconds; the number of shards."""
-    from parser.formats.record_boundaries import cut_rule_of
-    from parser.models.bundled import bundled_model
-    from parser.pipeline.dependency_service import ParserFiles, open_parser
-    from parser.scale_out.shards import cut_shards
+    from polyparse.parser.formats.record_boundaries import cut_rule_of
+    from polyparse.parser.models.bundled import bundled_model
+    from polyparse.parser.pipeline.dependency_service import ParserFiles, open_parser
+    from polyparse.parser.scale_out.shards import cut_shards
 
     model = open_parser(ParserFiles(str(bundled_model())))
     task = model.shard_task()
@@ -166,7 +166,7 @@ def scheduler_costs(client: Any, tasks: int = 2000) -> float:
 
 def forget_models() -> None:
     """Run on a worker: the models it built from payloads forgotten."""
-    from parser.scale_out import model_transfer
+    from polyparse.parser.scale_out import model_transfer
 
     model_transfer._built.clear()
 
@@ -174,9 +174,9 @@ def forget_models() -> None:
 def model_transfer(client: Any, by_reference: bool) -> tuple[float, int]:
     """Seconds to have every worker build the bundled parser from its payload, sent by
     reference (each worker reads the file) or scattered to all, and the bytes sent."""
-    from parser.dependency.dependency_parser import DependencyParser
-    from parser.models.bundled import bundled_model
-    from parser.scale_out.model_transfer import ModelPayload
+    from polyparse.parser.dependency.dependency_parser import DependencyParser
+    from polyparse.parser.models.bundled import bundled_model
+    from polyparse.parser.scale_out.model_transfer import ModelPayload
 
     model = DependencyParser.load(str(bundled_model()))
     client.run(forget_models)
@@ -197,12 +197,12 @@ def simulated_run(data: Path, address: str, seconds: float, workers: int) -> tup
     """Wall seconds and shards of the input run by SleepingShardTask on the cluster through
     the real driver (cutting, ordering, writing to /dev/null), once every worker holds the
     model (the transfer is measured apart)."""
-    from parser.dependency.dependency_parser import DependencyParser
-    from parser.formats.record_boundaries import cut_rule_of
-    from parser.models.bundled import bundled_model
-    from parser.scale_out.runners import DaskRunner, run_shard_task
-    from parser.scale_out.sharded_run import run_to_stream
-    from parser.scale_out.shards import cut_shards
+    from polyparse.parser.dependency.dependency_parser import DependencyParser
+    from polyparse.parser.formats.record_boundaries import cut_rule_of
+    from polyparse.parser.models.bundled import bundled_model
+    from polyparse.parser.scale_out.runners import DaskRunner, run_shard_task
+    from polyparse.parser.scale_out.sharded_run import run_to_stream
+    from polyparse.parser.scale_out.shards import cut_shards
 
     model = DependencyParser.load(str(bundled_model()))
     runner = DaskRunner(SleepingShardTask(seconds), model, address, str(bundled_model()))

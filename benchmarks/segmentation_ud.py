@@ -1,9 +1,11 @@
 """Sentences, tokens and words from raw text in any language: a segmenter (parser/segmentation/)
 learned from each treebank's train file, run on its test text, scored as the CoNLL 2018 shared
 task scored systems (Tokens, Sentences and Words F1 of conll18_ud_eval.py, parser/dependency/
-evaluate.py), beside UDPipe 1.2's published figures. Prints one JSON object per measurement.
+evaluate.py), beside UDPipe 1.2's published figures. Prints one JSON object per measurement and,
+with --results, writes its section of docs/results.md.
 
     python benchmarks/segmentation_ud.py [--corpora DIR] [--treebanks ko_gsd,en_ewt] [--runs 3]
+                                         [--results docs/results.md]
 
 Treebanks: every folder of DIR/ud22 (the shared task's UD 2.2 files with their raw text
 `*-ud-test.txt`) and DIR/en_ewt (UD English EWT r2.16; its test text made as conllu_to_text.pl
@@ -25,7 +27,8 @@ import unicodedata
 from pathlib import Path
 
 from child_process import pinned_to_one_core
-from machine import Records
+from machine import Records, publish
+from tables import grouped, markdown_table, significant
 
 METRICS = ("Tokens", "Sentences", "Words")
 BASELINE = "UDPipe 1.2 baseline"
@@ -60,7 +63,7 @@ def treebanks(corpora: Path, chosen: list[str] | None) -> list[tuple[str, Path]]
 
 def test_text(folder: Path, name: str) -> str:
     """The shared task's test text, or the one conllu_to_text.pl makes of the test file."""
-    from parser.tokenize.treebank_text import raw_text
+    from polyparse.parser.tokenize.treebank_text import raw_text
 
     given = folder / f"{name}-ud-test.txt"
     text = (given.read_text(encoding="utf-8") if given.is_file()
@@ -70,10 +73,10 @@ def test_text(folder: Path, name: str) -> str:
 
 def measure(name: str, folder: Path, runs: int, baseline: dict[str, float] | None,
             records: Records) -> None:
-    from parser.formats.conll import read_conll
-    from parser.segmentation.scoring import segmentation_scores
-    from parser.segmentation.sentences import detokenize
-    from parser.segmentation.training import train_segmenter
+    from polyparse.parser.formats.conll import read_conll
+    from polyparse.parser.segmentation.scoring import segmentation_scores
+    from polyparse.parser.segmentation.sentences import detokenize
+    from polyparse.parser.segmentation.training import train_segmenter
 
     data = f"{name} test (raw text), trained on {name} train"
     started, cpu = time.perf_counter(), time.process_time()
@@ -113,11 +116,36 @@ def measure(name: str, folder: Path, runs: int, baseline: dict[str, float] | Non
                      training_seconds=round(wall, 2), **extra)
 
 
+def section(records: Records, names: list[str]) -> list[str]:
+    """The results page's table: per treebank, each F1 beside UDPipe 1.2's, training time, model
+    size and speed."""
+    rows = []
+    for name in names:
+        data = f"{name} test (raw text), trained on {name} train"
+        cells: list[object] = [name]
+        for metric in METRICS:
+            row = records.find(f"{metric} F1", data=data)
+            theirs = row.get("udpipe_1_2")
+            cells.append(f"{row['figure']:.2f}" + ("" if theirs is None else f" ({theirs:.2f})"))
+        trained = records.find("segmenter training time", data=data)
+        speed = records.find("segmenter speed, model loaded, one core, CPU time", data=data)
+        cells += [significant(trained["cpu_seconds"]),
+                  significant(trained["model_bytes"] / 2**20), grouped(speed["figure"])]
+        rows.append(cells)
+    return ["Each segmenter learned from its treebank's train file alone, run on the test file's "
+            "raw text; F1 of conll18_ud_eval.py, UDPipe 1.2's published figure in brackets. "
+            "Training is CPU seconds in this process; speed is sentences per CPU second on one "
+            "core, model loaded.", "",
+            *markdown_table(["treebank", "Tokens", "Sentences", "Words", "training, CPU s",
+                             "model MiB", "sentences/s, one core"], rows)]
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpora", default=os.environ.get("POLYPARSE_CORPORA", "../shared/corpora"))
     ap.add_argument("--treebanks", help="comma-separated names (default: all found)")
     ap.add_argument("--runs", type=int, default=3, help="timed runs of segment() (best kept)")
+    ap.add_argument("--results", help="write this benchmark's section of a results page")
     args = ap.parse_args()
     corpora = Path(args.corpora)
     chosen = treebanks(corpora, args.treebanks.split(",") if args.treebanks else None)
@@ -128,6 +156,9 @@ def main() -> int:
     for name, folder in chosen:
         measure(name, folder, args.runs, baseline.get(name), records)
     records.emit_peak_memory()
+    if args.results:
+        publish(args.results, "segmentation_ud", "Sentences, tokens and words of UD raw text",
+                section(records, [name for name, _ in chosen]))
     return 0
 
 

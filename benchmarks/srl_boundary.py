@@ -49,9 +49,9 @@ from child_process import measured_run, polyparse_command
 from machine import Records, publish, timed
 from tables import grouped, markdown_table, seconds_text, significant
 
-from classifiers.tree_kernels.tree_perceptron import TreePerceptron
-from features.binary_matrix import BinaryMatrix
-from features.svmlight_tk import TreeInstances, read_svmlight_tk
+from polyparse.classifiers.tree_kernels.tree_perceptron import TreePerceptron
+from polyparse.features.binary_matrix import BinaryMatrix
+from polyparse.features.svmlight_tk import TreeInstances, read_svmlight_tk
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -134,8 +134,8 @@ def main() -> int:
         rows.append(("import", "`python -c \"import polyparse\"`",
                      f"{seconds:.3f} s, {rss:.0f} MB, loads {loads}"))
 
-        from parser.formats.conll import read_conll
-        from parser.models.bundled import bundled_example
+        from polyparse.parser.formats.conll import read_conll
+        from polyparse.parser.models.bundled import bundled_example
 
         out = workdir / "example.out.conllu"
         seconds, rss = best_of([*polyparse, "dep", "parse", str(bundled_example()), "-o",

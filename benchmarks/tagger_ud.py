@@ -1,10 +1,11 @@
 """The tagger (`polyparse tag`: UPOS, XPOS, FEATS and lemmas) of any UD language: one model per
 treebank, trained on its train file with the settings every language shares, scored on its test
 file with gold tokens (CoNLL 2018 scores of conll18_ud_eval.py, parser/dependency/evaluate.py),
-beside UDPipe 1.2's published figures from raw text. Prints one JSON object per measurement.
+beside UDPipe 1.2's published figures from raw text. Prints one JSON object per measurement and,
+with --results, writes its section of docs/results.md.
 
     python benchmarks/tagger_ud.py [--corpora DIR] [--treebanks ko_gsd,en_ewt] [--repeat 3]
-                                   [--options "--feats joint"]
+                                   [--options "--feats joint"] [--results docs/results.md]
 
 Treebanks: every folder of DIR/ud22 (the CoNLL 2018 shared task's UD 2.2 files) and DIR/en_ewt
 (UD English EWT r2.16). Training runs `polyparse tag train --train TRAIN --dev DEV --model M`
@@ -29,7 +30,8 @@ from pathlib import Path
 
 from child_process import measured_run, pinned_to_one_core, polyparse_command
 from conllu_columns import FEATS, LEMMA, UPOS, XPOS, blank_columns
-from machine import Records, least_time
+from machine import Records, least_time, publish
+from tables import grouped, markdown_table, significant
 
 METRICS = ("UPOS", "XPOS", "UFeats", "AllTags", "Lemmas")
 # The columns of the README's table, in order.
@@ -68,10 +70,10 @@ def treebanks(corpora: Path, chosen: list[str] | None) -> list[tuple[str, Path]]
 
 def measure(name: str, folder: Path, options: list[str], repeat: int,
             baseline: dict[str, float] | None, workdir: Path, records: Records) -> None:
-    from parser.dependency.evaluate import evaluate
-    from parser.formats.conll import read_conll
-    from parser.tagging.conll_files import with_tags
-    from parser.tagging.tagger import Tagger
+    from polyparse.parser.dependency.evaluate import evaluate
+    from polyparse.parser.formats.conll import read_conll
+    from polyparse.parser.tagging.conll_files import with_tags
+    from polyparse.parser.tagging.tagger import Tagger
 
     data = f"{name} test, gold tokens, trained on {name} train"
     files = {split: folder / f"{name}-ud-{split}.conllu" for split in ("train", "dev", "test")}
@@ -109,12 +111,38 @@ def measure(name: str, folder: Path, options: list[str], repeat: int,
                      model_bytes=model.stat().st_size, **extra)
 
 
+def section(records: Records, names: list[str]) -> list[str]:
+    """The results page's table: per treebank, each score beside UDPipe 1.2's, training time,
+    model size and speed."""
+    rows = []
+    for name in names:
+        data = f"{name} test, gold tokens, trained on {name} train"
+        cells: list[object] = [name]
+        for metric in METRICS:
+            row = records.find(metric, data=data)
+            theirs = row.get("udpipe_1_2_raw_text")
+            cells.append(f"{row['figure']:.2f}" + ("" if theirs is None else f" ({theirs:.2f})"))
+        trained = records.find("tagger training, whole process", data=data)
+        speed = records.find("tagging speed, model loaded, one core, CPU time", data=data)
+        cells += [significant(trained["figure"]),
+                  significant(trained["compressed_model_bytes"] / 2**20), grouped(speed["figure"])]
+        rows.append(cells)
+    return ["One tagger per treebank, trained on its train file with the settings every language "
+            "shares, scored on its test file with gold tokens (CoNLL 2018 scores); in brackets "
+            "UDPipe 1.2's published figures, which are from raw text and so carry its "
+            "tokenization errors. Training is the wall time of `polyparse tag train`; the model "
+            "is zlib-compressed; speed is sentences per CPU second on one core, model loaded.", "",
+            *markdown_table(["treebank", *METRICS, "training, s", "model MiB",
+                             "sentences/s, one core"], rows)]
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpora", default=os.environ.get("POLYPARSE_CORPORA", "../shared/corpora"))
     ap.add_argument("--treebanks", help="comma-separated names (default: all found)")
     ap.add_argument("--repeat", type=int, default=3, help="timed runs of Tagger.tag (best kept)")
     ap.add_argument("--options", default="", help="more `tag train` options, as one string")
+    ap.add_argument("--results", help="write this benchmark's section of a results page")
     args = ap.parse_args()
     corpora = Path(args.corpora)
     chosen = treebanks(corpora, args.treebanks.split(",") if args.treebanks else None)
@@ -130,6 +158,9 @@ def main() -> int:
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     records.emit_peak_memory()
+    if args.results:
+        publish(args.results, "tagger_ud", "Tagging UD treebanks (gold tokens)",
+                section(records, [name for name, _ in chosen]))
     return 0
 
 

@@ -11,11 +11,12 @@ factor j, in this process: read the training file and the test
 file (sharing the interners), train classifiers.tree_kernels.tree_svm.TreeSVM (SST with lambda
 0.4, plus the normalised degree-2 polynomial on the vector as SVM-light-TK's `-C + -S 1 -d 2`,
 C by SVM-light's rule unless -C is given, eps 1e-3, a --cache-mb kernel cache (libsvm's 100 MB by
-default), shrinking, --threads threads per kernel column, default 1), then classify the test file. Printed, one JSON object per measurement (what, data, figure, unit, machine,
-settings): training wall seconds (the fit call: kernel index, self kernels, SMO), the C used,
-support vectors, SMO steps and kernel columns, libsvm's objective, the dual and primal
-objectives recomputed in double precision with the duality gap, classification seconds, and
-precision, recall and F1 of the positive class on the test file, next to SVM-light-TK 1.5's
+default), shrinking, --threads threads per kernel column, default 1), then classify the test file.
+Printed, one JSON object per measurement (what, data, figure, unit, machine, settings): training
+wall seconds (the fit call: kernel index, self kernels, SMO), the C used, support vectors, SMO
+steps and kernel columns, libsvm's objective, the dual and primal objectives recomputed in double
+precision with the duality gap, classification seconds, and precision, recall and F1 of the
+positive class on the test file, next to SVM-light-TK 1.5's
 figures from the dataset README where it has them. Training and classification are kept as wall
 and CPU time; the process's peak RSS after each run is recorded too. --with-all adds, last, the
 run on all of train.tk (SST + poly2, -j 1, a --all-cache-mb kernel cache; about 7 minutes and
@@ -159,9 +160,9 @@ def quoted(row: dict) -> list[str]:
 
 
 def run(train: Path, test: Path, j: float, vector_part: str, cache_mb: float, args) -> dict:
-    from classifiers.tree_kernels.tree_model import TreeKernelSpec
-    from classifiers.tree_kernels.tree_svm import TreeSVM
-    from features.svmlight_tk import read_svmlight_tk
+    from polyparse.classifiers.tree_kernels.tree_model import TreeKernelSpec
+    from polyparse.classifiers.tree_kernels.tree_svm import TreeSVM
+    from polyparse.features.svmlight_tk import read_svmlight_tk
 
     vector = vector_part == "poly2"
     spec = TreeKernelSpec(kind=args.kernel, lam=args.lam, mu=args.mu, degree=2 if vector else None)

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from classifiers.online.choices import STRATEGIES, VARIANTS
+from polyparse.classifiers.online.choices import STRATEGIES, VARIANTS
 
 # class_weight "balanced": each class weighted n / (k n_c) (k classes, n_c rows of class c),
 # as libsvm's tools and scikit-learn do.

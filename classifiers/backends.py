@@ -15,15 +15,15 @@ import os
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from classifiers.evaluators.choices import CONVERSIONS, DEFAULT_RARE_THRESHOLD
+from polyparse.classifiers.evaluators.choices import CONVERSIONS, DEFAULT_RARE_THRESHOLD
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from classifiers.evaluators.evaluator_model import KernelEvaluatorModel
-    from classifiers.kernel_svm.svc import KernelSVM
-    from classifiers.linear.poly2_linear_svm import Poly2LinearSVM
-    from classifiers.online.pa_slicing import PASlicing
+    from polyparse.classifiers.evaluators.evaluator_model import KernelEvaluatorModel
+    from polyparse.classifiers.kernel_svm.svc import KernelSVM
+    from polyparse.classifiers.linear.poly2_linear_svm import Poly2LinearSVM
+    from polyparse.classifiers.online.pa_slicing import PASlicing
 
     Classifier = Poly2LinearSVM | KernelSVM | KernelEvaluatorModel | PASlicing
     # Classifiers whose decision function is a kernel expansion (evaluated by any exact
@@ -37,7 +37,7 @@ else:
 LIBLINEAR_START = b"solver_type "
 # The backends whose models are kernel expansions: they convert to the exact evaluators.
 KERNEL_BACKENDS = ("kernel-svm", "pa-slicing")
-_EVALUATOR_MODEL = "classifiers.evaluators.evaluator_model:KernelEvaluatorModel"
+_EVALUATOR_MODEL = "polyparse.classifiers.evaluators.evaluator_model:KernelEvaluatorModel"
 
 
 class LazyClasses(Mapping[str, type]):
@@ -68,10 +68,10 @@ class LazyClasses(Mapping[str, type]):
 
 
 BACKENDS = LazyClasses({
-    "poly2-linear": "classifiers.linear.poly2_linear_svm:Poly2LinearSVM",
-    "linear": "classifiers.linear.poly2_linear_svm:LinearSVM",
-    "kernel-svm": "classifiers.kernel_svm.svc:KernelSVM",
-    "pa-slicing": "classifiers.online.pa_slicing:PASlicing",
+    "poly2-linear": "polyparse.classifiers.linear.poly2_linear_svm:Poly2LinearSVM",
+    "linear": "polyparse.classifiers.linear.poly2_linear_svm:LinearSVM",
+    "kernel-svm": "polyparse.classifiers.kernel_svm.svc:KernelSVM",
+    "pa-slicing": "polyparse.classifiers.online.pa_slicing:PASlicing",
 })
 CONVERTED_BACKENDS = LazyClasses({name: _EVALUATOR_MODEL for name in CONVERSIONS.values()})
 MODEL_BACKENDS = LazyClasses({
@@ -112,7 +112,7 @@ def classifier_from_arrays(header: dict[str, Any], arrays: dict[str, np.ndarray]
                            source: str = "model") -> Classifier:
     backend = header.get("backend")
     if backend not in MODEL_BACKENDS:
-        from classifiers.model_file import ModelFileError
+        from polyparse.classifiers.model_file import ModelFileError
 
         raise ModelFileError(f"{source}: unknown classifier backend {backend!r}")
     return MODEL_BACKENDS[backend].from_arrays(header, arrays, source=source)
@@ -122,17 +122,17 @@ def load_classifier(path: str | os.PathLike) -> tuple[Classifier, dict[str, Any]
     """Classifier and header of a polyparse-clf model file, or of a libsvm text model file
     (header {"format": "libsvm", "backend": "kernel-svm"}); one-line ModelFileError when the
     file cannot be used. The file is read once (it may be a pipe)."""
-    from classifiers.model_file import model_file_data
-    from features.input_files import input_name
+    from polyparse.classifiers.model_file import model_file_data
+    from polyparse.features.input_files import input_name
 
     return classifier_of_data(model_file_data(path), input_name(path))
 
 
 def classifier_of_data(data: Any, source: str) -> tuple[Classifier, dict[str, Any]]:
     """load_classifier of a model file's bytes (model_file_data), named source."""
-    from classifiers.kernel_svm.libsvm_model import MAGIC as LIBSVM_START
-    from classifiers.kernel_svm.libsvm_model import parse_libsvm_model
-    from classifiers.model_file import CLASSIFIER_FORMAT, ModelFileError, decode_model
+    from polyparse.classifiers.kernel_svm.libsvm_model import MAGIC as LIBSVM_START
+    from polyparse.classifiers.kernel_svm.libsvm_model import parse_libsvm_model
+    from polyparse.classifiers.model_file import CLASSIFIER_FORMAT, ModelFileError, decode_model
 
     start = bytes(data[:max(len(LIBSVM_START), len(LIBLINEAR_START))])
     if start.startswith(LIBSVM_START):

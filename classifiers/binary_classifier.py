@@ -18,19 +18,19 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import numpy as np
 
-from classifiers.model_bytes import Buffer, ModelBytes, decode_model_bytes
-from classifiers.model_file import (
+from polyparse.classifiers.model_bytes import Buffer, ModelBytes, decode_model_bytes
+from polyparse.classifiers.model_file import (
     CLASSIFIER_FORMAT,
     ModelFileError,
     classifier_file_bytes,
     read_model_file,
     write_classifier_file,
 )
-from classifiers.scorer import BinaryScorer
-from features.binary_matrix import BinaryMatrix, BinaryMatrixLike, as_binary_matrix
+from polyparse.classifiers.scorer import BinaryScorer
+from polyparse.features.binary_matrix import BinaryMatrix, BinaryMatrixLike, as_binary_matrix
 
 if TYPE_CHECKING:
-    from classifiers.evaluators.kernel_expansion import SupportVectorExpansion
+    from polyparse.classifiers.evaluators.kernel_expansion import SupportVectorExpansion
 
 Expansion = TypeVar("Expansion", bound="SupportVectorExpansion")
 
@@ -185,7 +185,8 @@ class BinaryClassifier(ModelBytes):
         names = tuple(accepted or (cls.backend,))
         backend = header.get("backend")
         if backend not in names:
-            raise ModelFileError(f"{source}: holds a {backend} classifier, not {' or '.join(names)}")
+            expected = " or ".join(names)
+            raise ModelFileError(f"{source}: holds a {backend} classifier, not {expected}")
 
     def check_output_count(self, source: str, found: int, expected: int) -> None:
         """ModelFileError when a model read from source has `found` outputs (by its header or

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from classifiers.model_file import (
+from polyparse.classifiers.model_file import (
     ModelFileError,
     decode_model,
     encode_model,
@@ -26,7 +26,7 @@ from classifiers.model_file import (
     model_file_data,
     write_model_file,
 )
-from features.input_files import input_name
+from polyparse.features.input_files import input_name
 
 Buffer = bytes | bytearray | memoryview
 

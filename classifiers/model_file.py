@@ -36,9 +36,9 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from features.errors import InputError
-from features.input_files import input_name, open_input
-from features.output_files import write_bytes
+from polyparse.features.errors import InputError
+from polyparse.features.input_files import input_name, open_input
+from polyparse.features.output_files import write_bytes
 
 MAGIC = b"\x89polyparse\r\n\x1a\n\x00\x00\x00"
 VERSION = 2  # the newest layout this module reads and writes
@@ -100,7 +100,8 @@ def encode_model(header: dict[str, Any], arrays: dict[str, np.ndarray],
         }
         payload = array.reshape(-1).view(np.uint8)
         if compress:
-            payload = np.frombuffer(zlib.compress(payload.tobytes(), COMPRESSION_LEVEL), dtype=np.uint8)
+            packed = zlib.compress(payload.tobytes(), COMPRESSION_LEVEL)
+            payload = np.frombuffer(packed, dtype=np.uint8)
             entry.update(codec="zlib", stored=int(payload.size))
         table.append(entry)
         chunks.append((offset, payload))
@@ -325,7 +326,7 @@ def _inflate_all(packed_arrays: dict[str, tuple], arrays: dict[str, Any]) -> Non
     import signal
     import threading
 
-    from features.worker_threads import QUIT_SIGNALS
+    from polyparse.features.worker_threads import QUIT_SIGNALS
 
     shares: list[list[str]] = [[] for _ in range(n_threads)]
     loads = [0] * n_threads

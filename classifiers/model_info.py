@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from classifiers.backends import Classifier, KernelModel
-from classifiers.evaluators.choices import DEFAULT_RARE_THRESHOLD, EXPANDED_DEGREES
-from classifiers.evaluators.evaluator_model import KernelEvaluatorModel, split_summary
-from classifiers.kernel_svm.svc import KernelSVM
-from classifiers.linear.poly2_linear_svm import Poly2LinearSVM
-from classifiers.online.pa_slicing import PASlicing
+from polyparse.classifiers.backends import Classifier, KernelModel
+from polyparse.classifiers.evaluators.choices import DEFAULT_RARE_THRESHOLD, EXPANDED_DEGREES
+from polyparse.classifiers.evaluators.evaluator_model import KernelEvaluatorModel, split_summary
+from polyparse.classifiers.kernel_svm.svc import KernelSVM
+from polyparse.classifiers.linear.poly2_linear_svm import Poly2LinearSVM
+from polyparse.classifiers.online.pa_slicing import PASlicing
 
 
 def classifier_info(clf: Classifier, header: dict[str, Any],
@@ -87,7 +87,7 @@ def _kernel_forms(
                       f"{EXPANDED_DEGREES[0]}..{EXPANDED_DEGREES[-1]}")
             raise ValueError(f"the model has no split form ({reason})")
         return {"split": None, "pke": None}
-    from classifiers.evaluators.modes import build_evaluator
+    from polyparse.classifiers.evaluators.modes import build_evaluator
 
     dense = expansion.as_kernel_expansion()
     threshold = DEFAULT_RARE_THRESHOLD if rare_threshold is None else rare_threshold

@@ -2,7 +2,7 @@
 # 2014) and the two Fisher-Yates shuffles the online and dual solvers visit their rows in.
 from libc.stdint cimport int32_t, int64_t, uint64_t
 
-from features.key_index cimport mix64
+from polyparse.features.key_index cimport mix64
 
 
 cdef inline uint64_t next_random(uint64_t* state) noexcept nogil:

@@ -10,8 +10,8 @@ from libc.stdint cimport int32_t, int64_t
 
 import numpy as np
 
-from features.binary_matrix import as_binary_matrix
-from features.signal_checks cimport CHECK_STEPS, count_steps, long_input_ends, long_input_starts
+from polyparse.features.binary_matrix import as_binary_matrix
+from polyparse.features.signal_checks cimport CHECK_STEPS, count_steps, long_input_ends, long_input_starts
 
 
 cdef class BinaryScorer:

@@ -21,10 +21,10 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from features.errors import InputError
-from features.output_files import check_output_path, output_stream
-from parser.cli.scripts import run_script, script_parser
-from parser.formats.gold_conll import (
+from polyparse.features.errors import InputError
+from polyparse.features.output_files import check_output_path, output_stream
+from polyparse.parser.cli.scripts import run_script, script_parser
+from polyparse.parser.formats.gold_conll import (
     LAYOUTS,
     PROPBANK_RELEASE,
     ConllSrlSentence,

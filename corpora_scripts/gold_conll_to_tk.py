@@ -29,13 +29,13 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from features.errors import InputError
-from features.output_files import check_output_path, output_stream
-from parser.cli.scripts import run_script, script_parser
-from parser.formats.gold_conll import LAYOUTS, PROPBANK_RELEASE
-from parser.srl.feature_vocab import FirstSeenVocab
-from parser.srl.instances import file_instances, tk_lines
-from parser.srl.statistics import BoundaryStatistics
+from polyparse.features.errors import InputError
+from polyparse.features.output_files import check_output_path, output_stream
+from polyparse.parser.cli.scripts import run_script, script_parser
+from polyparse.parser.formats.gold_conll import LAYOUTS, PROPBANK_RELEASE
+from polyparse.parser.srl.feature_vocab import FirstSeenVocab
+from polyparse.parser.srl.instances import file_instances, tk_lines
+from polyparse.parser.srl.statistics import BoundaryStatistics
 
 
 def subset_path(output: Path, size: int) -> Path:

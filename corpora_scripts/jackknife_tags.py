@@ -28,14 +28,14 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from features.errors import InputError
-from features.input_files import check_input_paths
-from features.output_files import check_output_apart, check_output_path, output_stream
-from parser.cli.scripts import run_script, script_parser
-from parser.formats.conll import FEATS, Sentence, read_conll
+from polyparse.features.errors import InputError
+from polyparse.features.input_files import check_input_paths
+from polyparse.features.output_files import check_output_apart, check_output_path, output_stream
+from polyparse.parser.cli.scripts import run_script, script_parser
+from polyparse.parser.formats.conll import FEATS, Sentence, read_conll
 
 if TYPE_CHECKING:
-    from parser.tagging.config import TaggerConfig
+    from polyparse.parser.tagging.config import TaggerConfig
 
 MAX_FOLDS = 100
 
@@ -61,8 +61,8 @@ def jackknifed(sentences: Sequence[Sentence], folds: int, config: TaggerConfig,
                log: Callable[[str], None] = lambda message: None) -> list[Sentence]:
     """The sentences with the tags of taggers (TaggerConfig config) trained without their
     fold (fold_bounds: consecutive sentences)."""
-    from parser.tagging.conll_files import with_tags
-    from parser.tagging.tagger import Tagger
+    from polyparse.parser.tagging.conll_files import with_tags
+    from polyparse.parser.tagging.tagger import Tagger
 
     out: list[Sentence] = list(sentences)
     bounds = fold_bounds(len(sentences), folds)
@@ -110,13 +110,13 @@ def _jackknife(args: argparse.Namespace) -> None:
         raise InputError(f"--folds must be 2 to {MAX_FOLDS}, not {args.folds}")
     check_output_path(args.output)
     check_input_paths([args.train, args.like])
-    from parser.models.bundled import bundled_tagger
+    from polyparse.parser.models.bundled import bundled_tagger
 
     like = args.like or bundled_tagger()
     if like is None:
         raise InputError("no --like model given and this installation has no bundled tagger")
     check_output_apart(args.output, [args.train, like])
-    from parser.tagging.tagger import Tagger
+    from polyparse.parser.tagging.tagger import Tagger
 
     config = Tagger.load(like).config
     sentences = list(read_conll(args.train))
@@ -130,7 +130,7 @@ def _jackknife(args: argparse.Namespace) -> None:
                          f"{args.folds} folds")
     tagged = jackknifed(sentences, args.folds, config,
                         log=lambda message: print(message, file=sys.stderr))
-    from parser.tagging.conll_files import write_sentence
+    from polyparse.parser.tagging.conll_files import write_sentence
 
     with output_stream(args.output) as stream:
         for sentence in tagged:

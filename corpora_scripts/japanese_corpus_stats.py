@@ -27,9 +27,9 @@ from itertools import chain
 from pathlib import Path
 from typing import Protocol
 
-from parser.cli.main import run_guarded
-from parser.cli.scripts import script_parser
-from parser.formats.knp_documents import document_paths
+from polyparse.parser.cli.main import run_guarded
+from polyparse.parser.cli.scripts import script_parser
+from polyparse.parser.formats.knp_documents import document_paths
 
 PROBLEMS = ("self_loop", "no_root", "several_roots", "head_outside", "head_to_left")
 # KWDLC `w201106-0000060050-1`, the Wikipedia Annotated Corpus `wiki00010002-00-01`, the Kyoto
@@ -112,7 +112,7 @@ def format_table(stats: dict[str, object]) -> str:
 
 def read_sentences(paths: Sequence[Path]) -> Iterator[Sentence]:
     """The sentences of the KNP files at paths, in order, unvalidated."""
-    from parser.formats.knp import read_knp
+    from polyparse.parser.formats.knp import read_knp
 
     return chain.from_iterable(read_knp(path, validate=False) for path in paths)
 

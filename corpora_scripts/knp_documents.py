@@ -21,9 +21,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from features.output_files import check_output_path, output_stream
-from parser.cli.scripts import run_script, script_parser
-from parser.formats.knp_documents import document_paths
+from polyparse.features.output_files import check_output_path, output_stream
+from polyparse.parser.cli.scripts import run_script, script_parser
+from polyparse.parser.formats.knp_documents import document_paths
 
 COPY_CHUNK = 1 << 20
 

@@ -35,14 +35,14 @@ from dataclasses import asdict, dataclass
 from itertools import accumulate
 from pathlib import Path
 
-from features.errors import InputError
-from features.output_files import check_output_path, output_stream
-from parser.cli.scripts import run_script, script_parser
-from parser.formats.bunsetsu_sentence import BunsetsuSentence, malformed
-from parser.formats.cabocha import format_cabocha, read_cabocha_block
-from parser.formats.knp import read_knp
-from parser.formats.knp_documents import document_paths
-from parser.tokenize.mecab import DICTIONARIES, MeCabTagger, require_mecab
+from polyparse.features.errors import InputError
+from polyparse.features.output_files import check_output_path, output_stream
+from polyparse.parser.cli.scripts import run_script, script_parser
+from polyparse.parser.formats.bunsetsu_sentence import BunsetsuSentence, malformed
+from polyparse.parser.formats.cabocha import format_cabocha, read_cabocha_block
+from polyparse.parser.formats.knp import read_knp
+from polyparse.parser.formats.knp_documents import document_paths
+from polyparse.parser.tokenize.mecab import DICTIONARIES, MeCabTagger, require_mecab
 
 
 @dataclass

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import BinaryIO
 
-from features.errors import InputError
+from polyparse.features.errors import InputError
 
 STDIN = "-"
 STDIN_NAME = "<stdin>"

@@ -31,8 +31,8 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import IO
 
-from features.errors import InputError
-from features.worker_threads import QUIT_SIGNALS
+from polyparse.features.errors import InputError
+from polyparse.features.worker_threads import QUIT_SIGNALS
 
 STDOUT = "-"
 

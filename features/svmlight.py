@@ -29,9 +29,9 @@ from pathlib import Path
 
 import numpy as np
 
-from features.binary_matrix import BinaryMatrix, BinaryMatrixLike, as_binary_matrix
-from features.errors import InputError, InputWarning
-from features.output_files import output_stream
+from polyparse.features.binary_matrix import BinaryMatrix, BinaryMatrixLike, as_binary_matrix
+from polyparse.features.errors import InputError, InputWarning
+from polyparse.features.output_files import output_stream
 
 MAX_ID = np.iinfo(np.int32).max
 BOM = b"\xef\xbb\xbf"

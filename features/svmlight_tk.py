@@ -32,14 +32,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from features.binary_matrix import BinaryMatrix
-from features.bracket_scan import scan_svmlight_tk
-from features.errors import InputError
-from features.interning import StringInterner
-from features.output_files import output_stream
-from features.penn_brackets import TreeSyntaxError, parse_tree
-from features.svmlight import SvmlightFormatError, parse_line, parse_svmlight
-from features.trees import TreeForest
+from polyparse.features.binary_matrix import BinaryMatrix
+from polyparse.features.bracket_scan import scan_svmlight_tk
+from polyparse.features.errors import InputError
+from polyparse.features.interning import StringInterner
+from polyparse.features.output_files import output_stream
+from polyparse.features.penn_brackets import TreeSyntaxError, parse_tree
+from polyparse.features.svmlight import SvmlightFormatError, parse_line, parse_svmlight
+from polyparse.features.trees import TreeForest
 
 if TYPE_CHECKING:
     import nltk

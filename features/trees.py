@@ -31,9 +31,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from features.bracket_scan import tree_orders
-from features.interning import StringInterner
-from features.penn_brackets import TreeSyntaxError, parse_tree
+from polyparse.features.bracket_scan import tree_orders
+from polyparse.features.interning import StringInterner
+from polyparse.features.penn_brackets import TreeSyntaxError, parse_tree
 
 if TYPE_CHECKING:
     import nltk

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from features.key_index import KeyIndex
+from polyparse.features.key_index import KeyIndex
 
 
 class FeatureVocab:

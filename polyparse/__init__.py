@@ -50,25 +50,25 @@ from typing import TYPE_CHECKING, Any
 # Each public name -> the module that defines it. `import polyparse` loads none of them (nor
 # NumPy, nltk or scipy); a name's module is imported when the name is first used.
 _EXPORTS = {
-    "BACKENDS": "classifiers.backends",
-    "Classifier": "classifiers.backends",
-    "convert_classifier": "classifiers.backends",
-    "BinaryClassifier": "classifiers.binary_classifier",
-    "EVAL_MODES": "classifiers.evaluators.choices",
-    "TreeKernelModel": "classifiers.tree_kernels.tree_model",
-    "TreeKernelSpec": "classifiers.tree_kernels.settings",
-    "BinaryMatrix": "features.binary_matrix",
-    "InputError": "features.errors",
-    "InputWarning": "features.errors",
-    "read_svmlight": "features.svmlight",
-    "write_svmlight": "features.svmlight",
-    "TreeInstances": "features.svmlight_tk",
-    "read_svmlight_tk": "features.svmlight_tk",
-    "ConllFormatError": "parser.formats.conll",
-    "bundled_example": "parser.models.bundled",
-    "bundled_japanese_example": "parser.models.bundled",
-    "bundled_japanese_model": "parser.models.bundled",
-    "bundled_model": "parser.models.bundled",
+    "BACKENDS": "polyparse.classifiers.backends",
+    "Classifier": "polyparse.classifiers.backends",
+    "convert_classifier": "polyparse.classifiers.backends",
+    "BinaryClassifier": "polyparse.classifiers.binary_classifier",
+    "EVAL_MODES": "polyparse.classifiers.evaluators.choices",
+    "TreeKernelModel": "polyparse.classifiers.tree_kernels.tree_model",
+    "TreeKernelSpec": "polyparse.classifiers.tree_kernels.settings",
+    "BinaryMatrix": "polyparse.features.binary_matrix",
+    "InputError": "polyparse.features.errors",
+    "InputWarning": "polyparse.features.errors",
+    "read_svmlight": "polyparse.features.svmlight",
+    "write_svmlight": "polyparse.features.svmlight",
+    "TreeInstances": "polyparse.features.svmlight_tk",
+    "read_svmlight_tk": "polyparse.features.svmlight_tk",
+    "ConllFormatError": "polyparse.parser.formats.conll",
+    "bundled_example": "polyparse.parser.models.bundled",
+    "bundled_japanese_example": "polyparse.parser.models.bundled",
+    "bundled_japanese_model": "polyparse.parser.models.bundled",
+    "bundled_model": "polyparse.parser.models.bundled",
     "load_classifier": "polyparse.binary_classifiers",
     "render": "polyparse.pictures",
     "train_classifier": "polyparse.binary_classifiers",
@@ -139,30 +139,30 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from classifiers.backends import BACKENDS, Classifier, convert_classifier
-    from classifiers.binary_classifier import BinaryClassifier
-    from classifiers.evaluators.choices import EVAL_MODES
-    from classifiers.tree_kernels.settings import TreeKernelSpec
-    from classifiers.tree_kernels.tree_model import TreeKernelModel
-    from features.binary_matrix import BinaryMatrix
-    from features.errors import InputError, InputWarning
-    from features.svmlight import read_svmlight, write_svmlight
-    from features.svmlight_tk import TreeInstances, read_svmlight_tk
-    from parser.formats.conll import ConllFormatError
-    from parser.models.bundled import (
-        bundled_example,
-        bundled_japanese_example,
-        bundled_japanese_model,
-        bundled_model,
-    )
     from polyparse.binary_classifiers import load_classifier, train_classifier
+    from polyparse.classifiers.backends import BACKENDS, Classifier, convert_classifier
+    from polyparse.classifiers.binary_classifier import BinaryClassifier
+    from polyparse.classifiers.evaluators.choices import EVAL_MODES
+    from polyparse.classifiers.tree_kernels.settings import TreeKernelSpec
+    from polyparse.classifiers.tree_kernels.tree_model import TreeKernelModel
     from polyparse.dependency import Parser, evaluate, load_parser, train_parser
+    from polyparse.features.binary_matrix import BinaryMatrix
+    from polyparse.features.errors import InputError, InputWarning
+    from polyparse.features.svmlight import read_svmlight, write_svmlight
+    from polyparse.features.svmlight_tk import TreeInstances, read_svmlight_tk
     from polyparse.japanese import (
         JapaneseParser,
         evaluate_japanese,
         knp_documents,
         load_japanese_parser,
         train_japanese_parser,
+    )
+    from polyparse.parser.formats.conll import ConllFormatError
+    from polyparse.parser.models.bundled import (
+        bundled_example,
+        bundled_japanese_example,
+        bundled_japanese_model,
+        bundled_model,
     )
     from polyparse.pictures import render
     from polyparse.scale_out import parse_files

@@ -10,9 +10,9 @@ from typing import Any
 
 import numpy as np
 
-from classifiers.backends import Classifier, new_classifier
-from classifiers.backends import load_classifier as read_classifier
-from features.binary_matrix import BinaryMatrix
+from polyparse.classifiers.backends import Classifier, new_classifier
+from polyparse.classifiers.backends import load_classifier as read_classifier
+from polyparse.features.binary_matrix import BinaryMatrix
 
 
 def train_classifier(X: BinaryMatrix, y: np.ndarray, classifier: str = "poly2-linear",

@@ -16,15 +16,15 @@ from typing import Any
 
 import conllu
 
-from features.errors import InputWarning
-from features.input_files import check_input_path, same_file
-from parser.dependency.beam_config import BeamConfig
-from parser.dependency.config import ParserConfig
-from parser.dependency.dependency_model import DependencyModel
-from parser.dependency.evaluate import evaluate as attachment_scores
-from parser.dependency.training_config import training_config
-from parser.formats.conll import ConllFormatError, Sentence, read_conll
-from parser.formats.tokens import (
+from polyparse.features.errors import InputWarning
+from polyparse.features.input_files import check_input_path, same_file
+from polyparse.parser.dependency.beam_config import BeamConfig
+from polyparse.parser.dependency.config import ParserConfig
+from polyparse.parser.dependency.dependency_model import DependencyModel
+from polyparse.parser.dependency.evaluate import evaluate as attachment_scores
+from polyparse.parser.dependency.training_config import training_config
+from polyparse.parser.formats.conll import ConllFormatError, Sentence, read_conll
+from polyparse.parser.formats.tokens import (
     TaggedWord,
     sentences_from_tagged,
     sentences_from_text,
@@ -32,7 +32,7 @@ from parser.formats.tokens import (
     to_text,
     to_tokenlists,
 )
-from parser.pipeline.dependency_service import (
+from polyparse.parser.pipeline.dependency_service import (
     OpenedParser,
     ParserFiles,
     open_parser,
@@ -89,7 +89,7 @@ class Parser(OpenedParser):
                             f"{type(sentences).__name__}")
         if isinstance(sentences, conllu.TokenList):
             return self.parse([sentences])[0]
-        from parser.views.notebook import pictured
+        from polyparse.parser.views.notebook import pictured
 
         items = list(sentences)
         if not items:
@@ -110,8 +110,8 @@ class Parser(OpenedParser):
         warns that the words are untagged) and parsed, as TokenLists."""
         import io
 
-        from parser.pipeline.word_stages import TextReader
-        from parser.views.notebook import pictured
+        from polyparse.parser.pipeline.word_stages import TextReader
+        from polyparse.parser.views.notebook import pictured
         from polyparse.tokenization import loaded_tokenizer
 
         if not isinstance(text, str):
@@ -209,7 +209,7 @@ def train_parser(train: Path | Iterable[conllu.TokenList],
     out (None) take the parser's defaults. ValueError for a setting the parser does not take
     or an invalid value, before any data is read.
     """
-    from parser.dependency.training import train_dependency_model
+    from polyparse.parser.dependency.training import train_dependency_model
 
     config = training_config(classifier, feature_set=features, tag_column=tag_column,
                              split_column=split_column, split_threshold=split_threshold,

@@ -15,23 +15,28 @@ from collections.abc import Iterable
 from pathlib import Path as FilePath
 from typing import Any
 
-from features.errors import InputWarning
-from parser.bunsetsu.bunsetsu_files import (
+from polyparse.features.errors import InputWarning
+from polyparse.parser.bunsetsu.bunsetsu_files import (
     file_scores,
     parsed_scores,
     training_sentences,
 )
-from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
-from parser.bunsetsu.config import (
+from polyparse.parser.bunsetsu.bunsetsu_parser import BunsetsuParser
+from polyparse.parser.bunsetsu.config import (
     TRAINING_THREADS,
     BunsetsuConfig,
     chunker_options,
     classifier_options,
 )
-from parser.formats.bunsetsu import BUNSETSU_FORMATS, INPUT_FORMATS, OUTPUT_FORMAT, read_bunsetsu
-from parser.formats.bunsetsu_sentence import BunsetsuSentence
-from parser.formats.knp_documents import document_paths
-from parser.pipeline.bunsetsu_service import OpenedJapaneseParser, japanese_model_file
+from polyparse.parser.formats.bunsetsu import (
+    BUNSETSU_FORMATS,
+    INPUT_FORMATS,
+    OUTPUT_FORMAT,
+    read_bunsetsu,
+)
+from polyparse.parser.formats.bunsetsu_sentence import BunsetsuSentence
+from polyparse.parser.formats.knp_documents import document_paths
+from polyparse.parser.pipeline.bunsetsu_service import OpenedJapaneseParser, japanese_model_file
 
 Path = str | os.PathLike
 

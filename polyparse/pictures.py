@@ -8,7 +8,7 @@ from typing import Any
 
 import conllu
 
-from parser.formats.tokens import sentences_from_text, sentences_from_tokenlists
+from polyparse.parser.formats.tokens import sentences_from_text, sentences_from_tokenlists
 
 __all__ = ["RENDER_FORMATS", "render"]
 
@@ -19,10 +19,10 @@ _TREE_CHECKS = {"require_tree": True, "single_root": False}
 def _trees(sentences: Any, input_format: str) -> list[Any]:
     import io
 
-    from parser.views.sentence_tree import bunsetsu_tree, conll_tree
+    from polyparse.parser.views.sentence_tree import bunsetsu_tree, conll_tree
 
     if input_format in ("knp", "cabocha"):
-        from parser.formats.bunsetsu import read_bunsetsu
+        from polyparse.parser.formats.bunsetsu import read_bunsetsu
 
         if not isinstance(sentences, str):
             raise TypeError(f"input_format {input_format!r} takes the file's text (a str), not "
@@ -56,18 +56,18 @@ def render(sentences: Any, format: str = "svg", input_format: str = "conllu",
     trees = _trees(sentences, input_format)
     if format == "text":
         if input_format == "conllu":
-            from parser.views.text_tree import text_tree as draw
+            from polyparse.parser.views.text_tree import text_tree as draw
         else:
-            from parser.views.cabocha_tree import cabocha_tree as draw
+            from polyparse.parser.views.cabocha_tree import cabocha_tree as draw
         separator = "\n" if input_format == "conllu" else ""
         return separator.join(draw(tree, color=color) for tree in trees)
     if format == "svg":
         if len(trees) != 1:
             raise ValueError(f"an SVG picture is one sentence; got {len(trees)} (draw several "
                              "with format='html')")
-        from parser.views.svg_tree import tree_svg
+        from polyparse.parser.views.svg_tree import tree_svg
 
         return tree_svg(trees[0])
-    from parser.views.html_page import trees_page
+    from polyparse.parser.views.html_page import trees_page
 
     return trees_page(list(enumerate(trees, 1)), "polyparse")

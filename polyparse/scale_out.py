@@ -6,10 +6,10 @@ import os
 from collections.abc import Iterable
 from typing import Any
 
-from parser.scale_out.parse_files import parse_files_into
-from parser.scale_out.shards import SHARD_BYTES
 from polyparse.dependency import Parser, load_parser
 from polyparse.japanese import JapaneseParser
+from polyparse.parser.scale_out.parse_files import parse_files_into
+from polyparse.parser.scale_out.shards import SHARD_BYTES
 
 Path = str | os.PathLike
 

@@ -6,8 +6,8 @@ import os
 
 import conllu
 
-from parser.tokenize.model import TokenizerModel, load_tokenizer
-from parser.tokenize.reading import read_raw
+from polyparse.parser.tokenize.model import TokenizerModel, load_tokenizer
+from polyparse.parser.tokenize.reading import read_raw
 
 __all__ = ["load_tokenizer", "tokenize"]
 

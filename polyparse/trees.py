@@ -11,12 +11,12 @@ from typing import Any
 
 import numpy as np
 
-from classifiers.tree_kernels.tree_learners import train_tree_model
-from classifiers.tree_kernels.tree_model import TreeKernelModel, TreeKernelSpec
-from features.svmlight_tk import TreeInstances
-from parser.formats.gold_conll import read_gold_conll
-from parser.srl.boundary_model import DEFAULT_EPOCHS, BoundaryModel
-from parser.srl.evaluate import file_scores
+from polyparse.classifiers.tree_kernels.tree_learners import train_tree_model
+from polyparse.classifiers.tree_kernels.tree_model import TreeKernelModel, TreeKernelSpec
+from polyparse.features.svmlight_tk import TreeInstances
+from polyparse.parser.formats.gold_conll import read_gold_conll
+from polyparse.parser.srl.boundary_model import DEFAULT_EPOCHS, BoundaryModel
+from polyparse.parser.srl.evaluate import file_scores
 
 
 def train_tree_classifier(data: TreeInstances, learner: str = "voted-perceptron",

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from classifiers.model_file import ModelFileError
+from polyparse.classifiers.model_file import ModelFileError
 
 
 def changed_pickle(pickled: bytes, payload: bytes, at: int) -> bytes:

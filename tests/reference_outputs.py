@@ -162,7 +162,7 @@ def cases(folder: Path, corpora: Path | None, root: Path) -> dict[str, Callable[
 
         def raw_text() -> Path:
             if not text.exists():
-                from parser.tokenize.treebank_text import raw_text as text_of
+                from polyparse.parser.tokenize.treebank_text import raw_text as text_of
 
                 text.write_text(text_of(ewt_test), encoding="utf-8")
             return text

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from parser.cli.main import build_parser
+from polyparse.parser.cli.main import build_parser
 from tests.doc_blocks import ROOT, assert_shown, blocks, read_doc, run_commands, run_python
 
 CLI = read_doc("docs/cli.md")
@@ -200,7 +200,7 @@ def first_sentences(source: Path, target: Path, n: int) -> None:
 def test_text_parser_recipe_jackknifes_trains_parses_and_scores(tmp_path: Path,
                                                                 corpora: Path) -> None:
     # The recipe on the first sentences of EWT (the benchmark runs it on all of them).
-    from parser.tokenize.treebank_text import raw_text
+    from polyparse.parser.tokenize.treebank_text import raw_text
 
     small = tmp_path / "corpora" / "en_ewt"
     small.mkdir(parents=True)

@@ -24,23 +24,23 @@ from typing import Any
 
 import numpy as np
 
-from classifiers.binary_classifier import BinaryClassifier, one_vs_rest_outputs
-from classifiers.evaluators.choices import (
+from polyparse.classifiers.binary_classifier import BinaryClassifier, one_vs_rest_outputs
+from polyparse.classifiers.evaluators.choices import (
     CONVERSIONS,
     DEFAULT_RARE_THRESHOLD,
     EVALUATORS,
     check_conversion,
 )
-from classifiers.evaluators.kernel_expansion import KernelExpansion
-from classifiers.evaluators.one_vs_one_expansion import (
+from polyparse.classifiers.evaluators.kernel_expansion import KernelExpansion
+from polyparse.classifiers.evaluators.one_vs_one_expansion import (
     OneVsOneExpansion,
     one_vs_one_vote,
 )
-from classifiers.evaluators.pke import PKEScorer
-from classifiers.evaluators.pki import PKIScorer
-from classifiers.evaluators.split_svm import SplitSVMScorer
-from classifiers.model_file import inconsistent
-from classifiers.scorer import BinaryScorer
+from polyparse.classifiers.evaluators.pke import PKEScorer
+from polyparse.classifiers.evaluators.pki import PKIScorer
+from polyparse.classifiers.evaluators.split_svm import SplitSVMScorer
+from polyparse.classifiers.model_file import inconsistent
+from polyparse.classifiers.scorer import BinaryScorer
 
 SCORERS: dict[str, Any] = {"split": SplitSVMScorer, "pki": PKIScorer, "pke": PKEScorer}
 # How decision values become labels: libsvm's vote over one value per pair of classes, or the
@@ -145,7 +145,7 @@ class KernelEvaluatorModel(BinaryClassifier):
                 f"the model knows one class ({expansion.labels[0].item()!r}) and has no "
                 "decision function to convert"
             )
-        from classifiers.evaluators.modes import build_evaluator
+        from polyparse.classifiers.evaluators.modes import build_evaluator
 
         scorer = build_evaluator(expansion.as_kernel_expansion(), evaluator, rare_threshold)
         return cls(evaluator, scorer, expansion.labels, expansion.n_support, expansion.degree,
@@ -167,7 +167,7 @@ class KernelEvaluatorModel(BinaryClassifier):
         if labels.size < 2:
             raise ValueError(f"the model knows one class ({labels[0].item()!r}) and has no "
                              "decision function to convert")
-        from classifiers.evaluators.modes import build_evaluator
+        from polyparse.classifiers.evaluators.modes import build_evaluator
 
         scorer = build_evaluator(expansion, evaluator, rare_threshold)
         return cls(evaluator, scorer, labels, [expansion.n_support_vectors], expansion.degree,
@@ -188,7 +188,7 @@ class KernelEvaluatorModel(BinaryClassifier):
         """The same model kept as another evaluator, built from the support vectors a pki
         model keeps (ValueError for the split and PKE forms, which do not)."""
         check_conversion(evaluator, self.degree)
-        from classifiers.evaluators.modes import build_evaluator
+        from polyparse.classifiers.evaluators.modes import build_evaluator
 
         scorer = build_evaluator(self.kernel_expansion(), evaluator, rare_threshold)
         return type(self)(evaluator, scorer, self.classes_, self.n_support, self.degree,

@@ -20,8 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from classifiers.model_file import inconsistent, require_arrays
-from features.binary_matrix import BinaryMatrix, BinaryMatrixLike, as_binary_matrix
+from polyparse.classifiers.model_file import inconsistent, require_arrays
+from polyparse.features.binary_matrix import BinaryMatrix, BinaryMatrixLike, as_binary_matrix
 
 # Bound on the (row, support vector) pairs that naive_decision_function gathers at once.
 _GATHER_BUDGET = 1 << 23

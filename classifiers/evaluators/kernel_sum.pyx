@@ -13,9 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from classifiers.evaluators.kernel_sum cimport powi, shared_count
-from classifiers.evaluators.scorer_arrays import part_bytes
-from classifiers.scorer cimport BinaryScorer
+from polyparse.classifiers.evaluators.kernel_sum cimport powi, shared_count
+from polyparse.classifiers.evaluators.scorer_arrays import part_bytes
+from polyparse.classifiers.scorer cimport BinaryScorer
 
 
 def kernel_table(int max_count, int degree, double gamma, double coef0):

@@ -18,17 +18,21 @@ from typing import Any
 
 import numpy as np
 
-from classifiers.evaluators.choices import DEFAULT_EVAL_MODE, DEFAULT_RARE_THRESHOLD, EVAL_MODES
-from classifiers.evaluators.kernel_expansion import KernelExpansion
-from classifiers.evaluators.kernel_sum import KernelSumScorer
-from classifiers.evaluators.one_vs_one_expansion import OneVsOneExpansion, class_expansion
-from classifiers.evaluators.one_vs_one_scorer import OneVsOneScorer
-from classifiers.evaluators.one_vs_one_split import OneVsOneSplitScorer
-from classifiers.evaluators.one_vs_one_sum import OneVsOneSumScorer
-from classifiers.evaluators.pke import PKEScorer
-from classifiers.evaluators.pki import PKIScorer
-from classifiers.evaluators.split_svm import SplitSVMScorer
-from classifiers.scorer import BinaryScorer
+from polyparse.classifiers.evaluators.choices import (
+    DEFAULT_EVAL_MODE,
+    DEFAULT_RARE_THRESHOLD,
+    EVAL_MODES,
+)
+from polyparse.classifiers.evaluators.kernel_expansion import KernelExpansion
+from polyparse.classifiers.evaluators.kernel_sum import KernelSumScorer
+from polyparse.classifiers.evaluators.one_vs_one_expansion import OneVsOneExpansion, class_expansion
+from polyparse.classifiers.evaluators.one_vs_one_scorer import OneVsOneScorer
+from polyparse.classifiers.evaluators.one_vs_one_split import OneVsOneSplitScorer
+from polyparse.classifiers.evaluators.one_vs_one_sum import OneVsOneSumScorer
+from polyparse.classifiers.evaluators.pke import PKEScorer
+from polyparse.classifiers.evaluators.pki import PKIScorer
+from polyparse.classifiers.evaluators.split_svm import SplitSVMScorer
+from polyparse.classifiers.scorer import BinaryScorer
 
 # One-vs-one models with at least this many classes are evaluated class by class.
 PER_CLASS_MIN_CLASSES = 12

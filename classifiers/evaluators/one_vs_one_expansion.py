@@ -21,9 +21,12 @@ from typing import Any
 
 import numpy as np
 
-from classifiers.evaluators.kernel_expansion import KernelExpansion, SupportVectorExpansion
-from classifiers.model_file import inconsistent
-from features.binary_matrix import BinaryMatrix
+from polyparse.classifiers.evaluators.kernel_expansion import (
+    KernelExpansion,
+    SupportVectorExpansion,
+)
+from polyparse.classifiers.model_file import inconsistent
+from polyparse.features.binary_matrix import BinaryMatrix
 
 
 @dataclass(eq=False)

@@ -1,7 +1,7 @@
 # One-vs-one kernel SVMs as the parser sees them: pair values and libsvm's vote.
 from libc.stdint cimport int32_t
 
-from classifiers.scorer cimport BinaryScorer
+from polyparse.classifiers.scorer cimport BinaryScorer
 
 
 cdef class OneVsOneVoter(BinaryScorer):

@@ -17,9 +17,9 @@ from libc.stdlib cimport free, malloc
 
 import numpy as np
 
-from classifiers.scorer cimport BinaryScorer, no_scores
-from features.binary_matrix import as_binary_matrix
-from features.signal_checks cimport CHECK_STEPS, count_steps
+from polyparse.classifiers.scorer cimport BinaryScorer, no_scores
+from polyparse.features.binary_matrix import as_binary_matrix
+from polyparse.features.signal_checks cimport CHECK_STEPS, count_steps
 
 
 cdef class OneVsOneVoter(BinaryScorer):

@@ -46,18 +46,18 @@ from typing import Any
 
 import numpy as np
 
-from classifiers.evaluators.pke cimport KEY_BITS, conjunction_count, extend_key, sort_ranks
-from classifiers.evaluators.pke import build_store, key_ranks, key_sizes
-from classifiers.evaluators.pki cimport ScratchPool
-from classifiers.evaluators.one_vs_one_scorer cimport OneVsOneVoter
-from classifiers.evaluators.one_vs_one_expansion import class_expansion
-from classifiers.evaluators.scorer_arrays import part_bytes
-from classifiers.evaluators.split_svm cimport (RareIndex, RareScratch, point_rare_index,
+from polyparse.classifiers.evaluators.pke cimport KEY_BITS, conjunction_count, extend_key, sort_ranks
+from polyparse.classifiers.evaluators.pke import build_store, key_ranks, key_sizes
+from polyparse.classifiers.evaluators.pki cimport ScratchPool
+from polyparse.classifiers.evaluators.one_vs_one_scorer cimport OneVsOneVoter
+from polyparse.classifiers.evaluators.one_vs_one_expansion import class_expansion
+from polyparse.classifiers.evaluators.scorer_arrays import part_bytes
+from polyparse.classifiers.evaluators.split_svm cimport (RareIndex, RareScratch, point_rare_index,
                                                rare_scratch, rare_scratch_bytes, split_features)
-from classifiers.evaluators.choices import minimum_common_count
-from classifiers.evaluators.split_svm import feature_index, split_index
-from classifiers.scorer cimport no_scores
-from features.key_index cimport KeyIndex
+from polyparse.classifiers.evaluators.choices import minimum_common_count
+from polyparse.classifiers.evaluators.split_svm import feature_index, split_index
+from polyparse.classifiers.scorer cimport no_scores
+from polyparse.features.key_index cimport KeyIndex
 
 cdef extern from *:
     void prefetch "__builtin_prefetch"(const void* address) noexcept nogil

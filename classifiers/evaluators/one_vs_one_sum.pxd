@@ -1,7 +1,7 @@
 # Compiled naive decision function of a one-vs-one polynomial-kernel SVM (libsvm's layout).
 from libc.stdint cimport int32_t, int64_t
 
-from classifiers.scorer cimport BinaryScorer
+from polyparse.classifiers.scorer cimport BinaryScorer
 
 
 cdef class OneVsOneSumScorer(BinaryScorer):

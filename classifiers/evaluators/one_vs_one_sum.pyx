@@ -22,11 +22,11 @@ from libc.stdlib cimport free, malloc
 
 import numpy as np
 
-from classifiers.evaluators.kernel_sum import kernel_table
-from classifiers.evaluators.kernel_sum cimport shared_count
-from classifiers.scorer cimport BinaryScorer
-from features.binary_matrix import as_binary_matrix
-from features.signal_checks cimport CHECK_STEPS, count_steps, long_input_ends, long_input_starts
+from polyparse.classifiers.evaluators.kernel_sum import kernel_table
+from polyparse.classifiers.evaluators.kernel_sum cimport shared_count
+from polyparse.classifiers.scorer cimport BinaryScorer
+from polyparse.features.binary_matrix import as_binary_matrix
+from polyparse.features.signal_checks cimport CHECK_STEPS, count_steps, long_input_ends, long_input_starts
 
 cdef enum:
     STACK_SUPPORT_VECTORS = 512

@@ -1,8 +1,8 @@
 # Polynomial kernel expansion (PKE): weights of feature conjunctions of size <= 3.
 from libc.stdint cimport int32_t, int64_t, uint64_t
 
-from classifiers.scorer cimport BinaryScorer
-from features.key_index cimport KeyIndex, KeySlots, slots_get
+from polyparse.classifiers.scorer cimport BinaryScorer
+from polyparse.features.key_index cimport KeyIndex, KeySlots, slots_get
 
 # Conjunctions are sets of feature ranks (0 = the feature held by most support vectors). Hashed
 # keys pack the sorted ranks into 21-bit fields, each holding rank + 1 so that a zero field means

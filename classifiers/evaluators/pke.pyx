@@ -38,17 +38,17 @@ from typing import Any
 
 import numpy as np
 
-from classifiers.model_file import require_arrays
-from classifiers.evaluators.scorer_arrays import (
+from polyparse.classifiers.model_file import require_arrays
+from polyparse.classifiers.evaluators.scorer_arrays import (
     arrays_checked,
     header_values,
     part_bytes,
     read_sparsely,
     stored_sparsely,
 )
-from classifiers.scorer cimport BinaryScorer, no_scores
-from features.key_index cimport KeyIndex
-from features.signal_checks cimport CHECK_STEPS, count_steps
+from polyparse.classifiers.scorer cimport BinaryScorer, no_scores
+from polyparse.features.key_index cimport KeyIndex
+from polyparse.features.signal_checks cimport CHECK_STEPS, count_steps
 
 cdef enum:
     STACK_FEATURES = 256

@@ -1,8 +1,8 @@
 # Polynomial kernel inverted index (PKI) and the per-call scratch buffers it shares with split-svm.
 from libc.stdint cimport int32_t, int64_t
 
-from classifiers.scorer cimport BinaryScorer
-from features.key_index cimport KeyIndex
+from polyparse.classifiers.scorer cimport BinaryScorer
+from polyparse.features.key_index cimport KeyIndex
 
 
 cdef inline int32_t count_postings(const int32_t* postings, int64_t n_postings, int32_t* counts,

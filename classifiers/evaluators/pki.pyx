@@ -23,10 +23,10 @@ from typing import Any
 
 import numpy as np
 
-from classifiers.model_file import require_arrays
-from classifiers.evaluators.scorer_arrays import arrays_checked, header_values, part_bytes
-from classifiers.scorer cimport BinaryScorer, no_scores
-from features.key_index cimport KeyIndex
+from polyparse.classifiers.model_file import require_arrays
+from polyparse.classifiers.evaluators.scorer_arrays import arrays_checked, header_values, part_bytes
+from polyparse.classifiers.scorer cimport BinaryScorer, no_scores
+from polyparse.features.key_index cimport KeyIndex
 
 cdef extern from *:
     """
@@ -211,8 +211,8 @@ cdef class PKIScorer(BinaryScorer):
         """The KernelExpansion this index was built from: the support vectors are the index
         read by support vector (features ascending), the intercepts the constants less the
         kernel of no shared feature (equal to the original ones up to rounding)."""
-        from classifiers.evaluators.kernel_expansion import KernelExpansion
-        from features.binary_matrix import BinaryMatrix
+        from polyparse.classifiers.evaluators.kernel_expansion import KernelExpansion
+        from polyparse.features.binary_matrix import BinaryMatrix
 
         ptr = self.arrays["postings_ptr"]
         postings = self.arrays["postings"]

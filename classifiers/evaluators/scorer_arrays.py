@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from classifiers.model_file import ModelFileError
+from polyparse.classifiers.model_file import ModelFileError
 
 
 def header_values(

@@ -1,10 +1,10 @@
 # split-svm: exact kernel sum as a common-feature expansion plus rare-feature corrections.
 from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint64_t
 
-from classifiers.evaluators.pke cimport ConjunctionStore
-from classifiers.evaluators.pki cimport ScratchPool, count_postings
-from classifiers.scorer cimport BinaryScorer
-from features.key_index cimport KeyIndex, KeySlots, slots_get
+from polyparse.classifiers.evaluators.pke cimport ConjunctionStore
+from polyparse.classifiers.evaluators.pki cimport ScratchPool, count_postings
+from polyparse.classifiers.scorer cimport BinaryScorer
+from polyparse.features.key_index cimport KeyIndex, KeySlots, slots_get
 
 
 cdef struct RareIndex:

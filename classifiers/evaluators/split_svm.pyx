@@ -39,23 +39,23 @@ from typing import Any
 
 import numpy as np
 
-from classifiers.evaluators.choices import AUTO, DEFAULT_RARE_THRESHOLD, minimum_common_count
-from classifiers.model_file import require_arrays
-from classifiers.evaluators.scorer_arrays import (
+from polyparse.classifiers.evaluators.choices import AUTO, DEFAULT_RARE_THRESHOLD, minimum_common_count
+from polyparse.classifiers.model_file import require_arrays
+from polyparse.classifiers.evaluators.scorer_arrays import (
     arrays_checked,
     header_values,
     narrow_ranks,
     part_bytes,
 )
-from classifiers.evaluators.pke cimport ConjunctionStore
-from classifiers.evaluators.pke import (
+from polyparse.classifiers.evaluators.pke cimport ConjunctionStore
+from polyparse.classifiers.evaluators.pke import (
     DEFAULT_MAX_DENSE_BYTES,
     build_store,
     dense_rank_count,
 )
-from classifiers.evaluators.pki cimport ScratchPool
-from classifiers.scorer cimport BinaryScorer, no_scores
-from features.key_index cimport KeyIndex
+from polyparse.classifiers.evaluators.pki cimport ScratchPool
+from polyparse.classifiers.scorer cimport BinaryScorer, no_scores
+from polyparse.features.key_index cimport KeyIndex
 
 cdef enum:
     STACK_FEATURES = 256

@@ -31,10 +31,10 @@ from pathlib import Path
 
 import numpy as np
 
-from classifiers.evaluators.one_vs_one_expansion import OneVsOneExpansion
-from classifiers.model_file import ModelFileError
-from features.binary_matrix import BinaryMatrix
-from features.output_files import write_bytes
+from polyparse.classifiers.evaluators.one_vs_one_expansion import OneVsOneExpansion
+from polyparse.classifiers.model_file import ModelFileError
+from polyparse.features.binary_matrix import BinaryMatrix
+from polyparse.features.output_files import write_bytes
 
 MAGIC = b"svm_type"
 SVM_TYPES = ("c_svc", "nu_svc")

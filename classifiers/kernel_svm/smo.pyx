@@ -41,9 +41,9 @@ from libc.stdlib cimport calloc, free, malloc, realloc
 
 import numpy as np
 
-from classifiers.evaluators.kernel_sum import kernel_table
+from polyparse.classifiers.evaluators.kernel_sum import kernel_table
 
-from features.signal_checks cimport CHECK_STEPS, count_steps, long_input_ends, long_input_starts
+from polyparse.features.signal_checks cimport CHECK_STEPS, count_steps, long_input_ends, long_input_starts
 
 cdef double TAU = 1e-12
 

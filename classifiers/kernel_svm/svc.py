@@ -28,25 +28,25 @@ from typing import Any
 
 import numpy as np
 
-from classifiers.backend_settings import BALANCED, DEFAULTS
-from classifiers.binary_classifier import (
+from polyparse.classifiers.backend_settings import BALANCED, DEFAULTS
+from polyparse.classifiers.binary_classifier import (
     ExpansionClassifier,
     plain_label,
     training_inputs,
 )
-from classifiers.evaluators.modes import build_evaluator
-from classifiers.evaluators.one_vs_one_expansion import OneVsOneExpansion
-from classifiers.kernel_svm.libsvm_model import read_libsvm_model, write_libsvm_model
-from classifiers.kernel_svm.smo import solve_c_svc
-from classifiers.model_file import ModelFileError, inconsistent
-from classifiers.settings import (
+from polyparse.classifiers.evaluators.modes import build_evaluator
+from polyparse.classifiers.evaluators.one_vs_one_expansion import OneVsOneExpansion
+from polyparse.classifiers.kernel_svm.libsvm_model import read_libsvm_model, write_libsvm_model
+from polyparse.classifiers.kernel_svm.smo import solve_c_svc
+from polyparse.classifiers.model_file import ModelFileError, inconsistent
+from polyparse.classifiers.settings import (
     check_finite,
     check_integer,
     check_positive,
 )
-from features.binary_matrix import BinaryMatrixLike
-from features.errors import InputWarning
-from features.worker_threads import interruptible_pool
+from polyparse.features.binary_matrix import BinaryMatrixLike
+from polyparse.features.errors import InputWarning
+from polyparse.features.worker_threads import interruptible_pool
 
 BACKEND = "kernel-svm"
 _STATS = (

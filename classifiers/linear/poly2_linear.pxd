@@ -1,8 +1,8 @@
 # Compiled parts of the explicit degree-2 (and degree-1) linear backends: scorer and solver.
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 
-from classifiers.scorer cimport BinaryScorer
-from features.key_index cimport KeyIndex
+from polyparse.classifiers.scorer cimport BinaryScorer
+from polyparse.features.key_index cimport KeyIndex
 
 
 cdef inline uint64_t pair_key(int32_t r, int32_t s) noexcept nogil:

@@ -24,10 +24,10 @@ from libc.string cimport memset
 
 import numpy as np
 
-from classifiers.random_order cimport shuffle_from_front
-from classifiers.scorer cimport BinaryScorer, no_scores
-from features.key_index cimport KeyIndex
-from features.signal_checks cimport CHECK_STEPS, count_steps, long_input_ends, long_input_starts
+from polyparse.classifiers.random_order cimport shuffle_from_front
+from polyparse.classifiers.scorer cimport BinaryScorer, no_scores
+from polyparse.features.key_index cimport KeyIndex
+from polyparse.features.signal_checks cimport CHECK_STEPS, count_steps, long_input_ends, long_input_starts
 
 cdef enum:
     STACK_FEATURES = 256

@@ -1,7 +1,7 @@
 """`poly2-linear` and `linear` backends: a linear SVM on an explicit polynomial mapping.
 
-Poly2LinearSVM trains w on phi(x) of Chang et al. 2010 (see classifiers/linear/poly2_linear.pyx for the
-mapping and the solver), so w . phi(x) equals the kernel expansion sum_i y_i alpha_i
+Poly2LinearSVM trains w on phi(x) of Chang et al. 2010 (see classifiers/linear/poly2_linear.pyx
+for the mapping and the solver), so w . phi(x) equals the kernel expansion sum_i y_i alpha_i
 (gamma x_i.x + coef0)^degree of the same dual solution (pairs unseen in training carry no weight
 in either; min_pair_count > 1 trains on the reduced pair set). LinearSVM is the degree-1 case,
 phi(x) = [sqrt(coef0), sqrt(gamma) x_i]; its defaults (gamma = coef0 = 1) are liblinear's `-B 1`.
@@ -27,28 +27,28 @@ from typing import Any
 
 import numpy as np
 
-from classifiers.backend_settings import DEFAULTS
-from classifiers.binary_classifier import (
+from polyparse.classifiers.backend_settings import DEFAULTS
+from polyparse.classifiers.binary_classifier import (
     BinaryClassifier,
     one_vs_rest_outputs,
     training_inputs,
 )
-from classifiers.linear.poly2_linear import (
+from polyparse.classifiers.linear.poly2_linear import (
     Poly2LinearScorer,
     expand_rows,
     remap_rows,
     solve_dual_cd,
 )
-from classifiers.model_file import ModelFileError, inconsistent, require_arrays
-from classifiers.settings import (
+from polyparse.classifiers.model_file import ModelFileError, inconsistent, require_arrays
+from polyparse.classifiers.settings import (
     check_choice,
     check_finite,
     check_integer,
     check_positive,
     check_seed,
 )
-from features.binary_matrix import BinaryMatrixLike
-from features.key_index import KeyIndex
+from polyparse.features.binary_matrix import BinaryMatrixLike
+from polyparse.features.key_index import KeyIndex
 
 # Outputs solved together in one shared pass over the rows: bounds the float64 training matrix
 # at (D, OUTPUT_BLOCK) while a row's weight lines still serve several outputs at once.

@@ -3,7 +3,7 @@
 # frequent features (ranks < n_common); dense for the ranks < n_dense, hashed above.
 from libc.stdint cimport int32_t, int64_t, uint64_t
 
-from features.key_index cimport KeyIndex
+from polyparse.features.key_index cimport KeyIndex
 
 
 cdef class ConjunctionTable:

@@ -20,8 +20,8 @@ from libc.string cimport memcpy, memset
 
 import numpy as np
 
-from classifiers.evaluators.pke cimport KEY_BITS, conjunction_count, extend_key
-from classifiers.evaluators.pke import DEFAULT_MAX_DENSE_BYTES, conjunction_coefficients, dense_rank_count
+from polyparse.classifiers.evaluators.pke cimport KEY_BITS, conjunction_count, extend_key
+from polyparse.classifiers.evaluators.pke import DEFAULT_MAX_DENSE_BYTES, conjunction_coefficients, dense_rank_count
 
 _FIELD = np.uint64((1 << KEY_BITS) - 1)
 

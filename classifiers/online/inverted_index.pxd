@@ -2,7 +2,7 @@
 # support vectors holding f, in order of joining (PKI, Kudo & Matsumoto 2003).
 from libc.stdint cimport int32_t, int64_t
 
-from classifiers.evaluators.pki cimport count_postings
+from polyparse.classifiers.evaluators.pki cimport count_postings
 
 
 cdef class InvertedIndex:

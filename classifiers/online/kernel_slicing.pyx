@@ -45,22 +45,22 @@ from libc.stdlib cimport calloc, free, malloc
 
 import numpy as np
 
-from classifiers.online.choices import STRATEGIES, VARIANTS
+from polyparse.classifiers.online.choices import STRATEGIES, VARIANTS
 
-from classifiers.online cimport slicing_data
-from classifiers.online.conjunction_table cimport ConjunctionTable
-from classifiers.online.inverted_index cimport InvertedIndex
-from classifiers.online.margin_kernel cimport KernelMargin
-from classifiers.online.margin_slice cimport SliceMargin
-from classifiers.online.margin_split cimport SplitMargin
-from classifiers.online.margin_strategy cimport MarginStrategy
-from classifiers.online.support_set cimport SupportSet
-from classifiers.random_order cimport shuffle_from_back
-from features.signal_checks cimport CHECK_STEPS, count_steps, long_input_ends, long_input_starts
+from polyparse.classifiers.online cimport slicing_data
+from polyparse.classifiers.online.conjunction_table cimport ConjunctionTable
+from polyparse.classifiers.online.inverted_index cimport InvertedIndex
+from polyparse.classifiers.online.margin_kernel cimport KernelMargin
+from polyparse.classifiers.online.margin_slice cimport SliceMargin
+from polyparse.classifiers.online.margin_split cimport SplitMargin
+from polyparse.classifiers.online.margin_strategy cimport MarginStrategy
+from polyparse.classifiers.online.support_set cimport SupportSet
+from polyparse.classifiers.random_order cimport shuffle_from_back
+from polyparse.features.signal_checks cimport CHECK_STEPS, count_steps, long_input_ends, long_input_starts
 
 # SlicingData and TERMINATION_TOLERANCE are part of this module's Python API.
-from classifiers.online.margin_slice import TERMINATION_TOLERANCE
-from classifiers.online.slicing_data import SlicingData
+from polyparse.classifiers.online.margin_slice import TERMINATION_TOLERANCE
+from polyparse.classifiers.online.slicing_data import SlicingData
 
 cdef enum:
     KERNEL = 0

@@ -1,7 +1,7 @@
 # kernel: the margin by PKI (Kudo & Matsumoto 2003) over the inverted index of every feature.
 from libc.stdint cimport int32_t
 
-from classifiers.online.margin_strategy cimport MarginStrategy
+from polyparse.classifiers.online.margin_strategy cimport MarginStrategy
 
 
 cdef class KernelMargin(MarginStrategy):

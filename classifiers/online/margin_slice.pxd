@@ -2,8 +2,8 @@
 # margins reused per prefix, brought up to date by Eq. 6, ended early by Eqs. 8-9.
 from libc.stdint cimport int32_t, int64_t, uint8_t
 
-from classifiers.online.conjunction_table cimport ConjunctionTable
-from classifiers.online.margin_strategy cimport MarginStrategy
+from polyparse.classifiers.online.conjunction_table cimport ConjunctionTable
+from polyparse.classifiers.online.margin_strategy cimport MarginStrategy
 
 
 cdef struct RankState:

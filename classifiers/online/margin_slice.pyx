@@ -32,7 +32,7 @@ from libc.stdlib cimport calloc, free, malloc
 
 from math import comb
 
-from classifiers.online.compiler_builtins cimport prefetch
+from polyparse.classifiers.online.compiler_builtins cimport prefetch
 
 # Early termination keeps this relative distance from the update threshold.
 TERMINATION_TOLERANCE = 1e-9

@@ -2,8 +2,8 @@
 # the rare features' part from the inverted index.
 from libc.stdint cimport int32_t, uint8_t, uint64_t
 
-from classifiers.online.conjunction_table cimport ConjunctionTable
-from classifiers.online.margin_strategy cimport MarginStrategy
+from polyparse.classifiers.online.conjunction_table cimport ConjunctionTable
+from polyparse.classifiers.online.margin_strategy cimport MarginStrategy
 
 
 cdef class SplitMargin(MarginStrategy):

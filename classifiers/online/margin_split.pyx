@@ -17,7 +17,7 @@ until the table's cap halves N.
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 
-from classifiers.online.compiler_builtins cimport popcount, prefetch
+from polyparse.classifiers.online.compiler_builtins cimport popcount, prefetch
 
 # The rare part counts |s_C & x_C| on bitsets of the common ranks when N is at most 64 x this
 # many words, by a scan of s's ranks otherwise.

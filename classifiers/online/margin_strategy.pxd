@@ -3,9 +3,9 @@
 # inverted index, and keeps its own structures up to date as the learner updates.
 from libc.stdint cimport int32_t
 
-from classifiers.online.inverted_index cimport InvertedIndex
-from classifiers.online.slicing_data cimport SlicingData
-from classifiers.online.support_set cimport SupportSet
+from polyparse.classifiers.online.inverted_index cimport InvertedIndex
+from polyparse.classifiers.online.slicing_data cimport SlicingData
+from polyparse.classifiers.online.support_set cimport SupportSet
 
 
 cdef class MarginStrategy:

@@ -26,23 +26,23 @@ from typing import Any
 
 import numpy as np
 
-from classifiers.backend_settings import DEFAULTS
-from classifiers.binary_classifier import (
+from polyparse.classifiers.backend_settings import DEFAULTS
+from polyparse.classifiers.binary_classifier import (
     ExpansionClassifier,
     one_vs_rest_outputs,
     training_inputs,
 )
-from classifiers.evaluators.kernel_expansion import KernelExpansion
-from classifiers.model_file import ModelFileError, inconsistent
-from classifiers.online.choices import STRATEGIES, VARIANTS
-from classifiers.scorer import BinaryScorer
-from classifiers.settings import (
+from polyparse.classifiers.evaluators.kernel_expansion import KernelExpansion
+from polyparse.classifiers.model_file import ModelFileError, inconsistent
+from polyparse.classifiers.online.choices import STRATEGIES, VARIANTS
+from polyparse.classifiers.scorer import BinaryScorer
+from polyparse.classifiers.settings import (
     check_choice,
     check_integer,
     check_positive,
     check_seed,
 )
-from features.binary_matrix import BinaryMatrix, BinaryMatrixLike
+from polyparse.features.binary_matrix import BinaryMatrix, BinaryMatrixLike
 
 BACKEND = "pa-slicing"
 DEGREES = (1, 2, 3)
@@ -144,7 +144,7 @@ class PASlicing(ExpansionClassifier[KernelExpansion]):
     def scorer(self) -> BinaryScorer | None:
         """The split-svm evaluator of expansion_ (built on first use; None before fit)."""
         if self._scorer is None and self.expansion_ is not None:
-            from classifiers.evaluators.modes import build_evaluator
+            from polyparse.classifiers.evaluators.modes import build_evaluator
 
             self._scorer = build_evaluator(self.expansion_, "split")
         return self._scorer
@@ -162,7 +162,7 @@ class PASlicing(ExpansionClassifier[KernelExpansion]):
             self._set_model(labels, KernelExpansion(empty, np.zeros((1, 0)), [1.0], 1.0, 1.0,
                                                     self.degree))
             return self
-        from classifiers.online.kernel_slicing import BinaryLearner, SlicingData
+        from polyparse.classifiers.online.kernel_slicing import BinaryLearner, SlicingData
 
         data = SlicingData(X)
         n_common = self.resolved_n_common(data.n_ranked)
@@ -188,7 +188,7 @@ class PASlicing(ExpansionClassifier[KernelExpansion]):
             return learner.coefficients(), stats
 
         if self.threads > 1 and n_outputs > 1:
-            from features.worker_threads import interruptible_pool
+            from polyparse.features.worker_threads import interruptible_pool
 
             with interruptible_pool(self.threads) as pool:
                 results = list(pool.map(train, range(n_outputs)))

@@ -8,7 +8,7 @@ from libc.stdint cimport int32_t, int64_t
 
 import numpy as np
 
-from classifiers.evaluators.pke cimport MAX_RANK, sort_ranks
+from polyparse.classifiers.evaluators.pke cimport MAX_RANK, sort_ranks
 
 cdef extern from *:
     """

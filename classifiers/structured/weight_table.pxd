@@ -3,7 +3,7 @@
 from libc.stdint cimport int32_t, int64_t, uint16_t, uint64_t
 from libcpp.vector cimport vector
 
-from features.key_index cimport KeyIndex
+from polyparse.features.key_index cimport KeyIndex
 
 
 cdef struct WeightEntry:

@@ -17,7 +17,7 @@ from libc.stdint cimport int32_t, int64_t, uint16_t, uint64_t
 
 import numpy as np
 
-from features.key_index cimport EMPTY_KEY, KeyIndex, KeySlots, mix64
+from polyparse.features.key_index cimport EMPTY_KEY, KeyIndex, KeySlots, mix64
 
 cdef extern from *:
     """

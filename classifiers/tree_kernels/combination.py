@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from features.binary_matrix import BinaryMatrixLike, as_binary_matrix
+from polyparse.features.binary_matrix import BinaryMatrixLike, as_binary_matrix
 
 
 def dot_products(X: BinaryMatrixLike, Z: BinaryMatrixLike) -> np.ndarray:

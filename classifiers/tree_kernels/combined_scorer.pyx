@@ -12,15 +12,15 @@ from libc.stdint cimport int32_t, int64_t
 
 import numpy as np
 
-from classifiers.tree_kernels.dag cimport (
+from polyparse.classifiers.tree_kernels.dag cimport (
     DagWorkspace,
     TreeDag,
     dag_workspace_free,
     dag_workspace_init,
 )
-from classifiers.tree_kernels.kernels cimport ForestView, forest_view
-from classifiers.tree_kernels.poly2_table cimport Poly2Table
-from features.signal_checks cimport CHECK_STEPS, count_steps, long_input_ends, long_input_starts
+from polyparse.classifiers.tree_kernels.kernels cimport ForestView, forest_view
+from polyparse.classifiers.tree_kernels.poly2_table cimport Poly2Table
+from polyparse.features.signal_checks cimport CHECK_STEPS, count_steps, long_input_ends, long_input_starts
 
 
 cdef class CombinedScorer:

@@ -6,7 +6,7 @@ from libc.stdint cimport int32_t, int64_t
 from libc.string cimport memset
 from libcpp.vector cimport vector
 
-from classifiers.tree_kernels.kernels cimport ForestView, KernelParams, Workspace
+from polyparse.classifiers.tree_kernels.kernels cimport ForestView, KernelParams, Workspace
 
 
 # Scratch memory one thread reuses across scores; start with dag_workspace_init, free with

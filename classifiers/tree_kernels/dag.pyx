@@ -22,9 +22,9 @@ from libcpp.vector cimport vector
 
 import numpy as np
 
-from classifiers.tree_kernels.kernels import tree_rows
+from polyparse.classifiers.tree_kernels.kernels import tree_rows
 
-from classifiers.tree_kernels.kernels cimport (
+from polyparse.classifiers.tree_kernels.kernels cimport (
     KIND_ET,
     KIND_PT,
     KIND_SST,
@@ -40,7 +40,7 @@ from classifiers.tree_kernels.kernels cimport (
     single_pair_kernel,
     workspace_free,
 )
-from features.signal_checks cimport CHECK_STEPS, count_steps
+from polyparse.features.signal_checks cimport CHECK_STEPS, count_steps
 
 
 cdef void dag_workspace_free(DagWorkspace* w) noexcept nogil:

@@ -42,9 +42,9 @@ from libc.stdlib cimport free
 
 import numpy as np
 
-from classifiers.tree_kernels.settings import KINDS as KIND_NAMES
+from polyparse.classifiers.tree_kernels.settings import KINDS as KIND_NAMES
 
-from features.signal_checks cimport CHECK_STEPS, count_steps
+from polyparse.features.signal_checks cimport CHECK_STEPS, count_steps
 
 # Name (classifiers/tree_kernels/settings.py, in its order) -> kind.
 KINDS = dict(zip(KIND_NAMES, (KIND_SST, KIND_ST, KIND_PT, KIND_ET)))

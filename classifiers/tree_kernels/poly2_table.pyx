@@ -24,7 +24,7 @@ from libcpp.utility cimport pair as cpp_pair
 
 import numpy as np
 
-from features.signal_checks cimport CHECK_STEPS, count_steps
+from polyparse.features.signal_checks cimport CHECK_STEPS, count_steps
 
 
 cdef class Poly2Table:

@@ -41,12 +41,12 @@ from cython.parallel cimport prange
 
 import numpy as np
 
-from classifiers.evaluators.kernel_sum import kernel_table
-from classifiers.kernel_svm.smo import inverted_index
-from classifiers.tree_kernels.kernels import self_kernels
+from polyparse.classifiers.evaluators.kernel_sum import kernel_table
+from polyparse.classifiers.kernel_svm.smo import inverted_index
+from polyparse.classifiers.tree_kernels.kernels import self_kernels
 
-from classifiers.kernel_svm.smo cimport ColumnSource
-from classifiers.tree_kernels.kernels cimport (
+from polyparse.classifiers.kernel_svm.smo cimport ColumnSource
+from polyparse.classifiers.tree_kernels.kernels cimport (
     KIND_SST,
     KIND_ST,
     ForestView,
@@ -58,7 +58,7 @@ from classifiers.tree_kernels.kernels cimport (
     pair_kernel,
     workspace_free,
 )
-from features.signal_checks cimport CHECK_STEPS, count_steps
+from polyparse.features.signal_checks cimport CHECK_STEPS, count_steps
 
 
 cdef int _compare_int32(const void* a, const void* b) noexcept nogil:

@@ -20,8 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from classifiers.tree_kernels.cutting_plane.cutting_plane_svm import CuttingPlaneSVM
-from classifiers.tree_kernels.settings import (
+from polyparse.classifiers.tree_kernels.cutting_plane.cutting_plane_svm import CuttingPlaneSVM
+from polyparse.classifiers.tree_kernels.settings import (
     DEFAULT_ALGORITHM,
     DEFAULT_EPOCHS,
     DEFAULT_EPSILON,
@@ -33,11 +33,11 @@ from classifiers.tree_kernels.settings import (
     PERCEPTRONS,
     TreeKernelSpec,
 )
-from classifiers.tree_kernels.tree_model import TreeKernelModel
-from classifiers.tree_kernels.tree_perceptron import TreePerceptron
-from classifiers.tree_kernels.tree_svm import TreeSVM
-from features.binary_matrix import BinaryMatrix, BinaryMatrixLike, optional_binary_matrix
-from features.trees import TreeForest
+from polyparse.classifiers.tree_kernels.tree_model import TreeKernelModel
+from polyparse.classifiers.tree_kernels.tree_perceptron import TreePerceptron
+from polyparse.classifiers.tree_kernels.tree_svm import TreeSVM
+from polyparse.features.binary_matrix import BinaryMatrix, BinaryMatrixLike, optional_binary_matrix
+from polyparse.features.trees import TreeForest
 
 
 def training_steps(learner: str, n_instances: int, epochs: int = DEFAULT_EPOCHS,

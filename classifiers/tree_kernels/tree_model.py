@@ -31,8 +31,8 @@ from typing import Any
 
 import numpy as np
 
-from classifiers.model_bytes import Buffer, ModelBytes, decode_model_bytes
-from classifiers.model_file import (
+from polyparse.classifiers.model_bytes import Buffer, ModelBytes, decode_model_bytes
+from polyparse.classifiers.model_file import (
     ModelFileError,
     arrays_strings,
     decode_model,
@@ -43,15 +43,15 @@ from classifiers.model_file import (
     string_arrays,
     write_model_file,
 )
-from classifiers.tree_kernels.combined_scorer import CombinedScorer
-from classifiers.tree_kernels.dag import TreeDag
-from classifiers.tree_kernels.kernels import kernel_expansion, self_kernels
-from classifiers.tree_kernels.poly2_table import Poly2Table
-from classifiers.tree_kernels.settings import MODEL_FORMAT, TreeKernelSpec
-from features.binary_matrix import BinaryMatrix, BinaryMatrixLike, optional_binary_matrix
-from features.input_files import input_name
-from features.interning import StringInterner
-from features.trees import TreeForest
+from polyparse.classifiers.tree_kernels.combined_scorer import CombinedScorer
+from polyparse.classifiers.tree_kernels.dag import TreeDag
+from polyparse.classifiers.tree_kernels.kernels import kernel_expansion, self_kernels
+from polyparse.classifiers.tree_kernels.poly2_table import Poly2Table
+from polyparse.classifiers.tree_kernels.settings import MODEL_FORMAT, TreeKernelSpec
+from polyparse.features.binary_matrix import BinaryMatrix, BinaryMatrixLike, optional_binary_matrix
+from polyparse.features.input_files import input_name
+from polyparse.features.interning import StringInterner
+from polyparse.features.trees import TreeForest
 
 FORMAT = MODEL_FORMAT
 FORMAT_VERSION = 1

@@ -17,7 +17,8 @@ the per-mistake kernel values.
 
 Model stores with one interface: `plain` keeps the mistake trees as coefficients over the
 training forest (kernels.kernel_expansion), `dag` a TreeDag with one `add_tree` per mistake
-(scored by combined_scorer.CombinedScorer). They make the same mistakes in the same order up to floating-point rounding.
+(scored by combined_scorer.CombinedScorer). They make the same mistakes in the same order up to
+floating-point rounding.
 Forests scored after training must share the label and production interners of the training
 forest (read_svmlight_tk(path, train.forest.labels, train.forest.productions)).
 
@@ -56,14 +57,14 @@ from collections.abc import Callable
 
 import numpy as np
 
-from classifiers.tree_kernels.combined_scorer import CombinedScorer
-from classifiers.tree_kernels.dag import TreeDag
-from classifiers.tree_kernels.kernels import gram_matrix, kernel_expansion, self_kernels
-from classifiers.tree_kernels.poly2_table import Poly2Table
-from classifiers.tree_kernels.tree_model import TreeKernelModel, TreeKernelSpec
-from classifiers.tree_kernels.voted_dag import VotedDag
-from features.binary_matrix import BinaryMatrix, BinaryMatrixLike, optional_binary_matrix
-from features.trees import TreeForest
+from polyparse.classifiers.tree_kernels.combined_scorer import CombinedScorer
+from polyparse.classifiers.tree_kernels.dag import TreeDag
+from polyparse.classifiers.tree_kernels.kernels import gram_matrix, kernel_expansion, self_kernels
+from polyparse.classifiers.tree_kernels.poly2_table import Poly2Table
+from polyparse.classifiers.tree_kernels.tree_model import TreeKernelModel, TreeKernelSpec
+from polyparse.classifiers.tree_kernels.voted_dag import VotedDag
+from polyparse.features.binary_matrix import BinaryMatrix, BinaryMatrixLike, optional_binary_matrix
+from polyparse.features.trees import TreeForest
 
 STORES = ("plain", "dag")
 # fit reports its progress every this many instances.

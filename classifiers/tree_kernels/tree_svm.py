@@ -28,11 +28,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from classifiers.kernel_svm.smo import solve_c_svc_columns
-from classifiers.tree_kernels.tree_columns import TreeColumnSource, TreeKernelColumns
-from classifiers.tree_kernels.tree_model import TreeKernelSpec
-from features.binary_matrix import BinaryMatrix, BinaryMatrixLike, optional_binary_matrix
-from features.trees import TreeForest
+from polyparse.classifiers.kernel_svm.smo import solve_c_svc_columns
+from polyparse.classifiers.tree_kernels.tree_columns import TreeColumnSource, TreeKernelColumns
+from polyparse.classifiers.tree_kernels.tree_model import TreeKernelSpec
+from polyparse.features.binary_matrix import BinaryMatrix, BinaryMatrixLike, optional_binary_matrix
+from polyparse.features.trees import TreeForest
 
 
 @dataclass

@@ -32,12 +32,12 @@ from libcpp.vector cimport vector
 
 import numpy as np
 
-from parser.bunsetsu.config import ALGORITHMS
+from polyparse.parser.bunsetsu.config import ALGORITHMS
 
-from features.key_index cimport KeyIndex
-from features.signal_checks cimport CHECK_STEPS, count_steps, long_input_ends, long_input_starts
-from classifiers.scorer cimport BinaryScorer
-from parser.bunsetsu.bunsetsu_features cimport (
+from polyparse.features.key_index cimport KeyIndex
+from polyparse.features.signal_checks cimport CHECK_STEPS, count_steps, long_input_ends, long_input_starts
+from polyparse.classifiers.scorer cimport BinaryScorer
+from polyparse.parser.bunsetsu.bunsetsu_features cimport (
     MAX_PAIR_KEYS,
     SentenceBuffers,
     SentenceView,

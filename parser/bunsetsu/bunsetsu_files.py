@@ -7,17 +7,17 @@ import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, BinaryIO, TextIO
 
-from features.errors import InputError
-from features.input_files import input_reader
-from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
-from parser.bunsetsu.evaluate import (
+from polyparse.features.errors import InputError
+from polyparse.features.input_files import input_reader
+from polyparse.parser.bunsetsu.bunsetsu_parser import BunsetsuParser
+from polyparse.parser.bunsetsu.evaluate import (
     BunsetsuEvaluationError,
     char_tree,
     evaluate_bunsetsu,
     text_characters,
 )
-from parser.formats.bunsetsu import format_bunsetsu, read_bunsetsu
-from parser.formats.bunsetsu_sentence import BunsetsuSentence, malformed, without_bunsetsu
+from polyparse.parser.formats.bunsetsu import format_bunsetsu, read_bunsetsu
+from polyparse.parser.formats.bunsetsu_sentence import BunsetsuSentence, malformed, without_bunsetsu
 
 Source = str | os.PathLike | TextIO | BinaryIO | None
 

@@ -24,28 +24,28 @@ from typing import Any
 
 import numpy as np
 
-from classifiers.backends import (
+from polyparse.classifiers.backends import (
     classifier_from_arrays,
     convert_classifier,
     is_kernel_model,
     new_classifier,
 )
-from classifiers.model_bytes import ParserModelBytes
-from classifiers.model_file import (
+from polyparse.classifiers.model_bytes import ParserModelBytes
+from polyparse.classifiers.model_file import (
     arrays_under,
     encode_model,
     inconsistent,
     write_model_file,
 )
-from features.binary_matrix import BinaryMatrix
-from features.errors import InputError
-from features.interning import StringInterner
-from features.vocab import FeatureVocab
-from parser.bunsetsu.bunsetsu_decoder import BunsetsuDecoder, Corpus, Decision
-from parser.bunsetsu.bunsetsu_features import char_class, special_ids
-from parser.bunsetsu.config import NO_CONVERSION, TRAINING_THREADS, BunsetsuConfig
-from parser.bunsetsu.tagset_coverage import TagsetCoverage
-from parser.formats.tag_coverage import TagColumn
+from polyparse.features.binary_matrix import BinaryMatrix
+from polyparse.features.errors import InputError
+from polyparse.features.interning import StringInterner
+from polyparse.features.vocab import FeatureVocab
+from polyparse.parser.bunsetsu.bunsetsu_decoder import BunsetsuDecoder, Corpus, Decision
+from polyparse.parser.bunsetsu.bunsetsu_features import char_class, special_ids
+from polyparse.parser.bunsetsu.config import NO_CONVERSION, TRAINING_THREADS, BunsetsuConfig
+from polyparse.parser.bunsetsu.tagset_coverage import TagsetCoverage
+from polyparse.parser.formats.tag_coverage import TagColumn
 
 MODEL_FORMAT = "polyparse-ja"
 MODEL_VERSION = 1
@@ -221,7 +221,7 @@ class BunsetsuParser(ParserModelBytes):
             log(f"{name}: trained in {time.perf_counter() - fit_started:.1f} s")
             return name, vocab, clf
 
-        from features.worker_threads import interruptible_pool
+        from polyparse.features.worker_threads import interruptible_pool
 
         with interruptible_pool(max(1, threads)) as pool:
             for name, vocab, clf in pool.map(fit, list(jobs)):
@@ -321,7 +321,7 @@ class BunsetsuParser(ParserModelBytes):
         starts_of = [list(s.chunk_starts) for s in sentences]
         if any(need):
             flags = self.chunk_corpus(corpus)
-            for t, s in enumerate(sentences):
+            for t in range(len(sentences)):
                 if need[t]:
                     lo, hi = corpus.morpheme_ptr[t], corpus.morpheme_ptr[t + 1]
                     starts_of[t] = np.flatnonzero(flags[lo:hi]).tolist()

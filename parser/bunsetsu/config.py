@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from classifiers.backends import new_classifier
-from classifiers.evaluators.choices import CONVERSIONS
-from classifiers.settings import settings_over_defaults
+from polyparse.classifiers.backends import new_classifier
+from polyparse.classifiers.evaluators.choices import CONVERSIONS
+from polyparse.classifiers.settings import settings_over_defaults
 
 # Sassano's shift-reduce and Kudo & Matsumoto's cascaded chunking (bunsetsu_decoder.pyx).
 ALGORITHMS = ("shift-reduce", "cascaded")

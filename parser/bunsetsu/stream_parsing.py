@@ -14,14 +14,14 @@ import warnings
 from collections.abc import Callable
 from typing import Any, BinaryIO
 
-from features.errors import InputError, InputWarning
-from features.interning import UNKNOWN
-from parser.bunsetsu.bunsetsu_files import parsed_blocks
-from parser.bunsetsu.bunsetsu_parser import POS_COLUMN
-from parser.bunsetsu.tagset_coverage import TagsetCoverage
-from parser.formats.bunsetsu import read_bunsetsu
-from parser.formats.bunsetsu_sentence import BunsetsuSentence
-from parser.formats.tag_schemes import SCHEME_MARKS, SCHEMES_IN_ORDER
+from polyparse.features.errors import InputError, InputWarning
+from polyparse.features.interning import UNKNOWN
+from polyparse.parser.bunsetsu.bunsetsu_files import parsed_blocks
+from polyparse.parser.bunsetsu.bunsetsu_parser import POS_COLUMN
+from polyparse.parser.bunsetsu.tagset_coverage import TagsetCoverage
+from polyparse.parser.formats.bunsetsu import read_bunsetsu
+from polyparse.parser.formats.bunsetsu_sentence import BunsetsuSentence
+from polyparse.parser.formats.tag_schemes import SCHEME_MARKS, SCHEMES_IN_ORDER
 
 # Sentences parsed at once by the Python path (a pipe is cut sooner).
 PARSE_BATCH = 2000
@@ -79,7 +79,7 @@ class KnpStreamParser:
                  encoding: str, errors: str = "strict", fmt: str = "knp") -> None:
         import numpy as np
 
-        from parser.formats.knp_scan import KnpLexicon
+        from polyparse.parser.formats.knp_scan import KnpLexicon
 
         self.parser = parser
         self.name = name
@@ -263,7 +263,7 @@ class KnpStreamParser:
         if len(items) == 1:
             return [work(items[0])]
         if self.pool is None:
-            from features.worker_threads import worker_pool
+            from polyparse.features.worker_threads import worker_pool
 
             self.pool = worker_pool(self.threads - 1)
         cpu = [0.0] * len(items)
@@ -303,11 +303,11 @@ class KnpStreamParser:
     def scan(self, data: memoryview) -> Any:
         """The scanner's KnpScan of data (knp_scan.scan_knp or cabocha_scan.scan_cabocha)."""
         if self.fmt == "cabocha":
-            from parser.formats.cabocha import UNIDIC_ONLY_POS
-            from parser.formats.cabocha_scan import scan_cabocha
+            from polyparse.parser.formats.cabocha import UNIDIC_ONLY_POS
+            from polyparse.parser.formats.cabocha_scan import scan_cabocha
 
             return scan_cabocha(self.lexicon, data, sorted(UNIDIC_ONLY_POS))
-        from parser.formats.knp_scan import scan_knp
+        from polyparse.parser.formats.knp_scan import scan_knp
 
         return scan_knp(self.lexicon, data)
 
@@ -327,7 +327,7 @@ class KnpStreamParser:
         if len(scan.block_tagset):
             # CaboCha: the scanner tells each sentence's dictionary by its features' layout,
             # as read_cabocha does.
-            from parser.formats.cabocha_scan import TAGSETS
+            from polyparse.parser.formats.cabocha_scan import TAGSETS
 
             morphemes = np.bincount(scan.block_tagset, weights=np.diff(ptr),
                                     minlength=len(TAGSETS))
@@ -356,7 +356,7 @@ class KnpStreamParser:
         so the heads do not depend on the cut)."""
         import numpy as np
 
-        from parser.bunsetsu.bunsetsu_decoder import Corpus
+        from polyparse.parser.bunsetsu.bunsetsu_decoder import Corpus
 
         n = scan.n_fast
         mp, cp = scan.morpheme_ptr, scan.chunk_ptr

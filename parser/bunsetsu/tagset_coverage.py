@@ -13,8 +13,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from parser.formats.tag_coverage import TagCoverage
-from parser.models.bundled import JAPANESE_MODEL_FOR_TAGSET
+from polyparse.parser.formats.tag_coverage import TagCoverage
+from polyparse.parser.models.bundled import JAPANESE_MODEL_FOR_TAGSET
 
 # How warnings name the dictionaries, and the bundled model that reads each (ja parse --model).
 TAGSET_NAMES = {"juman": "JUMAN", "ipadic": "IPAdic", "unidic": "UniDic"}

@@ -6,11 +6,11 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from classifiers.backend_settings import DEFAULTS
-from classifiers.evaluators.choices import CONVERSIONS, EVAL_MODES, parse_rare_threshold
-from parser.cli.clf_trees import add_tree_train_options
-from parser.cli.common import add_backend_settings, subcommands
-from parser.cli.scale_out import add_scale_out_options
+from polyparse.classifiers.backend_settings import DEFAULTS
+from polyparse.classifiers.evaluators.choices import CONVERSIONS, EVAL_MODES, parse_rare_threshold
+from polyparse.parser.cli.clf_trees import add_tree_train_options
+from polyparse.parser.cli.common import add_backend_settings, subcommands
+from polyparse.parser.cli.scale_out import add_scale_out_options
 
 # The vector backends (classifiers/backend_settings.py) and the tree learners.
 AVAILABLE = (*DEFAULTS, "voted-perceptron", "perceptron", "cpa")
@@ -99,7 +99,7 @@ def _rare_threshold(text: str) -> int | float | str:
 def _run(name: str) -> Callable[[argparse.Namespace], int]:
     """The run function `name` of parser/cli/clf_run.py, imported when the command runs."""
     def run(args: argparse.Namespace) -> int:
-        from parser.cli import clf_run
+        from polyparse.parser.cli import clf_run
 
         return getattr(clf_run, name)(args)
 

@@ -15,44 +15,49 @@ from typing import Any
 
 import numpy as np
 
-from classifiers.backend_settings import DEFAULTS as BACKEND_DEFAULTS
-from classifiers.backend_settings import setting_words
-from classifiers.backends import (
+from polyparse.classifiers.backend_settings import DEFAULTS as BACKEND_DEFAULTS
+from polyparse.classifiers.backend_settings import setting_words
+from polyparse.classifiers.backends import (
     Classifier,
     KernelModel,
     classifier_of_data,
     convert_classifier,
     new_classifier,
 )
-from classifiers.binary_classifier import class_label_problem
-from classifiers.evaluators.choices import (
+from polyparse.classifiers.binary_classifier import class_label_problem
+from polyparse.classifiers.evaluators.choices import (
     DEFAULT_RARE_THRESHOLD,
     check_evaluator,
     default_eval_mode,
 )
-from classifiers.evaluators.evaluator_model import KernelEvaluatorModel
-from classifiers.evaluators.modes import build_evaluator
-from classifiers.kernel_svm.svc import KernelSVM
-from classifiers.linear.poly2_linear_svm import Poly2LinearSVM
-from classifiers.model_file import (
+from polyparse.classifiers.evaluators.evaluator_model import KernelEvaluatorModel
+from polyparse.classifiers.evaluators.modes import build_evaluator
+from polyparse.classifiers.kernel_svm.svc import KernelSVM
+from polyparse.classifiers.linear.poly2_linear_svm import Poly2LinearSVM
+from polyparse.classifiers.model_file import (
     CLASSIFIER_FORMAT,
     model_file_data,
     write_model_file,
 )
-from classifiers.model_info import classifier_info
-from classifiers.online.pa_slicing import PASlicing
-from classifiers.scorer import BinaryScorer
-from features.binary_matrix import BinaryMatrix
-from features.errors import InputError
-from features.input_files import SniffedInput, check_input_paths, input_name, sniffed_input
-from features.output_files import (
+from polyparse.classifiers.model_info import classifier_info
+from polyparse.classifiers.online.pa_slicing import PASlicing
+from polyparse.classifiers.scorer import BinaryScorer
+from polyparse.features.binary_matrix import BinaryMatrix
+from polyparse.features.errors import InputError
+from polyparse.features.input_files import (
+    SniffedInput,
+    check_input_paths,
+    input_name,
+    sniffed_input,
+)
+from polyparse.features.output_files import (
     check_output_apart,
     check_output_path,
     is_special,
     output_stream,
 )
-from features.svmlight import example_line, parse_svmlight
-from parser.cli.clf_trees import (
+from polyparse.features.svmlight import example_line, parse_svmlight
+from polyparse.parser.cli.clf_trees import (
     check_tree_train_options,
     holds_trees,
     is_example_line,
@@ -62,8 +67,8 @@ from parser.cli.clf_trees import (
     run_tree_train,
     tree_model_info,
 )
-from parser.cli.common import backend_values, option_error, warn
-from parser.cli.scale_out import check_scale_out, run_in_shards, wants_scale_out
+from polyparse.parser.cli.common import backend_values, option_error, warn
+from polyparse.parser.cli.scale_out import check_scale_out, run_in_shards, wants_scale_out
 
 # How the linear backends are scored: w . phi(x) with the explicit mapping's weights.
 EXPLICIT_WEIGHTS = "explicit-weights"
@@ -301,7 +306,7 @@ def _predict_in_shards(args: argparse.Namespace, clf: Classifier, eval_mode: str
     """`clf predict` with --workers, --scheduler or --output-dir (parser/scale_out): the
     decision values written as one file (--decision-values) or as parts; seconds is the time
     of the whole run in shards, reading included (read_seconds 0)."""
-    from parser.scale_out.shard_tasks import ClassifierShardTask
+    from polyparse.parser.scale_out.shard_tasks import ClassifierShardTask
 
     args.input = args.test_file
     task = ClassifierShardTask(args.eval_mode, args.rare_threshold,

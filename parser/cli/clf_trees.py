@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from classifiers.tree_kernels.settings import (
+from polyparse.classifiers.tree_kernels.settings import (
     ALGORITHMS,
     DEFAULT_ALGORITHM,
     DEFAULT_EPOCHS,
@@ -41,15 +41,15 @@ from classifiers.tree_kernels.settings import (
     VECTORS,
     TreeKernelSpec,
 )
-from features.errors import InputError
-from features.input_files import SniffedInput, input_name
-from features.output_files import check_output_path, output_stream
-from parser.cli.common import progress_bar, warn
+from polyparse.features.errors import InputError
+from polyparse.features.input_files import SniffedInput, input_name
+from polyparse.features.output_files import check_output_path, output_stream
+from polyparse.parser.cli.common import progress_bar, warn
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from features.svmlight_tk import TreeInstances
+    from polyparse.features.svmlight_tk import TreeInstances
 
 # `clf train` options of the svmlight backends that the tree learners do not take.
 _VECTOR_ONLY = {"degree": "--degree", "loss": "--loss", "variant": "--variant",
@@ -184,14 +184,14 @@ def is_example_line(line: bytes) -> bool:
 def holds_trees(data: SniffedInput) -> bool:
     """Whether the first example line of an input sniffed up to it (is_example_line) is an
     SVM-light-TK line (holds |BT|)."""
-    from features.svmlight_tk import BEGIN_TREE
+    from polyparse.features.svmlight_tk import BEGIN_TREE
 
     return BEGIN_TREE.encode() in data.first_line(lambda line: not is_example_line(line))
 
 
 def is_tree_model(data: Any) -> bool:
     """Whether a model file's bytes (model_file_data) are a tree-kernel model."""
-    from classifiers.model_file import model_format_of_bytes
+    from polyparse.classifiers.model_file import model_format_of_bytes
 
     return model_format_of_bytes(data) == MODEL_FORMAT
 
@@ -228,7 +228,8 @@ def check_tree_train_options(args: argparse.Namespace) -> tuple[TreeKernelSpec, 
         raise InputError("clf train: --class-weight: the tree learners take -j J (the weight "
                          "of errors on positives)")
     for option, used in (("--gamma", args.gamma is not None), ("--coef0", args.coef0 is not None),
-                         ("--eps", args.eps is not None), ("--no-shrinking", args.shrinking is not None),
+                         ("--eps", args.eps is not None),
+                         ("--no-shrinking", args.shrinking is not None),
                          ("--min-pair-count", args.min_pair_count is not None),
                          ("--cache-mb", args.cache_mb is not None),
                          ("--dtype", args.dtype is not None)):
@@ -306,8 +307,8 @@ def run_tree_train(args: argparse.Namespace, checked: tuple[TreeKernelSpec, dict
                    source: SniffedInput) -> int:
     import numpy as np
 
-    from classifiers.tree_kernels.tree_learners import train_tree_model, training_steps
-    from features.svmlight_tk import parse_svmlight_tk_bytes
+    from polyparse.classifiers.tree_kernels.tree_learners import train_tree_model, training_steps
+    from polyparse.features.svmlight_tk import parse_svmlight_tk_bytes
 
     spec, cutting_plane = checked
     check_output_path(args.model, "model")
@@ -402,9 +403,9 @@ def run_tree_predict(args: argparse.Namespace, model_data: Any, source: SniffedI
     examples of source."""
     import numpy as np
 
-    from classifiers.binary_scores import positive_class_scores
-    from classifiers.tree_kernels.tree_model import TreeKernelModel
-    from features.svmlight_tk import parse_svmlight_tk_bytes
+    from polyparse.classifiers.binary_scores import positive_class_scores
+    from polyparse.classifiers.tree_kernels.tree_model import TreeKernelModel
+    from polyparse.features.svmlight_tk import parse_svmlight_tk_bytes
 
     for option, value in (("--eval-mode", args.eval_mode),
                           ("--rare-threshold", args.rare_threshold)):
@@ -461,7 +462,7 @@ def run_tree_predict(args: argparse.Namespace, model_data: Any, source: SniffedI
 
 def tree_model_info(args: argparse.Namespace, model_data: Any) -> dict[str, Any]:
     """What `clf info` shows of a tree-kernel model file (its bytes: model_file_data)."""
-    from classifiers.tree_kernels.tree_model import TreeKernelModel
+    from polyparse.classifiers.tree_kernels.tree_model import TreeKernelModel
 
     if args.rare_threshold is not None:
         raise InputError(f"clf info: --rare-threshold applies to kernel models of svmlight "

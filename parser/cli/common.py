@@ -48,7 +48,7 @@ def progress_log(args: argparse.Namespace) -> Callable[[str], None]:
 def settings_help(defaults: Mapping[str, Mapping[str, object]], setting: str) -> str:
     """The defaults of one backend setting, for a --help line: "default: pa-slicing 0.0002,
     poly2-linear 0.1" (the backends that take it, in their order)."""
-    from classifiers.backend_settings import BY_NAME
+    from polyparse.classifiers.backend_settings import BY_NAME
 
     return f"default: {BY_NAME[setting].default_text(defaults)}"
 
@@ -59,7 +59,7 @@ def add_backend_settings(command: argparse.ArgumentParser,
     """An option for each backend setting (classifiers/backend_settings.py) that a backend of
     defaults takes, None unless given; its help line names the backends that take it and their
     defaults: "pa-slicing, linear: cost C (default: pa-slicing 0.0002, linear 0.1)"."""
-    from classifiers.backend_settings import settings_of
+    from polyparse.classifiers.backend_settings import settings_of
 
     for setting in settings_of(defaults):
         if setting.name in skip:
@@ -86,8 +86,8 @@ def backend_values(args: argparse.Namespace, backend: str,
     """The backend settings given on the command line, as backend's keywords (a repeated
     option read by its setting); SettingNotTaken (named by the setting, which option_error
     turns into its option) for one that backend does not take."""
-    from classifiers.backend_settings import settings_of
-    from classifiers.settings import SettingNotTaken, listed
+    from polyparse.classifiers.backend_settings import settings_of
+    from polyparse.classifiers.settings import SettingNotTaken, listed
 
     values: dict[str, Any] = {}
     for setting in settings_of(defaults):
@@ -130,7 +130,7 @@ def progress_bar(args: argparse.Namespace, **options: Any) -> Any:
     is then not even imported, which keeps short runs short)."""
     if not shows_progress(args):
         return _NoProgress()
-    from features.progress import progress_bar as stderr_bar
+    from polyparse.features.progress import progress_bar as stderr_bar
 
     return stderr_bar(**options)
 
@@ -150,7 +150,7 @@ def read_hashed(path: str, read: Callable[[BinaryIO, str], Read]) -> tuple[Read,
     """read(stream, name) of the input at path ("-": standard input), opened once, and the
     sha256 of its bytes, as a model header records its training data: a pipe or a FIFO
     cannot be opened a second time to hash it."""
-    from features.input_files import input_reader
+    from polyparse.features.input_files import input_reader
 
     with input_reader(path) as reader:
         found = read(reader.stream, reader.name)
@@ -197,8 +197,8 @@ def parse_streams(args: argparse.Namespace, coverage: Any,
     parse(stream, more_ready, out, name, progress_update) under a progress bar, and warn in one
     line when the input's tags do not give the model what it was trained on (coverage, None
     for no such check); desc names the work on the progress bar."""
-    from features.output_files import output_stream
-    from parser.formats.streaming import opened_or_given
+    from polyparse.features.output_files import output_stream
+    from polyparse.parser.formats.streaming import opened_or_given
 
     name = "<stdin>" if args.input == "-" else args.input
     with opened_or_given(args.input, stream) as (stream, more_ready), \

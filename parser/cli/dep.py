@@ -10,16 +10,16 @@ import sys
 from collections.abc import Iterator
 from typing import Any, BinaryIO
 
-from classifiers.evaluators.choices import (
+from polyparse.classifiers.evaluators.choices import (
     CONVERSIONS,
     DEFAULT_EVAL_MODE,
     EVAL_MODES,
     parse_rare_threshold,
 )
-from features.errors import InputError
-from features.input_files import check_input_paths, input_name, same_file
-from features.output_files import check_output_apart, check_output_path
-from parser.cli.common import (
+from polyparse.features.errors import InputError
+from polyparse.features.input_files import check_input_paths, input_name, same_file
+from polyparse.features.output_files import check_output_apart, check_output_path
+from polyparse.parser.cli.common import (
     add_backend_settings,
     given_settings,
     option_error,
@@ -32,12 +32,12 @@ from parser.cli.common import (
     text_encoding,
     warn,
 )
-from parser.cli.evaluation_report import (
+from polyparse.parser.cli.evaluation_report import (
     add_report_options,
     run_dependency_report,
     wants_report,
 )
-from parser.cli.scale_out import (
+from polyparse.parser.cli.scale_out import (
     add_scale_out_options,
     add_training_options,
     check_scale_out,
@@ -46,9 +46,9 @@ from parser.cli.scale_out import (
     training_executor,
     wants_scale_out,
 )
-from parser.cli.show import register_show
-from parser.dependency.beam_config import BeamConfig, beam_width
-from parser.dependency.choices import (
+from polyparse.parser.cli.show import register_show
+from polyparse.parser.dependency.beam_config import BeamConfig, beam_width
+from polyparse.parser.dependency.choices import (
     FEATURE_SETS,
     MAX_BEAM,
     SPLIT_COLUMNS,
@@ -56,10 +56,10 @@ from parser.dependency.choices import (
     TAG_COLUMNS,
     UPDATES,
 )
-from parser.dependency.config import CLASSIFIER_DEFAULTS, ParserConfig
-from parser.dependency.evaluate import METRICS, PUNCT_POLICIES
-from parser.formats.conll import FORMATS, Sentence, read_conll
-from parser.formats.text_lines import TEXT_FORMATS
+from polyparse.parser.dependency.config import CLASSIFIER_DEFAULTS, ParserConfig
+from polyparse.parser.dependency.evaluate import METRICS, PUNCT_POLICIES
+from polyparse.parser.formats.conll import FORMATS, Sentence, read_conll
+from polyparse.parser.formats.text_lines import TEXT_FORMATS
 
 
 def register(dep: argparse.ArgumentParser) -> None:
@@ -218,7 +218,7 @@ def beam_option(text: str) -> int:
 
 
 def run_train(args: argparse.Namespace) -> int:
-    from parser.dependency.training_config import TRAINING_SETTINGS, training_config
+    from polyparse.parser.dependency.training_config import TRAINING_SETTINGS, training_config
 
     log = progress_log(args)
     check_output_path(args.model, "model")
@@ -234,7 +234,7 @@ def run_train(args: argparse.Namespace) -> int:
     train, train_sha256 = read_hashed(args.train, lambda stream, name: read_all(
         None, args, require_tree=True, stream=stream, name=name))
     dev = read_all(args.dev, args, require_tree=True) if args.dev else None
-    from parser.dependency.training import train_dependency_model
+    from polyparse.parser.dependency.training import train_dependency_model
 
     with training_executor(args) as executor:
         parser, scores = train_dependency_model(
@@ -250,7 +250,7 @@ def run_train(args: argparse.Namespace) -> int:
 
 
 def run_parse(args: argparse.Namespace) -> int:
-    from parser.pipeline.dependency_service import open_parser, parser_files
+    from polyparse.parser.pipeline.dependency_service import open_parser, parser_files
 
     check_output_path(args.output)
     text_input = args.format not in FORMATS
@@ -294,7 +294,7 @@ def parse_in_shards(args: argparse.Namespace, opened: Any, coverage: Any) -> int
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
-    from parser.dependency.evaluate import evaluate
+    from polyparse.parser.dependency.evaluate import evaluate
 
     if wants_report(args, "dep evaluate"):
         return run_dependency_report(args, scored_trees)
@@ -319,7 +319,7 @@ def scored_trees(args: argparse.Namespace, path: str) -> Iterator[Sentence]:
 
 
 def run_convert(args: argparse.Namespace) -> int:
-    from parser.dependency.models import load_dependency_model
+    from polyparse.parser.dependency.models import load_dependency_model
 
     if args.rare_threshold is not None and args.to != "split":
         raise InputError(f"dep convert: --rare-threshold applies to --to split, not {args.to}")

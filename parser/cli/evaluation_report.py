@@ -10,10 +10,10 @@ import os
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from features.errors import InputError
-from features.input_files import check_input_paths
-from features.output_files import check_output_apart, check_output_path, output_stream
-from parser.cli.common import progress_log
+from polyparse.features.errors import InputError
+from polyparse.features.input_files import check_input_paths
+from polyparse.features.output_files import check_output_apart, check_output_path, output_stream
+from polyparse.parser.cli.common import progress_log
 
 __all__ = ["add_report_options", "bunsetsu_summary", "run_bunsetsu_report",
            "run_dependency_report", "wants_report"]
@@ -70,8 +70,8 @@ def _display(path: str) -> str:
 def run_dependency_report(args: argparse.Namespace,
                           read: Callable[[argparse.Namespace, str], Iterable[Any]]) -> int:
     """dep evaluate with a report: read(args, path) gives a file's trees."""
-    from parser.dependency.evaluate import Scores, evaluate
-    from parser.views.dependency_report import dependency_report
+    from polyparse.parser.dependency.evaluate import Scores, evaluate
+    from polyparse.parser.views.dependency_report import dependency_report
 
     gold = list(read(args, args.gold))
     paths = [path for path in (args.system, args.system2) if path is not None]
@@ -87,9 +87,9 @@ def run_dependency_report(args: argparse.Namespace,
 
 def run_bunsetsu_report(args: argparse.Namespace) -> int:
     """ja evaluate with a report."""
-    from parser.bunsetsu.bunsetsu_files import sentence_scores
-    from parser.formats.bunsetsu import read_bunsetsu
-    from parser.views.bunsetsu_report import bunsetsu_report
+    from polyparse.parser.bunsetsu.bunsetsu_files import sentence_scores
+    from polyparse.parser.formats.bunsetsu import read_bunsetsu
+    from polyparse.parser.views.bunsetsu_report import bunsetsu_report
 
     if args.by_characters:
         raise InputError("ja evaluate: --html draws the bunsetsu of files with the same "

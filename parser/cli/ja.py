@@ -10,10 +10,10 @@ import sys
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from features.errors import InputError
-from features.input_files import check_input_paths, input_name
-from features.output_files import check_output_apart, check_output_path
-from parser.bunsetsu.config import (
+from polyparse.features.errors import InputError
+from polyparse.features.input_files import check_input_paths, input_name
+from polyparse.features.output_files import check_output_apart, check_output_path
+from polyparse.parser.bunsetsu.config import (
     ALGORITHMS,
     CLASSIFIER_DEFAULTS,
     EVALUATORS,
@@ -23,8 +23,8 @@ from parser.bunsetsu.config import (
     chunker_options,
     classifier_options,
 )
-from parser.bunsetsu.tagset_coverage import TAGSET_NAMES
-from parser.cli.common import (
+from polyparse.parser.bunsetsu.tagset_coverage import TAGSET_NAMES
+from polyparse.parser.cli.common import (
     add_backend_settings,
     backend_values,
     log,
@@ -38,24 +38,24 @@ from parser.cli.common import (
     text_encoding,
     warn,
 )
-from parser.cli.evaluation_report import (
+from polyparse.parser.cli.evaluation_report import (
     add_report_options,
     bunsetsu_summary,
     run_bunsetsu_report,
     wants_report,
 )
-from parser.cli.scale_out import (
+from polyparse.parser.cli.scale_out import (
     add_scale_out_options,
     check_scale_out,
     run_in_shards,
     wants_scale_out,
 )
-from parser.cli.show import register_show
-from parser.formats.bunsetsu import BUNSETSU_FORMATS, INPUT_FORMATS, read_bunsetsu
-from parser.formats.bunsetsu_sniff import FORMAT_NAMES
-from parser.formats.knp_documents import document_paths
-from parser.formats.text_lines import ENCODING_ERRORS
-from parser.models.bundled import (
+from polyparse.parser.cli.show import register_show
+from polyparse.parser.formats.bunsetsu import BUNSETSU_FORMATS, INPUT_FORMATS, read_bunsetsu
+from polyparse.parser.formats.bunsetsu_sniff import FORMAT_NAMES
+from polyparse.parser.formats.knp_documents import document_paths
+from polyparse.parser.formats.text_lines import ENCODING_ERRORS
+from polyparse.parser.models.bundled import (
     TEXT_TAGSET,
     bundled_japanese_name,
 )
@@ -149,8 +149,8 @@ def add_io_options(command: argparse.ArgumentParser,
 
 
 def run_train(args: argparse.Namespace) -> int:
-    from parser.bunsetsu.bunsetsu_files import parsed_scores, training_sentences
-    from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
+    from polyparse.parser.bunsetsu.bunsetsu_files import parsed_scores, training_sentences
+    from polyparse.parser.bunsetsu.bunsetsu_parser import BunsetsuParser
 
     log = progress_log(args)
     check_output_path(args.model, "model")
@@ -214,10 +214,10 @@ def run_train(args: argparse.Namespace) -> int:
 
 
 def run_parse(args: argparse.Namespace) -> int:
-    from parser.formats.bunsetsu_sniff import format_hint, sniff_input
-    from parser.formats.streaming import input_stream
-    from parser.pipeline.bunsetsu_service import japanese_model_file, open_japanese_parser
-    from parser.tokenize.mecab import require_mecab
+    from polyparse.parser.formats.bunsetsu_sniff import format_hint, sniff_input
+    from polyparse.parser.formats.streaming import input_stream
+    from polyparse.parser.pipeline.bunsetsu_service import japanese_model_file, open_japanese_parser
+    from polyparse.parser.tokenize.mecab import require_mecab
 
     check_output_path(args.output)
     check_scale_out(args, "ja parse", args.encoding)
@@ -286,7 +286,7 @@ def parse_in_shards(args: argparse.Namespace, opened: Any, coverage: Any, fmt: s
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
-    from parser.bunsetsu.bunsetsu_files import file_scores
+    from polyparse.parser.bunsetsu.bunsetsu_files import file_scores
 
     if wants_report(args, "ja evaluate"):
         return run_bunsetsu_report(args)

@@ -24,18 +24,19 @@ import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
-from features.errors import InputError, InputWarning
-from parser.cli.quit_signals import Terminated, quit_signals_blocked, quit_signals_raise
+from polyparse.features.errors import InputError, InputWarning
+from polyparse.parser.cli.quit_signals import Terminated, quit_signals_blocked, quit_signals_raise
 
 BROKEN_PIPE_EXIT = 128 + signal.SIGPIPE
 # The command groups: the module that registers and runs each, and its line in --help.
 GROUPS = {
-    "dep": ("parser.cli.dep", "arc-eager dependency parsing of CoNLL-U / CoNLL-X"),
-    "tokenize": ("parser.cli.tokenize", "sentences and tokens of English text (UD conventions)"),
-    "tag": ("parser.cli.tag", "POS tagging (UPOS, XPOS, lemmas) of CoNLL-U / CoNLL-X"),
-    "ja": ("parser.cli.ja", "Japanese bunsetsu dependency parsing of KNP / CaboCha"),
-    "srl": ("parser.cli.srl", "SRL argument-boundary detection on gold_conll files"),
-    "clf": ("parser.cli.clf", "train, apply and inspect classifiers on svmlight files"),
+    "dep": ("polyparse.parser.cli.dep", "arc-eager dependency parsing of CoNLL-U / CoNLL-X"),
+    "tokenize": ("polyparse.parser.cli.tokenize",
+                 "sentences and tokens of English text (UD conventions)"),
+    "tag": ("polyparse.parser.cli.tag", "POS tagging (UPOS, XPOS, lemmas) of CoNLL-U / CoNLL-X"),
+    "ja": ("polyparse.parser.cli.ja", "Japanese bunsetsu dependency parsing of KNP / CaboCha"),
+    "srl": ("polyparse.parser.cli.srl", "SRL argument-boundary detection on gold_conll files"),
+    "clf": ("polyparse.parser.cli.clf", "train, apply and inspect classifiers on svmlight files"),
 }
 
 

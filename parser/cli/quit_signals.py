@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from features.worker_threads import quit_signals_blocked
+from polyparse.features.worker_threads import quit_signals_blocked
 
 if TYPE_CHECKING:
     from importlib.machinery import ModuleSpec

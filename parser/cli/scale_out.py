@@ -14,9 +14,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, BinaryIO
 
-from features.errors import InputError
-from features.input_files import input_name, is_regular_file
-from parser.cli.common import progress_bar
+from polyparse.features.errors import InputError
+from polyparse.features.input_files import input_name, is_regular_file
+from polyparse.parser.cli.common import progress_bar
 
 SCHEDULER_VARIABLE = "DASK_SCHEDULER_ADDRESS"
 _SIZE = re.compile(r"([0-9]+)\s*([KMG]?)i?B?", re.I)
@@ -59,7 +59,7 @@ def add_training_options(command: argparse.ArgumentParser) -> None:
 
 def add_scale_out_options(command: argparse.ArgumentParser) -> None:
     """The scale-out options of a prediction command, in their own group of its --help."""
-    from parser.scale_out.shards import SHARD_BYTES
+    from polyparse.parser.scale_out.shards import SHARD_BYTES
 
     group = command.add_argument_group("scale-out (docs/scale.md)")
     add_worker_options(group, "parse")
@@ -81,7 +81,7 @@ def wants_scale_out(args: argparse.Namespace) -> bool:
 def check_scale_out(args: argparse.Namespace, command: str, encoding: str = "utf-8") -> None:
     """One line for options that do not go together, before any data is read; sets
     args.scheduler to the address (the environment's when --scheduler has none)."""
-    from parser.scale_out.parts_directory import check_parts_folder
+    from polyparse.parser.scale_out.parts_directory import check_parts_folder
 
     if args.resume and args.output_dir is None:
         raise InputError(f"{command}: --resume completes an --output-dir; give the folder")
@@ -125,7 +125,7 @@ def check_workers(args: argparse.Namespace, command: str) -> None:
 def training_executor(args: argparse.Namespace) -> Iterator[Any]:
     """The executor a training command's options ask for (None: its own threads), shut down
     on the way out, at once when an exception (a signal) ends the run."""
-    from parser.scale_out import training_executors
+    from polyparse.parser.scale_out import training_executors
 
     if args.scheduler is not None:
         executor = training_executors.DaskJobs(args.scheduler)
@@ -185,12 +185,12 @@ def run_in_shards(args: argparse.Namespace, command: str, task: Any, model: Any,
     --output-dir, the output goes to output (default: args.output; None or "-": standard
     output), or nowhere with discard_output. stream: the input already opened (its start
     read to tell what it holds), else args.input is opened."""
-    from features.output_files import output_stream
-    from parser.formats.record_boundaries import cut_rule_of
-    from parser.formats.streaming import opened_or_given
-    from parser.scale_out.parts_directory import PartsDirectory
-    from parser.scale_out.sharded_run import run_to_parts, run_to_stream
-    from parser.scale_out.shards import cut_shards
+    from polyparse.features.output_files import output_stream
+    from polyparse.parser.formats.record_boundaries import cut_rule_of
+    from polyparse.parser.formats.streaming import opened_or_given
+    from polyparse.parser.scale_out.parts_directory import PartsDirectory
+    from polyparse.parser.scale_out.sharded_run import run_to_parts, run_to_stream
+    from polyparse.parser.scale_out.shards import cut_shards
 
     name = input_name(args.input)
     parts = None
@@ -199,7 +199,7 @@ def run_in_shards(args: argparse.Namespace, command: str, task: Any, model: Any,
                     "model": model_identity(model, model_path), "settings": settings,
                     "shard_bytes": args.shard_size}
         parts = PartsDirectory(args.output_dir, identity, args.resume)
-    from parser.scale_out.runners import runner_for
+    from polyparse.parser.scale_out.runners import runner_for
 
     runner = runner_for(task, model, args.workers, args.scheduler,
                         model_path=model_path if is_regular_file(model_path) else None)

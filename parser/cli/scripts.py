@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Sequence
 
-from parser.cli.main import run_guarded
+from polyparse.parser.cli.main import run_guarded
 
 
 def script_parser(prog: str, description: str) -> argparse.ArgumentParser:

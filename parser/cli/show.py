@@ -11,11 +11,11 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from features.errors import InputError
-from features.input_files import check_input_paths
-from features.output_files import check_output_path, is_regular_stream, output_stream
-from parser.cli.common import text_encoding
-from parser.formats.text_lines import ENCODING_ERRORS
+from polyparse.features.errors import InputError
+from polyparse.features.input_files import check_input_paths
+from polyparse.features.output_files import check_output_path, is_regular_stream, output_stream
+from polyparse.parser.cli.common import text_encoding
+from polyparse.parser.formats.text_lines import ENCODING_ERRORS
 
 __all__ = ["PICTURE_FORMATS", "register_show", "run_show", "sentence_number"]
 
@@ -86,7 +86,7 @@ def run_show(args: argparse.Namespace) -> int:
     if args.format == "text":
         _write_text(trees, args)
     elif args.format == "html":
-        from parser.views.html_page import trees_page
+        from polyparse.parser.views.html_page import trees_page
 
         page = trees_page(list(trees), os.path.basename(name))
         with output_stream(args.output, encoding=args.encoding) as out:
@@ -98,16 +98,16 @@ def run_show(args: argparse.Namespace) -> int:
 
 def _read_trees(args: argparse.Namespace) -> Iterator[Any]:
     """The SentenceTree of every sentence of the input, in order."""
-    from parser.views.sentence_tree import bunsetsu_tree, conll_tree
+    from polyparse.parser.views.sentence_tree import bunsetsu_tree, conll_tree
 
     if args.group == "dep":
-        from parser.formats.conll import read_conll
+        from polyparse.parser.formats.conll import read_conll
 
         for sentence in read_conll(args.input, fmt=args.input_format, encoding=args.encoding,
                                    require_tree=True, single_root=False, require_deprel=False):
             yield conll_tree(sentence)
         return
-    from parser.formats.bunsetsu import read_bunsetsu
+    from polyparse.parser.formats.bunsetsu import read_bunsetsu
 
     for sentence in read_bunsetsu(args.input, args.input_format, encoding=args.encoding,
                                   errors=args.encoding_errors):
@@ -140,12 +140,12 @@ def _chosen(trees: Iterable[Any], args: argparse.Namespace,
 
 
 def _write_text(trees: Iterable[tuple[int, Any]], args: argparse.Namespace) -> None:
-    from parser.views.terminal_colors import wants_color
+    from polyparse.parser.views.terminal_colors import wants_color
 
     if args.group == "dep":
-        from parser.views.text_tree import text_tree as draw
+        from polyparse.parser.views.text_tree import text_tree as draw
     else:
-        from parser.views.cabocha_tree import cabocha_tree as draw
+        from polyparse.parser.views.cabocha_tree import cabocha_tree as draw
     color = args.output in (None, "-") and wants_color(sys.stdout, args.no_color)
     # udapi leaves an empty line between trees; CaboCha's EOS lines part them.
     gap = "\n" if args.group == "dep" else ""
@@ -163,7 +163,7 @@ def _write_text(trees: Iterable[tuple[int, Any]], args: argparse.Namespace) -> N
 
 def _write_svgs(trees: list[tuple[int, Any]], args: argparse.Namespace, name: str,
                 folder: bool) -> None:
-    from parser.views.svg_tree import tree_svg
+    from polyparse.parser.views.svg_tree import tree_svg
 
     if not folder:
         if len(trees) != 1:

@@ -14,25 +14,25 @@ import sys
 import time
 from pathlib import Path
 
-from features.errors import InputError
-from features.input_files import check_input_paths
-from features.output_files import check_output_apart, check_output_path
-from parser.cli.clf_trees import (
+from polyparse.features.errors import InputError
+from polyparse.features.input_files import check_input_paths
+from polyparse.features.output_files import check_output_apart, check_output_path
+from polyparse.parser.cli.clf_trees import (
     add_cutting_plane_options,
     add_kernel_options,
     check_cutting_plane_options,
     check_kernel_options,
     check_positive_option,
 )
-from parser.cli.common import progress_bar, read_hashed, subcommands, warn
-from parser.cli.scale_out import (
+from polyparse.parser.cli.common import progress_bar, read_hashed, subcommands, warn
+from polyparse.parser.cli.scale_out import (
     add_scale_out_options,
     check_scale_out,
     run_in_shards,
     wants_scale_out,
 )
-from parser.formats.gold_conll import LAYOUTS, PROPBANK_RELEASE, read_gold_conll
-from parser.srl.settings import DEFAULT_EPOCHS, DEFAULT_LEARNER, LEARNERS
+from polyparse.parser.formats.gold_conll import LAYOUTS, PROPBANK_RELEASE, read_gold_conll
+from polyparse.parser.srl.settings import DEFAULT_EPOCHS, DEFAULT_LEARNER, LEARNERS
 
 
 def register(srl: argparse.ArgumentParser) -> None:
@@ -95,7 +95,7 @@ def register(srl: argparse.ArgumentParser) -> None:
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
-    from parser.srl.evaluate import file_scores
+    from polyparse.parser.srl.evaluate import file_scores
 
     check_input_paths([args.gold, args.system])
     scores = file_scores(args.gold, args.system, LAYOUTS[args.layout])
@@ -114,7 +114,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
 
 
 def run_train(args: argparse.Namespace) -> int:
-    from parser.srl.boundary_model import BoundaryModel
+    from polyparse.parser.srl.boundary_model import BoundaryModel
 
     spec = check_kernel_options(args, "srl train")
     learner = LEARNERS[args.learner]
@@ -173,8 +173,8 @@ def run_train(args: argparse.Namespace) -> int:
 
 
 def run_predict(args: argparse.Namespace) -> int:
-    from parser.srl.boundaries import write_predictions
-    from parser.srl.boundary_model import BoundaryModel
+    from polyparse.parser.srl.boundaries import write_predictions
+    from polyparse.parser.srl.boundary_model import BoundaryModel
 
     check_output_path(args.output, "output")
     check_scale_out(args, "srl predict")
@@ -182,7 +182,7 @@ def run_predict(args: argparse.Namespace) -> int:
     check_output_apart(args.output, [args.input, args.model])
     detector = BoundaryModel.load(args.model)
     if wants_scale_out(args):
-        from parser.scale_out.shard_tasks import BoundaryShardTask
+        from polyparse.parser.scale_out.shard_tasks import BoundaryShardTask
 
         run_in_shards(args, "srl predict", BoundaryShardTask(args.layout), detector,
                       args.model, "gold_conll", {"layout": args.layout})

@@ -9,10 +9,10 @@ import shlex
 import sys
 from typing import BinaryIO
 
-from features.errors import InputError
-from features.input_files import check_input_paths, input_name, same_file
-from features.output_files import check_output_apart, check_output_path
-from parser.cli.common import (
+from polyparse.features.errors import InputError
+from polyparse.features.input_files import check_input_paths, input_name, same_file
+from polyparse.features.output_files import check_output_apart, check_output_path
+from polyparse.parser.cli.common import (
     add_backend_settings,
     backend_values,
     option_error,
@@ -24,8 +24,8 @@ from parser.cli.common import (
     text_encoding,
     warn,
 )
-from parser.formats.conll import FORMATS, ConllFormatError, Sentence, read_conll
-from parser.tagging.config import (
+from polyparse.parser.formats.conll import FORMATS, ConllFormatError, Sentence, read_conll
+from polyparse.parser.tagging.config import (
     CLASSIFIER_DEFAULTS,
     FEATS_MODES,
     TEMPLATE_SETS,
@@ -177,8 +177,8 @@ def run_train(args: argparse.Namespace) -> int:
     train, train_sha256 = read_hashed(args.train, lambda stream, name: read_tagged(
         None, args, stream, name))
     dev = read_tagged(args.dev, args) if args.dev else None
-    from parser.tagging.tagger import Tagger
-    from parser.tagging.training import tag_scores
+    from polyparse.parser.tagging.tagger import Tagger
+    from polyparse.parser.tagging.training import tag_scores
 
     tagger = Tagger(config)
     tagger.train(train, log=log)
@@ -218,7 +218,7 @@ def dev_line(scores: dict[str, float], columns: tuple[str, ...]) -> str:
 
 def bundled_tagger_path(what: str) -> str:
     """The bundled English tagger's path; InputError when this installation has none."""
-    from parser.models.bundled import bundled_tagger
+    from polyparse.parser.models.bundled import bundled_tagger
 
     found = bundled_tagger()
     if found is None:
@@ -228,9 +228,9 @@ def bundled_tagger_path(what: str) -> str:
 
 
 def run_tag(args: argparse.Namespace) -> int:
-    from parser.pipeline.pipeline import Pipeline
-    from parser.pipeline.word_stages import ConllReader, SentenceWriter, TagEvery
-    from parser.tagging.tagger import Tagger
+    from polyparse.parser.pipeline.pipeline import Pipeline
+    from polyparse.parser.pipeline.word_stages import ConllReader, SentenceWriter, TagEvery
+    from polyparse.parser.tagging.tagger import Tagger
 
     check_output_path(args.output)
     check_input_paths([args.input, args.model])
@@ -249,7 +249,7 @@ class _NoCoverage:
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
-    from parser.dependency.evaluate import evaluate
+    from polyparse.parser.dependency.evaluate import evaluate
 
     check_input_paths([args.gold, args.system])
     gold = read_conll(args.gold, fmt=args.format, encoding=args.encoding)

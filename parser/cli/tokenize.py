@@ -7,10 +7,10 @@ import json
 import shlex
 import sys
 
-from features.errors import InputError
-from features.input_files import check_input_paths
-from features.output_files import check_output_apart, check_output_path
-from parser.cli.common import (
+from polyparse.features.errors import InputError
+from polyparse.features.input_files import check_input_paths
+from polyparse.features.output_files import check_output_apart, check_output_path
+from polyparse.parser.cli.common import (
     parse_streams,
     progress_log,
     read_hashed,
@@ -18,7 +18,7 @@ from parser.cli.common import (
     subcommands,
     text_encoding,
 )
-from parser.formats.text_lines import TEXT_FORMATS
+from polyparse.parser.formats.text_lines import TEXT_FORMATS
 
 # The sentence classifier's cost C (tuned on EWT dev).
 DEFAULT_C = 0.1
@@ -78,8 +78,8 @@ def run_train(args: argparse.Namespace) -> int:
     check_output_path(args.model, "model")
     check_input_paths([args.train, args.dev])
     check_output_apart(args.model, [args.train, args.dev], "model")
-    from parser.formats.conll import read_conll
-    from parser.tokenize.model import train_tokenizer
+    from polyparse.parser.formats.conll import read_conll
+    from polyparse.parser.tokenize.model import train_tokenizer
 
     sentences, train_sha256 = read_hashed(args.train, lambda stream, name: list(read_conll(
         None, require_deprel=False, stream=stream, name=name)))
@@ -87,7 +87,7 @@ def run_train(args: argparse.Namespace) -> int:
     header = {"training_command": shlex.join(["polyparse"] + sys.argv[1:]),
               "train_sha256": train_sha256}
     if args.dev:
-        from parser.tokenize.scoring import raw_text_scores
+        from polyparse.parser.tokenize.scoring import raw_text_scores
 
         scores = raw_text_scores(model, args.dev)
         header["dev_scores"] = scores
@@ -101,9 +101,9 @@ def run_tokenize(args: argparse.Namespace) -> int:
     check_output_path(args.output)
     check_input_paths([args.input, args.model])
     check_output_apart(args.output, [args.input, args.model])
-    from parser.pipeline.pipeline import Pipeline
-    from parser.pipeline.word_stages import SentenceWriter, TextReader
-    from parser.tokenize.model import load_tokenizer
+    from polyparse.parser.pipeline.pipeline import Pipeline
+    from polyparse.parser.pipeline.word_stages import SentenceWriter, TextReader
+    from polyparse.parser.tokenize.model import load_tokenizer
 
     reader = TextReader(load_tokenizer(args.model), args.format, args.encoding)
     return parse_streams(args, None, streamed(Pipeline(reader, [], SentenceWriter())),
@@ -111,8 +111,8 @@ def run_tokenize(args: argparse.Namespace) -> int:
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
-    from parser.dependency.evaluate import evaluate
-    from parser.formats.conll import read_conll
+    from polyparse.parser.dependency.evaluate import evaluate
+    from polyparse.parser.formats.conll import read_conll
 
     check_input_paths([args.gold, args.system])
     gold = read_conll(args.gold, encoding=args.encoding, require_deprel=False)

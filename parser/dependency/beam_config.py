@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from classifiers.settings import check_choice, check_integer, check_seed
-from parser.dependency.choices import MAX_BEAM, TAG_COLUMNS, UPDATES
+from polyparse.classifiers.settings import check_choice, check_integer, check_seed
+from polyparse.parser.dependency.choices import MAX_BEAM, TAG_COLUMNS, UPDATES
 
 # Sentences searched between two progress reports.
 PROGRESS_BLOCK = 1000

@@ -24,12 +24,12 @@ from typing import Any
 
 import numpy as np
 
-from features.interning import StringInterner
-from parser.dependency.beam_config import PROGRESS_BLOCK, BeamConfig, beam_width
-from parser.dependency.choices import STRUCTURED
-from parser.dependency.dependency_model import DependencyModel, Tree
-from parser.dependency.projectivize import decoded_trees
-from parser.formats.conll import Sentence
+from polyparse.features.interning import StringInterner
+from polyparse.parser.dependency.beam_config import PROGRESS_BLOCK, BeamConfig, beam_width
+from polyparse.parser.dependency.choices import STRUCTURED
+from polyparse.parser.dependency.dependency_model import DependencyModel, Tree
+from polyparse.parser.dependency.projectivize import decoded_trees
+from polyparse.parser.formats.conll import Sentence
 
 MODEL_FORMAT = "polyparse-dep-beam"
 MODEL_VERSION = 1
@@ -113,8 +113,8 @@ class BeamParser(DependencyModel):
                               tuple[float, float]] | None = None) -> None:
         """Learn from gold trees; with dev sentences and score(dev, parses) -> (UAS, LAS), keep
         the best epoch. progress(n) is told of every n training sentences searched."""
-        from classifiers.structured.weight_table import PerceptronWeights
-        from parser.dependency.beam_search import BeamSearch
+        from polyparse.classifiers.structured.weight_table import PerceptronWeights
+        from polyparse.parser.dependency.beam_search import BeamSearch
 
         sentences = list(sentences)
         if not sentences:
@@ -215,7 +215,7 @@ class BeamParser(DependencyModel):
         self.beam = beam_width(self.config.beam if beam is None else beam)
 
     def _search(self) -> Any:
-        from parser.dependency.beam_search import BeamSearch
+        from polyparse.parser.dependency.beam_search import BeamSearch
 
         n_labels = len(self.labels.learned())
         return BeamSearch(self.beam, n_labels, int(self.info["root_label"]),
@@ -257,7 +257,7 @@ class BeamParser(DependencyModel):
     def _from_file_parts(cls, header: dict[str, Any], arrays: dict[str, np.ndarray],
                          source: str, deferred: dict[str, Callable[[], np.ndarray]]
                          ) -> BeamParser:
-        from classifiers.structured.weight_table import AveragedWeights
+        from polyparse.classifiers.structured.weight_table import AveragedWeights
 
         parser = cls(BeamConfig(**header["config"]))
         parser.words = StringInterner(header["words"])

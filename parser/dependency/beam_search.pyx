@@ -30,14 +30,14 @@ from libcpp.vector cimport vector
 
 import numpy as np
 
-from parser.dependency.choices import MAX_BEAM, UPDATES
+from polyparse.parser.dependency.choices import MAX_BEAM, UPDATES
 
-from classifiers.structured.weight_table cimport ClassScores, PerceptronWeights
-from features.signal_checks cimport CHECK_STEPS, count_steps, long_input_ends, long_input_starts
-from parser.dependency.arc_eager cimport (LEFT, N_MOVES, REDUCE, RIGHT, SHIFT, StateC, apply_move,
+from polyparse.classifiers.structured.weight_table cimport ClassScores, PerceptronWeights
+from polyparse.features.signal_checks cimport CHECK_STEPS, count_steps, long_input_ends, long_input_starts
+from polyparse.parser.dependency.arc_eager cimport (LEFT, N_MOVES, REDUCE, RIGHT, SHIFT, StateC, apply_move,
                                          finish, is_final, oracle_move, stack_at, state_copy,
                                          state_free, state_new, state_reset, valid_moves)
-from parser.dependency.zn2011_features cimport MAX_RICH_KEYS, WordColumns, zn2011_keys
+from polyparse.parser.dependency.zn2011_features cimport MAX_RICH_KEYS, WordColumns, zn2011_keys
 
 cdef enum:
     EMPTY_ACTION = -1

@@ -11,14 +11,14 @@ import inspect
 from dataclasses import InitVar, dataclass, field
 from typing import Any
 
-from classifiers.backends import BACKENDS, new_classifier
-from classifiers.settings import (
+from polyparse.classifiers.backends import BACKENDS, new_classifier
+from polyparse.classifiers.settings import (
     check_choice,
     check_integer,
     check_seed,
     settings_over_defaults,
 )
-from parser.dependency.choices import FEATURE_SETS, SPLIT_COLUMNS, TAG_COLUMNS
+from polyparse.parser.dependency.choices import FEATURE_SETS, SPLIT_COLUMNS, TAG_COLUMNS
 
 # The parser's defaults for each backend's settings (the settings each backend takes).
 CLASSIFIER_DEFAULTS: dict[str, dict[str, Any]] = {

@@ -12,16 +12,16 @@ from libc.stdlib cimport free, malloc
 
 import numpy as np
 
-from classifiers.evaluators.one_vs_one_scorer cimport OneVsOneVoter
-from classifiers.evaluators.pke cimport sorted_ranks
-from classifiers.scorer cimport BinaryScorer
-from features.key_index cimport KeyIndex, KeySlots
-from features.signal_checks cimport CHECK_STEPS, count_steps, long_input_ends, long_input_starts
-from parser.dependency.arc_eager cimport (LEFT, N_MOVES, REDUCE, RIGHT, SHIFT, StateC, apply_move,
+from polyparse.classifiers.evaluators.one_vs_one_scorer cimport OneVsOneVoter
+from polyparse.classifiers.evaluators.pke cimport sorted_ranks
+from polyparse.classifiers.scorer cimport BinaryScorer
+from polyparse.features.key_index cimport KeyIndex, KeySlots
+from polyparse.features.signal_checks cimport CHECK_STEPS, count_steps, long_input_ends, long_input_starts
+from polyparse.parser.dependency.arc_eager cimport (LEFT, N_MOVES, REDUCE, RIGHT, SHIFT, StateC, apply_move,
                                          finish, is_final, stack_at, state_free, state_new,
                                          state_reset, valid_moves)
-from parser.dependency.feature_templates cimport MAX_TEMPLATES, SentenceC, extract_keys, sentence_at
-from parser.dependency.feature_templates import FEATURE_SETS
+from polyparse.parser.dependency.feature_templates cimport MAX_TEMPLATES, SentenceC, extract_keys, sentence_at
+from polyparse.parser.dependency.feature_templates import FEATURE_SETS
 
 # When a split's classifier knows none of the valid moves, take the first valid one in this order.
 cdef int[4] MOVE_PREFERENCE = [SHIFT, RIGHT, LEFT, REDUCE]

@@ -15,12 +15,12 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from classifiers.model_bytes import ParserModelBytes
-from classifiers.settings import SettingNotTaken
-from features.interning import FIRST_ID, StringInterner
-from parser.dependency.projectivize import projectivize
-from parser.formats.conll import Sentence
-from parser.formats.tag_coverage import TagColumn, TagCoverage, column_read
+from polyparse.classifiers.model_bytes import ParserModelBytes
+from polyparse.classifiers.settings import SettingNotTaken
+from polyparse.features.interning import FIRST_ID, StringInterner
+from polyparse.parser.dependency.projectivize import projectivize
+from polyparse.parser.formats.conll import Sentence
+from polyparse.parser.formats.tag_coverage import TagColumn, TagCoverage, column_read
 
 Tree = tuple[list[int], list[str]]
 # A column to encode: its interner, the sentence's strings, whether unseen ones are added.

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from classifiers.backends import (
+from polyparse.classifiers.backends import (
     CONVERTED_BACKENDS,
     KERNEL_BACKENDS,
     classifier_from_arrays,
@@ -26,7 +26,7 @@ from classifiers.backends import (
     is_kernel_model,
     new_classifier,
 )
-from classifiers.evaluators.choices import (
+from polyparse.classifiers.evaluators.choices import (
     AUTO,
     CONVERSIONS,
     DEFAULT_EVAL_MODE,
@@ -36,22 +36,22 @@ from classifiers.evaluators.choices import (
     default_eval_mode,
     minimum_common_count,
 )
-from classifiers.lazy_table import LazyTable
-from classifiers.model_file import (
+from polyparse.classifiers.lazy_table import LazyTable
+from polyparse.classifiers.model_file import (
     arrays_under,
     inconsistent,
 )
-from features.binary_matrix import BinaryMatrix
-from features.interning import StringInterner
-from features.vocab import FeatureVocab
-from parser.dependency.arc_eager import LEFT_MOVE, RIGHT_MOVE
-from parser.dependency.choices import STRUCTURED
-from parser.dependency.config import ParserConfig, classifier_params
-from parser.dependency.decoder import ArcEagerDecoder, ClassifierSlot
-from parser.dependency.dependency_model import DependencyModel, Tree
-from parser.dependency.feature_templates import template_names
-from parser.dependency.projectivize import decoded_trees
-from parser.formats.conll import Sentence
+from polyparse.features.binary_matrix import BinaryMatrix
+from polyparse.features.interning import StringInterner
+from polyparse.features.vocab import FeatureVocab
+from polyparse.parser.dependency.arc_eager import LEFT_MOVE, RIGHT_MOVE
+from polyparse.parser.dependency.choices import STRUCTURED
+from polyparse.parser.dependency.config import ParserConfig, classifier_params
+from polyparse.parser.dependency.decoder import ArcEagerDecoder, ClassifierSlot
+from polyparse.parser.dependency.dependency_model import DependencyModel, Tree
+from polyparse.parser.dependency.feature_templates import template_names
+from polyparse.parser.dependency.projectivize import decoded_trees
+from polyparse.parser.formats.conll import Sentence
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -173,7 +173,7 @@ class DependencyParser(DependencyModel):
             f"{len(sentences)} trees")
         self.learn_frequent(self.words, sentences, "form", cfg.min_word_count)
         corpus = self.encode(sentences, grow=True, trees=trees)
-        from parser.dependency.oracle_rows import oracle_rows
+        from polyparse.parser.dependency.oracle_rows import oracle_rows
 
         rows = oracle_rows(corpus.word, corpus.tag, corpus.coarse, corpus.split_tag,
                            corpus.heads, corpus.labels, corpus.offsets, cfg.feature_set,
@@ -223,8 +223,8 @@ class DependencyParser(DependencyModel):
                 return split, kind, None
             return split, kind, fit_classifier(cfg.classifier, params, matrix.take(chosen), y)
 
-        from features.progress import progress_bar
-        from features.worker_threads import interruptible_pool
+        from polyparse.features.progress import progress_bar
+        from polyparse.features.worker_threads import interruptible_pool
 
         bar = progress_bar(total=len(jobs), unit=" classifiers", desc="training",
                            disable=None if progress else True)
@@ -294,8 +294,8 @@ class DependencyParser(DependencyModel):
                           rare_threshold: int | float | str | None = None) -> None:
         """set_evaluation with the model's defaults filled in: a converted model is evaluated
         by its own evaluator (a pki model can build any other from its index), any other by
-        DEFAULT_EVAL_MODE where it can expand the degree, else pki. ValueError when the model cannot give eval_mode, or rare_threshold is
-        given to another mode than split."""
+        DEFAULT_EVAL_MODE where it can expand the degree, else pki. ValueError when the model
+        cannot give eval_mode, or rare_threshold is given to another mode than split."""
         if eval_mode is not None and eval_mode not in EVAL_MODES:
             raise ValueError(f"unknown evaluation mode {eval_mode!r} "
                              f"(available: {', '.join(EVAL_MODES)})")
@@ -349,14 +349,14 @@ class DependencyParser(DependencyModel):
         if clf.backend in CONVERTED_BACKENDS:
             scorer = clf.scorer
             if self.eval_mode != clf.evaluator:
-                from classifiers.evaluators.modes import build_evaluator
+                from polyparse.classifiers.evaluators.modes import build_evaluator
 
                 scorer = build_evaluator(clf.kernel_expansion(), self.eval_mode,
                                          self.rare_threshold)
             return ClassifierSlot(scorer, clf.classes_,
                                   one_vs_one=clf.decision == "one-vs-one"), scorer
         if is_kernel_model(clf):
-            from classifiers.evaluators.modes import build_evaluator
+            from polyparse.classifiers.evaluators.modes import build_evaluator
 
             scorer = build_evaluator(clf.expansion_, self.eval_mode, self.rare_threshold)
             return ClassifierSlot(scorer, clf.classes_,

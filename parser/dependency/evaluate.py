@@ -41,7 +41,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 
-from parser.formats.conll import ConllFormatError, Sentence
+from polyparse.parser.formats.conll import ConllFormatError, Sentence
 
 __all__ = ["CONTENT_DEPRELS", "FUNCTIONAL_DEPRELS", "METRICS", "PUNCT_POLICIES",
            "PTB_PUNCT_TAGS", "Scores", "UD_DEPRELS", "WordJudgement", "evaluate", "judge_words"]

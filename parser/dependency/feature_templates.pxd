@@ -1,7 +1,7 @@
 # Feature templates of the arc-eager parser: each produces one 64-bit key (template id, value).
 from libc.stdint cimport int32_t, uint64_t
 
-from parser.dependency.arc_eager cimport StateC
+from polyparse.parser.dependency.arc_eager cimport StateC
 
 cdef enum:
     CHANG2010 = 0

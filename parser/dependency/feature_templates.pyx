@@ -8,11 +8,11 @@ arc-eager parsing. Label values are label id + 3 (0: no token, 1: no label/child
 """
 from libc.stdint cimport int32_t, uint64_t
 
-from parser.dependency.arc_eager cimport ArcEagerState, buffer_at, stack_at
+from polyparse.parser.dependency.arc_eager cimport ArcEagerState, buffer_at, stack_at
 
 import numpy as np
 
-from parser.dependency.choices import FEATURE_SETS as FEATURE_SET_NAMES
+from polyparse.parser.dependency.choices import FEATURE_SETS as FEATURE_SET_NAMES
 
 CHANG2010_NAMES = (
     "input(1).tag", "input(2).tag", "input(3).tag", "input.word", "input(1).word",

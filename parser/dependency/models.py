@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import os
 
-from classifiers.model_bytes import Buffer
-from classifiers.model_file import model_file_data, model_format_of_bytes
-from features.input_files import input_name
-from parser.dependency.beam_parser import BeamParser
-from parser.dependency.dependency_model import DependencyModel
-from parser.dependency.dependency_parser import DependencyParser
+from polyparse.classifiers.model_bytes import Buffer
+from polyparse.classifiers.model_file import model_file_data, model_format_of_bytes
+from polyparse.features.input_files import input_name
+from polyparse.parser.dependency.beam_parser import BeamParser
+from polyparse.parser.dependency.dependency_model import DependencyModel
+from polyparse.parser.dependency.dependency_parser import DependencyParser
 
 # The class of each model format; anything else goes to DependencyParser, whose loading names
 # what is wrong with the file.

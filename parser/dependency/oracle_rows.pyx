@@ -9,11 +9,11 @@ from libc.stdint cimport int8_t, int32_t, int64_t, uint64_t
 
 import numpy as np
 
-from features.signal_checks cimport CHECK_STEPS, count_steps
-from parser.dependency.arc_eager cimport (LEFT, RIGHT, StateC, apply_move, finish, is_final, oracle_move,
+from polyparse.features.signal_checks cimport CHECK_STEPS, count_steps
+from polyparse.parser.dependency.arc_eager cimport (LEFT, RIGHT, StateC, apply_move, finish, is_final, oracle_move,
                                stack_at, state_free, state_new, state_reset, valid_moves)
-from parser.dependency.feature_templates cimport SentenceC, extract_keys, n_templates, sentence_at
-from parser.dependency.feature_templates import FEATURE_SETS
+from polyparse.parser.dependency.feature_templates cimport SentenceC, extract_keys, n_templates, sentence_at
+from polyparse.parser.dependency.feature_templates import FEATURE_SETS
 
 
 class OracleError(ValueError):

@@ -48,7 +48,7 @@ from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from parser.formats.conll import find_cycle
+from polyparse.parser.formats.conll import find_cycle
 
 __all__ = ["LIFT_SEPARATOR", "is_projective", "projectivize", "deprojectivize"]
 

@@ -7,13 +7,13 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from parser.dependency.beam_config import BeamConfig
-from parser.dependency.beam_parser import BeamParser
-from parser.dependency.config import ParserConfig
-from parser.dependency.dependency_model import DependencyModel
-from parser.dependency.dependency_parser import DependencyParser
-from parser.dependency.evaluate import Scores, evaluate
-from parser.formats.conll import Sentence
+from polyparse.parser.dependency.beam_config import BeamConfig
+from polyparse.parser.dependency.beam_parser import BeamParser
+from polyparse.parser.dependency.config import ParserConfig
+from polyparse.parser.dependency.dependency_model import DependencyModel
+from polyparse.parser.dependency.dependency_parser import DependencyParser
+from polyparse.parser.dependency.evaluate import Scores, evaluate
+from polyparse.parser.formats.conll import Sentence
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -65,7 +65,7 @@ def train_beam_parser(train: Iterable[Sentence], config: BeamConfig,
     """A beam-search parser trained on gold trees (the epoch with the best dev UAS kept), and
     its scores on dev; as train_parser, with a progress bar over the sentences of each
     epoch."""
-    from features.progress import progress_bar
+    from polyparse.features.progress import progress_bar
 
     train, dev = _checked(train, dev, warn)
     config = replace(config, single_root=all(s.head.count(0) == 1 for s in train))

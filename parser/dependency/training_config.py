@@ -7,10 +7,10 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any
 
-from classifiers.settings import SettingNotTaken, check_choice
-from parser.dependency.beam_config import BeamConfig
-from parser.dependency.choices import STRUCTURED
-from parser.dependency.config import CLASSIFIER_DEFAULTS, ParserConfig, classifier_options
+from polyparse.classifiers.settings import SettingNotTaken, check_choice
+from polyparse.parser.dependency.beam_config import BeamConfig
+from polyparse.parser.dependency.choices import STRUCTURED
+from polyparse.parser.dependency.config import CLASSIFIER_DEFAULTS, ParserConfig, classifier_options
 
 # Settings the data decides (one root per sentence or not), never the user.
 FROM_THE_DATA = ("single_root",)

@@ -2,7 +2,7 @@
 # lemma, FEATS and UPOS templates; each template gives one hashed 64-bit key.
 from libc.stdint cimport int32_t, uint64_t
 
-from parser.dependency.arc_eager cimport StateC
+from polyparse.parser.dependency.arc_eager cimport StateC
 
 cdef enum:
     MAX_RICH_KEYS = 128

@@ -28,7 +28,7 @@ few million keys being improbable (about 2^-40 for a pair).
 """
 from libc.stdint cimport int32_t, uint64_t
 
-from parser.dependency.arc_eager cimport ArcEagerState, StateC, buffer_at, stack_at
+from polyparse.parser.dependency.arc_eager cimport ArcEagerState, StateC, buffer_at, stack_at
 
 import numpy as np
 

@@ -11,11 +11,11 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import BinaryIO, TextIO
 
-from features.input_files import open_input
-from parser.formats.bunsetsu_convert import cabocha_block_of, knp_block_of
-from parser.formats.bunsetsu_sentence import BunsetsuSentence, input_source
-from parser.formats.cabocha import format_cabocha, read_cabocha, read_mecab
-from parser.formats.knp import format_knp, read_knp
+from polyparse.features.input_files import open_input
+from polyparse.parser.formats.bunsetsu_convert import cabocha_block_of, knp_block_of
+from polyparse.parser.formats.bunsetsu_sentence import BunsetsuSentence, input_source
+from polyparse.parser.formats.cabocha import format_cabocha, read_cabocha, read_mecab
+from polyparse.parser.formats.knp import format_knp, read_knp
 
 __all__ = ["BUNSETSU_FORMATS", "INPUT_FORMATS", "format_bunsetsu", "read_bunsetsu"]
 
@@ -66,7 +66,7 @@ def _sniffed_sentences(
     """read_bunsetsu of the input opened once, in fmt or, for None, the format its first lines
     tell (KNP or CaboCha); an error reading it in a format given has the format it looks
     like added (bunsetsu_sniff.format_hint)."""
-    from parser.formats.bunsetsu_sniff import format_hint, sniff_input
+    from polyparse.parser.formats.bunsetsu_sniff import format_hint, sniff_input
 
     path, stream, display = input_source(path, name)
     with _binary_input(path, stream, encoding) as (binary, binary_encoding):

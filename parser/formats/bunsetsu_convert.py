@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from parser.formats.bunsetsu_sentence import BunsetsuSentence
+from polyparse.parser.formats.bunsetsu_sentence import BunsetsuSentence
 
 __all__ = ["cabocha_block_of", "cabocha_chunk_line", "csv_field", "head_and_function",
            "knp_block_of"]

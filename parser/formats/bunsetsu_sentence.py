@@ -22,8 +22,8 @@ from itertools import pairwise
 from operator import lt
 from typing import BinaryIO, TextIO
 
-from features.errors import InputError
-from parser.formats.text_lines import display_name, line_chunks
+from polyparse.features.errors import InputError
+from polyparse.parser.formats.text_lines import display_name, line_chunks
 
 __all__ = ["DEP_TYPES", "BlockLayout", "BunsetsuFormatError", "BunsetsuSentence", "checked_tree",
            "eos_blocks", "input_source", "malformed", "read_sentences", "validate",

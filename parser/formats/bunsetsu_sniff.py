@@ -30,9 +30,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import BinaryIO
 
-from features.input_files import SniffedInput
-from parser.formats.bunsetsu_sentence import BunsetsuFormatError
-from parser.formats.text_lines import split_lines
+from polyparse.features.input_files import SniffedInput
+from polyparse.parser.formats.bunsetsu_sentence import BunsetsuFormatError
+from polyparse.parser.formats.text_lines import split_lines
 
 __all__ = ["FORMAT_NAMES", "SNIFF_BYTES", "InputKind", "format_hint", "line_format",
            "sniff_input"]
@@ -172,8 +172,8 @@ def _count_tagsets(block: list[str], fmt: str, encoding: str,
                    tagsets: dict[str, int]) -> None:
     """Add the morphemes of the sentence of block (its lines, EOS last) to its dictionary's
     count; a block the reader refuses counts nothing (the reader says why later)."""
-    from parser.formats.cabocha import read_cabocha, read_mecab
-    from parser.formats.knp import read_knp
+    from polyparse.parser.formats.cabocha import read_cabocha, read_mecab
+    from polyparse.parser.formats.knp import read_knp
 
     read = {"knp": read_knp, "cabocha": read_cabocha, "mecab": read_mecab}[fmt]
     options = {} if fmt == "mecab" else {"validate": False}

@@ -52,8 +52,8 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import BinaryIO, TextIO
 
-from parser.formats.bunsetsu_convert import NO_SCORE, cabocha_chunk_line, csv_field
-from parser.formats.bunsetsu_sentence import (
+from polyparse.parser.formats.bunsetsu_convert import NO_SCORE, cabocha_chunk_line, csv_field
+from polyparse.parser.formats.bunsetsu_sentence import (
     BlockLayout,
     BunsetsuFormatError,
     BunsetsuSentence,

@@ -34,7 +34,7 @@ from libc.string cimport memchr, memcmp, memcpy
 from libcpp.string cimport string
 from libcpp.vector cimport vector
 
-from parser.formats.knp_scan cimport (
+from polyparse.parser.formats.knp_scan cimport (
     UNKNOWN_ID,
     KnpLexicon,
     KnpScan,

@@ -32,8 +32,8 @@ from typing import BinaryIO, TextIO
 
 from conllu.parser import DEFAULT_FIELDS, ID_DOT_ID, ID_RANGE
 
-from features.errors import InputError
-from parser.formats.text_lines import display_name, text_lines
+from polyparse.features.errors import InputError
+from polyparse.parser.formats.text_lines import display_name, text_lines
 
 __all__ = ["FORMATS", "ConllFormatError", "Sentence", "find_cycle", "read_conll", "write_conll"]
 

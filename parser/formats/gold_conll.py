@@ -40,8 +40,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import BinaryIO, TextIO
 
-from features.errors import InputError
-from parser.formats.text_lines import display_name, text_lines
+from polyparse.features.errors import InputError
+from polyparse.parser.formats.text_lines import display_name, text_lines
 
 __all__ = [
     "CONLL_2012", "LAYOUTS", "PROPBANK_RELEASE", "VERB_LABELS", "ArgumentSpan",

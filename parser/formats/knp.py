@@ -40,7 +40,7 @@ from itertools import chain, compress, count
 from operator import not_
 from typing import BinaryIO, TextIO
 
-from parser.formats.bunsetsu_sentence import (
+from polyparse.parser.formats.bunsetsu_sentence import (
     DEP_TYPES,
     BlockLayout,
     BunsetsuFormatError,
@@ -48,7 +48,7 @@ from parser.formats.bunsetsu_sentence import (
     formatted_block,
     read_sentences,
 )
-from parser.formats.tag_schemes import scheme_of_pos1
+from polyparse.parser.formats.tag_schemes import scheme_of_pos1
 
 __all__ = ["format_knp", "read_knp"]
 

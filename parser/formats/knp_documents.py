@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from features.errors import InputError
+from polyparse.features.errors import InputError
 
 KNP_SUFFIX = ".knp"
 

@@ -8,7 +8,7 @@ from libcpp.string cimport string
 from libcpp.unordered_map cimport unordered_map
 from libcpp.vector cimport vector
 
-from features.key_index cimport mix64
+from polyparse.features.key_index cimport mix64
 
 cdef enum:
     # The lexicon id of a string it lacks (features.interning's UNKNOWN).

@@ -14,8 +14,8 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import IO, BinaryIO, TypeVar
 
-from features.errors import InputError
-from features.output_files import is_regular_stream
+from polyparse.features.errors import InputError
+from polyparse.features.output_files import is_regular_stream
 
 Item = TypeVar("Item")
 

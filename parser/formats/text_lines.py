@@ -25,10 +25,10 @@ import warnings
 from collections.abc import Iterator
 from typing import BinaryIO, TextIO
 
-from features.errors import InputError, InputWarning
+from polyparse.features.errors import InputError, InputWarning
 
-__all__ = ["CHUNK_BYTES", "TEXT_FORMATS", "ENCODING_ERRORS", "display_name", "line_chunks", "split_lines",
-           "text_lines"]
+__all__ = ["CHUNK_BYTES", "TEXT_FORMATS", "ENCODING_ERRORS", "display_name", "line_chunks",
+           "split_lines", "text_lines"]
 
 # The plain-text formats a tokenizer reads: raw (paragraphs separated by blank lines) and
 # tokens (one sentence a line, tokens separated by spaces).

@@ -15,7 +15,7 @@ from typing import Any
 
 import conllu
 
-from parser.formats.conll import ConllFormatError, Sentence, read_conll, write_conll
+from polyparse.parser.formats.conll import ConllFormatError, Sentence, read_conll, write_conll
 
 # The ten fields of a CoNLL-U word line, in order.
 CONLLU_FIELDS = ("id", "form", "lemma", "upos", "xpos", "feats", "head", "deprel", "deps",

@@ -29,7 +29,7 @@ JAPANESE_EXAMPLE_NAME = "example.knp"
 
 
 def _resource(name: str) -> Path | None:
-    resource = files("parser.models") / name
+    resource = files("polyparse.parser.models") / name
     if not resource.is_file():
         return None
     with as_file(resource) as path:

@@ -12,20 +12,20 @@ import os
 from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any, BinaryIO
 
-from classifiers.model_bytes import Buffer, ModelBytes
-from features.errors import InputError
-from parser.formats.bunsetsu import BUNSETSU_FORMATS, OUTPUT_FORMAT
-from parser.pipeline.bunsetsu_stages import (
+from polyparse.classifiers.model_bytes import Buffer, ModelBytes
+from polyparse.features.errors import InputError
+from polyparse.parser.formats.bunsetsu import BUNSETSU_FORMATS, OUTPUT_FORMAT
+from polyparse.parser.pipeline.bunsetsu_stages import (
     BunsetsuReader,
     BunsetsuWriter,
     JapaneseTextReader,
     ParseBunsetsu,
 )
-from parser.pipeline.pipeline import Pipeline
-from parser.pipeline.stage import BUNSETSU, MORPHEMES, Reader, Stage, Watch
+from polyparse.parser.pipeline.pipeline import Pipeline
+from polyparse.parser.pipeline.stage import BUNSETSU, MORPHEMES, Reader, Stage, Watch
 
 if TYPE_CHECKING:
-    from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
+    from polyparse.parser.bunsetsu.bunsetsu_parser import BunsetsuParser
 
 Path = str | os.PathLike
 
@@ -36,7 +36,7 @@ def japanese_model_file(model: Path | None, fmt: str | None = None,
     model a bundled model's name (ja_wac, ja_unidic, ja_ipadic) that is no file here; model
     None: the bundled model of the input's tag scheme (raw text: MeCab with UniDic; an input
     whose first lines do not tell: JUMAN's). InputError when this installation lacks it."""
-    from parser.models.bundled import (
+    from polyparse.parser.models.bundled import (
         DEFAULT_JAPANESE_MODEL,
         JAPANESE_MODEL_FOR_TAGSET,
         TEXT_TAGSET,
@@ -77,7 +77,7 @@ class OpenedJapaneseParser(ModelBytes):
 
     @classmethod
     def from_bytes(cls, data: Buffer, source: str = "model bytes") -> OpenedJapaneseParser:
-        from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
+        from polyparse.parser.bunsetsu.bunsetsu_parser import BunsetsuParser
 
         return cls(BunsetsuParser.from_bytes(data, source), source)
 
@@ -106,7 +106,7 @@ class OpenedJapaneseParser(ModelBytes):
         """The parse of an input in fmt written in output_format (default: OUTPUT_FORMAT);
         coverage counts the parts of speech of the input. KNP or CaboCha in UTF-8 written back
         in their own format, not rechunked, take the fused pipeline (bytes in and out)."""
-        from parser.bunsetsu.stream_parsing import knp_fast_path
+        from polyparse.parser.bunsetsu.stream_parsing import knp_fast_path
 
         written = output_format or OUTPUT_FORMAT[fmt]
         coverage = coverage if coverage is not None else self.model.tag_coverage()
@@ -129,7 +129,7 @@ class OpenedJapaneseParser(ModelBytes):
     def shard_task(self, fmt: str = "knp", encoding: str = "utf-8", rechunk: bool = False,
                    output_format: str | None = None, errors: str = "strict") -> Any:
         """What a scale-out worker does with a shard of a file in fmt (parser/scale_out)."""
-        from parser.scale_out.shard_tasks import JapaneseShardTask
+        from polyparse.parser.scale_out.shard_tasks import JapaneseShardTask
 
         return JapaneseShardTask(fmt, encoding, rechunk, output_format, errors)
 
@@ -158,8 +158,8 @@ class FusedBunsetsuPipeline:
 
     def stream(self, stream: BinaryIO, more_ready: Callable[[], bool], out: IO, name: str,
                first_line: int = 1, progress: Callable[[int], object] | None = None) -> None:
-        from features.output_files import is_regular_stream
-        from parser.bunsetsu.stream_parsing import KnpStreamParser
+        from polyparse.features.output_files import is_regular_stream
+        from polyparse.parser.bunsetsu.stream_parsing import KnpStreamParser
 
         parser = KnpStreamParser(self.opened.model, name, self.opened.model_name,
                                  self.coverage, self.encoding, self.errors, self.fmt)
@@ -184,7 +184,7 @@ class FusedBunsetsuPipeline:
 def open_japanese_parser(path: Path, model_name: str | None = None) -> OpenedJapaneseParser:
     """The bunsetsu parser of a model file (named in messages as model_name, default its
     path); InputError when it cannot be used."""
-    from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
+    from polyparse.parser.bunsetsu.bunsetsu_parser import BunsetsuParser
 
     return OpenedJapaneseParser(BunsetsuParser.load(os.fspath(path)),
                                 model_name or os.fspath(path))

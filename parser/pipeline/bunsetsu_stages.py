@@ -7,13 +7,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, BinaryIO, TextIO
 
-from features.errors import InputError
-from parser.formats.bunsetsu import format_bunsetsu, read_bunsetsu
-from parser.formats.bunsetsu_sentence import BunsetsuSentence, without_bunsetsu
-from parser.pipeline.stage import BUNSETSU, MORPHEMES, TEXT, TREES, Reader, Stage, Writer
+from polyparse.features.errors import InputError
+from polyparse.parser.formats.bunsetsu import format_bunsetsu, read_bunsetsu
+from polyparse.parser.formats.bunsetsu_sentence import BunsetsuSentence, without_bunsetsu
+from polyparse.parser.pipeline.stage import BUNSETSU, MORPHEMES, TEXT, TREES, Reader, Stage, Writer
 
 if TYPE_CHECKING:
-    from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
+    from polyparse.parser.bunsetsu.bunsetsu_parser import BunsetsuParser
 
 
 class BunsetsuReader(Reader):
@@ -50,8 +50,8 @@ class JapaneseTextReader(Reader):
 
     def read(self, stream: BinaryIO | TextIO, name: str, first_line: int = 1
              ) -> Iterator[BunsetsuSentence]:
-        from parser.tokenize.japanese_text import read_raw_japanese
-        from parser.tokenize.mecab import MeCabTagger
+        from polyparse.parser.tokenize.japanese_text import read_raw_japanese
+        from polyparse.parser.tokenize.mecab import MeCabTagger
 
         return read_raw_japanese(stream, encoding=self.encoding, name=name,
                                  first_line=first_line, errors=self.errors,

@@ -9,14 +9,14 @@ import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from classifiers.model_bytes import Buffer, ModelBytes
-from features.errors import InputError
-from features.input_files import check_input_paths
-from parser.formats.conll import FORMATS
-from parser.formats.text_lines import TEXT_FORMATS
-from parser.pipeline.pipeline import Pipeline
-from parser.pipeline.stage import TAGS, TOKENS, Reader, Stage, Watch, Writer
-from parser.pipeline.word_stages import (
+from polyparse.classifiers.model_bytes import Buffer, ModelBytes
+from polyparse.features.errors import InputError
+from polyparse.features.input_files import check_input_paths
+from polyparse.parser.formats.conll import FORMATS
+from polyparse.parser.formats.text_lines import TEXT_FORMATS
+from polyparse.parser.pipeline.pipeline import Pipeline
+from polyparse.parser.pipeline.stage import TAGS, TOKENS, Reader, Stage, Watch, Writer
+from polyparse.parser.pipeline.word_stages import (
     ConllReader,
     FillMissingTags,
     ParseTrees,
@@ -25,9 +25,9 @@ from parser.pipeline.word_stages import (
 )
 
 if TYPE_CHECKING:
-    from parser.dependency.dependency_model import DependencyModel
-    from parser.tagging.tagger import Tagger
-    from parser.tokenize.model import TokenizerModel
+    from polyparse.parser.dependency.dependency_model import DependencyModel
+    from polyparse.parser.tagging.tagger import Tagger
+    from polyparse.parser.tokenize.model import TokenizerModel
 
 Path = str | os.PathLike
 
@@ -50,7 +50,7 @@ def parser_files(model: Path | None = None, tagger: Path | None = None,
     no file here, is the bundled English model, which comes with the bundled tagger unless
     tagger is given; any other model has the tagger given (or none). InputError when this
     installation has no bundled model."""
-    from parser.models.bundled import bundled_english_name, bundled_model, bundled_tagger
+    from polyparse.parser.models.bundled import bundled_english_name, bundled_model, bundled_tagger
 
     if model is not None and not bundled_english_name(os.fspath(model)):
         return ParserFiles(os.fspath(model), _path(tagger), _path(tokenizer))
@@ -96,7 +96,7 @@ class OpenedParser(ModelBytes):
 
     @classmethod
     def from_bytes(cls, data: Buffer, source: str = "model bytes") -> OpenedParser:
-        from parser.dependency.models import dependency_model_from_bytes
+        from polyparse.parser.dependency.models import dependency_model_from_bytes
 
         return cls(dependency_model_from_bytes(data, source), files=ParserFiles(source))
 
@@ -112,7 +112,7 @@ class OpenedParser(ModelBytes):
         tagger = settings.pop("tagger", None)
         bundled = tagger == BUNDLED_TAGGER
         if bundled:
-            from parser.models.bundled import bundled_tagger
+            from polyparse.parser.models.bundled import bundled_tagger
 
             tagger = _path(bundled_tagger())
         self.files = ParserFiles(self.files.model, tagger, settings.pop("tokenizer", None),
@@ -123,7 +123,7 @@ class OpenedParser(ModelBytes):
     def load_tagger(self) -> Tagger:
         """The tagger (the bundled one is loaded here, when a sentence first lacks tags)."""
         if self.given_tagger is None:
-            from parser.tagging.tagger import Tagger
+            from polyparse.parser.tagging.tagger import Tagger
 
             self.given_tagger = Tagger.load(self.files.tagger)
         return self.given_tagger
@@ -131,7 +131,7 @@ class OpenedParser(ModelBytes):
     def text_tokenizer(self) -> TokenizerModel:
         """The tokenizer of text (loaded once)."""
         if self.tokenizer is None:
-            from parser.tokenize.model import load_tokenizer
+            from polyparse.parser.tokenize.model import load_tokenizer
 
             self.tokenizer = load_tokenizer(self.files.tokenizer)
         return self.tokenizer
@@ -139,7 +139,7 @@ class OpenedParser(ModelBytes):
     def shard_task(self, fmt: str = "conllu", encoding: str = "utf-8",
                    keep_deps: bool = False) -> Any:
         """What a scale-out worker does with a shard of a file in fmt (parser/scale_out)."""
-        from parser.scale_out.shard_tasks import DependencyShardTask
+        from polyparse.parser.scale_out.shard_tasks import DependencyShardTask
 
         return DependencyShardTask(fmt, encoding, keep_deps)
 
@@ -174,7 +174,7 @@ def open_parser(files: ParserFiles, load_given_tagger: bool = True,
     beam): SettingNotTaken for one the model cannot use, ValueError for a value it cannot take,
     InputError when a file cannot be used. A tagger that is not the bundled one is loaded now
     (load_given_tagger), so that a bad file is reported before any input is read."""
-    from parser.dependency.models import load_dependency_model
+    from polyparse.parser.dependency.models import load_dependency_model
 
     check_input_paths([files.model, files.tagger, files.tokenizer])
     model = load_dependency_model(files.model)

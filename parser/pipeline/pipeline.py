@@ -12,8 +12,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import IO, Any, BinaryIO
 
-from parser.formats.streaming import write_batches
-from parser.pipeline.stage import MissingLayer, Reader, Stage, Writer
+from polyparse.parser.formats.streaming import write_batches
+from polyparse.parser.pipeline.stage import MissingLayer, Reader, Stage, Writer
 
 # Records read, run and written at once from a file (a pipe is cut sooner, when it has no more
 # input waiting).
@@ -41,7 +41,8 @@ class Pipeline:
                                    f"which no stage before it provides")
             layers |= stage.provides
         if self.writer is not None and self.writer.requires - layers:
-            raise MissingLayer(f"the writer needs {', '.join(sorted(self.writer.requires - layers))}")
+            missing = ", ".join(sorted(self.writer.requires - layers))
+            raise MissingLayer(f"the writer needs {missing}")
         self.layers = frozenset(layers)
 
     def run(self, batch: Iterable[Any]) -> list[Any]:

@@ -7,14 +7,14 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING, BinaryIO, TextIO
 
-from parser.formats.conll import Sentence, read_conll, write_conll
-from parser.pipeline.stage import TAGS, TOKENS, TREES, Reader, Stage, Writer
+from polyparse.parser.formats.conll import Sentence, read_conll, write_conll
+from polyparse.parser.pipeline.stage import TAGS, TOKENS, TREES, Reader, Stage, Writer
 
 if TYPE_CHECKING:
     # Annotations only: a parse of tagged CoNLL-U imports no tagger, no tokenizer.
-    from parser.dependency.dependency_model import DependencyModel
-    from parser.tagging.tagger import Tagger
-    from parser.tokenize.model import TokenizerModel
+    from polyparse.parser.dependency.dependency_model import DependencyModel
+    from polyparse.parser.tagging.tagger import Tagger
+    from polyparse.parser.tokenize.model import TokenizerModel
 
 
 class ConllReader(Reader):
@@ -49,7 +49,7 @@ class TextReader(Reader):
 
     def read(self, stream: BinaryIO | TextIO, name: str, first_line: int = 1
              ) -> Iterator[Sentence]:
-        from parser.tokenize.reading import read_raw
+        from polyparse.parser.tokenize.reading import read_raw
 
         return read_raw(None, fmt=self.fmt, encoding=self.encoding, stream=stream, name=name,
                         tokenizer=self.tokenizer)
@@ -65,7 +65,7 @@ class FillMissingTags(Stage):
     provides = frozenset({TAGS})
 
     def __init__(self, load: Callable[[], Tagger], tagger_name: str) -> None:
-        from parser.tagging.conll_files import MissingTagFiller
+        from polyparse.parser.tagging.conll_files import MissingTagFiller
 
         self.filler = MissingTagFiller(load)
         self.tagger_name = tagger_name
@@ -93,7 +93,7 @@ class TagEvery(Stage):
         self.tagger = tagger
 
     def __call__(self, batch: list[Sentence]) -> list[Sentence]:
-        from parser.tagging.conll_files import with_tags
+        from polyparse.parser.tagging.conll_files import with_tags
 
         return [with_tags(sentence, columns)
                 for sentence, columns in zip(batch, self.tagger.tag(batch))]

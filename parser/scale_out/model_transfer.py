@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from classifiers.model_bytes import load_from_bytes, model_from_bytes
-from parser.scale_out.shards import read_checked
+from polyparse.classifiers.model_bytes import load_from_bytes, model_from_bytes
+from polyparse.parser.scale_out.shards import read_checked
 
 # The models this process has built from payloads, by sha256 and settings.
 _built: dict[tuple[str, str], Any] = {}

@@ -9,12 +9,12 @@ import os
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from features.input_files import check_input_paths
-from parser.formats.record_boundaries import cut_rule_of
-from parser.scale_out.parts_directory import PartsDirectory, check_parts_folder
-from parser.scale_out.runners import runner_for
-from parser.scale_out.sharded_run import run_to_parts
-from parser.scale_out.shards import SHARD_BYTES, Shard, cut_shards
+from polyparse.features.input_files import check_input_paths
+from polyparse.parser.formats.record_boundaries import cut_rule_of
+from polyparse.parser.scale_out.parts_directory import PartsDirectory, check_parts_folder
+from polyparse.parser.scale_out.runners import runner_for
+from polyparse.parser.scale_out.sharded_run import run_to_parts
+from polyparse.parser.scale_out.shards import SHARD_BYTES, Shard, cut_shards
 
 
 def file_identity(path: str) -> dict[str, Any]:

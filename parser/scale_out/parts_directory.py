@@ -22,9 +22,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from features.errors import InputError
-from features.output_files import write_bytes, write_text
-from parser.scale_out.shards import Shard, ShardResult
+from polyparse.features.errors import InputError
+from polyparse.features.output_files import write_bytes, write_text
+from polyparse.parser.scale_out.shards import Shard, ShardResult
 
 MANIFEST = "_manifest.jsonl"
 SUCCESS = "_SUCCESS"

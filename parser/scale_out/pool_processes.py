@@ -8,7 +8,7 @@ import os
 import signal
 from typing import Any
 
-from features.worker_threads import QUIT_SIGNALS
+from polyparse.features.worker_threads import QUIT_SIGNALS
 
 # prctl(2)'s option: the signal a process gets when the thread that forked it ends.
 _PR_SET_PDEATHSIG = 1

@@ -37,11 +37,21 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from features.errors import InputError
-from features.worker_threads import quit_signals_blocked
-from parser.scale_out.model_transfer import ModelPayload
-from parser.scale_out.pool_processes import forked_context, start_worker_process, stop_pool
-from parser.scale_out.shards import NotOnWorker, Shard, ShardResult, by_reference, read_reference
+from polyparse.features.errors import InputError
+from polyparse.features.worker_threads import quit_signals_blocked
+from polyparse.parser.scale_out.model_transfer import ModelPayload
+from polyparse.parser.scale_out.pool_processes import (
+    forked_context,
+    start_worker_process,
+    stop_pool,
+)
+from polyparse.parser.scale_out.shards import (
+    NotOnWorker,
+    Shard,
+    ShardResult,
+    by_reference,
+    read_reference,
+)
 
 # How many times a shard is sent to a process pool before its loss is an error (Dask's
 # scheduler counts the same way: distributed.scheduler.allowed-failures, 3 by default).

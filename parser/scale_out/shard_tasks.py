@@ -14,8 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from features.errors import InputError
-from parser.scale_out.shards import Shard, ShardResult
+from polyparse.features.errors import InputError
+from polyparse.parser.scale_out.shards import Shard, ShardResult
 
 # The result a shard task fills in: its output stream, coverage and tallies.
 Filler = Callable[[Any, Shard, io.BytesIO, ShardResult], None]
@@ -120,8 +120,8 @@ class BoundaryShardTask:
 
     def fill(self, detector: Any, shard: Shard, output: io.BytesIO, result: ShardResult
              ) -> None:
-        from parser.formats.gold_conll import LAYOUTS, read_gold_conll
-        from parser.srl.boundaries import predicted_lines
+        from polyparse.parser.formats.gold_conll import LAYOUTS, read_gold_conll
+        from polyparse.parser.srl.boundaries import predicted_lines
 
         sentences = list(read_gold_conll(None, LAYOUTS[self.layout], io.BytesIO(shard.data),
                                          shard.source, first_line=shard.first_line))
@@ -153,9 +153,12 @@ class ClassifierShardTask:
         """The classifier's decision function in this evaluation mode (a kernel model's
         evaluator: classifiers/evaluators/modes.py), built once per process; the driver has
         checked the settings (parser/cli/clf_run.py)."""
-        from classifiers.backends import is_kernel_model
-        from classifiers.evaluators.choices import DEFAULT_RARE_THRESHOLD, default_eval_mode
-        from classifiers.evaluators.modes import build_evaluator
+        from polyparse.classifiers.backends import is_kernel_model
+        from polyparse.classifiers.evaluators.choices import (
+            DEFAULT_RARE_THRESHOLD,
+            default_eval_mode,
+        )
+        from polyparse.classifiers.evaluators.modes import build_evaluator
 
         key = (id(clf), self.eval_mode, self.rare_threshold)
         found = _decision_functions.get(key)
@@ -173,7 +176,7 @@ class ClassifierShardTask:
     def fill(self, clf: Any, shard: Shard, output: io.BytesIO, result: ShardResult) -> None:
         import numpy as np
 
-        from features.svmlight import parse_svmlight
+        from polyparse.features.svmlight import parse_svmlight
 
         X, y = parse_svmlight(shard.data, shard.source, first_line=shard.first_line,
                               allow_empty=True)

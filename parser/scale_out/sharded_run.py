@@ -16,11 +16,11 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any
 
-from features.errors import InputError
-from features.output_files import is_regular_stream
-from parser.scale_out.parts_directory import PartsDirectory
-from parser.scale_out.runners import ShardRunner, shards_in_flight
-from parser.scale_out.shards import Shard, ShardResult
+from polyparse.features.errors import InputError
+from polyparse.features.output_files import is_regular_stream
+from polyparse.parser.scale_out.parts_directory import PartsDirectory
+from polyparse.parser.scale_out.runners import ShardRunner, shards_in_flight
+from polyparse.parser.scale_out.shards import Shard, ShardResult
 
 
 def ordered_results(shards: Iterable[Shard], runner: ShardRunner,

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
-from parser.formats.record_boundaries import CutRule
+from polyparse.parser.formats.record_boundaries import CutRule
 
 # Shards of about this many bytes by default: a fraction of a second of parsing each, so that
 # a task costs the scheduler far less than it costs a worker, and enough shards to keep workers

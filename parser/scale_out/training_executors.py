@@ -6,10 +6,14 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from features.errors import InputError
-from features.worker_threads import quit_signals_blocked
-from parser.scale_out.pool_processes import forked_context, start_worker_process, stop_pool
-from parser.scale_out.runners import MAX_ATTEMPTS, connect
+from polyparse.features.errors import InputError
+from polyparse.features.worker_threads import quit_signals_blocked
+from polyparse.parser.scale_out.pool_processes import (
+    forked_context,
+    start_worker_process,
+    stop_pool,
+)
+from polyparse.parser.scale_out.runners import MAX_ATTEMPTS, connect
 
 
 class DaskJobs:
@@ -30,7 +34,7 @@ class DaskJobs:
     def send(self, function: Any, args: tuple[Any, ...]) -> Any:
         import numpy as np
 
-        from features.binary_matrix import BinaryMatrix
+        from polyparse.features.binary_matrix import BinaryMatrix
 
         sent = [self.client.scatter(arg, hash=False)
                 if isinstance(arg, (np.ndarray, BinaryMatrix)) else arg for arg in args]

@@ -1,8 +1,8 @@
 """Raw text -> sentences, tokens and words for any language, each learned from one UD treebank
 (the first layer of parsing from raw text, as UDPipe 1's tokenizer and multiword splitter).
 
-    from parser.segmentation.training import train_segmenter
-    from parser.segmentation.model import load_segmenter
+    from polyparse.parser.segmentation.training import train_segmenter
+    from polyparse.parser.segmentation.model import load_segmenter
 
     model = train_segmenter("xx-ud-train.conllu", "xx-ud-dev.conllu")
     model.save("xx.segmenter")

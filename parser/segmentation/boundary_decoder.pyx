@@ -16,8 +16,8 @@ from libc.stdlib cimport free, malloc
 
 import numpy as np
 
-from features.key_index cimport mix64
-from parser.segmentation.boundary_templates cimport (
+from polyparse.features.key_index cimport mix64
+from polyparse.parser.segmentation.boundary_templates cimport (
     MAX_KEYS,
     N_GAP_KEYS,
     N_INNER_KEYS,
@@ -32,7 +32,7 @@ from parser.segmentation.boundary_templates cimport (
     ngrams_free,
     sentence_keys,
 )
-from parser.segmentation.text_units cimport CHAR, GAP, TextUnits, Units
+from polyparse.parser.segmentation.text_units cimport CHAR, GAP, TextUnits, Units
 
 
 cdef struct WeightSlot:

@@ -1,7 +1,7 @@
 # The feature templates of the segmenter's three decisions, as 64-bit keys.
 from libc.stdint cimport int64_t, uint64_t
 
-from parser.segmentation.text_units cimport Units
+from polyparse.parser.segmentation.text_units cimport Units
 
 cdef enum:
     N_INNER_KEYS = 35

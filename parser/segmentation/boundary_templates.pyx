@@ -32,7 +32,7 @@ from libc.stdlib cimport free, malloc
 
 import numpy as np
 
-from parser.segmentation.text_units cimport (
+from polyparse.parser.segmentation.text_units cimport (
     CHAR,
     EDGE_CLASS,
     EDGE_VALUE,

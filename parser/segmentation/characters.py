@@ -20,7 +20,7 @@ import zlib
 
 import numpy as np
 
-from parser.segmentation.text_units import FLAG_GAP, FLAG_NEWLINE, FLAG_PARAGRAPH
+from polyparse.parser.segmentation.text_units import FLAG_GAP, FLAG_NEWLINE, FLAG_PARAGRAPH
 
 __all__ = ["CharacterTable", "character_arrays", "character_class", "character_features",
            "code_points"]

@@ -13,9 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from features.binary_matrix import BinaryMatrix
-from features.vocab import FeatureVocab
-from parser.segmentation.boundary_decoder import LinearWeights
+from polyparse.features.binary_matrix import BinaryMatrix
+from polyparse.features.vocab import FeatureVocab
+from polyparse.parser.segmentation.boundary_decoder import LinearWeights
 
 __all__ = ["fit_linear"]
 
@@ -24,7 +24,7 @@ def fit_linear(keys: np.ndarray, labels: np.ndarray, C: float, min_count: int, s
                ) -> tuple[LinearWeights, dict[str, Any]]:
     """A linear SVM on the binary features of rows of keys with labels 1 / 0, as explicit
     weights of its nonzero features (label 1 where the score is positive), and its statistics."""
-    from classifiers.linear.poly2_linear_svm import LinearSVM
+    from polyparse.classifiers.linear.poly2_linear_svm import LinearSVM
 
     labels = np.asarray(labels, dtype=np.int32)
     if labels.size == 0 or labels.min() == labels.max():

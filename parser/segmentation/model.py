@@ -10,8 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from classifiers.model_bytes import Buffer, ModelBytes
-from classifiers.model_file import (
+from polyparse.classifiers.model_bytes import Buffer, ModelBytes
+from polyparse.classifiers.model_file import (
     arrays_strings,
     decode_model,
     encode_model,
@@ -20,13 +20,13 @@ from classifiers.model_file import (
     require_arrays,
     string_arrays,
 )
-from features.input_files import input_name
-from features.output_files import write_bytes
-from parser.segmentation.boundary_decoder import LinearWeights
-from parser.segmentation.multiword import MultiwordSplitter
-from parser.segmentation.multiword_context import ContextSplits
-from parser.segmentation.segmenter import Segmenter
-from parser.segmentation.sentences import SegmentedSentence
+from polyparse.features.input_files import input_name
+from polyparse.features.output_files import write_bytes
+from polyparse.parser.segmentation.boundary_decoder import LinearWeights
+from polyparse.parser.segmentation.multiword import MultiwordSplitter
+from polyparse.parser.segmentation.multiword_context import ContextSplits
+from polyparse.parser.segmentation.segmenter import Segmenter
+from polyparse.parser.segmentation.sentences import SegmentedSentence
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "SegmenterModel", "load_segmenter"]
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 
-from parser.segmentation.multiword_context import ContextSplits
+from polyparse.parser.segmentation.multiword_context import ContextSplits
 
 __all__ = ["MultiwordSplitter"]
 

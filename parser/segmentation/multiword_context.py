@@ -19,9 +19,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from parser.segmentation.boundary_decoder import LinearWeights
-from parser.segmentation.characters import character_class
-from parser.segmentation.linear_fit import fit_linear
+from polyparse.parser.segmentation.boundary_decoder import LinearWeights
+from polyparse.parser.segmentation.characters import character_class
+from polyparse.parser.segmentation.linear_fit import fit_linear
 
 __all__ = ["ContextSplits", "context_keys"]
 

@@ -8,13 +8,13 @@ import os
 import unicodedata
 from collections.abc import Iterable
 
-from features.input_files import input_name
-from parser.dependency.evaluate import evaluate
-from parser.formats.conll import Sentence, read_conll
-from parser.segmentation.model import SegmenterModel
-from parser.segmentation.sentences import SegmentedSentence
-from parser.tokenize.conllu_blocks import sentence_of
-from parser.tokenize.treebank_text import raw_text
+from polyparse.features.input_files import input_name
+from polyparse.parser.dependency.evaluate import evaluate
+from polyparse.parser.formats.conll import Sentence, read_conll
+from polyparse.parser.segmentation.model import SegmenterModel
+from polyparse.parser.segmentation.sentences import SegmentedSentence
+from polyparse.parser.tokenize.conllu_blocks import sentence_of
+from polyparse.parser.tokenize.treebank_text import raw_text
 
 __all__ = ["conllu_sentences", "raw_text_scores", "segmentation_scores"]
 

@@ -18,16 +18,16 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from parser.segmentation.boundary_decoder import (
+from polyparse.parser.segmentation.boundary_decoder import (
     LinearWeights,
     decode_sentences,
     decode_tokens,
 )
-from parser.segmentation.boundary_templates import TokenTable
-from parser.segmentation.characters import character_arrays
-from parser.segmentation.multiword import MultiwordSplitter
-from parser.segmentation.sentences import SegmentedSentence, form_of
-from parser.segmentation.text_units import KINDS, TextUnits
+from polyparse.parser.segmentation.boundary_templates import TokenTable
+from polyparse.parser.segmentation.characters import character_arrays
+from polyparse.parser.segmentation.multiword import MultiwordSplitter
+from polyparse.parser.segmentation.sentences import SegmentedSentence, form_of
+from polyparse.parser.segmentation.text_units import KINDS, TextUnits
 
 __all__ = ["PIECE_CHARS", "Segmenter"]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from parser.tokenize.segmenter import TokenizedSentence
+from polyparse.parser.tokenize.segmenter import TokenizedSentence
 
 __all__ = ["SegmentedSentence", "detokenize", "form_of"]
 

@@ -2,7 +2,7 @@
 # is a unit, and so is each run of whitespace and control characters (a gap).
 from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
 
-from features.key_index cimport mix64
+from polyparse.features.key_index cimport mix64
 
 # Unit kinds: a character, a gap, a gap that is a hard break (a paragraph; a line of text that
 # is already split into sentences), a hard break that also starts a new paragraph.

@@ -19,16 +19,19 @@ from typing import Any
 
 import numpy as np
 
-from classifiers.settings import check_integer, check_positive, check_seed
-from parser.segmentation.boundary_decoder import sentence_training_rows, token_training_rows
-from parser.segmentation.boundary_templates import TokenTable
-from parser.segmentation.characters import character_arrays
-from parser.segmentation.linear_fit import fit_linear
-from parser.segmentation.model import SegmenterModel
-from parser.segmentation.multiword import MultiwordSplitter
-from parser.segmentation.text_units import KINDS, TextUnits
-from parser.segmentation.treebank_data import TreebankText, treebank_text
-from parser.tokenize.treebank_text import Treebank
+from polyparse.classifiers.settings import check_integer, check_positive, check_seed
+from polyparse.parser.segmentation.boundary_decoder import (
+    sentence_training_rows,
+    token_training_rows,
+)
+from polyparse.parser.segmentation.boundary_templates import TokenTable
+from polyparse.parser.segmentation.characters import character_arrays
+from polyparse.parser.segmentation.linear_fit import fit_linear
+from polyparse.parser.segmentation.model import SegmenterModel
+from polyparse.parser.segmentation.multiword import MultiwordSplitter
+from polyparse.parser.segmentation.text_units import KINDS, TextUnits
+from polyparse.parser.segmentation.treebank_data import TreebankText, treebank_text
+from polyparse.parser.tokenize.treebank_text import Treebank
 
 __all__ = ["gold_units", "train_segmenter"]
 
@@ -115,7 +118,7 @@ def train_segmenter(train: Treebank, dev: Treebank | None = None, *,
         f"{sentence_stats.get('nonzero_weights', 0)}; multiword: {len(splitter.table)} "
         f"table entries, {len(splitter.rules)} rules")
     if dev is not None:
-        from parser.segmentation.scoring import raw_text_scores
+        from polyparse.parser.segmentation.scoring import raw_text_scores
 
         scores = raw_text_scores(model, dev)
         model.header["dev_scores"] = {name: round(scores[name], 2)

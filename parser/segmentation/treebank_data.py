@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from parser.tokenize.treebank_text import Treebank, TreebankSentence, treebank_sentences
+from polyparse.parser.tokenize.treebank_text import Treebank, TreebankSentence, treebank_sentences
 
 __all__ = ["TreebankText", "treebank_text"]
 

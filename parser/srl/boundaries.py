@@ -15,15 +15,15 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator, Sequence
 
-from features.output_files import output_stream
-from parser.formats.gold_conll import (
+from polyparse.features.output_files import output_stream
+from polyparse.parser.formats.gold_conll import (
     ArgumentSpan,
     ConllPredicate,
     ConllSrlSentence,
     sentence_lines,
 )
-from parser.srl.candidates import Span, candidate_nodes
-from parser.srl.constituents import ConstituentTree
+from polyparse.parser.srl.candidates import Span, candidate_nodes
+from polyparse.parser.srl.constituents import ConstituentTree
 
 __all__ = ["PREDICTED_LABEL", "predicted_lines", "predicted_spans", "write_predictions"]
 

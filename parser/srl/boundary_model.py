@@ -17,16 +17,16 @@ from typing import Any
 
 import numpy as np
 
-from classifiers.model_bytes import Buffer, ModelBytes
-from classifiers.model_file import ModelFileError, arrays_strings, string_arrays
-from classifiers.tree_kernels.settings import DEFAULT_ITERATIONS, TIMINGS, TreeKernelSpec
-from classifiers.tree_kernels.tree_learners import train_tree_model, training_steps
-from classifiers.tree_kernels.tree_model import TreeKernelModel
-from parser.formats.gold_conll import ConllSrlSentence
-from parser.srl.boundaries import predicted_lines
-from parser.srl.feature_vocab import FirstSeenVocab
-from parser.srl.instances import instance_count, sentence_instances, tree_instances
-from parser.srl.settings import DEFAULT_EPOCHS, DEFAULT_LEARNER
+from polyparse.classifiers.model_bytes import Buffer, ModelBytes
+from polyparse.classifiers.model_file import ModelFileError, arrays_strings, string_arrays
+from polyparse.classifiers.tree_kernels.settings import DEFAULT_ITERATIONS, TIMINGS, TreeKernelSpec
+from polyparse.classifiers.tree_kernels.tree_learners import train_tree_model, training_steps
+from polyparse.classifiers.tree_kernels.tree_model import TreeKernelModel
+from polyparse.parser.formats.gold_conll import ConllSrlSentence
+from polyparse.parser.srl.boundaries import predicted_lines
+from polyparse.parser.srl.feature_vocab import FirstSeenVocab
+from polyparse.parser.srl.instances import instance_count, sentence_instances, tree_instances
+from polyparse.parser.srl.settings import DEFAULT_EPOCHS, DEFAULT_LEARNER
 
 __all__ = ["BoundaryModel", "DEFAULT_EPOCHS"]
 

@@ -10,8 +10,8 @@ it is an argument.
 """
 from __future__ import annotations
 
-from parser.formats.gold_conll import ConllPredicate
-from parser.srl.constituents import ConstituentTree
+from polyparse.parser.formats.gold_conll import ConllPredicate
+from polyparse.parser.srl.constituents import ConstituentTree
 
 __all__ = ["Span", "argument_spans", "boundary_label", "candidate_nodes", "node_spans"]
 

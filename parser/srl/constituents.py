@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from parser.formats.gold_conll import PARSE_OPEN, TREE_ESCAPES, ConllSrlSentence
+from polyparse.parser.formats.gold_conll import PARSE_OPEN, TREE_ESCAPES, ConllSrlSentence
 
 __all__ = ["Constituent", "ConstituentTree"]
 

@@ -25,16 +25,16 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from features.errors import InputError
-from features.input_files import input_name
-from parser.formats.gold_conll import (
+from polyparse.features.errors import InputError
+from polyparse.features.input_files import input_name
+from polyparse.parser.formats.gold_conll import (
     PROPBANK_RELEASE,
     ConllSrlSentence,
     GoldConllLayout,
     read_gold_conll,
 )
-from parser.srl.candidates import argument_spans, candidate_nodes, node_spans
-from parser.srl.constituents import ConstituentTree
+from polyparse.parser.srl.candidates import argument_spans, candidate_nodes, node_spans
+from polyparse.parser.srl.constituents import ConstituentTree
 
 __all__ = ["BoundaryCounts", "SrlEvaluationError", "boundary_counts", "file_scores"]
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 
-from features.errors import InputError
-from features.output_files import output_stream
-from parser.formats.text_lines import text_lines
+from polyparse.features.errors import InputError
+from polyparse.features.output_files import output_stream
+from polyparse.parser.formats.text_lines import text_lines
 
 __all__ = ["FeatureVocabError", "FirstSeenVocab"]
 

@@ -14,8 +14,8 @@ README.md, "Vector"), in the order the dataset's vocabulary met them:
 """
 from __future__ import annotations
 
-from parser.srl.constituents import ConstituentTree
-from parser.srl.head_rules import head_word
+from polyparse.parser.srl.constituents import ConstituentTree
+from polyparse.parser.srl.head_rules import head_word
 
 __all__ = ["PASSIVE_AUXILIARIES", "PredicateContext", "gildea_jurafsky_features", "path",
            "subcategorization", "voice"]

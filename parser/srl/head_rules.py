@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from parser.srl.constituents import ConstituentTree
+from polyparse.parser.srl.constituents import ConstituentTree
 
 __all__ = ["head_preterminal", "head_word"]
 

@@ -10,20 +10,25 @@ import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from features.interning import StringInterner
-from features.svmlight_tk import BEGIN_TREE, END_TREES, TreeInstances, parse_svmlight_tk_bytes
-from parser.formats.gold_conll import (
+from polyparse.features.interning import StringInterner
+from polyparse.features.svmlight_tk import (
+    BEGIN_TREE,
+    END_TREES,
+    TreeInstances,
+    parse_svmlight_tk_bytes,
+)
+from polyparse.parser.formats.gold_conll import (
     PROPBANK_RELEASE,
     ConllPredicate,
     ConllSrlSentence,
     GoldConllLayout,
     read_gold_conll,
 )
-from parser.srl.candidates import argument_spans, boundary_label, candidate_nodes
-from parser.srl.constituents import ConstituentTree
-from parser.srl.feature_vocab import FirstSeenVocab
-from parser.srl.gildea_jurafsky import PredicateContext, gildea_jurafsky_features
-from parser.srl.paf import paf_tree
+from polyparse.parser.srl.candidates import argument_spans, boundary_label, candidate_nodes
+from polyparse.parser.srl.constituents import ConstituentTree
+from polyparse.parser.srl.feature_vocab import FirstSeenVocab
+from polyparse.parser.srl.gildea_jurafsky import PredicateContext, gildea_jurafsky_features
+from polyparse.parser.srl.paf import paf_tree
 
 __all__ = ["BoundaryInstance", "PredicateInstances", "file_instances", "instance_count",
            "predicate_instances", "sentence_instances", "tk_line", "tk_lines", "tree_instances"]

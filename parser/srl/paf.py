@@ -9,7 +9,7 @@ predicate's POS gets ``-P``: ``(VP (VB-P join) (NP-B (DT the) (NN board)))``.
 """
 from __future__ import annotations
 
-from parser.srl.constituents import ConstituentTree
+from polyparse.parser.srl.constituents import ConstituentTree
 
 __all__ = ["CANDIDATE_MARK", "PREDICATE_MARK", "paf_tree"]
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from parser.srl.instances import PredicateInstances
+from polyparse.parser.srl.instances import PredicateInstances
 
 __all__ = ["BoundaryStatistics"]
 

@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from classifiers.backends import classifier_from_arrays
-from features.vocab import FeatureVocab
+from polyparse.classifiers.backends import classifier_from_arrays
+from polyparse.features.vocab import FeatureVocab
 
 
 def is_linear(clf: Any) -> bool:

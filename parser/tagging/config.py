@@ -6,8 +6,8 @@ import inspect
 from dataclasses import InitVar, dataclass, field
 from typing import Any
 
-from classifiers.backends import BACKENDS, new_classifier
-from classifiers.settings import (
+from polyparse.classifiers.backends import BACKENDS, new_classifier
+from polyparse.classifiers.settings import (
     check_choice,
     check_integer,
     check_positive,

@@ -7,12 +7,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, BinaryIO, TextIO
 
-from parser.formats.conll import FEATS, LEMMA, UPOS, XPOS, Sentence, read_conll
-from parser.formats.streaming import write_batches
+from polyparse.parser.formats.conll import FEATS, LEMMA, UPOS, XPOS, Sentence, read_conll
+from polyparse.parser.formats.streaming import write_batches
 
 if TYPE_CHECKING:
     # Only for annotations: `dep parse` of tagged input imports no tagger (nor NumPy through it).
-    from parser.tagging.tagger import TaggedColumns, Tagger
+    from polyparse.parser.tagging.tagger import TaggedColumns, Tagger
 
 MISSING = "_"
 

@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from features.interning import UNKNOWN, StringInterner
+from polyparse.features.interning import UNKNOWN, StringInterner
 
 N_ATTRIBUTES = 14
 # Columns of the table (tag_templates.pxd, A_*).

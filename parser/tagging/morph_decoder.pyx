@@ -18,13 +18,13 @@ from libc.stdlib cimport free, malloc
 
 import numpy as np
 
-from classifiers.evaluators.pke cimport sorted_ranks
-from features.key_index cimport KeyIndex, KeySlots
-from features.signal_checks cimport CHECK_STEPS, count_steps
-from parser.tagging.tag_templates cimport MAX_TAG_TEMPLATES, TagSentence, token_keys_at
+from polyparse.classifiers.evaluators.pke cimport sorted_ranks
+from polyparse.features.key_index cimport KeyIndex, KeySlots
+from polyparse.features.signal_checks cimport CHECK_STEPS, count_steps
+from polyparse.parser.tagging.tag_templates cimport MAX_TAG_TEMPLATES, TagSentence, token_keys_at
 
-from parser.tagging.tag_decoder import check_input
-from parser.tagging.tag_templates import TEMPLATE_SETS
+from polyparse.parser.tagging.tag_decoder import check_input
+from polyparse.parser.tagging.tag_templates import TEMPLATE_SETS
 
 
 cdef class MorphDecoder:

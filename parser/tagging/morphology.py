@@ -28,13 +28,13 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from classifiers.backends import new_classifier
-from classifiers.model_file import ModelFileError
-from features.binary_matrix import BinaryMatrix
-from features.vocab import FeatureVocab
-from parser.tagging.morph_decoder import MorphDecoder
-from parser.tagging.tag_decoder import training_keys
-from parser.tagging.tag_templates import template_names
+from polyparse.classifiers.backends import new_classifier
+from polyparse.classifiers.model_file import ModelFileError
+from polyparse.features.binary_matrix import BinaryMatrix
+from polyparse.features.vocab import FeatureVocab
+from polyparse.parser.tagging.morph_decoder import MorphDecoder
+from polyparse.parser.tagging.tag_decoder import training_keys
+from polyparse.parser.tagging.tag_templates import template_names
 
 MISSING = "_"
 TEMPLATE_SET = "morph"
@@ -219,7 +219,7 @@ class Morphology:
             clf = new_classifier("linear", **classifier_params)
             return clf.fit(matrix.take(job[2]), job[3])
 
-        from features.worker_threads import interruptible_pool
+        from polyparse.features.worker_threads import interruptible_pool
 
         by_size = sorted(range(len(jobs)), key=lambda j: -jobs[j][2].size)
         fitted: list[Any] = [None] * len(jobs)

@@ -14,14 +14,14 @@ from libc.stdlib cimport free, malloc
 
 import numpy as np
 
-from classifiers.evaluators.pke cimport sorted_ranks
-from classifiers.scorer cimport BinaryScorer
-from features.key_index cimport KeyIndex, KeySlots
-from features.signal_checks cimport CHECK_STEPS, count_steps
-from parser.tagging.tag_templates cimport (MAX_TAG_TEMPLATES, N_ATTRIBUTES, TagSentence,
+from polyparse.classifiers.evaluators.pke cimport sorted_ranks
+from polyparse.classifiers.scorer cimport BinaryScorer
+from polyparse.features.key_index cimport KeyIndex, KeySlots
+from polyparse.features.signal_checks cimport CHECK_STEPS, count_steps
+from polyparse.parser.tagging.tag_templates cimport (MAX_TAG_TEMPLATES, N_ATTRIBUTES, TagSentence,
                                            n_tag_templates, token_keys_at)
 
-from parser.tagging.tag_templates import TEMPLATE_SETS
+from polyparse.parser.tagging.tag_templates import TEMPLATE_SETS
 
 
 cdef void point_at(TagSentence* s, const int32_t[:, ::1] lexicon, const int32_t* entry,

@@ -21,35 +21,35 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from classifiers.backends import (
+from polyparse.classifiers.backends import (
     CONVERTED_BACKENDS,
     classifier_from_arrays,
     is_kernel_model,
     new_classifier,
 )
-from classifiers.evaluators.choices import DEFAULT_RARE_THRESHOLD, default_eval_mode
-from classifiers.model_bytes import ParserModelBytes
-from classifiers.model_file import (
+from polyparse.classifiers.evaluators.choices import DEFAULT_RARE_THRESHOLD, default_eval_mode
+from polyparse.classifiers.model_bytes import ParserModelBytes
+from polyparse.classifiers.model_file import (
     arrays_strings,
     arrays_under,
     string_arrays,
 )
-from features.binary_matrix import BinaryMatrix
-from features.interning import StringInterner
-from features.vocab import FeatureVocab
-from parser.formats.conll import Sentence
-from parser.tagging.compact import compact_linear, is_linear
-from parser.tagging.config import (
+from polyparse.features.binary_matrix import BinaryMatrix
+from polyparse.features.interning import StringInterner
+from polyparse.features.vocab import FeatureVocab
+from polyparse.parser.formats.conll import Sentence
+from polyparse.parser.tagging.compact import compact_linear, is_linear
+from polyparse.parser.tagging.config import (
     JOINT_TAGS_LIMIT,
     TaggerConfig,
     classifier_params,
     morph_params,
 )
-from parser.tagging.lemmas import Lemmatizer, script_labels
-from parser.tagging.lexicon import Lexicon
-from parser.tagging.morphology import LEMMA, Morphology, Target, target_labels
-from parser.tagging.tag_decoder import TagDecoder, training_keys
-from parser.tagging.tag_templates import template_names
+from polyparse.parser.tagging.lemmas import Lemmatizer, script_labels
+from polyparse.parser.tagging.lexicon import Lexicon
+from polyparse.parser.tagging.morphology import LEMMA, Morphology, Target, target_labels
+from polyparse.parser.tagging.tag_decoder import TagDecoder, training_keys
+from polyparse.parser.tagging.tag_templates import template_names
 
 MODEL_FORMAT = "polyparse-tagger"
 MODEL_VERSION = 2
@@ -228,7 +228,7 @@ class Tagger(ParserModelBytes):
         elif clf.backend in CONVERTED_BACKENDS:
             scorer, one_vs_one = clf.scorer, clf.decision == "one-vs-one"
         elif is_kernel_model(clf):
-            from classifiers.evaluators.modes import build_evaluator
+            from polyparse.classifiers.evaluators.modes import build_evaluator
 
             scorer = build_evaluator(clf.expansion_, default_eval_mode(clf.expansion_.degree),
                                      DEFAULT_RARE_THRESHOLD)

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from parser.dependency.evaluate import evaluate
-from parser.formats.conll import Sentence
-from parser.tagging.conll_files import with_tags
-from parser.tagging.tagger import Tagger
+from polyparse.parser.dependency.evaluate import evaluate
+from polyparse.parser.formats.conll import Sentence
+from polyparse.parser.tagging.conll_files import with_tags
+from polyparse.parser.tagging.tagger import Tagger
 
 
 def tag_scores(tagger: Tagger, gold: Sequence[Sentence]) -> dict[str, float]:

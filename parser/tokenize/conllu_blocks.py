@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from parser.formats.conll import Sentence
-from parser.tokenize.segmenter import TokenizedSentence
+from polyparse.parser.formats.conll import Sentence
+from polyparse.parser.tokenize.segmenter import TokenizedSentence
 
 __all__ = ["conllu_lines", "sentence_of", "set_word_columns", "text_of_blocks",
            "unescape_spaces"]

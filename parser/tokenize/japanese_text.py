@@ -15,10 +15,14 @@ import os
 from collections.abc import Iterator
 from typing import BinaryIO, TextIO
 
-from parser.formats.bunsetsu_sentence import BunsetsuFormatError, BunsetsuSentence, input_source
-from parser.formats.cabocha import read_cabocha_block
-from parser.formats.text_lines import line_chunks
-from parser.tokenize.mecab import MeCabTagger
+from polyparse.parser.formats.bunsetsu_sentence import (
+    BunsetsuFormatError,
+    BunsetsuSentence,
+    input_source,
+)
+from polyparse.parser.formats.cabocha import read_cabocha_block
+from polyparse.parser.formats.text_lines import line_chunks
+from polyparse.parser.tokenize.mecab import MeCabTagger
 
 __all__ = ["read_raw_japanese"]
 

@@ -1,13 +1,13 @@
 """Japanese raw text to morphemes: MeCab through fugashi, with the dictionary of a tag scheme.
 
-Each tag scheme the readers know (parser/formats/tag_schemes.py, parser/formats/cabocha.py) is written by one MeCab dictionary
-packaged for Python: UniDic by unidic-lite (the optional extra `polyparse[mecab]`), IPAdic by
-ipadic, JUMAN's parts of speech by jumandic. Each morpheme becomes a CaboCha / MeCab line
-``surface<TAB>features``, the features being MeCab's comma-separated fields as that dictionary
-prints them. MeCab skips the half-width white space between morphemes; here it becomes a
-morpheme of its own, tagged as the dictionary tags a full-width space (UniDic's 空白, IPAdic's
-and JUMAN's 空白 symbol), so that the surfaces of a sentence join back to its text exactly. A
-tab cannot be written in the CaboCha or KNP formats (it separates their fields) and is refused.
+Each tag scheme the readers know (parser/formats/tag_schemes.py, parser/formats/cabocha.py) is
+written by one MeCab dictionary packaged for Python: UniDic by unidic-lite (the optional extra
+`polyparse[mecab]`), IPAdic by ipadic, JUMAN's parts of speech by jumandic. Each morpheme becomes a
+CaboCha / MeCab line ``surface<TAB>features``, the features being MeCab's comma-separated fields as
+that dictionary prints them. MeCab skips the half-width white space between morphemes; here it
+becomes a morpheme of its own, tagged as the dictionary tags a full-width space (UniDic's 空白,
+IPAdic's and JUMAN's 空白 symbol), so that the surfaces of a sentence join back to its text exactly.
+A tab cannot be written in the CaboCha or KNP formats (it separates their fields) and is refused.
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import importlib
 from dataclasses import dataclass
 from typing import Any
 
-from features.errors import InputError
+from polyparse.features.errors import InputError
 
 __all__ = ["DICTIONARIES", "MECAB_EXTRA", "MeCabDictionary", "MeCabTagger", "require_mecab"]
 

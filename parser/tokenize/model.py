@@ -9,14 +9,18 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from parser.tokenize.chunk_rules import ChunkRules
-from parser.tokenize.segmenter import Segmenter
-from parser.tokenize.sentence_split import SentenceSplitter, candidate_features, candidates
-from parser.tokenize.words import MultiwordRules
+from polyparse.parser.tokenize.chunk_rules import ChunkRules
+from polyparse.parser.tokenize.segmenter import Segmenter
+from polyparse.parser.tokenize.sentence_split import (
+    SentenceSplitter,
+    candidate_features,
+    candidates,
+)
+from polyparse.parser.tokenize.words import MultiwordRules
 
 if TYPE_CHECKING:
-    from parser.formats.conll import Sentence
-    from parser.tokenize.treebank_text import TreebankSentence
+    from polyparse.parser.formats.conll import Sentence
+    from polyparse.parser.tokenize.treebank_text import TreebankSentence
 
 __all__ = ["FORMAT", "TOKENIZER_NAME", "TokenizerModel", "bundled_tokenizer", "load_tokenizer",
            "train_tokenizer"]
@@ -61,7 +65,7 @@ class TokenizerModel:
         """Write the model file (a temporary file renamed into place)."""
         import numpy as np
 
-        from classifiers.model_file import string_arrays, write_model_file
+        from polyparse.classifiers.model_file import string_arrays, write_model_file
 
         names = sorted(self.weights)
         header = {**self.header, **(extra_header or {}), "format": FORMAT,
@@ -75,7 +79,7 @@ class TokenizerModel:
 def load_tokenizer(path: str | os.PathLike | None = None) -> TokenizerModel:
     """A tokenizer model file (default: the bundled English one); ModelFileError (one line)
     when the file is not one."""
-    from classifiers.model_file import (
+    from polyparse.classifiers.model_file import (
         ModelFileError,
         arrays_strings,
         inconsistent,
@@ -126,7 +130,7 @@ def _check_lexicon(lexicon: dict[str, Any]) -> None:
 
 def bundled_tokenizer() -> Path | None:
     """The bundled English tokenizer model, or None when this installation has none."""
-    from parser.models.bundled import _resource
+    from polyparse.parser.models.bundled import _resource
 
     return _resource(TOKENIZER_NAME)
 
@@ -169,10 +173,10 @@ def train_tokenizer(train: str | os.PathLike | Iterable[Sentence], C: float = 0.
     SpaceAfter=No."""
     import numpy as np
 
-    from classifiers.linear.poly2_linear_svm import LinearSVM
-    from features.binary_matrix import BinaryMatrix
-    from parser.tokenize.training import learn_lexicon
-    from parser.tokenize.treebank_text import treebank_sentences
+    from polyparse.classifiers.linear.poly2_linear_svm import LinearSVM
+    from polyparse.features.binary_matrix import BinaryMatrix
+    from polyparse.parser.tokenize.training import learn_lexicon
+    from polyparse.parser.tokenize.treebank_text import treebank_sentences
 
     sentences = list(treebank_sentences(train))
     lexicon = learn_lexicon(sentences)
@@ -201,7 +205,7 @@ def explicit_weights(classifier: Any, n_features: int) -> tuple[list[float], flo
     b is the decision value of the empty row, w_i that of feature i alone less b."""
     import numpy as np
 
-    from features.binary_matrix import BinaryMatrix
+    from polyparse.features.binary_matrix import BinaryMatrix
 
     rows = [[]] + [[i] for i in range(n_features)]
     values = classifier.decision_function(BinaryMatrix.from_rows(rows, n_features))[:, 0]

@@ -23,12 +23,12 @@ import unicodedata
 from collections.abc import Iterable, Iterator
 from typing import BinaryIO, TextIO
 
-from features.errors import InputError
-from parser.formats.conll import Sentence
-from parser.formats.text_lines import TEXT_FORMATS, display_name, text_lines
-from parser.tokenize.conllu_blocks import sentence_of
-from parser.tokenize.model import TokenizerModel, load_tokenizer
-from parser.tokenize.segmenter import GAP, Segmenter, TokenizedSentence, split_gaps
+from polyparse.features.errors import InputError
+from polyparse.parser.formats.conll import Sentence
+from polyparse.parser.formats.text_lines import TEXT_FORMATS, display_name, text_lines
+from polyparse.parser.tokenize.conllu_blocks import sentence_of
+from polyparse.parser.tokenize.model import TokenizerModel, load_tokenizer
+from polyparse.parser.tokenize.segmenter import GAP, Segmenter, TokenizedSentence, split_gaps
 
 __all__ = ["TEXT_FORMATS", "TextFormatError", "read_raw", "tokenized_sentences"]
 

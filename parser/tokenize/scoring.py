@@ -6,12 +6,12 @@ from __future__ import annotations
 import io
 import os
 
-from features.input_files import input_name
-from parser.dependency.evaluate import evaluate
-from parser.formats.conll import read_conll
-from parser.tokenize.model import TokenizerModel
-from parser.tokenize.reading import read_raw
-from parser.tokenize.treebank_text import raw_text
+from polyparse.features.input_files import input_name
+from polyparse.parser.dependency.evaluate import evaluate
+from polyparse.parser.formats.conll import read_conll
+from polyparse.parser.tokenize.model import TokenizerModel
+from polyparse.parser.tokenize.reading import read_raw
+from polyparse.parser.tokenize.treebank_text import raw_text
 
 __all__ = ["raw_text_scores"]
 

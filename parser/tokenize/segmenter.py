@@ -15,9 +15,9 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from parser.tokenize.chunk_rules import ChunkRules
-from parser.tokenize.sentence_split import SentenceSplitter
-from parser.tokenize.words import MultiwordRules
+from polyparse.parser.tokenize.chunk_rules import ChunkRules
+from polyparse.parser.tokenize.sentence_split import SentenceSplitter
+from polyparse.parser.tokenize.words import MultiwordRules
 
 __all__ = ["GAP", "Segmenter", "TokenizedSentence", "detokenize", "split_gaps"]
 

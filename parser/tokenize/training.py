@@ -14,9 +14,9 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 
-from parser.tokenize.chunk_rules import ChunkRules
-from parser.tokenize.treebank_text import TreebankSentence
-from parser.tokenize.words import MultiwordRules
+from polyparse.parser.tokenize.chunk_rules import ChunkRules
+from polyparse.parser.tokenize.treebank_text import TreebankSentence
+from polyparse.parser.tokenize.words import MultiwordRules
 
 __all__ = ["Lexicon", "chunks_of", "learn_lexicon"]
 

@@ -14,7 +14,7 @@ import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from parser.formats.conll import Sentence, read_conll
+from polyparse.parser.formats.conll import Sentence, read_conll
 
 __all__ = ["TreebankSentence", "raw_text", "treebank_sentences"]
 

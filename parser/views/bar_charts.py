@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
-from parser.views.text_metrics import text_width
+from polyparse.parser.views.text_metrics import text_width
 
 __all__ = ["bar_chart"]
 

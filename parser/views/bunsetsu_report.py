@@ -18,13 +18,13 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
-from parser.bunsetsu.evaluate import METRICS, chunk_spans
-from parser.formats.bunsetsu_sentence import BunsetsuSentence
-from parser.views.bar_charts import bar_chart
-from parser.views.error_tables import Breakdown, html_table, percent_text
-from parser.views.html_page import html_document
-from parser.views.judged_trees import JudgedSentence, JudgedUnit
-from parser.views.report_sections import (
+from polyparse.parser.bunsetsu.evaluate import METRICS, chunk_spans
+from polyparse.parser.formats.bunsetsu_sentence import BunsetsuSentence
+from polyparse.parser.views.bar_charts import bar_chart
+from polyparse.parser.views.error_tables import Breakdown, html_table, percent_text
+from polyparse.parser.views.html_page import html_document
+from polyparse.parser.views.judged_trees import JudgedSentence, JudgedUnit
+from polyparse.parser.views.report_sections import (
     chart_and_table,
     differences_section,
     heading,
@@ -32,7 +32,7 @@ from parser.views.report_sections import (
     sentence_section,
     system_names,
 )
-from parser.views.sentence_tree import SentenceTree, bunsetsu_tree
+from polyparse.parser.views.sentence_tree import SentenceTree, bunsetsu_tree
 
 __all__ = ["bunsetsu_endings", "bunsetsu_report", "judged_bunsetsu_sentences"]
 

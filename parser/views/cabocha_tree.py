@@ -17,9 +17,9 @@ with KNP's `# S-ID:` comment line.
 """
 from __future__ import annotations
 
-from parser.views.display_width import display_width
-from parser.views.sentence_tree import SentenceTree
-from parser.views.terminal_colors import paint
+from polyparse.parser.views.display_width import display_width
+from polyparse.parser.views.sentence_tree import SentenceTree
+from polyparse.parser.views.terminal_colors import paint
 
 __all__ = ["cabocha_tree"]
 

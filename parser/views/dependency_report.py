@@ -16,13 +16,13 @@ from collections import Counter
 from collections.abc import Sequence
 from html import escape
 
-from parser.dependency.evaluate import METRICS, Scores, WordJudgement, judge_words
-from parser.formats.conll import Sentence
-from parser.views.bar_charts import bar_chart
-from parser.views.error_tables import Breakdown, Tally, html_table, percent_text
-from parser.views.html_page import html_document
-from parser.views.judged_trees import JudgedSentence, JudgedUnit
-from parser.views.report_sections import (
+from polyparse.parser.dependency.evaluate import METRICS, Scores, WordJudgement, judge_words
+from polyparse.parser.formats.conll import Sentence
+from polyparse.parser.views.bar_charts import bar_chart
+from polyparse.parser.views.error_tables import Breakdown, Tally, html_table, percent_text
+from polyparse.parser.views.html_page import html_document
+from polyparse.parser.views.judged_trees import JudgedSentence, JudgedUnit
+from polyparse.parser.views.report_sections import (
     chart_and_table,
     differences_section,
     heading,
@@ -30,7 +30,7 @@ from parser.views.report_sections import (
     sentence_section,
     system_names,
 )
-from parser.views.sentence_tree import SentenceTree, conll_tree
+from polyparse.parser.views.sentence_tree import SentenceTree, conll_tree
 
 __all__ = ["dependency_report", "judged_dependency_sentences"]
 

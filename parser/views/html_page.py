@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from html import escape
 from importlib.resources import files
 
-from parser.views.sentence_tree import SentenceTree
-from parser.views.svg_tree import tree_style, tree_svg
+from polyparse.parser.views.sentence_tree import SentenceTree
+from polyparse.parser.views.svg_tree import tree_style, tree_svg
 
 __all__ = ["SentenceEntry", "html_document", "sentence_list", "trees_page"]
 
@@ -36,7 +36,7 @@ class SentenceEntry:
 
 
 def _asset(name: str) -> str:
-    return files("parser.views").joinpath(name).read_text(encoding="utf-8")
+    return files("polyparse.parser.views").joinpath(name).read_text(encoding="utf-8")
 
 
 def html_document(title: str, heading: str, body: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from parser.views.sentence_tree import SentenceTree
+from polyparse.parser.views.sentence_tree import SentenceTree
 
 __all__ = ["HEAD_WRONG", "LABEL_WRONG", "NOT_SCORED", "JudgedSentence", "JudgedUnit"]
 

@@ -42,9 +42,9 @@ def notebook_html(tokenlists: Sequence[conllu.TokenList]) -> str:
     scrolls sideways when wide, under its id and text."""
     from html import escape
 
-    from parser.formats.tokens import sentences_from_tokenlists
-    from parser.views.sentence_tree import conll_tree
-    from parser.views.svg_tree import tree_style, tree_svg
+    from polyparse.parser.formats.tokens import sentences_from_tokenlists
+    from polyparse.parser.views.sentence_tree import conll_tree
+    from polyparse.parser.views.svg_tree import tree_style, tree_svg
 
     shown = list(tokenlists[:NOTEBOOK_SENTENCES])
     sentences = sentences_from_tokenlists(shown, require_tree=True, single_root=False,

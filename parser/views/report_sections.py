@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from html import escape
 
-from parser.views.error_tables import html_table
-from parser.views.html_page import SentenceEntry, search_box, sentence_list, tree_entry
-from parser.views.judged_trees import HEAD_WRONG, LABEL_WRONG, JudgedSentence, JudgedUnit
-from parser.views.svg_tree import comparison_svg, tree_svg
+from polyparse.parser.views.error_tables import html_table
+from polyparse.parser.views.html_page import SentenceEntry, search_box, sentence_list, tree_entry
+from polyparse.parser.views.judged_trees import HEAD_WRONG, LABEL_WRONG, JudgedSentence, JudgedUnit
+from polyparse.parser.views.svg_tree import comparison_svg, tree_svg
 
 __all__ = ["LETTERS", "chart_and_table", "differences_section", "heading", "scores_section",
            "sentence_section", "system_names"]

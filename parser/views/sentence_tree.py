@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from parser.formats.bunsetsu_sentence import BunsetsuSentence
-from parser.formats.conll import Sentence
+from polyparse.parser.formats.bunsetsu_sentence import BunsetsuSentence
+from polyparse.parser.formats.conll import Sentence
 
 __all__ = ["SentenceTree", "bunsetsu_tree", "conll_tree"]
 

@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from html import escape
 from importlib.resources import files
 
-from parser.views.arc_layout import arc_levels, endpoint_order, nonprojective_words
-from parser.views.sentence_tree import SentenceTree
-from parser.views.text_metrics import text_width
+from polyparse.parser.views.arc_layout import arc_levels, endpoint_order, nonprojective_words
+from polyparse.parser.views.sentence_tree import SentenceTree
+from polyparse.parser.views.text_metrics import text_width
 
 __all__ = ["DrawnArc", "comparison_svg", "tree_style", "tree_svg"]
 
@@ -64,7 +64,7 @@ class DrawnArc:
 
 def tree_style() -> str:
     """The style sheet of the pictures (classes pp-tree, word, arc, ...)."""
-    return files("parser.views").joinpath("tree_style.css").read_text(encoding="utf-8")
+    return files("polyparse.parser.views").joinpath("tree_style.css").read_text(encoding="utf-8")
 
 
 def tree_svg(tree: SentenceTree, standalone: bool = True) -> str:

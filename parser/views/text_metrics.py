@@ -5,7 +5,7 @@ Sans, Noto Sans, the system's UI font) are wider; East Asian wide characters one
 else six tenths of an em. Overestimating only leaves a little more room."""
 from __future__ import annotations
 
-from parser.views.display_width import display_width
+from polyparse.parser.views.display_width import display_width
 
 __all__ = ["text_width"]
 

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from parser.views.arc_layout import nonprojective_words
-from parser.views.display_width import display_width
-from parser.views.sentence_tree import SentenceTree
-from parser.views.terminal_colors import paint
+from polyparse.parser.views.arc_layout import nonprojective_words
+from polyparse.parser.views.display_width import display_width
+from polyparse.parser.views.sentence_tree import SentenceTree
+from polyparse.parser.views.terminal_colors import paint
 
 __all__ = ["text_tree"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from classifiers.backends import BACKENDS, backend_settings, new_classifier
+from polyparse.classifiers.backends import BACKENDS, backend_settings, new_classifier
 
 
 @pytest.mark.parametrize("name, setting", [("linear", "cache_mb"), ("poly2-linear", "threads"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from classifiers.binary_scores import positive_class_scores, precision_recall_f1
+from polyparse.classifiers.binary_scores import positive_class_scores, precision_recall_f1
 
 
 def test_counts_by_hand() -> None:

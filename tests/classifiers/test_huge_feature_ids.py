@@ -9,12 +9,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from classifiers.backends import classifier_from_arrays, convert_classifier, new_classifier
-from classifiers.evaluators.choices import EVALUATORS
-from classifiers.evaluators.modes import EVAL_MODES, build_evaluator
-from classifiers.model_file import read_model_file, write_model_file
-from classifiers.online.kernel_slicing import SlicingData
-from features.binary_matrix import BinaryMatrix
+from polyparse.classifiers.backends import (
+    classifier_from_arrays,
+    convert_classifier,
+    new_classifier,
+)
+from polyparse.classifiers.evaluators.choices import EVALUATORS
+from polyparse.classifiers.evaluators.modes import EVAL_MODES, build_evaluator
+from polyparse.classifiers.model_file import read_model_file, write_model_file
+from polyparse.classifiers.online.kernel_slicing import SlicingData
+from polyparse.features.binary_matrix import BinaryMatrix
 from tests.classifiers.evaluators.test_kernel_expansion import assert_close, dense_reference
 
 HUGE = 2_000_000_000

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from classifiers.lazy_table import LazyTable
+from polyparse.classifiers.lazy_table import LazyTable
 
 
 def counting_table() -> tuple[LazyTable, list[str]]:

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from classifiers.backends import BACKENDS, convert_classifier, new_classifier
-from classifiers.evaluators.choices import CONVERSIONS
-from features.binary_matrix import BinaryMatrix
+from polyparse.classifiers.backends import BACKENDS, convert_classifier, new_classifier
+from polyparse.classifiers.evaluators.choices import CONVERSIONS
+from polyparse.features.binary_matrix import BinaryMatrix
 
 N_FEATURES = 12
 
@@ -133,8 +133,8 @@ def test_lists_are_not_guessed_at(data) -> None:
 
 
 def test_the_references_and_the_writer_take_them_too(data, tmp_path) -> None:
-    from classifiers.tree_kernels.combination import polynomial_gram
-    from features.svmlight import read_svmlight, write_svmlight
+    from polyparse.classifiers.tree_kernels.combination import polynomial_gram
+    from polyparse.features.svmlight import read_svmlight, write_svmlight
 
     X, y, T = data
     expansion = new_classifier("kernel-svm").fit(X, y).expansion_

@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from classifiers import model_file
-from classifiers.model_file import (
+from polyparse.classifiers import model_file
+from polyparse.classifiers.model_file import (
     ALIGNMENT,
     MAGIC,
     MAP_BYTES,
@@ -22,7 +22,7 @@ from classifiers.model_file import (
     read_model_file,
     write_model_file,
 )
-from features.errors import InputError
+from polyparse.features.errors import InputError
 
 
 def sample() -> tuple[dict, dict[str, np.ndarray]]:
@@ -162,7 +162,7 @@ def test_newer_layout_version(tmp_path: Path) -> None:
 
 
 def test_require_arrays() -> None:
-    from classifiers.model_file import require_arrays
+    from polyparse.classifiers.model_file import require_arrays
 
     arrays = {"w": np.zeros((3, 2), dtype=np.float32)}
     require_arrays("m", arrays, {"w": ("float32", (None, 2))})

@@ -12,11 +12,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from classifiers.backends import Classifier, convert_classifier, load_classifier, new_classifier
-from classifiers.kernel_svm.svc import KernelSVM
-from classifiers.model_bytes import load_from_bytes
-from classifiers.model_file import ModelFileError
-from features.binary_matrix import BinaryMatrix
+from polyparse.classifiers.backends import (
+    Classifier,
+    convert_classifier,
+    load_classifier,
+    new_classifier,
+)
+from polyparse.classifiers.kernel_svm.svc import KernelSVM
+from polyparse.classifiers.model_bytes import load_from_bytes
+from polyparse.classifiers.model_file import ModelFileError
+from polyparse.features.binary_matrix import BinaryMatrix
 from tests.pickled_payload import changed_pickle
 
 

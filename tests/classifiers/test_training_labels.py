@@ -8,9 +8,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from classifiers.backends import BACKENDS, new_classifier
-from classifiers.binary_classifier import class_label_problem
-from features.binary_matrix import BinaryMatrix
+from polyparse.classifiers.backends import BACKENDS, new_classifier
+from polyparse.classifiers.binary_classifier import class_label_problem
+from polyparse.features.binary_matrix import BinaryMatrix
 
 X = BinaryMatrix.from_rows([[0, 1], [1, 2], [0, 2], [2, 3], [0, 3], [1, 3]], 4)
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from corpora_scripts.gold_conll_split import split_of
-from parser.formats.gold_conll import gold_conll_documents, read_gold_conll
+from polyparse.parser.formats.gold_conll import gold_conll_documents, read_gold_conll
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "corpora_scripts" / "gold_conll_split.py"

@@ -6,9 +6,9 @@ import sys
 from pathlib import Path
 
 from corpora_scripts.jackknife_tags import fold_bounds, jackknifed
-from parser.formats.conll import read_conll
-from parser.tagging.config import TaggerConfig
-from parser.tagging.tagger import Tagger
+from polyparse.parser.formats.conll import read_conll
+from polyparse.parser.tagging.config import TaggerConfig
+from polyparse.parser.tagging.tagger import Tagger
 from tests.parser.tagging.synthetic import synthetic_conllu
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -135,7 +135,7 @@ EOS
 
 
 def test_the_script_on_a_knp_file(tmp_path: Path) -> None:
-    pytest.importorskip("parser.formats.knp")
+    pytest.importorskip("polyparse.parser.formats.knp")
     (tmp_path / "a.knp").write_text(KNP, encoding="utf-8")
     result = run("a.knp", "--json", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
@@ -149,8 +149,8 @@ def test_the_script_on_a_knp_file(tmp_path: Path) -> None:
 
 
 def test_malformed_agrees_with_tree_problems(tmp_path: Path) -> None:
-    knp = pytest.importorskip("parser.formats.knp")
-    bunsetsu_sentence = pytest.importorskip("parser.formats.bunsetsu_sentence")
+    knp = pytest.importorskip("polyparse.parser.formats.knp")
+    bunsetsu_sentence = pytest.importorskip("polyparse.parser.formats.bunsetsu_sentence")
     (tmp_path / "a.knp").write_text(KNP, encoding="utf-8")
     for parsed in knp.read_knp(tmp_path / "a.knp", validate=False):
         assert (bunsetsu_sentence.malformed(parsed) is None) == (not tree_problems(parsed.heads))
@@ -161,7 +161,7 @@ def test_malformed_agrees_with_tree_problems(tmp_path: Path) -> None:
     ("test", {"documents": 700, "sentences": 2195, "malformed_trees": 0}),
 ])
 def test_kwdlc_figures(corpora: Path, tmp_path: Path, split: str, expected: dict) -> None:
-    pytest.importorskip("parser.formats.knp")
+    pytest.importorskip("polyparse.parser.formats.knp")
     kwdlc = corpora / "kwdlc"
     result = run("--ids", kwdlc / "id" / f"{split}.id", "--corpus", kwdlc / "knp", "--json",
                  cwd=tmp_path)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from parser.formats.knp_documents import candidate_paths
+from polyparse.parser.formats.knp_documents import candidate_paths
 from tests.child_processes import HANG_GUARD_SECONDS
 
 ROOT = Path(__file__).resolve().parents[2]

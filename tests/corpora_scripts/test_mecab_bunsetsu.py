@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from parser.formats.cabocha import read_cabocha
-from parser.formats.knp import read_knp
+from polyparse.parser.formats.cabocha import read_cabocha
+from polyparse.parser.formats.knp import read_knp
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "corpora_scripts" / "mecab_bunsetsu.py"

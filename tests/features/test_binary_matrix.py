@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from features.binary_matrix import BinaryMatrix, as_binary_matrix, optional_binary_matrix
+from polyparse.features.binary_matrix import BinaryMatrix, as_binary_matrix, optional_binary_matrix
 
 rows_strategy = st.lists(st.sets(st.integers(0, 60), max_size=12).map(sorted), max_size=20)
 

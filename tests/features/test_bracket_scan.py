@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 from nltk import Tree
 
-from features.bracket_scan import scan_svmlight_tk, tree_orders
-from features.interning import StringInterner
-from features.svmlight_tk import (
+from polyparse.features.bracket_scan import scan_svmlight_tk, tree_orders
+from polyparse.features.interning import StringInterner
+from polyparse.features.svmlight_tk import (
     SvmlightTkFormatError,
     TreeInstances,
     parse_svmlight_tk_bytes,
@@ -95,7 +95,7 @@ def test_other_white_space_takes_the_reference_path() -> None:
 def test_random_trees_match_nltk() -> None:
     rng = np.random.default_rng(7)
     lines = []
-    for k in range(400):
+    for _ in range(400):
         trees = [random_tree(rng, "AB-C", "xy#é|") for _ in range(int(rng.integers(0, 3)))]
         texts = [t.pformat(margin=int(rng.integers(5, 200))).replace("\n", " ") for t in trees]
         if not texts or rng.random() < 0.2:

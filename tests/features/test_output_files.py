@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from features.output_files import output_stream
-from parser.cli.quit_signals import Terminated, quit_signals_raise
+from polyparse.features.output_files import output_stream
+from polyparse.parser.cli.quit_signals import Terminated, quit_signals_raise
 
 
 def test_a_signal_while_the_temporary_file_is_made_leaves_nothing(tmp_path: Path,

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 from nltk import Tree
 
-from features.penn_brackets import TreeSyntaxError, parse_tree
-from features.svmlight_tk import SvmlightTkFormatError, parse_svmlight_tk_bytes
-from features.trees import TreeForest
+from polyparse.features.penn_brackets import TreeSyntaxError, parse_tree
+from polyparse.features.svmlight_tk import SvmlightTkFormatError, parse_svmlight_tk_bytes
+from polyparse.features.trees import TreeForest
 
 from ..classifiers.tree_kernels.test_kernels import random_tree
 

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from features.binary_matrix import BinaryMatrix
-from features.errors import InputError, InputWarning
-from features.svmlight import (
+from polyparse.features.binary_matrix import BinaryMatrix
+from polyparse.features.errors import InputError, InputWarning
+from polyparse.features.svmlight import (
     SvmlightFormatError,
     parse_line,
     parse_svmlight,
@@ -60,7 +60,7 @@ def test_last_line_without_newline_and_empty_rows() -> None:
 
 def test_query_ids_after_the_label_are_skipped_with_one_warning() -> None:
     """Issue 22, C6: as SVMlight and scikit-learn's reader do for classification."""
-    from features.errors import InputWarning
+    from polyparse.features.errors import InputWarning
 
     with pytest.warns(InputWarning, match="q.svm: 3 query ids"):
         X, y = parse_svmlight(b"1 qid:1 1:1 3:1\n-1\tqid:1 2:1\n1 qid:2\n", "q.svm")
@@ -197,7 +197,7 @@ def test_kwdlc_train_matches_liblinear_reader() -> None:
 @settings(max_examples=200, deadline=None)
 @given(st.lists(line_bytes, min_size=1, max_size=12), st.integers(1, 20))
 def test_chunked_reading_agrees_with_one_chunk(lines: list[bytes], chunk: int) -> None:
-    import features.svmlight as svmlight
+    import polyparse.features.svmlight as svmlight
 
     data = b"\n".join(lines)
 
@@ -218,7 +218,7 @@ def test_chunked_reading_agrees_with_one_chunk(lines: list[bytes], chunk: int) -
 
 
 def test_example_line_counts_lines_as_the_reader_does() -> None:
-    from features.svmlight import example_line
+    from polyparse.features.svmlight import example_line
 
     data = b"\xef\xbb\xbf# head\n1 1:1\n\n  \n-1 2:1 # note\n#\n1 qid:3 3:1\n2"
     with pytest.warns(InputWarning, match="query ids"):

@@ -6,8 +6,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from features.svmlight import read_svmlight
-from features.svmlight_tk import SvmlightTkFormatError, read_svmlight_tk, write_svmlight_tk
+from polyparse.features.svmlight import read_svmlight
+from polyparse.features.svmlight_tk import (
+    SvmlightTkFormatError,
+    read_svmlight_tk,
+    write_svmlight_tk,
+)
 
 GOOD = (
     "+1 |BT| (VP (VB-P join) (NP-B (DT the) (NN board))) |ET| 1:1 2:1 7:1\n"

@@ -5,8 +5,8 @@ import nltk
 import numpy as np
 import pytest
 
-from features.interning import StringInterner
-from features.trees import TreeForest, TreeSyntaxError, parse_tree
+from polyparse.features.interning import StringInterner
+from polyparse.features.trees import TreeForest, TreeSyntaxError, parse_tree
 
 
 def check_against_nltk(forest: TreeForest, t: int, tree: nltk.Tree) -> None:

@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from features.worker_threads import interruptible_pool
+from polyparse.features.worker_threads import interruptible_pool
 from tests.child_processes import HANG_GUARD_SECONDS
 
 

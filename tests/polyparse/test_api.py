@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 import polyparse
-from parser.cli.main import main
-from parser.dependency.config import ParserConfig
-from parser.dependency.dependency_parser import DependencyParser
-from parser.models.bundled import bundled_example
+from polyparse.parser.cli.main import main
+from polyparse.parser.dependency.config import ParserConfig
+from polyparse.parser.dependency.dependency_parser import DependencyParser
+from polyparse.parser.models.bundled import bundled_example
 from tests.classifiers.kernel_svm.test_kernel_svm import random_problem
 from tests.parser.dependency.synthetic import write_treebank
 
@@ -147,7 +147,7 @@ def test_tokenize_and_parse_plain_text() -> None:
     import warnings
 
     import polyparse
-    from features.errors import InputWarning
+    from polyparse.features.errors import InputWarning
 
     sentences = polyparse.tokenize("The dog barked. It wasn't late.\n\nA new one")
     assert [s.metadata["text"] for s in sentences] == ["The dog barked.", "It wasn't late.",

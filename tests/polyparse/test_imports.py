@@ -15,11 +15,11 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "parser" / "models" / "example.conllu"
 KNP_EXAMPLE = ROOT / "parser" / "models" / "example.knp"
 # Loaded by none of the short commands: the tree kernels and what they read trees with.
-TREES = {"nltk", "scipy", "classifiers.tree_kernels", "features.trees", "features.svmlight_tk"}
+TREES = {"nltk", "scipy", "polyparse.classifiers.tree_kernels", "polyparse.features.trees", "polyparse.features.svmlight_tk"}
 # The trainers, which no parse needs.
-TRAINERS = {"classifiers.kernel_svm.smo", "classifiers.online.kernel_slicing",
-            "classifiers.linear.poly2_linear", "parser.dependency.oracle_rows",
-            "parser.dependency.training"}
+TRAINERS = {"polyparse.classifiers.kernel_svm.smo", "polyparse.classifiers.online.kernel_slicing",
+            "polyparse.classifiers.linear.poly2_linear", "polyparse.parser.dependency.oracle_rows",
+            "polyparse.parser.dependency.training"}
 
 
 def loaded_after(code: str) -> set[str]:
@@ -39,7 +39,7 @@ def loaded_after(code: str) -> set[str]:
 def command_code(*argv: str) -> str:
     """Code running `polyparse argv` in-process with its output thrown away."""
     return ("import contextlib, io\n"
-            "from parser.cli.main import main\n"
+            "from polyparse.parser.cli.main import main\n"
             "with contextlib.redirect_stdout(io.StringIO()):\n"
             f"    code = main({list(argv)!r})\n"
             "assert code == 0, code\n")
@@ -52,21 +52,21 @@ def test_import_polyparse_loads_nothing_heavy() -> None:
 
 
 def test_the_version_and_the_help_load_no_group() -> None:
-    loaded = loaded_after("from parser.cli.main import build_parser\n"
+    loaded = loaded_after("from polyparse.parser.cli.main import build_parser\n"
                           "build_parser(['--version']).format_help()")
-    assert not loaded & {"numpy", "parser.cli.dep", "parser.cli.ja", "parser.cli.srl",
-                         "parser.cli.clf", "parser.cli.tag"}
+    assert not loaded & {"numpy", "polyparse.parser.cli.dep", "polyparse.parser.cli.ja", "polyparse.parser.cli.srl",
+                         "polyparse.parser.cli.clf", "polyparse.parser.cli.tag"}
 
 
 def test_dep_parse_loads_the_parser_and_nothing_else() -> None:
     loaded = loaded_after(command_code("dep", "parse", str(EXAMPLE)))
-    assert {"parser.dependency.decoder", "classifiers.evaluators"} <= loaded
-    assert not loaded & (TREES | TRAINERS | {"parser.bunsetsu", "parser.srl", "parser.cli.clf",
+    assert {"polyparse.parser.dependency.decoder", "polyparse.classifiers.evaluators"} <= loaded
+    assert not loaded & (TREES | TRAINERS | {"polyparse.parser.bunsetsu", "polyparse.parser.srl", "polyparse.parser.cli.clf",
                                              "tqdm"})
     # The bundled model holds split evaluators: nothing builds evaluators, trains in threads or
     # reaches for NumPy's masked arrays (which np.unique imports); tagged input loads no tagger.
-    assert not loaded & {"classifiers.evaluators.modes", "concurrent.futures", "numpy.ma",
-                         "parser.tagging.tagger"}
+    assert not loaded & {"polyparse.classifiers.evaluators.modes", "concurrent.futures", "numpy.ma",
+                         "polyparse.parser.tagging.tagger"}
 
 
 def test_dask_is_loaded_only_for_a_cluster(tmp_path: Path) -> None:
@@ -74,10 +74,10 @@ def test_dask_is_loaded_only_for_a_cluster(tmp_path: Path) -> None:
     Dask, which only --scheduler loads."""
     out = str(tmp_path / "out.conllu")
     alone = loaded_after(command_code("dep", "parse", str(EXAMPLE), "-o", out))
-    assert not alone & {"dask", "distributed", "parser.scale_out.runners", "multiprocessing"}
+    assert not alone & {"dask", "distributed", "polyparse.parser.scale_out.runners", "multiprocessing"}
     pooled = loaded_after(command_code("dep", "parse", str(EXAMPLE), "--workers", "2", "-o",
                                        out))
-    assert "parser.scale_out.runners" in pooled
+    assert "polyparse.parser.scale_out.runners" in pooled
     assert not pooled & {"dask", "distributed"}
     loaded = loaded_after("import polyparse\npolyparse.parse_files")
     assert not loaded & {"dask", "distributed"}
@@ -86,8 +86,8 @@ def test_dask_is_loaded_only_for_a_cluster(tmp_path: Path) -> None:
 def test_ja_parse_loads_the_bunsetsu_parser_and_nothing_else(tmp_path: Path) -> None:
     loaded = loaded_after(command_code("ja", "parse", str(KNP_EXAMPLE), "-o",
                                        str(tmp_path / "out.knp")))
-    assert "parser.bunsetsu.bunsetsu_decoder" in loaded
-    assert not loaded & (TREES | TRAINERS | {"parser.dependency", "parser.srl", "tqdm"})
+    assert "polyparse.parser.bunsetsu.bunsetsu_decoder" in loaded
+    assert not loaded & (TREES | TRAINERS | {"polyparse.parser.dependency", "polyparse.parser.srl", "tqdm"})
 
 
 def test_tokenize_loads_no_parser_and_no_trainer(tmp_path: Path) -> None:
@@ -95,46 +95,46 @@ def test_tokenize_loads_no_parser_and_no_trainer(tmp_path: Path) -> None:
     text.write_text("The dog barked. It wasn't late.\n", encoding="utf-8")
     loaded = loaded_after(command_code("tokenize", "tokenize", str(text), "-o",
                                        str(tmp_path / "out.conllu")))
-    assert "parser.tokenize.segmenter" in loaded
-    assert not loaded & (TREES | TRAINERS | {"parser.dependency.dependency_parser",
-                                             "parser.tokenize.training", "parser.bunsetsu",
-                                             "parser.srl", "tqdm"})
+    assert "polyparse.parser.tokenize.segmenter" in loaded
+    assert not loaded & (TREES | TRAINERS | {"polyparse.parser.dependency.dependency_parser",
+                                             "polyparse.parser.tokenize.training", "polyparse.parser.bunsetsu",
+                                             "polyparse.parser.srl", "tqdm"})
     loaded = loaded_after("import polyparse\npolyparse.tokenize('Hello there.')")
-    assert not loaded & (TREES | TRAINERS | {"parser.dependency", "tqdm"})
+    assert not loaded & (TREES | TRAINERS | {"polyparse.parser.dependency", "tqdm"})
 
 
 def test_evaluation_loads_no_numpy(tmp_path: Path) -> None:
     parsed = tmp_path / "parsed.conllu"
     loaded_after(command_code("dep", "parse", str(EXAMPLE), "-o", str(parsed)))
     loaded = loaded_after(command_code("dep", "evaluate", str(parsed), str(parsed)))
-    assert not loaded & {"numpy", "classifiers.model_file", "parser.dependency.dependency_parser"}
+    assert not loaded & {"numpy", "polyparse.classifiers.model_file", "polyparse.parser.dependency.dependency_parser"}
 
 
 def test_tag_evaluate_loads_no_numpy_and_no_tagger() -> None:
     loaded = loaded_after(command_code("tag", "evaluate", str(EXAMPLE), str(EXAMPLE)))
-    assert not loaded & {"numpy", "parser.tagging.tagger", "parser.dependency.dependency_parser"}
+    assert not loaded & {"numpy", "polyparse.parser.tagging.tagger", "polyparse.parser.dependency.dependency_parser"}
 
 
 def test_load_parser_loads_no_trainer_and_no_tree_kernel() -> None:
     loaded = loaded_after("import polyparse\npolyparse.load_parser()")
-    assert not loaded & (TREES | TRAINERS | {"parser.views"})
+    assert not loaded & (TREES | TRAINERS | {"polyparse.parser.views"})
 
 
 def test_the_views_load_when_shown_and_only_what_is_shown(tmp_path: Path) -> None:
     """Parsing and scoring load no view; a text tree loads no picture and no page, a report
     is loaded with --html."""
     parsed = tmp_path / "parsed.conllu"
-    assert "parser.views" not in loaded_after(command_code("dep", "parse", str(EXAMPLE), "-o",
+    assert "polyparse.parser.views" not in loaded_after(command_code("dep", "parse", str(EXAMPLE), "-o",
                                                            str(parsed)))
-    assert "parser.views" not in loaded_after(command_code("dep", "evaluate", str(parsed),
+    assert "polyparse.parser.views" not in loaded_after(command_code("dep", "evaluate", str(parsed),
                                                            str(parsed)))
     text = loaded_after(command_code("dep", "show", str(parsed)))
-    assert "parser.views.text_tree" in text
-    assert not text & {"parser.views.svg_tree", "parser.views.html_page", "numpy",
-                       "parser.dependency.dependency_parser"}
+    assert "polyparse.parser.views.text_tree" in text
+    assert not text & {"polyparse.parser.views.svg_tree", "polyparse.parser.views.html_page", "numpy",
+                       "polyparse.parser.dependency.dependency_parser"}
     report = loaded_after(command_code("dep", "evaluate", str(parsed), str(parsed), "--html",
                                        str(tmp_path / "report.html")))
-    assert {"parser.views.dependency_report", "parser.views.svg_tree"} <= report
+    assert {"polyparse.parser.views.dependency_report", "polyparse.parser.views.svg_tree"} <= report
     assert "numpy" not in report
 
 

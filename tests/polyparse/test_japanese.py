@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 import polyparse
-from parser.formats.cabocha import knp_to_cabocha
-from parser.formats.knp import read_knp
+from polyparse.parser.formats.cabocha import knp_to_cabocha
+from polyparse.parser.formats.knp import read_knp
 from tests.parser.bunsetsu.samples import synthetic_sentences
 from tests.parser.cli.test_ja import without_bunsetsu_lines, write_knp
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import polyparse
-from parser.cli.main import main
+from polyparse.parser.cli.main import main
 from tests.parser.dependency.synthetic import write_treebank
 
 

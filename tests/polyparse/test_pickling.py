@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 import polyparse
-from parser.formats.cabocha import knp_to_cabocha
-from parser.formats.knp import read_knp
+from polyparse.parser.formats.cabocha import knp_to_cabocha
+from polyparse.parser.formats.knp import read_knp
 from tests.parser.bunsetsu.samples import synthetic_sentences
 from tests.parser.cli.test_ja import without_bunsetsu_lines, write_knp
 from tests.parser.dependency.synthetic import write_treebank
@@ -62,7 +62,7 @@ def test_bundled_parsers_pickle_as_their_files(english: polyparse.Parser,
 def test_a_loaded_parser_pickles_as_its_model_files_bytes(english: polyparse.Parser) -> None:
     """The bundled parser pickled as its arrays inflated (28.8 MB against the 8.5 MB file): it
     carries the file's bytes, checked by their sha256 on arrival, and so does the tagger."""
-    from parser.tagging.tagger import Tagger
+    from polyparse.parser.tagging.tagger import Tagger
 
     model_file = polyparse.bundled_model().read_bytes()
     assert english.pickle_bytes() == model_file

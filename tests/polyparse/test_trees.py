@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import polyparse
-from parser.cli.main import main
+from polyparse.parser.cli.main import main
 
 GOOD = Path(__file__).resolve().parents[1] / "data" / "gold_conll" / "good.gold_conll"
 

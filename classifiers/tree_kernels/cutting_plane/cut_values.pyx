@@ -30,13 +30,13 @@ from libcpp.vector cimport vector
 
 import numpy as np
 
-from classifiers.tree_kernels.dag cimport (
+from polyparse.classifiers.tree_kernels.dag cimport (
     DagWorkspace,
     TreeDag,
     dag_workspace_free,
     dag_workspace_init,
 )
-from classifiers.tree_kernels.kernels cimport (
+from polyparse.classifiers.tree_kernels.kernels cimport (
     ForestView,
     KernelParams,
     Workspace,
@@ -46,7 +46,7 @@ from classifiers.tree_kernels.kernels cimport (
     workspace_free,
     workspace_init,
 )
-from features.signal_checks cimport CHECK_STEPS, count_steps
+from polyparse.features.signal_checks cimport CHECK_STEPS, count_steps
 
 
 def plain_cut_values(forest, sample, cut_ptr, member_rows, member_coef, inv_norm, str kind,

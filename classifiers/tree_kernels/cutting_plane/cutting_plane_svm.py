@@ -8,7 +8,8 @@ Problem (1-slack, Joachims 2006), over the sampling distribution p (uniform, or 
 C' = C sum_i c_i (C: SVM-light's per-example C, so that the same C means the same problem as the
 SMO learner, tree_svm.py; c_i = 1 without -j). Each iteration draws a sample S of r examples,
 computes their margins w . phi(x_k) (the most-violated-constraint step, MVC) and adds the cut
-    g = (1/r) sum_{k in S, y_k w.phi(x_k) < 1} y_k phi(x_k),   l = |{k in S: y_k w.phi(x_k) < 1}| / r,
+    g = (1/r) sum_{k in S, y_k w.phi(x_k) < 1} y_k phi(x_k),
+    l = |{k in S: y_k w.phi(x_k) < 1}| / r,
 unless it is violated by at most epsilon more than the current slack
     xi = max(0, max_j (l_j - w . g_j)),
 then solves the dual over the active cuts exactly (cut_qp.pyx):
@@ -29,21 +30,21 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from classifiers.tree_kernels.cutting_plane.cut_qp import solve_cut_qp
-from classifiers.tree_kernels.cutting_plane.cut_sampling import CutSampler
-from classifiers.tree_kernels.cutting_plane.cut_values import (
+from polyparse.classifiers.tree_kernels.cutting_plane.cut_qp import solve_cut_qp
+from polyparse.classifiers.tree_kernels.cutting_plane.cut_sampling import CutSampler
+from polyparse.classifiers.tree_kernels.cutting_plane.cut_values import (
     dag_cut_values,
     dag_node_sums,
     dag_scores,
     plain_cut_values,
 )
-from classifiers.tree_kernels.cutting_plane.explicit_polynomial import ExplicitPolynomial
-from classifiers.tree_kernels.dag import TreeDag
-from classifiers.tree_kernels.kernels import self_kernels
-from classifiers.tree_kernels.settings import ALGORITHMS, SAMPLINGS, TreeKernelSpec
-from classifiers.tree_kernels.tree_model import TreeKernelModel
-from features.binary_matrix import BinaryMatrixLike, optional_binary_matrix
-from features.trees import TreeForest
+from polyparse.classifiers.tree_kernels.cutting_plane.explicit_polynomial import ExplicitPolynomial
+from polyparse.classifiers.tree_kernels.dag import TreeDag
+from polyparse.classifiers.tree_kernels.kernels import self_kernels
+from polyparse.classifiers.tree_kernels.settings import ALGORITHMS, SAMPLINGS, TreeKernelSpec
+from polyparse.classifiers.tree_kernels.tree_model import TreeKernelModel
+from polyparse.features.binary_matrix import BinaryMatrixLike, optional_binary_matrix
+from polyparse.features.trees import TreeForest
 
 
 @dataclass

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from features.binary_matrix import BinaryMatrix
+from polyparse.features.binary_matrix import BinaryMatrix
 
 
 class ExplicitPolynomial:

@@ -7,17 +7,21 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from classifiers.backends import classifier_from_arrays, new_classifier
-from classifiers.evaluators.choices import EXPANDED_DEGREES, check_evaluator, default_eval_mode
-from classifiers.evaluators.evaluator_model import KernelEvaluatorModel, split_summary
-from classifiers.evaluators.one_vs_one_expansion import (
+from polyparse.classifiers.backends import classifier_from_arrays, new_classifier
+from polyparse.classifiers.evaluators.choices import (
+    EXPANDED_DEGREES,
+    check_evaluator,
+    default_eval_mode,
+)
+from polyparse.classifiers.evaluators.evaluator_model import KernelEvaluatorModel, split_summary
+from polyparse.classifiers.evaluators.one_vs_one_expansion import (
     OneVsOneExpansion,
     one_vs_one_vote,
 )
-from classifiers.evaluators.pke import PKEScorer
-from classifiers.kernel_svm.svc import KernelSVM
-from classifiers.model_file import ModelFileError, read_model_file, write_model_file
-from features.binary_matrix import BinaryMatrix
+from polyparse.classifiers.evaluators.pke import PKEScorer
+from polyparse.classifiers.kernel_svm.svc import KernelSVM
+from polyparse.classifiers.model_file import ModelFileError, read_model_file, write_model_file
+from polyparse.features.binary_matrix import BinaryMatrix
 from tests.classifiers.kernel_svm.test_kernel_svm import random_problem
 
 EVALUATORS = ("pki", "pke", "split")

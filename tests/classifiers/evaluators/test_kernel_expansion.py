@@ -7,9 +7,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from classifiers.evaluators.kernel_expansion import KernelExpansion
-from classifiers.model_file import ModelFileError, read_model_file, write_model_file
-from features.binary_matrix import BinaryMatrix
+from polyparse.classifiers.evaluators.kernel_expansion import KernelExpansion
+from polyparse.classifiers.model_file import ModelFileError, read_model_file, write_model_file
+from polyparse.features.binary_matrix import BinaryMatrix
 
 RELATIVE = 1e-9
 

@@ -6,13 +6,13 @@ import threading
 import numpy as np
 import pytest
 
-from classifiers.evaluators.kernel_expansion import KernelExpansion
-from classifiers.evaluators.kernel_sum import KernelSumScorer
-from classifiers.evaluators.pke import PKEScorer
-from classifiers.evaluators.pki import PKIScorer
-from classifiers.evaluators.split_svm import SplitSVMScorer
-from classifiers.scorer import BinaryScorer
-from features.binary_matrix import BinaryMatrix
+from polyparse.classifiers.evaluators.kernel_expansion import KernelExpansion
+from polyparse.classifiers.evaluators.kernel_sum import KernelSumScorer
+from polyparse.classifiers.evaluators.pke import PKEScorer
+from polyparse.classifiers.evaluators.pki import PKIScorer
+from polyparse.classifiers.evaluators.split_svm import SplitSVMScorer
+from polyparse.classifiers.scorer import BinaryScorer
+from polyparse.features.binary_matrix import BinaryMatrix
 from tests.classifiers.evaluators.test_kernel_expansion import (
     assert_close,
     random_expansion,

@@ -13,10 +13,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from classifiers.evaluators.modes import EVAL_MODES, build_evaluator
-from classifiers.kernel_svm.svc import KernelSVM
-from features.binary_matrix import BinaryMatrix
-from features.svmlight import read_svmlight
+from polyparse.classifiers.evaluators.modes import EVAL_MODES, build_evaluator
+from polyparse.classifiers.kernel_svm.svc import KernelSVM
+from polyparse.features.binary_matrix import BinaryMatrix
+from polyparse.features.svmlight import read_svmlight
 from tests.classifiers.evaluators.test_kernel_expansion import assert_close
 
 TEST_ROWS = 2000

@@ -7,14 +7,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from classifiers.evaluators.modes import EVAL_MODES, build_evaluator, sum_expansion
-from classifiers.evaluators.one_vs_one_expansion import OneVsOneExpansion, class_expansion
-from classifiers.evaluators.one_vs_one_scorer import OneVsOneScorer
-from classifiers.evaluators.one_vs_one_split import OneVsOneSplitScorer
-from classifiers.evaluators.pki import PKIScorer
-from classifiers.evaluators.split_svm import SplitSVMScorer
-from classifiers.kernel_svm.svc import KernelSVM
-from features.binary_matrix import BinaryMatrix
+from polyparse.classifiers.evaluators.modes import EVAL_MODES, build_evaluator, sum_expansion
+from polyparse.classifiers.evaluators.one_vs_one_expansion import OneVsOneExpansion, class_expansion
+from polyparse.classifiers.evaluators.one_vs_one_scorer import OneVsOneScorer
+from polyparse.classifiers.evaluators.one_vs_one_split import OneVsOneSplitScorer
+from polyparse.classifiers.evaluators.pki import PKIScorer
+from polyparse.classifiers.evaluators.split_svm import SplitSVMScorer
+from polyparse.classifiers.kernel_svm.svc import KernelSVM
+from polyparse.features.binary_matrix import BinaryMatrix
 from tests.classifiers.evaluators.test_kernel_expansion import assert_close, zipf_rows
 
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from classifiers.evaluators.kernel_expansion import KernelExpansion
-from classifiers.evaluators.pke import (
+from polyparse.classifiers.evaluators.kernel_expansion import KernelExpansion
+from polyparse.classifiers.evaluators.pke import (
     PKEScorer,
     conjunction_coefficients,
     dense_rank_count,
@@ -16,8 +16,8 @@ from classifiers.evaluators.pke import (
     key_ranks,
     key_sizes,
 )
-from classifiers.model_file import ModelFileError
-from features.binary_matrix import BinaryMatrix
+from polyparse.classifiers.model_file import ModelFileError
+from polyparse.features.binary_matrix import BinaryMatrix
 from tests.classifiers.evaluators.test_kernel_expansion import (
     assert_close,
     file_round_trip,

@@ -6,8 +6,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from classifiers.evaluators.pki import PKIScorer
-from classifiers.model_file import ModelFileError
+from polyparse.classifiers.evaluators.pki import PKIScorer
+from polyparse.classifiers.model_file import ModelFileError
 from tests.classifiers.evaluators.test_kernel_expansion import (
     assert_close,
     file_round_trip,

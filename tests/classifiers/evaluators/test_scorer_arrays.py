@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from classifiers.evaluators.scorer_arrays import (
+from polyparse.classifiers.evaluators.scorer_arrays import (
     narrow_ranks,
     read_sparsely,
     stored_sparsely,
 )
-from classifiers.model_file import ModelFileError
+from polyparse.classifiers.model_file import ModelFileError
 
 
 @pytest.mark.parametrize("shape", [(0, 1), (1000, 1), (400, 3)])

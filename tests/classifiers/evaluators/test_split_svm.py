@@ -6,15 +6,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from classifiers.evaluators.choices import (
+from polyparse.classifiers.evaluators.choices import (
     DEFAULT_RARE_THRESHOLD,
     minimum_common_count,
     parse_rare_threshold,
 )
-from classifiers.evaluators.kernel_expansion import KernelExpansion
-from classifiers.evaluators.split_svm import SplitSVMScorer
-from classifiers.model_file import ModelFileError
-from features.binary_matrix import BinaryMatrix
+from polyparse.classifiers.evaluators.kernel_expansion import KernelExpansion
+from polyparse.classifiers.evaluators.split_svm import SplitSVMScorer
+from polyparse.classifiers.model_file import ModelFileError
+from polyparse.features.binary_matrix import BinaryMatrix
 from tests.classifiers.evaluators.test_kernel_expansion import (
     assert_close,
     file_round_trip,

@@ -8,12 +8,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from classifiers.evaluators.one_vs_one_expansion import OneVsOneExpansion
-from classifiers.kernel_svm.svc import KernelSVM
-from classifiers.model_file import ModelFileError, read_model_file, write_model_file
-from classifiers.scorer import BinaryScorer
-from features.binary_matrix import BinaryMatrix
-from features.svmlight import read_svmlight
+from polyparse.classifiers.evaluators.one_vs_one_expansion import OneVsOneExpansion
+from polyparse.classifiers.kernel_svm.svc import KernelSVM
+from polyparse.classifiers.model_file import ModelFileError, read_model_file, write_model_file
+from polyparse.classifiers.scorer import BinaryScorer
+from polyparse.features.binary_matrix import BinaryMatrix
+from polyparse.features.svmlight import read_svmlight
 
 svmutil = pytest.importorskip("libsvm.svmutil")
 
@@ -280,7 +280,7 @@ def test_balanced_class_weights_are_n_over_k_n_c(capfd) -> None:
 def test_an_absent_weighted_class_warns_as_libsvm_does(capfd) -> None:
     """libsvm prints "WARNING: class label 7 specified in weight is not found" and ignores the
     weight; so does kernel-svm, with one InputWarning."""
-    from features.errors import InputWarning
+    from polyparse.features.errors import InputWarning
 
     X, y = random_problem(200, 40, [1, -1], seed=29)
     clf = KernelSVM(degree=2, class_weight={7: 2.0, 1: 0.5})

@@ -6,16 +6,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from classifiers.kernel_svm.libsvm_model import (
+from polyparse.classifiers.kernel_svm.libsvm_model import (
     format_libsvm_model,
     parse_libsvm_model,
     read_libsvm_model,
     write_libsvm_model,
 )
-from classifiers.kernel_svm.svc import KernelSVM
-from classifiers.model_file import ModelFileError
-from features.errors import InputError
-from features.svmlight import read_svmlight, write_svmlight
+from polyparse.classifiers.kernel_svm.svc import KernelSVM
+from polyparse.classifiers.model_file import ModelFileError
+from polyparse.features.errors import InputError
+from polyparse.features.svmlight import read_svmlight, write_svmlight
 from tests.classifiers.kernel_svm.test_kernel_svm import libsvm_nodes, random_problem
 
 svmutil = pytest.importorskip("libsvm.svmutil")
@@ -150,7 +150,7 @@ def test_good_fixture_and_linear_kernel(tmp_path: Path) -> None:
 
 
 def test_cli_with_libsvm_models(tmp_path: Path, capsys) -> None:
-    from parser.cli.main import main
+    from polyparse.parser.cli.main import main
 
     X, y = random_problem(200, 40, [1, -1], seed=9)
     train, test = tmp_path / "train.svm", tmp_path / "test.svm"
@@ -182,9 +182,9 @@ def test_degree_5_and_more_load_and_evaluate(tmp_path: Path, options: str,
     """A model of svm-train -t 1 -d 5 (or 7) loads, naive and PKI give libsvm's decision values
     and labels, the evaluators that expand conjunctions (PKE, split-svm: degree <= 3) refuse it
     in one line, and it converts to PKI."""
-    from classifiers.backends import convert_classifier, load_classifier
-    from classifiers.evaluators.choices import check_evaluator
-    from classifiers.evaluators.modes import build_evaluator
+    from polyparse.classifiers.backends import convert_classifier, load_classifier
+    from polyparse.classifiers.evaluators.choices import check_evaluator
+    from polyparse.classifiers.evaluators.modes import build_evaluator
 
     X, y = random_problem(300, 50, labels, seed=41)
     model = svmutil.svm_train(y.tolist(), libsvm_nodes(X), options + " -q")

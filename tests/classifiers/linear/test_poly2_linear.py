@@ -10,11 +10,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from classifiers.linear.poly2_linear_svm import LinearSVM, Poly2LinearSVM
-from classifiers.model_file import ModelFileError, read_model_file, write_model_file
-from classifiers.scorer import BinaryScorer
-from features.binary_matrix import BinaryMatrix
-from features.svmlight import read_svmlight
+from polyparse.classifiers.linear.poly2_linear_svm import LinearSVM, Poly2LinearSVM
+from polyparse.classifiers.model_file import ModelFileError, read_model_file, write_model_file
+from polyparse.classifiers.scorer import BinaryScorer
+from polyparse.features.binary_matrix import BinaryMatrix
+from polyparse.features.svmlight import read_svmlight
 
 LOW = np.uint64(0xFFFFFFFF)
 
@@ -204,7 +204,7 @@ def test_multiclass_matches_liblinear_one_vs_rest(capfd) -> None:
 
 
 def test_output_blocks_match_liblinear_one_vs_rest(capfd) -> None:
-    from classifiers.linear.poly2_linear_svm import OUTPUT_BLOCK
+    from polyparse.classifiers.linear.poly2_linear_svm import OUTPUT_BLOCK
 
     liblinear = pytest.importorskip("liblinear.liblinearutil")
     X, y = random_problem(1500, 60, OUTPUT_BLOCK + 8, seed=8)
@@ -350,8 +350,8 @@ def test_binary_decision_values_have_libsvm_and_liblinear_sign(first: int, capfd
     """Issue 22, C1: whichever label the file starts with, +1 is the positive side of a -1/+1
     problem for every backend, as in libsvm and liblinear (liblinear's labels and decision
     values here, and our kernel-svm and pa-slicing)."""
-    from classifiers.kernel_svm.svc import KernelSVM
-    from classifiers.online.pa_slicing import PASlicing
+    from polyparse.classifiers.kernel_svm.svc import KernelSVM
+    from polyparse.classifiers.online.pa_slicing import PASlicing
 
     liblinear = pytest.importorskip("liblinear.liblinearutil")
     X, y = random_problem(600, 40, 2, seed=11)

@@ -7,18 +7,18 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from classifiers.backends import classifier_from_arrays, new_classifier
-from classifiers.evaluators.modes import EVAL_MODES, build_evaluator
-from classifiers.model_file import ModelFileError, read_model_file, write_model_file
-from classifiers.online.kernel_slicing import (
+from polyparse.classifiers.backends import classifier_from_arrays, new_classifier
+from polyparse.classifiers.evaluators.modes import EVAL_MODES, build_evaluator
+from polyparse.classifiers.model_file import ModelFileError, read_model_file, write_model_file
+from polyparse.classifiers.online.kernel_slicing import (
     STRATEGIES,
     VARIANTS,
     BinaryLearner,
     SlicingData,
     permutations,
 )
-from classifiers.online.pa_slicing import PASlicing
-from features.binary_matrix import BinaryMatrix
+from polyparse.classifiers.online.pa_slicing import PASlicing
+from polyparse.features.binary_matrix import BinaryMatrix
 
 RTOL = 1e-9
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from classifiers.online.kernel_slicing import SlicingData
-from classifiers.online.pa_slicing import PASlicing
-from features.svmlight import read_svmlight
+from polyparse.classifiers.online.kernel_slicing import SlicingData
+from polyparse.classifiers.online.pa_slicing import PASlicing
+from polyparse.features.svmlight import read_svmlight
 from tests.classifiers.online.test_pa_slicing import assert_same_run, run
 
 

@@ -8,7 +8,7 @@ from collections import defaultdict
 import numpy as np
 import pytest
 
-from classifiers.structured.weight_table import AveragedWeights, PerceptronWeights
+from polyparse.classifiers.structured.weight_table import AveragedWeights, PerceptronWeights
 
 
 def reference_scores(weights: dict[tuple[int, int], float], keys: list[int],

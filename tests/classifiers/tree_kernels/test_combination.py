@@ -6,14 +6,14 @@ import math
 import numpy as np
 import pytest
 
-from classifiers.tree_kernels.combination import (
+from polyparse.classifiers.tree_kernels.combination import (
     convex_combination,
     polynomial_gram,
     svmlight_tk_sum,
 )
-from classifiers.tree_kernels.kernels import gram_matrix, tree_kernel
-from features.binary_matrix import BinaryMatrix
-from features.trees import TreeForest
+from polyparse.classifiers.tree_kernels.kernels import gram_matrix, tree_kernel
+from polyparse.features.binary_matrix import BinaryMatrix
+from polyparse.features.trees import TreeForest
 
 TREES = ["(NP (DT a) (NN dog))", "(NP (DT a) (NN cat))", "(S (NP (NN x)) (VP (VB y)))"]
 ROWS = [[1, 2, 7], [2, 7], []]

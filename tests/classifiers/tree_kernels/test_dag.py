@@ -7,10 +7,10 @@ import nltk
 import numpy as np
 import pytest
 
-from classifiers.tree_kernels.dag import TreeDag, dag_score, dag_scores
-from classifiers.tree_kernels.kernels import kernel_expansion
-from features.svmlight_tk import read_svmlight_tk
-from features.trees import TreeForest
+from polyparse.classifiers.tree_kernels.dag import TreeDag, dag_score, dag_scores
+from polyparse.classifiers.tree_kernels.kernels import kernel_expansion
+from polyparse.features.svmlight_tk import read_svmlight_tk
+from polyparse.features.trees import TreeForest
 
 from .test_kernels import random_tree
 

@@ -7,16 +7,16 @@ import nltk
 import numpy as np
 import pytest
 
-from classifiers.tree_kernels.kernels import (
+from polyparse.classifiers.tree_kernels.kernels import (
     gram_matrix,
     kernel_expansion,
     normalized_tree_kernel,
     self_kernels,
     tree_kernel,
 )
-from features.interning import StringInterner
-from features.svmlight_tk import read_svmlight_tk
-from features.trees import TreeForest
+from polyparse.features.interning import StringInterner
+from polyparse.features.svmlight_tk import read_svmlight_tk
+from polyparse.features.trees import TreeForest
 
 from .reference import enumerated_kernel, recursive_kernel
 

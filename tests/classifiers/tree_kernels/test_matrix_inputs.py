@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from classifiers.tree_kernels.settings import LEARNERS, TreeKernelSpec
-from classifiers.tree_kernels.tree_learners import train_tree_model
-from classifiers.tree_kernels.tree_perceptron import TreePerceptron
-from classifiers.tree_kernels.tree_svm import TreeSVM
-from features.binary_matrix import BinaryMatrix
-from features.trees import TreeForest
+from polyparse.classifiers.tree_kernels.settings import LEARNERS, TreeKernelSpec
+from polyparse.classifiers.tree_kernels.tree_learners import train_tree_model
+from polyparse.classifiers.tree_kernels.tree_perceptron import TreePerceptron
+from polyparse.classifiers.tree_kernels.tree_svm import TreeSVM
+from polyparse.features.binary_matrix import BinaryMatrix
+from polyparse.features.trees import TreeForest
 
 from .test_kernels import random_tree
 

@@ -11,11 +11,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from classifiers.model_bytes import load_from_bytes
-from classifiers.model_file import ModelFileError
-from classifiers.tree_kernels.tree_learners import train_tree_model
-from classifiers.tree_kernels.tree_model import TreeKernelModel, TreeKernelSpec
-from features.svmlight_tk import TreeInstances, read_svmlight_tk
+from polyparse.classifiers.model_bytes import load_from_bytes
+from polyparse.classifiers.model_file import ModelFileError
+from polyparse.classifiers.tree_kernels.tree_learners import train_tree_model
+from polyparse.classifiers.tree_kernels.tree_model import TreeKernelModel, TreeKernelSpec
+from polyparse.features.svmlight_tk import TreeInstances, read_svmlight_tk
 from tests.pickled_payload import assert_changed_payload_fails
 
 WORDS = {"DT": ["the", "a"], "NN": ["dog", "cat", "board", "park"], "VB": ["saw", "join"],

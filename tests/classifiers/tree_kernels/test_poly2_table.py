@@ -4,9 +4,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from classifiers.tree_kernels.combination import polynomial_gram
-from classifiers.tree_kernels.poly2_table import Poly2Table
-from features.binary_matrix import BinaryMatrix
+from polyparse.classifiers.tree_kernels.combination import polynomial_gram
+from polyparse.classifiers.tree_kernels.poly2_table import Poly2Table
+from polyparse.features.binary_matrix import BinaryMatrix
 
 
 def random_vectors(rng: np.random.Generator, n: int, width: int = 15) -> BinaryMatrix:

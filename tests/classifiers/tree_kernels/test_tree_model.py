@@ -8,14 +8,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from classifiers.model_file import ModelFileError
-from classifiers.tree_kernels.combination import polynomial_gram
-from classifiers.tree_kernels.kernels import normalized_tree_kernel
-from classifiers.tree_kernels.tree_model import TreeKernelModel, TreeKernelSpec
-from classifiers.tree_kernels.tree_perceptron import TreePerceptron
-from features.binary_matrix import BinaryMatrix
-from features.svmlight_tk import read_svmlight_tk
-from features.trees import TreeForest
+from polyparse.classifiers.model_file import ModelFileError
+from polyparse.classifiers.tree_kernels.combination import polynomial_gram
+from polyparse.classifiers.tree_kernels.kernels import normalized_tree_kernel
+from polyparse.classifiers.tree_kernels.tree_model import TreeKernelModel, TreeKernelSpec
+from polyparse.classifiers.tree_kernels.tree_perceptron import TreePerceptron
+from polyparse.features.binary_matrix import BinaryMatrix
+from polyparse.features.svmlight_tk import read_svmlight_tk
+from polyparse.features.trees import TreeForest
 
 from .test_kernels import random_tree
 from .test_poly2_table import random_vectors

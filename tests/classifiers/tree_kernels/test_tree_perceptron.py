@@ -7,12 +7,12 @@ import zlib
 import numpy as np
 import pytest
 
-from classifiers.tree_kernels.combination import polynomial_gram, svmlight_tk_sum
-from classifiers.tree_kernels.kernels import normalized_tree_kernel
-from classifiers.tree_kernels.tree_perceptron import TreePerceptron
-from features.binary_matrix import BinaryMatrix
-from features.svmlight_tk import read_svmlight_tk
-from features.trees import TreeForest
+from polyparse.classifiers.tree_kernels.combination import polynomial_gram, svmlight_tk_sum
+from polyparse.classifiers.tree_kernels.kernels import normalized_tree_kernel
+from polyparse.classifiers.tree_kernels.tree_perceptron import TreePerceptron
+from polyparse.features.binary_matrix import BinaryMatrix
+from polyparse.features.svmlight_tk import read_svmlight_tk
+from polyparse.features.trees import TreeForest
 
 from .test_kernels import random_tree
 

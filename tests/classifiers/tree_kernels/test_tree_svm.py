@@ -4,13 +4,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from classifiers.tree_kernels.combination import polynomial_gram, svmlight_tk_sum
-from classifiers.tree_kernels.kernels import gram_matrix
-from classifiers.tree_kernels.tree_model import TreeKernelSpec
-from classifiers.tree_kernels.tree_svm import TreeSVM
-from features.binary_matrix import BinaryMatrix
-from features.svmlight_tk import read_svmlight_tk
-from features.trees import TreeForest
+from polyparse.classifiers.tree_kernels.combination import polynomial_gram, svmlight_tk_sum
+from polyparse.classifiers.tree_kernels.kernels import gram_matrix
+from polyparse.classifiers.tree_kernels.tree_model import TreeKernelSpec
+from polyparse.classifiers.tree_kernels.tree_svm import TreeSVM
+from polyparse.features.binary_matrix import BinaryMatrix
+from polyparse.features.svmlight_tk import read_svmlight_tk
+from polyparse.features.trees import TreeForest
 
 from .test_kernels import random_tree
 
@@ -30,21 +30,21 @@ def _gram(forest: TreeForest, vectors: BinaryMatrix | None, rows_a: np.ndarray,
 
 def _libsvm(gram: np.ndarray, y: np.ndarray, C: float, j: float, eps: float):
     """libsvm's C-SVC on a precomputed kernel: (coef per row, b, objective in double)."""
-    l = y.size
-    x = [[i + 1] + gram[i].tolist() for i in range(l)]
+    n = y.size
+    x = [[i + 1] + gram[i].tolist() for i in range(n)]
     problem = svmutil.svm_problem(y.tolist(), x, isKernel=True)
     parameter = svmutil.svm_parameter(f"-s 0 -t 4 -c {C!r} -e {eps!r} -w1 {j!r} -q")
     model = svmutil.svm_train(problem, parameter)
     assert model.get_labels()[0] == 1
-    coef = np.zeros(l)
+    coef = np.zeros(n)
     sv = np.asarray(model.get_sv_indices()) - 1
     coef[sv] = [c[0] for c in model.get_sv_coef()]
     objective = 0.5 * coef @ gram @ coef - np.abs(coef).sum()
     return coef, -model.rho[0], objective
 
 
-def _dense_coef(result, l: int) -> np.ndarray:
-    coef = np.zeros(l)
+def _dense_coef(result, n: int) -> np.ndarray:
+    coef = np.zeros(n)
     coef[result.support] = result.dual_coef
     return coef
 

@@ -10,19 +10,19 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
-from classifiers.backends import classifier_from_arrays
-from features.binary_matrix import BinaryMatrix
-from features.vocab import FeatureVocab
-from parser.bunsetsu.bunsetsu_decoder import (
+from polyparse.classifiers.backends import classifier_from_arrays
+from polyparse.features.binary_matrix import BinaryMatrix
+from polyparse.features.vocab import FeatureVocab
+from polyparse.parser.bunsetsu.bunsetsu_decoder import (
     BITMAP_IDS,
     BunsetsuDecoder,
     Corpus,
     Decision,
     sorted_distinct_ids,
 )
-from parser.bunsetsu.bunsetsu_features import sentence_keys, special_ids
-from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
-from parser.bunsetsu.config import BunsetsuConfig, classifier_options
+from polyparse.parser.bunsetsu.bunsetsu_features import sentence_keys, special_ids
+from polyparse.parser.bunsetsu.bunsetsu_parser import BunsetsuParser
+from polyparse.parser.bunsetsu.config import BunsetsuConfig, classifier_options
 from tests.parser.bunsetsu.samples import (
     Sentence,
     is_head_final_tree,

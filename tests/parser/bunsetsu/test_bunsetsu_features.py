@@ -10,8 +10,8 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
-from features.interning import StringInterner
-from parser.bunsetsu.bunsetsu_features import sentence_keys, special_ids
+from polyparse.features.interning import StringInterner
+from polyparse.parser.bunsetsu.bunsetsu_features import sentence_keys, special_ids
 from tests.parser.bunsetsu.samples import Sentence, kwdlc_or_skip
 
 NO_ID = 2  # ids 0-2 are the lexicon's "no token", "root", "unknown": they give no key
@@ -331,7 +331,7 @@ def test_kwdlc_sentences_match_the_reference(kwdlc_test: list[Sentence]) -> None
 
 
 def test_char_class_scripts() -> None:
-    from parser.bunsetsu.bunsetsu_features import char_class
+    from polyparse.parser.bunsetsu.bunsetsu_features import char_class
     # 1 kanji, 2 hiragana, 3 katakana, 4 digit, 5 latin, 0 other: 8 * first + last.
     assert char_class("") == 0
     assert char_class("食べ") == 8 * 1 + 2

@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
-from parser.bunsetsu.config import BunsetsuConfig, classifier_options
+from polyparse.parser.bunsetsu.bunsetsu_parser import BunsetsuParser
+from polyparse.parser.bunsetsu.config import BunsetsuConfig, classifier_options
 from tests.parser.bunsetsu.samples import (
     Sentence,
     kwdlc_or_skip,
@@ -149,7 +149,7 @@ def test_loaded_chunker_is_built_when_first_used(synthetic: tuple[list[Sentence]
     import struct
     import zlib
 
-    from classifiers.model_file import ALIGNMENT, MAGIC, ModelFileError
+    from polyparse.classifiers.model_file import ALIGNMENT, MAGIC, ModelFileError
 
     train, test = synthetic
     parser = BunsetsuParser(config(seed=4))

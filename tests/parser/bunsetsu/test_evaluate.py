@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parser.bunsetsu.evaluate import (
+from polyparse.parser.bunsetsu.evaluate import (
     BunsetsuEvaluationError,
     chunk_scores,
     chunk_spans,
@@ -281,7 +281,7 @@ def test_chunk_scores_mismatches() -> None:
 
 
 def test_char_tree_counts_no_white_space():
-    from parser.bunsetsu.evaluate import char_tree
+    from polyparse.parser.bunsetsu.evaluate import char_tree
 
     # Ad|Planner を|使う: the gold surfaces without the space, raw text's with it.
     gold = char_tree(["Ad", "Planner", "を", "使う"], [0, 3], [1, -1])
@@ -294,7 +294,7 @@ def test_char_tree_counts_no_white_space():
 
 
 def test_a_bunsetsu_of_white_space_alone_joins_its_neighbour():
-    from parser.bunsetsu.evaluate import char_tree
+    from polyparse.parser.bunsetsu.evaluate import char_tree
 
     # A, ␣, B, C: the space's bunsetsu joins B's, which keeps B's head; A's head (the space)
     # becomes the joined bunsetsu.

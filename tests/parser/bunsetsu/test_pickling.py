@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
-from parser.bunsetsu.config import BunsetsuConfig, classifier_options
-from parser.models.bundled import bundled_japanese_model
+from polyparse.parser.bunsetsu.bunsetsu_parser import BunsetsuParser
+from polyparse.parser.bunsetsu.config import BunsetsuConfig, classifier_options
+from polyparse.parser.models.bundled import bundled_japanese_model
 from tests.parser.bunsetsu.samples import Sentence, synthetic_sentences
 from tests.pickled_payload import assert_changed_payload_fails
 

@@ -9,12 +9,12 @@ import warnings
 
 import pytest
 
-from features.errors import InputError
-from features.worker_threads import worker_pool
-from parser.bunsetsu import stream_parsing
-from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
-from parser.bunsetsu.config import BunsetsuConfig
-from parser.formats.knp import read_knp
+from polyparse.features.errors import InputError
+from polyparse.features.worker_threads import worker_pool
+from polyparse.parser.bunsetsu import stream_parsing
+from polyparse.parser.bunsetsu.bunsetsu_parser import BunsetsuParser
+from polyparse.parser.bunsetsu.config import BunsetsuConfig
+from polyparse.parser.formats.knp import read_knp
 from tests.child_processes import HANG_GUARD_SECONDS
 from tests.parser.formats.test_knp import SMALL
 

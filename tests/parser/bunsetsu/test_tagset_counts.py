@@ -9,11 +9,11 @@ import io
 
 import pytest
 
-from parser.bunsetsu import stream_parsing
-from parser.bunsetsu.bunsetsu_files import parsed_blocks
-from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
-from parser.bunsetsu.config import BunsetsuConfig
-from parser.formats.knp import read_knp
+from polyparse.parser.bunsetsu import stream_parsing
+from polyparse.parser.bunsetsu.bunsetsu_files import parsed_blocks
+from polyparse.parser.bunsetsu.bunsetsu_parser import BunsetsuParser
+from polyparse.parser.bunsetsu.config import BunsetsuConfig
+from polyparse.parser.formats.knp import read_knp
 from tests.parser.formats.test_knp import SMALL
 from tests.parser.formats.test_tag_schemes import KNP_JUMAN, KNP_UNIDIC
 

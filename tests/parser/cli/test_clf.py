@@ -8,10 +8,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from classifiers.model_file import write_model_file
-from features.binary_matrix import BinaryMatrix
-from features.svmlight import write_svmlight
-from parser.cli.main import main
+from polyparse.classifiers.model_file import write_model_file
+from polyparse.features.binary_matrix import BinaryMatrix
+from polyparse.features.svmlight import write_svmlight
+from polyparse.parser.cli.main import main
 
 
 def datasets() -> Path | None:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from features.svmlight import write_svmlight
+from polyparse.features.svmlight import write_svmlight
 from tests.classifiers.test_huge_feature_ids import matrices, problem, universe
 from tests.parser.cli.user_runs import polyparse
 

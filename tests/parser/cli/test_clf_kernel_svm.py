@@ -7,9 +7,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from classifiers.kernel_svm.svc import KernelSVM
-from features.svmlight import read_svmlight, write_svmlight
-from parser.cli.main import main
+from polyparse.classifiers.kernel_svm.svc import KernelSVM
+from polyparse.features.svmlight import read_svmlight, write_svmlight
+from polyparse.parser.cli.main import main
 from tests.classifiers.kernel_svm.test_kernel_svm import random_problem
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from parser.cli.main import main
+from polyparse.parser.cli.main import main
 
 # datasets/README.md: libsvm 3.24 C-SVC, (x.y+1)^2, C=1, trained on train.5k.svm.
 LIBSVM_5K_ACCURACY = 89.80

@@ -7,10 +7,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from classifiers.evaluators.modes import EVAL_MODES
-from classifiers.online.pa_slicing import PASlicing
-from features.svmlight import read_svmlight, write_svmlight
-from parser.cli.main import main
+from polyparse.classifiers.evaluators.modes import EVAL_MODES
+from polyparse.classifiers.online.pa_slicing import PASlicing
+from polyparse.features.svmlight import read_svmlight, write_svmlight
+from polyparse.parser.cli.main import main
 from tests.classifiers.online.test_pa_slicing import zipf_problem
 
 

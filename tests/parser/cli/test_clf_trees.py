@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from parser.cli.main import main
+from polyparse.parser.cli.main import main
 from tests.parser.cli.user_runs import leftovers
 
 NOUNS = ["dog", "cat", "board", "man", "price"]
@@ -343,7 +343,7 @@ def test_cpa_bad_data_is_one_line(tk_files, tmp_path: Path, capsys) -> None:
 def test_a_tree_too_large_for_memory_is_one_line(tmp_path: Path, capsys, monkeypatch) -> None:
     """Issue 22, B7: a tree kernel out of memory (a tree of 20,001 nodes here, the allocation
     failing as it fails for trees of millions of node pairs) names the largest tree."""
-    import classifiers.tree_kernels.tree_learners as tree_learners
+    import polyparse.classifiers.tree_kernels.tree_learners as tree_learners
 
     def no_memory(*args: object, **kwargs: object) -> None:
         raise MemoryError("out of memory in the tree kernel")

@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from classifiers.evaluators.evaluator_model import KernelEvaluatorModel
-from parser.cli.main import main
-from parser.dependency.dependency_parser import DependencyParser
+from polyparse.classifiers.evaluators.evaluator_model import KernelEvaluatorModel
+from polyparse.parser.cli.main import main
+from polyparse.parser.dependency.dependency_parser import DependencyParser
+from polyparse.parser.models import bundled
 from tests.parser.dependency.synthetic import write_treebank
 
 CONLL = Path(__file__).resolve().parents[2] / "data" / "conll"
@@ -148,9 +149,8 @@ def test_compressed_model_parses_the_same(model: Path, tmp_path: Path) -> None:
 
 def test_parse_without_model_and_without_bundled_model(tmp_path: Path, capsys,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    import parser.models.bundled
 
-    monkeypatch.setattr(parser.models.bundled, "bundled_model", lambda: None)
+    monkeypatch.setattr(bundled, "bundled_model", lambda: None)
     test = write_treebank(tmp_path / "test.conllu", 2, seed=9)
     code = main(["dep", "parse", str(test), "-o", str(tmp_path / "out.conllu")])
     one_error_line(capsys, code, "no model given")

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 import polyparse
-from parser.cli.main import main
-from parser.dependency.choices import MAX_BEAM
-from parser.dependency.models import load_dependency_model
+from polyparse.parser.cli.main import main
+from polyparse.parser.dependency.choices import MAX_BEAM
+from polyparse.parser.dependency.models import load_dependency_model
 from tests.parser.cli.test_dep import one_error_line
 from tests.parser.dependency.synthetic import write_treebank
 

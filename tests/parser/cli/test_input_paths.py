@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from features.input_files import InputPathError, check_input_path, check_input_paths
+from polyparse.features.input_files import InputPathError, check_input_path, check_input_paths
 from tests.child_processes import HANG_GUARD_SECONDS
 from tests.parser.cli.user_runs import POLYPARSE, one_line, polyparse
 
@@ -71,7 +71,7 @@ def test_an_unknown_encoding_is_refused_before_anything_runs(tmp_path: Path,
 
 def test_stdout_is_written_in_the_encoding_too(tmp_path: Path) -> None:
     """Issue 22, A4: --encoding applies to standard output as to -o files."""
-    from parser.models.bundled import bundled_example
+    from polyparse.parser.models.bundled import bundled_example
 
     text = bundled_example().read_text(encoding="utf-8").replace("parser", "pars\u00e9r")
     latin = tmp_path / "in.conllu"

@@ -25,9 +25,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from classifiers.model_file import read_model_file
-from features.binary_matrix import BinaryMatrix
-from features.svmlight import write_svmlight
+from polyparse.classifiers.model_file import read_model_file
+from polyparse.features.binary_matrix import BinaryMatrix
+from polyparse.features.svmlight import write_svmlight
 from tests.child_processes import HANG_GUARD_SECONDS
 from tests.parser.bunsetsu.samples import synthetic_sentences
 from tests.parser.cli.test_clf_trees import _line as tree_line

@@ -14,11 +14,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from classifiers.model_file import read_model_file
-from parser.bunsetsu.bunsetsu_parser import MODEL_FORMAT
-from parser.bunsetsu.evaluate import dependency_scores
-from parser.formats.cabocha import knp_to_cabocha
-from parser.formats.knp import read_knp
+from polyparse.classifiers.model_file import read_model_file
+from polyparse.parser.bunsetsu.bunsetsu_parser import MODEL_FORMAT
+from polyparse.parser.bunsetsu.evaluate import dependency_scores
+from polyparse.parser.formats.cabocha import knp_to_cabocha
+from polyparse.parser.formats.knp import read_knp
 from tests.parser.bunsetsu.samples import Sentence, synthetic_sentences
 from tests.parser.cli.user_runs import (
     POLYPARSE,
@@ -325,7 +325,7 @@ def test_closed_pipe_ends_quietly(data) -> None:
 
 
 def test_parse_without_model_uses_the_bundled_model() -> None:
-    from parser.models.bundled import bundled_japanese_example
+    from polyparse.parser.models.bundled import bundled_japanese_example
 
     example = bundled_japanese_example()
     result = polyparse("ja", "parse", str(example))

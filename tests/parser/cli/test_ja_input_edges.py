@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from parser.formats.cabocha import read_cabocha
+from polyparse.parser.formats.cabocha import read_cabocha
 from tests.child_processes import HANG_GUARD_SECONDS
 from tests.parser.cli.user_runs import POLYPARSE, one_line, polyparse
 from tests.parser.formats.test_cabocha import IPADIC as CABOCHA_IPADIC

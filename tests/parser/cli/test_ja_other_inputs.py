@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from parser.formats.cabocha import read_cabocha
-from parser.formats.knp import read_knp
+from polyparse.parser.formats.cabocha import read_cabocha
+from polyparse.parser.formats.knp import read_knp
 from tests.parser.cli.user_runs import one_line, polyparse
 from tests.parser.formats.test_mecab_input import IPADIC, JUMANDIC, UNIDIC
 
@@ -80,7 +80,7 @@ def test_the_model_chosen_for_ipadic_is_not_the_jumans():
     and otherwise than the JUMAN model, whose features read other names."""
     pytest.importorskip("fugashi")
     pytest.importorskip("ipadic")
-    from parser.tokenize.mecab import MeCabTagger
+    from polyparse.parser.tokenize.mecab import MeCabTagger
 
     tagger = MeCabTagger("ipadic")
     text = "".join("\n".join(tagger.morpheme_lines(sentence)) + "\nEOS\n" for sentence in (
@@ -171,8 +171,8 @@ def test_training_sentences_without_a_decision_are_one_line(tmp_path):
 
 
 def test_the_bundled_models_name_their_dictionary():
-    from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
-    from parser.models.bundled import bundled_japanese_model
+    from polyparse.parser.bunsetsu.bunsetsu_parser import BunsetsuParser
+    from polyparse.parser.models.bundled import bundled_japanese_model
 
     for name, tagset in (("ja_wac", "juman"), ("ja_unidic", "unidic"), ("ja_ipadic", "ipadic")):
         path = bundled_japanese_model(name)
@@ -183,7 +183,7 @@ def test_raw_text_without_mecab_installed_says_what_to_install(tmp_path):
     import subprocess
     import sys
 
-    blocked = ("import sys; sys.modules['fugashi'] = None; from parser.cli.main import main; "
+    blocked = ("import sys; sys.modules['fugashi'] = None; from polyparse.parser.cli.main import main; "
                "sys.exit(main(['ja', 'parse', '--format', 'raw', '-o', 'out.cabocha']))")
     result = subprocess.run([sys.executable, "-c", blocked], input="太郎\n", cwd=tmp_path,
                             capture_output=True, text=True, check=False)
@@ -192,7 +192,7 @@ def test_raw_text_without_mecab_installed_says_what_to_install(tmp_path):
 
 
 def test_the_chunkers_own_settings(tmp_path):
-    from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
+    from polyparse.parser.bunsetsu.bunsetsu_parser import BunsetsuParser
     from tests.parser.bunsetsu.samples import synthetic_sentences
     from tests.parser.cli.test_ja import write_knp
 
@@ -275,7 +275,7 @@ def test_cabocha_without_a_format_option_is_read_as_cabocha(tmp_path):
     trained = polyparse("ja", "train", "-q", "--train", str(path), "--model", str(model),
                         "--iterations", "1", "--no-chunker")
     assert trained.returncode == 0, trained.stderr
-    from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
+    from polyparse.parser.bunsetsu.bunsetsu_parser import BunsetsuParser
 
     assert BunsetsuParser.load(str(model)).tagset == "ipadic"
 

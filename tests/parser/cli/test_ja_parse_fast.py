@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from parser.formats.knp import read_knp
+from polyparse.parser.formats.knp import read_knp
 from tests.child_processes import HANG_GUARD_SECONDS
 from tests.parser.formats.test_knp import SMALL
 
@@ -19,7 +19,7 @@ ENV = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[3])}
 
 
 def polyparse(*args: str, **options) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "parser.cli.main", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "polyparse.parser.cli.main", *args], capture_output=True,
                           env=ENV, **options)
 
 
@@ -102,7 +102,7 @@ def test_each_sentence_comes_back_as_soon_as_it_is_fed(model) -> None:
     for more input (or for the end of it), the read would hang."""
     _, path = model
     blocks = [block + "EOS\n" for block in SMALL.split("EOS\n")[:2]] * 2
-    child = subprocess.Popen([sys.executable, "-m", "parser.cli.main", "ja", "parse",
+    child = subprocess.Popen([sys.executable, "-m", "polyparse.parser.cli.main", "ja", "parse",
                               "--model", str(path)], stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV)
     try:

@@ -16,11 +16,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from features.binary_matrix import BinaryMatrix
-from features.svmlight import write_svmlight
-from parser.formats.cabocha import knp_to_cabocha
-from parser.formats.knp import read_knp
-from parser.models.bundled import bundled_example
+from polyparse.features.binary_matrix import BinaryMatrix
+from polyparse.features.svmlight import write_svmlight
+from polyparse.parser.formats.cabocha import knp_to_cabocha
+from polyparse.parser.formats.knp import read_knp
+from polyparse.parser.models.bundled import bundled_example
 from tests.parser.bunsetsu.samples import Sentence, synthetic_sentences
 from tests.parser.cli.user_runs import POLYPARSE, check_a_signal_inside_a_long_input, polyparse
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from parser.models.bundled import bundled_example, bundled_model
+from polyparse.parser.models.bundled import bundled_example, bundled_model
 from tests.parser.bunsetsu.samples import synthetic_sentences
 from tests.parser.cli.test_ja import write_knp
 
@@ -25,7 +25,7 @@ def stderr_on_a_terminal(argv: list[str]) -> tuple[int, str]:
     controller, terminal = pty.openpty()
     # A terminal of 24 rows and 100 columns (a new pseudo-terminal has none).
     fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
-    child = subprocess.Popen([sys.executable, "-m", "parser.cli.main", *argv],
+    child = subprocess.Popen([sys.executable, "-m", "polyparse.parser.cli.main", *argv],
                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                              stderr=terminal)
     os.close(terminal)
@@ -43,7 +43,7 @@ def stderr_on_a_terminal(argv: list[str]) -> tuple[int, str]:
 
 
 def stderr_on_a_pipe(argv: list[str]) -> tuple[int, str]:
-    result = subprocess.run([sys.executable, "-m", "parser.cli.main", *argv],
+    result = subprocess.run([sys.executable, "-m", "polyparse.parser.cli.main", *argv],
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True)
     return result.returncode, result.stderr

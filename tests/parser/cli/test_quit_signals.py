@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from features.progress import progress_bar
-from features.worker_threads import QUIT_SIGNALS, worker_pool
-from parser.cli.quit_signals import Terminated, quit_signals_raise
+from polyparse.features.progress import progress_bar
+from polyparse.features.worker_threads import QUIT_SIGNALS, worker_pool
+from polyparse.parser.cli.quit_signals import Terminated, quit_signals_raise
 
 # A module that signals its own process while it is imported, inside a bare except, as
 # Cython's module initialisation registers its memoryview types.

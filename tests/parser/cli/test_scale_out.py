@@ -13,10 +13,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from features.binary_matrix import BinaryMatrix
-from features.svmlight import write_svmlight
-from parser.models.bundled import bundled_example
-from parser.scale_out.parts_directory import MANIFEST, SUCCESS
+from polyparse.features.binary_matrix import BinaryMatrix
+from polyparse.features.svmlight import write_svmlight
+from polyparse.parser.models.bundled import bundled_example
+from polyparse.parser.scale_out.parts_directory import MANIFEST, SUCCESS
 from tests.child_processes import HANG_GUARD_SECONDS, start_with_stderr_on_a_terminal
 from tests.parser.cli.user_runs import (
     POLYPARSE,
@@ -294,7 +294,7 @@ def test_clf_predict_in_shards_gives_one_process_values(tmp_path: Path) -> None:
 def model_arrays(path: Path) -> bytes:
     """A model file's bytes but for its training command (the one header entry that names
     the options it was trained with)."""
-    from parser.dependency.dependency_parser import DependencyParser
+    from polyparse.parser.dependency.dependency_parser import DependencyParser
 
     parser = DependencyParser.load(str(path))
     return parser.to_bytes(extra_header={})

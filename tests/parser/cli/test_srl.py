@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from parser.cli.main import main
+from polyparse.parser.cli.main import main
 from tests.parser.cli.user_runs import leftovers, one_line, polyparse
 from tests.parser.formats.test_gold_conll import TOOL_BAD_INPUTS
 

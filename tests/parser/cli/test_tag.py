@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from parser.cli.main import main
+from polyparse.parser.cli.main import main
 from tests.parser.cli.user_runs import (
     POLYPARSE,
     check_a_closed_pipe_ends_quietly,
@@ -61,7 +61,7 @@ def test_train_with_dev_writes_its_scores(tmp_path: Path) -> None:
     assert main(["tag", "train", "--train", str(train), "--dev", str(dev), "--model",
                  str(path), "--classifier", "linear", "--templates", "two-pass",
                  "--quiet"]) == 0
-    from parser.tagging.tagger import Tagger
+    from polyparse.parser.tagging.tagger import Tagger
 
     tagger = Tagger.load(path)
     assert tagger.header["dev_scores"]["UPOS"] > 90
@@ -168,7 +168,7 @@ def test_features_are_predicted_written_and_scored(tmp_path: Path,
     dev_line = next(line for line in log.splitlines() if "dev: " in line)
     assert "dev: UPOS " in dev_line and " UFeats " in dev_line
     assert " AllTags " in dev_line and "not predicted" not in dev_line
-    from parser.tagging.tagger import Tagger
+    from polyparse.parser.tagging.tagger import Tagger
 
     scores = Tagger.load(model).header["dev_scores"]
     assert scores["UFeats"] > 95 and scores["AllTags"] > 90
@@ -199,7 +199,7 @@ def test_features_the_tagger_does_not_predict_are_not_scored_as_its_own(
     assert "the model predicts UPOS, XPOS, LEMMA; `tag tag` writes FEATS as _" in log
     dev_line = next(line for line in log.splitlines() if "dev: " in line)
     assert "dev: UPOS " in dev_line and "(not predicted: UFeats " in dev_line
-    from parser.tagging.tagger import Tagger
+    from polyparse.parser.tagging.tagger import Tagger
 
     scores = Tagger.load(model).header["dev_scores"]
     assert scores["UPOS"] > 90 and scores["UFeats"] < 80 and scores["AllTags"] < scores["UPOS"]
@@ -214,9 +214,9 @@ def test_features_the_tagger_does_not_predict_are_not_scored_as_its_own(
 
 
 def test_a_tagger_says_which_columns_it_predicts(tmp_path: Path) -> None:
-    from parser.formats.conll import read_conll
-    from parser.tagging.config import TaggerConfig
-    from parser.tagging.tagger import Tagger
+    from polyparse.parser.formats.conll import read_conll
+    from polyparse.parser.tagging.config import TaggerConfig
+    from polyparse.parser.tagging.tagger import Tagger
 
     text = synthetic_conllu(30, seed=6)
     bare = "\n".join("\t".join(c[:2] + ["_"] + c[3:4] + ["_"] + c[5:]) if len(c) == 10

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from parser.cli.main import main
-from parser.formats.conll import read_conll
-from parser.tokenize.conllu_blocks import text_of_blocks
+from polyparse.parser.cli.main import main
+from polyparse.parser.formats.conll import read_conll
+from polyparse.parser.tokenize.conllu_blocks import text_of_blocks
 from tests.parser.cli.user_runs import (
     POLYPARSE,
     check_a_closed_pipe_ends_quietly,
@@ -101,7 +101,7 @@ def test_options_are_checked_before_reading(tmp_path: Path, capsys) -> None:
     not_a_model = _write(tmp_path, "plain text\n")
     one_error_line(capsys, main(["tokenize", "tokenize", "--model", str(not_a_model),
                                  str(not_a_model)]), "text.txt")
-    from parser.models.bundled import bundled_model
+    from polyparse.parser.models.bundled import bundled_model
 
     one_error_line(capsys, main(["tokenize", "tokenize", "--model", str(bundled_model()),
                                  str(not_a_model)]), "en_ewt.model")
@@ -110,7 +110,7 @@ def test_options_are_checked_before_reading(tmp_path: Path, capsys) -> None:
 
 
 def test_a_damaged_lexicon_is_one_line(tmp_path: Path, capsys) -> None:
-    from parser.tokenize.model import load_tokenizer
+    from polyparse.parser.tokenize.model import load_tokenizer
 
     model = load_tokenizer()
     model.lexicon = {**model.lexicon, "exceptions": {"alot": ["a", "lots"]}}

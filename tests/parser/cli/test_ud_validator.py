@@ -20,9 +20,9 @@ from udtools.argparser import parse_args_validator
 from udtools.validator import Validator
 
 import polyparse
-from parser.cli.main import main
-from parser.models.bundled import bundled_tagger
-from parser.tokenize.conllu_blocks import text_of_blocks
+from polyparse.parser.cli.main import main
+from polyparse.parser.models.bundled import bundled_tagger
+from polyparse.parser.tokenize.conllu_blocks import text_of_blocks
 from tests.parser.dependency.synthetic import write_treebank
 
 ENHANCED = Path(__file__).resolve().parents[2] / "data" / "conll" / "enhanced.conllu"

@@ -23,8 +23,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from features.binary_matrix import BinaryMatrix
-from features.svmlight import write_svmlight
+from polyparse.features.binary_matrix import BinaryMatrix
+from polyparse.features.svmlight import write_svmlight
 from tests.child_processes import HANG_GUARD_SECONDS
 from tests.parser.cli.user_runs import (
     POLYPARSE,

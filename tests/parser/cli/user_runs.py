@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO
 
-from features.signal_checks import LONG_INPUT_VARIABLE
+from polyparse.features.signal_checks import LONG_INPUT_VARIABLE
 from tests.child_processes import (
     HANG_GUARD_SECONDS,
     SIGINT_AT_ITS_DEFAULT,

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parser.dependency.arc_eager import ArcEagerState
+from polyparse.parser.dependency.arc_eager import ArcEagerState
 
 
 def is_tree(heads: list[int], single_root: bool = True) -> bool:

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from parser.dependency.beam_config import BeamConfig
-from parser.dependency.beam_parser import BeamParser
-from parser.dependency.choices import MAX_BEAM
-from parser.dependency.evaluate import evaluate
-from parser.dependency.models import dependency_model_from_bytes, load_dependency_model
-from parser.dependency.training import attachment
-from parser.formats.conll import Sentence, read_conll
+from polyparse.parser.dependency.beam_config import BeamConfig
+from polyparse.parser.dependency.beam_parser import BeamParser
+from polyparse.parser.dependency.choices import MAX_BEAM
+from polyparse.parser.dependency.evaluate import evaluate
+from polyparse.parser.dependency.models import dependency_model_from_bytes, load_dependency_model
+from polyparse.parser.dependency.training import attachment
+from polyparse.parser.formats.conll import Sentence, read_conll
 from tests.parser.dependency.synthetic import write_treebank
 from tests.parser.dependency.test_arc_eager import is_tree
 

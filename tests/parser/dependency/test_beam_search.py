@@ -13,15 +13,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from classifiers.structured.weight_table import PerceptronWeights
-from parser.dependency.arc_eager import ArcEagerState
-from parser.dependency.beam_config import BeamConfig
-from parser.dependency.beam_parser import BeamParser
-from parser.dependency.beam_search import BeamSearch
-from parser.dependency.choices import MAX_BEAM
-from parser.dependency.projectivize import projectivize
-from parser.dependency.zn2011_features import state_keys
-from parser.formats.conll import read_conll
+from polyparse.classifiers.structured.weight_table import PerceptronWeights
+from polyparse.parser.dependency.arc_eager import ArcEagerState
+from polyparse.parser.dependency.beam_config import BeamConfig
+from polyparse.parser.dependency.beam_parser import BeamParser
+from polyparse.parser.dependency.beam_search import BeamSearch
+from polyparse.parser.dependency.choices import MAX_BEAM
+from polyparse.parser.dependency.projectivize import projectivize
+from polyparse.parser.dependency.zn2011_features import state_keys
+from polyparse.parser.formats.conll import read_conll
 from tests.parser.dependency.synthetic import write_treebank
 
 EMPTY = -1
@@ -281,8 +281,8 @@ def test_max_violation_is_where_exhaustive_search_puts_it(tmp_path: Path, seed: 
     search = toy.search(MAX_BEAM)
     table, plain = random_weights(toy, rng, search.n_actions, updates=400)
     # Large weights make ties between prefixes improbable, so the best prefix is one.
-    keys, classes, weights = table.current()
-    for k, c, w in zip(keys.tolist(), classes.tolist(), weights.tolist()):
+    keys, classes, _ = table.current()
+    for k, c in zip(keys.tolist(), classes.tolist()):
         extra = rng.randint(-1000, 1000)
         table.add(np.array([k], dtype=np.uint64), c, extra)
         plain[k, c] += extra

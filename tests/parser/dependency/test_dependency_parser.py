@@ -10,17 +10,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from classifiers.backends import classifier_from_arrays
-from classifiers.evaluators.modes import EVAL_MODES
-from classifiers.kernel_svm.svc import KernelSVM
-from features.binary_matrix import BinaryMatrix
-from parser.dependency.arc_eager import ArcEagerState
-from parser.dependency.config import ParserConfig
-from parser.dependency.decoder import ClassifierSlot
-from parser.dependency.dependency_parser import DependencyParser
-from parser.dependency.evaluate import evaluate
-from parser.dependency.feature_templates import state_keys
-from parser.formats.conll import Sentence, read_conll
+from polyparse.classifiers.backends import classifier_from_arrays
+from polyparse.classifiers.evaluators.modes import EVAL_MODES
+from polyparse.classifiers.kernel_svm.svc import KernelSVM
+from polyparse.features.binary_matrix import BinaryMatrix
+from polyparse.parser.dependency.arc_eager import ArcEagerState
+from polyparse.parser.dependency.config import ParserConfig
+from polyparse.parser.dependency.decoder import ClassifierSlot
+from polyparse.parser.dependency.dependency_parser import DependencyParser
+from polyparse.parser.dependency.evaluate import evaluate
+from polyparse.parser.dependency.feature_templates import state_keys
+from polyparse.parser.formats.conll import Sentence, read_conll
 from tests.parser.dependency.synthetic import TAGS, WORDS, write_treebank
 from tests.parser.dependency.test_arc_eager import is_tree
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from parser.dependency.evaluate import PTB_PUNCT_TAGS, evaluate, judge_words
-from parser.formats.conll import ConllFormatError, read_conll
+from polyparse.parser.dependency.evaluate import PTB_PUNCT_TAGS, evaluate, judge_words
+from polyparse.parser.formats.conll import ConllFormatError, read_conll
 
 DATA = Path(__file__).parents[2] / "data"
 GOLD = DATA / "evaluate" / "punct_gold.conllu"
@@ -204,7 +204,7 @@ def without_range_lines(path: Path, out: Path) -> Path:
 
 def test_ewt_scores_equal_udapis_conll18(corpora, tmp_path):
     pytest.importorskip("udapi")
-    from parser.cli.main import main
+    from polyparse.parser.cli.main import main
 
     gold = corpora / "en_ewt" / "en_ewt-ud-test.conllu"
     system = tmp_path / "pred.conllu"
@@ -249,13 +249,13 @@ def test_dep_evaluate_refuses_what_conll18_ud_eval_refuses(tmp_path: Path, syste
                                                            problem: str) -> None:
     """Issue 22, C7: several roots in a sentence, or no empty line at the end, are refused in
     one line as the official script refuses them; --lenient scores them."""
-    from parser.cli.main import main
+    from polyparse.parser.cli.main import main
 
     gold = tmp_path / "gold.conllu"
     gold.write_text(SMALL_TREE + "\n")
     (tmp_path / "x.conllu").write_text(system)
     command = ["dep", "evaluate", str(gold), str(tmp_path / "x.conllu"), "--json"]
-    result = subprocess.run([sys.executable, "-m", "parser.cli.main", *command],
+    result = subprocess.run([sys.executable, "-m", "polyparse.parser.cli.main", *command],
                             capture_output=True, text=True, cwd=tmp_path)
     assert result.returncode == 2 and result.stdout == ""
     (line,) = result.stderr.splitlines()

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from parser.dependency.evaluate import TABLE_METRICS, evaluate
-from parser.formats.conll import read_conll
+from polyparse.parser.dependency.evaluate import TABLE_METRICS, evaluate
+from polyparse.parser.formats.conll import read_conll
 
 CONTENT = {"nsubj", "obj", "iobj", "csubj", "ccomp", "xcomp", "obl", "vocative", "expl",
            "dislocated", "advcl", "advmod", "discourse", "nmod", "appos", "nummod", "acl", "amod",

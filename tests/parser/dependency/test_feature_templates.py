@@ -6,8 +6,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parser.dependency.arc_eager import ArcEagerState
-from parser.dependency.feature_templates import state_keys, template_names
+from polyparse.parser.dependency.arc_eager import ArcEagerState
+from polyparse.parser.dependency.feature_templates import state_keys, template_names
 
 
 def key(template: int, value: int) -> int:

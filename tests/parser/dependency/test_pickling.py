@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from classifiers.model_bytes import load_from_bytes
-from classifiers.model_file import ModelFileError, encode_model
-from features.errors import InputError
-from parser.dependency.config import ParserConfig, classifier_options
-from parser.dependency.dependency_parser import DependencyParser
-from parser.formats.conll import Sentence, read_conll
+from polyparse.classifiers.model_bytes import load_from_bytes
+from polyparse.classifiers.model_file import ModelFileError, encode_model
+from polyparse.features.errors import InputError
+from polyparse.parser.dependency.config import ParserConfig, classifier_options
+from polyparse.parser.dependency.dependency_parser import DependencyParser
+from polyparse.parser.formats.conll import Sentence, read_conll
 from tests.parser.dependency.synthetic import write_treebank
 from tests.pickled_payload import assert_changed_payload_fails
 

@@ -8,14 +8,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parser.dependency.projectivize import (
+from polyparse.parser.dependency.projectivize import (
     LIFT_SEPARATOR,
     _split_label,
     deprojectivize,
     is_projective,
     projectivize,
 )
-from parser.formats.conll import find_cycle, read_conll
+from polyparse.parser.formats.conll import find_cycle, read_conll
 
 
 def crosses(heads: list[int], include_root: bool = True) -> bool:

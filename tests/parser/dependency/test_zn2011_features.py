@@ -8,8 +8,8 @@ import random
 import numpy as np
 import pytest
 
-from parser.dependency.arc_eager import ArcEagerState
-from parser.dependency.zn2011_features import N_TEMPLATES, state_keys
+from polyparse.parser.dependency.arc_eager import ArcEagerState
+from polyparse.parser.dependency.zn2011_features import N_TEMPLATES, state_keys
 
 MASK = (1 << 64) - 1
 LABELS = ["nsubj", "obj", "det", "amod", "case", "obl", "punct", "advmod"]

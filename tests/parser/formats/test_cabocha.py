@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from parser.formats.bunsetsu import format_bunsetsu, read_bunsetsu
-from parser.formats.bunsetsu_sentence import BunsetsuFormatError, BunsetsuSentence
-from parser.formats.cabocha import format_cabocha, knp_to_cabocha, read_cabocha
-from parser.formats.knp import read_knp
+from polyparse.parser.formats.bunsetsu import format_bunsetsu, read_bunsetsu
+from polyparse.parser.formats.bunsetsu_sentence import BunsetsuFormatError, BunsetsuSentence
+from polyparse.parser.formats.cabocha import format_cabocha, knp_to_cabocha, read_cabocha
+from polyparse.parser.formats.knp import read_knp
 from tests.parser.formats.test_knp import assert_error_names_line
 
 IPADIC = """\

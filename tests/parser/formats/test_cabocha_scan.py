@@ -10,14 +10,14 @@ import io
 import numpy as np
 import pytest
 
-from features.interning import StringInterner
-from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
-from parser.formats.bunsetsu import format_bunsetsu, read_bunsetsu
-from parser.formats.cabocha import UNIDIC_ONLY_POS, format_cabocha, read_cabocha
-from parser.formats.cabocha_scan import TAGSETS, scan_cabocha
-from parser.formats.knp_scan import KnpLexicon
-from parser.models.bundled import bundled_japanese_model
-from parser.tokenize.japanese_text import read_raw_japanese
+from polyparse.features.interning import StringInterner
+from polyparse.parser.bunsetsu.bunsetsu_parser import BunsetsuParser
+from polyparse.parser.formats.bunsetsu import format_bunsetsu, read_bunsetsu
+from polyparse.parser.formats.cabocha import UNIDIC_ONLY_POS, format_cabocha, read_cabocha
+from polyparse.parser.formats.cabocha_scan import TAGSETS, scan_cabocha
+from polyparse.parser.formats.knp_scan import KnpLexicon
+from polyparse.parser.models.bundled import bundled_japanese_model
+from polyparse.parser.tokenize.japanese_text import read_raw_japanese
 from tests.parser.formats import test_cabocha, test_mecab_input
 from tests.parser.formats.test_knp import SMALL
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from parser.formats.conll import ConllFormatError, Sentence, read_conll, write_conll
+from polyparse.parser.formats.conll import ConllFormatError, Sentence, read_conll, write_conll
 
 CONLL_DATA = Path(__file__).parents[2] / "data" / "conll"
 

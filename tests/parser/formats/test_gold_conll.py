@@ -8,7 +8,7 @@ from pathlib import Path
 import nltk
 import pytest
 
-from parser.formats.gold_conll import (
+from polyparse.parser.formats.gold_conll import (
     CONLL_2012,
     ArgumentSpan,
     ConllSrlSentence,

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from parser.formats.bunsetsu import BUNSETSU_FORMATS, format_bunsetsu, read_bunsetsu
-from parser.formats.bunsetsu_sentence import (
+from polyparse.parser.formats.bunsetsu import BUNSETSU_FORMATS, format_bunsetsu, read_bunsetsu
+from polyparse.parser.formats.bunsetsu_sentence import (
     BunsetsuFormatError,
     BunsetsuSentence,
     malformed,
     validate,
 )
-from parser.formats.knp import _read_careful, format_knp, read_knp
+from polyparse.parser.formats.knp import _read_careful, format_knp, read_knp
 
 SMALL = """\
 # S-ID:w201106-0000010001-1 KNP:3.1

@@ -11,10 +11,10 @@ import subprocess
 import numpy as np
 import pytest
 
-from parser.formats.bunsetsu import format_bunsetsu, read_bunsetsu
-from parser.formats.knp import format_knp, read_knp
-from parser.formats.knp_scan import KnpLexicon, scan_knp
-from parser.tokenize.japanese_text import read_raw_japanese
+from polyparse.parser.formats.bunsetsu import format_bunsetsu, read_bunsetsu
+from polyparse.parser.formats.knp import format_knp, read_knp
+from polyparse.parser.formats.knp_scan import KnpLexicon, scan_knp
+from polyparse.parser.tokenize.japanese_text import read_raw_japanese
 from tests.parser.cli.user_runs import POLYPARSE
 from tests.parser.formats import test_cabocha, test_mecab_input
 from tests.parser.formats.test_knp import MORPHEMES_ONLY, SMALL

@@ -9,11 +9,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from features.interning import StringInterner
-from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
-from parser.formats.knp import format_knp, read_knp
-from parser.formats.knp_scan import KnpLexicon, lexicon_hash, scan_knp, utf8_valid
-from parser.models.bundled import bundled_japanese_model
+from polyparse.features.interning import StringInterner
+from polyparse.parser.bunsetsu.bunsetsu_parser import BunsetsuParser
+from polyparse.parser.formats.knp import format_knp, read_knp
+from polyparse.parser.formats.knp_scan import KnpLexicon, lexicon_hash, scan_knp, utf8_valid
+from polyparse.parser.models.bundled import bundled_japanese_model
 from tests.parser.formats.test_knp import CORPORA, SMALL, corpus_files
 
 CORPUS_ARRAYS = ("surface", "pos1", "pos2", "conj_form", "morpheme_ptr", "chunk_ptr",

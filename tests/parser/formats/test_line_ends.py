@@ -10,10 +10,10 @@ import io
 import numpy as np
 import pytest
 
-from parser.formats.bunsetsu import format_bunsetsu, read_bunsetsu
-from parser.formats.bunsetsu_sentence import BunsetsuFormatError
-from parser.formats.knp_scan import KnpLexicon, scan_knp
-from parser.tokenize.japanese_text import read_raw_japanese
+from polyparse.parser.formats.bunsetsu import format_bunsetsu, read_bunsetsu
+from polyparse.parser.formats.bunsetsu_sentence import BunsetsuFormatError
+from polyparse.parser.formats.knp_scan import KnpLexicon, scan_knp
+from polyparse.parser.tokenize.japanese_text import read_raw_japanese
 from tests.parser.formats.test_cabocha import IPADIC as CABOCHA
 from tests.parser.formats.test_cabocha import JUMAN as CABOCHA_JUMAN
 from tests.parser.formats.test_cabocha import MECAB

@@ -9,8 +9,8 @@ import io
 
 import pytest
 
-from parser.formats.bunsetsu_sentence import BunsetsuFormatError
-from parser.formats.cabocha import read_cabocha, read_mecab
+from polyparse.parser.formats.bunsetsu_sentence import BunsetsuFormatError
+from polyparse.parser.formats.cabocha import read_cabocha, read_mecab
 
 SENTENCE = "太郎はiPhoneを買った。"
 
@@ -84,7 +84,7 @@ def _fugashi_output(args: str | None) -> str:
     fugashi = pytest.importorskip("fugashi")
     if args is None:
         pytest.importorskip("unidic_lite")
-        from parser.tokenize.mecab import MeCabTagger
+        from polyparse.parser.tokenize.mecab import MeCabTagger
 
         return "\n".join(MeCabTagger().morpheme_lines(SENTENCE)) + "\nEOS\n"
     return fugashi.GenericTagger(args).parse(SENTENCE) + "\n"

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from parser.formats.bunsetsu import format_bunsetsu, read_bunsetsu
-from parser.formats.knp import read_knp
-from parser.formats.tag_schemes import SCHEME_MARKS, scheme_of_pos1
+from polyparse.parser.formats.bunsetsu import format_bunsetsu, read_bunsetsu
+from polyparse.parser.formats.knp import read_knp
+from polyparse.parser.formats.tag_schemes import SCHEME_MARKS, scheme_of_pos1
 from tests.parser.formats.test_mecab_input import IPADIC, JUMANDIC, UNIDIC
 
 # A KNP sentence as KNP writes it (JUMAN's parts of speech and their ids).

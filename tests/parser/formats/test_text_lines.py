@@ -9,9 +9,9 @@ import warnings
 
 import pytest
 
-from features.errors import InputError, InputWarning
-from parser.formats import text_lines as module
-from parser.formats.text_lines import line_chunks, split_lines, text_lines
+from polyparse.features.errors import InputError, InputWarning
+from polyparse.parser.formats import text_lines as module
+from polyparse.parser.formats.text_lines import line_chunks, split_lines, text_lines
 
 
 def lines_of(data: bytes, encoding: str = "utf-8", **options) -> list[str]:

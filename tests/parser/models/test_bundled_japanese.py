@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from parser.bunsetsu.bunsetsu_parser import BunsetsuParser
-from parser.models.bundled import (
+from polyparse.parser.bunsetsu.bunsetsu_parser import BunsetsuParser
+from polyparse.parser.models.bundled import (
     JAPANESE_MODEL_FOR_TAGSET,
     JAPANESE_MODELS,
     bundled_japanese_model,
@@ -27,7 +27,7 @@ MODELS = ROOT / "parser" / "models"
 def test_every_bundled_model_reads_its_dictionary_and_ships():
     # pyproject.toml's [tool.setuptools.package-data] line for this folder (Python 3.10 has
     # no tomllib).
-    line = re.search(r'^"parser\.models" = \[(.*)\]$',
+    line = re.search(r'^"polyparse\.parser\.models" = \[(.*)\]$',
                      (ROOT / "pyproject.toml").read_text(encoding="utf-8"), re.M)
     assert line, "pyproject.toml must ship parser/models"
     patterns = re.findall(r'"([^"]+)"', line.group(1))

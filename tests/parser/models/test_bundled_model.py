@@ -7,9 +7,9 @@ import json
 import re
 from pathlib import Path
 
-from parser.cli.main import main
-from parser.formats.conll import read_conll
-from parser.models.bundled import bundled_example, bundled_model, bundled_tagger
+from polyparse.parser.cli.main import main
+from polyparse.parser.formats.conll import read_conll
+from polyparse.parser.models.bundled import bundled_example, bundled_model, bundled_tagger
 from tests.parser.dependency.test_arc_eager import is_tree
 
 NOTE = Path(__file__).resolve().parents[3] / "parser" / "models" / "en_ewt.md"
@@ -75,7 +75,7 @@ def test_the_gold_sample_scores_what_its_note_says(tmp_path: Path, capsys) -> No
     """The README's first command scores the bundled parser on the bundled gold sample (EWT
     test's first 100 sentences) with nothing but the package; en_ewt_test_sample.md gives the
     figures."""
-    from parser.models.bundled import bundled_gold_sample
+    from polyparse.parser.models.bundled import bundled_gold_sample
 
     sample = bundled_gold_sample()
     assert sample is not None and len(list(read_conll(sample, require_tree=True))) == 100

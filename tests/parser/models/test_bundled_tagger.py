@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from parser.cli.main import main
-from parser.formats.conll import read_conll
-from parser.models.bundled import bundled_example, bundled_tagger
+from polyparse.parser.cli.main import main
+from polyparse.parser.formats.conll import read_conll
+from polyparse.parser.models.bundled import bundled_example, bundled_tagger
 from tests.parser.tagging.synthetic import blanked
 
 

@@ -12,13 +12,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parser.formats.bunsetsu import read_bunsetsu
-from parser.formats.conll import read_conll
-from parser.formats.gold_conll import read_gold_conll
-from parser.formats.record_boundaries import cut_rule_of
-from parser.formats.tag_coverage import TagColumn, TagCoverage
-from parser.models.bundled import bundled_example
-from parser.scale_out.shards import (
+from polyparse.parser.formats.bunsetsu import read_bunsetsu
+from polyparse.parser.formats.conll import read_conll
+from polyparse.parser.formats.gold_conll import read_gold_conll
+from polyparse.parser.formats.record_boundaries import cut_rule_of
+from polyparse.parser.formats.tag_coverage import TagColumn, TagCoverage
+from polyparse.parser.models.bundled import bundled_example
+from polyparse.parser.scale_out.shards import (
     NotOnWorker,
     by_reference,
     cut_shards,

@@ -20,15 +20,15 @@ from typing import Any
 
 import pytest
 
-from parser.dependency.dependency_parser import DependencyParser
-from parser.formats.record_boundaries import cut_rule_of
-from parser.models.bundled import bundled_example, bundled_model
-from parser.pipeline.dependency_service import ParserFiles, open_parser
-from parser.scale_out.parts_directory import MANIFEST, SUCCESS, PartsDirectory
-from parser.scale_out.runners import DaskRunner, ProcessPoolRunner
-from parser.scale_out.shard_tasks import DependencyShardTask
-from parser.scale_out.sharded_run import run_to_parts, run_to_stream
-from parser.scale_out.shards import Shard, cut_shards
+from polyparse.parser.dependency.dependency_parser import DependencyParser
+from polyparse.parser.formats.record_boundaries import cut_rule_of
+from polyparse.parser.models.bundled import bundled_example, bundled_model
+from polyparse.parser.pipeline.dependency_service import ParserFiles, open_parser
+from polyparse.parser.scale_out.parts_directory import MANIFEST, SUCCESS, PartsDirectory
+from polyparse.parser.scale_out.runners import DaskRunner, ProcessPoolRunner
+from polyparse.parser.scale_out.shard_tasks import DependencyShardTask
+from polyparse.parser.scale_out.sharded_run import run_to_parts, run_to_stream
+from polyparse.parser.scale_out.shards import Shard, cut_shards
 from tests.child_processes import HANG_GUARD_SECONDS
 from tests.parser.cli.user_runs import POLYPARSE
 

@@ -6,9 +6,9 @@ import io
 
 import pytest
 
-from parser.formats.conll import Sentence, read_conll
-from parser.segmentation.model import SegmenterModel
-from parser.segmentation.training import train_segmenter
+from polyparse.parser.formats.conll import Sentence, read_conll
+from polyparse.parser.segmentation.model import SegmenterModel
+from polyparse.parser.segmentation.training import train_segmenter
 from tests.parser.segmentation import synthetic
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from parser.segmentation.characters import character_features
+from polyparse.parser.segmentation.characters import character_features
 
 MASK = (1 << 64) - 1
 SEED = 0x243F6A8885A308D3

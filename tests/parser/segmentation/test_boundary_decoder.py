@@ -8,16 +8,16 @@ import random
 import numpy as np
 import pytest
 
-from parser.segmentation.boundary_decoder import (
+from polyparse.parser.segmentation.boundary_decoder import (
     LinearWeights,
     decode_sentences,
     decode_tokens,
     sentence_training_rows,
     token_training_rows,
 )
-from parser.segmentation.boundary_templates import TokenTable
-from parser.segmentation.characters import character_arrays
-from parser.segmentation.text_units import TextUnits
+from polyparse.parser.segmentation.boundary_templates import TokenTable
+from polyparse.parser.segmentation.characters import character_arrays
+from polyparse.parser.segmentation.text_units import TextUnits
 from tests.parser.segmentation import reference
 from tests.parser.segmentation.texts import random_text
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from parser.segmentation.boundary_templates import (
+from polyparse.parser.segmentation.boundary_templates import (
     GAP_KEYS,
     INNER_KEYS,
     SENTENCE_KEYS,
@@ -13,8 +13,8 @@ from parser.segmentation.boundary_templates import (
     inner_keys_at,
     sentence_keys_at,
 )
-from parser.segmentation.characters import character_arrays
-from parser.segmentation.text_units import TextUnits
+from polyparse.parser.segmentation.characters import character_arrays
+from polyparse.parser.segmentation.text_units import TextUnits
 from tests.parser.segmentation import reference
 from tests.parser.segmentation.texts import random_text
 

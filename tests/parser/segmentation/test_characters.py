@@ -5,13 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from parser.segmentation.characters import (
+from polyparse.parser.segmentation.characters import (
     CharacterTable,
     character_class,
     character_features,
     code_points,
 )
-from parser.segmentation.text_units import FLAG_GAP, FLAG_NEWLINE, FLAG_PARAGRAPH
+from polyparse.parser.segmentation.text_units import FLAG_GAP, FLAG_NEWLINE, FLAG_PARAGRAPH
 from tests.parser.segmentation.texts import random_text
 
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from classifiers.model_file import ModelFileError, decode_model, encode_model
-from parser.segmentation.model import SegmenterModel, load_segmenter
-from parser.segmentation.training import train_segmenter
+from polyparse.classifiers.model_file import ModelFileError, decode_model, encode_model
+from polyparse.parser.segmentation.model import SegmenterModel, load_segmenter
+from polyparse.parser.segmentation.training import train_segmenter
 from tests.parser.segmentation import synthetic
 from tests.parser.segmentation.conftest import sentences_of
 from tests.parser.segmentation.texts import random_text

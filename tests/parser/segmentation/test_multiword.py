@@ -2,7 +2,7 @@
 rules for unseen ones, cased words, and ambiguous tokens decided in context."""
 from __future__ import annotations
 
-from parser.segmentation.multiword import MultiwordSplitter
+from polyparse.parser.segmentation.multiword import MultiwordSplitter
 
 
 def pairs(*tokens: str) -> list[tuple[str, list[str]]]:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from parser.segmentation.scoring import raw_text_scores
-from parser.segmentation.training import train_segmenter
+from polyparse.parser.segmentation.scoring import raw_text_scores
+from polyparse.parser.segmentation.training import train_segmenter
 
 
 @pytest.mark.parametrize("name, bars", [

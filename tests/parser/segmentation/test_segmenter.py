@@ -7,10 +7,10 @@ import random
 
 import pytest
 
-from parser.segmentation import segmenter as segmenter_module
-from parser.segmentation.model import SegmenterModel
-from parser.segmentation.scoring import raw_text_scores
-from parser.segmentation.sentences import detokenize
+from polyparse.parser.segmentation import segmenter as segmenter_module
+from polyparse.parser.segmentation.model import SegmenterModel
+from polyparse.parser.segmentation.scoring import raw_text_scores
+from polyparse.parser.segmentation.sentences import detokenize
 from tests.parser.segmentation import synthetic
 from tests.parser.segmentation.conftest import sentences_of
 from tests.parser.segmentation.texts import PIECES, random_text

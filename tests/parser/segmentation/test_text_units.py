@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from parser.segmentation.characters import character_arrays
-from parser.segmentation.text_units import KINDS, TextUnits, combine_values, hash_sequence
+from polyparse.parser.segmentation.characters import character_arrays
+from polyparse.parser.segmentation.text_units import KINDS, TextUnits, combine_values, hash_sequence
 from tests.parser.segmentation import reference
 from tests.parser.segmentation.texts import random_text
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from classifiers.linear.poly2_linear_svm import LinearSVM
-from features.binary_matrix import BinaryMatrix
-from parser.segmentation.characters import character_arrays
-from parser.segmentation.linear_fit import fit_linear
-from parser.segmentation.text_units import TextUnits
-from parser.segmentation.training import gold_units, train_segmenter
-from parser.segmentation.treebank_data import treebank_text
+from polyparse.classifiers.linear.poly2_linear_svm import LinearSVM
+from polyparse.features.binary_matrix import BinaryMatrix
+from polyparse.parser.segmentation.characters import character_arrays
+from polyparse.parser.segmentation.linear_fit import fit_linear
+from polyparse.parser.segmentation.text_units import TextUnits
+from polyparse.parser.segmentation.training import gold_units, train_segmenter
+from polyparse.parser.segmentation.treebank_data import treebank_text
 from tests.parser.segmentation import synthetic
 from tests.parser.segmentation.conftest import sentences_of
 from tests.parser.segmentation.test_treebank_data import CONLLU

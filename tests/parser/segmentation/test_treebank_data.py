@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import io
 
-from parser.formats.conll import read_conll
-from parser.segmentation.treebank_data import treebank_text
+from polyparse.parser.formats.conll import read_conll
+from polyparse.parser.segmentation.treebank_data import treebank_text
 
 CONLLU = """\
 # newdoc

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from parser.srl.constituents import ConstituentTree
+from polyparse.parser.srl.constituents import ConstituentTree
 
 TOKEN = re.compile(r"\(([^\s()]+) ([^\s()]+)\)|\(([^\s()]+)|(\))")
 

@@ -7,10 +7,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from parser.formats.gold_conll import ArgumentSpan, ConllPredicate, read_gold_conll
-from parser.srl.boundaries import predicted_lines, predicted_spans, write_predictions
-from parser.srl.evaluate import boundary_counts
-from parser.srl.instances import file_instances
+from polyparse.parser.formats.gold_conll import ArgumentSpan, ConllPredicate, read_gold_conll
+from polyparse.parser.srl.boundaries import predicted_lines, predicted_spans, write_predictions
+from polyparse.parser.srl.evaluate import boundary_counts
+from polyparse.parser.srl.instances import file_instances
 
 GAVE = ConllPredicate(1, "give", "give.01", 0, (ArgumentSpan("V", 1, 1),))
 GAVE_UP = ConllPredicate(1, "give", "give_up.06", 0, (ArgumentSpan("V", 1, 2),))

@@ -1,8 +1,8 @@
 """parser/srl/constituents.py: the tree of the parse bits, with spans, parents and children."""
 from __future__ import annotations
 
-from parser.formats.gold_conll import bracket_tree
-from parser.srl.constituents import ConstituentTree
+from polyparse.parser.formats.gold_conll import bracket_tree
+from polyparse.parser.srl.constituents import ConstituentTree
 from tests.parser.srl.brackets import parse_bits, tree_of
 
 SENTENCE = "(TOP (S (NP (NNP Ann)) (VP (VBD gave) (NP (NNP Bob)) (NP (DT a) (NN book))) (. .)))"

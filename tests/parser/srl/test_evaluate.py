@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from parser.formats.gold_conll import ArgumentSpan, read_gold_conll, sentence_lines
-from parser.srl.evaluate import SrlEvaluationError, file_scores
+from polyparse.parser.formats.gold_conll import ArgumentSpan, read_gold_conll, sentence_lines
+from polyparse.parser.srl.evaluate import SrlEvaluationError, file_scores
 
 
 @pytest.fixture()

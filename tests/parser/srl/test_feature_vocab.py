@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from parser.srl.feature_vocab import FeatureVocabError, FirstSeenVocab
+from polyparse.parser.srl.feature_vocab import FeatureVocabError, FirstSeenVocab
 
 
 def test_ids_count_from_one_in_order_of_first_appearance() -> None:

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from parser.formats.gold_conll import ArgumentSpan, ConllPredicate
-from parser.srl.candidates import argument_spans, boundary_label, candidate_nodes
-from parser.srl.gildea_jurafsky import (
+from polyparse.parser.formats.gold_conll import ArgumentSpan, ConllPredicate
+from polyparse.parser.srl.candidates import argument_spans, boundary_label, candidate_nodes
+from polyparse.parser.srl.gildea_jurafsky import (
     PredicateContext,
     gildea_jurafsky_features,
     path,
     subcategorization,
     voice,
 )
-from parser.srl.head_rules import head_word
-from parser.srl.paf import paf_tree
+from polyparse.parser.srl.head_rules import head_word
+from polyparse.parser.srl.paf import paf_tree
 from tests.parser.srl.brackets import tree_of
 
 # The README's example: "Pierre Vinken will join the board as a nonexecutive director Nov. 29."

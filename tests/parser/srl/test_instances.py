@@ -6,10 +6,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from features.svmlight_tk import parse_svmlight_tk
-from parser.srl.feature_vocab import FirstSeenVocab
-from parser.srl.instances import file_instances, instance_count, tk_lines, tree_instances
-from parser.srl.statistics import BoundaryStatistics
+from polyparse.features.svmlight_tk import parse_svmlight_tk
+from polyparse.parser.srl.feature_vocab import FirstSeenVocab
+from polyparse.parser.srl.instances import file_instances, instance_count, tk_lines, tree_instances
+from polyparse.parser.srl.statistics import BoundaryStatistics
 
 
 @pytest.fixture()

@@ -8,10 +8,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from classifiers.model_file import ModelFileError
-from classifiers.tree_kernels.tree_model import TreeKernelModel
-from parser.formats.gold_conll import ConllSrlSentence, read_gold_conll
-from parser.srl.boundary_model import BoundaryModel
+from polyparse.classifiers.model_file import ModelFileError
+from polyparse.classifiers.tree_kernels.tree_model import TreeKernelModel
+from polyparse.parser.formats.gold_conll import ConllSrlSentence, read_gold_conll
+from polyparse.parser.srl.boundary_model import BoundaryModel
 from tests.pickled_payload import assert_changed_payload_fails
 
 LEARNERS = {

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from parser.formats.gold_conll import ConllSrlSentence, read_gold_conll
-from parser.srl.feature_vocab import FirstSeenVocab
-from parser.srl.instances import sentence_instances, tk_lines
-from parser.srl.statistics import BoundaryStatistics
+from polyparse.parser.formats.gold_conll import ConllSrlSentence, read_gold_conll
+from polyparse.parser.srl.feature_vocab import FirstSeenVocab
+from polyparse.parser.srl.instances import sentence_instances, tk_lines
+from polyparse.parser.srl.statistics import BoundaryStatistics
 
 CORPUS_FILE = Path("propbank_wsj_sample") / "wsj_0001-0199.words.gold_conll"
 # datasets/srl_boundary/README.md: "Split by document" and the md5 prefixes of the files.

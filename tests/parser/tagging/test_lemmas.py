@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from parser.tagging.lemmas import (
+from polyparse.parser.tagging.lemmas import (
     EditScript,
     Lemmatizer,
     apply_script,

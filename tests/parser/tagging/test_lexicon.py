@@ -2,8 +2,8 @@
 ambiguity classes (tags and FEATS) of their lowercase."""
 from __future__ import annotations
 
-from features.interning import UNKNOWN
-from parser.tagging.lexicon import A_AMBIGUITY, A_FORM, A_MORPH_AMBIGUITY, Lexicon
+from polyparse.features.interning import UNKNOWN
+from polyparse.parser.tagging.lexicon import A_AMBIGUITY, A_FORM, A_MORPH_AMBIGUITY, Lexicon
 
 SENTENCES = [(["The", "dog", "runs"], ["DT", "NN", "VBZ"], ["Def", "Sing", "Sing"]),
              (["the", "dogs", "run"], ["DT", "NNS", "VBP"], ["Def", "Plur", "_"]),

@@ -6,21 +6,21 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from classifiers.backends import new_classifier
-from classifiers.model_file import ModelFileError
-from features.vocab import FeatureVocab
-from parser.formats.tokens import sentences_from_text
-from parser.tagging.config import TaggerConfig
-from parser.tagging.morphology import (
+from polyparse.classifiers.backends import new_classifier
+from polyparse.classifiers.model_file import ModelFileError
+from polyparse.features.vocab import FeatureVocab
+from polyparse.parser.formats.tokens import sentences_from_text
+from polyparse.parser.tagging.config import TaggerConfig
+from polyparse.parser.tagging.morphology import (
     FEATURE,
     Morphology,
     feats_string,
     feature_pairs,
     target_labels,
 )
-from parser.tagging.tag_decoder import training_keys
-from parser.tagging.tag_templates import template_names, token_keys
-from parser.tagging.tagger import Tagger, feature_rows
+from polyparse.parser.tagging.tag_decoder import training_keys
+from polyparse.parser.tagging.tag_templates import template_names, token_keys
+from polyparse.parser.tagging.tagger import Tagger, feature_rows
 from tests.parser.tagging.reference import reference_morph_keys, reference_morph_predict
 from tests.parser.tagging.synthetic import synthetic_conllu
 from tests.parser.tagging.test_tag_templates import random_sentences

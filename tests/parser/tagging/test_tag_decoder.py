@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from features.binary_matrix import BinaryMatrix
-from parser.formats.tokens import sentences_from_text
-from parser.tagging.config import TaggerConfig, classifier_options
-from parser.tagging.tagger import Tagger
+from polyparse.features.binary_matrix import BinaryMatrix
+from polyparse.parser.formats.tokens import sentences_from_text
+from polyparse.parser.tagging.config import TaggerConfig, classifier_options
+from polyparse.parser.tagging.tagger import Tagger
 from tests.parser.tagging.reference import reference_tag
 from tests.parser.tagging.synthetic import synthetic_conllu
 
@@ -30,9 +30,9 @@ def compiled_and_reference(tagger: Tagger, forms: list[list[str]]) -> tuple[list
         clf = part.classifier
         ranks = {int(key): rank for rank, key in enumerate(part.vocab.keys.tolist())}
 
-        def decision(row: list[int], clf=clf) -> np.ndarray:
+        def decision(row: list[int], clf=clf, vocab=part.vocab) -> np.ndarray:
             matrix = BinaryMatrix(np.array([0, len(row)], dtype=np.int64),
-                                  np.asarray(row, dtype=np.int32), len(part.vocab))
+                                  np.asarray(row, dtype=np.int32), len(vocab))
             return np.atleast_1d(clf.decision_function(matrix)[0])
 
         expected = reference_tag(table, entry.tolist(), offsets.tolist(), ranks, decision,
@@ -75,9 +75,9 @@ def test_tag_dictionary_restricts_frequent_words() -> None:
 @pytest.mark.parametrize("layout", ["dense", "sparse"])
 @pytest.mark.parametrize("n_dense", [0, 7, 1 << 20])
 def test_linear_rows_tag_as_the_scorer_does(layout: str, n_dense: int) -> None:
-    from classifiers.linear.poly2_linear import Poly2LinearScorer
-    from parser.tagging.tag_decoder import TagDecoder
-    from parser.tagging.tagger import linear_rows
+    from polyparse.classifiers.linear.poly2_linear import Poly2LinearScorer
+    from polyparse.parser.tagging.tag_decoder import TagDecoder
+    from polyparse.parser.tagging.tagger import linear_rows
 
     tagger = trained("linear", dictionary=0)
     assert tagger.lexicon is not None

@@ -4,8 +4,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from parser.tagging.tag_decoder import training_keys
-from parser.tagging.tag_templates import template_names, token_keys
+from polyparse.parser.tagging.tag_decoder import training_keys
+from polyparse.parser.tagging.tag_templates import template_names, token_keys
 from tests.parser.tagging.reference import reference_keys
 
 

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from classifiers.model_file import ModelFileError
-from parser.formats.tokens import sentences_from_text
-from parser.tagging.config import TaggerConfig
-from parser.tagging.conll_files import tag_missing, with_tags
-from parser.tagging.tagger import Tagger
+from polyparse.classifiers.model_file import ModelFileError
+from polyparse.parser.formats.tokens import sentences_from_text
+from polyparse.parser.tagging.config import TaggerConfig
+from polyparse.parser.tagging.conll_files import tag_missing, with_tags
+from polyparse.parser.tagging.tagger import Tagger
 from tests.parser.tagging.synthetic import synthetic_conllu
 
 CONLL = Path(__file__).resolve().parents[2] / "data" / "conll"

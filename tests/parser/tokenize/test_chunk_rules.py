@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from parser.tokenize.chunk_rules import ChunkRules
-from parser.tokenize.model import load_tokenizer
-from parser.tokenize.words import MultiwordRules
+from polyparse.parser.tokenize.chunk_rules import ChunkRules
+from polyparse.parser.tokenize.model import load_tokenizer
+from polyparse.parser.tokenize.words import MultiwordRules
 
 
 @pytest.fixture(scope="module")

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from parser.dependency.evaluate import evaluate
-from parser.formats.conll import read_conll
-from parser.tokenize.conllu_blocks import text_of_blocks
-from parser.tokenize.model import load_tokenizer
-from parser.tokenize.reading import read_raw
-from parser.tokenize.treebank_text import LINE_WIDTH, raw_text, treebank_sentences
+from polyparse.parser.dependency.evaluate import evaluate
+from polyparse.parser.formats.conll import read_conll
+from polyparse.parser.tokenize.conllu_blocks import text_of_blocks
+from polyparse.parser.tokenize.model import load_tokenizer
+from polyparse.parser.tokenize.reading import read_raw
+from polyparse.parser.tokenize.treebank_text import LINE_WIDTH, raw_text, treebank_sentences
 
 
 @pytest.fixture(scope="module")

@@ -8,16 +8,16 @@ import io
 
 import pytest
 
-from parser.formats.bunsetsu import format_bunsetsu
-from parser.formats.bunsetsu_convert import head_and_function
-from parser.formats.bunsetsu_sentence import BunsetsuFormatError
-from parser.formats.cabocha import read_cabocha
-from parser.formats.knp import read_knp
+from polyparse.parser.formats.bunsetsu import format_bunsetsu
+from polyparse.parser.formats.bunsetsu_convert import head_and_function
+from polyparse.parser.formats.bunsetsu_sentence import BunsetsuFormatError
+from polyparse.parser.formats.cabocha import read_cabocha
+from polyparse.parser.formats.knp import read_knp
 
 pytest.importorskip("fugashi")
 pytest.importorskip("unidic_lite")
 
-from parser.tokenize.japanese_text import read_raw_japanese  # noqa: E402
+from polyparse.parser.tokenize.japanese_text import read_raw_japanese  # noqa: E402
 
 TEXTS = ["太郎は花子が読んでいる本を次郎に渡した。", " Apple 社の　iPhone は  ", "", "ａ,b\"c\"",
          "  "]

@@ -10,12 +10,12 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from features.binary_matrix import BinaryMatrix
-from parser.formats.conll import read_conll
-from parser.tokenize.conllu_blocks import text_of_blocks
-from parser.tokenize.model import explicit_weights, load_tokenizer
-from parser.tokenize.reading import read_raw
-from parser.tokenize.segmenter import detokenize, split_gaps
+from polyparse.features.binary_matrix import BinaryMatrix
+from polyparse.parser.formats.conll import read_conll
+from polyparse.parser.tokenize.conllu_blocks import text_of_blocks
+from polyparse.parser.tokenize.model import explicit_weights, load_tokenizer
+from polyparse.parser.tokenize.reading import read_raw
+from polyparse.parser.tokenize.segmenter import detokenize, split_gaps
 
 ALPHABET = st.sampled_from(list("aAbZ z0 9.,!?;:'\"’()[]-/$%@#&*\n\t\u00a0é漢\r\x0c\u2028"
                                 "\x00\x07\x1b\x85\u3000\\|") + [
@@ -116,8 +116,8 @@ def test_empty_text_has_no_sentences(tokenizer) -> None:
 def test_explicit_weights_score_as_the_backend() -> None:
     """The sentence classifier's plain-Python score (weights read off the trained `linear`
     backend) equals the backend's decision function on random rows."""
-    from classifiers.linear.poly2_linear_svm import LinearSVM
-    from parser.tokenize.sentence_split import SentenceSplitter
+    from polyparse.classifiers.linear.poly2_linear_svm import LinearSVM
+    from polyparse.parser.tokenize.sentence_split import SentenceSplitter
 
     rng = np.random.default_rng(3)
     n_features = 40
@@ -141,7 +141,7 @@ def test_explicit_weights_score_as_the_backend() -> None:
     (["x"], [""], "x"),
 ])
 def test_sentence_text(tokens: list[str], spaces: list[str], text: str) -> None:
-    from parser.tokenize.segmenter import TokenizedSentence
+    from polyparse.parser.tokenize.segmenter import TokenizedSentence
 
     sentence = TokenizedSentence(tokens, spaces, [[t] for t in tokens], False)
     assert sentence.text == text
@@ -158,7 +158,7 @@ def test_sentence_text(tokens: list[str], spaces: list[str], text: str) -> None:
 def test_spaces_escape_and_come_back(spaces: str, value: str) -> None:
     """UD's escapes for space, tab, line breaks, | and \\; \\u and four hex digits for any
     other whitespace or control character (MISC may not hold them raw)."""
-    from parser.tokenize.conllu_blocks import _escape, unescape_spaces
+    from polyparse.parser.tokenize.conllu_blocks import _escape, unescape_spaces
 
     assert _escape(spaces) == value
     assert unescape_spaces(value) == spaces
@@ -192,8 +192,8 @@ def test_tokens_format_gives_its_lines_back(tokenizer) -> None:
 
 
 def test_a_tagger_sets_the_columns_of_lists_and_lines(tokenizer) -> None:
-    from parser.formats.conll import write_conll
-    from parser.tokenize.conllu_blocks import set_word_columns
+    from polyparse.parser.formats.conll import write_conll
+    from polyparse.parser.tokenize.conllu_blocks import set_word_columns
 
     sentence = sentences_of("It wasn't.", tokenizer)[0]
     set_word_columns(sentence, upos=["PRON", "AUX", "PART", "PUNCT"],
@@ -219,7 +219,7 @@ def test_a_tagger_sets_the_columns_of_lists_and_lines(tokenizer) -> None:
     (["and", "then", "we", "went"], []),
 ])
 def test_candidate_groups(tokens: list[str], groups: list[list[int]]) -> None:
-    from parser.tokenize.sentence_split import candidate_groups, candidates
+    from polyparse.parser.tokenize.sentence_split import candidate_groups, candidates
 
     assert candidate_groups(tokens) == groups
     assert candidates(tokens) == [i for group in groups for i in group]

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import io
 
-from parser.bunsetsu.bunsetsu_files import sentence_scores
-from parser.formats.knp import read_knp
-from parser.views.bunsetsu_report import (
+from polyparse.parser.bunsetsu.bunsetsu_files import sentence_scores
+from polyparse.parser.formats.knp import read_knp
+from polyparse.parser.views.bunsetsu_report import (
     BunsetsuErrors,
     bunsetsu_endings,
     bunsetsu_report,

@@ -9,9 +9,9 @@ import json
 
 import pytest
 
-from parser.dependency.evaluate import evaluate, judge_words
-from parser.formats.conll import read_conll
-from parser.views.dependency_report import (
+from polyparse.parser.dependency.evaluate import evaluate, judge_words
+from polyparse.parser.formats.conll import read_conll
+from polyparse.parser.views.dependency_report import (
     DependencyErrors,
     dependency_report,
     judged_dependency_sentences,

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from parser.views.svg_tree import comparison_svg, tree_svg
+from polyparse.parser.views.svg_tree import comparison_svg, tree_svg
 from tests.parser.views.trees import CROSSING, conllu, tree_of
 
 SVG = "{http://www.w3.org/2000/svg}"

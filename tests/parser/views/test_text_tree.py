@@ -1,7 +1,7 @@
 """Text-mode trees (parser/views/text_tree.py) of hand-checked sentences."""
 from __future__ import annotations
 
-from parser.views.text_tree import text_tree
+from polyparse.parser.views.text_tree import text_tree
 from tests.parser.views.trees import CROSSING, INTERLEAVED, conllu, tree_of
 
 # Checked by hand: each word's line two columns right of its head's, but hearing's, which

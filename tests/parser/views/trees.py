@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import io
 
-from parser.formats.conll import read_conll
-from parser.views.sentence_tree import SentenceTree, conll_tree
+from polyparse.parser.formats.conll import read_conll
+from polyparse.parser.views.sentence_tree import SentenceTree, conll_tree
 
 
 def tree_of(text: str) -> SentenceTree:

@@ -6,7 +6,7 @@ import itertools
 import numpy as np
 import pytest
 
-from classifiers.tree_kernels.cutting_plane.cut_qp import CutQPResult, solve_cut_qp
+from polyparse.classifiers.tree_kernels.cutting_plane.cut_qp import CutQPResult, solve_cut_qp
 
 
 def brute_force(G: np.ndarray, b: np.ndarray, C: float) -> tuple[np.ndarray, float]:

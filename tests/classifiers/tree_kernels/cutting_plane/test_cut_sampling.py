@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from classifiers.tree_kernels.cutting_plane.cut_sampling import CutSampler
+from polyparse.classifiers.tree_kernels.cutting_plane.cut_sampling import CutSampler
 
 
 def _labels() -> np.ndarray:

@@ -8,16 +8,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from classifiers.tree_kernels.cutting_plane.cut_values import (
+from polyparse.classifiers.tree_kernels.cutting_plane.cut_values import (
     dag_cut_values,
     dag_node_sums,
     dag_scores,
     plain_cut_values,
 )
-from classifiers.tree_kernels.dag import TreeDag
-from classifiers.tree_kernels.kernels import gram_matrix, self_kernels
-from features.svmlight_tk import read_svmlight_tk
-from features.trees import TreeForest
+from polyparse.classifiers.tree_kernels.dag import TreeDag
+from polyparse.classifiers.tree_kernels.kernels import gram_matrix, self_kernels
+from polyparse.features.svmlight_tk import read_svmlight_tk
+from polyparse.features.trees import TreeForest
 
 from ..test_kernels import random_tree
 

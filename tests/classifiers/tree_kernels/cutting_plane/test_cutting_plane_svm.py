@@ -7,15 +7,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from classifiers.tree_kernels.combination import polynomial_gram
-from classifiers.tree_kernels.cutting_plane.cutting_plane_svm import (
+from polyparse.classifiers.tree_kernels.combination import polynomial_gram
+from polyparse.classifiers.tree_kernels.cutting_plane.cutting_plane_svm import (
     ALGORITHMS,
     CuttingPlaneSVM,
 )
-from classifiers.tree_kernels.kernels import gram_matrix
-from classifiers.tree_kernels.tree_model import TreeKernelSpec
-from features.svmlight_tk import read_svmlight_tk
-from features.trees import TreeForest
+from polyparse.classifiers.tree_kernels.kernels import gram_matrix
+from polyparse.classifiers.tree_kernels.tree_model import TreeKernelSpec
+from polyparse.features.svmlight_tk import read_svmlight_tk
+from polyparse.features.trees import TreeForest
 
 from ..test_kernels import random_tree
 from ..test_poly2_table import random_vectors

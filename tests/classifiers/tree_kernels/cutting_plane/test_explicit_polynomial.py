@@ -4,8 +4,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from classifiers.tree_kernels.combination import polynomial_gram
-from classifiers.tree_kernels.cutting_plane.explicit_polynomial import ExplicitPolynomial
+from polyparse.classifiers.tree_kernels.combination import polynomial_gram
+from polyparse.classifiers.tree_kernels.cutting_plane.explicit_polynomial import ExplicitPolynomial
 
 from ..test_poly2_table import random_vectors
 
