@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import time
 import unicodedata
 from pathlib import Path
@@ -29,36 +28,9 @@ from pathlib import Path
 from child_process import pinned_to_one_core
 from machine import Records, publish
 from tables import grouped, markdown_table, significant
+from ud_treebanks import against_baseline, chosen_treebanks, quoted_baseline, score_cell
 
 METRICS = ("Tokens", "Sentences", "Words")
-BASELINE = "UDPipe 1.2 baseline"
-
-
-def quoted_baseline(readme: Path) -> dict[str, dict[str, float]]:
-    """Tokens, Sentences and Words of UDPipe 1.2 per treebank, from the corpora's README table
-    (`| name | UDPipe 1.2 baseline | Tokens | Sentences | Words | ...`)."""
-    found: dict[str, dict[str, float]] = {}
-    if not readme.is_file():
-        return found
-    for line in readme.read_text(encoding="utf-8").splitlines():
-        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
-        if len(cells) >= 5 and cells[1] == BASELINE and re.fullmatch(r"[\d.]+", cells[2]):
-            found[cells[0]] = dict(zip(METRICS, map(float, cells[2:5])))
-    return found
-
-
-def treebanks(corpora: Path, chosen: list[str] | None) -> list[tuple[str, Path]]:
-    """(name, folder) of each treebank to measure."""
-    found = sorted((folder.name, folder) for folder in (corpora / "ud22").glob("*")
-                   if (folder / f"{folder.name}-ud-train.conllu").is_file())
-    if (corpora / "en_ewt" / "en_ewt-ud-train.conllu").is_file():
-        found.append(("en_ewt", corpora / "en_ewt"))
-    if chosen:
-        unknown = set(chosen) - {name for name, _ in found}
-        if unknown:
-            raise SystemExit(f"no such treebank under {corpora}: {', '.join(sorted(unknown))}")
-        found = [(name, folder) for name, folder in found if name in chosen]
-    return found
 
 
 def test_text(folder: Path, name: str) -> str:
@@ -106,10 +78,7 @@ def measure(name: str, folder: Path, runs: int, baseline: dict[str, float] | Non
                  0 if back == text else len(text) - same, "characters", data=data)
     scores = segmentation_scores(gold, sentences, str(folder / f"{name}-ud-test.conllu"))
     for metric in METRICS:
-        extra: dict[str, object] = {}
-        if baseline:
-            extra = {"udpipe_1_2": baseline[metric],
-                     "difference": round(scores[metric] - baseline[metric], 2)}
+        extra = against_baseline("udpipe_1_2", scores[metric], (baseline or {}).get(metric))
         records.emit(f"{metric} F1", round(scores[metric], 2), "%", data=data,
                      precision=round(scores[f"{metric}_precision"], 2),
                      recall=round(scores[f"{metric}_recall"], 2), model_bytes=size,
@@ -125,8 +94,7 @@ def section(records: Records, names: list[str]) -> list[str]:
         cells: list[object] = [name]
         for metric in METRICS:
             row = records.find(f"{metric} F1", data=data)
-            theirs = row.get("udpipe_1_2")
-            cells.append(f"{row['figure']:.2f}" + ("" if theirs is None else f" ({theirs:.2f})"))
+            cells.append(score_cell(row["figure"], row.get("udpipe_1_2")))
         trained = records.find("segmenter training time", data=data)
         speed = records.find("segmenter speed, model loaded, one core, CPU time", data=data)
         cells += [significant(trained["cpu_seconds"]),
@@ -148,10 +116,8 @@ def main() -> int:
     ap.add_argument("--results", help="write this benchmark's section of a results page")
     args = ap.parse_args()
     corpora = Path(args.corpora)
-    chosen = treebanks(corpora, args.treebanks.split(",") if args.treebanks else None)
-    if not chosen:
-        raise SystemExit(f"no treebanks under {corpora}/ud22 or {corpora}/en_ewt")
-    baseline = quoted_baseline(corpora / "ud22" / "README.md")
+    chosen = chosen_treebanks(corpora, args.treebanks)
+    baseline = quoted_baseline(corpora / "ud22" / "README.md", METRICS)
     records = Records("UD treebanks' test text (CoNLL 2018 shared task), raw")
     for name, folder in chosen:
         measure(name, folder, args.runs, baseline.get(name), records)

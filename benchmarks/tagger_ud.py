@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import shlex
 import shutil
 import tempfile
@@ -32,40 +31,9 @@ from child_process import measured_run, pinned_to_one_core, polyparse_command
 from conllu_columns import FEATS, LEMMA, UPOS, XPOS, blank_columns
 from machine import Records, least_time, publish
 from tables import grouped, markdown_table, significant
+from ud_treebanks import against_baseline, chosen_treebanks, quoted_baseline, score_cell
 
 METRICS = ("UPOS", "XPOS", "UFeats", "AllTags", "Lemmas")
-# The columns of the README's table, in order.
-README_COLUMNS = ("Tokens", "Sentences", "Words", "UPOS", "XPOS", "UFeats", "AllTags", "Lemmas",
-                  "UAS", "LAS", "CLAS", "MLAS", "BLEX")
-BASELINE = "UDPipe 1.2 baseline"
-
-
-def quoted_baseline(readme: Path) -> dict[str, dict[str, float]]:
-    """UDPipe 1.2's scores per treebank, from the corpora's README table (`| name | UDPipe 1.2
-    baseline | Tokens | Sentences | Words | UPOS | ...`)."""
-    found: dict[str, dict[str, float]] = {}
-    if not readme.is_file():
-        return found
-    for line in readme.read_text(encoding="utf-8").splitlines():
-        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
-        if (len(cells) >= 2 + len(README_COLUMNS) and cells[1] == BASELINE
-                and all(re.fullmatch(r"[\d.]+", cell) for cell in cells[2:15])):
-            found[cells[0]] = dict(zip(README_COLUMNS, map(float, cells[2:15])))
-    return found
-
-
-def treebanks(corpora: Path, chosen: list[str] | None) -> list[tuple[str, Path]]:
-    """(name, folder) of each treebank to measure."""
-    found = sorted((folder.name, folder) for folder in (corpora / "ud22").glob("*")
-                   if (folder / f"{folder.name}-ud-train.conllu").is_file())
-    if (corpora / "en_ewt" / "en_ewt-ud-train.conllu").is_file():
-        found.append(("en_ewt", corpora / "en_ewt"))
-    if chosen:
-        unknown = set(chosen) - {name for name, _ in found}
-        if unknown:
-            raise SystemExit(f"no such treebank under {corpora}: {', '.join(sorted(unknown))}")
-        found = [(name, folder) for name, folder in found if name in chosen]
-    return found
 
 
 def measure(name: str, folder: Path, options: list[str], repeat: int,
@@ -102,10 +70,8 @@ def measure(name: str, folder: Path, options: list[str], repeat: int,
                  words_per_second=round(scores["words"] / timing.cpu),
                  seconds=round(timing.cpu, 3))
     for metric in METRICS:
-        extra: dict[str, object] = {}
-        if baseline:
-            extra = {"udpipe_1_2_raw_text": baseline[metric],
-                     "difference": round(scores[metric] - baseline[metric], 2)}
+        extra = against_baseline("udpipe_1_2_raw_text", scores[metric],
+                                 (baseline or {}).get(metric))
         records.emit(metric, round(scores[metric], 2), "%", data=data, words=scores["words"],
                      training_seconds=round(run.wall_seconds, 1),
                      model_bytes=model.stat().st_size, **extra)
@@ -120,8 +86,7 @@ def section(records: Records, names: list[str]) -> list[str]:
         cells: list[object] = [name]
         for metric in METRICS:
             row = records.find(metric, data=data)
-            theirs = row.get("udpipe_1_2_raw_text")
-            cells.append(f"{row['figure']:.2f}" + ("" if theirs is None else f" ({theirs:.2f})"))
+            cells.append(score_cell(row["figure"], row.get("udpipe_1_2_raw_text")))
         trained = records.find("tagger training, whole process", data=data)
         speed = records.find("tagging speed, model loaded, one core, CPU time", data=data)
         cells += [significant(trained["figure"]),
@@ -145,10 +110,8 @@ def main() -> int:
     ap.add_argument("--results", help="write this benchmark's section of a results page")
     args = ap.parse_args()
     corpora = Path(args.corpora)
-    chosen = treebanks(corpora, args.treebanks.split(",") if args.treebanks else None)
-    if not chosen:
-        raise SystemExit(f"no treebanks under {corpora}/ud22 or {corpora}/en_ewt")
-    baseline = quoted_baseline(corpora / "ud22" / "README.md")
+    chosen = chosen_treebanks(corpora, args.treebanks)
+    baseline = quoted_baseline(corpora / "ud22" / "README.md", METRICS)
     records = Records("UD treebanks' test files (CoNLL 2018 shared task), gold tokens")
     workdir = Path(tempfile.mkdtemp(prefix="polyparse-tagger-ud-"))
     try:

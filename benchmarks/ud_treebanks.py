@@ -1,0 +1,66 @@
+"""The UD treebanks that the per-language benchmarks measure (every folder of DIR/ud22 and
+DIR/en_ewt) and UDPipe 1.2's published figures for them, as DIR/ud22/README.md quotes them from
+the CoNLL 2018 shared task's results pages."""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+# The columns of the README's table after the treebank's name and the system's, in order.
+README_COLUMNS = ("Tokens", "Sentences", "Words", "UPOS", "XPOS", "UFeats", "AllTags", "Lemmas",
+                  "UAS", "LAS", "CLAS", "MLAS", "BLEX")
+BASELINE = "UDPipe 1.2 baseline"
+
+
+def quoted_baseline(readme: Path, metrics: Sequence[str]) -> dict[str, dict[str, float]]:
+    """UDPipe 1.2's figure for each of metrics per treebank, from the corpora's README table
+    (`| name | UDPipe 1.2 baseline | Tokens | Sentences | Words | UPOS | ...`); a treebank whose
+    row lacks a number for one of them is left out."""
+    found: dict[str, dict[str, float]] = {}
+    if not readme.is_file():
+        return found
+    for line in readme.read_text(encoding="utf-8").splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) < 2 or cells[1] != BASELINE:
+            continue
+        figures = dict(zip(README_COLUMNS, cells[2:]))
+        if all(re.fullmatch(r"[\d.]+", figures.get(metric, "")) for metric in metrics):
+            found[cells[0]] = {metric: float(figures[metric]) for metric in metrics}
+    return found
+
+
+def treebanks(corpora: Path, chosen: list[str] | None) -> list[tuple[str, Path]]:
+    """(name, folder) of each treebank to measure."""
+    found = sorted((folder.name, folder) for folder in (corpora / "ud22").glob("*")
+                   if (folder / f"{folder.name}-ud-train.conllu").is_file())
+    if (corpora / "en_ewt" / "en_ewt-ud-train.conllu").is_file():
+        found.append(("en_ewt", corpora / "en_ewt"))
+    if chosen:
+        unknown = set(chosen) - {name for name, _ in found}
+        if unknown:
+            raise SystemExit(f"no such treebank under {corpora}: {', '.join(sorted(unknown))}")
+        found = [(name, folder) for name, folder in found if name in chosen]
+    return found
+
+
+def chosen_treebanks(corpora: Path, names: str | None) -> list[tuple[str, Path]]:
+    """treebanks() for a --treebanks option (comma-separated names, or None for all); ends the
+    benchmark when there is none."""
+    chosen = treebanks(corpora, names.split(",") if names else None)
+    if not chosen:
+        raise SystemExit(f"no treebanks under {corpora}/ud22 or {corpora}/en_ewt")
+    return chosen
+
+
+def against_baseline(key: str, score: float, theirs: float | None) -> dict[str, object]:
+    """The fields a measurement carries beside its score: UDPipe 1.2's figure (under key) and the
+    difference, or none where the README quotes no figure."""
+    if theirs is None:
+        return {}
+    return {key: theirs, "difference": round(score - theirs, 2)}
+
+
+def score_cell(score: float, theirs: float | None) -> str:
+    """A results table's cell: the score, UDPipe 1.2's figure in brackets where there is one."""
+    return f"{score:.2f}" + ("" if theirs is None else f" ({theirs:.2f})")
