@@ -16,6 +16,7 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from polyparse.classifiers.evaluators.choices import CONVERSIONS, DEFAULT_RARE_THRESHOLD
+from polyparse.classifiers.settings import settings_over_defaults
 
 if TYPE_CHECKING:
     import numpy as np
@@ -97,6 +98,31 @@ def new_classifier(name: str, **params: Any) -> Poly2LinearSVM | KernelSVM | PAS
         raise ValueError(f"{name} does not take {', '.join(unknown)} (its settings: "
                          f"{', '.join(accepted)})")
     return BACKENDS[name](**params)
+
+
+def params_with_seed(name: str, params: Mapping[str, Any], seed: int) -> dict[str, Any]:
+    """The named backend's constructor arguments: params, plus the seed where the backend takes
+    one (kernel-svm's SMO is deterministic and has none)."""
+    given = dict(params)
+    if "seed" in backend_settings(name):
+        given["seed"] = seed
+    return given
+
+
+def check_classifier_params(name: str, params: Mapping[str, Any], seed: int,
+                            defaults: Mapping[str, Mapping[str, Any]],
+                            build: bool = True) -> None:
+    """ValueError when the named backend does not take params. build: the backend is made with
+    them (and the seed), so that it checks their values too; otherwise (a model file's
+    settings, whose model is made from its arrays) they are only laid over the application's
+    defaults, which refuse a setting the backend does not take, without importing it."""
+    if not build:
+        settings_over_defaults(name, defaults, **params)
+        return
+    try:
+        new_classifier(name, **params_with_seed(name, params, seed))
+    except TypeError as error:
+        raise ValueError(f"{name}: {error}") from None
 
 
 def backend_settings(name: str) -> list[str]:

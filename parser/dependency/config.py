@@ -7,11 +7,10 @@ backend does not take, so that a mistyped or misplaced option never goes unnotic
 """
 from __future__ import annotations
 
-import inspect
 from dataclasses import InitVar, dataclass, field
 from typing import Any
 
-from polyparse.classifiers.backends import BACKENDS, new_classifier
+from polyparse.classifiers.backends import BACKENDS, check_classifier_params, params_with_seed
 from polyparse.classifiers.settings import (
     check_choice,
     check_integer,
@@ -74,19 +73,11 @@ class ParserConfig:
         self.threads = check_integer("threads", self.threads, 1)
         self.single_root = bool(self.single_root)
         self.classifier_params = dict(self.classifier_params)
-        if not check_backend:
-            classifier_options(self.classifier, **self.classifier_params)
-            return
-        try:
-            new_classifier(self.classifier, **classifier_params(self))
-        except TypeError as error:
-            raise ValueError(f"{self.classifier}: {error}") from None
+        check_classifier_params(self.classifier, self.classifier_params, self.seed,
+                                CLASSIFIER_DEFAULTS, build=check_backend)
 
 
 def classifier_params(config: ParserConfig) -> dict:
     """The backend's constructor arguments: the configured ones, plus the seed where the
     backend takes one (kernel-svm's SMO is deterministic and has none)."""
-    params = dict(config.classifier_params)
-    if "seed" in inspect.signature(BACKENDS[config.classifier]).parameters:
-        params["seed"] = config.seed
-    return params
+    return params_with_seed(config.classifier, config.classifier_params, config.seed)

@@ -2,11 +2,10 @@
 that the command line checks its options before loading anything)."""
 from __future__ import annotations
 
-import inspect
 from dataclasses import InitVar, dataclass, field
 from typing import Any
 
-from polyparse.classifiers.backends import BACKENDS, new_classifier
+from polyparse.classifiers.backends import BACKENDS, check_classifier_params, params_with_seed
 from polyparse.classifiers.settings import (
     check_choice,
     check_integer,
@@ -109,13 +108,8 @@ class TaggerConfig:
         self.seed = check_seed(self.seed)
         self.threads = check_integer("threads", self.threads, 1)
         self.classifier_params = dict(self.classifier_params)
-        if not check_backend:
-            classifier_options(self.classifier, **self.classifier_params)
-            return
-        try:
-            new_classifier(self.classifier, **classifier_params(self))
-        except TypeError as error:
-            raise ValueError(f"{self.classifier}: {error}") from None
+        check_classifier_params(self.classifier, self.classifier_params, self.seed,
+                                CLASSIFIER_DEFAULTS, build=check_backend)
 
 
 def morph_params(config: TaggerConfig) -> dict:
@@ -125,7 +119,4 @@ def morph_params(config: TaggerConfig) -> dict:
 
 def classifier_params(config: TaggerConfig) -> dict:
     """The backend's constructor arguments, plus the seed where the backend takes one."""
-    params = dict(config.classifier_params)
-    if "seed" in inspect.signature(BACKENDS[config.classifier]).parameters:
-        params["seed"] = config.seed
-    return params
+    return params_with_seed(config.classifier, config.classifier_params, config.seed)
