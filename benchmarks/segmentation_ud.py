@@ -20,7 +20,6 @@ multiword cache emptied before each). UDPipe 1.2's figures are read from DIR/ud2
 from __future__ import annotations
 
 import argparse
-import os
 import time
 import unicodedata
 from pathlib import Path
@@ -28,7 +27,12 @@ from pathlib import Path
 from child_process import pinned_to_one_core
 from machine import Records, publish
 from tables import grouped, markdown_table, significant
-from ud_treebanks import against_baseline, chosen_treebanks, quoted_baseline, score_cell
+from ud_treebanks import (
+    add_treebank_options,
+    against_baseline,
+    chosen_treebanks,
+    score_cells,
+)
 
 METRICS = ("Tokens", "Sentences", "Words")
 
@@ -91,10 +95,8 @@ def section(records: Records, names: list[str]) -> list[str]:
     rows = []
     for name in names:
         data = f"{name} test (raw text), trained on {name} train"
-        cells: list[object] = [name]
-        for metric in METRICS:
-            row = records.find(f"{metric} F1", data=data)
-            cells.append(score_cell(row["figure"], row.get("udpipe_1_2")))
+        scores = score_cells(records, data, (f"{metric} F1" for metric in METRICS), "udpipe_1_2")
+        cells: list[object] = [name, *scores]
         trained = records.find("segmenter training time", data=data)
         speed = records.find("segmenter speed, model loaded, one core, CPU time", data=data)
         cells += [significant(trained["cpu_seconds"]),
@@ -110,21 +112,18 @@ def section(records: Records, names: list[str]) -> list[str]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--corpora", default=os.environ.get("POLYPARSE_CORPORA", "../shared/corpora"))
-    ap.add_argument("--treebanks", help="comma-separated names (default: all found)")
+    add_treebank_options(ap)
     ap.add_argument("--runs", type=int, default=3, help="timed runs of segment() (best kept)")
     ap.add_argument("--results", help="write this benchmark's section of a results page")
     args = ap.parse_args()
-    corpora = Path(args.corpora)
-    chosen = chosen_treebanks(corpora, args.treebanks)
-    baseline = quoted_baseline(corpora / "ud22" / "README.md", METRICS)
+    chosen = chosen_treebanks(Path(args.corpora), args.treebanks, METRICS)
     records = Records("UD treebanks' test text (CoNLL 2018 shared task), raw")
-    for name, folder in chosen:
-        measure(name, folder, args.runs, baseline.get(name), records)
+    for name, folder, baseline in chosen:
+        measure(name, folder, args.runs, baseline, records)
     records.emit_peak_memory()
     if args.results:
         publish(args.results, "segmentation_ud", "Sentences, tokens and words of UD raw text",
-                section(records, [name for name, _ in chosen]))
+                section(records, [name for name, _, _ in chosen]))
     return 0
 
 

@@ -21,7 +21,6 @@ test set).
 from __future__ import annotations
 
 import argparse
-import os
 import shlex
 import shutil
 import tempfile
@@ -31,7 +30,12 @@ from child_process import measured_run, pinned_to_one_core, polyparse_command
 from conllu_columns import FEATS, LEMMA, UPOS, XPOS, blank_columns
 from machine import Records, least_time, publish
 from tables import grouped, markdown_table, significant
-from ud_treebanks import against_baseline, chosen_treebanks, quoted_baseline, score_cell
+from ud_treebanks import (
+    add_treebank_options,
+    against_baseline,
+    chosen_treebanks,
+    score_cells,
+)
 
 METRICS = ("UPOS", "XPOS", "UFeats", "AllTags", "Lemmas")
 
@@ -83,10 +87,7 @@ def section(records: Records, names: list[str]) -> list[str]:
     rows = []
     for name in names:
         data = f"{name} test, gold tokens, trained on {name} train"
-        cells: list[object] = [name]
-        for metric in METRICS:
-            row = records.find(metric, data=data)
-            cells.append(score_cell(row["figure"], row.get("udpipe_1_2_raw_text")))
+        cells: list[object] = [name, *score_cells(records, data, METRICS, "udpipe_1_2_raw_text")]
         trained = records.find("tagger training, whole process", data=data)
         speed = records.find("tagging speed, model loaded, one core, CPU time", data=data)
         cells += [significant(trained["figure"]),
@@ -103,27 +104,24 @@ def section(records: Records, names: list[str]) -> list[str]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--corpora", default=os.environ.get("POLYPARSE_CORPORA", "../shared/corpora"))
-    ap.add_argument("--treebanks", help="comma-separated names (default: all found)")
+    add_treebank_options(ap)
     ap.add_argument("--repeat", type=int, default=3, help="timed runs of Tagger.tag (best kept)")
     ap.add_argument("--options", default="", help="more `tag train` options, as one string")
     ap.add_argument("--results", help="write this benchmark's section of a results page")
     args = ap.parse_args()
-    corpora = Path(args.corpora)
-    chosen = chosen_treebanks(corpora, args.treebanks)
-    baseline = quoted_baseline(corpora / "ud22" / "README.md", METRICS)
+    chosen = chosen_treebanks(Path(args.corpora), args.treebanks, METRICS)
     records = Records("UD treebanks' test files (CoNLL 2018 shared task), gold tokens")
     workdir = Path(tempfile.mkdtemp(prefix="polyparse-tagger-ud-"))
     try:
-        for name, folder in chosen:
-            measure(name, folder, shlex.split(args.options), args.repeat, baseline.get(name),
-                    workdir, records)
+        for name, folder, baseline in chosen:
+            measure(name, folder, shlex.split(args.options), args.repeat, baseline, workdir,
+                    records)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     records.emit_peak_memory()
     if args.results:
         publish(args.results, "tagger_ud", "Tagging UD treebanks (gold tokens)",
-                section(records, [name for name, _ in chosen]))
+                section(records, [name for name, _, _ in chosen]))
     return 0
 
 

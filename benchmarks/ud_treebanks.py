@@ -3,9 +3,13 @@ DIR/en_ewt) and UDPipe 1.2's published figures for them, as DIR/ud22/README.md q
 the CoNLL 2018 shared task's results pages."""
 from __future__ import annotations
 
+import argparse
+import os
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+
+from machine import Records
 
 # The columns of the README's table after the treebank's name and the system's, in order.
 README_COLUMNS = ("Tokens", "Sentences", "Words", "UPOS", "XPOS", "UFeats", "AllTags", "Lemmas",
@@ -44,13 +48,15 @@ def treebanks(corpora: Path, chosen: list[str] | None) -> list[tuple[str, Path]]
     return found
 
 
-def chosen_treebanks(corpora: Path, names: str | None) -> list[tuple[str, Path]]:
-    """treebanks() for a --treebanks option (comma-separated names, or None for all); ends the
-    benchmark when there is none."""
+def chosen_treebanks(corpora: Path, names: str | None, metrics: Sequence[str],
+                     ) -> list[tuple[str, Path, dict[str, float] | None]]:
+    """(name, folder, UDPipe 1.2's figures or None) of each treebank that a --treebanks option
+    (comma-separated names, or None for all) chooses; ends the benchmark when there is none."""
     chosen = treebanks(corpora, names.split(",") if names else None)
     if not chosen:
         raise SystemExit(f"no treebanks under {corpora}/ud22 or {corpora}/en_ewt")
-    return chosen
+    baseline = quoted_baseline(corpora / "ud22" / "README.md", metrics)
+    return [(name, folder, baseline.get(name)) for name, folder in chosen]
 
 
 def against_baseline(key: str, score: float, theirs: float | None) -> dict[str, object]:
@@ -61,6 +67,18 @@ def against_baseline(key: str, score: float, theirs: float | None) -> dict[str, 
     return {key: theirs, "difference": round(score - theirs, 2)}
 
 
-def score_cell(score: float, theirs: float | None) -> str:
-    """A results table's cell: the score, UDPipe 1.2's figure in brackets where there is one."""
-    return f"{score:.2f}" + ("" if theirs is None else f" ({theirs:.2f})")
+def score_cells(records: Records, data: str, whats: Iterable[str], key: str) -> list[str]:
+    """A results table's cells for one treebank: each measurement's figure, with UDPipe 1.2's
+    (its field key) in brackets where there is one."""
+    cells = []
+    for what in whats:
+        row = records.find(what, data=data)
+        theirs = row.get(key)
+        cells.append(f"{row['figure']:.2f}" + ("" if theirs is None else f" ({theirs:.2f})"))
+    return cells
+
+
+def add_treebank_options(ap: argparse.ArgumentParser) -> None:
+    """--corpora and --treebanks, as chosen_treebanks() reads them."""
+    ap.add_argument("--corpora", default=os.environ.get("POLYPARSE_CORPORA", "../shared/corpora"))
+    ap.add_argument("--treebanks", help="comma-separated names (default: all found)")
