@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from polyparse.parser.tokenize.segmenter import TokenizedSentence
+from polyparse.parser.tokenize.segmenter import TokenizedSentence, detokenize
 
 __all__ = ["SegmentedSentence", "detokenize", "form_of"]
 
@@ -54,14 +54,3 @@ class SegmentedSentence:
     def text(self) -> str:
         """The sentence's text on one line (CoNLL-U's `# text`)."""
         return self.tokenized().text
-
-
-def detokenize(sentences: list[SegmentedSentence]) -> str:
-    """The text the sentences came from."""
-    parts = []
-    for sentence in sentences:
-        parts.append(sentence.before)
-        for token, space in zip(sentence.tokens, sentence.spaces):
-            parts.append(token)
-            parts.append(space)
-    return "".join(parts)

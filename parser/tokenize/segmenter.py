@@ -12,8 +12,9 @@ whitespace before it, so that joining tokens and whitespace gives back the text 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import Protocol
 
 from polyparse.parser.tokenize.chunk_rules import ChunkRules
 from polyparse.parser.tokenize.sentence_split import SentenceSplitter
@@ -62,7 +63,16 @@ def split_gaps(text: str) -> list[str]:
     return _SPLIT(text)
 
 
-def detokenize(sentences: list[TokenizedSentence]) -> str:
+class SpacedSentence(Protocol):
+    """A sentence that keeps its exact whitespace: TokenizedSentence, and the segmenter's
+    SegmentedSentence (parser/segmentation/sentences.py)."""
+
+    tokens: list[str]
+    spaces: list[str]
+    before: str
+
+
+def detokenize(sentences: Iterable[SpacedSentence]) -> str:
     """The text that the sentences came from."""
     parts = []
     for sentence in sentences:
@@ -71,6 +81,18 @@ def detokenize(sentences: list[TokenizedSentence]) -> str:
             parts.append(token)
             parts.append(space)
     return "".join(parts)
+
+
+def _remembered(cache: dict[str, list[str]], key: str,
+                compute: Callable[[str], list[str]]) -> list[str]:
+    """compute(key), kept in cache; a cache of CACHE_SIZE entries is emptied first."""
+    value = cache.get(key)
+    if value is None:
+        value = compute(key)
+        if len(cache) >= CACHE_SIZE:
+            cache.clear()
+        cache[key] = value
+    return value
 
 
 class Segmenter:
@@ -86,23 +108,11 @@ class Segmenter:
 
     def chunk_tokens(self, chunk: str) -> list[str]:
         """Tokens of a whitespace-free chunk."""
-        tokens = self._cache.get(chunk)
-        if tokens is None:
-            tokens = self.chunks.split(chunk)
-            if len(self._cache) >= CACHE_SIZE:
-                self._cache.clear()
-            self._cache[chunk] = tokens
-        return tokens
+        return _remembered(self._cache, chunk, self.chunks.split)
 
     def token_words(self, token: str) -> list[str]:
         """Words of a token."""
-        words = self._word_cache.get(token)
-        if words is None:
-            words = self.words.words(token)
-            if len(self._word_cache) >= CACHE_SIZE:
-                self._word_cache.clear()
-            self._word_cache[token] = words
-        return words
+        return _remembered(self._word_cache, token, self.words.words)
 
     def sentences(self, text: str, new_paragraph: bool = True) -> Iterator[TokenizedSentence]:
         """The sentences of text; the first starts a paragraph when new_paragraph."""
