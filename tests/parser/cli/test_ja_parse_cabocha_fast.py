@@ -3,15 +3,12 @@ Python path: identical output (blocks it leaves to Python among them), on UD Jap
 too, and each sentence written as soon as it is fed."""
 from __future__ import annotations
 
-import os
-import select
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from tests.child_processes import HANG_GUARD_SECONDS
-from tests.parser.cli.user_runs import POLYPARSE
+from tests.parser.cli.user_runs import POLYPARSE, check_each_block_comes_back_as_soon_as_it_is_fed
 from tests.parser.formats.test_cabocha_scan import SAMPLES
 
 MODEL = ["--model", "ja_unidic"]
@@ -53,23 +50,9 @@ def test_each_sentence_comes_back_as_soon_as_it_is_fed() -> None:
     for more input (or for the end of it), the read would hang."""
     blocks = [SAMPLES["ipadic with a named entity"], SAMPLES["from knp"].split("EOS\n")[0]
               + "EOS\n"] * 2
-    child = subprocess.Popen([POLYPARSE, "ja", "parse", "--format", "cabocha", *MODEL],
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE)
-    try:
-        for block in blocks:
-            child.stdin.write(block.encode())
-            child.stdin.flush()
-            text = b""
-            while not text.endswith(b"EOS\n"):
-                ready, _, _ = select.select([child.stdout], [], [], HANG_GUARD_SECONDS)
-                assert ready, f"no output after {text!r}"
-                text += os.read(child.stdout.fileno(), 1 << 16)
-            assert text.count(b"EOS\n") == 1
-    finally:
-        child.stdin.close()
-        child.wait(timeout=HANG_GUARD_SECONDS)
-    assert child.returncode == 0, child.stderr.read()
+    check_each_block_comes_back_as_soon_as_it_is_fed(
+        [POLYPARSE, "ja", "parse", "--format", "cabocha", *MODEL],
+        [block.encode() for block in blocks], b"EOS\n")
 
 
 @pytest.mark.parametrize("workers", ["2"])

@@ -3,7 +3,6 @@ path: identical output, streaming sentence by sentence, and the Python reader's 
 from __future__ import annotations
 
 import os
-import select
 import subprocess
 import sys
 from pathlib import Path
@@ -11,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from polyparse.parser.formats.knp import read_knp
-from tests.child_processes import HANG_GUARD_SECONDS
+from tests.parser.cli.user_runs import check_each_block_comes_back_as_soon_as_it_is_fed
 from tests.parser.formats.test_knp import SMALL
 
 POLYPARSE = str(Path(sys.executable).parent / "polyparse")
@@ -101,21 +100,7 @@ def test_each_sentence_comes_back_as_soon_as_it_is_fed(model) -> None:
     """Each sentence's parse is read back while the input stays open: had the command waited
     for more input (or for the end of it), the read would hang."""
     _, path = model
-    blocks = [block + "EOS\n" for block in SMALL.split("EOS\n")[:2]] * 2
-    child = subprocess.Popen([sys.executable, "-m", "polyparse.parser.cli.main", "ja", "parse",
-                              "--model", str(path)], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV)
-    try:
-        for block in blocks:
-            child.stdin.write(block.encode())
-            child.stdin.flush()
-            text = b""
-            while not text.endswith(b"EOS\n"):
-                ready, _, _ = select.select([child.stdout], [], [], HANG_GUARD_SECONDS)
-                assert ready, f"no output after {text!r}"
-                text += os.read(child.stdout.fileno(), 1 << 16)
-            assert text.count(b"EOS\n") == 1
-    finally:
-        child.stdin.close()
-        child.wait(timeout=HANG_GUARD_SECONDS)
-    assert child.returncode == 0, child.stderr.read()
+    blocks = [(block + "EOS\n").encode() for block in SMALL.split("EOS\n")[:2]] * 2
+    check_each_block_comes_back_as_soon_as_it_is_fed(
+        [sys.executable, "-m", "polyparse.parser.cli.main", "ja", "parse", "--model", str(path)],
+        blocks, b"EOS\n", env=ENV)

@@ -30,11 +30,11 @@ from tests.parser.cli.user_runs import (
     POLYPARSE,
     check_a_closed_pipe_ends_quietly,
     check_a_signal_while_parsing_leaves_nothing,
+    check_each_block_comes_back_as_soon_as_it_is_fed,
     check_sigterm_ends_training_at_once,
     leftovers,
     one_line,
     polyparse,
-    read_blocks,
 )
 from tests.parser.dependency.synthetic import write_treebank
 
@@ -244,19 +244,9 @@ def test_each_sentence_comes_back_as_soon_as_it_is_fed(treebank) -> None:
     """Each sentence's parse is read back while the input stays open: had the command waited
     for more input (or for the end of it), the read would hang."""
     train, model = treebank
-    sentences = train.read_text().split("\n\n")[:3]
-    child = subprocess.Popen([POLYPARSE, "dep", "parse", "--model", str(model)],
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE)
-    try:
-        for sentence in sentences:
-            child.stdin.write(sentence.encode() + b"\n\n")
-            child.stdin.flush()
-            assert read_blocks(child.stdout, b"\n\n", 1).count(b"\n\n") == 1
-    finally:
-        child.stdin.close()
-        child.wait(timeout=HANG_GUARD_SECONDS)
-    assert child.returncode == 0
+    sentences = [sentence.encode() + b"\n\n" for sentence in train.read_text().split("\n\n")[:3]]
+    check_each_block_comes_back_as_soon_as_it_is_fed(
+        [POLYPARSE, "dep", "parse", "--model", str(model)], sentences, b"\n\n")
 
 
 # ----- options ------------------------------------------------------------------------------

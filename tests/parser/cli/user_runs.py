@@ -139,3 +139,22 @@ def check_a_closed_pipe_ends_quietly(argv: Sequence[str], first: bytes, end: byt
     child.wait(timeout=HANG_GUARD_SECONDS)
     assert child.stderr.read() == b""
     assert child.returncode == 128 + signal.SIGPIPE
+
+
+def check_each_block_comes_back_as_soon_as_it_is_fed(argv: Sequence[str], blocks: Sequence[bytes],
+                                                     end: bytes, **options: object) -> None:
+    """argv, a parse from stdin to stdout, is fed blocks one at a time while its input stays
+    open: each one's output (one block ending in `end`) must be read back before the next is
+    fed. Had the command waited for more input (or for the end of it), the read would hang (up
+    to the hang guard). options go to subprocess.Popen."""
+    child = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, **options)
+    try:
+        for block in blocks:
+            child.stdin.write(block)
+            child.stdin.flush()
+            assert read_blocks(child.stdout, end, 1).count(end) == 1
+    finally:
+        child.stdin.close()
+        child.wait(timeout=HANG_GUARD_SECONDS)
+    assert child.returncode == 0, child.stderr.read()
