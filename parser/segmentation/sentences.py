@@ -24,16 +24,9 @@ def form_of(token: str) -> str:
 
 
 @dataclass(slots=True)
-class SegmentedSentence:
-    """Tokens (exact characters), the whitespace after each, the words of each, whether the
-    sentence starts a paragraph, and the whitespace before its first token (only the first
-    sentence of a text has any)."""
-
-    tokens: list[str]
-    spaces: list[str]
-    words: list[list[str]]
-    new_paragraph: bool
-    before: str = ""
+class SegmentedSentence(TokenizedSentence):
+    """A TokenizedSentence whose tokens keep their exact characters (whitespace inside them
+    too; only the first sentence of a text has whitespace before it)."""
 
     @property
     def forms(self) -> list[str]:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Protocol
 
 from polyparse.parser.tokenize.chunk_rules import ChunkRules
 from polyparse.parser.tokenize.sentence_split import SentenceSplitter
@@ -63,16 +62,7 @@ def split_gaps(text: str) -> list[str]:
     return _SPLIT(text)
 
 
-class SpacedSentence(Protocol):
-    """A sentence that keeps its exact whitespace: TokenizedSentence, and the segmenter's
-    SegmentedSentence (parser/segmentation/sentences.py)."""
-
-    tokens: list[str]
-    spaces: list[str]
-    before: str
-
-
-def detokenize(sentences: Iterable[SpacedSentence]) -> str:
+def detokenize(sentences: Iterable[TokenizedSentence]) -> str:
     """The text that the sentences came from."""
     parts = []
     for sentence in sentences:
