@@ -10,7 +10,6 @@ import io
 import numpy as np
 import pytest
 
-from polyparse.features.interning import StringInterner
 from polyparse.parser.bunsetsu.bunsetsu_parser import BunsetsuParser
 from polyparse.parser.formats.bunsetsu import format_bunsetsu, read_bunsetsu
 from polyparse.parser.formats.cabocha import UNIDIC_ONLY_POS, format_cabocha, read_cabocha
@@ -19,10 +18,13 @@ from polyparse.parser.formats.knp_scan import KnpLexicon
 from polyparse.parser.models.bundled import bundled_japanese_model
 from polyparse.parser.tokenize.japanese_text import read_raw_japanese
 from tests.parser.formats import test_cabocha, test_mecab_input
+from tests.parser.formats.scan_equivalence import (
+    assert_rewritten_as_written,
+    assert_scanned_as_read,
+    parser_with,
+)
 from tests.parser.formats.test_knp import SMALL
 
-CORPUS_ARRAYS = ("surface", "pos1", "pos2", "conj_form", "morpheme_ptr", "chunk_ptr",
-                 "chunk_bounds")
 PLAIN = """\
 * 0 1D 0/1 0.000000
 太郎\t名詞,固有名詞,人名,名,*,*,太郎,タロウ,タロー
@@ -30,12 +32,6 @@ PLAIN = """\
 来た\t動詞,自立,*,*,カ変・来ル,連用タ接続,来る,キ,キ
 EOS
 """
-
-
-def parser_with(strings: list[str]) -> BunsetsuParser:
-    parser = BunsetsuParser()
-    parser.lexicon = StringInterner(strings)
-    return parser
 
 
 def scan_of(data: bytes, parser: BunsetsuParser):
@@ -47,23 +43,9 @@ def assert_equivalent(data: bytes, parser: BunsetsuParser, seed: int = 0) -> Non
     gives them."""
     scan = scan_of(data, parser)
     sentences = list(read_cabocha(io.BytesIO(data), validate=False))
-    assert scan.end == len(data) and scan.n_blocks == len(sentences)
-    assert scan.all_fast, np.flatnonzero(scan.block_fast == 0)[:5]
-    corpus = parser.encode(sentences)
-    for name in CORPUS_ARRAYS:
-        assert np.array_equal(getattr(corpus, name), getattr(scan, name)), name
+    assert_scanned_as_read(scan, sentences, data, parser)
     assert [TAGSETS[code] for code in scan.block_tagset] == [s.tagset for s in sentences]
-    rng = np.random.default_rng(seed)
-    heads = scan.old_heads.copy()
-    changed = rng.random(len(heads)) < 0.5
-    heads[changed] = rng.integers(-1, 40, int(changed.sum()))
-    cp = scan.chunk_ptr
-    expected = "".join(format_cabocha(s, heads[cp[t]:cp[t + 1]].tolist())
-                       for t, s in enumerate(sentences)).encode("utf-8")
-    assert scan.rewrite(heads, 0, scan.n_blocks) == expected
-    middle = scan.n_blocks // 2
-    assert scan.rewrite(heads, 0, middle) + scan.rewrite(heads, middle, scan.n_blocks) == expected
-    assert scan.rewritten_size(heads, 0, scan.n_blocks) == len(expected)
+    assert_rewritten_as_written(scan, sentences, format_cabocha, seed)
     known = set(parser.lexicon.strings)
     assert scan.unknown_pos1() == count_unknown(sentences, known)
 

@@ -9,15 +9,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from polyparse.features.interning import StringInterner
 from polyparse.parser.bunsetsu.bunsetsu_parser import BunsetsuParser
 from polyparse.parser.formats.knp import format_knp, read_knp
 from polyparse.parser.formats.knp_scan import KnpLexicon, lexicon_hash, scan_knp, utf8_valid
 from polyparse.parser.models.bundled import bundled_japanese_model
+from tests.parser.formats.scan_equivalence import (
+    assert_rewritten_as_written,
+    assert_scanned_as_read,
+    parser_with,
+)
 from tests.parser.formats.test_knp import CORPORA, SMALL, corpus_files
 
-CORPUS_ARRAYS = ("surface", "pos1", "pos2", "conj_form", "morpheme_ptr", "chunk_ptr",
-                 "chunk_bounds")
 PLAIN = """\
 # S-ID:x-1
 * 1D
@@ -30,32 +32,13 @@ EOS
 """
 
 
-def parser_with(strings: list[str]) -> BunsetsuParser:
-    parser = BunsetsuParser()
-    parser.lexicon = StringInterner(strings)
-    return parser
-
-
 def assert_equivalent(data: bytes, parser: BunsetsuParser, seed: int = 0) -> None:
     """Every block scanned fast; ids and rewritten bytes as the Python path gives them."""
     scan = scan_knp(KnpLexicon(parser.lexicon.strings), data)
     sentences = list(read_knp(io.BytesIO(data), validate=False))
-    assert scan.end == len(data) and scan.n_blocks == len(sentences)
-    assert scan.all_fast, np.flatnonzero(scan.block_fast == 0)[:5]
-    corpus = parser.encode(sentences)
-    for name in CORPUS_ARRAYS:
-        assert np.array_equal(getattr(corpus, name), getattr(scan, name)), name
-    rng = np.random.default_rng(seed)
-    heads = scan.old_heads.copy()
-    changed = rng.random(len(heads)) < 0.5
-    heads[changed] = rng.integers(-1, 40, int(changed.sum()))
-    cp = scan.chunk_ptr
-    expected = "".join(format_knp(s, heads[cp[t]:cp[t + 1]].tolist())
-                       for t, s in enumerate(sentences)).encode("utf-8")
-    assert scan.rewrite(heads, 0, scan.n_blocks) == expected
+    corpus = assert_scanned_as_read(scan, sentences, data, parser)
+    heads, expected = assert_rewritten_as_written(scan, sentences, format_knp, seed)
     middle = scan.n_blocks // 2
-    assert scan.rewrite(heads, 0, middle) + scan.rewrite(heads, middle, scan.n_blocks) == expected
-    assert scan.rewritten_size(heads, 0, scan.n_blocks) == len(expected)
     target = bytearray(b"=" * (len(expected) + 5))
     end = scan.rewrite_into(heads, 0, middle, target, 2)
     assert scan.rewrite_into(heads, middle, scan.n_blocks, target, end) == len(expected) + 2
@@ -171,6 +154,15 @@ UTF8_BAD = [
 ]
 
 
+def python_decodes(data: bytes) -> bool:
+    """Whether Python's decoder takes data as UTF-8."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 def test_utf8_check_equals_the_python_decoder() -> None:
     """Random mixes of ASCII runs (every alignment of the eight-byte steps), valid sequences
     at the edges of each length and a few bad ones, checked as the end of a buffer and in
@@ -183,12 +175,7 @@ def test_utf8_check_equals_the_python_decoder() -> None:
                           UTF8_BAD[int(rng.integers(0, len(UTF8_BAD)))])
         text = b"".join(pieces)
         for data in (text + b"\nEOS\n", b"EOS\n" + text + b"\nEOS\n" + b"a" * 9):
-            try:
-                data.decode("utf-8")
-                valid = True
-            except UnicodeDecodeError:
-                valid = False
-            assert scan_knp(KnpLexicon([]), data).valid_utf8 == valid, data
+            assert scan_knp(KnpLexicon([]), data).valid_utf8 == python_decodes(data), data
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -204,13 +191,7 @@ def test_sixteen_byte_utf8_check_equals_the_python_decoder(seed: int) -> None:
             pieces.insert(int(rng.integers(0, len(pieces) + 1)),
                           UTF8_BAD[int(rng.integers(0, len(UTF8_BAD)))])
         data = b"x" * int(rng.integers(0, 16)) + b"".join(pieces)
-        try:
-            data.decode("utf-8")
-            valid = True
-        except UnicodeDecodeError:
-            valid = False
-        assert utf8_valid(data) == valid, data
-
+        assert utf8_valid(data) == python_decodes(data), data
 
 
 def test_utf8_check_of_every_byte_pair_across_a_block_edge() -> None:
@@ -223,12 +204,7 @@ def test_utf8_check_of_every_byte_pair_across_a_block_edge() -> None:
     for case in cases:
         for pad in (13, 15):
             data = b"x" * pad + case + "あ".encode() * 6
-            try:
-                data.decode("utf-8")
-                valid = True
-            except UnicodeDecodeError:
-                valid = False
-            assert utf8_valid(data) == valid, data
+            assert utf8_valid(data) == python_decodes(data), data
 
 
 # -- the lexicon's hash table against a dict --------------------------------------------------
