@@ -46,6 +46,25 @@ def unidic_lines(*surfaces: str) -> list[str]:
     return [f"{surface}\t名詞,普通名詞,一般,*,*,*" for surface in surfaces] + ["EOS"]
 
 
+def run_on_one_document(tmp_path: Path, document_id: str, knp: str,
+                        dictionary: str) -> tuple[dict, Path]:
+    """The script run with --dictionary over a corpus of one KNP document (in the corpora's
+    folder layout, knp/t0000000/t00000001.knp): its --json statistics and the CaboCha file it
+    wrote."""
+    folder = tmp_path / "knp" / document_id[:-1]
+    folder.mkdir(parents=True)
+    (folder / f"{document_id}.knp").write_text(knp, encoding="utf-8")
+    ids = tmp_path / "ids"
+    ids.write_text(f"{document_id}\n", encoding="utf-8")
+    out = tmp_path / "out.cabocha"
+    result = subprocess.run([sys.executable, str(SCRIPT), "--dictionary", dictionary, "--ids",
+                             str(ids), "--corpus", str(tmp_path / "knp"), "-o", str(out),
+                             "--json"], capture_output=True, text=True, timeout=120,
+                            check=False)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout), out
+
+
 def test_a_crossing_morpheme_merges_the_bunsetsu_it_crosses():
     (sentence,) = read_knp(io.StringIO(GOLD))
     lines = unidic_lines("むかしむかし", "、", "ある", "村", "に", "住ん", "で", "い", "た", "。")
@@ -66,18 +85,7 @@ def test_without_crossings_the_gold_tree_is_kept():
 def test_the_script_writes_cabocha_over_unidic_morphemes(tmp_path):
     pytest.importorskip("fugashi")
     pytest.importorskip("unidic_lite")
-    knp = tmp_path / "knp" / "t0000000"
-    knp.mkdir(parents=True)
-    (knp / "t00000001.knp").write_text(GOLD, encoding="utf-8")
-    ids = tmp_path / "ids"
-    ids.write_text("t00000001\n", encoding="utf-8")
-    out = tmp_path / "out.cabocha"
-    result = subprocess.run([sys.executable, str(SCRIPT), "--dictionary", "unidic", "--ids",
-                             str(ids), "--corpus",
-                             str(tmp_path / "knp"), "-o", str(out), "--json"],
-                            capture_output=True, text=True, timeout=120, check=False)
-    assert result.returncode == 0, result.stderr
-    stats = json.loads(result.stdout)
+    stats, out = run_on_one_document(tmp_path, "t00000001", GOLD, "unidic")
     assert stats["sentences"] == 1 and stats["gold_bunsetsu"] == 5
     assert stats["boundaries_crossed"] == stats["gold_bunsetsu"] - stats["bunsetsu_written"]
     (sentence,) = read_cabocha(str(out))
@@ -120,18 +128,8 @@ EOS
 def test_the_script_writes_cabocha_over_ipadic_morphemes(tmp_path):
     pytest.importorskip("fugashi")
     pytest.importorskip("ipadic")
-    knp = tmp_path / "knp" / "t0000000"
-    knp.mkdir(parents=True)
-    (knp / "t00000002.knp").write_text(AS_A, encoding="utf-8")
-    ids = tmp_path / "ids"
-    ids.write_text("t00000002\n", encoding="utf-8")
-    out = tmp_path / "out.cabocha"
-    result = subprocess.run([sys.executable, str(SCRIPT), "--dictionary", "ipadic", "--ids",
-                             str(ids), "--corpus", str(tmp_path / "knp"), "-o", str(out),
-                             "--json"], capture_output=True, text=True, timeout=120,
-                            check=False)
-    assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout)["boundaries_crossed"] == 1
+    stats, out = run_on_one_document(tmp_path, "t00000002", AS_A, "ipadic")
+    assert stats["boundaries_crossed"] == 1
     (sentence,) = read_cabocha(str(out))
     assert sentence.tagset == "ipadic" and "として" in sentence.surface
     texts = ["".join(sentence.surface[a:b]) for a, b in
