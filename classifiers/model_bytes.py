@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import mmap
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
@@ -153,6 +153,18 @@ class ParserModelBytes(ModelBytes):
         """The model file's header (the model's entries and extra_header's, or the loaded
         file's extras) and its arrays."""
         raise NotImplementedError
+
+    def begin_training(self, sentences: Iterable[Any]) -> list[Any]:
+        """What a parser's train() does first: its training sentences as a list (ValueError
+        when there are none), and the parser no longer the file it was loaded from (none of
+        that file's header entries, arrays not compressed, no file bytes to pickle)."""
+        sentences = list(sentences)
+        if not sentences:
+            raise ValueError("no training sentences")
+        self.header = {}
+        self.compressed = False
+        self.file_data = None
+        return sentences
 
     def pickle_bytes(self) -> bytes:
         """The model file's bytes as loaded (a compressed file stays compressed: the bundled

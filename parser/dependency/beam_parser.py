@@ -116,14 +116,9 @@ class BeamParser(DependencyModel):
         from polyparse.classifiers.structured.weight_table import PerceptronWeights
         from polyparse.parser.dependency.beam_search import BeamSearch
 
-        sentences = list(sentences)
-        if not sentences:
-            raise ValueError("no training sentences")
+        sentences = self.begin_training(sentences)
         cfg = self.config
         started = time.perf_counter()
-        self.header = {}
-        self.compressed = False
-        self.file_data = None
         trees, lifted_arcs, _ = self.projectivized(sentences)
         self.learn_strings(sentences)
         corpus = self.encode(sentences, grow=True, trees=trees)

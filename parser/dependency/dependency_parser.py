@@ -160,12 +160,7 @@ class DependencyParser(DependencyModel):
         """Learn from gold trees (Sentence objects, e.g. from parser/formats/conll.py's read_conll
         with require_tree=True); ValueError when there are none. executor: where the
         classifiers train (default: config.threads threads of this process)."""
-        sentences = list(sentences)
-        if not sentences:
-            raise ValueError("no training sentences")
-        self.header = {}
-        self.compressed = False
-        self.file_data = None
+        sentences = self.begin_training(sentences)
         cfg = self.config
         started = time.perf_counter()
         trees, lifted_arcs, lifted_trees = self.projectivized(sentences)

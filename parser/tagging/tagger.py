@@ -132,14 +132,9 @@ class Tagger(ParserModelBytes):
               log: Callable[[str], None] = lambda message: None) -> None:
         """Learn from tagged sentences (every word with a UPOS; a missing XPOS is "_");
         ValueError when there are none."""
-        sentences = list(sentences)
-        if not sentences:
-            raise ValueError("no training sentences")
+        sentences = self.begin_training(sentences)
         cfg = self.config
         started = time.perf_counter()
-        self.header = {}
-        self.compressed = False
-        self.file_data = None
         tags = [[f"{u}\t{x}" for u, x in zip(s.upos, s.xpos)] for s in sentences]
         apart = cfg.xpos == "apart" or (
             cfg.xpos == "auto" and len({t for sentence in tags for t in sentence})
