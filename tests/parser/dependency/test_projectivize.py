@@ -134,16 +134,22 @@ def test_round_trip_is_exact(tree):
     assert deprojectivize(new_heads, new_labels) == (heads, labels)
 
 
-@settings(max_examples=300, deadline=None)
-@given(trees(), st.data())
-def test_deprojectivize_of_any_labelling_is_a_tree(tree, data):
-    heads, labels = tree
-    noisy = [
+def with_lift_labels(labels: list[str], data: st.DataObject) -> list[str]:
+    """labels, each with or without (as drawn) a lift label: a head label, some with a rank,
+    not all of them in the tree."""
+    return [
         label + LIFT_SEPARATOR + data.draw(st.sampled_from(["a", "b", "a|2", "b|3", "zz"]))
         if data.draw(st.booleans())
         else label
         for label in labels
     ]
+
+
+@settings(max_examples=300, deadline=None)
+@given(trees(), st.data())
+def test_deprojectivize_of_any_labelling_is_a_tree(tree, data):
+    heads, labels = tree
+    noisy = with_lift_labels(labels, data)
     new_heads, new_labels = deprojectivize(heads, noisy)
     assert find_cycle(new_heads) == [] and new_labels == labels
 
@@ -195,12 +201,7 @@ def reference_deprojectivize(heads: list[int], deprels: list[str]) -> tuple[list
 @given(trees(), st.data())
 def test_deprojectivize_equals_the_plain_reference(tree, data):
     heads, labels = tree
-    lifted = [
-        label + LIFT_SEPARATOR + data.draw(st.sampled_from(["a", "b", "a|2", "b|3", "zz"]))
-        if data.draw(st.booleans())
-        else label
-        for label in labels
-    ]
+    lifted = with_lift_labels(labels, data)
     assert deprojectivize(heads, lifted) == reference_deprojectivize(heads, lifted)
 
 
