@@ -59,13 +59,25 @@ def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def word_line(i: int, form: str, upos: str, xpos: str, feats: str, head: int,
+              deprel: str) -> str:
+    """A CoNLL-U word line whose lemma is its form."""
+    return f"{i}\t{form}\t{form}\t{upos}\t{xpos}\t{feats}\t{head}\t{deprel}\t_\t_"
+
+
+def write_sentences(path: Path, sentences: list[list[str]]) -> Path:
+    """path written as CoNLL-U: each sentence's lines, then a blank line."""
+    path.write_text("".join("\n".join(lines) + "\n\n" for lines in sentences), encoding="utf-8")
+    return path
+
+
 def synthetic_treebank(path: Path, n: int, seed: int) -> Path:
     """Random projective trees over a tiny grammar, with XPOS, lemmas and FEATS."""
     rng = random.Random(seed)
     words = {"DT": ("DET", ["the", "a"]), "NN": ("NOUN", ["dog", "cat", "park"]),
              "VB": ("VERB", ["saw", "ran"]), "JJ": ("ADJ", ["big", "old"]),
              "IN": ("ADP", ["in", "with"])}
-    blocks = []
+    sentences = []
     for k in range(n):
         tags = ["DT", "JJ", "NN", "VB", "DT", "NN", "IN", "DT", "NN"][:rng.choice((4, 6, 9))]
         heads = {1: 3, 2: 3, 3: 4, 4: 0, 5: 6, 6: 4, 7: 9, 8: 9, 9: 6}
@@ -76,11 +88,9 @@ def synthetic_treebank(path: Path, n: int, seed: int) -> Path:
         for i, (tag, form) in enumerate(zip(tags, forms), 1):
             head = heads[i] if heads[i] <= len(tags) else 4
             feats = "Number=Sing" if tag == "NN" else "_"
-            lines.append(f"{i}\t{form}\t{form}\t{words[tag][0]}\t{tag}\t{feats}\t{head}\t"
-                         f"{labels[i]}\t_\t_")
-        blocks.append("\n".join(lines) + "\n\n")
-    path.write_text("".join(blocks), encoding="utf-8")
-    return path
+            lines.append(word_line(i, form, words[tag][0], tag, feats, head, labels[i]))
+        sentences.append(lines)
+    return write_sentences(path, sentences)
 
 
 def scrambled(path: Path, n: int, seed: int) -> Path:
@@ -89,17 +99,15 @@ def scrambled(path: Path, n: int, seed: int) -> Path:
     rng = random.Random(seed)
     words = [("DET", "DT", "the"), ("NOUN", "NN", "dog"), ("VERB", "VB", "saw"),
              ("ADJ", "JJ", "old"), ("ADP", "IN", "with"), ("NOUN", "NN", "park")]
-    blocks = []
+    sentences = []
     for k in range(n):
         chosen = [rng.choice(words) for _ in range(rng.randint(3, 14))]
         lines = [f"# sent_id = r{k}"]
         for i, (upos, xpos, form) in enumerate(chosen, 1):
             head = 0 if i == len(chosen) else i + 1
-            lines.append(f"{i}\t{form}\t{form}\t{upos}\t{xpos}\t_\t{head}\t"
-                         f"{'root' if head == 0 else 'dep'}\t_\t_")
-        blocks.append("\n".join(lines) + "\n\n")
-    path.write_text("".join(blocks), encoding="utf-8")
-    return path
+            lines.append(word_line(i, form, upos, xpos, "_", head, "root" if head == 0 else "dep"))
+        sentences.append(lines)
+    return write_sentences(path, sentences)
 
 
 def svmlight(path: Path, n: int, seed: int) -> Path:
