@@ -5,7 +5,9 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
+
+Config = TypeVar("Config")
 
 
 class SettingNotTaken(ValueError):
@@ -85,6 +87,15 @@ def check_seed(value: Any) -> int:
     if not 0 <= int(value) < 2**64:
         raise ValueError(f"seed must lie in 0 .. 2**64-1, not {value}")
     return int(value)
+
+
+def config_or_default(config: Config | None, kind: type[Config]) -> Config:
+    """config, or kind() when it is None; TypeError when it is not a kind."""
+    if config is None:
+        return kind()
+    if not isinstance(config, kind):
+        raise TypeError(f"config must be a {kind.__name__}, not {type(config).__name__}")
+    return config
 
 
 def listed(names: Sequence[str]) -> str:

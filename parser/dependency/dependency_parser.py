@@ -41,6 +41,7 @@ from polyparse.classifiers.model_file import (
     arrays_under,
     inconsistent,
 )
+from polyparse.classifiers.settings import config_or_default
 from polyparse.features.binary_matrix import BinaryMatrix
 from polyparse.features.interning import StringInterner
 from polyparse.features.vocab import FeatureVocab
@@ -114,11 +115,7 @@ class DependencyParser(DependencyModel):
     MODEL_FORMAT = MODEL_FORMAT
 
     def __init__(self, config: ParserConfig | None = None) -> None:
-        if config is None:
-            config = ParserConfig()
-        if not isinstance(config, ParserConfig):
-            raise TypeError(f"config must be a ParserConfig, not {type(config).__name__}")
-        self.config = config
+        self.config = config_or_default(config, ParserConfig)
         self.words = StringInterner()
         self.tags = StringInterner()
         self.labels = StringInterner()

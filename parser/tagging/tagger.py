@@ -34,6 +34,7 @@ from polyparse.classifiers.model_file import (
     arrays_under,
     string_arrays,
 )
+from polyparse.classifiers.settings import config_or_default
 from polyparse.features.binary_matrix import BinaryMatrix
 from polyparse.features.interning import StringInterner
 from polyparse.features.vocab import FeatureVocab
@@ -88,11 +89,7 @@ class Tagger(ParserModelBytes):
     MODEL_FORMAT = MODEL_FORMAT
 
     def __init__(self, config: TaggerConfig | None = None) -> None:
-        if config is None:
-            config = TaggerConfig()
-        if not isinstance(config, TaggerConfig):
-            raise TypeError(f"config must be a TaggerConfig, not {type(config).__name__}")
-        self.config = config
+        self.config = config_or_default(config, TaggerConfig)
         self.classes: list[tuple[str, str]] = []
         self.lexicon: Lexicon | None = None
         self.passes: list[TaggerPass] = []
