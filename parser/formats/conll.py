@@ -35,7 +35,8 @@ from conllu.parser import DEFAULT_FIELDS, ID_DOT_ID, ID_RANGE
 from polyparse.features.errors import InputError
 from polyparse.parser.formats.text_lines import display_name, text_lines
 
-__all__ = ["FORMATS", "ConllFormatError", "Sentence", "find_cycle", "read_conll", "write_conll"]
+__all__ = ["FORMATS", "ConllFormatError", "Sentence", "find_cycle", "read_conll", "token_lines",
+           "write_conll"]
 
 FORMATS = ("conllu", "conllx")
 N_COLUMNS = len(DEFAULT_FIELDS)
@@ -187,6 +188,35 @@ def write_conll(
         lines = [line for line in lines if not _is_empty_node(line)]
     lines.append("\n")
     out.write("\n".join(lines))
+
+
+def token_lines(lines: Iterable[str]) -> Iterator[tuple[list[str], list[str]]]:
+    """The tokens of a CoNLL-U block's lines, in order: the columns of each token's line (a
+    range line for a multiword token, else its word's line) and the forms of its words.
+    Comments and empty nodes are passed over."""
+    token: list[str] | None = None
+    forms: list[str] = []
+    last_word = 0
+    for line in lines:
+        if line.startswith("#"):
+            continue
+        columns = line.split("\t")
+        word_id = columns[ID]
+        if "." in word_id:
+            continue
+        if "-" not in word_id and int(word_id) <= last_word:
+            forms.append(columns[FORM])
+            continue
+        if token is not None:
+            yield token, forms
+        token = columns
+        if "-" in word_id:
+            last_word = int(word_id.split("-")[1])
+            forms = []
+        else:
+            forms = [columns[FORM]]
+    if token is not None:
+        yield token, forms
 
 
 def _is_empty_node(line: str) -> bool:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from polyparse.parser.formats.conll import Sentence
+from polyparse.parser.formats.conll import FORM, MISC, Sentence, token_lines
 from polyparse.parser.tokenize.segmenter import TokenizedSentence
 
 __all__ = ["conllu_lines", "sentence_of", "set_word_columns", "text_of_blocks",
@@ -150,20 +150,9 @@ def text_of_blocks(blocks: Iterable[list[str]]) -> str:
     multiword tokens) with the whitespace their MISC names (the inverse of conllu_lines)."""
     parts = []
     for lines in blocks:
-        last_word = 0
-        for line in lines:
-            if line.startswith("#"):
-                continue
-            columns = line.split("\t")
-            word_id = columns[0]
-            if "." in word_id:
-                continue
-            if "-" in word_id:
-                last_word = int(word_id.split("-")[1])
-            elif int(word_id) <= last_word:
-                continue
+        for columns, _ in token_lines(lines):
             space = " "
-            for item in columns[9].split("|"):
+            for item in columns[MISC].split("|"):
                 key, _, value = item.partition("=")
                 if key == "SpacesBefore":
                     parts.append(unescape_spaces(value))
@@ -171,6 +160,6 @@ def text_of_blocks(blocks: Iterable[list[str]]) -> str:
                     space = ""
                 elif key == "SpacesAfter":
                     space = unescape_spaces(value)
-            parts.append(columns[1])
+            parts.append(columns[FORM])
             parts.append(space)
     return "".join(parts)

@@ -14,7 +14,7 @@ import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from polyparse.parser.formats.conll import Sentence, read_conll
+from polyparse.parser.formats.conll import FORM, MISC, Sentence, read_conll, token_lines
 
 __all__ = ["TreebankSentence", "raw_text", "treebank_sentences"]
 
@@ -51,24 +51,10 @@ def treebank_sentences(treebank: Treebank) -> Iterator[TreebankSentence]:
             elif line.startswith(("# newpar", "# newdoc")):
                 new_paragraph = True
         result = TreebankSentence(text, new_paragraph=new_paragraph)
-        last_word = 0
-        for line in sentence.lines:
-            if line[0] == "#":
-                continue
-            columns = line.split("\t")
-            word_id = columns[0]
-            if "." in word_id:
-                continue
-            if "-" in word_id:
-                last_word = int(word_id.split("-")[1])
-                result.words.append([])
-            elif int(word_id) <= last_word:
-                result.words[-1].append(columns[1])
-                continue
-            else:
-                result.words.append([columns[1]])
-            result.tokens.append(columns[1])
-            result.space_after.append("SpaceAfter=No" not in columns[9].split("|"))
+        for columns, words in token_lines(sentence.lines):
+            result.tokens.append(columns[FORM])
+            result.space_after.append("SpaceAfter=No" not in columns[MISC].split("|"))
+            result.words.append(words)
         yield result
 
 
