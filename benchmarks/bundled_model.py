@@ -17,16 +17,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import statistics
 import sys
-import tempfile
 from dataclasses import replace
 from pathlib import Path
 
 from child_process import child_run, pinned_to_one_core, polyparse_command
 from conllu_columns import XPOS, blank_columns
-from machine import Records, publish, timed
+from machine import Records, timed, work_folder
 from tables import grouped, markdown_table, seconds_text, significant
 
 DATA = "UD English-EWT 2.16"
@@ -74,8 +72,7 @@ def main() -> int:
     ewt = Path(args.corpora) / "en_ewt"
     test, dev = ewt / "en_ewt-ud-test.conllu", ewt / "en_ewt-ud-dev.conllu"
     if test.is_file():
-        workdir = Path(tempfile.mkdtemp(prefix="polyparse-bundled-"))
-        try:
+        with work_folder("polyparse-bundled-") as workdir:
             upos_only = workdir / "test-upos.conllu"
             blank_columns(test, upos_only, [XPOS])
             for name, path, gold_path in zip(INPUTS, (test, upos_only, dev), (test, test, dev)):
@@ -92,11 +89,8 @@ def main() -> int:
                 records.emit("bundled model parse speed (decode, one core)",
                              round(len(sentences) / timing.cpu), "sentences/s (CPU time)",
                              input=name, wall_sentences_per_s=round(len(sentences) / timing.wall))
-        finally:
-            shutil.rmtree(workdir, ignore_errors=True)
-    records.emit_peak_memory()
-    if args.results:
-        publish(args.results, "bundled_model", "The bundled English model", section(records))
+    records.finish(args.results, "bundled_model", "The bundled English model",
+                   lambda: section(records))
     return 0
 
 

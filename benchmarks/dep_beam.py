@@ -22,15 +22,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import sys
-import tempfile
 from pathlib import Path
 
 from child_process import measured_run, pinned_to_one_core, polyparse_command
 from conllu_columns import XPOS, blank_columns
 from dep_ewt import QUOTED
-from machine import Records, least_time, publish
+from machine import Records, least_time, work_folder
 from tables import grouped, markdown_table
 
 DATA = "UD English-EWT 2.16"
@@ -103,8 +101,7 @@ def main() -> int:
         raise SystemExit(f"no EWT under {args.corpora}")
     widths = [int(w) for w in args.widths.split(",")]
     records = Records(DATA)
-    workdir = Path(tempfile.mkdtemp(prefix="polyparse-dep-beam-"))
-    try:
+    with work_folder("polyparse-dep-beam-") as workdir:
         beam_model, greedy_model = workdir / "beam.model", workdir / "greedy.model"
         train(records, gold, beam_model, GOLD, ["--classifier", "structured-perceptron"])
         train(records, gold, greedy_model, GOLD + ", greedy", [])
@@ -116,13 +113,9 @@ def main() -> int:
             model = workdir / "blanked.model"
             train(records, blanked, model, BLANKED, ["--classifier", "structured-perceptron"])
             evaluate_model(records, blanked, model, BLANKED, widths, args.repeat)
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
-    records.emit_peak_memory()
-    if args.results:
-        publish(args.results, "dep_beam",
-                "Beam search with global learning on EWT (structured-perceptron)",
-                section(records))
+    records.finish(args.results, "dep_beam",
+                   "Beam search with global learning on EWT (structured-perceptron)",
+                   lambda: section(records))
     return 0
 
 

@@ -24,14 +24,12 @@ from __future__ import annotations
 import argparse
 import io
 import os
-import shutil
 import sys
-import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from child_process import measured_run, pinned_to_one_core
-from machine import Records, least_time, publish, timed
+from machine import Records, least_time, publish, timed, work_folder
 from tables import grouped, markdown_table, seconds_text, significant
 
 DATA = "UD English-EWT 2.16, gold tags"
@@ -107,8 +105,7 @@ def main() -> int:
         configs = {name: CONFIGS[name] for name in names}
     ewt = Path(args.corpora) / "en_ewt"
     records = Records(DATA)
-    workdir = Path(tempfile.mkdtemp(prefix="polyparse-bench-"))
-    try:
+    with work_folder("polyparse-bench-") as workdir:
         # Every training first: a child's peak RSS counts the pages of the process it was
         # forked from, so children are measured while this process is still small.
         models = {name: Path(args.model) if args.model else train(name, config, ewt, workdir,
@@ -116,8 +113,6 @@ def main() -> int:
                   for name, config in configs.items()}
         for name, config in configs.items():
             measure(name, config, ewt, models[name], args, records)
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
     if args.results:
         publish(args.results, "dep_ewt", "Dependency parsing, UD English-EWT",
                 section(configs, records))

@@ -23,17 +23,15 @@ import argparse
 import hashlib
 import json
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 from child_process import measured_run, pinned_to_one_core
-from machine import Records, least_time, publish, timed
+from machine import Records, least_time, publish, timed, work_folder
 from tables import grouped, markdown_table, seconds_text, significant
 
 DATA = "UD English-EWT 2.16, gold tags"
@@ -57,12 +55,9 @@ def main() -> int:
     if args.one_mode:
         return one_mode(args, ewt)
     records = Records(DATA)
-    workdir = Path(tempfile.mkdtemp(prefix="polyparse-bench-"))
-    try:
+    with work_folder("polyparse-bench-") as workdir:
         model = Path(args.model) if args.model else train(ewt, workdir, records)
         measure(args, ewt, model, records)
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
     if args.results:
         publish(args.results, "dep_ewt_eval_modes",
                 "The kernel-svm parser under each evaluation mode", section(records))

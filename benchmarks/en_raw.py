@@ -27,16 +27,14 @@ import argparse
 import importlib.util
 import io
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 from child_process import measured_run, pinned_to_one_core, polyparse_command
 from conllu_columns import FEATS, LEMMA, UPOS, XPOS, blank_columns
-from machine import Records, publish
+from machine import Records, work_folder
 from tables import grouped, markdown_table
 
 DATA = "UD English EWT test (2,077 sentences) as raw text (conllu_to_text.pl)"
@@ -155,8 +153,7 @@ def main() -> int:
 
     tagged = importlib.util.find_spec("polyparse.parser.tagging") is not None
     records = Records(DATA)
-    workdir = Path(tempfile.mkdtemp(prefix="polyparse-en-raw-"))
-    try:
+    with work_folder("polyparse-en-raw-") as workdir:
         model = (text_parser(folder / "en_ewt-ud-train.conllu", dev, workdir, records)
                  if args.text_parser else None)
         for gold, data in ((dev, DEV), (test, DATA)):
@@ -184,13 +181,9 @@ def main() -> int:
                               ["dep", "parse", "--model", str(model), "--tagger",
                                str(bundled_tagger())], TEXT_PARSER_RUN)
                 scores(gold, parsed, records, data, TEXT_PARSER)
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
     records.emit("tagger (parser.tagging) present", int(tagged), "bool")
-    records.emit_peak_memory()
-    if args.results:
-        publish(args.results, "en_raw", "English raw text (bundled tokenizer and parser)",
-                section(records, tagged))
+    records.finish(args.results, "en_raw", "English raw text (bundled tokenizer and parser)",
+                   lambda: section(records, tagged))
     return 0
 
 

@@ -20,13 +20,11 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
-import tempfile
 from pathlib import Path
 
 from child_process import measured_run, pinned_to_one_core, polyparse_command
 from conllu_columns import LEMMA, UPOS, XPOS, blank_columns
-from machine import Records, least_time, publish
+from machine import Records, least_time, work_folder
 from tables import grouped, markdown_table
 
 DATA = "UD English-EWT 2.16, gold tokens"
@@ -128,8 +126,7 @@ def main() -> int:
     if not gold["train"].is_file():
         raise SystemExit(f"no EWT under {args.corpora}")
     records = Records(DATA)
-    workdir = Path(tempfile.mkdtemp(prefix="polyparse-en-tagger-"))
-    try:
+    with work_folder("polyparse-en-tagger-") as workdir:
         if args.model == "bundled":
             from polyparse.parser.models.bundled import bundled_tagger
 
@@ -142,12 +139,8 @@ def main() -> int:
             model = workdir / "tagger.model"
             train(records, gold, model)
         evaluate_model(records, gold, Path(model), args.repeat, workdir)
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
-    records.emit_peak_memory()
-    if args.results:
-        publish(args.results, "en_tagger", "POS tagging, UD English-EWT (gold tokens)",
-                section(records))
+    records.finish(args.results, "en_tagger", "POS tagging, UD English-EWT (gold tokens)",
+                   lambda: section(records))
     return 0
 
 

@@ -34,14 +34,12 @@ from __future__ import annotations
 import argparse
 import io
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 from child_process import launched_run, measured_run, pinned_to_one_core, polyparse_command
-from machine import Records, least_time, publish, timed
+from machine import Records, least_time, timed, work_folder
 from tables import grouped, markdown_table, significant
 
 DATA = "UD Japanese GSD dev repeated to {n:,} sentences (ud_gsd_dev.cabocha, 507 sentences)"
@@ -240,8 +238,7 @@ def main() -> int:
     if not gsd.is_file() or not (corpora / "kwdlc" / "id" / "test.id").is_file():
         raise SystemExit(f"no ja_gsd_cabocha or KWDLC under {corpora}")
     records = Records(DATA.format(n=args.sentences))
-    workdir = Path(tempfile.mkdtemp(prefix="polyparse-ja-cabocha-"))
-    try:
+    with work_folder("polyparse-ja-cabocha-") as workdir:
         cabocha, n = repeated_blocks(gsd.read_bytes(), args.sentences)
         source = workdir / "gsd.cabocha"
         source.write_bytes(cabocha)
@@ -250,12 +247,8 @@ def main() -> int:
         whole_process(records, source, workdir, n, args.runs,
                       (args.jdepp, args.jdepp_model) if args.jdepp else None)
         stages(records, cabocha, n, args.runs)
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
-    records.emit_peak_memory()
-    if args.results:
-        publish(args.results, "ja_cabocha", "Reading and parsing CaboCha (UD Japanese GSD)",
-                section(records, n, bool(args.jdepp)))
+    records.finish(args.results, "ja_cabocha", "Reading and parsing CaboCha (UD Japanese GSD)",
+                   lambda: section(records, n, bool(args.jdepp)))
     return 0
 
 

@@ -24,15 +24,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 from dataclasses import replace
 from pathlib import Path
 
 from child_process import child_run, pinned_to_one_core, polyparse_command
-from machine import Records, least_time, publish, timed
+from machine import Records, least_time, timed, work_folder
 from tables import grouped, markdown_table, seconds_text, significant
 
 DATA = "KWDLC (train.id -> test.id)"
@@ -195,8 +193,7 @@ def main() -> int:
     if not (corpora / "kwdlc" / "id" / "train.id").is_file():
         raise SystemExit(f"no KWDLC under {corpora}")
     records = Records(DATA)
-    workdir = Path(tempfile.mkdtemp(prefix="polyparse-ja-"))
-    try:
+    with work_folder("polyparse-ja-") as workdir:
         test_file = documents(corpora, "kwdlc", "test.id", workdir / "test.knp")
         text = test_file.read_text(encoding="utf-8")
         big_file = workdir / "big.knp"
@@ -214,12 +211,8 @@ def main() -> int:
             measure(config, model, test_file, args.runs, records)
         if wac_model is not None:
             wac_score(wac_model, corpora, workdir, records)
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
-    records.emit_peak_memory()
-    if args.results:
-        publish(args.results, "ja_kwdlc", "Japanese bunsetsu dependency parsing, KWDLC",
-                section(args, records))
+    records.finish(args.results, "ja_kwdlc", "Japanese bunsetsu dependency parsing, KWDLC",
+                   lambda: section(args, records))
     return 0
 
 

@@ -24,14 +24,12 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 from child_process import measured_run, pinned_to_one_core, polyparse_command
-from machine import Records, publish
+from machine import Records, work_folder
 from tables import grouped, markdown_table
 
 DATA = "KWDLC test (test.id, 2,195 sentences) as raw text"
@@ -154,8 +152,7 @@ def main() -> int:
     from polyparse.parser.formats.knp import read_knp
 
     records = Records(DATA)
-    workdir = Path(tempfile.mkdtemp(prefix="polyparse-ja-raw-"))
-    try:
+    with work_folder("polyparse-ja-raw-") as workdir:
         test_file = knp_documents(corpora, "test.id", workdir / "test.knp")
         test = list(read_knp(str(test_file)))
         text_file = workdir / "test.txt"
@@ -173,12 +170,8 @@ def main() -> int:
         if args.gold_morphemes:
             gold_morphemes(corpora, workdir, test, records)
         gsd(corpora, workdir, args.runs, records)
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
-    records.emit_peak_memory()
-    if args.results:
-        publish(args.results, "ja_raw", "Japanese raw text (MeCab with UniDic, bundled model)",
-                section(records))
+    records.finish(args.results, "ja_raw", "Japanese raw text (MeCab with UniDic, bundled model)",
+                   lambda: section(records))
     return 0
 
 

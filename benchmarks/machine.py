@@ -8,11 +8,13 @@ import os
 import platform
 import resource
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import NamedTuple
 
@@ -67,6 +69,14 @@ class Records:
                          round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
                          "MiB (max RSS)")
 
+    def finish(self, page: str | None, name: str, title: str,
+               section: Callable[[], list[str]]) -> None:
+        """The end of a run: its peak memory emitted, then, where a results page was named
+        (--results), the run's section `name` written there, its lines built by section()."""
+        self.emit_peak_memory()
+        if page:
+            publish(page, name, title, section())
+
     def find(self, what: str, **settings: object) -> dict | None:
         """The last record named what whose settings include these (key = value), or None."""
         for row in reversed(self.rows):
@@ -88,6 +98,17 @@ class Records:
                 if key not in ("what", "data", "figure", "unit", "machine"))
             lines.append(f"| {row['what']} | {settings} | {row['figure']} | {row['unit']} |")
         return lines
+
+
+@contextmanager
+def work_folder(prefix: str) -> Iterator[Path]:
+    """A new temporary folder (its name begins with prefix) for the files of a run, removed with
+    all it holds when the run ends, also when it fails."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 class Timing(NamedTuple):

@@ -19,12 +19,10 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
-import shutil
 import signal
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -32,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from child_process import child_run, polyparse_command
-from machine import Records, publish
+from machine import Records, publish, work_folder
 from tables import markdown_table, significant
 
 DASK = str(Path(sys.executable).parent / "dask")
@@ -236,10 +234,9 @@ def main() -> int:
     test = corpora / "en_ewt" / "en_ewt-ud-test.conllu"
     if not test.is_file():
         ap.error(f"{test} not found (give --corpora)")
-    workdir = Path(tempfile.mkdtemp(prefix="polyparse-scale-"))
     records = Records(f"EWT test x{args.copies}")
     rows: list[tuple[str, str]] = []
-    try:
+    with work_folder("polyparse-scale-") as workdir:
         data = workdir / "ewt.conllu"
         data.write_bytes(test.read_bytes() * args.copies)
         sentences = test.read_bytes().count(b"\n\n") * args.copies
@@ -249,8 +246,6 @@ def main() -> int:
             costs(data, sentences, workdir, records, rows)
         if "train" in parts:
             training(corpora, test, workdir, records, rows)
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
 
     if args.results:
         lines = markdown_table(("what", "measured"), rows)

@@ -25,7 +25,7 @@ import unicodedata
 from pathlib import Path
 
 from child_process import pinned_to_one_core
-from machine import Records, publish
+from machine import Records
 from tables import grouped, markdown_table, significant
 from ud_treebanks import (
     add_treebank_options,
@@ -120,10 +120,8 @@ def main() -> int:
     records = Records("UD treebanks' test text (CoNLL 2018 shared task), raw")
     for name, folder, baseline in chosen:
         measure(name, folder, args.runs, baseline, records)
-    records.emit_peak_memory()
-    if args.results:
-        publish(args.results, "segmentation_ud", "Sentences, tokens and words of UD raw text",
-                section(records, [name for name, _, _ in chosen]))
+    records.finish(args.results, "segmentation_ud", "Sentences, tokens and words of UD raw text",
+                   lambda: section(records, [name for name, _, _ in chosen]))
     return 0
 
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -29,7 +28,7 @@ from pathlib import Path
 
 from child_process import child_run, polyparse_command
 from conllu_columns import XPOS, blank_columns
-from machine import Records, publish
+from machine import Records, publish, work_folder
 from tables import markdown_table
 
 REPO = Path(__file__).resolve().parents[1]
@@ -118,10 +117,9 @@ def main() -> int:
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     corpora = Path(args.corpora)
     polyparse = polyparse_command()
-    workdir = Path(tempfile.mkdtemp(prefix="polyparse-startup-"))
     rows: list[tuple[str, str, str]] = []
     records = Records("-")
-    try:
+    with work_folder("polyparse-startup-") as workdir:
         seconds, rss = best_of([*polyparse, "--version"], args.runs)
         records.emit("polyparse --version", round(seconds, 3), "s", peak_rss_mb=round(rss, 1))
         rows.append(("version", "`polyparse --version`", f"{seconds:.3f} s, {rss:.0f} MB"))
@@ -195,8 +193,6 @@ def main() -> int:
             records.emit("a fresh clone's bash .ci/run", round(seconds, 1), "s")
             rows.append(("ci", "a fresh clone's `bash .ci/run` (venv, build, tests)",
                          f"{seconds:.0f} s"))
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
 
     if args.results:
         lines = markdown_table(("what a user runs", "measured", "bar", "anchor"),

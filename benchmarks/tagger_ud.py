@@ -22,13 +22,11 @@ from __future__ import annotations
 
 import argparse
 import shlex
-import shutil
-import tempfile
 from pathlib import Path
 
 from child_process import measured_run, pinned_to_one_core, polyparse_command
 from conllu_columns import FEATS, LEMMA, UPOS, XPOS, blank_columns
-from machine import Records, least_time, publish
+from machine import Records, least_time, work_folder
 from tables import grouped, markdown_table, significant
 from ud_treebanks import (
     add_treebank_options,
@@ -111,17 +109,12 @@ def main() -> int:
     args = ap.parse_args()
     chosen = chosen_treebanks(Path(args.corpora), args.treebanks, METRICS)
     records = Records("UD treebanks' test files (CoNLL 2018 shared task), gold tokens")
-    workdir = Path(tempfile.mkdtemp(prefix="polyparse-tagger-ud-"))
-    try:
+    with work_folder("polyparse-tagger-ud-") as workdir:
         for name, folder, baseline in chosen:
             measure(name, folder, shlex.split(args.options), args.repeat, baseline, workdir,
                     records)
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
-    records.emit_peak_memory()
-    if args.results:
-        publish(args.results, "tagger_ud", "Tagging UD treebanks (gold tokens)",
-                section(records, [name for name, _, _ in chosen]))
+    records.finish(args.results, "tagger_ud", "Tagging UD treebanks (gold tokens)",
+                   lambda: section(records, [name for name, _, _ in chosen]))
     return 0
 
 
