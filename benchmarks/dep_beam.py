@@ -30,6 +30,7 @@ from conllu_columns import XPOS, blank_columns
 from dep_ewt import QUOTED
 from machine import Records, least_time, work_folder
 from tables import grouped, markdown_table
+from ud_treebanks import ewt_files
 
 DATA = "UD English-EWT 2.16"
 GOLD = "gold tags"
@@ -95,10 +96,7 @@ def main() -> int:
                     help="leave out the XPOS-blanked model")
     ap.add_argument("--results", help="write this benchmark's section of a results page")
     args = ap.parse_args()
-    ewt = Path(args.corpora) / "en_ewt"
-    gold = {split: ewt / f"en_ewt-ud-{split}.conllu" for split in ("train", "dev", "test")}
-    if not gold["train"].is_file():
-        raise SystemExit(f"no EWT under {args.corpora}")
+    gold = ewt_files(args.corpora)
     widths = [int(w) for w in args.widths.split(",")]
     records = Records(DATA)
     with work_folder("polyparse-dep-beam-") as workdir:

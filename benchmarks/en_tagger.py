@@ -26,6 +26,7 @@ from child_process import measured_run, pinned_to_one_core, polyparse_command
 from conllu_columns import LEMMA, UPOS, XPOS, blank_columns
 from machine import Records, least_time, work_folder
 from tables import grouped, markdown_table
+from ud_treebanks import ewt_files
 
 DATA = "UD English-EWT 2.16, gold tokens"
 # The options of the bundled model (parser/models/en_ewt_tagger.md), beside --train/--dev.
@@ -121,10 +122,7 @@ def main() -> int:
                                     "instead of training one")
     ap.add_argument("--results", help="write this benchmark's section of a results page")
     args = ap.parse_args()
-    ewt = Path(args.corpora) / "en_ewt"
-    gold = {split: ewt / f"en_ewt-ud-{split}.conllu" for split in ("train", "dev", "test")}
-    if not gold["train"].is_file():
-        raise SystemExit(f"no EWT under {args.corpora}")
+    gold = ewt_files(args.corpora)
     records = Records(DATA)
     with work_folder("polyparse-en-tagger-") as workdir:
         if args.model == "bundled":

@@ -34,11 +34,10 @@ from __future__ import annotations
 import argparse
 import io
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 from child_process import launched_run, measured_run, pinned_to_one_core, polyparse_command
+from knp_corpora import documents
 from machine import Records, least_time, timed, work_folder
 from tables import grouped, markdown_table, significant
 
@@ -58,15 +57,6 @@ def repeated_blocks(data: bytes, n: int) -> tuple[bytes, int]:
     blocks = [block + b"EOS\n" for block in data.split(b"EOS\n")[:-1]]
     n = n or len(blocks)
     return b"".join(blocks[k % len(blocks)] for k in range(n)), n
-
-
-def kwdlc_test(corpora: Path, workdir: Path) -> bytes:
-    target = workdir / "kwdlc-test.knp"
-    subprocess.run([sys.executable, str(Path(__file__).resolve().parents[1] / "corpora_scripts"
-                                        / "knp_documents.py"),
-                    "--ids", str(corpora / "kwdlc" / "id" / "test.id"),
-                    "--corpus", str(corpora / "kwdlc" / "knp"), "-o", str(target)], check=True)
-    return target.read_bytes()
 
 
 def reading(records: Records, cabocha: bytes, knp: bytes, n: int, runs: int) -> None:
@@ -242,7 +232,8 @@ def main() -> int:
         cabocha, n = repeated_blocks(gsd.read_bytes(), args.sentences)
         source = workdir / "gsd.cabocha"
         source.write_bytes(cabocha)
-        knp, _ = repeated_blocks(kwdlc_test(corpora, workdir), n)
+        kwdlc_test = documents(corpora, "kwdlc", "test.id", workdir / "kwdlc-test.knp")
+        knp, _ = repeated_blocks(kwdlc_test.read_bytes(), n)
         reading(records, cabocha, knp, n, args.runs)
         whole_process(records, source, workdir, n, args.runs,
                       (args.jdepp, args.jdepp_model) if args.jdepp else None)

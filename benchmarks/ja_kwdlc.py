@@ -30,6 +30,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from child_process import child_run, pinned_to_one_core, polyparse_command
+from knp_corpora import documents, kwdlc_corpora
 from machine import Records, least_time, timed, work_folder
 from tables import grouped, markdown_table, seconds_text, significant
 
@@ -47,14 +48,6 @@ JDEPP_QUOTED = [
     ("J.DepP, shift-reduce, d=3", "92.17", "69.52", "29 + 24 s (5.8 GB)", "5,700 sentences/s",
      ""),
 ]
-
-
-def documents(corpora: Path, corpus: str, ids: str, target: Path) -> Path:
-    subprocess.run([sys.executable, str(Path(__file__).resolve().parents[1] / "corpora_scripts"
-                                        / "knp_documents.py"),
-                    "--ids", str(corpora / corpus / "id" / ids),
-                    "--corpus", str(corpora / corpus / "knp"), "-o", str(target)], check=True)
-    return target
 
 
 def scores_of(gold: list, parsed: list, chunked: bool) -> dict:
@@ -189,9 +182,7 @@ def main() -> int:
     ap.add_argument("--no-wac", dest="wac", action="store_false")
     ap.add_argument("--results", help="write this benchmark's section of a results page")
     args = ap.parse_args()
-    corpora = Path(args.corpora)
-    if not (corpora / "kwdlc" / "id" / "train.id").is_file():
-        raise SystemExit(f"no KWDLC under {corpora}")
+    corpora = kwdlc_corpora(args.corpora, "train.id")
     records = Records(DATA)
     with work_folder("polyparse-ja-") as workdir:
         test_file = documents(corpora, "kwdlc", "test.id", workdir / "test.knp")

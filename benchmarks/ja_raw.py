@@ -29,6 +29,7 @@ import sys
 from pathlib import Path
 
 from child_process import measured_run, pinned_to_one_core, polyparse_command
+from knp_corpora import documents, kwdlc_corpora
 from machine import Records, work_folder
 from tables import grouped, markdown_table
 
@@ -38,14 +39,6 @@ RAW_PARSE = "polyparse ja parse --format raw"
 # GiNZA 5.3 (ja_ginza) on the same raw text by the same measure, quoted (reported with the
 # project's measure on this text; not measured here): dependency F1, chunk F1, sentences/s.
 GINZA_QUOTED = ("GiNZA 5.3 (ja_ginza), quoted", "72.15", "87.09", "44 sentences/s")
-
-
-def knp_documents(corpora: Path, ids: str, target: Path) -> Path:
-    subprocess.run([sys.executable, str(Path(__file__).resolve().parents[1] / "corpora_scripts"
-                                        / "knp_documents.py"),
-                    "--ids", str(corpora / "kwdlc" / "id" / ids),
-                    "--corpus", str(corpora / "kwdlc" / "knp"), "-o", str(target)], check=True)
-    return target
 
 
 def raw_text(sentences: list) -> str:
@@ -146,14 +139,12 @@ def main() -> int:
                     help="do not train the KWDLC model of the gold-morpheme figures")
     ap.add_argument("--results", help="write this benchmark's section of a results page")
     args = ap.parse_args()
-    corpora = Path(args.corpora)
-    if not (corpora / "kwdlc" / "id" / "test.id").is_file():
-        raise SystemExit(f"no KWDLC under {corpora}")
+    corpora = kwdlc_corpora(args.corpora, "test.id")
     from polyparse.parser.formats.knp import read_knp
 
     records = Records(DATA)
     with work_folder("polyparse-ja-raw-") as workdir:
-        test_file = knp_documents(corpora, "test.id", workdir / "test.knp")
+        test_file = documents(corpora, "kwdlc", "test.id", workdir / "test.knp")
         test = list(read_knp(str(test_file)))
         text_file = workdir / "test.txt"
         text_file.write_text(raw_text(test), encoding="utf-8")

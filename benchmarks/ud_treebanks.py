@@ -48,6 +48,16 @@ def treebanks(corpora: Path, chosen: list[str] | None) -> list[tuple[str, Path]]
     return found
 
 
+def ewt_files(corpora: str) -> dict[str, Path]:
+    """UD English EWT's train, dev and test files under the corpora folder, or the end of the
+    benchmark where there is no train file."""
+    ewt = Path(corpora) / "en_ewt"
+    files = {split: ewt / f"en_ewt-ud-{split}.conllu" for split in ("train", "dev", "test")}
+    if not files["train"].is_file():
+        raise SystemExit(f"no EWT under {corpora}")
+    return files
+
+
 def chosen_treebanks(corpora: Path, names: str | None, metrics: Sequence[str],
                      ) -> list[tuple[str, Path, dict[str, float] | None]]:
     """(name, folder, UDPipe 1.2's figures or None) of each treebank that a --treebanks option

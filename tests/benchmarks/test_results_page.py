@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 BENCHMARKS = ROOT / "benchmarks"
 # Modules the scripts import, and results.py itself: not benchmarks.
 NOT_BENCHMARKS = {"machine.py", "tables.py", "child_process.py", "conllu_columns.py", "results.py",
-                  "ud_treebanks.py", "__init__.py"}
+                  "knp_corpora.py", "ud_treebanks.py", "__init__.py"}
 
 
 def load(name: str) -> ModuleType:

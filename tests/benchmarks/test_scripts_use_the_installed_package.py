@@ -12,7 +12,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 # Modules the scripts share; they are imported, not run.
 SHARED = {"machine.py", "tables.py", "child_process.py", "conllu_columns.py",
-          "headless_chromium.py", "ud_treebanks.py", "__init__.py"}
+          "headless_chromium.py", "knp_corpora.py", "ud_treebanks.py", "__init__.py"}
 SCRIPTS = sorted(path for folder in ("benchmarks", "corpora_scripts", "docs/scripts")
                  for path in (ROOT / folder).glob("*.py") if path.name not in SHARED)
 
