@@ -28,9 +28,11 @@ from polyparse.parser.views.report_sections import (
     chart_and_table,
     differences_section,
     heading,
+    per_system_header,
     scores_section,
     sentence_section,
     system_names,
+    system_suffix,
 )
 from polyparse.parser.views.sentence_tree import SentenceTree, bunsetsu_tree
 
@@ -155,15 +157,9 @@ def _ending_of(endings: Sequence[str], head: int) -> str:
     return endings[head - 1] if head > 0 else "other bunsetsu" if head < 0 else "ROOT"
 
 
-def _suffix(letters: Sequence[str], system: int) -> str:
-    return f" {letters[system]}" if letters[system] else ""
-
-
 def _accuracy_table(breakdown: Breakdown, groups: Sequence[str], letters: Sequence[str],
                     n: int, first: str) -> str:
-    header = [first, "bunsetsu"]
-    for k in range(n):
-        header += [f"accuracy{_suffix(letters, k)}", f"wrong{_suffix(letters, k)}"]
+    header = per_system_header((first, "bunsetsu"), ("accuracy", "wrong"), letters, n)
     rows = []
     for group in groups:
         tally = breakdown.tally(group, 0)
@@ -181,7 +177,7 @@ def _accuracy_table(breakdown: Breakdown, groups: Sequence[str], letters: Sequen
 
 def _wrong_chart(title: str, breakdown: Breakdown, groups: Sequence[str],
                  letters: Sequence[str], n: int) -> str:
-    series = [(f"wrong heads{_suffix(letters, k)}", "pp-bar-head" if n == 1 else
+    series = [(f"wrong heads{system_suffix(letters, k)}", "pp-bar-head" if n == 1 else
                ("pp-bar-first", "pp-bar-second")[k]) for k in range(n)]
     rows = [(g, [breakdown.tally(g, k).head_wrong for k in range(n)]) for g in groups]
     return bar_chart(title, rows, series)
@@ -224,8 +220,9 @@ def bunsetsu_report(gold_name: str, gold: Sequence[BunsetsuSentence],
                  / max(1, errors.lengths.tally(g, k).units) for k in range(n)])
             for g in lengths]
     chart = bar_chart("Accuracy by sentence length", rows,
-                      [(f"accuracy{_suffix(letters, k)}", ("pp-bar-first", "pp-bar-second")[k])
-                       for k in range(n)], maximum=100, decimals=1)
+                      [(f"accuracy{system_suffix(letters, k)}",
+                        ("pp-bar-first", "pp-bar-second")[k]) for k in range(n)],
+                      maximum=100, decimals=1)
     table = _accuracy_table(errors.lengths, lengths, letters, n, "bunsetsu in sentence")
     sections.append(chart_and_table("Errors by sentence length", chart, table,
                                     "Sentences by their number of gold bunsetsu."))
@@ -234,7 +231,7 @@ def bunsetsu_report(gold_name: str, gold: Sequence[BunsetsuSentence],
         rows_html = [[ending, gold_head, system_head, str(count)] for
                      (ending, gold_head, system_head), count in
                      errors.wrong_heads[k].most_common(TOP_CONFUSIONS)]
-        panels.append(f"<div class=\"pp-panel\"><h3>Wrong heads{escape(_suffix(letters, k))}"
+        panels.append(f"<div class=\"pp-panel\"><h3>Wrong heads{escape(system_suffix(letters, k))}"
                       "</h3>" + html_table(["ending", "gold head", "system head", "bunsetsu"],
                                            rows_html) + "</div>")
     sections.append("<section><h2>Most frequent wrong heads</h2><p class=\"pp-note\">"

@@ -26,9 +26,11 @@ from polyparse.parser.views.report_sections import (
     chart_and_table,
     differences_section,
     heading,
+    per_system_header,
     scores_section,
     sentence_section,
     system_names,
+    system_suffix,
 )
 from polyparse.parser.views.sentence_tree import SentenceTree, conll_tree
 
@@ -39,6 +41,8 @@ ARC_LENGTHS = ("root", "1", "2", "3", "4", "5", "6", "7–10", "11+")
 SENTENCE_LENGTHS = ("1–10", "11–20", "21–30", "31–40", "41–50", "51+")
 TOP_GROUPS = 15
 TOP_CONFUSIONS = 20
+# The classes of a chart's two bars.
+_BARS = ("pp-bar-first", "pp-bar-second")
 
 
 def judged_dependency_sentences(gold: Sequence[Sentence],
@@ -130,15 +134,9 @@ def head_tag(tree: SentenceTree, head: int) -> str:
     return "none" if head < 0 else "ROOT" if head == 0 else tree.tag(head) or "_"
 
 
-def _suffix(letters: Sequence[str], system: int) -> str:
-    return f" {letters[system]}" if letters[system] else ""
-
-
 def relation_section(errors: DependencyErrors, letters: Sequence[str]) -> str:
-    header = ["relation", "gold"]
-    for k in range(errors.n):
-        s = _suffix(letters, k)
-        header += [f"precision{s}", f"recall{s}", f"F1{s}", f"head wrong{s}", f"label wrong{s}"]
+    header = per_system_header(("relation", "gold"), ("precision", "recall", "F1", "head wrong",
+                                                      "label wrong"), letters, errors.n)
     rows = []
     for group in errors.relations.ordered():
         row = [group, str(errors.relations.tally(group, 0).units)]
@@ -177,10 +175,8 @@ def _error_chart(title: str, breakdown: Breakdown, letters: Sequence[str], n: in
 
 
 def upos_section(errors: DependencyErrors, letters: Sequence[str]) -> str:
-    header = ["UPOS", "words"]
-    for k in range(errors.n):
-        s = _suffix(letters, k)
-        header += [f"UAS{s}", f"LAS{s}", f"head wrong{s}", f"label wrong{s}"]
+    header = per_system_header(("UPOS", "words"), ("UAS", "LAS", "head wrong", "label wrong"),
+                               letters, errors.n)
     rows = [_accuracy_row(errors.upos, group, errors.n) for group in errors.upos.ordered()]
     total = _accuracy_row_of([errors.upos.total(k) for k in range(errors.n)], "all")
     chart = _error_chart("Errors by UPOS", errors.upos, letters, errors.n)
@@ -204,10 +200,9 @@ def _accuracy_row_of(tallies: Sequence[Tally], name: str) -> list[str]:
 
 
 def arc_length_section(errors: DependencyErrors, letters: Sequence[str]) -> str:
-    header = ["length", "gold arcs"]
-    for k in range(errors.n):
-        s = _suffix(letters, k)
-        header += [f"system arcs{s}", f"UAS recall{s}", f"LAS recall{s}", f"LAS precision{s}"]
+    header = per_system_header(("length", "gold arcs"), ("system arcs", "UAS recall",
+                                                         "LAS recall", "LAS precision"),
+                               letters, errors.n)
     rows = []
     for group in ARC_LENGTHS:
         gold = errors.gold_lengths.tally(group, 0)
@@ -222,20 +217,30 @@ def arc_length_section(errors: DependencyErrors, letters: Sequence[str]) -> str:
                     percent_text(gold.both_right, gold.units),
                     percent_text(system.both_right, system.units)]
         rows.append(row)
-    if errors.n == 1:
-        series = [("LAS recall", "pp-bar-first"), ("LAS precision", "pp-bar-second")]
-        values = [(row[0], [_value(row[4]), _value(row[5])]) for row in rows]
-    else:
-        series = [(f"LAS recall {letters[0]}", "pp-bar-first"),
-                  (f"LAS recall {letters[1]}", "pp-bar-second")]
-        values = [(row[0], [_value(row[4]), _value(row[8])]) for row in rows]
-    chart = bar_chart("LAS by arc length", values, series, maximum=100, decimals=1)
-    better = [(4, 8)] if errors.n == 2 else []
     note = ("Arcs by their length in words (root: the arc from the root): recall over the gold "
             "arcs of that length, precision over the system's arcs of that length (words not "
             "aligned with a gold word have none).")
-    return chart_and_table("Errors by arc length", chart, html_table(header, rows,
-                                                                     better=better), note)
+    return _charted_table("Errors by arc length", "LAS by arc length", header, rows, letters,
+                          errors.n, (("LAS recall", 4), ("LAS precision", 5)), "LAS recall",
+                          note)
+
+
+def _charted_table(title: str, chart_title: str, header: list[str], rows: list[list[str]],
+                   letters: Sequence[str], n_systems: int,
+                   one_system: tuple[tuple[str, int], ...], compared: str, note: str) -> str:
+    """A section of a table (four columns a system, the LAS one at 4 for the first system and
+    8 for the second, which the table compares) and its chart: for one system the columns
+    one_system names, for two the LAS column `compared` of each."""
+    if n_systems == 1:
+        series = [(name, bar) for (name, _), bar in zip(one_system, _BARS)]
+        columns = [column for _, column in one_system]
+    else:
+        series = [(f"{compared} {letter}", bar) for letter, bar in zip(letters, _BARS)]
+        columns = [4, 8]
+    values = [(row[0], [_value(row[column]) for column in columns]) for row in rows]
+    chart = bar_chart(chart_title, values, series, maximum=100, decimals=1)
+    better = [(4, 8)] if n_systems == 2 else []
+    return chart_and_table(title, chart, html_table(header, rows, better=better), note)
 
 
 def _value(text: str) -> float:
@@ -246,10 +251,8 @@ def _value(text: str) -> float:
 
 
 def sentence_length_section(errors: DependencyErrors, letters: Sequence[str]) -> str:
-    header = ["words", "sentences", "scored words"]
-    for k in range(errors.n):
-        s = _suffix(letters, k)
-        header += [f"UAS{s}", f"LAS{s}", f"UEM{s}", f"LEM{s}"]
+    header = per_system_header(("words", "sentences", "scored words"),
+                               ("UAS", "LAS", "UEM", "LEM"), letters, errors.n)
     rows = []
     for group in SENTENCE_LENGTHS:
         sentences = errors.sentences.tally(group, 0)
@@ -264,24 +267,16 @@ def sentence_length_section(errors: DependencyErrors, letters: Sequence[str]) ->
                     percent_text(sentences.head_right, sentences.units),
                     percent_text(sentences.both_right, sentences.units)]
         rows.append(row)
-    if errors.n == 1:
-        series = [("UAS", "pp-bar-first"), ("LAS", "pp-bar-second")]
-        values = [(row[0], [_value(row[3]), _value(row[4])]) for row in rows]
-    else:
-        series = [(f"LAS {letters[0]}", "pp-bar-first"), (f"LAS {letters[1]}", "pp-bar-second")]
-        values = [(row[0], [_value(row[4]), _value(row[8])]) for row in rows]
-    chart = bar_chart("Scores by sentence length", values, series, maximum=100, decimals=1)
-    better = [(4, 8)] if errors.n == 2 else []
     note = ("Sentences by their number of words; UEM and LEM: the sentences whose scored words "
             "all have the right head (and relation).")
-    return chart_and_table("Errors by sentence length", chart,
-                           html_table(header, rows, better=better), note)
+    return _charted_table("Errors by sentence length", "Scores by sentence length", header,
+                          rows, letters, errors.n, (("UAS", 3), ("LAS", 4)), "LAS", note)
 
 
 def confusion_section(errors: DependencyErrors, letters: Sequence[str]) -> str:
     panels = []
     for k in range(errors.n):
-        s = _suffix(letters, k)
+        s = system_suffix(letters, k)
         labels = errors.label_confusions[k].most_common(TOP_CONFUSIONS)
         rows = [[gold, system, str(count),
                  percent_text(count, errors.relations.tally(gold, k).units)]

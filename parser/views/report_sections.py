@@ -11,8 +11,8 @@ from polyparse.parser.views.html_page import SentenceEntry, search_box, sentence
 from polyparse.parser.views.judged_trees import HEAD_WRONG, LABEL_WRONG, JudgedSentence, JudgedUnit
 from polyparse.parser.views.svg_tree import comparison_svg, tree_svg
 
-__all__ = ["LETTERS", "chart_and_table", "differences_section", "heading", "scores_section",
-           "sentence_section", "system_names"]
+__all__ = ["LETTERS", "chart_and_table", "differences_section", "heading", "per_system_header",
+           "scores_section", "sentence_section", "system_names", "system_suffix"]
 
 # The systems of a report are named A and B.
 LETTERS = ("A", "B")
@@ -24,6 +24,18 @@ FIRST_RIGHT, SECOND_RIGHT, BOTH_WRONG = "A right", "B right", "both wrong"
 def system_names(paths: Sequence[str]) -> list[str]:
     """"A" for one system; "A", "B" for two."""
     return [LETTERS[i] for i in range(len(paths))] if len(paths) > 1 else [""]
+
+
+def system_suffix(letters: Sequence[str], system: int) -> str:
+    """What follows a column's name for a system: " A" or " B", nothing for one system."""
+    return f" {letters[system]}" if letters[system] else ""
+
+
+def per_system_header(first: Sequence[str], columns: Sequence[str], letters: Sequence[str],
+                      n_systems: int) -> list[str]:
+    """A table's header: the first columns, then the columns of each system in turn."""
+    return [*first, *(f"{column}{system_suffix(letters, k)}"
+                      for k in range(n_systems) for column in columns)]
 
 
 def heading(title: str, gold: str, systems: Sequence[str], lines: Sequence[str]) -> str:
