@@ -7,15 +7,18 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.child_processes import HANG_GUARD_SECONDS, SIGINT_AT_ITS_DEFAULT
+from tests.child_processes import HANG_GUARD_SECONDS
 from tests.parser.cli.test_show import KNP
-from tests.parser.cli.user_runs import POLYPARSE, one_line, polyparse
+from tests.parser.cli.user_runs import (
+    POLYPARSE,
+    check_a_signal_while_the_input_waits,
+    one_line,
+    polyparse,
+)
 from tests.parser.views.pages import (
     page_json_lines,
     page_score_cells,
@@ -117,17 +120,7 @@ def test_a_signal_while_reading_leaves_nothing(files: dict[str, Path], tmp_path:
     waits for the rest; the signal ends it with no report and no temporary file."""
     folder = tmp_path / "out"
     folder.mkdir()
-    child = subprocess.Popen([sys.executable, "-c", SIGINT_AT_ITS_DEFAULT, POLYPARSE, "dep",
-                              "evaluate", str(files["gold.conllu"]), "-", "--html",
-                              str(folder / "r.html")], stdin=subprocess.PIPE,
-                             stderr=subprocess.PIPE)
-    try:
-        child.stdin.write(SYSTEM_A.encode() * 400)   # three times what a Linux pipe holds
-        child.stdin.flush()
-        child.send_signal(signum)
-        _, errors = child.communicate(timeout=HANG_GUARD_SECONDS)
-    finally:
-        if child.poll() is None:
-            child.kill()
-    assert child.returncode == 128 + signum and errors == b""
-    assert os.listdir(folder) == []
+    argv = [POLYPARSE, "dep", "evaluate", str(files["gold.conllu"]), "-", "--html",
+            str(folder / "r.html")]
+    # Three times what a Linux pipe holds.
+    check_a_signal_while_the_input_waits(argv, SYSTEM_A.encode() * 400, folder, signum)

@@ -10,17 +10,17 @@ import select
 import signal
 import stat
 import subprocess
-import sys
 import threading
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
-from tests.child_processes import HANG_GUARD_SECONDS, SIGINT_AT_ITS_DEFAULT
+from tests.child_processes import HANG_GUARD_SECONDS
 from tests.parser.cli.user_runs import (
     POLYPARSE,
     check_a_closed_pipe_ends_quietly,
+    check_a_signal_while_the_input_waits,
     leftovers,
     one_line,
     polyparse,
@@ -212,22 +212,9 @@ def test_a_signal_while_writing_leaves_nothing(tmp_path: Path, signum: int) -> N
     more: the run can only end by the signal, and must leave nothing behind."""
     folder = tmp_path / "out"
     folder.mkdir()
-    child = subprocess.Popen([sys.executable, "-c", SIGINT_AT_ITS_DEFAULT, POLYPARSE, "dep",
-                              "show", "-", "-o", str(folder / "trees.txt")],
-                             stdin=subprocess.PIPE, stderr=subprocess.PIPE)
-    try:
-        child.stdin.write(CROSSING.encode())
-        child.stdin.flush()
-        while not leftovers(folder):
-            assert child.poll() is None, child.stderr.read()
-            select.select([], [], [], 0.01)
-        child.send_signal(signum)
-        _, errors = child.communicate(timeout=HANG_GUARD_SECONDS)
-    finally:
-        if child.poll() is None:
-            child.kill()
-    assert child.returncode == 128 + signum and errors == b""
-    assert os.listdir(folder) == []
+    check_a_signal_while_the_input_waits([POLYPARSE, "dep", "show", "-", "-o",
+                                          str(folder / "trees.txt")], CROSSING.encode(), folder,
+                                         signum, output_open=True)
 
 
 @pytest.mark.parametrize("group, text, end", [("dep", CROSSING, b"obl:tmod\n"),

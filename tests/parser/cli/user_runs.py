@@ -79,6 +79,29 @@ def check_a_signal_while_parsing_leaves_nothing(argv: Sequence[str], fed: bytes,
     assert os.listdir(folder) == []
 
 
+def check_a_signal_while_the_input_waits(argv: Sequence[str], fed: bytes, folder: Path,
+                                         signum: int, output_open: bool = False) -> None:
+    """argv, a run writing into folder, is fed `fed` through its stdin, a pipe held open here,
+    and gets signum (with output_open, once its temporary output is in folder): with its input
+    still waiting for more, the run can only end by the signal, with nothing on stderr and
+    nothing left in folder."""
+    child = subprocess.Popen([sys.executable, "-c", SIGINT_AT_ITS_DEFAULT, *argv],
+                             stdin=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        child.stdin.write(fed)
+        child.stdin.flush()
+        while output_open and not leftovers(folder):
+            assert child.poll() is None, child.stderr.read()
+            select.select([], [], [], 0.01)
+        child.send_signal(signum)
+        _, errors = child.communicate(timeout=HANG_GUARD_SECONDS)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert child.returncode == 128 + signum and errors == b""
+    assert os.listdir(folder) == []
+
+
 def check_a_signal_inside_a_long_input(argv: Sequence[str], length: int, folder: Path,
                                        signum: int, output_open: bool = True) -> None:
     """argv, a run writing into folder, gets signum once a compiled loop says "ready": it has
