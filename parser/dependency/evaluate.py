@@ -206,12 +206,20 @@ def evaluate(
     Raises ConllFormatError (``system_name:LINE: ...``) when the two texts differ, and
     ValueError for an unknown punctuation policy.
     """
+    gold_text, system_text, aligned = _aligned_texts(gold, system, punct, gold_name,
+                                                     system_name)
+    return _scores(gold_text, system_text, aligned, punct)
+
+
+def _aligned_texts(gold: Iterable[Sentence], system: Iterable[Sentence], punct: str,
+                   gold_name: str, system_name: str) -> tuple[_Text, _Text, dict[int, _Word]]:
+    """The gold and system texts (words left out by the punctuation policy marked), checked to
+    be the same text, and the alignment of their words (_align)."""
     excluded = _punctuation_test(punct)
     gold_text = _read(gold, gold_name, excluded)
     system_text = _read(system, system_name, excluded)
     _check_same_text(gold_text, system_text)
-    aligned = _align(gold_text.words, system_text.words)
-    return _scores(gold_text, system_text, aligned, punct)
+    return gold_text, system_text, _align(gold_text.words, system_text.words)
 
 
 def _punctuation_test(punct: str) -> Callable[[str, str, str], bool]:
@@ -573,11 +581,8 @@ def judge_words(
     """One WordJudgement per word of each gold sentence, aligned as ``evaluate`` aligns them,
     so that the words that are not excluded and have head_right (head_and_label_right) are the
     correct words of UAS (LAS). Raises what ``evaluate`` raises."""
-    excluded = _punctuation_test(punct)
-    gold_text = _read(gold, gold_name, excluded)
-    system_text = _read(system, system_name, excluded)
-    _check_same_text(gold_text, system_text)
-    aligned = _align(gold_text.words, system_text.words)
+    gold_text, system_text, aligned = _aligned_texts(gold, system, punct, gold_name,
+                                                     system_name)
     system_of = {id(gold_word): word for word in system_text.words
                  if (gold_word := aligned.get(id(word))) is not None}
     position: dict[int, int] = {}
