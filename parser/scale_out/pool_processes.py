@@ -48,17 +48,29 @@ def _end_with_the_driver(driver: int) -> None:
         os.kill(os.getpid(), signal.SIGTERM)
 
 
+# The manager thread ends as soon as it sees its workers gone; this only keeps a wedged one
+# from holding the exit back.
+MANAGER_HANG_GUARD_SECONDS = 10.0
+
+
 def stop_pool(pool: Any) -> None:
     """Shut a ProcessPoolExecutor down now and end its worker processes (Python 3.14's
     terminate_workers; before it, through the pool's table of its processes, taken before the
     shutdown empties it): a worker idle on the pool's queue would otherwise wait for ever once
-    the driver has gone."""
+    the driver has gone.
+
+    The pool's manager thread is then waited for: until it has closed its wake-up pipe, the
+    executor's exit hook may write into that pipe as it closes and print `Exception ignored
+    ... Bad file descriptor` at exit (a race in concurrent.futures before Python 3.12.1)."""
     terminate = getattr(pool, "terminate_workers", None)
     if terminate is not None:
         terminate()
-        return
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        if process.is_alive():
-            process.terminate()
+    else:
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+    manager = getattr(pool, "_executor_manager_thread", None)
+    if manager is not None:
+        manager.join(MANAGER_HANG_GUARD_SECONDS)
