@@ -32,6 +32,7 @@ from contextlib import contextmanager
 from typing import IO
 
 from polyparse.features.errors import InputError
+from polyparse.features.input_files import check_input_paths
 from polyparse.features.worker_threads import QUIT_SIGNALS
 
 STDOUT = "-"
@@ -107,6 +108,17 @@ def check_output_apart(path: str | os.PathLike | None,
             same = "" if os.fspath(source) == os.fspath(path) else f" ({os.fspath(source)})"
             raise OutputPathError(f"{os.fspath(path)}: the {what} would overwrite an input of "
                                   f"this command{same}")
+
+
+def check_command_paths(inputs: Iterable[str | os.PathLike | None],
+                        output: str | os.PathLike | None = None, what: str = "output") -> None:
+    """A command's files, all checked before any is read: the output (None: standard output)
+    can be written, every input given can be read (at most one from standard input), and the
+    output is none of the inputs."""
+    inputs = list(inputs)
+    check_output_path(output, what)
+    check_input_paths(inputs)
+    check_output_apart(output, inputs, what)
 
 
 def is_special(path: str | os.PathLike) -> bool:

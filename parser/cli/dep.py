@@ -252,7 +252,6 @@ def run_train(args: argparse.Namespace) -> int:
 def run_parse(args: argparse.Namespace) -> int:
     from polyparse.parser.pipeline.dependency_service import open_parser, parser_files
 
-    check_output_path(args.output)
     text_input = args.format not in FORMATS
     if args.tokenizer is not None and not text_input:
         raise InputError("dep parse: --tokenizer applies to --format raw or tokens")
@@ -262,11 +261,10 @@ def run_parse(args: argparse.Namespace) -> int:
                          "are cut from CoNLL files): tokenize it first, or leave out "
                          "--workers, --scheduler and --output-dir")
     files = parser_files(args.model, args.tagger, args.tokenizer)
-    check_input_paths([args.input, files.model, files.tokenizer, files.tagger])
-    check_output_apart(args.output, [args.input, files.model, files.tokenizer, files.tagger])
     try:
-        opened = open_parser(files, eval_mode=args.eval_mode,
-                             rare_threshold=args.rare_threshold, beam=args.beam)
+        opened = open_parser(files, reads=args.input, writes=args.output,
+                             eval_mode=args.eval_mode, rare_threshold=args.rare_threshold,
+                             beam=args.beam)
     except ValueError as error:
         raise InputError(f"dep parse: {files.model}: {option_error(args, error)}") from None
     coverage = opened.model.tag_coverage()

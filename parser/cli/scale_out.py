@@ -5,9 +5,6 @@ is read, and the run in shards they ask for (parser/scale_out/). Dask is importe
 from __future__ import annotations
 
 import argparse
-import hashlib
-import io
-import math
 import os
 import re
 from collections.abc import Callable, Iterator
@@ -148,31 +145,12 @@ def training_executor(args: argparse.Namespace) -> Iterator[Any]:
     executor.shutdown()
 
 
-def file_sha256(path: str) -> str:
-    """The sha256 of a regular file's bytes."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
+def shard_options(args: argparse.Namespace) -> Any:
+    """The scale-out options of args, as the library takes them."""
+    from polyparse.parser.scale_out.file_run import ShardOptions
 
-
-def input_identity(path: str) -> dict[str, Any]:
-    """The input as an output folder records it: its path, size and sha256 (of a regular
-    file; standard input, a pipe or a FIFO can be read once, by the run, and is recorded by
-    its name)."""
-    if not is_regular_file(path):
-        return {"path": input_name(path)}
-    return {"path": os.path.abspath(path), "size": os.path.getsize(path),
-            "sha256": file_sha256(path)}
-
-
-def model_identity(model: Any, model_path: str) -> dict[str, Any]:
-    """The model as an output folder records it: the sha256 of its file (of the bytes it
-    pickles as when the file cannot be read again)."""
-    if is_regular_file(model_path):
-        return {"sha256": file_sha256(model_path)}
-    return {"sha256": hashlib.sha256(model.pickle_bytes()).hexdigest()}
+    return ShardOptions(args.workers, args.scheduler, args.output_dir, args.resume,
+                        args.shard_size)
 
 
 def run_in_shards(args: argparse.Namespace, command: str, task: Any, model: Any,
@@ -180,54 +158,13 @@ def run_in_shards(args: argparse.Namespace, command: str, task: Any, model: Any,
                   on_result: Callable[[Any], None] = lambda result: None,
                   output: str | None = None, discard_output: bool = False,
                   stream: BinaryIO | None = None) -> dict[str, Any]:
-    """The input of args parsed in shards by task on model, as the options ask; the tallies of
-    the shards, summed. on_result(result) is told of each shard's result. Without
-    --output-dir, the output goes to output (default: args.output; None or "-": standard
-    output), or nowhere with discard_output. stream: the input already opened (its start
-    read to tell what it holds), else args.input is opened."""
-    from polyparse.features.output_files import output_stream
-    from polyparse.parser.formats.record_boundaries import cut_rule_of
-    from polyparse.parser.formats.streaming import opened_or_given
-    from polyparse.parser.scale_out.parts_directory import PartsDirectory
-    from polyparse.parser.scale_out.sharded_run import run_to_parts, run_to_stream
-    from polyparse.parser.scale_out.shards import cut_shards
+    """The input of args parsed in shards by task on model, as the options ask
+    (parser/scale_out/file_run.py), with a progress bar; the tallies of the shards, summed.
+    Without --output-dir, the output goes to output (default: args.output; None or "-":
+    standard output), or nowhere with discard_output."""
+    from polyparse.parser.scale_out.file_run import run_file_in_shards
 
-    name = input_name(args.input)
-    parts = None
-    if args.output_dir is not None:
-        identity = {"command": command, "input": input_identity(args.input),
-                    "model": model_identity(model, model_path), "settings": settings,
-                    "shard_bytes": args.shard_size}
-        parts = PartsDirectory(args.output_dir, identity, args.resume)
-    from polyparse.parser.scale_out.runners import runner_for
-
-    runner = runner_for(task, model, args.workers, args.scheduler,
-                        model_path=model_path if is_regular_file(model_path) else None)
-    total = (max(1, math.ceil(os.path.getsize(args.input) / args.shard_size))
-             if is_regular_file(args.input) else None)
-    progress: Any = None
-
-    def done(result: Any) -> None:
-        progress.update(1)
-        if result is not None:
-            on_result(result)
-
-    try:
-        with opened_or_given(args.input, stream) as (stream, more_ready):
-            shards = cut_shards(stream, cut_rule_of(input_format), args.shard_size, name,
-                                more_ready)
-            if parts is not None:
-                progress = progress_bar(args, total=total, unit=" shards", desc="parsing")
-                return run_to_parts(shards, runner, parts, done)
-            if discard_output:
-                progress = progress_bar(args, total=total, unit=" shards", desc="parsing")
-                return run_to_stream(shards, runner, io.BytesIO(), done)
-            with output_stream(output or getattr(args, "output", None), binary=True) as out:
-                progress = progress_bar(args, total=total, unit=" shards", desc="parsing")
-                return run_to_stream(shards, runner, out, done, more_ready)
-    except BaseException:
-        runner.close(abort=True)
-        raise
-    finally:
-        if progress is not None:
-            progress.close()
+    return run_file_in_shards(
+        args.input, task, model, model_path, input_format, shard_options(args), command,
+        settings, on_result, output or getattr(args, "output", None), discard_output, stream,
+        lambda total: progress_bar(args, total=total, unit=" shards", desc="parsing"))

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from polyparse.classifiers.model_bytes import Buffer, ModelBytes
 from polyparse.features.errors import InputError
-from polyparse.features.input_files import check_input_paths
+from polyparse.features.output_files import check_command_paths
 from polyparse.parser.formats.conll import FORMATS
 from polyparse.parser.formats.text_lines import TEXT_FORMATS
 from polyparse.parser.pipeline.pipeline import Pipeline
@@ -168,15 +168,17 @@ class OpenedParser(ModelBytes):
         return Pipeline(reader, stages, writer, frozenset({TOKENS, TAGS}))
 
 
-def open_parser(files: ParserFiles, load_given_tagger: bool = True,
-                **runtime: Any) -> OpenedParser:
+def open_parser(files: ParserFiles, load_given_tagger: bool = True, reads: Path | None = None,
+                writes: Path | None = None, **runtime: Any) -> OpenedParser:
     """The parser of files, configured with the runtime settings (eval_mode, rare_threshold;
     beam): SettingNotTaken for one the model cannot use, ValueError for a value it cannot take,
-    InputError when a file cannot be used. A tagger that is not the bundled one is loaded now
+    InputError when a file cannot be used. reads and writes: the input and output of the run
+    to come (None: not a file of this run, or standard output), checked with the parser's files
+    before any of them is read. A tagger that is not the bundled one is loaded now
     (load_given_tagger), so that a bad file is reported before any input is read."""
     from polyparse.parser.dependency.models import load_dependency_model
 
-    check_input_paths([files.model, files.tagger, files.tokenizer])
+    check_command_paths([reads, files.model, files.tokenizer, files.tagger], writes)
     model = load_dependency_model(files.model)
     model.configure(**runtime)
     opened = OpenedParser(model, files)

@@ -4,26 +4,17 @@ caller's own Dask client."""
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import os
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from polyparse.features.input_files import check_input_paths
+from polyparse.features.input_files import check_input_paths, is_regular_file
 from polyparse.parser.formats.record_boundaries import cut_rule_of
+from polyparse.parser.scale_out.file_run import input_identity, model_identity
 from polyparse.parser.scale_out.parts_directory import PartsDirectory, check_parts_folder
 from polyparse.parser.scale_out.runners import runner_for
 from polyparse.parser.scale_out.sharded_run import run_to_parts
 from polyparse.parser.scale_out.shards import SHARD_BYTES, Shard, cut_shards
-
-
-def file_identity(path: str) -> dict[str, Any]:
-    digest = hashlib.sha256()
-    with open(path, "rb") as stream:
-        for chunk in iter(lambda: stream.read(1 << 20), b""):
-            digest.update(chunk)
-    return {"path": os.path.abspath(path), "size": os.path.getsize(path),
-            "sha256": digest.hexdigest()}
 
 
 def shards_of_files(paths: Iterable[str], fmt: str, shard_bytes: int) -> Iterator[Shard]:
@@ -58,8 +49,8 @@ def parse_files_into(paths: Iterable[str | os.PathLike], output_dir: str | os.Pa
     check_input_paths(paths)
     check_parts_folder(os.fspath(output_dir), resume)
     identity = {"command": f"parse_files {fmt}",
-                "input": [file_identity(path) for path in paths],
-                "model": {"sha256": hashlib.sha256(model.pickle_bytes()).hexdigest()},
+                "input": [input_identity(path, is_regular_file(path)) for path in paths],
+                "model": model_identity(model, None),
                 "settings": {"format": fmt}, "shard_bytes": shard_bytes}
     parts = PartsDirectory(output_dir, identity, resume)
     runner = runner_for(model.shard_task(fmt), model, workers=workers, client=client)
