@@ -42,6 +42,7 @@ from polyparse.parser.formats.knp_scan cimport (
     Span,
     append,
     is_valid_utf8,
+    read_number,
     scan_result,
     shrink,
 )
@@ -289,31 +290,20 @@ cdef inline bint _is_star(const unsigned char* data, int64_t start, int64_t end)
     return end - start == 1 and data[start] == c'*'
 
 
-cdef inline bint _is_digit(unsigned char c) noexcept nogil:
-    return c'0' <= c <= c'9'
-
-
 cdef bint _scan_bunsetsu(const unsigned char* data, int64_t line, int64_t length,
                          int64_t expected, ScanBuffers* out) noexcept nogil:
     """Append the spans and head of a ``* ID HEADD ...`` line of bunsetsu number expected;
     False when the line is not in the plain spelling."""
     cdef int64_t i = 2
-    cdef int64_t value = 0
-    cdef int64_t digits_start
-    cdef int32_t head = 0
+    cdef int64_t value, head
     cdef bint negative = False
     cdef int64_t head_start, head_end, token
     cdef int tokens
     if length < 5 or data[line + 1] != c' ':
         return False
     # ID
-    digits_start = i
-    while i < length and _is_digit(data[line + i]):
-        if i - digits_start == MAX_ID_DIGITS:
-            return False
-        value = value * 10 + (data[line + i] - c'0')
-        i += 1
-    if i == digits_start or i == length or data[line + i] != c' ' or value != expected:
+    value = read_number(data + line, &i, length, MAX_ID_DIGITS)
+    if value < 0 or i == length or data[line + i] != c' ' or value != expected:
         return False
     i += 1
     # HEADD
@@ -321,13 +311,8 @@ cdef bint _scan_bunsetsu(const unsigned char* data, int64_t line, int64_t length
     if data[line + i] == c'-':
         negative = True
         i += 1
-    digits_start = i
-    while i < length and _is_digit(data[line + i]):
-        if i - digits_start == MAX_HEAD_DIGITS:
-            return False
-        head = head * 10 + (data[line + i] - c'0')
-        i += 1
-    if i == digits_start or i == length or not (c'A' <= data[line + i] <= c'Z'):
+    head = read_number(data + line, &i, length, MAX_HEAD_DIGITS)
+    if head < 0 or i == length or not (c'A' <= data[line + i] <= c'Z'):
         return False
     while i < length and c'A' <= data[line + i] <= c'Z':
         i += 1
@@ -353,7 +338,7 @@ cdef bint _scan_bunsetsu(const unsigned char* data, int64_t line, int64_t length
         tokens += 1
     append(out.head_start, line + head_start, out.failed)
     append(out.head_end, line + head_end, out.failed)
-    append(out.old_heads, -head if negative else head, out.failed)
+    append(out.old_heads, <int32_t>(-head if negative else head), out.failed)
     append[uint8_t](out.old_types, data[line + head_end - 1], out.failed)
     return True
 

@@ -74,6 +74,23 @@ cdef struct ScanBuffers:
     int failed
 
 
+cdef inline bint is_digit(unsigned char c) noexcept nogil:
+    return c'0' <= c <= c'9'
+
+
+cdef inline int64_t read_number(const unsigned char* line, int64_t* i, int64_t length,
+                                int max_digits) noexcept nogil:
+    # The number written in digits at line[i[0]] and on (before length), i[0] moved past them;
+    # -1 where there is no digit there or more than max_digits of them.
+    cdef int64_t start = i[0], value = 0
+    while i[0] < length and is_digit(line[i[0]]):
+        if i[0] - start == max_digits:
+            return -1
+        value = value * 10 + (line[i[0]] - c'0')
+        i[0] += 1
+    return value if i[0] > start else -1
+
+
 cdef inline uint64_t bytes_hash(const unsigned char* text, Py_ssize_t length) noexcept nogil:
     # Eight bytes at a time into a multiply-xorshift chain (the rest packed little-end first),
     # then the splitmix64 finaliser (mix64): a few cycles for the short fields of KNP lines.

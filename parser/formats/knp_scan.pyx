@@ -332,10 +332,6 @@ cdef void _rewrite(const unsigned char* source, unsigned char* target,
     memcpy(target + written, source + position, finish - position)
 
 
-cdef inline bint _is_digit(unsigned char c) noexcept nogil:
-    return c'0' <= c <= c'9'
-
-
 cdef inline bint _is_type(unsigned char c) noexcept nogil:
     return c == c'D' or c == c'P' or c == c'A' or c == c'I'
 
@@ -412,7 +408,7 @@ cdef bint _scan_morpheme(const unsigned char* line, int64_t length, int64_t line
         return False
     for field in range(4, N_FIELDS, 2):
         for i in range(starts[field], ends[field]):
-            if not _is_digit(line[i]):
+            if not is_digit(line[i]):
                 return False
     # The rest of the line only matters for JUMAN's escaped space.
     cdef const unsigned char* rest = line + ends[10]
@@ -438,27 +434,21 @@ cdef bint _scan_bunsetsu(const unsigned char* line, int64_t length, int64_t line
                          ScanBuffers* out) noexcept nogil:
     """Append the head span, head and type of a ``* HEAD TYPE`` line; False otherwise."""
     cdef int64_t i = 2
-    cdef int32_t head = 0
+    cdef int64_t head
     cdef bint negative = False
-    cdef int64_t digits_start
     if length < 4 or line[1] != c' ':
         return False
     if line[i] == c'-':
         negative = True
         i += 1
-    digits_start = i
-    while i < length and _is_digit(line[i]):
-        if i - digits_start == MAX_HEAD_DIGITS:
-            return False
-        head = head * 10 + (line[i] - c'0')
-        i += 1
-    if i == digits_start or i == length or not _is_type(line[i]):
+    head = read_number(line, &i, length, MAX_HEAD_DIGITS)
+    if head < 0 or i == length or not _is_type(line[i]):
         return False
     if i + 1 < length and line[i + 1] != c' ':
         return False
     append(out.head_start, line_start + 2, out.failed)
     append(out.head_end, line_start + i + 1, out.failed)
-    append(out.old_heads, -head if negative else head, out.failed)
+    append(out.old_heads, <int32_t>(-head if negative else head), out.failed)
     append[uint8_t](out.old_types, line[i], out.failed)
     return True
 
@@ -488,7 +478,7 @@ cdef bint _has_id_fields(const unsigned char* line, int64_t length) noexcept nog
             field_length = 0
         else:
             field_length += 1
-            if not _is_digit(line[i]):
+            if not is_digit(line[i]):
                 kind = 1
     return False
 
@@ -580,7 +570,7 @@ cdef void _scan(const unsigned char* data, int64_t n, KnpLexicon lexicon, ScanBu
                         last_chunk_start = block_morphemes
                         append(out.chunk_bounds, <int32_t>block_morphemes, out.failed)
                 elif first_byte == c'+':
-                    if length < 3 or not (line[2] == c'-' or _is_digit(line[2])):
+                    if length < 3 or not (line[2] == c'-' or is_digit(line[2])):
                         slow = True
                 elif first_byte == c'#':
                     if seen_chunk or seen_morpheme:
