@@ -117,8 +117,8 @@ def check_command_paths(inputs: Iterable[str | os.PathLike | None],
     output is none of the inputs."""
     inputs = list(inputs)
     check_output_path(output, what)
-    check_input_paths(inputs)
     check_output_apart(output, inputs, what)
+    check_input_paths(inputs)
 
 
 def is_special(path: str | os.PathLike) -> bool:

@@ -271,7 +271,8 @@ def run_parse(args: argparse.Namespace) -> int:
     if wants_scale_out(args):
         return parse_in_shards(args, opened, coverage)
     pipeline = opened.file_pipeline(args.format, args.encoding, args.keep_deps, coverage)
-    code = parse_streams(args, coverage, streamed(pipeline))
+    parse = streamed(pipeline)
+    code = parse_streams(args, coverage, parse)
     for line in pipeline.done():
         progress_log(args)(line)
     return code

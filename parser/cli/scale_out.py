@@ -164,7 +164,8 @@ def run_in_shards(args: argparse.Namespace, command: str, task: Any, model: Any,
     standard output), or nowhere with discard_output."""
     from polyparse.parser.scale_out.file_run import run_file_in_shards
 
+    options = shard_options(args)
     return run_file_in_shards(
-        args.input, task, model, model_path, input_format, shard_options(args), command,
-        settings, on_result, output or getattr(args, "output", None), discard_output, stream,
+        args.input, task, model, model_path, input_format, options, command, settings,
+        on_result, output or getattr(args, "output", None), discard_output, stream,
         lambda total: progress_bar(args, total=total, unit=" shards", desc="parsing"))

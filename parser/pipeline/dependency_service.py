@@ -15,13 +15,12 @@ from polyparse.features.output_files import check_command_paths
 from polyparse.parser.formats.conll import FORMATS
 from polyparse.parser.formats.text_lines import TEXT_FORMATS
 from polyparse.parser.pipeline.pipeline import Pipeline
-from polyparse.parser.pipeline.stage import TAGS, TOKENS, Reader, Stage, Watch, Writer
+from polyparse.parser.pipeline.stage import Reader, Writer
 from polyparse.parser.pipeline.word_stages import (
     ConllReader,
-    FillMissingTags,
-    ParseTrees,
     TextReader,
     TreeWriter,
+    parse_pipeline,
 )
 
 if TYPE_CHECKING:
@@ -147,25 +146,22 @@ class OpenedParser(ModelBytes):
                       keep_deps: bool = False, coverage: Any = None) -> Pipeline:
         """The parse of an input in fmt (conllu, conllx; raw or tokens: text, tokenized
         first) written as CoNLL (text as CoNLL-U; keep_deps keeps the input's DEPS)."""
+        tagger = (self.load_tagger, self.files.tagger) if self.files.tagger is not None else None
         if fmt in TEXT_FORMATS:
-            reader: Reader = TextReader(self.text_tokenizer(), fmt, encoding)
+            tokenizer = self.text_tokenizer()
+            reader: Reader = TextReader(tokenizer, fmt, encoding)
             fmt = "conllu"
         else:
             reader = ConllReader(fmt, encoding)
-        return self.pipeline(reader, TreeWriter(fmt, keep_deps), coverage)
+        return parse_pipeline(self.model, reader, TreeWriter(fmt, keep_deps), tagger, coverage)
 
     def pipeline(self, reader: Reader | None = None, writer: Writer | None = None,
                  coverage: Any = None) -> Pipeline:
         """The stages of a parse (the tagger for words without UPOS, when there is one; the
         parser) between reader and writer (None: sentences are given and returned); coverage
         (a TagCoverage) counts the tags the parser is given."""
-        stages: list[Stage] = []
-        if self.files.tagger is not None:
-            stages.append(FillMissingTags(self.load_tagger, self.files.tagger))
-        if coverage is not None:
-            stages.append(Watch(coverage.add))
-        stages.append(ParseTrees(self.model))
-        return Pipeline(reader, stages, writer, frozenset({TOKENS, TAGS}))
+        tagger = (self.load_tagger, self.files.tagger) if self.files.tagger is not None else None
+        return parse_pipeline(self.model, reader, writer, tagger, coverage)
 
 
 def open_parser(files: ParserFiles, load_given_tagger: bool = True, reads: Path | None = None,

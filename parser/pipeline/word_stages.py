@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import replace
-from typing import TYPE_CHECKING, BinaryIO, TextIO
+from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
 from polyparse.parser.formats.conll import Sentence, read_conll, write_conll
-from polyparse.parser.pipeline.stage import TAGS, TOKENS, TREES, Reader, Stage, Writer
+from polyparse.parser.pipeline.pipeline import Pipeline
+from polyparse.parser.pipeline.stage import TAGS, TOKENS, TREES, Reader, Stage, Watch, Writer
 
 if TYPE_CHECKING:
     # Annotations only: a parse of tagged CoNLL-U imports no tagger, no tokenizer.
@@ -65,16 +66,24 @@ class FillMissingTags(Stage):
     provides = frozenset({TAGS})
 
     def __init__(self, load: Callable[[], Tagger], tagger_name: str) -> None:
-        from polyparse.parser.tagging.conll_files import MissingTagFiller
-
-        self.filler = MissingTagFiller(load)
+        self.load = load
+        self.tagger: Tagger | None = None
         self.tagger_name = tagger_name
+        self.tagged = 0
 
     def __call__(self, batch: list[Sentence]) -> list[Sentence]:
-        return self.filler(batch)
+        from polyparse.parser.tagging.conll_files import lacks_tags, tag_missing
+
+        lacking = sum(1 for sentence in batch if lacks_tags(sentence))
+        if not lacking:
+            return batch
+        if self.tagger is None:
+            self.tagger = self.load()
+        self.tagged += lacking
+        return tag_missing(self.tagger, batch)
 
     def done(self) -> str | None:
-        tagged = self.filler.tagged
+        tagged = self.tagged
         if not tagged:
             return None
         plural = "" if tagged == 1 else "s"
@@ -138,3 +147,18 @@ class TreeWriter(Writer):
             write_conll(sentence, sentence.head, sentence.deprel, out, keep_deps=self.keep_deps,
                         fmt=self.fmt)
 
+
+def parse_pipeline(model: DependencyModel, reader: Reader | None = None,
+                   writer: Writer | None = None,
+                   tagger: tuple[Callable[[], Tagger], str] | None = None,
+                   coverage: Any = None) -> Pipeline:
+    """The stages of a dependency parse between reader and writer (None: sentences are given
+    and returned): tagger (how to load it, its name), when given, tags the words without UPOS;
+    coverage (a TagCoverage), when given, counts the tags the parser is given; model parses."""
+    stages: list[Stage] = []
+    if tagger is not None:
+        stages.append(FillMissingTags(*tagger))
+    if coverage is not None:
+        stages.append(Watch(coverage.add))
+    stages.append(ParseTrees(model))
+    return Pipeline(reader, stages, writer, frozenset({TOKENS, TAGS}))

@@ -6,7 +6,6 @@ The command line only turns its options into a ShardOptions and draws the progre
 """
 from __future__ import annotations
 
-import hashlib
 import io
 import math
 import os
@@ -31,32 +30,6 @@ class ShardOptions:
     shard_bytes: int = SHARD_BYTES
 
 
-def file_sha256(path: str | os.PathLike) -> str:
-    """The sha256 of a regular file's bytes."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
-def input_identity(path: str | os.PathLike, regular: bool) -> dict[str, Any]:
-    """The input as an output folder records it: the path, size and sha256 of a regular file;
-    standard input, a pipe or a FIFO (read once, by the run) by its name."""
-    if not regular:
-        return {"path": input_name(path)}
-    return {"path": os.path.abspath(path), "size": os.path.getsize(path),
-            "sha256": file_sha256(path)}
-
-
-def model_identity(model: Any, model_path: str | None) -> dict[str, Any]:
-    """The model as an output folder records it: the sha256 of its file, or of the bytes it
-    pickles as when there is no file to read again (None)."""
-    if model_path is not None:
-        return {"sha256": file_sha256(model_path)}
-    return {"sha256": hashlib.sha256(model.pickle_bytes()).hexdigest()}
-
-
 def run_file_in_shards(path: str, task: Any, model: Any, model_path: str, input_format: str,
                        options: ShardOptions, command: str, settings: dict[str, Any],
                        on_result: Callable[[Any], None] = lambda result: None,
@@ -72,7 +45,7 @@ def run_file_in_shards(path: str, task: Any, model: Any, model_path: str, input_
     from polyparse.features.output_files import output_stream
     from polyparse.parser.formats.record_boundaries import cut_rule_of
     from polyparse.parser.formats.streaming import opened_or_given
-    from polyparse.parser.scale_out.parts_directory import PartsDirectory
+    from polyparse.parser.scale_out.parts_directory import PartsDirectory, run_identity
     from polyparse.parser.scale_out.runners import runner_for
     from polyparse.parser.scale_out.sharded_run import run_to_parts, run_to_stream
     from polyparse.parser.scale_out.shards import cut_shards
@@ -81,9 +54,8 @@ def run_file_in_shards(path: str, task: Any, model: Any, model_path: str, input_
     model_file = model_path if is_regular_file(model_path) else None
     parts = None
     if options.output_dir is not None:
-        identity = {"command": command, "input": input_identity(path, input_regular),
-                    "model": model_identity(model, model_file), "settings": settings,
-                    "shard_bytes": options.shard_bytes}
+        identity = run_identity(command, path, name, input_regular, model, model_file,
+                                settings, options.shard_bytes)
         parts = PartsDirectory(options.output_dir, identity, options.resume)
     runner = runner_for(task, model, options.workers, options.scheduler, model_path=model_file)
     total = (max(1, math.ceil(os.path.getsize(path) / options.shard_bytes))

@@ -10,8 +10,12 @@ from typing import Any
 
 from polyparse.features.input_files import check_input_paths, is_regular_file
 from polyparse.parser.formats.record_boundaries import cut_rule_of
-from polyparse.parser.scale_out.file_run import input_identity, model_identity
-from polyparse.parser.scale_out.parts_directory import PartsDirectory, check_parts_folder
+from polyparse.parser.scale_out.parts_directory import (
+    PartsDirectory,
+    check_parts_folder,
+    input_identity,
+    model_identity,
+)
 from polyparse.parser.scale_out.runners import runner_for
 from polyparse.parser.scale_out.sharded_run import run_to_parts
 from polyparse.parser.scale_out.shards import SHARD_BYTES, Shard, cut_shards
@@ -49,7 +53,7 @@ def parse_files_into(paths: Iterable[str | os.PathLike], output_dir: str | os.Pa
     check_input_paths(paths)
     check_parts_folder(os.fspath(output_dir), resume)
     identity = {"command": f"parse_files {fmt}",
-                "input": [input_identity(path, is_regular_file(path)) for path in paths],
+                "input": [input_identity(path, path, is_regular_file(path)) for path in paths],
                 "model": model_identity(model, None),
                 "settings": {"format": fmt}, "shard_bytes": shard_bytes}
     parts = PartsDirectory(output_dir, identity, resume)

@@ -37,6 +37,41 @@ def part_name(index: int) -> str:
     return f"part-{index:05d}"
 
 
+def file_sha256(path: str | os.PathLike) -> str:
+    """The sha256 of a regular file's bytes."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def input_identity(path: str | os.PathLike, name: str, regular: bool) -> dict[str, Any]:
+    """The input as an output folder records it: the path, size and sha256 of a regular file;
+    standard input, a pipe or a FIFO (read once, by the run) by its name in messages."""
+    if not regular:
+        return {"path": name}
+    return {"path": os.path.abspath(path), "size": os.path.getsize(path),
+            "sha256": file_sha256(path)}
+
+
+def model_identity(model: Any, model_path: str | None) -> dict[str, Any]:
+    """The model as an output folder records it: the sha256 of its file, or of the bytes it
+    pickles as when there is no file to read again (None)."""
+    if model_path is not None:
+        return {"sha256": file_sha256(model_path)}
+    return {"sha256": hashlib.sha256(model.pickle_bytes()).hexdigest()}
+
+
+def run_identity(command: str, path: str | os.PathLike, name: str, regular: bool, model: Any,
+                 model_path: str | None, settings: dict[str, Any],
+                 shard_bytes: int) -> dict[str, Any]:
+    """What a run's output depends on, as a parts folder records it (see PartsDirectory)."""
+    return {"command": command, "input": input_identity(path, name, regular),
+            "model": model_identity(model, model_path), "settings": settings,
+            "shard_bytes": shard_bytes}
+
+
 class PartsDirectory:
     """The parts folder of one run; identity: what the run's output depends on (the command,
     the input's path, size and sha256, the model's sha256, the settings, the shard size), kept

@@ -90,20 +90,3 @@ def tag_conll_stream(tagger: Tagger, stream: BinaryIO, more_ready: Callable[[], 
     write_batches(sentences, TAG_BATCH, more_ready, out, write_batch, after_batch)
 
 
-class MissingTagFiller:
-    """What `dep parse` does to each batch before parsing it: tag_missing with a tagger loaded
-    when a batch first has a sentence without UPOS (never, for tagged input); counts the
-    sentences it tagged."""
-
-    def __init__(self, load: Callable[[], Tagger]) -> None:
-        self.load = load
-        self.tagger: Tagger | None = None
-        self.tagged = 0
-
-    def __call__(self, sentences: Sequence[Sentence]) -> list[Sentence]:
-        if not any(lacks_tags(sentence) for sentence in sentences):
-            return list(sentences)
-        if self.tagger is None:
-            self.tagger = self.load()
-        self.tagged += sum(1 for sentence in sentences if lacks_tags(sentence))
-        return tag_missing(self.tagger, sentences)
