@@ -144,6 +144,43 @@ cdef class Beam:
         return True
 
 
+cdef class SentenceColumns:
+    """The token columns of many sentences, as parse() and train_epoch() take them: sentence s
+    is rows offsets[s] .. offsets[s + 1] - 1, its first row the root token."""
+
+    cdef const int32_t[::1] word
+    cdef const int32_t[::1] tag
+    cdef const int32_t[::1] coarse
+    cdef const int32_t[::1] lemma
+    cdef const int32_t[::1] feats
+    cdef const int64_t[::1] offsets
+    cdef int64_t n_rows
+    cdef int64_t n_sentences
+    cdef int max_words
+
+    def __init__(self, word, tag, coarse, lemma, feats, offsets):
+        self.word = np.ascontiguousarray(word, dtype=np.int32)
+        self.tag = np.ascontiguousarray(tag, dtype=np.int32)
+        self.coarse = np.ascontiguousarray(coarse, dtype=np.int32)
+        self.lemma = np.ascontiguousarray(lemma, dtype=np.int32)
+        self.feats = np.ascontiguousarray(feats, dtype=np.int32)
+        self.offsets = np.ascontiguousarray(offsets, dtype=np.int64)
+        self.n_rows = self.word.shape[0]
+        self.n_sentences = self.offsets.shape[0] - 1
+        self.max_words = int(np.diff(offsets).max()) if self.n_sentences > 0 else 1
+
+    cdef int64_t point(self, int64_t s, WordColumns* words) noexcept nogil:
+        # words pointed at sentence s (words.n its words, root not counted); its first row.
+        cdef int64_t start = self.offsets[s]
+        words.n = <int>(self.offsets[s + 1] - start - 1)
+        words.word = &self.word[start]
+        words.tag = &self.tag[start]
+        words.coarse = &self.coarse[start]
+        words.lemma = &self.lemma[start]
+        words.feats = &self.feats[start]
+        return start
+
+
 cdef class BeamSearch:
     """Parses with a weight table and a beam width; trains a PerceptronWeights."""
 
@@ -173,6 +210,12 @@ cdef class BeamSearch:
             raise ValueError("one left and one right flag per label needed")
         self.left_allowed = <const int32_t*><size_t>self.left_mask.ctypes.data
         self.right_allowed = <const int32_t*><size_t>self.right_mask.ctypes.data
+
+    cdef int _check_classes(self, ClassScores weights) except -1:
+        if weights.n_classes != self.n_actions:
+            raise ValueError(f"the weights have {weights.n_classes} classes, the search "
+                             f"{self.n_actions} actions")
+        return 0
 
     # ----- the search ---------------------------------------------------------------------
 
@@ -266,22 +309,14 @@ cdef class BeamSearch:
     def parse(self, ClassScores weights, word, tag, coarse, lemma, feats, offsets) -> tuple:
         """Heads and labels (flat, token 0 of each sentence the root: -1) of the sentences
         whose tokens, root included, are offsets[i] .. offsets[i + 1] - 1 of the columns."""
-        cdef const int32_t[::1] w = np.ascontiguousarray(word, dtype=np.int32)
-        cdef const int32_t[::1] t = np.ascontiguousarray(tag, dtype=np.int32)
-        cdef const int32_t[::1] c = np.ascontiguousarray(coarse, dtype=np.int32)
-        cdef const int32_t[::1] m = np.ascontiguousarray(lemma, dtype=np.int32)
-        cdef const int32_t[::1] f = np.ascontiguousarray(feats, dtype=np.int32)
-        cdef const int64_t[::1] off = np.ascontiguousarray(offsets, dtype=np.int64)
-        heads_out = np.full(w.shape[0], -1, dtype=np.int32)
-        labels_out = np.full(w.shape[0], -1, dtype=np.int32)
+        cdef SentenceColumns columns = SentenceColumns(word, tag, coarse, lemma, feats, offsets)
+        heads_out = np.full(columns.n_rows, -1, dtype=np.int32)
+        labels_out = np.full(columns.n_rows, -1, dtype=np.int32)
         cdef int32_t[::1] heads = heads_out
         cdef int32_t[::1] labels = labels_out
-        if weights.n_classes != self.n_actions:
-            raise ValueError(f"the weights have {weights.n_classes} classes, the search "
-                             f"{self.n_actions} actions")
-        cdef int64_t n_sentences = off.shape[0] - 1, s, start, steps_left = CHECK_STEPS
-        cdef int max_words = int(np.diff(offsets).max()) if n_sentences > 0 else 1
-        cdef Beam beam = Beam(self.width, max_words, self.single_root)
+        self._check_classes(weights)
+        cdef int64_t s, start, steps_left = CHECK_STEPS
+        cdef Beam beam = Beam(self.width, columns.max_words, self.single_root)
         scores_buffer = np.zeros(self.n_actions, dtype=np.float64)
         keys_buffer = np.zeros(MAX_RICH_KEYS, dtype=np.uint64)
         cdef double[::1] scores = scores_buffer
@@ -290,16 +325,10 @@ cdef class BeamSearch:
         cdef StateC* best
         cdef int i
         with nogil:
-            for s in range(n_sentences):
-                start = off[s]
-                words.n = <int>(off[s + 1] - start - 1)
+            for s in range(columns.n_sentences):
+                start = columns.point(s, &words)
                 if words.n <= 0:
                     continue
-                words.word = &w[start]
-                words.tag = &t[start]
-                words.coarse = &c[start]
-                words.lemma = &m[start]
-                words.feats = &f[start]
                 long_input_starts(words.n)
                 self.search(beam, &words, weights, &scores[0], &keys[0], &steps_left)
                 long_input_ends(words.n)
@@ -377,25 +406,17 @@ cdef class BeamSearch:
         the current weights and followed by the update (module docstring); columns as for
         parse(), gold_heads and gold_labels flat like them (projective, single-rooted trees).
         Returns counts: sentences, updates, steps searched, steps of the gold sequences."""
-        cdef const int32_t[::1] w = np.ascontiguousarray(word, dtype=np.int32)
-        cdef const int32_t[::1] t = np.ascontiguousarray(tag, dtype=np.int32)
-        cdef const int32_t[::1] c = np.ascontiguousarray(coarse, dtype=np.int32)
-        cdef const int32_t[::1] m = np.ascontiguousarray(lemma, dtype=np.int32)
-        cdef const int32_t[::1] f = np.ascontiguousarray(feats, dtype=np.int32)
-        cdef const int64_t[::1] off = np.ascontiguousarray(offsets, dtype=np.int64)
+        cdef SentenceColumns columns = SentenceColumns(word, tag, coarse, lemma, feats, offsets)
         cdef const int32_t[::1] gh = np.ascontiguousarray(gold_heads, dtype=np.int32)
         cdef const int32_t[::1] gl = np.ascontiguousarray(gold_labels, dtype=np.int32)
         cdef const int64_t[::1] sentences = np.ascontiguousarray(order, dtype=np.int64)
         if update not in UPDATE_CODES:
             raise ValueError(f"unknown update {update!r} (available: {', '.join(UPDATES)})")
-        if weights.n_classes != self.n_actions:
-            raise ValueError(f"the weights have {weights.n_classes} classes, the search "
-                             f"{self.n_actions} actions")
+        self._check_classes(weights)
         cdef int mode = UPDATE_CODES[update]
-        cdef int max_words = int(np.diff(offsets).max()) if off.shape[0] > 1 else 1
-        cdef Beam beam = Beam(self.width, max_words, self.single_root)
-        cdef StateC* gold_state = state_new(max_words, self.single_root)
-        cdef StateC* other_state = state_new(max_words, self.single_root)
+        cdef Beam beam = Beam(self.width, columns.max_words, self.single_root)
+        cdef StateC* gold_state = state_new(columns.max_words, self.single_root)
+        cdef StateC* other_state = state_new(columns.max_words, self.single_root)
         scores_buffer = np.zeros(self.n_actions, dtype=np.float64)
         keys_buffer = np.zeros(MAX_RICH_KEYS, dtype=np.uint64)
         cdef double[::1] scores = scores_buffer
@@ -403,7 +424,7 @@ cdef class BeamSearch:
         cdef WordColumns words
         cdef vector[int] gold, predicted
         cdef vector[double] violation
-        cdef int64_t k, s, start, steps_left = CHECK_STEPS
+        cdef int64_t k, start, steps_left = CHECK_STEPS
         cdef int64_t n_updates = 0, searched = 0, gold_steps = 0
         cdef int step, g, n, worst, i
         cdef double gold_score
@@ -411,17 +432,10 @@ cdef class BeamSearch:
         try:
             with nogil:
                 for k in range(sentences.shape[0]):
-                    s = sentences[k]
-                    start = off[s]
-                    words.n = <int>(off[s + 1] - start - 1)
+                    start = columns.point(sentences[k], &words)
                     if words.n <= 0:
                         weights.examples += 1
                         continue
-                    words.word = &w[start]
-                    words.tag = &t[start]
-                    words.coarse = &c[start]
-                    words.lemma = &m[start]
-                    words.feats = &f[start]
                     self.gold_actions(&words, &gh[start], &gl[start], gold_state, &gold)
                     gold_steps += gold.size()
                     beam.start(words.n)
