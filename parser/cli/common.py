@@ -31,6 +31,28 @@ def subcommands(group: argparse.ArgumentParser, names: tuple[str, ...]
     return commands, common_options()
 
 
+def add_train_command(commands: argparse._SubParsersAction, parent: argparse.ArgumentParser,
+                      help: str, description: str | None = None,
+                      train_help: str = "training treebank",
+                      dev_help: str | None = "development treebank, scored after training"
+                      ) -> argparse.ArgumentParser:
+    """A group's `train` subcommand with the files every trainer takes: --train FILE,
+    --dev FILE (unless dev_help is None) and --model OUT, the file written."""
+    train = commands.add_parser("train", parents=[parent], help=help, description=description)
+    train.add_argument("--train", required=True, metavar="FILE", help=train_help)
+    if dev_help is not None:
+        train.add_argument("--dev", metavar="FILE", help=dev_help)
+    train.add_argument("--model", required=True, metavar="OUT", help="model file to write")
+    return train
+
+
+def add_model_writing_options(train: argparse.ArgumentParser, seed: int) -> None:
+    """--compress and --seed (default seed) of a trainer whose model file stores arrays."""
+    train.add_argument("--compress", action="store_true",
+                       help="store the model's arrays zlib-compressed (smaller file, slower load)")
+    train.add_argument("--seed", type=int, default=seed, help="default: %(default)s")
+
+
 def log(message: str) -> None:
     """One progress line on stderr."""
     print(f"polyparse: {message}", file=sys.stderr, flush=True)

@@ -17,10 +17,12 @@ from polyparse.classifiers.evaluators.choices import (
     parse_rare_threshold,
 )
 from polyparse.features.errors import InputError
-from polyparse.features.input_files import check_input_paths, input_name, same_file
+from polyparse.features.input_files import check_input_paths, same_file
 from polyparse.features.output_files import check_output_apart, check_output_path
 from polyparse.parser.cli.common import (
     add_backend_settings,
+    add_model_writing_options,
+    add_train_command,
     given_settings,
     option_error,
     parse_streams,
@@ -42,7 +44,7 @@ from polyparse.parser.cli.scale_out import (
     add_training_options,
     check_scale_out,
     check_workers,
-    run_in_shards,
+    parse_in_shards,
     training_executor,
     wants_scale_out,
 )
@@ -66,10 +68,7 @@ def register(dep: argparse.ArgumentParser) -> None:
     """The `dep` group's subcommands, added to its parser."""
     commands, parent = subcommands(dep, ("train", "parse", "evaluate", "convert", "show"))
 
-    train = commands.add_parser("train", parents=[parent], help="train a parser model")
-    train.add_argument("--train", required=True, help="training treebank")
-    train.add_argument("--dev", help="development treebank, scored after training")
-    train.add_argument("--model", required=True, help="model file to write")
+    train = add_train_command(commands, parent, "train a parser model")
     train.add_argument("--classifier", default=ParserConfig.classifier,
                        choices=(*CLASSIFIER_DEFAULTS, STRUCTURED),
                        help=f"default: %(default)s; {STRUCTURED}: beam search with a globally "
@@ -100,10 +99,7 @@ def register(dep: argparse.ArgumentParser) -> None:
     train.add_argument("--min-word-count", type=int, default=ParserConfig.min_word_count,
                        help="rarer word forms are read as unknown in training (default "
                             "%(default)s)")
-    train.add_argument("--compress", action="store_true",
-                       help="store the model's arrays zlib-compressed (smaller file, slower load)")
-    train.add_argument("--seed", type=int, default=ParserConfig.seed,
-                       help="default: %(default)s")
+    add_model_writing_options(train, ParserConfig.seed)
     train.add_argument("--threads", type=int,
                        help=f"greedy parsers: splits trained in parallel (default: "
                             f"{ParserConfig.threads})")
@@ -269,7 +265,7 @@ def run_parse(args: argparse.Namespace) -> int:
         raise InputError(f"dep parse: {files.model}: {option_error(args, error)}") from None
     coverage = opened.model.tag_coverage()
     if wants_scale_out(args):
-        return parse_in_shards(args, opened, coverage)
+        return shard_parse(args, opened, coverage)
     pipeline = opened.file_pipeline(args.format, args.encoding, args.keep_deps, coverage)
     parse = streamed(pipeline)
     code = parse_streams(args, coverage, parse)
@@ -278,18 +274,14 @@ def run_parse(args: argparse.Namespace) -> int:
     return code
 
 
-def parse_in_shards(args: argparse.Namespace, opened: Any, coverage: Any) -> int:
+def shard_parse(args: argparse.Namespace, opened: Any, coverage: Any) -> int:
     """`dep parse` with --workers, --scheduler or --output-dir (parser/scale_out)."""
     task = opened.shard_task(args.format, args.encoding, args.keep_deps)
     settings = {"format": args.format, "encoding": args.encoding, "keep_deps": args.keep_deps,
                 "eval_mode": args.eval_mode, "rare_threshold": args.rare_threshold,
                 "beam": args.beam}
-    run_in_shards(args, "dep parse", task, opened, opened.files.model, args.format, settings,
-                  lambda result: coverage.add_counted(result.coverage))
-    warning = coverage.warning(input_name(args.input))
-    if warning:
-        warn(warning)
-    return 0
+    return parse_in_shards(args, "dep parse", task, opened, opened.files.model, args.format,
+                           settings, coverage)
 
 
 def run_evaluate(args: argparse.Namespace) -> int:

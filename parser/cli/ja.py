@@ -47,7 +47,7 @@ from polyparse.parser.cli.evaluation_report import (
 from polyparse.parser.cli.scale_out import (
     add_scale_out_options,
     check_scale_out,
-    run_in_shards,
+    parse_in_shards,
     wants_scale_out,
 )
 from polyparse.parser.cli.show import register_show
@@ -254,7 +254,7 @@ def run_parse(args: argparse.Namespace) -> int:
         coverage = opened.model.tag_coverage()
         with format_hint(sniffed, fmt):
             if wants_scale_out(args):
-                return parse_in_shards(args, opened, coverage, fmt, sniffed.stream)
+                return shard_parse(args, opened, coverage, fmt, sniffed.stream)
             pipeline = opened.pipeline(fmt, args.encoding, args.encoding_errors, args.rechunk,
                                        args.output_format, coverage)
             return parse_streams(args, coverage, streamed(pipeline),
@@ -269,20 +269,16 @@ def check_rechunk(fmt: str | None, rechunk: bool) -> None:
                          "has none (its sentences are always chunked)")
 
 
-def parse_in_shards(args: argparse.Namespace, opened: Any, coverage: Any, fmt: str,
-                    stream: BinaryIO) -> int:
+def shard_parse(args: argparse.Namespace, opened: Any, coverage: Any, fmt: str,
+                stream: BinaryIO) -> int:
     """`ja parse` with --workers, --scheduler or --output-dir (parser/scale_out), of the input
     already opened (stream, which reads it from its first byte) in the format fmt."""
     task = opened.shard_task(fmt, args.encoding, args.rechunk, args.output_format,
                              args.encoding_errors)
     settings = {"format": fmt, "encoding": args.encoding, "rechunk": args.rechunk,
                 "output_format": args.output_format}
-    run_in_shards(args, "ja parse", task, opened, opened.model_name, fmt, settings,
-                  lambda result: coverage.add_counted(result.coverage), stream=stream)
-    warning = coverage.warning(input_name(args.input))
-    if warning:
-        warn(warning)
-    return 0
+    return parse_in_shards(args, "ja parse", task, opened, opened.model_name, fmt, settings,
+                           coverage, stream)
 
 
 def run_evaluate(args: argparse.Namespace) -> int:

@@ -13,7 +13,7 @@ from typing import Any, BinaryIO
 
 from polyparse.features.errors import InputError
 from polyparse.features.input_files import input_name, is_regular_file
-from polyparse.parser.cli.common import progress_bar
+from polyparse.parser.cli.common import progress_bar, warn
 
 SCHEDULER_VARIABLE = "DASK_SCHEDULER_ADDRESS"
 _SIZE = re.compile(r"([0-9]+)\s*([KMG]?)i?B?", re.I)
@@ -169,3 +169,17 @@ def run_in_shards(args: argparse.Namespace, command: str, task: Any, model: Any,
         args.input, task, model, model_path, input_format, options, command, settings,
         on_result, output or getattr(args, "output", None), discard_output, stream,
         lambda total: progress_bar(args, total=total, unit=" shards", desc="parsing"))
+
+
+def parse_in_shards(args: argparse.Namespace, command: str, task: Any, opened: Any,
+                    model_path: str, input_format: str, settings: dict[str, Any],
+                    coverage: Any, stream: BinaryIO | None = None) -> int:
+    """A parse command's run in shards (`dep parse`, `ja parse`): run_in_shards, the tags the
+    shards' parsers were given counted into coverage, then its one warning line when the input
+    did not give the model what it was trained on."""
+    run_in_shards(args, command, task, opened, model_path, input_format, settings,
+                  lambda result: coverage.add_counted(result.coverage), stream=stream)
+    warning = coverage.warning(input_name(args.input))
+    if warning:
+        warn(warning)
+    return 0

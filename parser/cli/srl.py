@@ -24,7 +24,13 @@ from polyparse.parser.cli.clf_trees import (
     check_kernel_options,
     check_positive_option,
 )
-from polyparse.parser.cli.common import progress_bar, read_hashed, subcommands, warn
+from polyparse.parser.cli.common import (
+    add_train_command,
+    progress_bar,
+    read_hashed,
+    subcommands,
+    warn,
+)
 from polyparse.parser.cli.scale_out import (
     add_scale_out_options,
     check_scale_out,
@@ -39,15 +45,13 @@ def register(srl: argparse.ArgumentParser) -> None:
     """The `srl` group's subcommands, added to its parser."""
     commands, parent = subcommands(srl, ("train", "predict", "evaluate"))
 
-    train = commands.add_parser(
-        "train", parents=[parent], help="train an argument-boundary classifier",
-        description="Train a tree-kernel classifier on the argument-boundary instances of a "
-                    "gold_conll file (every node but TOP and the words, minus the predicate's "
-                    "ancestors; +1 when its span is an argument of the predicate), each a PAF "
-                    "tree with seven Gildea & Jurafsky features.")
-    train.add_argument("--train", required=True, metavar="FILE",
-                       help="training gold_conll file")
-    train.add_argument("--model", required=True, metavar="OUT", help="model file to write")
+    train = add_train_command(
+        commands, parent, "train an argument-boundary classifier",
+        "Train a tree-kernel classifier on the argument-boundary instances of a gold_conll "
+        "file (every node but TOP and the words, minus the predicate's ancestors; +1 when its "
+        "span is an argument of the predicate), each a PAF tree with seven Gildea & Jurafsky "
+        "features.",
+        train_help="training gold_conll file", dev_help=None)
     train.add_argument("--learner", choices=tuple(LEARNERS), default=DEFAULT_LEARNER,
                        help="voted-perceptron (default: Freund & Schapire's averaged "
                        "prediction), perceptron (the last hypothesis), svm (C-SVC by SMO) or "

@@ -14,6 +14,8 @@ from polyparse.features.input_files import check_input_paths, input_name, same_f
 from polyparse.features.output_files import check_output_apart, check_output_path
 from polyparse.parser.cli.common import (
     add_backend_settings,
+    add_model_writing_options,
+    add_train_command,
     backend_values,
     option_error,
     parse_streams,
@@ -42,18 +44,13 @@ def register(tag: argparse.ArgumentParser) -> None:
     """The `tag` group's subcommands, added to its parser."""
     commands, parent = subcommands(tag, ("train", "tag", "evaluate"))
 
-    train = commands.add_parser(
-        "train", parents=[parent], help="train a tagger model",
-        description="Train a POS tagger on a tagged treebank of any language: one classifier "
-                    "over the joint (UPOS, XPOS) tags of its words, run greedily left to "
-                    "right, then classifiers chosen by the tag it gives a word for the word's "
-                    "FEATS (and XPOS, when there are too many tags to join) and for the edit "
-                    "script that makes its lemma (words of the training data take the lemma "
-                    "they had there).")
-    train.add_argument("--train", required=True, metavar="FILE", help="training treebank")
-    train.add_argument("--dev", metavar="FILE", help="development treebank, scored after "
-                                                     "training")
-    train.add_argument("--model", required=True, metavar="OUT", help="model file to write")
+    train = add_train_command(
+        commands, parent, "train a tagger model",
+        "Train a POS tagger on a tagged treebank of any language: one classifier over the "
+        "joint (UPOS, XPOS) tags of its words, run greedily left to right, then classifiers "
+        "chosen by the tag it gives a word for the word's FEATS (and XPOS, when there are too "
+        "many tags to join) and for the edit script that makes its lemma (words of the "
+        "training data take the lemma they had there).")
     train.add_argument("--classifier", default=TaggerConfig.classifier,
                        choices=tuple(CLASSIFIER_DEFAULTS), help="default: %(default)s")
     train.add_argument("--templates", default=TaggerConfig.template_set, choices=TEMPLATE_SETS,
@@ -99,10 +96,7 @@ def register(tag: argparse.ArgumentParser) -> None:
     train.add_argument("--threads", type=int, default=TaggerConfig.threads,
                        help="classifiers trained at once; the model does not depend on it "
                             "(default %(default)s)")
-    train.add_argument("--compress", action="store_true",
-                       help="store the model's arrays zlib-compressed (smaller file, slower load)")
-    train.add_argument("--seed", type=int, default=TaggerConfig.seed,
-                       help="default: %(default)s")
+    add_model_writing_options(train, TaggerConfig.seed)
     add_io_options(train)
     train.set_defaults(run=run_train, options=train)
 

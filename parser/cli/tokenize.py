@@ -11,6 +11,7 @@ from polyparse.features.errors import InputError
 from polyparse.features.input_files import check_input_paths
 from polyparse.features.output_files import check_output_apart, check_output_path
 from polyparse.parser.cli.common import (
+    add_train_command,
     parse_streams,
     progress_log,
     read_hashed,
@@ -28,15 +29,13 @@ def register(group: argparse.ArgumentParser) -> None:
     """The `tokenize` group's subcommands, added to its parser."""
     commands, parent = subcommands(group, ("train", "tokenize", "evaluate"))
 
-    train = commands.add_parser(
-        "train", parents=[parent], help="learn a tokenizer model from a UD treebank",
-        description="Learns the lexicon (whole tokens, exceptions, multiword tokens) and the "
-                    "sentence-boundary classifier from a CoNLL-U treebank with # text lines, "
-                    "# newpar and SpaceAfter=No.")
-    train.add_argument("--train", required=True, help="training treebank (CoNLL-U)")
-    train.add_argument("--dev", help="development treebank: its raw text is tokenized and "
-                                     "scored after training")
-    train.add_argument("--model", required=True, help="model file to write")
+    train = add_train_command(
+        commands, parent, "learn a tokenizer model from a UD treebank",
+        "Learns the lexicon (whole tokens, exceptions, multiword tokens) and the "
+        "sentence-boundary classifier from a CoNLL-U treebank with # text lines, # newpar and "
+        "SpaceAfter=No.",
+        train_help="training treebank (CoNLL-U)",
+        dev_help="development treebank: its raw text is tokenized and scored after training")
     train.add_argument("-C", dest="C", type=float, default=DEFAULT_C,
                        help="cost C of the sentence classifier (default %(default)s)")
     train.set_defaults(run=run_train)
