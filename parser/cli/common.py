@@ -53,6 +53,22 @@ def add_model_writing_options(train: argparse.ArgumentParser, seed: int) -> None
     train.add_argument("--seed", type=int, default=seed, help="default: %(default)s")
 
 
+def add_config_options(command: argparse.ArgumentParser, config: type,
+                       helps: Mapping[str, str],
+                       choices: Mapping[str, tuple[str, ...]] | None = None) -> None:
+    """An option for each setting that helps describes: --NAME (the configuration's field,
+    "_" written "-"), with the field's default and its type (or choices), and a help line
+    ending in the default."""
+    for name, what in helps.items():
+        default = getattr(config, name)
+        options: dict[str, Any] = {"default": default, "help": f"{what} (default %(default)s)"}
+        if choices and name in choices:
+            options["choices"] = choices[name]
+        else:
+            options["type"] = type(default)
+        command.add_argument("--" + name.replace("_", "-"), **options)
+
+
 def log(message: str) -> None:
     """One progress line on stderr."""
     print(f"polyparse: {message}", file=sys.stderr, flush=True)

@@ -14,6 +14,7 @@ from polyparse.features.input_files import check_input_paths, input_name, same_f
 from polyparse.features.output_files import check_output_apart, check_output_path
 from polyparse.parser.cli.common import (
     add_backend_settings,
+    add_config_options,
     add_model_writing_options,
     add_train_command,
     backend_values,
@@ -40,6 +41,29 @@ from polyparse.parser.tagging.config import (
 TAG_METRICS = ("UPOS", "XPOS", "UFeats", "AllTags", "Lemmas", "Words", "Tokens", "Sentences")
 
 
+# The tagger's training settings that `tag train` takes as --NAME options, and what each does.
+TAGGER_SETTINGS = {
+    "min_feature_count": "rarer features are dropped",
+    "min_word_count": "rarer forms lose their word-identity features and stand for unknown "
+                      "words in training",
+    "dictionary_min_count": "forms seen this often only get the tags they had in training; 0: "
+                            "no tag dictionary",
+    "dictionary_min_share": "tag dictionary: tags that made a smaller part of a form's "
+                            "occurrences are dropped as noise",
+    "ambiguity_min_count": "rarer lowercase forms have no ambiguity class",
+    "feats": "per-feature: one classifier per feature name (its values and absent); joint: one "
+             "over whole FEATS strings; none: FEATS are not predicted",
+    "xpos": "joint: the tagger's classes are (UPOS, XPOS) pairs; apart: UPOS, and XPOS is "
+            "chosen among those of the word's UPOS; auto: apart when the training data has "
+            "more than 200 pairs",
+    "morph_C": "cost C of the FEATS, XPOS-apart and lemma classifiers",
+    "morph_min_feature_count": "their rarer features are dropped",
+    "min_weight": "weights of the linear classifiers smaller in magnitude are dropped from the "
+                  "model; 0: none",
+    "threads": "classifiers trained at once; the model does not depend on it",
+}
+
+
 def register(tag: argparse.ArgumentParser) -> None:
     """The `tag` group's subcommands, added to its parser."""
     commands, parent = subcommands(tag, ("train", "tag", "evaluate"))
@@ -59,43 +83,8 @@ def register(tag: argparse.ArgumentParser) -> None:
                             "of the next words (default: %(default)s)")
 
     add_backend_settings(train, CLASSIFIER_DEFAULTS)
-    train.add_argument("--min-feature-count", type=int, default=TaggerConfig.min_feature_count,
-                       help="rarer features are dropped (default %(default)s)")
-    train.add_argument("--min-word-count", type=int, default=TaggerConfig.min_word_count,
-                       help="rarer forms lose their word-identity features and stand for "
-                            "unknown words in training (default %(default)s)")
-    train.add_argument("--dictionary-min-count", type=int,
-                       default=TaggerConfig.dictionary_min_count,
-                       help="forms seen this often only get the tags they had in training; 0: "
-                            "no tag dictionary (default %(default)s)")
-    train.add_argument("--dictionary-min-share", type=float,
-                       default=TaggerConfig.dictionary_min_share,
-                       help="tag dictionary: tags that made a smaller part of a form's "
-                            "occurrences are dropped as noise (default %(default)s)")
-    train.add_argument("--ambiguity-min-count", type=int,
-                       default=TaggerConfig.ambiguity_min_count,
-                       help="rarer lowercase forms have no ambiguity class (default "
-                            "%(default)s)")
-    train.add_argument("--feats", default=TaggerConfig.feats, choices=FEATS_MODES,
-                       help="per-feature: one classifier per feature name (its values and "
-                            "absent); joint: one over whole FEATS strings; none: FEATS are not "
-                            "predicted (default: %(default)s)")
-    train.add_argument("--xpos", default=TaggerConfig.xpos, choices=XPOS_MODES,
-                       help="joint: the tagger's classes are (UPOS, XPOS) pairs; apart: UPOS, "
-                            "and XPOS is chosen among those of the word's UPOS; auto: apart when "
-                            "the training data has more than 200 pairs (default: %(default)s)")
-    train.add_argument("--morph-C", type=float, default=TaggerConfig.morph_C,
-                       help="cost C of the FEATS, XPOS-apart and lemma classifiers (default "
-                            "%(default)s)")
-    train.add_argument("--morph-min-feature-count", type=int,
-                       default=TaggerConfig.morph_min_feature_count,
-                       help="their rarer features are dropped (default %(default)s)")
-    train.add_argument("--min-weight", type=float, default=TaggerConfig.min_weight,
-                       help="weights of the linear classifiers smaller in magnitude are dropped "
-                            "from the model; 0: none (default %(default)s)")
-    train.add_argument("--threads", type=int, default=TaggerConfig.threads,
-                       help="classifiers trained at once; the model does not depend on it "
-                            "(default %(default)s)")
+    add_config_options(train, TaggerConfig, TAGGER_SETTINGS,
+                       {"feats": FEATS_MODES, "xpos": XPOS_MODES})
     add_model_writing_options(train, TaggerConfig.seed)
     add_io_options(train)
     train.set_defaults(run=run_train, options=train)
