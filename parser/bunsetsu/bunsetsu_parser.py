@@ -184,11 +184,8 @@ class BunsetsuParser(ParserModelBytes):
         """Train the dependency classifier (and the chunker) on gold bunsetsu trees, `threads`
         classifiers at once (the model does not depend on it); progress(1) is told of each
         classifier trained (n_classifiers() of them)."""
-        sentences = [s for s in sentences if len(s.surface)]
-        if not sentences:
-            raise ValueError("no training sentences")
+        sentences = self.begin_training(s for s in sentences if len(s.surface))
         started = time.perf_counter()
-        self.header = {}
         self.info = {"tagset": _tagset_of(sentences)}
         cfg = self.config
         corpus = self.encode(sentences, grow=True)

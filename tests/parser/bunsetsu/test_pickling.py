@@ -72,3 +72,18 @@ def test_bundled_model_bytes_are_its_file() -> None:
 
 def test_changed_payload_fails_with_one_line(trained: BunsetsuParser) -> None:
     assert_changed_payload_fails(trained, "BunsetsuParser")
+
+
+def test_a_loaded_parser_trained_again_pickles_as_what_it_learned(
+        sentences: tuple[list[Sentence], list[Sentence]], tmp_path: Path) -> None:
+    """A parser loaded from a (compressed) file and then trained is no longer that file: its
+    pickle carries the new model, not the loaded file's bytes."""
+    first = BunsetsuParser(BunsetsuConfig(classifier="poly2-linear", seed=3))
+    first.train(sentences[0][:60], threads=1)
+    first.save(str(tmp_path / "first.model"))
+    loaded = BunsetsuParser.load(tmp_path / "first.model")
+    loaded.train(sentences[0], threads=1)
+    assert loaded.pickle_bytes() != (tmp_path / "first.model").read_bytes()
+    again = pickle.loads(pickle.dumps(loaded))
+    assert again.parse(sentences[1], chunk=False) == loaded.parse(sentences[1], chunk=False)
+    assert again.to_bytes() == loaded.to_bytes()
