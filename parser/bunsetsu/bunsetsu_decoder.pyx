@@ -400,6 +400,48 @@ cdef class Corpus:
         s.chunk_start = &self.cb[self.cp[t] + t]
 
 
+def _one_each(values, dtype, Py_ssize_t n, str message) -> np.ndarray:
+    """values as a contiguous array of dtype, which must hold n of them (ValueError(message)
+    otherwise)."""
+    column = np.ascontiguousarray(values, dtype=dtype)
+    if column.shape[0] != n:
+        raise ValueError(message)
+    return column
+
+
+cdef class ExampleLists:
+    """The decisions an oracle run records (record()) through ex: their keys, the rows' ends in
+    keys (indptr) and their labels."""
+
+    cdef vector[uint64_t] keys
+    cdef vector[int64_t] indptr
+    cdef vector[int32_t] labels
+    cdef Examples ex
+
+    def __cinit__(self):
+        self.indptr.push_back(0)
+        self.ex.keys, self.ex.indptr, self.ex.labels = &self.keys, &self.indptr, &self.labels
+
+    cdef tuple arrays(self):
+        # (keys, indptr, labels) as NumPy arrays.
+        cdef size_t n_keys = self.keys.size()
+        cdef size_t n_rows = self.labels.size()
+        keys = np.empty(n_keys, dtype=np.uint64)
+        indptr = np.empty(n_rows + 1, dtype=np.int64)
+        labels = np.empty(n_rows, dtype=np.int32)
+        cdef uint64_t[::1] k = keys
+        cdef int64_t[::1] p = indptr
+        cdef int32_t[::1] y = labels
+        cdef size_t r
+        for r in range(n_keys):
+            k[r] = self.keys[r]
+        for r in range(n_rows + 1):
+            p[r] = self.indptr[r]
+        for r in range(n_rows):
+            y[r] = self.labels[r]
+        return keys, indptr, labels
+
+
 cdef class BunsetsuDecoder:
     """Parses, chunks and runs the oracles over a Corpus."""
 
@@ -421,18 +463,11 @@ cdef class BunsetsuDecoder:
 
     def oracle(self, Corpus corpus, gold_heads) -> tuple:
         """(keys, indptr, labels) of every decision the gold heads (flat, relative) imply."""
-        cdef vector[uint64_t] keys
-        cdef vector[int64_t] indptr
-        cdef vector[int32_t] labels
-        cdef Examples ex
-        gold = np.ascontiguousarray(gold_heads, dtype=np.int32)
-        if gold.shape[0] != corpus.chunk_ptr[-1]:
-            raise ValueError("one gold head per chunk needed")
-        indptr.push_back(0)
-        ex.keys, ex.indptr, ex.labels = &keys, &indptr, &labels
-        heads = np.full(gold.shape[0], -1, dtype=np.int32)
-        self._run(corpus, None, heads, gold, &ex)
-        return _examples(&ex)
+        gold = _one_each(gold_heads, np.int32, corpus.chunk_ptr[-1],
+                         "one gold head per chunk needed")
+        cdef ExampleLists examples = ExampleLists()
+        self._run(corpus, None, np.full(gold.shape[0], -1, dtype=np.int32), gold, &examples.ex)
+        return examples.arrays()
 
     cdef int _run(self, Corpus corpus, Decision decision, int32_t[::1] heads, gold_heads,
                   Examples* ex) except -1:
@@ -474,17 +509,11 @@ cdef class BunsetsuDecoder:
 
     def chunk_oracle(self, Corpus corpus, gold_starts) -> tuple:
         """(keys, indptr, labels) of every boundary decision; gold_starts flat 0/1 per morpheme."""
-        cdef vector[uint64_t] keys
-        cdef vector[int64_t] indptr
-        cdef vector[int32_t] labels
-        cdef Examples ex
-        gold = np.ascontiguousarray(gold_starts, dtype=np.int8)
-        if gold.shape[0] != corpus.morpheme_ptr[-1]:
-            raise ValueError("one gold flag per morpheme needed")
-        indptr.push_back(0)
-        ex.keys, ex.indptr, ex.labels = &keys, &indptr, &labels
-        self._chunk(corpus, None, np.zeros(gold.shape[0], dtype=np.int8), gold, &ex)
-        return _examples(&ex)
+        gold = _one_each(gold_starts, np.int8, corpus.morpheme_ptr[-1],
+                         "one gold flag per morpheme needed")
+        cdef ExampleLists examples = ExampleLists()
+        self._chunk(corpus, None, np.zeros(gold.shape[0], dtype=np.int8), gold, &examples.ex)
+        return examples.arrays()
 
     cdef int _chunk(self, Corpus corpus, Decision decision, signed char[::1] starts,
                     gold_starts, Examples* ex) except -1:
@@ -521,25 +550,6 @@ cdef class BunsetsuDecoder:
                         start = m
                 long_input_ends(s.n_morphemes)
         return 0
-
-
-cdef tuple _examples(Examples* ex):
-    cdef size_t n_keys = ex.keys.size()
-    cdef size_t n_rows = ex.labels.size()
-    keys = np.empty(n_keys, dtype=np.uint64)
-    indptr = np.empty(n_rows + 1, dtype=np.int64)
-    labels = np.empty(n_rows, dtype=np.int32)
-    cdef uint64_t[::1] k = keys
-    cdef int64_t[::1] p = indptr
-    cdef int32_t[::1] y = labels
-    cdef size_t r
-    for r in range(n_keys):
-        k[r] = ex.keys[0][r]
-    for r in range(n_rows + 1):
-        p[r] = ex.indptr[0][r]
-    for r in range(n_rows):
-        y[r] = ex.labels[0][r]
-    return keys, indptr, labels
 
 
 cdef inline bint attach(SentenceView* s, Decision decision, IdBits* bits, const int32_t* gold,
