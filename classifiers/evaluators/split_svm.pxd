@@ -90,6 +90,46 @@ cdef inline RareScratch rare_scratch(const RareIndex* index, void* buffer) noexc
     return scratch
 
 
+cdef inline int32_t _marked(const uint8_t* marks, const int32_t* ranks, const int16_t* ranks16,
+                            int64_t start, int64_t end) noexcept nogil:
+    # The marks of the common ranks ranks16[start:end] (ranks[start:end] when ranks16 is NULL)
+    # added up: how many of them x holds.
+    cdef int32_t shared = 0
+    cdef int64_t p
+    if ranks16 != NULL:
+        for p in range(start, end):
+            shared += marks[ranks16[p]]
+    else:
+        for p in range(start, end):
+            shared += marks[ranks[p]]
+    return shared
+
+
+cdef inline void _add_rare_term(const RareIndex* index, RareScratch scratch, int i, int32_t s,
+                                int32_t shared, const double* rare_coef, int n_outputs,
+                                double* out) noexcept nogil:
+    # The i-th reached rare support vector s, sharing `shared` common ranks with x:
+    # K_R(s, x) = K(shared + scratch.counts[s]) - K(shared) into scratch.kernel_terms[i], and
+    # out[k] += rare_coef[s n_outputs + k] K_R(s, x); s's count back to 0.
+    cdef double term = index.kernel[shared + scratch.counts[s]] - index.kernel[shared]
+    cdef const double* coef = rare_coef + <int64_t>s * n_outputs
+    cdef int k
+    scratch.kernel_terms[i] = term
+    scratch.counts[s] = 0
+    for k in range(n_outputs):
+        out[k] += coef[k] * term
+
+
+cdef inline int _split_done(RareScratch scratch, const int32_t* ranks, int m_common, int32_t m,
+                            int* n_rare) noexcept nogil:
+    # The end of split_features: x's common marks cleared, n_rare[0] = m, m_common returned.
+    cdef int i
+    for i in range(m_common):
+        scratch.marks[ranks[i]] = 0
+    n_rare[0] = m
+    return m_common
+
+
 cdef inline int _split_low_ranks(const RareIndex* index, RareScratch scratch,
                                  const int32_t* ranks, int m_common, int32_t m,
                                  const uint64_t* x_low, int* n_rare, const double* rare_coef,
@@ -100,8 +140,6 @@ cdef inline int _split_low_ranks(const RareIndex* index, RareScratch scratch,
     cdef int i, k
     cdef int32_t s, shared
     cdef int64_t p
-    cdef double term
-    cdef const double* coef
     cdef const uint64_t* low
     for i in range(m):
         s = scratch.touched[i]
@@ -117,22 +155,10 @@ cdef inline int _split_low_ranks(const RareIndex* index, RareScratch scratch,
         shared = 0
         for k in range(LOW_RANK_WORDS):
             shared += bits_set(low[k] & x_low[k])
-        if index.rest_common16 != NULL:
-            for p in range(index.rest_ptr[s], index.rest_ptr[s + 1]):
-                shared += scratch.marks[index.rest_common16[p]]
-        else:
-            for p in range(index.rest_ptr[s], index.rest_ptr[s + 1]):
-                shared += scratch.marks[index.rest_common[p]]
-        term = index.kernel[shared + scratch.counts[s]] - index.kernel[shared]
-        scratch.kernel_terms[i] = term
-        scratch.counts[s] = 0
-        coef = rare_coef + <int64_t>s * n_outputs
-        for k in range(n_outputs):
-            out[k] += coef[k] * term
-    for i in range(m_common):
-        scratch.marks[ranks[i]] = 0
-    n_rare[0] = m
-    return m_common
+        shared += _marked(scratch.marks, index.rest_common, index.rest_common16,
+                          index.rest_ptr[s], index.rest_ptr[s + 1])
+        _add_rare_term(index, scratch, i, s, shared, rare_coef, n_outputs, out)
+    return _split_done(scratch, ranks, m_common, m, n_rare)
 
 
 cdef inline int split_features(const RareIndex* index, RareScratch scratch, const int32_t* feats,
@@ -147,8 +173,6 @@ cdef inline int split_features(const RareIndex* index, RareScratch scratch, cons
     cdef int i, k, m_common = 0
     cdef int32_t f, c, r, s, shared, m = 0
     cdef int64_t p
-    cdef double term
-    cdef const double* coef
     # x's common ranks below LOW_RANKS, as the support vectors' low_ranks hold theirs.
     cdef uint64_t x_low[LOW_RANK_WORDS]
     for k in range(LOW_RANK_WORDS):
@@ -192,23 +216,10 @@ cdef inline int split_features(const RareIndex* index, RareScratch scratch, cons
                 prefetch_read(index.rare_sv_common + p + 16)
     for i in range(m):
         s = scratch.touched[i]
-        shared = 0
-        if index.rare_sv_common16 != NULL:
-            for p in range(index.rare_sv_ptr[s], index.rare_sv_ptr[s + 1]):
-                shared += scratch.marks[index.rare_sv_common16[p]]
-        else:
-            for p in range(index.rare_sv_ptr[s], index.rare_sv_ptr[s + 1]):
-                shared += scratch.marks[index.rare_sv_common[p]]
-        term = index.kernel[shared + scratch.counts[s]] - index.kernel[shared]
-        scratch.kernel_terms[i] = term
-        scratch.counts[s] = 0
-        coef = rare_coef + <int64_t>s * n_outputs
-        for k in range(n_outputs):
-            out[k] += coef[k] * term
-    for i in range(m_common):
-        scratch.marks[ranks[i]] = 0
-    n_rare[0] = m
-    return m_common
+        shared = _marked(scratch.marks, index.rare_sv_common, index.rare_sv_common16,
+                         index.rare_sv_ptr[s], index.rare_sv_ptr[s + 1])
+        _add_rare_term(index, scratch, i, s, shared, rare_coef, n_outputs, out)
+    return _split_done(scratch, ranks, m_common, m, n_rare)
 
 
 # Point index at the rare-index arrays (rare_ptr, rare_postings, rare_sv_ptr, rare_sv_common,
