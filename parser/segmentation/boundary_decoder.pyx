@@ -11,6 +11,7 @@ decides whether a token ends; at each gap, the gap classifier decides whether th
 tokens (a model without one: always). Sentences: in each region, after each token but the last
 the sentence classifier decides whether the sentence ends; the region's last token ends one.
 """
+from cpython.ref cimport PyObject
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc
 
@@ -157,56 +158,130 @@ cdef inline void end_token(int64_t* first, int64_t* last, Py_ssize_t* m, Py_ssiz
     m[0] += 1
 
 
-def decode_tokens(TextUnits units, regions, LinearWeights inner, LinearWeights gap=None):
-    """(first, last, offsets): the first and last unit of every token, and where each region's
-    tokens start (one entry more than regions). gap None: every gap separates tokens."""
-    cdef const int64_t[:, ::1] r = _regions(regions)
-    cdef Py_ssize_t n = len(units)
+cdef struct Classifiers:
+    # decode_tokens' decisions: the signs of the inner and the gap classifier (LinearWeights;
+    # gap NULL: every gap separates tokens); keys holds the row being scored.
+    PyObject* inner
+    PyObject* gap
+    uint64_t keys[MAX_KEYS]
+
+
+cdef struct GoldRows:
+    # token_training_rows' decisions: the gold labels (one per unit; without with_gaps every gap
+    # separates tokens), each decision's row written as it is met: inner keys (N_INNER_KEYS a
+    # row) and labels, gap keys (N_GAP_KEYS a row) and labels, and the rows written so far.
+    const uint8_t* gold
+    bint with_gaps
+    uint64_t* inner_keys
+    int32_t* inner_labels
+    uint64_t* gap_keys
+    int32_t* gap_labels
+    Py_ssize_t n_inner
+    Py_ssize_t n_gap
+
+
+# The token walk is compiled once for each (a template): decoding pays nothing for training.
+ctypedef fused TokenDecisions:
+    Classifiers
+    GoldRows
+
+
+cdef inline bint token_ends(const Units* u, const Ngrams* g, Py_ssize_t i, Py_ssize_t ts,
+                            TokenDecisions* d) noexcept nogil:
+    # Whether a token ends before character unit i (which follows a character).
+    cdef int nk
+    if TokenDecisions is GoldRows:
+        inner_keys(u, g, i, ts, d.inner_keys + d.n_inner * N_INNER_KEYS)
+        d.inner_labels[d.n_inner] = d.gold[i]
+        d.n_inner += 1
+        return d.gold[i] != 0
+    else:
+        nk = inner_keys(u, g, i, ts, d.keys)
+        return (<LinearWeights>d.inner).score(d.keys, nk) > 0
+
+
+cdef inline bint gap_separates(const Units* u, const Ngrams* g, Py_ssize_t i, Py_ssize_t ts,
+                               Py_ssize_t chunks, TokenDecisions* d) noexcept nogil:
+    # Whether gap unit i separates tokens.
+    cdef int nk
+    if TokenDecisions is GoldRows:
+        if not d.with_gaps:
+            return True
+        gap_keys(u, g, i, ts, chunks, d.gap_keys + d.n_gap * N_GAP_KEYS)
+        d.gap_labels[d.n_gap] = d.gold[i]
+        d.n_gap += 1
+        return d.gold[i] != 0
+    else:
+        if d.gap == NULL:
+            return True
+        nk = gap_keys(u, g, i, ts, chunks, d.keys)
+        return (<LinearWeights>d.gap).score(d.keys, nk) > 0
+
+
+cdef Py_ssize_t walk_tokens(const Units* u, const int64_t* r, Py_ssize_t n_regions, Ngrams* g,
+                            TokenDecisions* d, int64_t* first, int64_t* last,
+                            int64_t* offsets) noexcept nogil:
+    # The tokens of regions r[2k] .. r[2k + 1], left to right (module docstring): each token's
+    # first and last unit into first and last (their number returned), the number of tokens
+    # before region k + 1 into offsets[k + 1]. Each decision is token_ends' or gap_separates'.
+    cdef Py_ssize_t k, i, lo, hi, ts, chunks, m = 0
+    for k in range(n_regions):
+        lo = r[2 * k]
+        hi = r[2 * k + 1]
+        ngrams_fill(g, u, lo, hi)
+        ts = lo
+        chunks = 1
+        for i in range(lo + 1, hi + 1):
+            if u.kind[i] == CHAR:
+                if u.kind[i - 1] == CHAR and token_ends(u, g, i, ts, d):
+                    end_token(first, last, &m, ts, i - 1)
+                    ts = i
+                    chunks = 1
+            elif gap_separates(u, g, i, ts, chunks, d):
+                end_token(first, last, &m, ts, i - 1)
+                ts = i + 1
+                chunks = 1
+            else:
+                chunks += 1
+        end_token(first, last, &m, ts, hi)
+        offsets[k + 1] = m
+    return m
+
+
+cdef tuple _tokens(TextUnits units, const int64_t[:, ::1] r, TokenDecisions* d):
+    # walk_tokens over the checked regions r: (first, last, offsets) as decode_tokens gives them.
+    cdef Py_ssize_t n = len(units), m
     first_out = np.empty(n + 1, dtype=np.int64)
     last_out = np.empty(n + 1, dtype=np.int64)
     offsets_out = np.zeros(r.shape[0] + 1, dtype=np.int64)
     cdef int64_t[::1] first = first_out
     cdef int64_t[::1] last = last_out
     cdef int64_t[::1] offsets = offsets_out
-    cdef const Units* u = &units.units
-    cdef uint64_t keys[MAX_KEYS]
-    cdef Py_ssize_t k, i, lo, hi, ts, chunks, m = 0
-    cdef int nk
-    cdef bint split, with_gaps = gap is not None
-    if r.shape[0] and (r[0, 0] < 0 or r[r.shape[0] - 1, 1] >= n):
-        raise ValueError("regions lie outside the text's units")
+    cdef const int64_t* regions = &r[0, 0] if r.shape[0] else NULL
     cdef Ngrams g
     ngrams_alloc(&g, _longest(r))
     with nogil:
-        for k in range(r.shape[0]):
-            lo = r[k, 0]
-            hi = r[k, 1]
-            ngrams_fill(&g, u, lo, hi)
-            ts = lo
-            chunks = 1
-            for i in range(lo + 1, hi + 1):
-                if u.kind[i] == CHAR:
-                    if u.kind[i - 1] == CHAR:
-                        nk = inner_keys(u, &g, i, ts, keys)
-                        if inner.score(keys, nk) > 0:
-                            end_token(&first[0], &last[0], &m, ts, i - 1)
-                            ts = i
-                            chunks = 1
-                else:
-                    split = True
-                    if with_gaps:
-                        nk = gap_keys(u, &g, i, ts, chunks, keys)
-                        split = gap.score(keys, nk) > 0
-                    if split:
-                        end_token(&first[0], &last[0], &m, ts, i - 1)
-                        ts = i + 1
-                        chunks = 1
-                    else:
-                        chunks += 1
-            end_token(&first[0], &last[0], &m, ts, hi)
-            offsets[k + 1] = m
+        m = walk_tokens(&units.units, regions, r.shape[0], &g, d, &first[0], &last[0],
+                        &offsets[0])
     ngrams_free(&g)
     return first_out[:m], last_out[:m], offsets_out
+
+
+def _unit_regions(regions, Py_ssize_t n) -> np.ndarray:
+    found = _regions(regions)
+    if found.shape[0] and (found[0, 0] < 0 or found[found.shape[0] - 1, 1] >= n):
+        raise ValueError("regions lie outside the text's units")
+    return found
+
+
+def decode_tokens(TextUnits units, regions, LinearWeights inner, LinearWeights gap=None):
+    """(first, last, offsets): the first and last unit of every token, and where each region's
+    tokens start (one entry more than regions). gap None: every gap separates tokens."""
+    cdef const int64_t[:, ::1] r = _unit_regions(regions, len(units))
+    cdef Classifiers d
+    d.inner = <PyObject*>inner
+    d.gap = <PyObject*>gap if gap is not None else NULL
+    return _tokens(units, r, &d)
 
 
 def decode_sentences(TextUnits units, TokenTable tokens, offsets,
@@ -252,15 +327,13 @@ def token_training_rows(TextUnits units, regions, gold, bint with_gaps):
     labels, gap keys, gap labels, first, last, offsets). gold[i] is 1 when a token starts at
     character unit i, or when gap unit i separates tokens; the last three are the gold tokens
     as decode_tokens gives tokens."""
-    cdef const int64_t[:, ::1] r = _regions(regions)
     cdef const uint8_t[::1] labels = np.ascontiguousarray(gold, dtype=np.uint8)
     cdef Py_ssize_t n = len(units)
     if labels.shape[0] < n:
         raise ValueError("gold needs one entry per unit")
-    if r.shape[0] and (r[0, 0] < 0 or r[r.shape[0] - 1, 1] >= n):
-        raise ValueError("regions lie outside the text's units")
+    cdef const int64_t[:, ::1] r = _unit_regions(regions, n)
     cdef const Units* u = &units.units
-    cdef Py_ssize_t k, i, lo, hi, ts, chunks, m = 0, n_inner = 0, n_gap = 0
+    cdef Py_ssize_t k, i, n_inner = 0, n_gap = 0
     for k in range(r.shape[0]):
         for i in range(r[k, 0] + 1, r[k, 1] + 1):
             if u.kind[i] == CHAR:
@@ -273,52 +346,16 @@ def token_training_rows(TextUnits units, regions, gold, bint with_gaps):
     inner_labels_out = np.zeros(n_inner, dtype=np.int32)
     gap_out = np.zeros((n_gap, N_GAP_KEYS), dtype=np.uint64)
     gap_labels_out = np.zeros(n_gap, dtype=np.int32)
-    first_out = np.empty(n + 1, dtype=np.int64)
-    last_out = np.empty(n + 1, dtype=np.int64)
-    offsets_out = np.zeros(r.shape[0] + 1, dtype=np.int64)
-    cdef uint64_t[:, ::1] inner_keys_view = inner_out
-    cdef int32_t[::1] inner_labels = inner_labels_out
-    cdef uint64_t[:, ::1] gap_keys_view = gap_out
-    cdef int32_t[::1] gap_labels = gap_labels_out
-    cdef int64_t[::1] first = first_out
-    cdef int64_t[::1] last = last_out
-    cdef int64_t[::1] offsets = offsets_out
-    cdef Py_ssize_t a = 0, b = 0
-    cdef Ngrams g
-    ngrams_alloc(&g, _longest(r))
-    with nogil:
-        for k in range(r.shape[0]):
-            lo = r[k, 0]
-            hi = r[k, 1]
-            ngrams_fill(&g, u, lo, hi)
-            ts = lo
-            chunks = 1
-            for i in range(lo + 1, hi + 1):
-                if u.kind[i] == CHAR:
-                    if u.kind[i - 1] == CHAR:
-                        inner_keys(u, &g, i, ts, &inner_keys_view[a, 0])
-                        inner_labels[a] = labels[i]
-                        a += 1
-                        if labels[i]:
-                            end_token(&first[0], &last[0], &m, ts, i - 1)
-                            ts = i
-                            chunks = 1
-                else:
-                    if with_gaps:
-                        gap_keys(u, &g, i, ts, chunks, &gap_keys_view[b, 0])
-                        gap_labels[b] = labels[i]
-                        b += 1
-                    if labels[i] or not with_gaps:
-                        end_token(&first[0], &last[0], &m, ts, i - 1)
-                        ts = i + 1
-                        chunks = 1
-                    else:
-                        chunks += 1
-            end_token(&first[0], &last[0], &m, ts, hi)
-            offsets[k + 1] = m
-    ngrams_free(&g)
-    return (inner_out, inner_labels_out, gap_out, gap_labels_out, first_out[:m], last_out[:m],
-            offsets_out)
+    cdef GoldRows d
+    d.gold = &labels[0] if n else NULL
+    d.with_gaps = with_gaps
+    d.inner_keys = <uint64_t*><size_t>inner_out.ctypes.data
+    d.inner_labels = <int32_t*><size_t>inner_labels_out.ctypes.data
+    d.gap_keys = <uint64_t*><size_t>gap_out.ctypes.data
+    d.gap_labels = <int32_t*><size_t>gap_labels_out.ctypes.data
+    d.n_inner = d.n_gap = 0
+    first, last, offsets = _tokens(units, r, &d)
+    return inner_out, inner_labels_out, gap_out, gap_labels_out, first, last, offsets
 
 
 def sentence_training_rows(TextUnits units, TokenTable tokens, offsets, gold):
