@@ -36,15 +36,22 @@ from libcpp.vector cimport vector
 
 from polyparse.parser.formats.knp_scan cimport (
     UNKNOWN_ID,
+    BlockState,
     KnpLexicon,
     KnpScan,
+    LineWalk,
     ScanBuffers,
     Span,
     append,
-    is_valid_utf8,
+    block_begins,
+    drop_block,
+    end_block,
+    is_eos,
+    next_line,
     read_number,
-    scan_result,
+    run_scan,
     shrink,
+    walk_start,
 )
 
 # The dictionaries by code, as KnpScan.block_tagset gives them.
@@ -343,71 +350,34 @@ cdef bint _scan_bunsetsu(const unsigned char* data, int64_t line, int64_t length
     return True
 
 
-cdef void _drop_block(ScanBuffers* out, size_t c0, size_t b0) noexcept nogil:
-    """Forget the bunsetsu a block added after the given sizes (a slow or unfinished block);
-    its morphemes wait in the scanner until its end."""
-    shrink(out.head_start, c0)
-    shrink(out.head_end, c0)
-    shrink(out.old_heads, c0)
-    shrink(out.old_types, c0)
-    shrink(out.score_start, c0)
-    shrink(out.score_end, c0)
-    shrink(out.chunk_bounds, b0)
+cdef void _scan_blocks(const unsigned char* data, int64_t n, void* scanner, ScanBuffers* out,
+                       int64_t* end, int64_t* n_lines) noexcept nogil:
+    # _scan as run_scan calls it (a BlockScan).
+    _scan(data, n, <_Scanner>scanner, out, end, n_lines)
 
 
 cdef void _scan(const unsigned char* data, int64_t n, _Scanner scanner, ScanBuffers* out,
                 int64_t* end, int64_t* n_lines) noexcept nogil:
-    cdef int64_t position = 0
-    cdef int64_t lines = 0
-    cdef int64_t block_begin = 0
-    cdef int64_t block_first_line = 0
-    cdef int64_t line_end, length
+    cdef LineWalk walk
+    cdef BlockState block
     cdef const unsigned char* line
-    cdef const unsigned char* newline
-    cdef const unsigned char* carriage
-    # Whether the buffer holds a "\r" at all: one pass, and none per line for most inputs.
-    cdef bint carriages = memchr(data, c'\r', n) != NULL
+    cdef int64_t length
     cdef const unsigned char* tab
-    cdef bint slow = False
-    cdef int64_t n_chunks = 0
-    cdef int64_t last_chunk_start = 0
-    cdef size_t c0 = 0, b0 = 0
     cdef uint8_t tagset
     append[int64_t](out.morpheme_ptr, 0, out.failed)
     append[int64_t](out.chunk_ptr, 0, out.failed)
     end[0] = 0
     n_lines[0] = 0
     scanner.block.clear()
-    while position < n:
-        newline = <const unsigned char*>memchr(data + position, c'\n', n - position)
-        if newline == NULL:
-            break
-        line = data + position
-        line_end = newline - data
-        length = line_end - position
-        lines += 1
-        carriage = <const unsigned char*>memchr(line, c'\r', length) if carriages else NULL
-        if carriage != NULL:
-            # A "\r" ends a line too (but for the one of a "\r\n"): the block is the Python
-            # reader's, and the lines are counted as it counts them.
-            slow = True
-            while carriage != NULL:
-                if carriage != line + length - 1:
-                    lines += 1
-                carriage = <const unsigned char*>memchr(carriage + 1, c'\r',
-                                                         line + length - carriage - 1)
-        if (length == 3 and memcmp(line, b"EOS", 3) == 0) or \
-                (length == 4 and memcmp(line, b"EOS\r", 4) == 0):
-            if scanner.block.empty() or n_chunks == 0 or \
-                    last_chunk_start == <int64_t>scanner.block.size():
-                slow = True
-            append(out.block_start, block_begin, out.failed)
-            append(out.block_end, line_end + 1, out.failed)
-            append(out.block_line, block_first_line, out.failed)
-            if slow:
-                _drop_block(out, c0, b0)
-                append[uint8_t](out.block_fast, 0, out.failed)
-                append[int64_t](out.block_fast_index, -1, out.failed)
+    walk_start(&walk, data, n)
+    block_begins(&block, out)
+    while next_line(&walk, &line, &length, &block.slow):
+        if is_eos(line, length):
+            if scanner.block.empty() or block.n_chunks == 0 or \
+                    block.last_chunk_start == <int64_t>scanner.block.size():
+                block.slow = True
+            if block.slow:
+                drop_block(out, &block)
             else:
                 tagset = scanner.block_tagset()
                 scanner.emit(data, out, tagset)
@@ -418,32 +388,19 @@ cdef void _scan(const unsigned char* data, int64_t n, _Scanner scanner, ScanBuff
                         JUMAN if scanner.block[0].n_fields == 6 else IPADIC
                 append(out.block_tagset, tagset, out.failed)
                 append(out.chunk_bounds, <int32_t>scanner.block.size(), out.failed)
-                append[uint8_t](out.block_fast, 1, out.failed)
-                append[int64_t](out.block_fast_index, out.morpheme_ptr.size() - 1, out.failed)
-                append[int64_t](out.morpheme_ptr, out.surface.size(), out.failed)
-                append[int64_t](out.chunk_ptr, out.head_start.size(), out.failed)
-            c0 = out.head_start.size()
-            b0 = out.chunk_bounds.size()
+            end_block(&walk, out, not block.slow, end, n_lines)
+            block_begins(&block, out)
             scanner.block.clear()
-            slow = False
-            n_chunks = 0
-            last_chunk_start = 0
-            position = line_end + 1
-            block_begin = position
-            block_first_line = lines
-            end[0] = position
-            n_lines[0] = lines
-            continue
-        if not slow:
+        elif not block.slow:
             if length == 0:
-                slow = True
+                block.slow = True
             elif line[0] == c'*' and length > 1 and line[1] == c' ':
-                if (n_chunks and last_chunk_start == <int64_t>scanner.block.size()) or \
-                        not _scan_bunsetsu(data, position, length, n_chunks, out):
-                    slow = True
+                if (block.n_chunks and block.last_chunk_start == <int64_t>scanner.block.size()) \
+                        or not _scan_bunsetsu(data, walk.line_start, length, block.n_chunks, out):
+                    block.slow = True
                 else:
-                    n_chunks += 1
-                    last_chunk_start = scanner.block.size()
+                    block.n_chunks += 1
+                    block.last_chunk_start = scanner.block.size()
                     append(out.chunk_bounds, <int32_t>scanner.block.size(), out.failed)
             elif length >= 3 and line[0] == c'#' and line[1] == c'!' and line[2] == c' ':
                 pass
@@ -451,12 +408,11 @@ cdef void _scan(const unsigned char* data, int64_t n, _Scanner scanner, ScanBuff
                 tab = <const unsigned char*>memchr(line, c'\t', length)
                 if tab == NULL:
                     if line[0] != c'#':
-                        slow = True
-                elif n_chunks == 0 or \
-                        not scanner.morpheme(data, position, length, tab - line, out):
-                    slow = True
-        position = line_end + 1
-    _drop_block(out, c0, b0)
+                        block.slow = True
+                elif block.n_chunks == 0 or \
+                        not scanner.morpheme(data, walk.line_start, length, tab - line, out):
+                    block.slow = True
+    drop_block(out, &block)
     scanner.block.clear()
 
 
@@ -465,14 +421,4 @@ def scan_cabocha(KnpLexicon lexicon, buffer, unidic_marks=()) -> KnpScan:
     notes. unidic_marks: the parts of speech that make an IPAdic-shaped sentence UniDic's
     (parser.formats.cabocha.UNIDIC_ONLY_POS). The buffer is kept by the result, for
     ``KnpScan.rewrite``."""
-    cdef const unsigned char[::1] data = buffer
-    cdef ScanBuffers out
-    cdef _Scanner scanner = _Scanner(lexicon, unidic_marks)
-    out.failed = 0
-    cdef int64_t end = 0, n_lines = 0
-    cdef bint valid = True
-    if data.shape[0]:
-        with nogil:
-            _scan(&data[0], data.shape[0], scanner, &out, &end, &n_lines)
-            valid = is_valid_utf8(&data[0], end)
-    return scan_result(data, &out, end, n_lines, valid)
+    return run_scan(buffer, _scan_blocks, _Scanner(lexicon, unidic_marks))

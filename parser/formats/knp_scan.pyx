@@ -30,7 +30,7 @@ an error. On every block it accepts, the scanner gives exactly what
 ``format_knp(sentence, heads)``.
 """
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
-from libc.string cimport memchr, memcmp, memcpy
+from libc.string cimport memchr, memcpy
 from libcpp.string cimport string
 
 import numpy as np
@@ -483,125 +483,58 @@ cdef bint _has_id_fields(const unsigned char* line, int64_t length) noexcept nog
     return False
 
 
-cdef void _scan(const unsigned char* data, int64_t n, KnpLexicon lexicon, ScanBuffers* out,
+cdef void _scan(const unsigned char* data, int64_t n, void* lexicon, ScanBuffers* out,
                 int64_t* end, int64_t* n_lines) noexcept nogil:
-    cdef int64_t position = 0
-    cdef int64_t lines = 0
-    cdef int64_t block_begin = 0
-    cdef int64_t block_first_line = 0
-    cdef int64_t line_end, length
+    cdef LineWalk walk
+    cdef BlockState block
     cdef const unsigned char* line
-    cdef const unsigned char* newline
-    cdef const unsigned char* carriage
-    # Whether the buffer holds a "\r" at all: one pass, and none per line for most inputs.
-    cdef bint carriages = memchr(data, c'\r', n) != NULL
-    cdef bint slow = False
-    cdef bint seen_chunk = False
-    cdef bint seen_morpheme = False
+    cdef int64_t length
     cdef int64_t block_morphemes = 0
-    cdef int64_t last_chunk_start = 0
-    # Sizes at the start of the block, to drop a slow block's entries.
-    cdef size_t m0 = 0, c0 = 0, b0 = 0, u0 = 0
     cdef unsigned char first_byte
     append[int64_t](out.morpheme_ptr, 0, out.failed)
     append[int64_t](out.chunk_ptr, 0, out.failed)
     end[0] = 0
     n_lines[0] = 0
-    while position < n:
-        newline = <const unsigned char*>memchr(data + position, c'\n', n - position)
-        if newline == NULL:
-            break
-        line = data + position
-        line_end = newline - data
-        length = line_end - position
-        lines += 1
-        carriage = <const unsigned char*>memchr(line, c'\r', length) if carriages else NULL
-        if carriage != NULL:
-            # A "\r" ends a line too (but for the one of a "\r\n"): the block is the Python
-            # reader's, and the lines are counted as it counts them.
-            slow = True
-            while carriage != NULL:
-                if carriage != line + length - 1:
-                    lines += 1
-                carriage = <const unsigned char*>memchr(carriage + 1, c'\r',
-                                                         line + length - carriage - 1)
-        if (length == 3 and memcmp(line, b"EOS", 3) == 0) or \
-                (length == 4 and memcmp(line, b"EOS\r", 4) == 0):
-            if length == 4 or block_morphemes == 0 or \
-                    last_chunk_start == block_morphemes:
-                slow = True
-            append(out.block_start, block_begin, out.failed)
-            append(out.block_end, line_end + 1, out.failed)
-            append(out.block_line, block_first_line, out.failed)
-            if slow:
-                _drop_block(out, m0, c0, b0, u0)
-                append[uint8_t](out.block_fast, 0, out.failed)
-                append[int64_t](out.block_fast_index, -1, out.failed)
+    walk_start(&walk, data, n)
+    block_begins(&block, out)
+    while next_line(&walk, &line, &length, &block.slow):
+        if is_eos(line, length):
+            if length == 4 or block_morphemes == 0 or block.last_chunk_start == block_morphemes:
+                block.slow = True
+            if block.slow:
+                drop_block(out, &block)
             else:
                 append(out.chunk_bounds, <int32_t>block_morphemes, out.failed)
-                append[uint8_t](out.block_fast, 1, out.failed)
-                append[int64_t](out.block_fast_index, out.morpheme_ptr.size() - 1, out.failed)
-                append[int64_t](out.morpheme_ptr, out.surface.size(), out.failed)
-                append[int64_t](out.chunk_ptr, out.head_start.size(), out.failed)
-            m0 = out.surface.size()
-            c0 = out.head_start.size()
-            b0 = out.chunk_bounds.size()
-            u0 = out.unknown.size()
-            slow = seen_chunk = seen_morpheme = False
+            end_block(&walk, out, not block.slow, end, n_lines)
+            block_begins(&block, out)
             block_morphemes = 0
-            last_chunk_start = 0
-            position = line_end + 1
-            block_begin = position
-            block_first_line = lines
-            end[0] = position
-            n_lines[0] = lines
-            continue
-        if not slow:
+        elif not block.slow:
             if length == 0:
-                slow = True
+                block.slow = True
             else:
                 first_byte = line[0]
                 if first_byte == c'*':
-                    if (seen_chunk and last_chunk_start == block_morphemes) or \
-                            not _scan_bunsetsu(line, length, position, out):
-                        slow = True
+                    if (block.n_chunks and block.last_chunk_start == block_morphemes) or \
+                            not _scan_bunsetsu(line, length, walk.line_start, out):
+                        block.slow = True
                     else:
-                        seen_chunk = True
-                        last_chunk_start = block_morphemes
+                        block.n_chunks += 1
+                        block.last_chunk_start = block_morphemes
                         append(out.chunk_bounds, <int32_t>block_morphemes, out.failed)
                 elif first_byte == c'+':
                     if length < 3 or not (line[2] == c'-' or is_digit(line[2])):
-                        slow = True
+                        block.slow = True
                 elif first_byte == c'#':
-                    if seen_chunk or seen_morpheme:
-                        slow = True
-                    elif _has_id_fields(line, length):
-                        slow = True
+                    if block.n_chunks or block_morphemes or _has_id_fields(line, length):
+                        block.slow = True
                 elif first_byte == c'@':
-                    slow = True
-                elif not seen_chunk or \
-                        not _scan_morpheme(line, length, position, lexicon, out):
-                    slow = True
+                    block.slow = True
+                elif block.n_chunks == 0 or not _scan_morpheme(line, length, walk.line_start,
+                                                               <KnpLexicon>lexicon, out):
+                    block.slow = True
                 else:
-                    seen_morpheme = True
                     block_morphemes += 1
-        position = line_end + 1
-    _drop_block(out, m0, c0, b0, u0)
-
-
-cdef void _drop_block(ScanBuffers* out, size_t m0, size_t c0, size_t b0,
-                      size_t u0) noexcept nogil:
-    """Forget what a block added after the given sizes (a slow or unfinished block)."""
-    shrink(out.surface, m0)
-    shrink(out.pos1, m0)
-    shrink(out.pos2, m0)
-    shrink(out.conj_form, m0)
-    shrink(out.head_start, c0)
-    shrink(out.head_end, c0)
-    shrink(out.old_heads, c0)
-    shrink(out.old_types, c0)
-    shrink(out.chunk_bounds, b0)
-    shrink(out.unknown, u0)
+    drop_block(out, &block)
 
 
 cdef uint64_t HIGH_BITS = 0x8080808080808080
@@ -828,14 +761,19 @@ cdef object _array(const _item_t* values, size_t n):
 def scan_knp(KnpLexicon lexicon, buffer) -> KnpScan:
     """Scan the complete blocks of ``buffer`` (bytes-like, UTF-8 KNP text); see the module
     notes. The buffer is kept by the result, for ``KnpScan.rewrite``."""
-    cdef const unsigned char[::1] data = buffer
+    return run_scan(buffer, _scan, lexicon)
+
+
+cdef KnpScan run_scan(const unsigned char[::1] data, BlockScan scan, object scanner):
+    """The KnpScan of data by a format's scan with its scanner (the GIL released meanwhile)."""
     cdef ScanBuffers out
-    out.failed = 0
+    cdef void* held = <void*>scanner
     cdef int64_t end = 0, n_lines = 0
     cdef bint valid = True
+    out.failed = 0
     if data.shape[0]:
         with nogil:
-            _scan(&data[0], data.shape[0], lexicon, &out, &end, &n_lines)
+            scan(&data[0], data.shape[0], held, &out, &end, &n_lines)
             valid = is_valid_utf8(&data[0], end)
     return scan_result(data, &out, end, n_lines, valid)
 
