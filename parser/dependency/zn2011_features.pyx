@@ -79,6 +79,36 @@ cdef inline uint64_t capped(int value, int cap) noexcept nogil:
     return <uint64_t>(value if value < cap else cap)
 
 
+cdef inline void single_word(uint64_t* out, int t, uint64_t w, uint64_t p) noexcept nogil:
+    # Templates t, t + 1, t + 2 of Table 1's single words: a word's wp, w and p.
+    out[t] = k2(t, w, p)
+    out[t + 1] = k1(t + 1, w)
+    out[t + 2] = k1(t + 2, p)
+
+
+cdef inline void word_tag_label(uint64_t* out, int t, const int32_t* W, const int32_t* P,
+                                const StateC* st, int word, int labelled) noexcept nogil:
+    # Templates t, t + 1, t + 2 of Table 1's unigrams and third order: the word and the tag of
+    # word, and the label of the arc into labelled (word itself, or the word it heads).
+    out[t] = k1(t, col(W, word))
+    out[t + 1] = k1(t + 1, col(P, word))
+    out[t + 2] = k1(t + 2, arc_label(st, labelled))
+
+
+cdef inline void with_word_and_tag(uint64_t* out, int t, uint64_t s0w, uint64_t s0p, uint64_t n0w,
+                                   uint64_t n0p, uint64_t s0_right, uint64_t s0_left,
+                                   uint64_t n0_left) noexcept nogil:
+    # Templates t .. t + 5 of Table 1's valency and label sets: a value of s0's right side, of
+    # its left side and of n0's left side (the number of children, or the set of their
+    # labels), each with the word and with the tag.
+    out[t] = k2(t, s0w, s0_right)
+    out[t + 1] = k2(t + 1, s0p, s0_right)
+    out[t + 2] = k2(t + 2, s0w, s0_left)
+    out[t + 3] = k2(t + 3, s0p, s0_left)
+    out[t + 4] = k2(t + 4, n0w, n0_left)
+    out[t + 5] = k2(t + 5, n0p, n0_left)
+
+
 cdef int zn2011_keys(const StateC* st, const WordColumns* words, uint64_t* out) noexcept nogil:
     """Write the keys of every template (module docstring) for the state; return their number."""
     cdef const int32_t* W = words.word
@@ -102,18 +132,10 @@ cdef int zn2011_keys(const StateC* st, const WordColumns* words, uint64_t* out) 
     cdef uint64_t s0sr = st.right_labels[s0] if s0 >= 0 else 0
     cdef uint64_t n0sl = st.left_labels[n0] if n0 >= 0 else 0
     # Single words.
-    out[0] = k2(0, s0w, s0p)
-    out[1] = k1(1, s0w)
-    out[2] = k1(2, s0p)
-    out[3] = k2(3, n0w, n0p)
-    out[4] = k1(4, n0w)
-    out[5] = k1(5, n0p)
-    out[6] = k2(6, n1w, n1p)
-    out[7] = k1(7, n1w)
-    out[8] = k1(8, n1p)
-    out[9] = k2(9, n2w, n2p)
-    out[10] = k1(10, n2w)
-    out[11] = k1(11, n2p)
+    single_word(out, 0, s0w, s0p)
+    single_word(out, 3, n0w, n0p)
+    single_word(out, 6, n1w, n1p)
+    single_word(out, 9, n2w, n2p)
     # Word pairs.
     out[12] = k4(12, s0w, s0p, n0w, n0p)
     out[13] = k3(13, s0w, s0p, n0w)
@@ -138,49 +160,23 @@ cdef int zn2011_keys(const StateC* st, const WordColumns* words, uint64_t* out) 
     out[30] = k3(30, s0w, n0w, d)
     out[31] = k3(31, s0p, n0p, d)
     # Valency.
-    out[32] = k2(32, s0w, s0vr)
-    out[33] = k2(33, s0p, s0vr)
-    out[34] = k2(34, s0w, s0vl)
-    out[35] = k2(35, s0p, s0vl)
-    out[36] = k2(36, n0w, n0vl)
-    out[37] = k2(37, n0p, n0vl)
+    with_word_and_tag(out, 32, s0w, s0p, n0w, n0p, s0vr, s0vl, n0vl)
     # Unigrams.
-    out[38] = k1(38, col(W, s0h))
-    out[39] = k1(39, col(P, s0h))
-    out[40] = k1(40, arc_label(st, s0))
-    out[41] = k1(41, col(W, s0l))
-    out[42] = k1(42, col(P, s0l))
-    out[43] = k1(43, arc_label(st, s0l))
-    out[44] = k1(44, col(W, s0r))
-    out[45] = k1(45, col(P, s0r))
-    out[46] = k1(46, arc_label(st, s0r))
-    out[47] = k1(47, col(W, n0l))
-    out[48] = k1(48, col(P, n0l))
-    out[49] = k1(49, arc_label(st, n0l))
+    word_tag_label(out, 38, W, P, st, s0h, s0)
+    word_tag_label(out, 41, W, P, st, s0l, s0l)
+    word_tag_label(out, 44, W, P, st, s0r, s0r)
+    word_tag_label(out, 47, W, P, st, n0l, n0l)
     # Third order.
-    out[50] = k1(50, col(W, s0h2))
-    out[51] = k1(51, col(P, s0h2))
-    out[52] = k1(52, arc_label(st, s0h))
-    out[53] = k1(53, col(W, s0l2))
-    out[54] = k1(54, col(P, s0l2))
-    out[55] = k1(55, arc_label(st, s0l2))
-    out[56] = k1(56, col(W, s0r2))
-    out[57] = k1(57, col(P, s0r2))
-    out[58] = k1(58, arc_label(st, s0r2))
-    out[59] = k1(59, col(W, n0l2))
-    out[60] = k1(60, col(P, n0l2))
-    out[61] = k1(61, arc_label(st, n0l2))
+    word_tag_label(out, 50, W, P, st, s0h2, s0h)
+    word_tag_label(out, 53, W, P, st, s0l2, s0l2)
+    word_tag_label(out, 56, W, P, st, s0r2, s0r2)
+    word_tag_label(out, 59, W, P, st, n0l2, n0l2)
     out[62] = k3(62, s0p, col(P, s0l), col(P, s0l2))
     out[63] = k3(63, s0p, col(P, s0r), col(P, s0r2))
     out[64] = k3(64, s0p, col(P, s0h), col(P, s0h2))
     out[65] = k3(65, n0p, col(P, n0l), col(P, n0l2))
     # Label sets.
-    out[66] = k2(66, s0w, s0sr)
-    out[67] = k2(67, s0p, s0sr)
-    out[68] = k2(68, s0w, s0sl)
-    out[69] = k2(69, s0p, s0sl)
-    out[70] = k2(70, n0w, n0sl)
-    out[71] = k2(71, n0p, n0sl)
+    with_word_and_tag(out, 66, s0w, s0p, n0w, n0p, s0sr, s0sl, n0sl)
     # Lemmas.
     out[72] = k1(72, col(M, s0))
     out[73] = k1(73, col(M, n0))
