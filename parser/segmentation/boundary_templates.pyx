@@ -401,15 +401,7 @@ def inner_keys_at(TextUnits units, Py_ssize_t i, Py_ssize_t ts, Py_ssize_t lo,
     _check_window(units, i, ts, lo, hi)
     if i <= lo or units.units.kind[i] != CHAR or units.units.kind[i - 1] != CHAR:
         raise ValueError("an inner boundary lies between two character units of the region")
-    out = np.zeros(MAX_KEYS, dtype=np.uint64)
-    cdef uint64_t[::1] o = out
-    cdef Ngrams g
-    cdef int n
-    ngrams_alloc(&g, hi - lo + 1)
-    ngrams_fill(&g, &units.units, lo, hi)
-    n = inner_keys(&units.units, &g, i, ts, &o[0])
-    ngrams_free(&g)
-    return out[:n]
+    return _boundary_keys(units, i, ts, lo, hi, 0)
 
 
 def gap_keys_at(TextUnits units, Py_ssize_t i, Py_ssize_t ts, Py_ssize_t lo,
@@ -418,14 +410,23 @@ def gap_keys_at(TextUnits units, Py_ssize_t i, Py_ssize_t ts, Py_ssize_t lo,
     _check_window(units, i, ts, lo, hi)
     if i <= lo or i >= hi or units.units.kind[i] != GAP:
         raise ValueError("a gap decision is asked of a gap unit inside the region")
-    cdef Py_ssize_t chunks = 1 + int(np.count_nonzero(units.kind[ts:i] == GAP))
+    return _boundary_keys(units, i, ts, lo, hi, 1 + int(np.count_nonzero(units.kind[ts:i] == GAP)))
+
+
+cdef object _boundary_keys(TextUnits units, Py_ssize_t i, Py_ssize_t ts, Py_ssize_t lo,
+                           Py_ssize_t hi, Py_ssize_t chunks):
+    # The keys of the decision at unit i over the n-grams of region lo..hi: a gap's after
+    # `chunks` chunks of the token so far, or with chunks 0 the inner boundary's before i.
     out = np.zeros(MAX_KEYS, dtype=np.uint64)
     cdef uint64_t[::1] o = out
     cdef Ngrams g
     cdef int n
     ngrams_alloc(&g, hi - lo + 1)
     ngrams_fill(&g, &units.units, lo, hi)
-    n = gap_keys(&units.units, &g, i, ts, chunks, &o[0])
+    if chunks:
+        n = gap_keys(&units.units, &g, i, ts, chunks, &o[0])
+    else:
+        n = inner_keys(&units.units, &g, i, ts, &o[0])
     ngrams_free(&g)
     return out[:n]
 
