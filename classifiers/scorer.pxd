@@ -1,5 +1,6 @@
 # The Cython-level contract of every binary-feature backend (docs/design.md, "The classifier
 # contract").
+cimport cython
 from libc.math cimport NAN
 from libc.stdint cimport int32_t, int64_t
 
@@ -23,3 +24,20 @@ cdef inline void no_scores(double* out, int n_outputs) noexcept nogil:
     cdef int k
     for k in range(n_outputs):
         out[k] = NAN
+
+
+@cython.final
+cdef class BinaryRows:
+    # The rows of a BinaryMatrix (or of what features.binary_matrix.as_binary_matrix takes) as
+    # compiled loops read them: row i holds the length(i) feature ids at row(i).
+    cdef const int64_t[::1] indptr
+    cdef const int32_t[::1] indices
+    cdef const int32_t* base
+    cdef int32_t empty
+    cdef readonly Py_ssize_t n_rows
+
+    cdef inline const int32_t* row(self, Py_ssize_t i) noexcept nogil:
+        return self.base + self.indptr[i]
+
+    cdef inline int length(self, Py_ssize_t i) noexcept nogil:
+        return <int>(self.indptr[i + 1] - self.indptr[i])

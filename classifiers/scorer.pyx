@@ -34,12 +34,8 @@ cdef class BinaryScorer:
 
     def decision_function(self, X) -> np.ndarray:
         """Decision values of every row of a BinaryMatrix, shape (n_rows, n_outputs)."""
-        X = as_binary_matrix(X)
-        cdef const int64_t[::1] indptr = np.ascontiguousarray(X.indptr, dtype=np.int64)
-        cdef const int32_t[::1] indices = np.ascontiguousarray(X.indices, dtype=np.int32)
-        cdef Py_ssize_t n_rows = indptr.shape[0] - 1, i
-        cdef int32_t empty = 0
-        cdef const int32_t* base = &indices[0] if indices.shape[0] else &empty
+        cdef BinaryRows rows = BinaryRows(X)
+        cdef Py_ssize_t n_rows = rows.n_rows, i
         cdef int64_t steps_left = CHECK_STEPS, row_steps = self.steps_per_row()
         out = np.zeros((max(n_rows, 0), self.n_outputs), dtype=np.float64)
         if n_rows <= 0:
@@ -49,6 +45,16 @@ cdef class BinaryScorer:
             long_input_starts(n_rows)
             for i in range(n_rows):
                 count_steps(&steps_left, row_steps)
-                self.scores(base + indptr[i], <int>(indptr[i + 1] - indptr[i]), &values[i, 0])
+                self.scores(rows.row(i), rows.length(i), &values[i, 0])
             long_input_ends(n_rows)
         return out
+
+
+cdef class BinaryRows:
+    def __init__(self, X):
+        X = as_binary_matrix(X)
+        self.indptr = np.ascontiguousarray(X.indptr, dtype=np.int64)
+        self.indices = np.ascontiguousarray(X.indices, dtype=np.int32)
+        self.n_rows = self.indptr.shape[0] - 1
+        self.empty = 0
+        self.base = &self.indices[0] if self.indices.shape[0] else &self.empty

@@ -17,8 +17,7 @@ from libc.stdlib cimport free, malloc
 
 import numpy as np
 
-from polyparse.classifiers.scorer cimport BinaryScorer, no_scores
-from polyparse.features.binary_matrix import as_binary_matrix
+from polyparse.classifiers.scorer cimport BinaryRows, BinaryScorer, no_scores
 from polyparse.features.signal_checks cimport CHECK_STEPS, count_steps
 
 
@@ -60,12 +59,8 @@ cdef class OneVsOneVoter(BinaryScorer):
 
     def vote_rows(self, X, allowed) -> np.ndarray:
         """vote() for every row of a BinaryMatrix (class indices; -1 where none is allowed)."""
-        X = as_binary_matrix(X)
-        cdef const int64_t[::1] indptr = np.ascontiguousarray(X.indptr, dtype=np.int64)
-        cdef const int32_t[::1] indices = np.ascontiguousarray(X.indices, dtype=np.int32)
-        cdef Py_ssize_t n_rows = indptr.shape[0] - 1, i
-        cdef int32_t empty = 0
-        cdef const int32_t* base = &indices[0] if indices.shape[0] else &empty
+        cdef BinaryRows rows = BinaryRows(X)
+        cdef Py_ssize_t n_rows = rows.n_rows, i
         mask = np.ascontiguousarray(allowed, dtype=np.intc)
         if mask.shape != (self.n_classes,):
             raise ValueError(f"allowed must hold {self.n_classes} flags")
@@ -76,7 +71,7 @@ cdef class OneVsOneVoter(BinaryScorer):
         with nogil:
             for i in range(n_rows):
                 count_steps(&steps_left, row_steps)
-                best[i] = self.vote(base + indptr[i], <int>(indptr[i + 1] - indptr[i]), &flags[0])
+                best[i] = self.vote(rows.row(i), rows.length(i), &flags[0])
         return out
 
 
