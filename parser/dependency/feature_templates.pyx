@@ -95,6 +95,16 @@ cdef inline uint64_t capped(int value, int cap) noexcept nogil:
     return <uint64_t>(value if value < cap else cap)
 
 
+cdef inline void child_labels(uint64_t* out, int t, const StateC* st, int s0, int b0,
+                              const int* leftmost, const int* rightmost) noexcept nogil:
+    # Templates t, t + 1, t + 2: the labels of the stack top's leftmost and rightmost child and
+    # of the input's leftmost child (the children given by leftmost and rightmost: the
+    # outermost ones, or the second ones).
+    out[t] = key(t, child_label(st, s0, leftmost))
+    out[t + 1] = key(t + 1, child_label(st, s0, rightmost))
+    out[t + 2] = key(t + 2, child_label(st, b0, leftmost))
+
+
 cdef int extract_keys(const StateC* st, const SentenceC* sent, int feature_set,
                       uint64_t* out) noexcept nogil:
     """Write the keys of every template of the set for this state; return their number."""
@@ -115,9 +125,7 @@ cdef int extract_keys(const StateC* st, const SentenceC* sent, int feature_set,
     out[7] = key(7, label_of(st, s0))
     out[8] = key(8, word_of(sent, s0))
     out[9] = key(9, word_of(sent, s0h))
-    out[10] = key(10, child_label(st, s0, st.leftmost))
-    out[11] = key(11, child_label(st, s0, st.rightmost))
-    out[12] = key(12, child_label(st, b0, st.leftmost))
+    child_labels(out, 10, st, s0, b0, st.leftmost, st.rightmost)
     if feature_set == CHANG2010:
         return 13
     cdef int s0l = child_of(s0, st.leftmost)
@@ -135,9 +143,7 @@ cdef int extract_keys(const StateC* st, const SentenceC* sent, int feature_set,
     out[19] = key(19, tag_of(sent, s0l))
     out[20] = key(20, tag_of(sent, s0r))
     out[21] = key(21, tag_of(sent, b0l))
-    out[22] = key(22, child_label(st, s0, st.leftmost2))
-    out[23] = key(23, child_label(st, s0, st.rightmost2))
-    out[24] = key(24, child_label(st, b0, st.leftmost2))
+    child_labels(out, 22, st, s0, b0, st.leftmost2, st.rightmost2)
     out[25] = key(25, pair(word_of(sent, s0), tag_of(sent, s0)))
     out[26] = key(26, pair(word_of(sent, b0), tag_of(sent, b0)))
     out[27] = key(27, pair(word_of(sent, b1), tag_of(sent, b1)))
