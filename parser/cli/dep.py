@@ -82,18 +82,9 @@ def register(dep: argparse.ArgumentParser) -> None:
     train.add_argument("--split-threshold", type=int,
                        help="greedy parsers: splits with fewer training states are pooled "
                             f"(default {ParserConfig.split_threshold})")
-    train.add_argument("--beam", type=beam_option,
-                       help=f"{STRUCTURED}: hypotheses kept at each step, 1 to {MAX_BEAM} "
-                            f"(default {BeamConfig.beam})")
-    train.add_argument("--update", choices=UPDATES,
-                       help=f"{STRUCTURED}: the perceptron's update (default "
-                            f"{BeamConfig.update})")
-    train.add_argument("--epochs", type=int,
-                       help=f"{STRUCTURED}: the most passes over the training sentences "
-                            f"(default {BeamConfig.epochs}; with --dev the best epoch is kept)")
-    train.add_argument("--patience", type=int,
-                       help=f"{STRUCTURED} with --dev: epochs without a better dev UAS before "
-                            f"training stops (default {BeamConfig.patience})")
+    for option, reading, what in BEAM_TRAINING_OPTIONS:
+        default = getattr(BeamConfig, option[2:])
+        train.add_argument(option, **reading, help=f"{STRUCTURED}: {what} (default {default})")
 
     add_backend_settings(train, CLASSIFIER_DEFAULTS)
     train.add_argument("--min-word-count", type=int, default=ParserConfig.min_word_count,
@@ -211,6 +202,20 @@ def beam_option(text: str) -> int:
         return beam_width(beam)
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
+
+
+# The beam-search parser's settings that `dep train` takes (None unless given: training_config
+# refuses them for a greedy parser): the option (a field of BeamConfig), how argparse reads it
+# and what it does.
+BEAM_TRAINING_OPTIONS: tuple[tuple[str, dict[str, Any], str], ...] = (
+    ("--beam", {"type": beam_option},
+     f"hypotheses kept at each step, 1 to {MAX_BEAM}"),
+    ("--update", {"choices": UPDATES}, "the perceptron's update"),
+    ("--epochs", {"type": int},
+     "the most passes over the training sentences; with --dev the best epoch is kept"),
+    ("--patience", {"type": int},
+     "with --dev, epochs without a better dev UAS before training stops"),
+)
 
 
 def run_train(args: argparse.Namespace) -> int:
