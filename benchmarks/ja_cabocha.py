@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import io
 import os
+import sys
 from pathlib import Path
 
 from child_process import launched_run, measured_run, pinned_to_one_core, polyparse_command
@@ -243,6 +244,22 @@ def main() -> int:
     return 0
 
 
+def installation() -> str:
+    """How the polyparse that was measured is installed: an editable install's interpreter
+    start also runs its import hook, and a Python's global site-packages its .pth files."""
+    import json
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    try:
+        url = json.loads(distribution("polyparse").read_text("direct_url.json") or "{}")
+    except PackageNotFoundError:
+        return "run from the source tree"
+    editable = url.get("dir_info", {}).get("editable", False)
+    how = "an editable install (`pip install -e .`)" if editable else "installed by `pip install .`"
+    where = "a virtual environment" if sys.prefix != sys.base_prefix else "the system's Python"
+    return f"{how} in {where}"
+
+
 def section(records: Records, n: int, measured_jdepp: bool) -> list[str]:
     data = DATA.format(n=n)
 
@@ -267,7 +284,8 @@ def section(records: Records, n: int, measured_jdepp: bool) -> list[str]:
     lines += ["", "The whole `ja parse --format cabocha --model ja_unidic` process (start, "
               "imports, the model's load, reading, parsing, writing CaboCha to /dev/null; its "
               "output, checked once, equals the Python path's byte for byte) and J.DepP's, run "
-              "in turn round by round, the least wall time of each:", ""]
+              f"in turn round by round, the least wall time of each; polyparse {installation()}:",
+              ""]
     whole = []
     for cores in ("both cores", "one core"):
         parse = row(f"{PARSE}, {cores}")
