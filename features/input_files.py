@@ -6,18 +6,21 @@ its other files (check_input_paths). An input may be a regular file, standard in
 only once, so every reader reads each input through one opening (open_input), and what a
 command needs besides the records (a sniff of the first line, a sha256 for the model header)
 comes from the same bytes: InputReader hashes what its reader reads, read_input_bytes gives
-a whole input as bytes.
+a whole input as bytes. A parse that reads as input arrives opens it with input_stream (or
+takes a stream already open, opened_or_given), whose more_ready test tells a pipe with nothing
+waiting from a file.
 """
 from __future__ import annotations
 
 import hashlib
 import io
 import os
+import select
 import stat
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import BinaryIO
+from typing import IO, BinaryIO
 
 from polyparse.features.errors import InputError
 
@@ -209,3 +212,43 @@ def sniffed_input(path: str | os.PathLike,
             if not line or enough(line):
                 break
         yield SniffedInput(b"".join(lines), source, input_name(path))
+
+
+def is_regular_stream(stream: IO | io.IOBase) -> bool:
+    """True when the stream is backed by a regular file (its output needs no flushing to reach a
+    reader as it is made)."""
+    try:
+        return stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
+@contextmanager
+def input_stream(path: str) -> Iterator[tuple[BinaryIO, Callable[[], bool]]]:
+    """The input's binary stream (path "-": standard input) and a test telling whether more
+    input is waiting: always for a regular file, by select() for a pipe or a terminal."""
+    if path == "-":
+        stream = sys.stdin.buffer
+        yield stream, more_ready(stream)
+        return
+    with open(path, "rb") as stream:
+        yield stream, more_ready(stream)
+
+
+@contextmanager
+def opened_or_given(path: str, stream: BinaryIO | None
+                    ) -> Iterator[tuple[BinaryIO, Callable[[], bool]]]:
+    """input_stream(path), or the stream given (already open, left open) with its test."""
+    if stream is None:
+        with input_stream(path) as opened:
+            yield opened
+        return
+    yield stream, more_ready(stream)
+
+
+def more_ready(stream: BinaryIO) -> Callable[[], bool]:
+    """A test telling whether more of stream's input is waiting to be read."""
+    if is_regular_stream(stream):
+        return lambda: True
+    descriptor = stream.fileno()
+    return lambda: bool(select.select([descriptor], [], [], 0)[0])

@@ -228,15 +228,6 @@ def write_text(path: str | os.PathLike, text: str, encoding: str = "utf-8") -> N
         stream.write(text)
 
 
-def is_regular_stream(stream: IO | io.IOBase) -> bool:
-    """True when the stream is backed by a regular file (its output needs no flushing to reach a
-    reader as it is made)."""
-    try:
-        return stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
-    except (AttributeError, OSError, ValueError):
-        return False
-
-
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)

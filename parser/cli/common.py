@@ -235,8 +235,8 @@ def parse_streams(args: argparse.Namespace, coverage: Any,
     parse(stream, more_ready, out, name, progress_update) under a progress bar, and warn in one
     line when the input's tags do not give the model what it was trained on (coverage, None
     for no such check); desc names the work on the progress bar."""
+    from polyparse.features.input_files import opened_or_given
     from polyparse.features.output_files import output_stream
-    from polyparse.parser.formats.streaming import opened_or_given
 
     name = "<stdin>" if args.input == "-" else args.input
     with opened_or_given(args.input, stream) as (stream, more_ready), \

@@ -214,8 +214,8 @@ def run_train(args: argparse.Namespace) -> int:
 
 
 def run_parse(args: argparse.Namespace) -> int:
+    from polyparse.features.input_files import input_stream
     from polyparse.parser.formats.bunsetsu_sniff import format_hint, sniff_input
-    from polyparse.parser.formats.streaming import input_stream
     from polyparse.parser.pipeline.bunsetsu_service import japanese_model_file, open_japanese_parser
     from polyparse.parser.tokenize.mecab import require_mecab
 

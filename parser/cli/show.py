@@ -12,8 +12,8 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from polyparse.features.errors import InputError
-from polyparse.features.input_files import check_input_paths
-from polyparse.features.output_files import check_output_path, is_regular_stream, output_stream
+from polyparse.features.input_files import check_input_paths, is_regular_stream
+from polyparse.features.output_files import check_output_path, output_stream
 from polyparse.parser.cli.common import text_encoding
 from polyparse.parser.formats.text_lines import ENCODING_ERRORS
 

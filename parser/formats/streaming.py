@@ -1,4 +1,5 @@
-"""Input read as it arrives, output written as it is made: a parse of a file or a pipe.
+"""Input read as it arrives, output written as it is made: a parse of a file or a pipe (the
+input opened by features/input_files.py's input_stream, with its more_ready test).
 
 A file is read in full batches; a pipe or a terminal is cut into a batch whenever no more input
 is waiting, so that a pipeline feeding one sentence at a time gets each one back at once. Each
@@ -8,47 +9,13 @@ cannot be read (the error follows them).
 """
 from __future__ import annotations
 
-import select
-import sys
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
-from typing import IO, BinaryIO, TypeVar
+from typing import IO, TypeVar
 
 from polyparse.features.errors import InputError
-from polyparse.features.output_files import is_regular_stream
+from polyparse.features.input_files import is_regular_stream
 
 Item = TypeVar("Item")
-
-
-@contextmanager
-def input_stream(path: str) -> Iterator[tuple[BinaryIO, Callable[[], bool]]]:
-    """The input's binary stream (path "-": standard input) and a test telling whether more
-    input is waiting: always for a regular file, by select() for a pipe or a terminal."""
-    if path == "-":
-        stream = sys.stdin.buffer
-        yield stream, more_ready(stream)
-        return
-    with open(path, "rb") as stream:
-        yield stream, more_ready(stream)
-
-
-@contextmanager
-def opened_or_given(path: str, stream: BinaryIO | None
-                    ) -> Iterator[tuple[BinaryIO, Callable[[], bool]]]:
-    """input_stream(path), or the stream given (already open, left open) with its test."""
-    if stream is None:
-        with input_stream(path) as opened:
-            yield opened
-        return
-    yield stream, more_ready(stream)
-
-
-def more_ready(stream: BinaryIO) -> Callable[[], bool]:
-    """A test telling whether more of stream's input is waiting to be read."""
-    if is_regular_stream(stream):
-        return lambda: True
-    descriptor = stream.fileno()
-    return lambda: bool(select.select([descriptor], [], [], 0)[0])
 
 
 def ready_batches(sentences: Iterable[Item], size: int,

@@ -158,7 +158,7 @@ class FusedBunsetsuPipeline:
 
     def stream(self, stream: BinaryIO, more_ready: Callable[[], bool], out: IO, name: str,
                first_line: int = 1, progress: Callable[[int], object] | None = None) -> None:
-        from polyparse.features.output_files import is_regular_stream
+        from polyparse.features.input_files import is_regular_stream
         from polyparse.parser.bunsetsu.stream_parsing import KnpStreamParser
 
         parser = KnpStreamParser(self.opened.model, name, self.opened.model_name,

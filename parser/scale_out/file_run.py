@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
-from polyparse.features.input_files import input_name, is_regular_file
+from polyparse.features.input_files import input_name, is_regular_file, opened_or_given
 from polyparse.parser.scale_out.shards import SHARD_BYTES
 
 
@@ -44,7 +44,6 @@ def run_file_in_shards(path: str, task: Any, model: Any, model_path: str, input_
     output folder's manifest, so that --resume refuses another run's folder."""
     from polyparse.features.output_files import output_stream
     from polyparse.parser.formats.record_boundaries import cut_rule_of
-    from polyparse.parser.formats.streaming import opened_or_given
     from polyparse.parser.scale_out.parts_directory import PartsDirectory, run_identity
     from polyparse.parser.scale_out.runners import runner_for
     from polyparse.parser.scale_out.sharded_run import run_to_parts, run_to_stream

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any
 
 from polyparse.features.errors import InputError
-from polyparse.features.output_files import is_regular_stream
+from polyparse.features.input_files import is_regular_stream
 from polyparse.parser.scale_out.parts_directory import PartsDirectory
 from polyparse.parser.scale_out.runners import ShardRunner, shards_in_flight
 from polyparse.parser.scale_out.shards import Shard, ShardResult

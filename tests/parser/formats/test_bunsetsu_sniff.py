@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from polyparse.features.input_files import more_ready
 from polyparse.parser.formats.bunsetsu import read_bunsetsu
 from polyparse.parser.formats.bunsetsu_sentence import BunsetsuFormatError
 from polyparse.parser.formats.bunsetsu_sniff import format_hint, line_format, sniff_input
-from polyparse.parser.formats.streaming import more_ready
 from tests.parser.formats.test_cabocha import UNIDIC as UD_CABOCHA
 from tests.parser.formats.test_mecab_input import IPADIC, JUMANDIC, UNIDIC
 from tests.parser.formats.test_tag_schemes import KNP_JUMAN, KNP_UNIDIC
