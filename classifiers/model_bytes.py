@@ -10,7 +10,6 @@ file would.
 """
 from __future__ import annotations
 
-import hashlib
 import mmap
 import os
 from collections.abc import Callable, Iterable
@@ -64,8 +63,7 @@ class ModelBytes:
 
     def __reduce__(self) -> tuple[Callable[..., ModelBytes], tuple[Any, ...]]:
         data = self.pickle_bytes()
-        return load_from_bytes, (type(self), data, hashlib.sha256(data).hexdigest(),
-                                 self.runtime_settings())
+        return load_from_bytes, (type(self), data, _sha256(data), self.runtime_settings())
 
 
 class ParserModelBytes(ModelBytes):
@@ -181,12 +179,20 @@ class ParserModelBytes(ModelBytes):
                 if key not in self.HEADER_KEYS}
 
 
+def _sha256(data: Buffer) -> str:
+    """The sha256 of model bytes (hashlib imported here: only pickles need it, and a parse
+    that pickles nothing does not pay for its import)."""
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()
+
+
 def load_from_bytes(cls: type[ModelBytes], data: Buffer, sha256: str,
                     settings: dict[str, Any] | None = None) -> ModelBytes:
     """The object a ModelBytes pickled; ModelFileError (one line) when data does not match
     its sha256 or cannot be decoded."""
     name = _checked_class_name(cls)
-    if hashlib.sha256(data).hexdigest() != sha256:
+    if _sha256(data) != sha256:
         raise ModelFileError(f"{name}: the model bytes do not match their sha256 (changed or "
                              "cut short on the way)")
     return _built(cls, data, name, settings)

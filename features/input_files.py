@@ -12,7 +12,6 @@ waiting from a file.
 """
 from __future__ import annotations
 
-import hashlib
 import io
 import os
 import select
@@ -115,6 +114,9 @@ class _Digesting(io.RawIOBase):
         super().__init__()
         self.source = source
         self.name = name
+        # Imported here: a parse that hashes nothing (most runs) does not pay for hashlib.
+        import hashlib
+
         self.digest = hashlib.sha256()
 
     def readable(self) -> bool:

@@ -78,12 +78,12 @@ def wants_scale_out(args: argparse.Namespace) -> bool:
 def check_scale_out(args: argparse.Namespace, command: str, encoding: str = "utf-8") -> None:
     """One line for options that do not go together, before any data is read; sets
     args.scheduler to the address (the environment's when --scheduler has none)."""
-    from polyparse.parser.scale_out.parts_directory import check_parts_folder
-
     if args.resume and args.output_dir is None:
         raise InputError(f"{command}: --resume completes an --output-dir; give the folder")
     if not wants_scale_out(args):
         return
+    from polyparse.parser.scale_out.parts_directory import check_parts_folder
+
     check_workers(args, command)
     if args.output_dir is not None and getattr(args, "output", None) is not None:
         raise InputError(f"{command}: -o writes one file and --output-dir a folder of parts; "

@@ -16,7 +16,6 @@ driver did (another machine, no shared filesystem, a file changed since) says so
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
@@ -63,8 +62,7 @@ class NotOnWorker(Exception):
 
 def by_reference(shard: Shard, path: str) -> Shard:
     """The shard without its bytes: the absolute path of its input file and their sha256."""
-    return dataclasses.replace(shard, data=b"", path=path,
-                               sha256=hashlib.sha256(shard.data).hexdigest())
+    return dataclasses.replace(shard, data=b"", path=path, sha256=_sha256(shard.data))
 
 
 def read_reference(shard: Shard) -> Shard:
@@ -87,7 +85,7 @@ def read_checked(what: str, path: str, sha256: str, start: int = 0,
             data = stream.read() if end is None else stream.read(end - start)
     except OSError as error:
         raise NotOnWorker(what, f"{path}: {error.strerror or error}") from None
-    if hashlib.sha256(data).hexdigest() != sha256:
+    if _sha256(data) != sha256:
         span = "" if end is None else f"bytes {start}-{end}: "
         raise NotOnWorker(what, f"{path}: {span}not the bytes the driver read (sha256)")
     return data
@@ -151,3 +149,11 @@ def _last_cut(data: bytes, rule: CutRule) -> int | None:
             return last
         last = cut
         position = cut + 1
+
+
+def _sha256(data: bytes) -> str:
+    """The sha256 of shard bytes (hashlib imported here: every command with scale-out options
+    imports this module for SHARD_BYTES, and most runs never shard by reference)."""
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()
