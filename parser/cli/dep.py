@@ -271,7 +271,11 @@ def run_parse(args: argparse.Namespace) -> int:
     coverage = opened.model.tag_coverage()
     if wants_scale_out(args):
         return shard_parse(args, opened, coverage)
-    pipeline = opened.file_pipeline(args.format, args.encoding, args.keep_deps, coverage)
+    try:
+        pipeline = opened.file_pipeline(args.format, args.encoding, args.keep_deps, coverage)
+    except ValueError as error:
+        raise InputError(f"dep parse: {error} (--tagger FILE; `polyparse tag train` makes "
+                         "one)") from None
     parse = streamed(pipeline)
     code = parse_streams(args, coverage, parse)
     for line in pipeline.done():

@@ -15,7 +15,7 @@ from polyparse.features.output_files import check_command_paths
 from polyparse.parser.formats.conll import FORMATS
 from polyparse.parser.formats.text_lines import TEXT_FORMATS
 from polyparse.parser.pipeline.pipeline import Pipeline
-from polyparse.parser.pipeline.stage import Reader, Writer
+from polyparse.parser.pipeline.stage import MissingLayer, Reader, Writer
 from polyparse.parser.pipeline.word_stages import (
     ConllReader,
     TextReader,
@@ -147,6 +147,9 @@ class OpenedParser(ModelBytes):
         """The parse of an input in fmt (conllu, conllx; raw or tokens: text, tokenized
         first) written as CoNLL (text as CoNLL-U; keep_deps keeps the input's DEPS)."""
         tagger = (self.load_tagger, self.files.tagger) if self.files.tagger is not None else None
+        if fmt in TEXT_FORMATS and tagger is None:
+            raise MissingLayer(f"{fmt} text gives words without the tags this parser reads: "
+                               "give a tagger model with it")
         if fmt in TEXT_FORMATS:
             tokenizer = self.text_tokenizer()
             reader: Reader = TextReader(tokenizer, fmt, encoding)
