@@ -6,20 +6,22 @@ import os
 
 import conllu
 
-from polyparse.parser.tokenize.model import TokenizerModel, load_tokenizer
+from polyparse.parser.tokenize.model import load_tokenizer
 from polyparse.parser.tokenize.reading import read_raw
+from polyparse.parser.tokenize.segmenter import TextTokenizer
 
 __all__ = ["load_tokenizer", "tokenize"]
 
-_LOADED: dict[str, TokenizerModel] = {}
+_LOADED: dict[str, TextTokenizer] = {}
 
 
-def tokenize(text: str, model: str | os.PathLike | TokenizerModel | None = None,
+def tokenize(text: str, model: str | os.PathLike | TextTokenizer | None = None,
              fmt: str = "raw") -> list[conllu.TokenList]:
     """The sentences of text (fmt "raw": paragraphs separated by blank lines; "tokens": one
     sentence a line, tokens separated by spaces) as TokenLists with `sent_id`, `text`,
-    multiword tokens and SpaceAfter=No; model: a tokenizer model file or a loaded model
-    (default: the bundled English one, loaded once)."""
+    multiword tokens and SpaceAfter=No; model: a tokenizer model file or a loaded model, the
+    English rules' or a segmenter learned from any treebank (default: the bundled English
+    one, loaded once)."""
     if not isinstance(text, str):
         raise TypeError(f"text must be a str, not {type(text).__name__}")
     blocks = ["\n".join(sentence.lines) + "\n\n"
@@ -28,10 +30,10 @@ def tokenize(text: str, model: str | os.PathLike | TokenizerModel | None = None,
     return conllu.parse("".join(blocks))
 
 
-def loaded_tokenizer(model: str | os.PathLike | TokenizerModel | None = None) -> TokenizerModel:
+def loaded_tokenizer(model: str | os.PathLike | TextTokenizer | None = None) -> TextTokenizer:
     """A tokenizer model: the one given, or the file's (default: the bundled English one),
     loaded once per process."""
-    if isinstance(model, TokenizerModel):
+    if hasattr(model, "text_segmenter"):
         return model
     key = "" if model is None else os.fspath(model)
     if key not in _LOADED:

@@ -32,7 +32,7 @@ BROKEN_PIPE_EXIT = 128 + signal.SIGPIPE
 GROUPS = {
     "dep": ("polyparse.parser.cli.dep", "arc-eager dependency parsing of CoNLL-U / CoNLL-X"),
     "tokenize": ("polyparse.parser.cli.tokenize",
-                 "sentences and tokens of English text (UD conventions)"),
+                 "sentences and tokens of text: English rules, or learned for any language"),
     "tag": ("polyparse.parser.cli.tag", "POS tagging (UPOS, XPOS, lemmas) of CoNLL-U / CoNLL-X"),
     "ja": ("polyparse.parser.cli.ja", "Japanese bunsetsu dependency parsing of KNP / CaboCha"),
     "srl": ("polyparse.parser.cli.srl", "SRL argument-boundary detection on gold_conll files"),

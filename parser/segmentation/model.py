@@ -27,10 +27,11 @@ from polyparse.parser.segmentation.multiword import MultiwordSplitter
 from polyparse.parser.segmentation.multiword_context import ContextSplits
 from polyparse.parser.segmentation.segmenter import Segmenter
 from polyparse.parser.segmentation.sentences import SegmentedSentence
+from polyparse.parser.tokenize.segmenter import LEARNED_SEGMENTER_FORMAT
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "SegmenterModel", "load_segmenter"]
 
-FORMAT = "polyparse-segmenter"
+FORMAT = LEARNED_SEGMENTER_FORMAT
 FORMAT_VERSION = 1
 CLASSIFIERS = ("inner", "gap", "sentence")
 # Separates a multiword entry's token (or suffix) from its words in the model file (CoNLL-U
@@ -56,6 +57,11 @@ class SegmenterModel(ModelBytes):
         """The sentences of text, each token with its words; presegmented: each line of text
         is one sentence."""
         return self.segmenter.segment(text, presegmented)
+
+    def text_segmenter(self) -> Segmenter:
+        """What raw-text reading cuts text with (parser/tokenize/segmenter.py's TextSegmenter):
+        this model's segmenter."""
+        return self.segmenter
 
     def words(self, token: str) -> list[str]:
         """The words of one token."""

@@ -28,6 +28,7 @@ from polyparse.parser.segmentation.characters import character_arrays
 from polyparse.parser.segmentation.multiword import MultiwordSplitter
 from polyparse.parser.segmentation.sentences import SegmentedSentence, form_of
 from polyparse.parser.segmentation.text_units import KINDS, TextUnits
+from polyparse.parser.tokenize.segmenter import TokenizedSentence
 
 __all__ = ["PIECE_CHARS", "Segmenter"]
 
@@ -48,6 +49,26 @@ class Segmenter:
         self.gap = gap
         self.sentence = sentence
         self.splitter = splitter
+
+    def sentences(self, text: str, new_paragraph: bool = True) -> list[TokenizedSentence]:
+        """The sentences of text as raw-text reading writes them (parser/tokenize/reading.py):
+        each token as its FORM (whitespace inside it one space); the first starts a paragraph
+        when new_paragraph."""
+        found = [sentence.tokenized() for sentence in self.segment(text)]
+        if found and not new_paragraph:
+            found[0].new_paragraph = False
+        return found
+
+    def tokens_sentence(self, tokens: list[str], new_paragraph: bool,
+                        spaces: list[str] | None = None, before: str = "") -> TokenizedSentence:
+        """One sentence of given tokens, each cut into its words by the model's multiword
+        splitter: the whitespace after each (default: single spaces, the line break after the
+        last) and before the first."""
+        if spaces is None:
+            spaces = [" "] * len(tokens)
+            spaces[-1] = "\n"
+        return TokenizedSentence(list(tokens), spaces, self._words(list(tokens)), new_paragraph,
+                                 before)
 
     def segment(self, text: str, presegmented: bool = False) -> list[SegmentedSentence]:
         """The sentences of text; presegmented: each line is one sentence (a blank line starts

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from polyparse.parser.tokenize.chunk_rules import ChunkRules
-from polyparse.parser.tokenize.segmenter import Segmenter
+from polyparse.parser.tokenize.segmenter import LEARNED_SEGMENTER_FORMAT, Segmenter, TextTokenizer
 from polyparse.parser.tokenize.sentence_split import (
     SentenceSplitter,
     candidate_features,
@@ -51,8 +51,8 @@ class TokenizerModel:
     def splitter(self) -> SentenceSplitter:
         return SentenceSplitter(self.weights, self.bias, self.abbreviations())
 
-    def segmenter(self) -> Segmenter:
-        """The segmenter of this model (made once)."""
+    def text_segmenter(self) -> Segmenter:
+        """The segmenter of this model (made once): its English rules."""
         if self._segmenter is None:
             lexicon = self.lexicon
             chunks = ChunkRules(lexicon["whole"], lexicon["exceptions"],
@@ -76,23 +76,33 @@ class TokenizerModel:
         write_model_file(path, header, arrays, compress=True)
 
 
-def load_tokenizer(path: str | os.PathLike | None = None) -> TokenizerModel:
-    """A tokenizer model file (default: the bundled English one); ModelFileError (one line)
-    when the file is not one."""
+def load_tokenizer(path: str | os.PathLike | None = None) -> TextTokenizer:
+    """A tokenizer model file (default: the bundled English one), read once: the English
+    rules' (TokenizerModel) or a segmenter learned from any treebank (`tokenize train
+    --learned`: parser/segmentation/model.py's SegmenterModel); ModelFileError (one line) when
+    the file is neither."""
     from polyparse.classifiers.model_file import (
         ModelFileError,
         arrays_strings,
+        decode_model,
         inconsistent,
-        read_model_file,
+        model_file_data,
+        model_format_of_bytes,
         require_arrays,
     )
+    from polyparse.features.input_files import input_name
 
     if path is None:
         path = bundled_tokenizer()
         if path is None:
             raise ModelFileError("this installation has no bundled tokenizer model")
-    header, arrays = read_model_file(path, expected_format=FORMAT)
-    source = os.fspath(path)
+    data = model_file_data(path)
+    source = input_name(path)
+    if model_format_of_bytes(data) == LEARNED_SEGMENTER_FORMAT:
+        from polyparse.parser.segmentation.model import SegmenterModel
+
+        return SegmenterModel.from_bytes(data, source)
+    header, arrays = decode_model(data, source, expected_format=FORMAT)
     with inconsistent(source):
         if header.get("format_version") != FORMAT_VERSION:
             raise ValueError(f"tokenizer format version {header.get('format_version')!r}, "

@@ -27,8 +27,14 @@ from polyparse.features.errors import InputError
 from polyparse.parser.formats.conll import Sentence
 from polyparse.parser.formats.text_lines import TEXT_FORMATS, display_name, text_lines
 from polyparse.parser.tokenize.conllu_blocks import sentence_of
-from polyparse.parser.tokenize.model import TokenizerModel, load_tokenizer
-from polyparse.parser.tokenize.segmenter import GAP, Segmenter, TokenizedSentence, split_gaps
+from polyparse.parser.tokenize.model import load_tokenizer
+from polyparse.parser.tokenize.segmenter import (
+    GAP,
+    TextSegmenter,
+    TextTokenizer,
+    TokenizedSentence,
+    split_gaps,
+)
 
 __all__ = ["TEXT_FORMATS", "TextFormatError", "read_raw", "tokenized_sentences"]
 
@@ -44,7 +50,7 @@ class TextFormatError(InputError, ValueError):
 def tokenized_sentences(
     path: str | os.PathLike | None = None, *, fmt: str = "raw", encoding: str = "utf-8",
     stream: TextIO | BinaryIO | None = None, name: str | None = None,
-    tokenizer: TokenizerModel | None = None,
+    tokenizer: TextTokenizer | None = None,
 ) -> Iterator[tuple[TokenizedSentence, int]]:
     """(sentence, line number of its first token) for each sentence of the input."""
     if fmt not in TEXT_FORMATS:
@@ -55,7 +61,7 @@ def tokenized_sentences(
         codecs.lookup(encoding)
     except LookupError:
         raise TextFormatError(f"{display}:1: unknown text encoding {encoding!r}") from None
-    segmenter = (tokenizer or load_tokenizer()).segmenter()
+    segmenter = (tokenizer or load_tokenizer()).text_segmenter()
     lines = _composed(text_lines(path, stream, encoding, display, TextFormatError))
     if fmt == "tokens":
         return _token_lines(lines, segmenter)
@@ -70,7 +76,7 @@ def _composed(lines: Iterable[str]) -> Iterator[str]:
         yield line
 
 
-def _token_lines(lines: Iterator[str], segmenter: Segmenter
+def _token_lines(lines: Iterator[str], segmenter: TextSegmenter
                  ) -> Iterator[tuple[TokenizedSentence, int]]:
     """A sentence of each line that has tokens, with the whitespace around them (the line's
     end is a line break after the last token)."""
@@ -90,7 +96,7 @@ def _token_lines(lines: Iterator[str], segmenter: Segmenter
         new_paragraph = False
 
 
-def _raw_paragraphs(lines: Iterator[str], segmenter: Segmenter
+def _raw_paragraphs(lines: Iterator[str], segmenter: TextSegmenter
                     ) -> Iterator[tuple[TokenizedSentence, int]]:
     """Cut the text after each blank line that follows a paragraph and segment each piece."""
     piece: list[str] = []
@@ -110,7 +116,7 @@ def _raw_paragraphs(lines: Iterator[str], segmenter: Segmenter
         yield from _numbered(segmenter, piece, first_line)
 
 
-def _numbered(segmenter: Segmenter, piece: list[str], first_line: int
+def _numbered(segmenter: TextSegmenter, piece: list[str], first_line: int
               ) -> Iterator[tuple[TokenizedSentence, int]]:
     """The sentences of a piece of lines (each ended by a line break), with their lines."""
     text = "\n".join(piece) + "\n"
@@ -124,7 +130,7 @@ def _numbered(segmenter: Segmenter, piece: list[str], first_line: int
 def read_raw(
     path: str | os.PathLike | None = None, *, fmt: str = "raw", encoding: str = "utf-8",
     stream: TextIO | BinaryIO | None = None, name: str | None = None,
-    tokenizer: TokenizerModel | None = None, first_id: int = 1,
+    tokenizer: TextTokenizer | None = None, first_id: int = 1,
 ) -> Iterator[Sentence]:
     """The sentences of raw text (fmt "raw") or tokenized text (fmt "tokens") as CoNLL-U
     Sentence objects with `# sent_id` (numbered from first_id), `# text`, `# newdoc` on the

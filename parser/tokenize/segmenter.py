@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import Protocol
 
 from polyparse.parser.tokenize.chunk_rules import ChunkRules
 from polyparse.parser.tokenize.sentence_split import SentenceSplitter
@@ -60,6 +61,36 @@ def split_gaps(text: str) -> list[str]:
     """text cut into chunk, gap, chunk, ... (GAP: whitespace and control characters); the
     first is "" when text starts with a gap, the last "" when it ends with one."""
     return _SPLIT(text)
+
+
+class TextSegmenter(Protocol):
+    """What parser/tokenize/reading.py cuts text with: this module's Segmenter (the English
+    rules of a tokenizer model) or a segmenter learned from any treebank
+    (parser/segmentation/segmenter.py)."""
+
+    def sentences(self, text: str, new_paragraph: bool = True) -> Iterable[TokenizedSentence]:
+        """The sentences of a text; the first starts a paragraph when new_paragraph."""
+        ...
+
+    def tokens_sentence(self, tokens: list[str], new_paragraph: bool,
+                        spaces: list[str] | None = None, before: str = "") -> TokenizedSentence:
+        """One sentence of given tokens (and the whitespace after each), cut into words."""
+        ...
+
+
+# The model-file format of a segmenter learned from any treebank (parser/segmentation/model.py
+# writes it; parser/tokenize/model.py's load_tokenizer reads either kind, telling them apart by
+# this name without importing the learned segmenter for an English model).
+LEARNED_SEGMENTER_FORMAT = "polyparse-segmenter"
+
+
+class TextTokenizer(Protocol):
+    """A tokenizer model of either kind: the English rules' (parser/tokenize/model.py) or a
+    segmenter learned from any treebank (parser/segmentation/model.py)."""
+
+    def text_segmenter(self) -> TextSegmenter:
+        """What cuts its text."""
+        ...
 
 
 def detokenize(sentences: Iterable[TokenizedSentence]) -> str:

@@ -11,7 +11,7 @@ from polyparse.parser.tokenize.words import MultiwordRules
 
 @pytest.fixture(scope="module")
 def segmenter():
-    return load_tokenizer().segmenter()
+    return load_tokenizer().text_segmenter()
 
 
 @pytest.mark.parametrize("chunk, tokens", [

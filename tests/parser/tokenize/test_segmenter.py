@@ -41,7 +41,7 @@ def sentences_of(text: str, tokenizer) -> list:
 @example("\x00\n\na")
 def test_random_text_comes_back_exactly(text: str) -> None:
     tokenizer = BUNDLED
-    segmented = list(tokenizer.segmenter().sentences(text))
+    segmented = list(tokenizer.text_segmenter().sentences(text))
     assert detokenize(segmented) == ("" if only_gaps(text) else text)
     if only_gaps(text):
         return
