@@ -122,8 +122,8 @@ def register(dep: argparse.ArgumentParser) -> None:
                        help=f"a {STRUCTURED} model: the beam width, 1 to {MAX_BEAM} (default: "
                             "the model's own)")
     parse.add_argument("--tokenizer",
-                       help="--format raw|tokens: tokenizer model (default: the bundled English "
-                            "one)")
+                       help="--format raw|tokens|lines: tokenizer model (default: the bundled "
+                            "English one)")
     add_io_options(parse, INPUT_FORMATS)
     add_scale_out_options(parse)
     parse.set_defaults(run=run_parse, options=parse)
@@ -175,8 +175,9 @@ INPUT_FORMATS = (*FORMATS, *TEXT_FORMATS)
 def add_io_options(command: argparse.ArgumentParser, formats: tuple[str, ...] = FORMATS) -> None:
     command.add_argument("--format", default="conllu", choices=formats,
                          help="raw: plain text, paragraphs separated by blank lines; tokens: "
-                              "one sentence a line, tokens separated by spaces (both written "
-                              "as CoNLL-U)" if len(formats) > len(FORMATS) else None)
+                              "one sentence a line, tokens separated by spaces; lines: one "
+                              "sentence a line, tokenized (all written as CoNLL-U)"
+                              if len(formats) > len(FORMATS) else None)
     command.add_argument("--encoding", default="utf-8", type=text_encoding,
                          help="of the input and output files and of stdout (default utf-8)")
 

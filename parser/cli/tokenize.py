@@ -75,7 +75,9 @@ def register(group: argparse.ArgumentParser) -> None:
 def add_text_options(command: argparse.ArgumentParser) -> None:
     command.add_argument("--format", default="raw", choices=TEXT_FORMATS,
                          help="raw: plain text, paragraphs separated by blank lines (default); "
-                              "tokens: one sentence a line, tokens separated by spaces")
+                              "tokens: one sentence a line, tokens separated by spaces; lines: "
+                              "one sentence a line, tokenized (text already split into "
+                              "sentences)")
     command.add_argument("--encoding", default="utf-8", type=text_encoding,
                          help="of the input and output (default utf-8)")
 

@@ -70,6 +70,20 @@ class Segmenter:
         return TokenizedSentence(list(tokens), spaces, self._words(list(tokens)), new_paragraph,
                                  before)
 
+    def line_sentence(self, text: str, new_paragraph: bool) -> TokenizedSentence | None:
+        """The one sentence of a line of text already split into sentences (its line break
+        included), as sentences() writes it; None for a line without a token."""
+        found = [sentence.tokenized() for sentence in self.segment(text, presegmented=True)]
+        if not found:
+            return None
+        sentence = found[0]
+        for more in found[1:]:
+            sentence.tokens += more.tokens
+            sentence.spaces += more.spaces
+            sentence.words += more.words
+        sentence.new_paragraph = new_paragraph
+        return sentence
+
     def segment(self, text: str, presegmented: bool = False) -> list[SegmentedSentence]:
         """The sentences of text; presegmented: each line is one sentence (a blank line starts
         a paragraph)."""

@@ -9,9 +9,12 @@ pipeline is read_raw.
 - ``tokens``: one sentence a line, tokens separated by whitespace; a blank line starts a new
   paragraph. Tokens are kept as given; multiword tokens are still divided into words
   (``don't`` -> ``do`` ``n't``).
+- ``lines``: one sentence a line, its tokens found by the tokenizer (text already split into
+  sentences, as UDPipe's presegmented input): a line is never cut into sentences nor joined to
+  the next; a blank line starts a new paragraph.
 
-Both read the text in Unicode normalization form C, which UD asks of CoNLL-U (a file in NFD
-comes out composed), and both take control characters (NUL, BEL, ...) for whitespace: they
+All read the text in Unicode normalization form C, which UD asks of CoNLL-U (a file in NFD
+comes out composed), and all take control characters (NUL, BEL, ...) for whitespace: they
 separate tokens and are kept, escaped, in SpacesAfter (parser/tokenize/segmenter.py).
 """
 from __future__ import annotations
@@ -65,6 +68,8 @@ def tokenized_sentences(
     lines = _composed(text_lines(path, stream, encoding, display, TextFormatError))
     if fmt == "tokens":
         return _token_lines(lines, segmenter)
+    if fmt == "lines":
+        return _sentence_lines(lines, segmenter)
     return _raw_paragraphs(lines, segmenter)
 
 
@@ -93,6 +98,21 @@ def _token_lines(lines: Iterator[str], segmenter: TextSegmenter
             continue
         yield segmenter.tokens_sentence(parts[0:-1:2], new_paragraph, parts[1::2],
                                         before), lineno
+        new_paragraph = False
+
+
+def _sentence_lines(lines: Iterator[str], segmenter: TextSegmenter
+                    ) -> Iterator[tuple[TokenizedSentence, int]]:
+    """A sentence of each line that has a token (text already split into sentences, as
+    UDPipe's presegmented input): its tokens and words found by the segmenter, the line never
+    cut into sentences nor joined to the next; a blank line starts a new paragraph."""
+    new_paragraph = True
+    for lineno, line in enumerate(lines, 1):
+        sentence = segmenter.line_sentence(line + "\n", new_paragraph)
+        if sentence is None:
+            new_paragraph = True
+            continue
+        yield sentence, lineno
         new_paragraph = False
 
 

@@ -77,6 +77,10 @@ class TextSegmenter(Protocol):
         """One sentence of given tokens (and the whitespace after each), cut into words."""
         ...
 
+    def line_sentence(self, text: str, new_paragraph: bool) -> TokenizedSentence | None:
+        """The one sentence of a line of text already split into sentences (None: no token)."""
+        ...
+
 
 # The model-file format of a segmenter learned from any treebank (parser/segmentation/model.py
 # writes it; parser/tokenize/model.py's load_tokenizer reads either kind, telling them apart by
@@ -150,24 +154,48 @@ class Segmenter:
             parts.append("")
         tokens: list[str] = []
         spaces: list[str] = []
-        cache = self._cache
         for i in range(0, len(parts), 2):
-            chunk = parts[i]
             gap = parts[i + 1]
-            chunk_tokens = cache.get(chunk)
-            if chunk_tokens is None:
-                chunk_tokens = self.chunk_tokens(chunk)
-            if len(chunk_tokens) == 1:
-                tokens.append(chunk)
-            else:
-                tokens.extend(chunk_tokens)
-                spaces.extend([""] * (len(chunk_tokens) - 1))
-            spaces.append(gap)
+            self._add_chunk(parts[i], gap, tokens, spaces)
             if "\n" in gap and gap.count("\n") >= 2 and i + 2 < len(parts):
                 yield from self._paragraph(tokens, spaces, before, new_paragraph)
                 tokens, spaces, before, new_paragraph = [], [], "", True
         if tokens:
             yield from self._paragraph(tokens, spaces, before, new_paragraph)
+
+    def line_sentence(self, text: str, new_paragraph: bool) -> TokenizedSentence | None:
+        """The one sentence of a line of text already split into sentences (its line break
+        included): its tokens and words, never cut into sentences; None for a line without a
+        token."""
+        parts = _SPLIT(text)
+        before = ""
+        if not parts[0]:
+            if len(parts) == 1:
+                return None
+            before = parts[1]
+            del parts[:2]
+        if len(parts) % 2:
+            parts.append("")
+        tokens: list[str] = []
+        spaces: list[str] = []
+        for i in range(0, len(parts), 2):
+            self._add_chunk(parts[i], parts[i + 1], tokens, spaces)
+        if not tokens:
+            return None
+        return TokenizedSentence(tokens, spaces, [self.token_words(t) for t in tokens],
+                                 new_paragraph, before)
+
+    def _add_chunk(self, chunk: str, gap: str, tokens: list[str], spaces: list[str]) -> None:
+        """The tokens of a whitespace-free chunk onto tokens, the gap after it onto spaces."""
+        chunk_tokens = self._cache.get(chunk)
+        if chunk_tokens is None:
+            chunk_tokens = self.chunk_tokens(chunk)
+        if len(chunk_tokens) == 1:
+            tokens.append(chunk)
+        else:
+            tokens.extend(chunk_tokens)
+            spaces.extend([""] * (len(chunk_tokens) - 1))
+        spaces.append(gap)
 
     def tokens_sentence(self, tokens: list[str], new_paragraph: bool,
                         spaces: list[str] | None = None, before: str = "") -> TokenizedSentence:

@@ -108,7 +108,7 @@ def test_raw_text_with_each_separator(name: str, tmp_path: Path) -> None:
     assert text_of_blocks(blocks) == text, "every character accounted for"
     forms = [line.split("\t")[1] for block in blocks for line in block if line[:1].isdigit()]
     assert all(form.isprintable() and not any(c.isspace() for c in form) for form in forms)
-    for fmt in ("raw", "tokens"):
+    for fmt in ("raw", "tokens", "lines"):
         parsed = tmp_path / f"{fmt}.conllu"
         assert main(["dep", "parse", "--format", fmt, str(source), "-o", str(parsed),
                      "--quiet"]) == 0
