@@ -49,6 +49,13 @@ class SegmenterModel(ModelBytes):
         self.header = dict(header or {})
 
     @property
+    def known_characters(self) -> frozenset[str] | None:
+        """The characters of the training text, whitespace aside (None for a model file made
+        before they were recorded)."""
+        characters = self.header.get("text_characters")
+        return frozenset(characters) if isinstance(characters, str) else None
+
+    @property
     def spaces_in_tokens(self) -> bool:
         """Whether a token may hold whitespace (the treebank's did)."""
         return self.segmenter.gap is not None

@@ -111,6 +111,9 @@ def train_segmenter(train: Treebank, dev: Treebank | None = None, *,
                      "multiword_rules": len(splitter.rules),
                      "multiword_in_context": (len(splitter.context.analyses)
                                               if splitter.context else 0)},
+        # The characters of the training text (whitespace aside), so that raw-text reading can
+        # say when a text is mostly of characters the model never saw.
+        "text_characters": "".join(sorted({c for c in set(data.text) if not c.isspace()})),
     }
     model = SegmenterModel(inner, gap, sentence, splitter, header)
     say(f"classifiers: inner {inner_stats.get('nonzero_weights', 0)} weights, gap "

@@ -43,6 +43,12 @@ class TokenizerModel:
         self.header = dict(header or {})
         self._segmenter: Segmenter | None = None
 
+    @property
+    def known_characters(self) -> frozenset[str] | None:
+        """None: the English rules cut any script's text alike (parser/tokenize/segmenter.py's
+        TextTokenizer)."""
+        return None
+
     def abbreviations(self) -> frozenset[str]:
         """Lower-cased whole tokens that end with a period (Mr., etc., U.S.)."""
         return frozenset(token.lower() for token in self.lexicon["whole"]

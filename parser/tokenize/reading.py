@@ -23,10 +23,11 @@ import codecs
 import os
 import re
 import unicodedata
+import warnings
 from collections.abc import Iterable, Iterator
 from typing import BinaryIO, TextIO
 
-from polyparse.features.errors import InputError
+from polyparse.features.errors import InputError, InputWarning
 from polyparse.parser.formats.conll import Sentence
 from polyparse.parser.formats.text_lines import TEXT_FORMATS, display_name, text_lines
 from polyparse.parser.tokenize.conllu_blocks import sentence_of
@@ -64,13 +65,37 @@ def tokenized_sentences(
         codecs.lookup(encoding)
     except LookupError:
         raise TextFormatError(f"{display}:1: unknown text encoding {encoding!r}") from None
-    segmenter = (tokenizer or load_tokenizer()).text_segmenter()
+    model = tokenizer or load_tokenizer()
+    segmenter = model.text_segmenter()
     lines = _composed(text_lines(path, stream, encoding, display, TextFormatError))
     if fmt == "tokens":
-        return _token_lines(lines, segmenter)
-    if fmt == "lines":
-        return _sentence_lines(lines, segmenter)
-    return _raw_paragraphs(lines, segmenter)
+        sentences = _token_lines(lines, segmenter)
+    elif fmt == "lines":
+        sentences = _sentence_lines(lines, segmenter)
+    else:
+        sentences = _raw_paragraphs(lines, segmenter)
+    known = model.known_characters
+    return sentences if known is None else _characters_watched(sentences, known, display)
+
+
+def _characters_watched(sentences: Iterator[tuple[TokenizedSentence, int]],
+                        known: frozenset[str], display: str
+                        ) -> Iterator[tuple[TokenizedSentence, int]]:
+    """The sentences as they come; once they are all read, one warning line when most of the
+    characters of their tokens never occurred in the tokenizer's training text (a model of
+    one language given another's): it still cuts them, with little of its accuracy."""
+    dropped = dict.fromkeys(map(ord, known))
+    total = unseen = 0
+    for sentence, line in sentences:
+        for token in sentence.tokens:
+            total += len(token)
+            unseen += len(token.translate(dropped))
+        yield sentence, line
+    if unseen * 2 > total:
+        warnings.warn(InputWarning(
+            f"{display}: {unseen} of the text's {total} characters never occurred in the "
+            "tokenizer's training text (a model of another language or script?): its sentences "
+            "and tokens are cut with little of its accuracy"), stacklevel=2)
 
 
 def _composed(lines: Iterable[str]) -> Iterator[str]:

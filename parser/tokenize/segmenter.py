@@ -96,6 +96,12 @@ class TextTokenizer(Protocol):
         """What cuts its text."""
         ...
 
+    @property
+    def known_characters(self) -> frozenset[str] | None:
+        """The characters it learned from (None: no such limit), for raw-text reading's
+        warning when most of a text's are new to it."""
+        ...
+
 
 def detokenize(sentences: Iterable[TokenizedSentence]) -> str:
     """The text that the sentences came from."""

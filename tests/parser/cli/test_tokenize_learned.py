@@ -158,3 +158,21 @@ def test_a_real_treebank(tmp_path: Path) -> None:
                                   str(out), "--json").stdout)
     # UDPipe 1.2 on this test text (CoNLL 2018): Tokens 99.81, Sentences 95.58, Words 99.81.
     assert scores["Tokens"] > 99.81 and scores["Sentences"] > 95.58 and scores["Words"] > 99.81
+
+
+def test_text_of_characters_the_model_never_saw_gets_one_warning_line(
+        trained: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    """A model of one script on another's text still cuts it, and says so once; on its own
+    language's text it says nothing."""
+    train, test, model = trained
+    foreign = tmp_path / "foreign.txt"
+    foreign.write_text("Это текст на другом языке.\n\nИ ещё одно предложение.\n" * 3,
+                       encoding="utf-8")
+    result = polyparse("tokenize", "tokenize", "--model", str(model), str(foreign))
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.count("warning:") == 1 and "never occurred" in result.stderr
+    assert result.stdout.count("# text = ") >= 1
+    own = tmp_path / "own.txt"
+    own.write_text(text_of(test), encoding="utf-8")
+    result = polyparse("tokenize", "tokenize", "--model", str(model), str(own))
+    assert result.returncode == 0 and "warning" not in result.stderr
