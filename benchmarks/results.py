@@ -65,6 +65,7 @@ BENCHMARKS = (
     Benchmark("en_tagger", quick=("--repeat", "1")),
     Benchmark("segmentation_ud", quick=("--treebanks", "en_ewt", "--runs", "1")),
     Benchmark("tagger_ud", quick=("--treebanks", "en_ewt", "--repeat", "1")),
+    Benchmark("pipeline_ud", quick=("--treebanks", "hu_szeged")),
     Benchmark("dep_ewt_eval_modes",
               quick=("--modes", "pki,split", "--repeat", "1", "--decision-rows", "200")),
     Benchmark("ja_kwdlc",

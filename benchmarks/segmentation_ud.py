@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import time
-import unicodedata
 from pathlib import Path
 
 from child_process import pinned_to_one_core
@@ -32,19 +31,10 @@ from ud_treebanks import (
     against_baseline,
     chosen_treebanks,
     score_cells,
+    test_text,
 )
 
 METRICS = ("Tokens", "Sentences", "Words")
-
-
-def test_text(folder: Path, name: str) -> str:
-    """The shared task's test text, or the one conllu_to_text.pl makes of the test file."""
-    from polyparse.parser.tokenize.treebank_text import raw_text
-
-    given = folder / f"{name}-ud-test.txt"
-    text = (given.read_text(encoding="utf-8") if given.is_file()
-            else raw_text(folder / f"{name}-ud-test.conllu"))
-    return unicodedata.normalize("NFC", text)
 
 
 def measure(name: str, folder: Path, runs: int, baseline: dict[str, float] | None,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -86,6 +87,16 @@ def score_cells(records: Records, data: str, whats: Iterable[str], key: str) -> 
         theirs = row.get(key)
         cells.append(f"{row['figure']:.2f}" + ("" if theirs is None else f" ({theirs:.2f})"))
     return cells
+
+
+def test_text(folder: Path, name: str) -> str:
+    """The shared task's test text, or the one conllu_to_text.pl makes of the test file."""
+    from polyparse.parser.tokenize.treebank_text import raw_text
+
+    given = folder / f"{name}-ud-test.txt"
+    text = (given.read_text(encoding="utf-8") if given.is_file()
+            else raw_text(folder / f"{name}-ud-test.conllu"))
+    return unicodedata.normalize("NFC", text)
 
 
 def add_treebank_options(ap: argparse.ArgumentParser) -> None:

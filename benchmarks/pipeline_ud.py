@@ -1,0 +1,140 @@
+"""Raw text to trees in any UD language: for each treebank, a segmenter (`tokenize train
+--learned`), a tagger (`tag train`) and a parser (`dep train`, the beam-search parser unless
+--parser-options says otherwise) learned from its train file alone, then `dep parse --format
+raw` of the test text, scored in full as the CoNLL 2018 shared task scored systems
+(conll18_ud_eval.py's metrics, parser/dependency/evaluate.py), beside UDPipe 1.2's published
+figures on the same test sets. Prints one JSON object per measurement and, with --results,
+writes its section of docs/results.md.
+
+    python benchmarks/pipeline_ud.py [--corpora DIR] [--treebanks hu_szeged,ko_gsd]
+                                     [--parser-options "--classifier structured-perceptron"]
+                                     [--results docs/results.md]
+
+Treebanks: every folder of DIR/ud22 (the shared task's UD 2.2 files with their raw text
+`*-ud-test.txt`) and DIR/en_ewt (UD English EWT r2.16; its test text made as conllu_to_text.pl
+makes it). Each command runs in a child process on the machine's cores, as a user runs it: the
+training time is the wall time of the three training commands; the model size the bytes of the
+three model files; the speed the test file's sentences per second of the whole `dep parse`
+process (start-up, the three models' load, reading, writing). The parser is trained on the
+gold tags of the train file (dev chooses the beam parser's epoch) and parses the tagger's tags.
+UDPipe 1.2's figures are read from DIR/ud22/README.md (quoted there from the shared task's
+results pages; EWT's are of the r2.2 test set).
+"""
+from __future__ import annotations
+
+import argparse
+import shlex
+from pathlib import Path
+
+from child_process import measured_run, polyparse_command
+from machine import Records, work_folder
+from tables import grouped, markdown_table, significant
+from ud_treebanks import (
+    add_treebank_options,
+    against_baseline,
+    chosen_treebanks,
+    score_cells,
+    test_text,
+)
+
+METRICS = ("Tokens", "Sentences", "Words", "UPOS", "UFeats", "Lemmas", "UAS", "LAS", "MLAS",
+           "BLEX")
+# The metrics of the results table (the others are in the JSON records).
+TABLE_METRICS = ("Tokens", "Sentences", "UPOS", "LAS", "MLAS", "BLEX")
+DEFAULT_PARSER = "--classifier structured-perceptron"
+
+
+def measure(name: str, folder: Path, parser_options: list[str],
+            baseline: dict[str, float] | None, workdir: Path, records: Records) -> None:
+    from polyparse.parser.dependency.evaluate import evaluate
+    from polyparse.parser.formats.conll import read_conll
+
+    data = f"{name} test (raw text), trained on {name} train"
+    files = {split: folder / f"{name}-ud-{split}.conllu" for split in ("train", "dev", "test")}
+    models = {layer: workdir / f"{name}-{layer}.model" for layer in ("seg", "tag", "dep")}
+    train = str(files["train"])
+    runs = [measured_run(polyparse_command() + command + ["--quiet"]) for command in (
+        ["tokenize", "train", "--learned", "--train", train, "--model", str(models["seg"])],
+        ["tag", "train", "--train", train, "--model", str(models["tag"])],
+        ["dep", "train", "--train", train, "--dev", str(files["dev"]), "--model",
+         str(models["dep"]), *parser_options])]
+    model_bytes = sum(path.stat().st_size for path in models.values())
+    records.emit("pipeline training, three whole processes", round(
+        sum(run.wall_seconds for run in runs), 1), "s", data=data,
+        layers={layer: round(run.wall_seconds, 1) for layer, run in zip(models, runs)},
+        cpu_seconds=round(sum(run.cpu_seconds for run in runs), 1),
+        peak_rss_mib=round(max(run.peak_rss_mib for run in runs)), model_bytes=model_bytes,
+        parser_options=shlex.join(parser_options))
+    text = workdir / f"{name}-test.txt"
+    text.write_text(test_text(folder, name), encoding="utf-8")
+    output = workdir / f"{name}-test.conllu"
+    parse = measured_run(polyparse_command() + [
+        "dep", "parse", "--format", "raw", "--tokenizer", str(models["seg"]), "--tagger",
+        str(models["tag"]), "--model", str(models["dep"]), str(text), "-o", str(output),
+        "--quiet"])
+    gold = list(read_conll(files["test"], require_deprel=False))
+    scores = evaluate(gold, list(read_conll(output))).as_dict()
+    records.emit("raw text to trees, whole process", round(len(gold) / parse.wall_seconds),
+                 "sentences/s", data=data, seconds=round(parse.wall_seconds, 3),
+                 cpu_seconds=round(parse.cpu_seconds, 3),
+                 peak_rss_mib=round(parse.peak_rss_mib))
+    for metric in METRICS:
+        extra = against_baseline("udpipe_1_2", scores[metric], (baseline or {}).get(metric))
+        records.emit(f"{metric} F1", round(scores[metric], 2), "%", data=data,
+                     words=scores["words"], **extra)
+
+
+def section(records: Records, names: list[str]) -> list[str]:
+    rows = []
+    sums = {metric: [0.0, 0.0, 0] for metric in TABLE_METRICS}
+    for name in names:
+        data = f"{name} test (raw text), trained on {name} train"
+        cells: list[object] = [name, *score_cells(records, data,
+                                                  (f"{metric} F1" for metric in TABLE_METRICS),
+                                                  "udpipe_1_2")]
+        for metric in TABLE_METRICS:
+            row = records.find(f"{metric} F1", data=data)
+            if row.get("udpipe_1_2") is not None:
+                sums[metric][0] += row["figure"]
+                sums[metric][1] += row["udpipe_1_2"]
+                sums[metric][2] += 1
+        trained = records.find("pipeline training, three whole processes", data=data)
+        speed = records.find("raw text to trees, whole process", data=data)
+        cells += [significant(trained["figure"]), significant(trained["model_bytes"] / 2**20),
+                  grouped(speed["figure"])]
+        rows.append(cells)
+    mean = ["mean of the treebanks with a quoted figure"]
+    for metric in TABLE_METRICS:
+        ours, theirs, n = sums[metric]
+        mean.append(f"{ours / n:.2f} ({theirs / n:.2f})" if n else "")
+    rows.append([*mean, "", "", ""])
+    options = records.rows[0].get("parser_options", "") if records.rows else ""
+    return ["Each treebank's segmenter, tagger and parser learned from its train file alone "
+            f"(`dep train {options}`), then `dep parse --format raw` of its test text; F1 of "
+            "conll18_ud_eval.py's metrics, UDPipe 1.2's published figure from the same text in "
+            "brackets. Training is the wall time of the three training commands; the model "
+            "size the three files'; speed is sentences per second of the whole `dep parse` "
+            "process.", "",
+            *markdown_table(["treebank", *TABLE_METRICS, "training, s", "models MiB",
+                             "sentences/s, whole process"], rows)]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_treebank_options(ap)
+    ap.add_argument("--parser-options", default=DEFAULT_PARSER,
+                    help="`dep train` options, as one string (default: %(default)s)")
+    ap.add_argument("--results", help="write this benchmark's section of a results page")
+    args = ap.parse_args()
+    chosen = chosen_treebanks(Path(args.corpora), args.treebanks, METRICS)
+    records = Records("UD treebanks' test texts (CoNLL 2018 shared task), raw text")
+    with work_folder("polyparse-pipeline-ud-") as workdir:
+        for name, folder, baseline in chosen:
+            measure(name, folder, shlex.split(args.parser_options), baseline, workdir, records)
+    records.finish(args.results, "pipeline_ud", "Raw text to trees in UD treebanks",
+                   lambda: section(records, [name for name, _, _ in chosen]))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
