@@ -14,7 +14,7 @@ Treebanks: every folder of DIR/ud22 (the shared task's UD 2.2 files with their r
 `*-ud-test.txt`) and DIR/en_ewt (UD English EWT r2.16; its test text made as conllu_to_text.pl
 makes it). Each command runs in a child process on the machine's cores, as a user runs it: the
 training time is the wall time of the three training commands; the model size the bytes of the
-three model files; the speed the test file's sentences per second of the whole `dep parse`
+three model files (their arrays zlib-compressed: `--compress`); the speed the test file's sentences per second of the whole `dep parse`
 process (start-up, the three models' load, reading, writing). The parser is trained on the
 gold tags of the train file (dev chooses the beam parser's epoch) and parses the tagger's tags.
 UDPipe 1.2's figures are read from DIR/ud22/README.md (quoted there from the shared task's
@@ -41,7 +41,7 @@ METRICS = ("Tokens", "Sentences", "Words", "UPOS", "UFeats", "Lemmas", "UAS", "L
            "BLEX")
 # The metrics of the results table (the others are in the JSON records).
 TABLE_METRICS = ("Tokens", "Sentences", "UPOS", "LAS", "MLAS", "BLEX")
-DEFAULT_PARSER = "--classifier structured-perceptron"
+DEFAULT_PARSER = "--classifier structured-perceptron --compress"
 
 
 def measure(name: str, folder: Path, parser_options: list[str],
@@ -55,7 +55,7 @@ def measure(name: str, folder: Path, parser_options: list[str],
     train = str(files["train"])
     runs = [measured_run(polyparse_command() + command + ["--quiet"]) for command in (
         ["tokenize", "train", "--learned", "--train", train, "--model", str(models["seg"])],
-        ["tag", "train", "--train", train, "--model", str(models["tag"])],
+        ["tag", "train", "--train", train, "--model", str(models["tag"]), "--compress"],
         ["dep", "train", "--train", train, "--dev", str(files["dev"]), "--model",
          str(models["dep"]), *parser_options])]
     model_bytes = sum(path.stat().st_size for path in models.values())
@@ -110,7 +110,8 @@ def section(records: Records, names: list[str]) -> list[str]:
     rows.append([*mean, "", "", ""])
     options = records.rows[0].get("parser_options", "") if records.rows else ""
     return ["Each treebank's segmenter, tagger and parser learned from its train file alone "
-            f"(`dep train {options}`), then `dep parse --format raw` of its test text; F1 of "
+            f"(`tag train --compress`, `dep train {options}`), then `dep parse --format raw` of "
+            "its test text; F1 of "
             "conll18_ud_eval.py's metrics, UDPipe 1.2's published figure from the same text in "
             "brackets. Training is the wall time of the three training commands; the model "
             "size the three files'; speed is sentences per second of the whole `dep parse` "
