@@ -14,8 +14,9 @@ Treebanks: every folder of DIR/ud22 (the shared task's UD 2.2 files with their r
 `*-ud-test.txt`) and DIR/en_ewt (UD English EWT r2.16; its test text made as conllu_to_text.pl
 makes it). Each command runs in a child process on the machine's cores, as a user runs it: the
 training time is the wall time of the three training commands; the model size the bytes of the
-three model files (their arrays zlib-compressed: `--compress`); the speed the test file's sentences per second of the whole `dep parse`
-process (start-up, the three models' load, reading, writing). The parser is trained on the
+three model files (their arrays zlib-compressed: `--compress`); the speed the test file's
+sentences per second of the whole `dep parse` process (start-up, the three models' load,
+reading, writing). The parser is trained on the
 gold tags of the train file (dev chooses the beam parser's epoch) and parses the tagger's tags.
 UDPipe 1.2's figures are read from DIR/ud22/README.md (quoted there from the shared task's
 results pages; EWT's are of the r2.2 test set).
