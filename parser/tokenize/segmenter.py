@@ -114,6 +114,22 @@ def detokenize(sentences: Iterable[TokenizedSentence]) -> str:
     return "".join(parts)
 
 
+def _chunks_and_gaps(text: str) -> tuple[str, list[str]] | None:
+    """The whitespace before text's first chunk, and text from that chunk on cut into chunk,
+    gap, chunk, gap, ... (the last gap "" when text ends with a chunk); None when text has no
+    chunk."""
+    parts = _SPLIT(text)
+    before = ""
+    if not parts[0]:
+        if len(parts) == 1:
+            return None
+        before = parts[1]
+        del parts[:2]
+    if len(parts) % 2:
+        parts.append("")
+    return before, parts
+
+
 def _remembered(cache: dict[str, list[str]], key: str,
                 compute: Callable[[str], list[str]]) -> list[str]:
     """compute(key), kept in cache; a cache of CACHE_SIZE entries is emptied first."""
@@ -147,17 +163,10 @@ class Segmenter:
 
     def sentences(self, text: str, new_paragraph: bool = True) -> Iterator[TokenizedSentence]:
         """The sentences of text; the first starts a paragraph when new_paragraph."""
-        parts = _SPLIT(text)
-        # parts alternate chunk, whitespace, chunk, ...; the first is "" when text starts
-        # with whitespace, the last "" when it ends with a chunk.
-        before = ""
-        if not parts[0]:
-            if len(parts) == 1:
-                return
-            before = parts[1]
-            del parts[:2]
-        if len(parts) % 2:
-            parts.append("")
+        cut = _chunks_and_gaps(text)
+        if cut is None:
+            return
+        before, parts = cut
         tokens: list[str] = []
         spaces: list[str] = []
         for i in range(0, len(parts), 2):
@@ -173,15 +182,10 @@ class Segmenter:
         """The one sentence of a line of text already split into sentences (its line break
         included): its tokens and words, never cut into sentences; None for a line without a
         token."""
-        parts = _SPLIT(text)
-        before = ""
-        if not parts[0]:
-            if len(parts) == 1:
-                return None
-            before = parts[1]
-            del parts[:2]
-        if len(parts) % 2:
-            parts.append("")
+        cut = _chunks_and_gaps(text)
+        if cut is None:
+            return None
+        before, parts = cut
         tokens: list[str] = []
         spaces: list[str] = []
         for i in range(0, len(parts), 2):
