@@ -28,14 +28,14 @@ import shlex
 from pathlib import Path
 
 from child_process import measured_run, polyparse_command
-from machine import Records, work_folder
-from tables import grouped, markdown_table, significant
+from machine import Records
+from tables import markdown_table
 from ud_treebanks import (
     add_treebank_options,
     against_baseline,
-    chosen_treebanks,
-    score_cells,
+    run_per_treebank,
     test_text,
+    treebank_row,
 )
 
 METRICS = ("Tokens", "Sentences", "Words", "UPOS", "UFeats", "Lemmas", "UAS", "LAS", "MLAS",
@@ -90,20 +90,16 @@ def section(records: Records, names: list[str]) -> list[str]:
     sums = {metric: [0.0, 0.0, 0] for metric in TABLE_METRICS}
     for name in names:
         data = f"{name} test (raw text), trained on {name} train"
-        cells: list[object] = [name, *score_cells(records, data,
-                                                  (f"{metric} F1" for metric in TABLE_METRICS),
-                                                  "udpipe_1_2")]
         for metric in TABLE_METRICS:
             row = records.find(f"{metric} F1", data=data)
             if row.get("udpipe_1_2") is not None:
                 sums[metric][0] += row["figure"]
                 sums[metric][1] += row["udpipe_1_2"]
                 sums[metric][2] += 1
-        trained = records.find("pipeline training, three whole processes", data=data)
-        speed = records.find("raw text to trees, whole process", data=data)
-        cells += [significant(trained["figure"]), significant(trained["model_bytes"] / 2**20),
-                  grouped(speed["figure"])]
-        rows.append(cells)
+        rows.append(treebank_row(
+            records, name, data, (f"{metric} F1" for metric in TABLE_METRICS), "udpipe_1_2",
+            ("pipeline training, three whole processes", "figure", "model_bytes"),
+            "raw text to trees, whole process"))
     mean = ["mean of the treebanks with a quoted figure"]
     for metric in TABLE_METRICS:
         ours, theirs, n = sums[metric]
@@ -128,14 +124,12 @@ def main() -> int:
                     help="`dep train` options, as one string (default: %(default)s)")
     ap.add_argument("--results", help="write this benchmark's section of a results page")
     args = ap.parse_args()
-    chosen = chosen_treebanks(Path(args.corpora), args.treebanks, METRICS)
-    records = Records("UD treebanks' test texts (CoNLL 2018 shared task), raw text")
-    with work_folder("polyparse-pipeline-ud-") as workdir:
-        for name, folder, baseline in chosen:
-            measure(name, folder, shlex.split(args.parser_options), baseline, workdir, records)
-    records.finish(args.results, "pipeline_ud", "Raw text to trees in UD treebanks",
-                   lambda: section(records, [name for name, _, _ in chosen]))
-    return 0
+    options = shlex.split(args.parser_options)
+    return run_per_treebank(
+        args, METRICS, "UD treebanks' test texts (CoNLL 2018 shared task), raw text",
+        "pipeline_ud", "Raw text to trees in UD treebanks",
+        lambda name, folder, baseline, workdir, records: measure(
+            name, folder, options, baseline, workdir, records), section)
 
 
 if __name__ == "__main__":

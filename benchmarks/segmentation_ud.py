@@ -25,13 +25,13 @@ from pathlib import Path
 
 from child_process import pinned_to_one_core
 from machine import Records
-from tables import grouped, markdown_table, significant
+from tables import markdown_table
 from ud_treebanks import (
     add_treebank_options,
     against_baseline,
-    chosen_treebanks,
-    score_cells,
+    run_per_treebank,
     test_text,
+    treebank_row,
 )
 
 METRICS = ("Tokens", "Sentences", "Words")
@@ -85,13 +85,10 @@ def section(records: Records, names: list[str]) -> list[str]:
     rows = []
     for name in names:
         data = f"{name} test (raw text), trained on {name} train"
-        scores = score_cells(records, data, (f"{metric} F1" for metric in METRICS), "udpipe_1_2")
-        cells: list[object] = [name, *scores]
-        trained = records.find("segmenter training time", data=data)
-        speed = records.find("segmenter speed, model loaded, one core, CPU time", data=data)
-        cells += [significant(trained["cpu_seconds"]),
-                  significant(trained["model_bytes"] / 2**20), grouped(speed["figure"])]
-        rows.append(cells)
+        rows.append(treebank_row(
+            records, name, data, (f"{metric} F1" for metric in METRICS), "udpipe_1_2",
+            ("segmenter training time", "cpu_seconds", "model_bytes"),
+            "segmenter speed, model loaded, one core, CPU time"))
     return ["Each segmenter learned from its treebank's train file alone, run on the test file's "
             "raw text; F1 of conll18_ud_eval.py, UDPipe 1.2's published figure in brackets. "
             "Training is CPU seconds in this process; speed is sentences per CPU second on one "
@@ -106,13 +103,11 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=3, help="timed runs of segment() (best kept)")
     ap.add_argument("--results", help="write this benchmark's section of a results page")
     args = ap.parse_args()
-    chosen = chosen_treebanks(Path(args.corpora), args.treebanks, METRICS)
-    records = Records("UD treebanks' test text (CoNLL 2018 shared task), raw")
-    for name, folder, baseline in chosen:
-        measure(name, folder, args.runs, baseline, records)
-    records.finish(args.results, "segmentation_ud", "Sentences, tokens and words of UD raw text",
-                   lambda: section(records, [name for name, _, _ in chosen]))
-    return 0
+    return run_per_treebank(
+        args, METRICS, "UD treebanks' test text (CoNLL 2018 shared task), raw",
+        "segmentation_ud", "Sentences, tokens and words of UD raw text",
+        lambda name, folder, baseline, _, records: measure(name, folder, args.runs, baseline,
+                                                           records), section)
 
 
 if __name__ == "__main__":

@@ -26,13 +26,13 @@ from pathlib import Path
 
 from child_process import measured_run, pinned_to_one_core, polyparse_command
 from conllu_columns import FEATS, LEMMA, UPOS, XPOS, blank_columns
-from machine import Records, least_time, work_folder
-from tables import grouped, markdown_table, significant
+from machine import Records, least_time
+from tables import markdown_table
 from ud_treebanks import (
     add_treebank_options,
     against_baseline,
-    chosen_treebanks,
-    score_cells,
+    run_per_treebank,
+    treebank_row,
 )
 
 METRICS = ("UPOS", "XPOS", "UFeats", "AllTags", "Lemmas")
@@ -85,12 +85,10 @@ def section(records: Records, names: list[str]) -> list[str]:
     rows = []
     for name in names:
         data = f"{name} test, gold tokens, trained on {name} train"
-        cells: list[object] = [name, *score_cells(records, data, METRICS, "udpipe_1_2_raw_text")]
-        trained = records.find("tagger training, whole process", data=data)
-        speed = records.find("tagging speed, model loaded, one core, CPU time", data=data)
-        cells += [significant(trained["figure"]),
-                  significant(trained["compressed_model_bytes"] / 2**20), grouped(speed["figure"])]
-        rows.append(cells)
+        rows.append(treebank_row(
+            records, name, data, METRICS, "udpipe_1_2_raw_text",
+            ("tagger training, whole process", "figure", "compressed_model_bytes"),
+            "tagging speed, model loaded, one core, CPU time"))
     return ["One tagger per treebank, trained on its train file with the settings every language "
             "shares, scored on its test file with gold tokens (CoNLL 2018 scores); in brackets "
             "UDPipe 1.2's published figures, which are from raw text and so carry its "
@@ -107,15 +105,12 @@ def main() -> int:
     ap.add_argument("--options", default="", help="more `tag train` options, as one string")
     ap.add_argument("--results", help="write this benchmark's section of a results page")
     args = ap.parse_args()
-    chosen = chosen_treebanks(Path(args.corpora), args.treebanks, METRICS)
-    records = Records("UD treebanks' test files (CoNLL 2018 shared task), gold tokens")
-    with work_folder("polyparse-tagger-ud-") as workdir:
-        for name, folder, baseline in chosen:
-            measure(name, folder, shlex.split(args.options), args.repeat, baseline, workdir,
-                    records)
-    records.finish(args.results, "tagger_ud", "Tagging UD treebanks (gold tokens)",
-                   lambda: section(records, [name for name, _, _ in chosen]))
-    return 0
+    options = shlex.split(args.options)
+    return run_per_treebank(
+        args, METRICS, "UD treebanks' test files (CoNLL 2018 shared task), gold tokens",
+        "tagger_ud", "Tagging UD treebanks (gold tokens)",
+        lambda name, folder, baseline, workdir, records: measure(
+            name, folder, options, args.repeat, baseline, workdir, records), section)
 
 
 if __name__ == "__main__":

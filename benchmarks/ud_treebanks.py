@@ -7,10 +7,11 @@ import argparse
 import os
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
-from machine import Records
+from machine import Records, work_folder
+from tables import grouped, significant
 
 # The columns of the README's table after the treebank's name and the system's, in order.
 README_COLUMNS = ("Tokens", "Sentences", "Words", "UPOS", "XPOS", "UFeats", "AllTags", "Lemmas",
@@ -99,7 +100,38 @@ def test_text(folder: Path, name: str) -> str:
     return unicodedata.normalize("NFC", text)
 
 
+def treebank_row(records: Records, name: str, data: str, scores: Iterable[str], key: str,
+                 trained: tuple[str, str, str], speed: str) -> list[str]:
+    """One treebank's row of a per-treebank table: its scores (UDPipe 1.2's, field key, in
+    brackets), then its training figure and model MiB (trained: the record's name, its field
+    of the time, its field of the model's bytes) and the figure of the speed record."""
+    training = records.find(trained[0], data=data)
+    return [name, *score_cells(records, data, scores, key), significant(training[trained[1]]),
+            significant(training[trained[2]] / 2**20),
+            grouped(records.find(speed, data=data)["figure"])]
+
+
 def add_treebank_options(ap: argparse.ArgumentParser) -> None:
     """--corpora and --treebanks, as chosen_treebanks() reads them."""
     ap.add_argument("--corpora", default=os.environ.get("POLYPARSE_CORPORA", "../shared/corpora"))
     ap.add_argument("--treebanks", help="comma-separated names (default: all found)")
+
+
+# measure(treebank, folder, UDPipe 1.2's figures or None, work folder, records).
+Measure = Callable[[str, Path, "dict[str, float] | None", Path, Records], None]
+
+
+def run_per_treebank(args: argparse.Namespace, metrics: Sequence[str], data: str, name: str,
+                     title: str, measure: Measure,
+                     section: Callable[[Records, list[str]], list[str]]) -> int:
+    """A per-treebank benchmark's run: measure each treebank that args (add_treebank_options)
+    choose in one work folder, then write the section `name` of the results page args.results
+    names (section(records, treebanks) gives its lines)."""
+    chosen = chosen_treebanks(Path(args.corpora), args.treebanks, metrics)
+    records = Records(data)
+    with work_folder(f"polyparse-{name.replace('_', '-')}-") as workdir:
+        for treebank, folder, baseline in chosen:
+            measure(treebank, folder, baseline, workdir, records)
+    records.finish(args.results, name, title,
+                   lambda: section(records, [treebank for treebank, _, _ in chosen]))
+    return 0
