@@ -144,13 +144,13 @@ class OpenedParser(ModelBytes):
 
     def file_pipeline(self, fmt: str = "conllu", encoding: str = "utf-8",
                       keep_deps: bool = False, coverage: Any = None) -> Pipeline:
-        """The parse of an input in fmt (conllu, conllx; raw or tokens: text, tokenized
+        """The parse of an input in fmt (conllu, conllx; raw, tokens or lines: text, tokenized
         first) written as CoNLL (text as CoNLL-U; keep_deps keeps the input's DEPS)."""
         tagger = (self.load_tagger, self.files.tagger) if self.files.tagger is not None else None
-        if fmt in TEXT_FORMATS and tagger is None:
-            raise MissingLayer(f"{fmt} text gives words without the tags this parser reads: "
-                               "give a tagger model with it")
         if fmt in TEXT_FORMATS:
+            if tagger is None:
+                raise MissingLayer(f"{fmt} text gives words without the tags this parser reads: "
+                                   "give a tagger model with it")
             tokenizer = self.text_tokenizer()
             reader: Reader = TextReader(tokenizer, fmt, encoding)
             fmt = "conllu"
