@@ -125,6 +125,9 @@ class BinaryClassifier(ModelBytes):
 
     backend: str = ""
     classes_: np.ndarray | None = None
+    # How the outputs stand for the classes: one per class ("one-vs-rest") or one per pair of
+    # classes in libsvm's order ("one-vs-one").
+    decision: str = "one-vs-rest"
 
     @property
     def scorer(self) -> BinaryScorer | None:
@@ -151,6 +154,17 @@ class BinaryClassifier(ModelBytes):
     def predict(self, X: BinaryMatrixLike) -> np.ndarray:
         """Labels of the rows of X (taken as decision_function takes it)."""
         return self.predict_from_decision(self.decision_function(X))
+
+    def output_names(self) -> list[str]:
+        """What each decision value stands for: its class (one-vs-rest, and the first class
+        of a single output), or `i:j` for the pair of classes i, j (one-vs-one; positive
+        means i)."""
+        self._fitted()
+        labels = [str(plain_label(label)) for label in self.classes_]
+        if self.decision == "one-vs-one" and len(labels) > 1:
+            return [f"{labels[i]}:{labels[j]}"
+                    for i in range(len(labels)) for j in range(i + 1, len(labels))]
+        return labels[: self.n_outputs]
 
     def _check_decision_values(self, values: np.ndarray) -> np.ndarray:
         values = np.asarray(values)

@@ -66,6 +66,7 @@ class KernelSVM(ExpansionClassifier[OneVsOneExpansion]):
     """One-vs-one C-SVC with kernel (gamma x.z + coef0)^degree, trained by libsvm's SMO."""
 
     backend = BACKEND
+    decision = "one-vs-one"
 
     def __init__(
         self,

@@ -267,7 +267,7 @@ def run_predict(args: argparse.Namespace) -> int:
     n = len(X)
     _warn_unseen(args.test_file, y[~np.isin(y, clf.classes_)], n)
     if args.decision_values:
-        _write_decision_values(args.decision_values, predicted, values)
+        _write_decision_values(args.decision_values, predicted, values, clf.output_names())
     return _print_summary(args, {
         "accuracy": 100.0 * correct / n,
         "correct": correct,
@@ -328,8 +328,15 @@ def _predict_in_shards(args: argparse.Namespace, clf: Classifier, eval_mode: str
         "backend": clf.backend})
 
 
-def _write_decision_values(path: str, predicted: np.ndarray, values: np.ndarray) -> None:
+def _write_decision_values(path: str, predicted: np.ndarray, values: np.ndarray,
+                           names: list[str]) -> None:
+    """`label value...` per example; several values per example come after one header line,
+    `# label NAME...`, naming what each column stands for (classifiers' output_names: a class,
+    or a pair of classes `i:j` whose positive value means i), a comment to readers such as
+    numpy.loadtxt."""
     with output_stream(path, newline="\n") as out:
+        if len(names) > 1:
+            out.write(" ".join(["# label", *names]) + "\n")
         for label, row in zip(predicted.tolist(), values.tolist()):
             out.write(" ".join([str(label)] + [repr(v) for v in row]) + "\n")
 

@@ -63,8 +63,10 @@ def test_train_predict_info(svm_files, tmp_path: Path, capsys, classifier: str) 
     result = json.loads(out)
     assert {"accuracy", "n", "seconds"} <= set(result)
     assert result["n"] == 200 and 50 < result["accuracy"] <= 100
-    lines = values.read_text().splitlines()
+    header, *lines = values.read_text().splitlines()
+    assert header == "# label 3 2 1"  # the classes in order of first appearance
     assert len(lines) == 200 and len(lines[0].split()) == 1 + 3
+    assert np.loadtxt(values).shape == (200, 4)
 
     code, out, err = run(["clf", "predict", "--model", str(model), str(test)], capsys)
     assert code == 0 and out.startswith("accuracy ")

@@ -33,7 +33,8 @@ def one_line_error(code: int, err: str) -> str:
 
 
 def read_values(path: Path) -> tuple[list[str], np.ndarray]:
-    rows = [line.split() for line in path.read_text().splitlines()]
+    """Labels and decision values of a --decision-values file (after its header line)."""
+    rows = [line.split() for line in path.read_text().splitlines() if not line.startswith("#")]
     return [row[0] for row in rows], np.array([[float(v) for v in row[1:]] for row in rows])
 
 
@@ -324,9 +325,9 @@ def test_a_pki_model_converts_to_the_other_evaluators(problem, tmp_path: Path,
             out = tmp_path / f"{model.name}.values"
             assert run(["clf", "predict", "--model", str(model), str(problem["test"]),
                         "--decision-values", str(out)], capsys)[0] == 0
-            rows = [line.split() for line in out.read_text().splitlines()]
-            labels.append([row[0] for row in rows])
-            values.append(np.array([[float(v) for v in row[1:]] for row in rows]))
+            row_labels, row_values = read_values(out)
+            labels.append(row_labels)
+            values.append(row_values)
         assert labels[0] == labels[1]
         assert_same_values(values[1], values[0])
 

@@ -60,7 +60,11 @@ def test_train_predict_info(files, tmp_path: Path, capsys) -> None:
     expected = reference.decision_function(test_X)
     assert result["n"] == 120
     assert result["accuracy"] == pytest.approx(100 * np.mean(reference.predict(test_X) == test_y))
-    lines = [line.split() for line in values.read_text().splitlines()]
+    header, *lines = [line.split() for line in values.read_text().splitlines()]
+    # One column per pair of classes in libsvm's order, positive meaning the first.
+    pairs = [(i, j) for i in range(3) for j in range(i + 1, 3)]
+    assert header == ["#", "label"] + [f"{reference.classes_[i]}:{reference.classes_[j]}"
+                                       for i, j in pairs]
     assert len(lines) == 120
     np.testing.assert_array_equal(np.array([[float(v) for v in line[1:]] for line in lines]),
                                   expected)
@@ -144,7 +148,7 @@ def test_a_degree_5_libsvm_model_predicts_naively_and_by_pki(files, degree_5_mod
                               *(["--eval-mode", mode] if mode else [])], capsys)
         assert code == 0 and err == "", err
         assert json.loads(out)["eval_mode"] == (mode or "pki")
-        lines = [line.split() for line in values.read_text().splitlines()]
+        lines = [line.split() for line in values.read_text().splitlines()[1:]]
         np.testing.assert_allclose([[float(v) for v in line[1:]] for line in lines], expected,
                                    rtol=1e-9, atol=1e-9)
         assert [float(line[0]) for line in lines] == labels

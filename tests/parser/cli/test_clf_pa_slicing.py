@@ -112,7 +112,7 @@ def test_same_seed_same_bytes_and_multiclass(files, tmp_path: Path, capsys) -> N
     assert json.loads(out)["accuracy"] == pytest.approx(
         100 * np.mean(reference.predict(test_X) == test_y))
     values = np.array([[float(v) for v in line.split()[1:]]
-                       for line in (tmp_path / "c.values").read_text().splitlines()])
+                       for line in (tmp_path / "c.values").read_text().splitlines()[1:]])
     np.testing.assert_allclose(values, reference.decision_function(test_X), rtol=1e-9,
                                atol=1e-9)
 
