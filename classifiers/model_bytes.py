@@ -25,6 +25,7 @@ from polyparse.classifiers.model_file import (
     model_file_data,
     write_model_file,
 )
+from polyparse.classifiers.pipeline_file import layer_data
 from polyparse.features.input_files import input_name
 
 Buffer = bytes | bytearray | memoryview
@@ -74,6 +75,9 @@ class ParserModelBytes(ModelBytes):
 
     HEADER_KEYS: tuple[str, ...] = ()
     MODEL_FORMAT: str = ""
+    # The layer of a pipeline file (classifiers/pipeline_file.py) that load() reads when given
+    # one; None: the model is no layer of a pipeline.
+    PIPELINE_LAYER: str | None = None
     header: dict[str, Any]
     # Whether the model file it was loaded from stores its arrays compressed.
     compressed: bool = False
@@ -91,7 +95,10 @@ class ParserModelBytes(ModelBytes):
     def load(cls, path: str | os.PathLike) -> Any:
         """The parser of a model file: its checksum and header are checked now, arrays that
         deferred_array() picks are inflated when first used."""
-        return cls.load_data(model_file_data(path), input_name(path))
+        data, source = model_file_data(path), input_name(path)
+        if cls.PIPELINE_LAYER is not None:
+            data = layer_data(data, source, cls.PIPELINE_LAYER)
+        return cls.load_data(data, source)
 
     @classmethod
     def load_data(cls, data: Buffer | mmap.mmap, source: str) -> Any:

@@ -25,17 +25,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
 from polyparse.features.errors import InputError
 from polyparse.features.input_files import check_input_paths
 from polyparse.features.output_files import check_output_apart, check_output_path, output_stream
 from polyparse.parser.cli.scripts import run_script, script_parser
 from polyparse.parser.formats.conll import FEATS, Sentence, read_conll
-
-if TYPE_CHECKING:
-    from polyparse.parser.tagging.config import TaggerConfig
+from polyparse.parser.tagging.jackknife import jackknifed
 
 MAX_FOLDS = 100
 
@@ -50,37 +47,6 @@ def blanked_feats(sentence: Sentence) -> Sentence:
     return Sentence(lines, sentence.word_lines, sentence.form, sentence.lemma, sentence.upos,
                     sentence.xpos, sentence.head, sentence.deprel, sentence.start_line,
                     ["_"] * len(sentence.word_lines))
-
-
-def fold_bounds(n: int, folds: int) -> list[int]:
-    """Fold k holds sentences bounds[k] to bounds[k + 1] - 1: consecutive, sizes within one."""
-    return [k * n // folds for k in range(folds + 1)]
-
-
-def jackknifed(sentences: Sequence[Sentence], folds: int, config: TaggerConfig,
-               log: Callable[[str], None] = lambda message: None) -> list[Sentence]:
-    """The sentences with the tags of taggers (TaggerConfig config) trained without their
-    fold (fold_bounds: consecutive sentences)."""
-    from polyparse.parser.tagging.conll_files import with_tags
-    from polyparse.parser.tagging.tagger import Tagger
-
-    out: list[Sentence] = list(sentences)
-    bounds = fold_bounds(len(sentences), folds)
-    for fold in range(folds):
-        held = range(bounds[fold], bounds[fold + 1])
-        tagger = Tagger(config)
-        tagger.train([*sentences[:held.start], *sentences[held.stop:]])
-        tags = tagger.tag([sentences[i] for i in held])
-        words = upos = xpos = 0
-        for i, columns in zip(held, tags):
-            gold = sentences[i]
-            words += len(gold)
-            upos += sum(a == b for a, b in zip(gold.upos, columns.upos))
-            xpos += sum(a == b for a, b in zip(gold.xpos, columns.xpos))
-            out[i] = with_tags(gold, columns, keep_feats=True)
-        log(f"fold {fold + 1} of {folds}: {len(held)} sentences, UPOS "
-            f"{100.0 * upos / max(words, 1):.2f} %, XPOS {100.0 * xpos / max(words, 1):.2f} %")
-    return out
 
 
 def build_parser() -> argparse.ArgumentParser:

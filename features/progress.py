@@ -14,3 +14,9 @@ def progress_bar(**options: Any) -> Any:
 
     tqdm.monitor_interval = 0
     return tqdm(file=sys.stderr, **options)
+
+
+def progress_label(progress: bool | str, default: str = "training") -> str:
+    """The label of a progress bar asked for by `progress`: a str is the label itself (the
+    layer of a pipeline being trained, say), True or False the default."""
+    return progress if isinstance(progress, str) else default

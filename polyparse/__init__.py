@@ -11,6 +11,11 @@ Japanese bunsetsu dependency parsing (KNP or CaboCha text)::
     ja, dev_scores, skipped = polyparse.train_japanese_parser("train.knp", dev="dev.knp")
     print(ja.parse(open("test.knp", encoding="utf-8").read()))
 
+Every layer of any UD language from one treebank, in one model file, then raw text::
+
+    parser = polyparse.train_pipeline("hu-train.conllu", "hu.model", dev="hu-dev.conllu")
+    trees = parser("Ez egy mondat.")            # tokenized, tagged and parsed
+
 Sentences and tokens of plain text (UD English conventions; conllu TokenLists)::
 
     sentences = polyparse.tokenize("The dog barked. It wasn't late.")
@@ -76,6 +81,7 @@ _EXPORTS = {
     "evaluate": "polyparse.dependency",
     "load_parser": "polyparse.dependency",
     "train_parser": "polyparse.dependency",
+    "train_pipeline": "polyparse.dependency",
     "load_tokenizer": "polyparse.tokenization",
     "tokenize": "polyparse.tokenization",
     "parse_files": "polyparse.scale_out",
@@ -134,6 +140,7 @@ __all__ = [
     "train_classifier",
     "train_japanese_parser",
     "train_parser",
+    "train_pipeline",
     "train_tree_classifier",
     "write_svmlight",
 ]
@@ -145,7 +152,7 @@ if TYPE_CHECKING:
     from polyparse.classifiers.evaluators.choices import EVAL_MODES
     from polyparse.classifiers.tree_kernels.settings import TreeKernelSpec
     from polyparse.classifiers.tree_kernels.tree_model import TreeKernelModel
-    from polyparse.dependency import Parser, evaluate, load_parser, train_parser
+    from polyparse.dependency import Parser, evaluate, load_parser, train_parser, train_pipeline
     from polyparse.features.binary_matrix import BinaryMatrix
     from polyparse.features.errors import InputError, InputWarning
     from polyparse.features.svmlight import read_svmlight, write_svmlight

@@ -58,11 +58,12 @@ class Parser(OpenedParser):
     """
 
     def __init__(self, model: DependencyModel, tagger: Path | None = None,
-                 files: ParserFiles | None = None) -> None:
+                 files: ParserFiles | None = None,
+                 layers: dict[str, memoryview] | None = None) -> None:
         if not isinstance(model, DependencyModel):
             raise TypeError(f"model must be a DependencyModel, not {type(model).__name__}")
         super().__init__(model, files or ParserFiles("<model>", None if tagger is None
-                                                     else os.fspath(tagger)))
+                                                     else os.fspath(tagger)), layers)
 
     @property
     def config(self) -> ParserConfig | BeamConfig:
@@ -187,7 +188,7 @@ def load_parser(path: Path | None = None, eval_mode: str | None = None,
     """
     files = parser_files(path, tagger, tokenizer)
     opened = open_parser(files, eval_mode=eval_mode, rare_threshold=rare_threshold, beam=beam)
-    return Parser(opened.model, files=files)
+    return Parser(opened.model, files=opened.files, layers=opened.layers)
 
 
 def train_parser(train: Path | Iterable[conllu.TokenList],
@@ -223,6 +224,55 @@ def train_parser(train: Path | Iterable[conllu.TokenList],
     dev_gold = None if dev is None else _gold_sentences(dev, format, encoding)
     model, scores = train_dependency_model(gold, config, dev_gold, warn=_warn)
     return Parser(model), None if scores is None else scores.as_dict()
+
+
+def train_pipeline(train: Path | Iterable[conllu.TokenList], model: Path,
+                   dev: Path | Iterable[conllu.TokenList] | None = None, *,
+                   classifier: str = ParserConfig.classifier, folds: int | None = None,
+                   feats: str | None = None, compress: bool = True, seed: int | None = None,
+                   **parser_settings: Any) -> Parser:
+    """Learn a tokenizer, a tagger (UPOS, XPOS, FEATS, lemmas) and a parser from one CoNLL-U
+    treebank of any language (a file, or TokenLists with gold trees and, for the tokenizer,
+    `# text` lines or SpaceAfter=No), write them as one pipeline file at model (as `polyparse
+    pipeline train` does) and return its parser, which parses raw text: parser(text).
+
+    classifier and parser_settings choose the parser as in train_parser (classifier
+    "structured-perceptron" and beam=4 for the beam-search parser); folds: the parser learns
+    from the tags of taggers that never saw the sentence, the treebank cut into this many
+    folds (default 5; 0: the gold tags); feats: how the tagger predicts FEATS (per-feature,
+    joint or none); compress: the arrays zlib-compressed; seed: of every layer. dev, when
+    given, scores each layer (kept in the file's header) and chooses a beam parser's epoch.
+    ValueError for a setting that cannot be used, before any data is read; InputError for a
+    treebank that cannot train a layer.
+    """
+    from polyparse.features.errors import InputError
+    from polyparse.features.output_files import write_bytes
+    from polyparse.parser.pipeline.pipeline_training import (
+        DEFAULT_FOLDS,
+        PipelineConfig,
+        train_pipeline_file,
+    )
+    from polyparse.parser.tagging.config import TaggerConfig
+
+    tagger_settings = {key: value for key, value in (("feats", feats), ("seed", seed))
+                       if value is not None}
+    config = PipelineConfig(
+        parser=training_config(classifier, seed=seed, **parser_settings),
+        tagger=TaggerConfig(**tagger_settings), compress=compress,
+        folds=DEFAULT_FOLDS if folds is None else folds)
+    gold = _gold_sentences(train, "conllu", "utf-8")
+    dev_gold = None if dev is None else _gold_sentences(dev, "conllu", "utf-8")
+    try:
+        trained = train_pipeline_file(gold, dev_gold, config, warn=_warn,
+                                      sources=(_source_name(train), _source_name(dev)))
+    except ValueError as error:
+        raise InputError(f"{_source_name(train)}: {error}") from None
+    write_bytes(model, trained.data)
+    return load_parser(model)
+
+
+def _source_name(source: Any) -> str:
+    return os.fspath(source) if isinstance(source, (str, os.PathLike)) else "<sentences>"
 
 
 def evaluate(gold: Path | conllu.TokenList | Iterable[conllu.TokenList],

@@ -69,31 +69,8 @@ def register(dep: argparse.ArgumentParser) -> None:
     commands, parent = subcommands(dep, ("train", "parse", "evaluate", "convert", "show"))
 
     train = add_train_command(commands, parent, "train a parser model")
-    train.add_argument("--classifier", default=ParserConfig.classifier,
-                       choices=(*CLASSIFIER_DEFAULTS, STRUCTURED),
-                       help=f"default: %(default)s; {STRUCTURED}: beam search with a globally "
-                            "trained perceptron (Zhang & Nivre 2011)")
-    train.add_argument("--features", dest="feature_set", choices=FEATURE_SETS,
-                       help=f"greedy parsers' templates (default: {ParserConfig.feature_set})")
-    train.add_argument("--split-column", choices=SPLIT_COLUMNS,
-                       help=f"greedy parsers' split (default: {ParserConfig.split_column})")
-    train.add_argument("--tag-column", default=ParserConfig.tag_column, choices=TAG_COLUMNS,
-                       help="tag column read by the feature templates (default: %(default)s)")
-    train.add_argument("--split-threshold", type=int,
-                       help="greedy parsers: splits with fewer training states are pooled "
-                            f"(default {ParserConfig.split_threshold})")
-    for option, reading, what in BEAM_TRAINING_OPTIONS:
-        default = getattr(BeamConfig, option[2:])
-        train.add_argument(option, **reading, help=f"{STRUCTURED}: {what} (default {default})")
-
-    add_backend_settings(train, CLASSIFIER_DEFAULTS)
-    train.add_argument("--min-word-count", type=int, default=ParserConfig.min_word_count,
-                       help="rarer word forms are read as unknown in training (default "
-                            "%(default)s)")
+    add_parser_training_options(train)
     add_model_writing_options(train, ParserConfig.seed)
-    train.add_argument("--threads", type=int,
-                       help=f"greedy parsers: splits trained in parallel (default: "
-                            f"{ParserConfig.threads})")
     add_io_options(train)
     add_training_options(train)
     train.set_defaults(run=run_train, options=train)
@@ -170,6 +147,36 @@ def register(dep: argparse.ArgumentParser) -> None:
 # dep parse also reads text: raw (paragraphs separated by blank lines) or tokens (one sentence
 # a line), tokenized by parser/tokenize.
 INPUT_FORMATS = (*FORMATS, *TEXT_FORMATS)
+
+
+
+def add_parser_training_options(train: argparse.ArgumentParser) -> None:
+    """The options that choose and configure the parser to train (`dep train`'s, which
+    `pipeline train` shares): the classifier, the greedy parser's templates and splits, the
+    beam parser's settings, the backend's settings."""
+    train.add_argument("--classifier", default=ParserConfig.classifier,
+                       choices=(*CLASSIFIER_DEFAULTS, STRUCTURED),
+                       help=f"default: %(default)s; {STRUCTURED}: beam search with a globally "
+                            "trained perceptron (Zhang & Nivre 2011)")
+    train.add_argument("--features", dest="feature_set", choices=FEATURE_SETS,
+                       help=f"greedy parsers' templates (default: {ParserConfig.feature_set})")
+    train.add_argument("--split-column", choices=SPLIT_COLUMNS,
+                       help=f"greedy parsers' split (default: {ParserConfig.split_column})")
+    train.add_argument("--tag-column", default=ParserConfig.tag_column, choices=TAG_COLUMNS,
+                       help="tag column read by the feature templates (default: %(default)s)")
+    train.add_argument("--split-threshold", type=int,
+                       help="greedy parsers: splits with fewer training states are pooled "
+                            f"(default {ParserConfig.split_threshold})")
+    for option, reading, what in BEAM_TRAINING_OPTIONS:
+        default = getattr(BeamConfig, option[2:])
+        train.add_argument(option, **reading, help=f"{STRUCTURED}: {what} (default {default})")
+    add_backend_settings(train, CLASSIFIER_DEFAULTS)
+    train.add_argument("--min-word-count", type=int, default=ParserConfig.min_word_count,
+                       help="rarer word forms are read as unknown in training (default "
+                            "%(default)s)")
+    train.add_argument("--threads", type=int,
+                       help=f"greedy parsers: splits trained in parallel (default: "
+                            f"{ParserConfig.threads})")
 
 
 def add_io_options(command: argparse.ArgumentParser, formats: tuple[str, ...] = FORMATS) -> None:

@@ -31,9 +31,12 @@ BROKEN_PIPE_EXIT = 128 + signal.SIGPIPE
 # The command groups: the module that registers and runs each, and its line in --help.
 GROUPS = {
     "dep": ("polyparse.parser.cli.dep", "arc-eager dependency parsing of CoNLL-U / CoNLL-X"),
+    "pipeline": ("polyparse.parser.cli.pipeline",
+                 "learn tokenizer, tagger and parser of any UD language from one treebank"),
     "tokenize": ("polyparse.parser.cli.tokenize",
                  "sentences and tokens of text: English rules, or learned for any language"),
-    "tag": ("polyparse.parser.cli.tag", "POS tagging (UPOS, XPOS, lemmas) of CoNLL-U / CoNLL-X"),
+    "tag": ("polyparse.parser.cli.tag",
+            "POS tagging (UPOS, XPOS, FEATS, lemmas) of CoNLL-U / CoNLL-X"),
     "ja": ("polyparse.parser.cli.ja", "Japanese bunsetsu dependency parsing of KNP / CaboCha"),
     "srl": ("polyparse.parser.cli.srl", "SRL argument-boundary detection on gold_conll files"),
     "clf": ("polyparse.parser.cli.clf", "train, apply and inspect classifiers on svmlight files"),

@@ -35,6 +35,7 @@ class DependencyModel(ParserModelBytes):
     _configure and trained."""
 
     RUNTIME_SETTINGS: ClassVar[tuple[str, ...]] = ()
+    PIPELINE_LAYER = "parser"
     config: Any
     info: dict[str, Any]
     tags: StringInterner

@@ -152,7 +152,7 @@ class DependencyParser(DependencyModel):
     # ----- training -------------------------------------------------------------------------
 
     def train(self, sentences: Iterable[Sentence],
-              log: Callable[[str], None] = lambda message: None, progress: bool = False,
+              log: Callable[[str], None] = lambda message: None, progress: bool | str = False,
               executor: Executor | None = None) -> None:
         """Learn from gold trees (Sentence objects, e.g. from parser/formats/conll.py's read_conll
         with require_tree=True); ValueError when there are none. executor: where the
@@ -186,7 +186,7 @@ class DependencyParser(DependencyModel):
             f"in {time.perf_counter() - started:.1f} s")
 
     def _fit_rows(self, rows: dict[str, np.ndarray], log: Callable[[str], None],
-                  progress: bool, executor: Executor | None = None) -> None:
+                  progress: bool | str, executor: Executor | None = None) -> None:
         """Count the features of the rows, choose the splits and train every classifier, in
         threads or as the executor's jobs."""
         cfg = self.config
@@ -215,10 +215,10 @@ class DependencyParser(DependencyModel):
                 return split, kind, None
             return split, kind, fit_classifier(cfg.classifier, params, matrix.take(chosen), y)
 
-        from polyparse.features.progress import progress_bar
+        from polyparse.features.progress import progress_bar, progress_label
         from polyparse.features.worker_threads import interruptible_pool
 
-        bar = progress_bar(total=len(jobs), unit=" classifiers", desc="training",
+        bar = progress_bar(total=len(jobs), unit=" classifiers", desc=progress_label(progress),
                            disable=None if progress else True)
         self.classifiers = {}
         if executor is None:

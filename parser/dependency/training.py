@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 def train_dependency_model(train: Iterable[Sentence], config: ParserConfig | BeamConfig,
                            dev: Iterable[Sentence] | None = None,
                            log: Callable[[str], None] = lambda message: None,
-                           progress: bool = False,
+                           progress: bool | str = False,
                            warn: Callable[[str], None] = lambda message: None,
                            executor: Executor | None = None
                            ) -> tuple[DependencyModel, Scores | None]:
@@ -37,7 +37,7 @@ def train_dependency_model(train: Iterable[Sentence], config: ParserConfig | Bea
 def train_parser(train: Iterable[Sentence], config: ParserConfig,
                  dev: Iterable[Sentence] | None = None,
                  log: Callable[[str], None] = lambda message: None,
-                 progress: bool = False,
+                 progress: bool | str = False,
                  warn: Callable[[str], None] = lambda message: None,
                  executor: Executor | None = None
                  ) -> tuple[DependencyParser, Scores | None]:
@@ -59,20 +59,20 @@ def train_parser(train: Iterable[Sentence], config: ParserConfig,
 def train_beam_parser(train: Iterable[Sentence], config: BeamConfig,
                       dev: Iterable[Sentence] | None = None,
                       log: Callable[[str], None] = lambda message: None,
-                      progress: bool = False,
+                      progress: bool | str = False,
                       warn: Callable[[str], None] = lambda message: None
                       ) -> tuple[BeamParser, Scores | None]:
     """A beam-search parser trained on gold trees (the epoch with the best dev UAS kept), and
     its scores on dev; as train_parser, with a progress bar over the sentences of each
     epoch."""
-    from polyparse.features.progress import progress_bar
+    from polyparse.features.progress import progress_bar, progress_label
 
     train, dev = _checked(train, dev, warn)
     config = replace(config, single_root=all(s.head.count(0) == 1 for s in train))
     parser = BeamParser(config)
     log(f"training on {len(train)} sentences, beam {config.beam}, {config.update} update")
-    bar = progress_bar(total=config.epochs * len(train), unit=" sentences", desc="training",
-                       disable=None if progress else True)
+    bar = progress_bar(total=config.epochs * len(train), unit=" sentences",
+                       desc=progress_label(progress), disable=None if progress else True)
     try:
         parser.train(train, dev, log=log, progress=bar.update, score=attachment)
     finally:

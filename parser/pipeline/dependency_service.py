@@ -10,7 +10,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from polyparse.classifiers.model_bytes import Buffer, ModelBytes
+from polyparse.classifiers.pipeline_file import pipeline_layers
 from polyparse.features.errors import InputError
+from polyparse.features.input_files import input_name
 from polyparse.features.output_files import check_command_paths
 from polyparse.parser.formats.conll import FORMATS
 from polyparse.parser.formats.text_lines import TEXT_FORMATS
@@ -81,9 +83,13 @@ class OpenedParser(ModelBytes):
     # reads them.
     INPUT_FORMATS = FORMATS
 
-    def __init__(self, model: DependencyModel, files: ParserFiles) -> None:
+    def __init__(self, model: DependencyModel, files: ParserFiles,
+                 layers: dict[str, memoryview] | None = None) -> None:
         self.model = model
         self.files = files
+        # The model file's other layers, when it is a pipeline file (its tagger and tokenizer
+        # are then read from these bytes, not from the file again).
+        self.layers = layers or {}
         self.given_tagger: Tagger | None = None
         self.tokenizer: TokenizerModel | None = None
 
@@ -117,6 +123,7 @@ class OpenedParser(ModelBytes):
         self.files = ParserFiles(self.files.model, tagger, settings.pop("tokenizer", None),
                                  bundled_tagger=bundled)
         self.given_tagger = self.tokenizer = None
+        self.layers = {}
         self.model.apply_runtime_settings(settings)
 
     def load_tagger(self) -> Tagger:
@@ -124,16 +131,26 @@ class OpenedParser(ModelBytes):
         if self.given_tagger is None:
             from polyparse.parser.tagging.tagger import Tagger
 
-            self.given_tagger = Tagger.load(self.files.tagger)
+            self.given_tagger = (
+                Tagger.load_data(self.layers["tagger"], input_name(self.files.tagger))
+                if self._own_layer(self.files.tagger, "tagger")
+                else Tagger.load(self.files.tagger))
         return self.given_tagger
 
     def text_tokenizer(self) -> TokenizerModel:
         """The tokenizer of text (loaded once)."""
         if self.tokenizer is None:
-            from polyparse.parser.tokenize.model import load_tokenizer
+            from polyparse.parser.tokenize.model import load_tokenizer, tokenizer_of_data
 
-            self.tokenizer = load_tokenizer(self.files.tokenizer)
+            self.tokenizer = (
+                tokenizer_of_data(self.layers["tokenizer"], input_name(self.files.tokenizer))
+                if self._own_layer(self.files.tokenizer, "tokenizer")
+                else load_tokenizer(self.files.tokenizer))
         return self.tokenizer
+
+    def _own_layer(self, path: str | None, layer: str) -> bool:
+        """Whether the file of a layer is the model's own pipeline file, already read."""
+        return path == self.files.model and layer in self.layers
 
     def shard_task(self, fmt: str = "conllu", encoding: str = "utf-8",
                    keep_deps: bool = False) -> Any:
@@ -175,12 +192,27 @@ def open_parser(files: ParserFiles, load_given_tagger: bool = True, reads: Path 
     to come (None: not a file of this run, or standard output), checked with the parser's files
     before any of them is read. A tagger that is not the bundled one is loaded now
     (load_given_tagger), so that a bad file is reported before any input is read."""
-    from polyparse.parser.dependency.models import load_dependency_model
+    from polyparse.classifiers.model_file import model_file_data
+    from polyparse.parser.dependency.models import dependency_model_of_data
 
     check_command_paths([reads, files.model, files.tokenizer, files.tagger], writes)
-    model = load_dependency_model(files.model)
+    data, source = model_file_data(files.model), input_name(files.model)
+    layers = pipeline_layers(data, source)
+    model = dependency_model_of_data(layers.get("parser", data), source)
     model.configure(**runtime)
-    opened = OpenedParser(model, files)
+    opened = OpenedParser(model, with_pipeline_layers(files, layers), layers)
     if load_given_tagger and files.tagger is not None and not files.bundled_tagger:
         opened.load_tagger()
     return opened
+
+
+def with_pipeline_layers(files: ParserFiles, layers: dict[str, memoryview]) -> ParserFiles:
+    """The files of a parse whose model file is a pipeline (layers: its layers, {} when it is
+    none): its tagger and tokenizer are those of the pipeline unless others were given."""
+    if not layers:
+        return files
+    return ParserFiles(files.model,
+                       files.tagger if files.tagger is not None or "tagger" not in layers
+                       else files.model,
+                       files.tokenizer if files.tokenizer is not None
+                       or "tokenizer" not in layers else files.model)

@@ -87,6 +87,7 @@ class Tagger(ParserModelBytes):
 
     HEADER_KEYS = HEADER_KEYS
     MODEL_FORMAT = MODEL_FORMAT
+    PIPELINE_LAYER = "tagger"
 
     def __init__(self, config: TaggerConfig | None = None) -> None:
         self.config = config_or_default(config, TaggerConfig)

@@ -87,23 +87,29 @@ def load_tokenizer(path: str | os.PathLike | None = None) -> TextTokenizer:
     rules' (TokenizerModel) or a segmenter learned from any treebank (`tokenize train
     --learned`: parser/segmentation/model.py's SegmenterModel); ModelFileError (one line) when
     the file is neither."""
-    from polyparse.classifiers.model_file import (
-        ModelFileError,
-        arrays_strings,
-        decode_model,
-        inconsistent,
-        model_file_data,
-        model_format_of_bytes,
-        require_arrays,
-    )
+    from polyparse.classifiers.model_file import ModelFileError, model_file_data
     from polyparse.features.input_files import input_name
 
     if path is None:
         path = bundled_tokenizer()
         if path is None:
             raise ModelFileError("this installation has no bundled tokenizer model")
-    data = model_file_data(path)
-    source = input_name(path)
+    return tokenizer_of_data(model_file_data(path), input_name(path))
+
+
+def tokenizer_of_data(data: Any, source: str) -> TextTokenizer:
+    """load_tokenizer of a model file's bytes as read (model_file_data), named source: a
+    tokenizer model file, or a pipeline file's tokenizer layer."""
+    from polyparse.classifiers.model_file import (
+        arrays_strings,
+        decode_model,
+        inconsistent,
+        model_format_of_bytes,
+        require_arrays,
+    )
+    from polyparse.classifiers.pipeline_file import layer_data
+
+    data = layer_data(data, source, "tokenizer")
     if model_format_of_bytes(data) == LEARNED_SEGMENTER_FORMAT:
         from polyparse.parser.segmentation.model import SegmenterModel
 

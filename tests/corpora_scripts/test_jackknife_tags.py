@@ -5,9 +5,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from corpora_scripts.jackknife_tags import fold_bounds, jackknifed
 from polyparse.parser.formats.conll import read_conll
 from polyparse.parser.tagging.config import TaggerConfig
+from polyparse.parser.tagging.jackknife import fold_bounds, jackknifed
 from polyparse.parser.tagging.tagger import Tagger
 from tests.parser.tagging.synthetic import synthetic_conllu
 

@@ -37,15 +37,15 @@ SEPARATORS = {
 }
 
 
-def ud_errors(path: Path, exclude: tuple[str, ...] = ()) -> str:
-    """What UD's validator (level 2, English) says of a file: "" when it passes, else its
-    messages and summary."""
-    argv = ["--lang", "en", "--level", "2", "--max-err", "0"]
+def ud_errors(path: Path, exclude: tuple[str, ...] = (), language: str = "en") -> str:
+    """What UD's validator (level 2, the language's rules; English by default) says of a
+    file: "" when it passes, else its messages and summary."""
+    argv = ["--lang", language, "--level", "2", "--max-err", "0"]
     if exclude:
         argv += ["--exclude", *exclude]
     out = io.StringIO()
     args = parse_args_validator([*argv, str(path)])
-    state = Validator(lang="en", level=2, args=args, output=out).validate_files([str(path)])
+    state = Validator(lang=language, level=2, args=args, output=out).validate_files([str(path)])
     return "" if state.passed() else out.getvalue() + str(state)
 
 

@@ -1,0 +1,160 @@
+"""A whole pipeline learned from one treebank (`polyparse pipeline train`,
+polyparse.train_pipeline), stored as one pipeline file (classifiers/pipeline_file.py):
+
+1. the tokenizer: sentences, tokens and multiword tokens learned from the treebank's own text
+   (parser/segmentation: `tokenize train --learned`);
+2. the tagger: UPOS, XPOS, FEATS and lemmas (parser/tagging: `tag train`);
+3. the parser (parser/dependency: `dep train`'s settings), trained on the tags it will meet:
+   the training file's UPOS, XPOS, FEATS and lemmas are replaced by jackknifed ones
+   (parser/tagging/jackknife.py: each fold tagged by a tagger trained on the others), and the
+   dev file's, which chooses a beam parser's epoch, by the tagger's.
+
+Each layer reads the treebank alone; nothing here knows a language.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import Any
+
+from polyparse.features.errors import InputError
+from polyparse.parser.dependency.beam_config import BeamConfig
+from polyparse.parser.dependency.config import ParserConfig
+from polyparse.parser.formats.conll import Sentence
+from polyparse.parser.formats.tag_coverage import MISSING
+from polyparse.parser.tagging.config import TaggerConfig
+
+# Folds of the jackknifed tags the parser is trained on (as corpora_scripts/jackknife_tags.py).
+DEFAULT_FOLDS = 5
+MAX_FOLDS = 100
+
+
+@dataclass
+class PipelineConfig:
+    """parser: the parser's configuration (parser/dependency/training_config.py); tagger: the
+    tagger's; folds: the jackknife's folds (0: the parser learns from the gold tags); compress:
+    the tagger's and parser's arrays stored zlib-compressed."""
+
+    parser: ParserConfig | BeamConfig = field(default_factory=ParserConfig)
+    tagger: TaggerConfig = field(default_factory=TaggerConfig)
+    folds: int = DEFAULT_FOLDS
+    compress: bool = True
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.folds, int) or isinstance(self.folds, bool) or not (
+                self.folds == 0 or 2 <= self.folds <= MAX_FOLDS):
+            raise ValueError(f"folds must be 0 (gold tags) or 2 to {MAX_FOLDS}, not "
+                             f"{self.folds!r}")
+
+
+@dataclass
+class TrainedPipeline:
+    """A pipeline file's bytes and the dev scores of its layers (empty without dev)."""
+
+    data: bytearray
+    dev_scores: dict[str, dict[str, Any]]
+
+
+def train_pipeline_file(train: Sequence[Sentence], dev: Sequence[Sentence] | None,
+                        config: PipelineConfig, header: dict[str, Any] | None = None,
+                        log: Callable[[str], None] = lambda message: None,
+                        progress: bool = False,
+                        warn: Callable[[str], None] = lambda message: None,
+                        executor: Executor | None = None,
+                        sources: tuple[str, str] = ("<train>", "<dev>")) -> TrainedPipeline:
+    """The pipeline learned from gold sentences (every word with UPOS and a tree); dev, when
+    given, scores each layer (the tokenizer on its raw text, the tagger on its words, the
+    parser on its words with the tagger's tags) and chooses a beam parser's epoch. header:
+    JSON-ready entries of the pipeline file (training command, checksum of the file).
+    InputError naming the file (sources: the names of train and dev) and line of a word
+    without UPOS; ValueError when the treebank cannot train a layer."""
+    from polyparse.classifiers.pipeline_file import pipeline_bytes
+    from polyparse.parser.dependency.training import train_dependency_model
+    from polyparse.parser.segmentation.training import train_segmenter
+    from polyparse.parser.tagging.tagger import Tagger
+    from polyparse.parser.tagging.training import tag_scores
+
+    train = list(train)
+    require_upos(train, sources[0])
+    if dev is not None:
+        dev = list(dev)
+        require_upos(dev, sources[1])
+    if len(train) < max(config.folds, 1):
+        raise ValueError(f"{len(train)} sentences cannot fill the {config.folds} folds of the "
+                         "parser's jackknifed tags (fewer folds, or folds 0: gold tags)")
+    scores: dict[str, dict[str, Any]] = {}
+
+    def layer_log(layer: str) -> Callable[[str], None]:
+        return lambda message: log(f"{layer}: {message}")
+
+    log(f"tokenizer: learning sentences and tokens from {len(train)} sentences")
+    segmenter = train_segmenter(train, dev, log=layer_log("tokenizer"))
+    if segmenter.header.get("dev_scores"):
+        scores["tokenizer"] = segmenter.header["dev_scores"]
+    log("tagger: learning UPOS, XPOS, FEATS and lemmas")
+    tagger = Tagger(config.tagger)
+    tagger.train(train, log=layer_log("tagger"))
+    if dev is not None:
+        scores["tagger"] = tag_scores(tagger, dev)
+        layer_log("tagger")(_score_line(scores["tagger"]))
+    log(f"parser: learning trees from {'jackknifed' if config.folds else 'gold'} tags")
+    parser_train = parser_sentences(train, config, layer_log("parser"), progress)
+    parser_dev = None if dev is None else tagged_sentences(tagger, dev)
+    parser, parser_scores = train_dependency_model(
+        parser_train, config.parser, parser_dev, log=layer_log("parser"),
+        progress="parser" if progress else False, warn=warn, executor=executor)
+    if parser_scores is not None:
+        scores["parser"] = parser_scores.as_dict()
+    layers = {"tokenizer": segmenter.to_bytes(),
+              "tagger": tagger.to_bytes(compress=config.compress),
+              "parser": parser.to_bytes(compress=config.compress)}
+    full_header = {**(header or {}), "folds": config.folds}
+    if scores:
+        full_header["dev_scores"] = scores
+    return TrainedPipeline(pipeline_bytes(layers, full_header), scores)
+
+
+def require_upos(sentences: list[Sentence], source: str) -> None:
+    """InputError naming source and the line of the first word without UPOS ("_"): the tagger
+    and the parser learn from tagged words."""
+    for sentence in sentences:
+        if MISSING in sentence.upos:
+            line = sentence.line_number(sentence.upos.index(MISSING) + 1)
+            raise InputError(f"{source}:{line}: UPOS is missing (\"_\"); the tagger and the "
+                             "parser learn from tagged words")
+
+
+def parser_sentences(train: list[Sentence], config: PipelineConfig,
+                     log: Callable[[str], None], progress: bool) -> list[Sentence]:
+    """The parser's training sentences: with jackknifed tags (UPOS, XPOS, FEATS and lemmas of
+    taggers that never saw them), or as given when config.folds is 0."""
+    if not config.folds:
+        return train
+    from polyparse.features.progress import progress_bar
+    from polyparse.parser.tagging.jackknife import jackknifed
+
+    bar = progress_bar(total=config.folds, unit=" folds", desc="parser's tags (jackknife)",
+                       disable=None if progress else True)
+
+    def fold_done(message: str) -> None:
+        bar.update()
+        log(message)
+
+    try:
+        return jackknifed(train, config.folds, config.tagger, log=fold_done, keep_feats=False)
+    finally:
+        bar.close()
+
+
+def tagged_sentences(tagger: Any, sentences: list[Sentence]) -> list[Sentence]:
+    """The sentences with the tagger's UPOS, XPOS, FEATS and lemmas (their trees kept)."""
+    from polyparse.parser.tagging.conll_files import with_tags
+
+    return [with_tags(sentence, columns) for sentence, columns in
+            zip(sentences, tagger.tag(sentences))]
+
+
+def _score_line(scores: dict[str, Any]) -> str:
+    return "dev " + "  ".join(f"{key} {value:.2f}" for key, value in scores.items()
+                              if isinstance(value, float))
