@@ -29,7 +29,7 @@ REFERENCE_DIGESTS: dict[str, str] = {
     "tag tag":
         "b1ba99a82039a74299c6dc8958f6499d5525b5b4fc3c0b380b22d27a471b8764",
     "clf predict --decision-values":
-        "0c2bdbefb81a8ceca6a838f8226caf7d659aef34e8b0ae409e98ca0c5377f381",
+        "65595b3e16c9bd49ebd4535621bc2f4ee66da93a8341a02e5302d809f47e30eb",
     "dep parse of the bundled example":
         "f66d7606bc264bde8a391d95770a50b000f0f1e722bd7956e0dd77642d7df5a2",
     "dep parse of EWT test, bundled model":
