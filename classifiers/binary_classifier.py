@@ -27,26 +27,59 @@ from polyparse.classifiers.model_file import (
     write_classifier_file,
 )
 from polyparse.classifiers.scorer import BinaryScorer
-from polyparse.features.binary_matrix import BinaryMatrix, BinaryMatrixLike, as_binary_matrix
+from polyparse.features.binary_matrix import (
+    BinaryMatrix,
+    BinaryMatrixLike,
+    NotBinaryError,
+    as_binary_matrix,
+)
+from polyparse.features.real_matrix import FeatureMatrix, as_feature_matrix
 
 if TYPE_CHECKING:
     from polyparse.classifiers.evaluators.kernel_expansion import SupportVectorExpansion
 
 Expansion = TypeVar("Expansion", bound="SupportVectorExpansion")
 
+# The backends whose mathematics takes real-valued features (libsvm's, liblinear's and
+# LIBLINEAR-POLY2's); the others (split, PKI and PKE evaluators, pa-slicing) take 0/1 only.
+REAL_VALUED_BACKENDS = ("kernel-svm", "linear", "poly2-linear")
+REAL_VALUED_TEXT = "kernel-svm (naive evaluation), linear and poly2-linear"
 
-def training_inputs(X: BinaryMatrixLike, y: Any,
-                    libsvm_order: bool) -> tuple[BinaryMatrix, np.ndarray, np.ndarray]:
+
+def binary_only(who: str) -> str:
+    """The end of a refusal of real values: who takes 0/1 only, and which backends take them."""
+    return f"{who} takes binary features (0/1) only; real values are taken by {REAL_VALUED_TEXT}"
+
+
+def binary_input(X: BinaryMatrixLike, who: str) -> BinaryMatrix:
+    """as_binary_matrix(X), refusing a real value in one line that names the backends taking
+    real values (who: the backend or evaluator that refuses it)."""
+    try:
+        return as_binary_matrix(X)
+    except NotBinaryError as error:
+        raise ValueError(f"{error}; {binary_only(who)}") from None
+
+
+def training_inputs(X: BinaryMatrixLike, y: Any, libsvm_order: bool, backend: str | None = None
+                    ) -> tuple[FeatureMatrix, np.ndarray, np.ndarray]:
     """(X as a BinaryMatrix, labels, class index of each row) of fit's inputs, after checking
     them.
 
     X: a BinaryMatrix, a 2-D NumPy array or a scipy sparse matrix (features.binary_matrix.
-    as_binary_matrix). Labels come in order of first appearance; with libsvm_order, two classes
+    as_binary_matrix), or real-valued (a RealMatrix, features.real_matrix.as_feature_matrix)
+    when the backend named is one of REAL_VALUED_BACKENDS; another backend refuses a value other
+    than 0 and 1 in one line naming those (binary_input). Labels come in order of first appearance;
+    with libsvm_order, two classes
     -1 and +1 met in that order are swapped, so that +1 is the positive side of the binary
     problem (libsvm). TypeError or ValueError (one sentence) when X is none of those, y does not
     give one label per row, there are no rows, or a label is not a class (class_label_problem).
     """
-    X = as_binary_matrix(X)
+    if backend in REAL_VALUED_BACKENDS:
+        X = as_feature_matrix(X)
+    elif backend is None:
+        X = as_binary_matrix(X)
+    else:
+        X = binary_input(X, backend)
     y = np.asarray(y)
     if y.shape != (len(X),):
         raise ValueError(f"X has {len(X)} rows but y has shape {y.shape}")
@@ -149,7 +182,7 @@ class BinaryClassifier(ModelBytes):
     def decision_function(self, X: BinaryMatrixLike) -> np.ndarray:
         """Decision values (n_rows, n_outputs) of the rows of X (a BinaryMatrix, a 2-D NumPy
         array of 0/1 or a scipy sparse matrix: features.binary_matrix.as_binary_matrix)."""
-        return self._fitted().decision_function(as_binary_matrix(X))
+        return self._fitted().decision_function(binary_input(X, self.backend))
 
     def predict(self, X: BinaryMatrixLike) -> np.ndarray:
         """Labels of the rows of X (taken as decision_function takes it)."""

@@ -155,6 +155,12 @@ def as_binary_matrix(X: BinaryMatrixLike, name: str = "X") -> BinaryMatrix:
         return _from_sparse(X, name)
     if isinstance(X, np.ndarray):
         return _from_dense(X, name)
+    if hasattr(X, "first_non_binary"):
+        # A features.real_matrix.RealMatrix: binary when its values are all 1.
+        odd = X.first_non_binary()
+        if odd is not None:
+            raise _not_binary(name, *odd)
+        return X.pattern
     raise TypeError(
         f"{name} must be a BinaryMatrix, a 2-D NumPy array of 0/1 or a scipy sparse matrix, "
         f"not {type(X).__name__} (BinaryMatrix.from_rows builds one from lists of feature ids)"
@@ -167,7 +173,7 @@ def optional_binary_matrix(X: BinaryMatrixLike | None,
     return None if X is None else as_binary_matrix(X, name)
 
 
-def _check_shape(shape: tuple[int, ...], name: str) -> tuple[int, int]:
+def check_shape(shape: tuple[int, ...], name: str) -> tuple[int, int]:
     if len(shape) != 2:
         raise ValueError(f"{name} must be 2-D (rows, features), not of shape {tuple(shape)}")
     n_rows, n_columns = (int(size) for size in shape)
@@ -176,21 +182,29 @@ def _check_shape(shape: tuple[int, ...], name: str) -> tuple[int, int]:
     return n_rows, n_columns
 
 
-def _check_dtype(dtype: np.dtype, name: str) -> None:
+def check_dtype(dtype: np.dtype, name: str) -> None:
     if dtype.kind not in "biuf":
         raise ValueError(f"{name} holds {dtype} values; binary features are 0/1 numbers or "
                          "booleans")
 
 
-def _not_binary(name: str, row: int, column: int, value: Any) -> ValueError:
-    return ValueError(f"{name}: row {row}, column {column} holds {value!r}; a binary feature "
-                      "is 1 (present) or 0 (absent)")
+class NotBinaryError(ValueError):
+    """A value other than 0 and 1 where binary features are expected (row, column, value)."""
+
+    def __init__(self, name: str, row: int, column: int, value: Any) -> None:
+        super().__init__(f"{name}: row {row}, column {column} holds {value!r}; a binary feature "
+                         "is 1 (present) or 0 (absent)")
+        self.row, self.column, self.value = row, column, value
+
+
+def _not_binary(name: str, row: int, column: int, value: Any) -> NotBinaryError:
+    return NotBinaryError(name, row, column, value)
 
 
 def _from_dense(X: np.ndarray, name: str) -> BinaryMatrix:
     X = np.asarray(X)
-    n_rows, n_columns = _check_shape(X.shape, name)
-    _check_dtype(X.dtype, name)
+    n_rows, n_columns = check_shape(X.shape, name)
+    check_dtype(X.dtype, name)
     present = X != 0
     odd = present & (X != 1)
     if odd.any():
@@ -203,23 +217,14 @@ def _from_dense(X: np.ndarray, name: str) -> BinaryMatrix:
 
 
 def _from_sparse(X: Any, name: str) -> BinaryMatrix:
-    n_rows, n_columns = _check_shape(X.shape, name)
+    n_rows, n_columns = check_shape(X.shape, name)
     # COO keeps every stored cell, explicit zeros and duplicates included (tocsr would add up
     # the duplicates of a COO matrix).
     coo = X.tocoo() if hasattr(X, "tocoo") else X.tocsr().tocoo()
-    rows = np.asarray(coo.row, dtype=np.int64)
-    columns = np.asarray(coo.col, dtype=np.int64)
     values = np.asarray(coo.data)
-    _check_dtype(values.dtype, name)
-    later = (rows[1:] > rows[:-1]) | ((rows[1:] == rows[:-1]) & (columns[1:] > columns[:-1]))
-    if not later.all():
-        order = np.lexsort((columns, rows))
-        rows, columns, values = rows[order], columns[order], values[order]
-        twice = (rows[1:] == rows[:-1]) & (columns[1:] == columns[:-1])
-        if twice.any():
-            k = int(np.argmax(twice))
-            raise ValueError(f"{name}: row {rows[k]}, column {columns[k]} is stored twice (scipy "
-                             "would add the values up); a binary feature is stored once")
+    check_dtype(values.dtype, name)
+    rows, columns, values = sorted_cells(np.asarray(coo.row, dtype=np.int64),
+                                         np.asarray(coo.col, dtype=np.int64), values, name)
     odd = (values != 0) & (values != 1)
     if odd.any():
         k = int(np.argmax(odd))
@@ -228,3 +233,19 @@ def _from_sparse(X: Any, name: str) -> BinaryMatrix:
     indptr = np.zeros(n_rows + 1, dtype=np.int64)
     np.cumsum(np.bincount(rows[present], minlength=n_rows), out=indptr[1:])
     return BinaryMatrix(indptr, columns[present].astype(np.int32), n_columns, validate=False)
+
+
+def sorted_cells(rows: np.ndarray, columns: np.ndarray, values: np.ndarray,
+                 name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A sparse matrix's stored cells in row-major order; ValueError for a cell stored twice
+    (scipy would add the values up)."""
+    later = (rows[1:] > rows[:-1]) | ((rows[1:] == rows[:-1]) & (columns[1:] > columns[:-1]))
+    if not later.all():
+        order = np.lexsort((columns, rows))
+        rows, columns, values = rows[order], columns[order], values[order]
+        twice = (rows[1:] == rows[:-1]) & (columns[1:] == columns[:-1])
+        if twice.any():
+            k = int(np.argmax(twice))
+            raise ValueError(f"{name}: row {rows[k]}, column {columns[k]} is stored twice (scipy "
+                             "would add the values up); a feature is stored once")
+    return rows, columns, values

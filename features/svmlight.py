@@ -7,7 +7,10 @@ Conventions of this reader and writer:
   pass `id_offset=1` to both functions to map them onto 0-based columns (and back).
 - Ids must be strictly ascending within a line. Values must be 1 (any spelling of the number,
   "1", "1.0", "1e0"); value 0 means "absent" and the feature is dropped; any other value is an
-  error, since every backend here works on binary features.
+  error, since most backends here work on binary features, unless the reader is asked for
+  real values (`real_values=True`): then a file holding other finite values gives a
+  RealMatrix (features/real_matrix.py), for kernel-svm, linear and poly2-linear; a file of
+  ones still gives a BinaryMatrix.
 - Labels are numbers; they are returned as int64 when all of them are integers, else float64.
 - Blank lines and `# comments` (from `#` to the end of the line) are skipped. `qid:N` after the
   label (SVMrank's query ids) is skipped with one InputWarning, as SVMlight and scikit-learn's
@@ -32,6 +35,7 @@ import numpy as np
 from polyparse.features.binary_matrix import BinaryMatrix, BinaryMatrixLike, as_binary_matrix
 from polyparse.features.errors import InputError, InputWarning
 from polyparse.features.output_files import output_stream
+from polyparse.features.real_matrix import FeatureMatrix, RealMatrix
 
 MAX_ID = np.iinfo(np.int32).max
 BOM = b"\xef\xbb\xbf"
@@ -51,20 +55,23 @@ class SvmlightFormatError(InputError):
 
 
 def read_svmlight(
-    path: str | os.PathLike, n_features: int | None = None, id_offset: int = 0
-) -> tuple[BinaryMatrix, np.ndarray]:
-    """Examples of an svmlight file as (X, y); see the module notes for the conventions."""
+    path: str | os.PathLike, n_features: int | None = None, id_offset: int = 0,
+    real_values: bool = False,
+) -> tuple[FeatureMatrix, np.ndarray]:
+    """Examples of an svmlight file as (X, y); see the module notes for the conventions (X is
+    a BinaryMatrix, or with real_values a RealMatrix when the file holds other values)."""
     data = Path(path).read_bytes()
-    return parse_svmlight(data, str(path), n_features=n_features, id_offset=id_offset)
+    return parse_svmlight(data, str(path), n_features=n_features, id_offset=id_offset,
+                          real_values=real_values)
 
 
 def parse_svmlight(
     data: bytes, name: str = "<svmlight>", n_features: int | None = None, id_offset: int = 0,
-    first_line: int = 1, allow_empty: bool = False,
-) -> tuple[BinaryMatrix, np.ndarray]:
+    first_line: int = 1, allow_empty: bool = False, real_values: bool = False,
+) -> tuple[FeatureMatrix, np.ndarray]:
     """Parse the bytes of an svmlight file; `name` is used in error messages, whose line
     numbers start at first_line (a later part of a file); no examples is an error unless
-    allow_empty."""
+    allow_empty; real_values: values other than 0 and 1 give a RealMatrix (module notes)."""
     if data.startswith(BOM):
         data = data[len(BOM):]
     if b"qid:" in data:
@@ -89,16 +96,18 @@ def parse_svmlight(
             chunk = b"\n".join(line.split(b"#", 1)[0] for line in chunk.split(b"\n"))
         if not chunk.endswith(b"\n"):
             chunk += b"\n"
-        parsed = _parse_fast(chunk, n_features, id_offset)
+        parsed = _parse_fast(chunk, n_features, id_offset, real_values)
         if parsed is None:
-            _raise_first_error(chunk, name, lines_before, n_features, id_offset)
+            _raise_first_error(chunk, name, lines_before, n_features, id_offset, real_values)
         pieces.append(parsed)
         lines_before += chunk.count(b"\n")
-    indptr, indices, labels = _concatenate(pieces)
+    indptr, indices, labels, values = _concatenate(pieces)
     if labels.size == 0 and not allow_empty:
         raise SvmlightFormatError(f"{name}: empty file (no examples)")
     if n_features is None:
         n_features = int(indices.max()) + 1 if indices.size else 0
+    if values is not None:
+        return RealMatrix(indptr, indices, values, n_features, validate=False), labels
     return BinaryMatrix(indptr, indices, n_features, validate=False), labels
 
 
@@ -113,29 +122,35 @@ def _chunks(data: bytes) -> Iterator[bytes]:
 
 
 def _concatenate(
-    pieces: list[tuple[np.ndarray, np.ndarray, np.ndarray]]
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    pieces: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
     if not pieces:
         return _EMPTY
     indptr = [np.zeros(1, dtype=np.int64)]
     total = 0
-    for piece_indptr, _, _ in pieces:
+    for piece_indptr, *_ in pieces:
         indptr.append(piece_indptr[1:] + total)
         total += int(piece_indptr[-1])
     labels = [piece[2] for piece in pieces]
     if any(label.dtype != np.int64 for label in labels):
         labels = [label.astype(np.float64) for label in labels]
+    values = None
+    if any(piece[3] is not None for piece in pieces):
+        values = np.concatenate([np.ones(piece[1].size) if piece[3] is None else piece[3]
+                                 for piece in pieces])
     return (
         np.concatenate(indptr),
         np.concatenate([piece[1] for piece in pieces]),
         np.concatenate(labels),
+        values,
     )
 
 
 def _parse_fast(
-    data: bytes, n_features: int | None, id_offset: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """(indptr, indices, labels) of well-formed data (ending in a newline); None at any problem."""
+    data: bytes, n_features: int | None, id_offset: int, real_values: bool = False
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None] | None:
+    """(indptr, indices, labels, values) of well-formed data (ending in a newline; values None
+    when every kept value is 1); None at any problem."""
     a = np.frombuffer(data, dtype=np.uint8)
     if not _ALLOWED[a].all():
         return None
@@ -185,12 +200,17 @@ def _parse_fast(
 
     keep = np.ones(colon.size, dtype=bool)
     plain_one = (f_ends == colon + 2) & (a[np.minimum(colon + 1, a.size - 1)] == 49)
+    values = None
     for k in np.flatnonzero(~plain_one):
         value = _number(data[colon[k] + 1 : f_ends[k]])
         if value == 0.0:
             keep[k] = False
         elif value != 1.0:
-            return None
+            if not real_values or value is None or not math.isfinite(value):
+                return None
+            if values is None:
+                values = np.ones(colon.size)
+            values[k] = value
 
     label_starts, label_ends = starts[is_label].tolist(), ends[is_label].tolist()
     try:
@@ -203,10 +223,11 @@ def _parse_fast(
         labels = labels.astype(np.int64)
     indptr = np.zeros(labels.size + 1, dtype=np.int64)
     np.cumsum(np.bincount(row_of_feature[keep], minlength=labels.size), out=indptr[1:])
-    return indptr, ids[keep].astype(np.int32), labels
+    return indptr, ids[keep].astype(np.int32), labels, None if values is None else values[keep]
 
 
-_EMPTY = (np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.int64))
+_EMPTY = (np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.int64),
+          None)
 
 
 def _number(text: bytes) -> float | None:
@@ -235,18 +256,21 @@ def example_line(data: bytes, k: int, first_line: int = 1) -> int:
 
 
 def _raise_first_error(
-    data: bytes, name: str, lines_before: int, n_features: int | None, id_offset: int
+    data: bytes, name: str, lines_before: int, n_features: int | None, id_offset: int,
+    real_values: bool = False,
 ) -> None:
     """Re-read the lines with the plain parser and raise the error of the first bad one."""
     for number, line in enumerate(data.split(b"\n"), lines_before + 1):
-        parse_line(line, f"{name}:{number}", n_features, id_offset)
+        parse_line(line, f"{name}:{number}", n_features, id_offset, real_values)
     raise SvmlightFormatError(f"{name}: malformed file")
 
 
 def parse_line(
-    line: bytes, where: str, n_features: int | None = None, id_offset: int = 0
+    line: bytes, where: str, n_features: int | None = None, id_offset: int = 0,
+    real_values: bool = False,
 ) -> tuple[float, list[int]] | None:
-    """Reference parser of one line (comment removed): (label, ids), or None for a blank line."""
+    """Reference parser of one line (comment removed): (label, ids), or None for a blank line;
+    real_values: any finite value is taken (the ids of the values kept, 0 dropped)."""
     tokens = [token for token in _SEPARATOR.split(line) if token]
     if not tokens:
         return None
@@ -298,7 +322,11 @@ def parse_line(
             raise SvmlightFormatError(
                 f"{where}: value {value_text!r} of feature {id_text} is not a number"
             )
-        if value == 1.0:
+        if real_values and not math.isfinite(value):
+            raise SvmlightFormatError(
+                f"{where}: value {value_text!r} of feature {id_text} is not finite"
+            )
+        if value == 1.0 or (real_values and value != 0.0):
             ids.append(index)
         elif value != 0.0:
             raise SvmlightFormatError(

@@ -63,6 +63,7 @@ _EXPORTS = {
     "TreeKernelModel": "polyparse.classifiers.tree_kernels.tree_model",
     "TreeKernelSpec": "polyparse.classifiers.tree_kernels.settings",
     "BinaryMatrix": "polyparse.features.binary_matrix",
+    "RealMatrix": "polyparse.features.real_matrix",
     "InputError": "polyparse.features.errors",
     "InputWarning": "polyparse.features.errors",
     "read_svmlight": "polyparse.features.svmlight",
@@ -112,6 +113,7 @@ __all__ = [
     "InputWarning",
     "JapaneseParser",
     "Parser",
+    "RealMatrix",
     "TreeInstances",
     "TreeKernelModel",
     "TreeKernelSpec",
@@ -155,6 +157,7 @@ if TYPE_CHECKING:
     from polyparse.dependency import Parser, evaluate, load_parser, train_parser, train_pipeline
     from polyparse.features.binary_matrix import BinaryMatrix
     from polyparse.features.errors import InputError, InputWarning
+    from polyparse.features.real_matrix import RealMatrix
     from polyparse.features.svmlight import read_svmlight, write_svmlight
     from polyparse.features.svmlight_tk import TreeInstances, read_svmlight_tk
     from polyparse.japanese import (

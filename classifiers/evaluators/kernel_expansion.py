@@ -60,8 +60,17 @@ class SupportVectorExpansion:
         """Coefficients (n_outputs, n_sv) and intercepts (n_outputs,) of the outputs."""
         raise NotImplementedError
 
+    def check_binary(self) -> None:
+        """ValueError when the support vectors hold real values (sv_values), which only the
+        naive evaluator scores."""
+        if getattr(self, "sv_values", None) is not None:
+            raise ValueError("its support vectors hold real values, which only the naive "
+                             "evaluator scores; split, pki and pke expand binary features")
+
     def as_kernel_expansion(self) -> KernelExpansion:
-        """The same outputs as a KernelExpansion (dense coefficients)."""
+        """The same outputs as a KernelExpansion (dense coefficients); binary support vectors
+        only (check_binary)."""
+        self.check_binary()
         coefficients, intercepts = self.output_terms()
         return KernelExpansion(self.support_vectors, coefficients, intercepts, self.gamma,
                                self.coef0, self.degree)

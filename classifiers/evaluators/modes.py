@@ -31,6 +31,7 @@ from polyparse.classifiers.evaluators.one_vs_one_split import OneVsOneSplitScore
 from polyparse.classifiers.evaluators.one_vs_one_sum import OneVsOneSumScorer
 from polyparse.classifiers.evaluators.pke import PKEScorer
 from polyparse.classifiers.evaluators.pki import PKIScorer
+from polyparse.classifiers.evaluators.real_kernel_sum import RealOneVsOneSumScorer
 from polyparse.classifiers.evaluators.split_svm import SplitSVMScorer
 from polyparse.classifiers.scorer import BinaryScorer
 
@@ -44,6 +45,10 @@ def build_evaluator(model: OneVsOneExpansion | KernelExpansion, mode: str = DEFA
     one-vs-one model keeps its constant naive scorer: there is nothing to evaluate)."""
     if mode not in EVAL_MODES:
         raise ValueError(f"unknown evaluation mode {mode!r} (available: {', '.join(EVAL_MODES)})")
+    if isinstance(model, OneVsOneExpansion) and model.sv_values is not None:
+        if mode != "naive" and model.n_classes > 1:
+            model.check_binary()
+        return real_evaluator(model)
     if isinstance(model, OneVsOneExpansion) and (mode == "naive" or model.n_classes == 1):
         sv = model.support_vectors
         return OneVsOneSumScorer(sv.indptr, sv.indices, model.dual_coef, model.rho,
@@ -55,6 +60,15 @@ def build_evaluator(model: OneVsOneExpansion | KernelExpansion, mode: str = DEFA
                                for c in range(model.n_classes)], model.rho)
     expansion = model.as_kernel_expansion()
     return _scorer(expansion, mode, rare_threshold)
+
+
+def real_evaluator(model: OneVsOneExpansion) -> RealOneVsOneSumScorer:
+    """The naive scorer of a one-vs-one model that takes real-valued rows (and real-valued
+    support vectors): libsvm's kernel sum of dot products."""
+    sv = model.support_vectors
+    return RealOneVsOneSumScorer(sv.indptr, sv.indices, model.sv_values, model.dual_coef,
+                                 model.rho, model.n_support, model.degree, model.gamma,
+                                 model.coef0)
 
 
 def sum_expansion(model: OneVsOneExpansion) -> KernelExpansion:

@@ -13,6 +13,12 @@ labels[i], otherwise for labels[j]; the label with most votes wins (ties: the fi
 This is svm_model's SV / sv_coef / rho / label / nSV, so libsvm model files map onto it
 one to one (classifiers/kernel_svm/libsvm_model.py). It is a SupportVectorExpansion
 (kernel_expansion.py): its reference decision values are the pair outputs' naive kernel sum.
+
+Real-valued support vectors (kernel-svm trained on real features, a libsvm model of real
+values) keep their values in `sv_values` (one per stored id; None: every value 1); their kernel
+is (gamma sv . x + coef0)^degree, evaluated by the naive sum only
+(classifiers/evaluators/real_kernel_sum.pyx), since PKI, PKE and split-svm expand binary
+features.
 """
 from __future__ import annotations
 
@@ -25,7 +31,7 @@ from polyparse.classifiers.evaluators.kernel_expansion import (
     KernelExpansion,
     SupportVectorExpansion,
 )
-from polyparse.classifiers.model_file import inconsistent
+from polyparse.classifiers.model_file import inconsistent, require_arrays
 from polyparse.features.binary_matrix import BinaryMatrix
 
 
@@ -41,9 +47,17 @@ class OneVsOneExpansion(SupportVectorExpansion):
     degree: int
     labels: np.ndarray
     n_support: np.ndarray
+    sv_values: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         self._check_kernel()
+        if self.sv_values is not None:
+            sv_values = np.ascontiguousarray(self.sv_values, dtype=np.float64)
+            if sv_values.shape != self.support_vectors.indices.shape:
+                raise ValueError("sv_values must hold one value per stored feature id")
+            if not np.isfinite(sv_values).all():
+                raise ValueError("sv_values must be finite")
+            self.sv_values = sv_values
         labels = np.asarray(self.labels)
         if labels.ndim != 1 or labels.size < 1:
             raise ValueError("labels must be a non-empty vector")
@@ -125,6 +139,8 @@ class OneVsOneExpansion(SupportVectorExpansion):
         header, arrays = self.kernel_arrays()
         header["classes"] = self.labels.tolist()
         arrays.update(dual_coef=self.dual_coef, rho=self.rho, n_support=self.n_support)
+        if self.sv_values is not None:
+            arrays["sv_values"] = self.sv_values
         return header, arrays
 
     @classmethod
@@ -140,9 +156,12 @@ class OneVsOneExpansion(SupportVectorExpansion):
             "rho": ("float64", (n_classes * (n_classes - 1) // 2,)),
             "n_support": ("int32", (n_classes,)),
         })
+        sv_values = arrays.get("sv_values")
+        if sv_values is not None:
+            require_arrays(source, arrays, {"sv_values": ("float64", (support_vectors.nnz,))})
         with inconsistent(source, "model"):
             return cls(support_vectors, arrays["dual_coef"], arrays["rho"], gamma, coef0, degree,
-                       labels, arrays["n_support"])
+                       labels, arrays["n_support"], sv_values)
 
 
 def class_pairs(n_classes: int) -> list[tuple[int, int]]:
@@ -173,6 +192,7 @@ def one_vs_one_vote(labels: np.ndarray, values: np.ndarray) -> np.ndarray:
 def class_expansion(model: OneVsOneExpansion, c: int) -> KernelExpansion:
     """Class c's halves of the pair values: its support vectors with their k-1 coefficients
     (libsvm's sv_coef columns), no intercept (OneVsOneScorer subtracts rho)."""
+    model.check_binary()
     start = model.class_start()
     rows = np.arange(start[c], start[c + 1])
     return KernelExpansion(model.support_vectors.take(rows), model.dual_coef[:, rows],

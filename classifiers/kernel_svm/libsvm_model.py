@@ -16,8 +16,10 @@ The format, as libsvm 3.x writes it:
     <nr_class-1 coefficients> id:value id:value ...     (total_sv lines)
 
 Optional header lines probA, probB and prob_density_marks (probability outputs) are read and
-ignored. Only binary features are representable here: values must be 1 (0 drops the feature).
-Feature ids are kept as written (like features/svmlight.py with id_offset 0). Reading accepts
+ignored. Support vectors of real values are kept with their values (OneVsOneExpansion's
+sv_values, scored by the naive kernel sum); a model whose values are all 1 is binary (0 drops
+the feature). Feature ids are kept as written (like features/svmlight.py with id_offset 0).
+Reading accepts
 c_svc and nu_svc models (same decision function); kernels other than linear and polynomial,
 and every malformed or cut-short file, raise ModelFileError naming the file and line.
 Writing uses libsvm's own number formats (%.17g for reals), so svm_load_model reads it and
@@ -106,7 +108,7 @@ def parse_libsvm_model(data: bytes, name: str = "<libsvm model>") -> LibsvmModel
         degree, gamma, coef0 = 1, 1.0, 0.0
     else:
         degree, gamma, coef0 = header["degree"], header["gamma"], header["coef0"]
-    coefficients, indptr, indices = _read_support_vectors(lines, nr_class - 1, total_sv)
+    coefficients, indptr, indices, values = _read_support_vectors(lines, nr_class - 1, total_sv)
     n_features = int(indices.max()) + 1 if indices.size else 0
     try:
         expansion = OneVsOneExpansion(
@@ -114,6 +116,7 @@ def parse_libsvm_model(data: bytes, name: str = "<libsvm model>") -> LibsvmModel
             coefficients.T if nr_class > 1 else np.zeros((0, total_sv)),
             header["rho"], gamma, coef0, degree, np.asarray(header["label"], dtype=np.int64),
             np.asarray(header["nr_sv"], dtype=np.int32),
+            None if np.all(values == 1.0) else values,
         )
     except ValueError as error:
         raise ModelFileError(f"{name}: inconsistent libsvm model ({error})") from None
@@ -222,11 +225,12 @@ def _header_value(lines: _Lines, key: str, values: list[str]) -> object:
 
 def _read_support_vectors(
     lines: _Lines, n_coef: int, total_sv: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(coefficients (total_sv, n_coef), indptr, indices) of the SV section."""
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(coefficients (total_sv, n_coef), indptr, indices, values) of the SV section."""
     coefficients = np.zeros((total_sv, max(n_coef, 0)))
     indptr = np.zeros(total_sv + 1, dtype=np.int64)
     ids: list[int] = []
+    kept: list[float] = []
     for s in range(total_sv):
         line = lines.next()
         if line is None:
@@ -265,20 +269,19 @@ def _read_support_vectors(
                 raise lines.error(
                     f"value {value_text!r} of feature {index} is not a number"
                 ) from None
-            if value == 1.0:
+            if not np.isfinite(value):
+                raise lines.error(f"value {value_text!r} of feature {index} is not finite")
+            if value != 0.0:
                 ids.append(index)
-            elif value != 0.0:
-                raise lines.error(
-                    f"feature {index} has value {value_text}; only binary features (value 1) "
-                    "are supported"
-                )
+                kept.append(value)
         indptr[s + 1] = len(ids)
     if total_sv and not lines.terminated and lines.number == len(lines.lines):
         raise lines.error("the last support vector line has no line end (cut short?)")
     while (line := lines.next()) is not None:
         if line.strip():
             raise lines.error(f"text after the {total_sv} support vectors of total_sv")
-    return coefficients, indptr, np.asarray(ids, dtype=np.int32)
+    return (coefficients, indptr, np.asarray(ids, dtype=np.int32),
+            np.asarray(kept, dtype=np.float64))
 
 
 def format_libsvm_model(expansion: OneVsOneExpansion, svm_type: str = "c_svc") -> str:
@@ -310,9 +313,15 @@ def format_libsvm_model(expansion: OneVsOneExpansion, svm_type: str = "c_svc") -
     sv = expansion.support_vectors
     coef = expansion.dual_coef.T.tolist()
     indptr, ids = sv.indptr.tolist(), sv.indices.tolist()
+    values = None if expansion.sv_values is None else expansion.sv_values.tolist()
     for s in range(expansion.n_support_vectors):
         head = "".join(f"{_real(v)} " for v in coef[s])
-        nodes = "".join(f"{i}:1 " for i in ids[indptr[s] : indptr[s + 1]])
+        if values is None:
+            nodes = "".join(f"{i}:1 " for i in ids[indptr[s] : indptr[s + 1]])
+        else:
+            # %.17g (libsvm writes %.8g): the values read back are the values trained.
+            nodes = "".join(f"{i}:{_real(v)} " for i, v in zip(ids[indptr[s] : indptr[s + 1]],
+                                                           values[indptr[s] : indptr[s + 1]]))
         out.append(head + nodes)
     return "\n".join(out) + "\n"
 

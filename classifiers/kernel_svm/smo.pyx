@@ -43,6 +43,8 @@ import numpy as np
 
 from polyparse.classifiers.evaluators.kernel_sum import kernel_table
 
+from polyparse.classifiers.evaluators.kernel_sum cimport powi
+
 from polyparse.features.signal_checks cimport CHECK_STEPS, count_steps, long_input_ends, long_input_starts
 
 cdef double TAU = 1e-12
@@ -188,6 +190,78 @@ cdef class _BinaryPolynomialColumns(ColumnSource):
             data[t] = <float>(yi * y[t] * self.table[c0 + c1])
         for p in range(n_own):
             mark[own[p]] = 0
+
+
+cdef class _RealPolynomialColumns(ColumnSource):
+    """Columns of (gamma x.z + coef0)^degree on real-valued rows (libsvm's polynomial kernel):
+    x_i's values are scattered into a dense array, then each x_t's dot product is gathered over
+    its ids in ascending order, the order in which libsvm's Kernel::dot adds the products."""
+
+    cdef const int64_t* row_start
+    cdef const int32_t* row_len
+    cdef const int32_t* feats
+    cdef const double* values
+    cdef double* dense
+    cdef double gamma, coef0
+    cdef int degree
+    cdef object arrays
+
+    def __cinit__(self, starts, lengths, feats, values, int n_features, int degree, double gamma,
+                  double coef0):
+        cdef int l = <int>lengths.shape[0]
+        self.arrays = (starts, lengths, feats, values)
+        cdef const int64_t[::1] starts_view = starts
+        cdef const int32_t[::1] lengths_view = lengths
+        cdef const int32_t[::1] feats_view = feats
+        cdef const double[::1] values_view = values
+        self.n_rows = l
+        self.row_start = &starts_view[0]
+        self.row_len = &lengths_view[0]
+        self.feats = &feats_view[0] if feats.shape[0] else NULL
+        self.values = &values_view[0] if values.shape[0] else NULL
+        self.degree, self.gamma, self.coef0 = degree, gamma, coef0
+        self.dense = <double*>calloc(max(n_features, 1), sizeof(double))
+        if self.dense == NULL:
+            raise MemoryError()
+        diagonal = np.empty(l, dtype=np.float64)
+        cdef double[::1] diagonal_view = diagonal
+        cdef int t, p
+        cdef double dot
+        cdef const double* own
+        for t in range(l):
+            own = self.values + self.row_start[t]
+            dot = 0.0
+            for p in range(self.row_len[t]):
+                dot += own[p] * own[p]
+            diagonal_view[t] = powi(gamma * dot + coef0, degree)
+        self.diagonal = diagonal
+
+    def __dealloc__(self):
+        free(self.dense)
+
+    cdef void fill(self, int row, double y_row, const int* rows, const int8_t* y, float* data,
+                   int start, int length) noexcept nogil:
+        cdef const int32_t* own = self.feats + self.row_start[row]
+        cdef const double* own_values = self.values + self.row_start[row]
+        cdef const int32_t* other
+        cdef const double* other_values
+        cdef double* dense = self.dense
+        cdef int n_own = self.row_len[row]
+        cdef int t, p, n, o
+        cdef double dot
+        for p in range(n_own):
+            dense[own[p]] = own_values[p]
+        for t in range(start, length):
+            o = rows[t]
+            other = self.feats + self.row_start[o]
+            other_values = self.values + self.row_start[o]
+            n = self.row_len[o]
+            dot = 0.0
+            for p in range(n):
+                dot += dense[other[p]] * other_values[p]
+            data[t] = <float>(y_row * y[t] * powi(self.gamma * dot + self.coef0, self.degree))
+        for p in range(n_own):
+            dense[own[p]] = 0.0
 
 
 cdef inline void _clip_to_sum(double* alpha, int a, int b, double total, double C_a) noexcept nogil:
@@ -694,6 +768,45 @@ def solve_c_svc(
         raise ValueError("feature ids must lie in 0 .. n_features-1")
     source = _BinaryPolynomialColumns(
         starts, lengths, np.asarray(feats), n_features, degree, gamma, coef0
+    )
+    return solve_c_svc_columns(source, y, Cp, Cn, eps, cache_mb, shrinking, max_iter)
+
+
+def solve_c_svc_real(
+    const int64_t[::1] row_start,
+    const int32_t[::1] row_len,
+    const int32_t[::1] feats,
+    const double[::1] values,
+    int n_features,
+    const int8_t[::1] y,
+    double Cp,
+    double Cn,
+    int degree,
+    double gamma,
+    double coef0,
+    double eps,
+    double cache_mb,
+    bint shrinking,
+    int64_t max_iter,
+):
+    """solve_c_svc on real-valued rows: row t holds values[row_start[t] + k] at the ids
+    feats[row_start[t] + k] (ascending within a row, remapped to 0 .. n_features-1), and the
+    kernel is (gamma x.z + coef0)^degree of their dot products; returns what solve_c_svc does."""
+    cdef int l = <int>y.shape[0]
+    if row_start.shape[0] != l or row_len.shape[0] != l:
+        raise ValueError("row_start, row_len and y must have one entry per row")
+    if l == 0:
+        raise ValueError("cannot solve a problem with no rows")
+    if values.shape[0] != feats.shape[0]:
+        raise ValueError("values must hold one number per entry of feats")
+    lengths = np.asarray(row_len)
+    starts = np.asarray(row_start)
+    if lengths.min() < 0 or starts.min() < 0 or (starts + lengths).max() > feats.shape[0]:
+        raise ValueError("rows must lie inside feats")
+    if feats.shape[0] and (np.asarray(feats).min() < 0 or np.asarray(feats).max() >= n_features):
+        raise ValueError("feature ids must lie in 0 .. n_features-1")
+    source = _RealPolynomialColumns(
+        starts, lengths, np.asarray(feats), np.asarray(values), n_features, degree, gamma, coef0
     )
     return solve_c_svc_columns(source, y, Cp, Cn, eps, cache_mb, shrinking, max_iter)
 

@@ -13,6 +13,12 @@ classes and n_c rows of class c, scikit-learn's formula), the stopping tolerance
 libsvm's SV / sv_coef / rho / label / nSV), the input of the exact fast evaluators; `support_`
 holds the training row of each support vector (libsvm's sv_indices minus one).
 
+Real-valued rows (a RealMatrix, real arrays) train on K(x, z) = (gamma x.z + coef0)^degree of
+their dot products (smo.pyx's real column source, libsvm's Kernel::dot order), and their
+support vectors keep their values (`expansion_.sv_values`): such a model is scored by the naive
+kernel sum only (classifiers/evaluators/real_kernel_sum.pyx), which also scores real rows for a
+model of binary support vectors.
+
 Decision values: one per pair of classes in libsvm's order (`n_outputs` = k (k-1) / 2, one for
 two classes), positive meaning the pair's first label; `predict` takes libsvm's vote. A single
 
@@ -34,10 +40,11 @@ from polyparse.classifiers.binary_classifier import (
     plain_label,
     training_inputs,
 )
-from polyparse.classifiers.evaluators.modes import build_evaluator
+from polyparse.classifiers.evaluators.modes import build_evaluator, real_evaluator
 from polyparse.classifiers.evaluators.one_vs_one_expansion import OneVsOneExpansion
+from polyparse.classifiers.evaluators.real_kernel_sum import RealOneVsOneSumScorer
 from polyparse.classifiers.kernel_svm.libsvm_model import read_libsvm_model, write_libsvm_model
-from polyparse.classifiers.kernel_svm.smo import solve_c_svc
+from polyparse.classifiers.kernel_svm.smo import solve_c_svc, solve_c_svc_real
 from polyparse.classifiers.model_file import ModelFileError, inconsistent
 from polyparse.classifiers.settings import (
     check_finite,
@@ -46,6 +53,7 @@ from polyparse.classifiers.settings import (
 )
 from polyparse.features.binary_matrix import BinaryMatrixLike
 from polyparse.features.errors import InputWarning
+from polyparse.features.real_matrix import RealMatrix, as_feature_matrix
 from polyparse.features.worker_threads import interruptible_pool
 
 BACKEND = "kernel-svm"
@@ -125,7 +133,8 @@ class KernelSVM(ExpansionClassifier[OneVsOneExpansion]):
         """Train on the rows of X (a BinaryMatrix, a 2-D 0/1 NumPy array or a scipy sparse matrix)
         with labels y (numbers or strings)."""
         self._check_parameters()
-        X, labels, class_index = training_inputs(X, y, libsvm_order=True)
+        X, labels, class_index = training_inputs(X, y, libsvm_order=True, backend=BACKEND)
+        values = X.values if isinstance(X, RealMatrix) else None
         n_classes = labels.size
         count = np.bincount(class_index, minlength=n_classes)
         start = np.zeros(n_classes + 1, dtype=np.int64)
@@ -137,7 +146,13 @@ class KernelSVM(ExpansionClassifier[OneVsOneExpansion]):
         row_start = X.indptr[:-1]
         row_len = np.diff(X.indptr).astype(np.int32)
         weighted_C = [self.C * weight for weight in self._class_factors(labels, count)]
-        _check_kernel_range(self.degree, self.gamma, self.coef0, int(row_len.max()))
+        if values is None:
+            _check_kernel_range(self.degree, self.gamma, self.coef0, 0.0, float(row_len.max()))
+        else:
+            # |x . z| <= the largest squared norm of a row (Cauchy-Schwarz).
+            largest = float(np.bincount(np.repeat(np.arange(len(X)), row_len),
+                                        weights=values * values, minlength=len(X)).max())
+            _check_kernel_range(self.degree, self.gamma, self.coef0, -largest, largest)
         pairs = [(i, j) for i in range(n_classes) for j in range(i + 1, n_classes)]
         max_iter = 0 if self.max_iter is None else self.max_iter
 
@@ -147,6 +162,12 @@ class KernelSVM(ExpansionClassifier[OneVsOneExpansion]):
             signs = np.concatenate(
                 [np.ones(count[i], dtype=np.int8), -np.ones(count[j], dtype=np.int8)]
             )
+            if values is not None:
+                return solve_c_svc_real(
+                    row_start[rows], row_len[rows], compact, values, max(1, used.size), signs,
+                    weighted_C[i], weighted_C[j], self.degree, self.gamma, self.coef0, self.eps,
+                    self.cache_mb, self.shrinking, max_iter,
+                )
             return solve_c_svc(
                 row_start[rows], row_len[rows], compact, max(1, used.size), signs,
                 weighted_C[i], weighted_C[j], self.degree, self.gamma, self.coef0, self.eps,
@@ -177,9 +198,12 @@ class KernelSVM(ExpansionClassifier[OneVsOneExpansion]):
             dual_coef[j - 1, column[start[i] : start[i + 1]][keep_i]] = coef[: count[i]][keep_i]
             dual_coef[i, column[start[j] : start[j + 1]][keep_j]] = coef[count[i] :][keep_j]
         support_vectors = X.take(perm[sv_positions])
+        sv_values = None
+        if isinstance(support_vectors, RealMatrix):
+            support_vectors, sv_values = support_vectors.pattern, support_vectors.values
         expansion = OneVsOneExpansion(
             support_vectors, dual_coef, [r[1] for r in results], self.gamma, self.coef0,
-            self.degree, labels, n_support,
+            self.degree, labels, n_support, sv_values,
         )
         bounded = []
         for (i, j), (coef, *_) in zip(pairs, results):
@@ -215,6 +239,19 @@ class KernelSVM(ExpansionClassifier[OneVsOneExpansion]):
         self.expansion_ = expansion
         self.classes_ = expansion.labels
         self._scorer = build_evaluator(expansion, "naive")
+        self._real_scorer: RealOneVsOneSumScorer | None = None
+
+    def decision_function(self, X: BinaryMatrixLike) -> np.ndarray:
+        """Decision values (n_rows, n_outputs) of the rows of X: binary (a BinaryMatrix, 0/1
+        arrays) by the naive compiled scorer, real-valued (a RealMatrix, real arrays) by
+        libsvm's kernel sum of dot products."""
+        scorer = self._fitted()
+        X = as_feature_matrix(X)
+        if isinstance(X, RealMatrix) and not isinstance(scorer, RealOneVsOneSumScorer):
+            if self._real_scorer is None:
+                self._real_scorer = real_evaluator(self._expansion())
+            scorer = self._real_scorer
+        return scorer.decision_function(X)
 
     @classmethod
     def from_expansion(cls, expansion: OneVsOneExpansion, **params: Any) -> "KernelSVM":
@@ -319,13 +356,15 @@ def checked_class_weight(class_weight: Any) -> dict[Any, float] | str:
             for label, weight in class_weight.items()}
 
 
-def _check_kernel_range(degree: int, gamma: float, coef0: float, max_count: int) -> None:
+def _check_kernel_range(degree: int, gamma: float, coef0: float, low: float,
+                        high: float) -> None:
     """ValueError when (gamma c + coef0)^degree overflows the float of the kernel cache (libsvm's
-    Qfloat) for some shared-feature count c in 0..max_count (its magnitude is largest at one of
-    the two ends)."""
+    Qfloat) for some dot product c in low..high (the shared-feature counts 0..max of binary
+    rows; its magnitude is largest at one of the two ends)."""
     with np.errstate(over="ignore"):
-        ends = (gamma * np.array([0.0, max_count]) + coef0) ** degree
+        ends = (gamma * np.array([low, high]) + coef0) ** degree
     if not (np.abs(ends) <= np.finfo(np.float32).max).all():
-        raise ValueError(f"the kernel (gamma c + coef0)^{degree} overflows for rows of "
-                         f"{max_count} features (gamma {gamma:g}, coef0 {coef0:g}); take a "
-                         "lower degree or gamma")
+        rows = (f"rows of {int(high)} features" if low == 0 else
+                f"real-valued rows of squared norm up to {high:g}")
+        raise ValueError(f"the kernel (gamma c + coef0)^{degree} overflows for {rows} (gamma "
+                         f"{gamma:g}, coef0 {coef0:g}); take a lower degree or gamma")

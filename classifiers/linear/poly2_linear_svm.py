@@ -20,6 +20,12 @@ one output whose positive sign means classes_[0]; K >= 3 classes give K one-vs-r
 
 A parser's Cython loop uses `clf.scorer` (a classifiers.scorer.BinaryScorer): its
 `scores(feats, n, out)` writes `clf.scorer.n_outputs` decision values.
+
+Real-valued rows (a RealMatrix, real arrays) are trained on phi(x) written out explicitly
+(classifiers/linear/real_mapping.py: linear, square and pair coordinates; the solver of
+real_dual_cd.pyx, liblinear's) and scored by real_mapping.real_decision_function. A linear
+model scores real rows whatever it was trained on (w . x); a poly2-linear model trained on
+binary rows folds x_f and x_f^2 into one weight and so scores binary rows only.
 """
 from __future__ import annotations
 
@@ -39,6 +45,15 @@ from polyparse.classifiers.linear.poly2_linear import (
     remap_rows,
     solve_dual_cd,
 )
+from polyparse.classifiers.linear.real_dual_cd import solve_dual_cd_real
+from polyparse.classifiers.linear.real_mapping import (
+    LINEAR,
+    PAIR,
+    SQUARE,
+    monomial_scales,
+    monomials,
+    real_decision_function,
+)
 from polyparse.classifiers.model_file import ModelFileError, inconsistent, require_arrays
 from polyparse.classifiers.settings import (
     check_choice,
@@ -49,6 +64,7 @@ from polyparse.classifiers.settings import (
 )
 from polyparse.features.binary_matrix import BinaryMatrixLike
 from polyparse.features.key_index import KeyIndex
+from polyparse.features.real_matrix import RealMatrix, as_feature_matrix
 
 # Outputs solved together in one shared pass over the rows: bounds the float64 training matrix
 # at (D, OUTPUT_BLOCK) while a row's weight lines still serve several outputs at once.
@@ -101,6 +117,9 @@ class Poly2LinearSVM(BinaryClassifier):
         self._check_parameters()
         self.classes_: np.ndarray | None = None
         self._scorer: Poly2LinearScorer | None = None
+        # The squares' part of the single weights (D, K) of a degree-2 model trained on real
+        # values (real_mapping.py); None otherwise.
+        self.square_: np.ndarray | None = None
         self.stats_: dict[str, Any] = {}
 
     @property
@@ -143,10 +162,14 @@ class Poly2LinearSVM(BinaryClassifier):
         """Train on the rows of X (a BinaryMatrix, a 2-D 0/1 NumPy array or a scipy sparse matrix)
         with labels y (any hashable numbers or strings)."""
         self._check_parameters()
-        X, self.classes_, class_index = training_inputs(X, y, libsvm_order=True)
+        X, self.classes_, class_index = training_inputs(X, y, libsvm_order=True,
+                                                        backend=self.backend)
         class_index = class_index.astype(np.int32)
         n_classes = self.classes_.size
         storage = np.dtype(self.dtype)
+        self.square_ = None
+        if isinstance(X, RealMatrix) and n_classes > 1:
+            return self._fit_real(X, class_index)
         empty = (np.zeros(0, dtype=np.int64),) * 2 + (np.zeros(0, dtype=storage),)
         if n_classes == 1:
             # A constant model: decision value +1, i.e. always classes_[0].
@@ -205,6 +228,97 @@ class Poly2LinearSVM(BinaryClassifier):
         }
         self._set_model(*self._prune(keys, is_single, rows), intercept, rows, columns, values)
         return self
+
+    def _fit_real(self, X: RealMatrix, class_index: np.ndarray) -> "Poly2LinearSVM":
+        """fit on real-valued rows: phi(x) written out (real_mapping.py), one dual coordinate
+        descent per one-vs-rest output (real_dual_cd.pyx)."""
+        if self.degree == 2 and self.coef0 < 0:
+            raise ValueError("coef0 must be >= 0 for degree 2 on real-valued features (phi "
+                             "holds sqrt(2 gamma coef0) x_i)")
+        terms = monomials(X, self.degree)
+        keys, dims = self._real_dimensions(terms)
+        constant, scales = monomial_scales(self.degree, self.gamma, self.coef0)
+        # Columns: 0 the constant, then a LINEAR, a SQUARE and a PAIR block over the keys.
+        column = 1 + terms.kind.astype(np.int64) * keys.size + dims
+        kept = dims >= 0
+        n_columns = 1 + 3 * keys.size
+        lengths = np.bincount(terms.row[kept], minlength=len(X)) + 1
+        indptr = np.zeros(len(X) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=indptr[1:])
+        rows = np.concatenate([np.arange(len(X)), terms.row[kept]])
+        order = np.argsort(rows, kind="stable")
+        indices = np.concatenate([np.zeros(len(X), np.int64), column[kept]])[order]
+        values = np.concatenate([np.full(len(X), constant),
+                                 terms.value[kept] * scales[terms.kind[kept]]])[order]
+        n_outputs = one_vs_rest_outputs(self.classes_.size)
+        diag = 0.5 / self.C if self.loss == "l2" else 0.0
+        effective = np.empty((n_columns, n_outputs))
+        stats: dict[str, list] = {name: [] for name in _STATS[:5]}
+        for k in range(n_outputs):
+            signs = np.where(class_index == k, 1, -1).astype(np.int8)
+            w, alpha, passes, converged, gap = solve_dual_cd_real(
+                indptr, indices.astype(np.int32), values, signs, n_columns, self.C,
+                self.loss == "l2", self.eps, self.max_iter, self.seed % 2**64)
+            stats["objective"].append(float(0.5 * w @ w + alpha @ (0.5 * diag * alpha - 1.0)))
+            stats["iterations"].append(int(passes))
+            stats["converged"].append(bool(converged))
+            stats["projected_gradient_gap"].append(float(gap))
+            stats["n_support"].append(int(np.count_nonzero(alpha > 0)))
+            effective[:, k] = w
+        scale = np.concatenate([[constant], np.repeat(scales, keys.size)])
+        effective *= scale[:, None]
+        storage = np.dtype(self.dtype)
+        linear, square, pair = (effective[1 + b * keys.size : 1 + (b + 1) * keys.size]
+                                for b in (LINEAR, SQUARE, PAIR))
+        is_single = (keys >> np.uint64(32)) == (keys & _LOW)
+        weights = np.where(is_single[:, None], linear + square, pair).astype(storage)
+        self.stats_ = {**stats, "n_training_rows": len(X), "n_dims_trained": int(keys.size),
+                       "weight_sparsity": 1.0 - np.count_nonzero(weights) / max(1, weights.size)}
+        rows_nz, columns_nz = np.nonzero(weights)
+        self._set_model(keys, None, effective[0].astype(storage), rows_nz, columns_nz,
+                        weights[rows_nz, columns_nz])
+        if self.degree == 2:
+            self.square_ = square.astype(storage)
+        return self
+
+    def _real_dimensions(self, terms: Any) -> tuple[np.ndarray, np.ndarray]:
+        """The keys of the model's dimensions (every single, the pairs held by at least
+        min_pair_count rows) and each monomial's dimension (-1: a pair dropped)."""
+        keys, dims, counts = np.unique(terms.key, return_inverse=True, return_counts=True)
+        is_single = (keys >> np.uint64(32)) == (keys & _LOW)
+        pair_rows = np.zeros(keys.size, dtype=np.int64)
+        pairs = terms.kind == PAIR
+        np.add.at(pair_rows, dims.ravel()[pairs], 1)
+        keep = is_single | (pair_rows >= self.min_pair_count)
+        new_id = np.full(keys.size, -1, dtype=np.int64)
+        new_id[keep] = np.arange(int(keep.sum()))
+        return keys[keep], new_id[dims.ravel()]
+
+    def decision_function(self, X: BinaryMatrixLike) -> np.ndarray:
+        """Decision values (n_rows, n_outputs) of the rows of X: binary ones by the compiled
+        scorer, real-valued ones (a RealMatrix, real arrays) by real_mapping's sum; a degree-2
+        model trained on binary rows refuses real values (module notes)."""
+        scorer = self._fitted()
+        X = as_feature_matrix(X)
+        if not isinstance(X, RealMatrix):
+            return scorer.decision_function(X)
+        if self.degree == 2 and self.square_ is None:
+            raise ValueError("a poly2-linear model trained on binary features scores binary "
+                             "features only (its single weights fold x_i and x_i^2 together); "
+                             "train it on real values to score them")
+        return real_decision_function(X, self.degree, scorer.index, self._dense_weights(),
+                                      self.square_, scorer.arrays["intercept"])
+
+    def _dense_weights(self) -> np.ndarray:
+        """The stored weights as a dense (D, K) matrix."""
+        scorer = self._fitted()
+        if not scorer.sparse:
+            return scorer.arrays["weights"]
+        arrays = scorer.arrays
+        dense = np.zeros((len(scorer.index), scorer.n_outputs), dtype=arrays["values"].dtype)
+        rows = np.repeat(np.arange(len(scorer.index)), np.diff(arrays["row_ptr"]))
+        dense[rows, arrays["columns"]] = arrays["values"]
+        return dense
 
     def _condense(
         self, keys: np.ndarray, row_ptr: np.ndarray, dims: np.ndarray
@@ -292,6 +406,9 @@ class Poly2LinearSVM(BinaryClassifier):
             **self.stats_,
         }
         arrays = {"keys": scorer.index.keys(), **scorer.arrays}
+        if self.square_ is not None:
+            header["feature_values"] = "real"
+            arrays["square"] = self.square_
         return header, arrays
 
     @classmethod
@@ -343,6 +460,9 @@ class Poly2LinearSVM(BinaryClassifier):
                 )
         clf.classes_ = classes
         clf.stats_ = {key: header[key] for key in _STATS if key in header}
+        if header.get("feature_values") == "real" and clf.degree == 2:
+            require_arrays(source, arrays, {"square": (clf.dtype, (len(index), n_outputs))})
+            clf.square_ = arrays["square"]
         return clf
 
     def memory_bytes(self) -> dict[str, int]:

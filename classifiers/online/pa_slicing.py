@@ -153,7 +153,7 @@ class PASlicing(ExpansionClassifier[KernelExpansion]):
         """Train on the rows of X (a BinaryMatrix, a 2-D 0/1 NumPy array or a scipy sparse matrix)
         with labels y (numbers or strings)."""
         self._check_parameters()
-        X, labels, class_index = training_inputs(X, y, libsvm_order=True)
+        X, labels, class_index = training_inputs(X, y, libsvm_order=True, backend=self.backend)
         started = time.perf_counter()
         if labels.size == 1:
             empty = BinaryMatrix(np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int32),

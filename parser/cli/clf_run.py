@@ -24,7 +24,11 @@ from polyparse.classifiers.backends import (
     convert_classifier,
     new_classifier,
 )
-from polyparse.classifiers.binary_classifier import class_label_problem
+from polyparse.classifiers.binary_classifier import (
+    REAL_VALUED_BACKENDS,
+    binary_only,
+    class_label_problem,
+)
 from polyparse.classifiers.evaluators.choices import (
     DEFAULT_RARE_THRESHOLD,
     check_evaluator,
@@ -42,7 +46,6 @@ from polyparse.classifiers.model_file import (
 from polyparse.classifiers.model_info import classifier_info
 from polyparse.classifiers.online.pa_slicing import PASlicing
 from polyparse.classifiers.scorer import BinaryScorer
-from polyparse.features.binary_matrix import BinaryMatrix
 from polyparse.features.errors import InputError
 from polyparse.features.input_files import (
     SniffedInput,
@@ -56,6 +59,7 @@ from polyparse.features.output_files import (
     is_special,
     output_stream,
 )
+from polyparse.features.real_matrix import FeatureMatrix, RealMatrix
 from polyparse.features.svmlight import example_line, parse_svmlight
 from polyparse.parser.cli.clf_trees import (
     check_tree_train_options,
@@ -105,7 +109,9 @@ def run_train(args: argparse.Namespace) -> int:
         started = time.perf_counter()
         data = source.stream.read()
     data_sha256 = hashlib.sha256(data).hexdigest()
-    X, y = parse_svmlight(data, source.name)
+    X, y = parse_svmlight(data, source.name, real_values=True)
+    if isinstance(X, RealMatrix) and args.classifier not in REAL_VALUED_BACKENDS:
+        _refuse_real_values(X, data, source.name, args.classifier)
     read_seconds = time.perf_counter() - started
     problem = class_label_problem(y)
     if problem is not None:
@@ -204,10 +210,49 @@ def _reject_rare_threshold(command: str, args: argparse.Namespace, clf: Classifi
     )
 
 
+def _refuse_real_values(X: RealMatrix, data: bytes, name: str, who: str) -> None:
+    """One line naming the file, the line and the first real value that `who` (a backend or
+    an evaluator) does not take, and the backends that take real values."""
+    odd = X.first_non_binary()
+    assert odd is not None
+    row, column, value = odd
+    raise InputError(f"{name}:{example_line(data, row)}: feature {column} has value {value:g}; "
+                     f"{binary_only(who)}")
+
+
+def _real_decision_function(
+    args: argparse.Namespace, clf: Classifier, X: RealMatrix, data: bytes, name: str,
+    mode: str,
+) -> tuple[Callable[[FeatureMatrix], np.ndarray], str]:
+    """The decision function of real-valued rows: kernel-svm's naive kernel sum (the mode
+    unless --eval-mode named another) or a linear backend's weights; a refusal in one line
+    for the others."""
+    if isinstance(clf, KernelSVM) and args.eval_mode in (None, "naive"):
+        return clf.decision_function, "naive"
+    if isinstance(clf, Poly2LinearSVM) and (clf.degree == 1 or clf.square_ is not None):
+        return clf.decision_function, mode
+    if isinstance(clf, Poly2LinearSVM):
+        who = "a poly2-linear model trained on binary features (x_i and x_i^2 folded together)"
+    elif isinstance(clf, (KernelSVM, KernelEvaluatorModel)):
+        who = f"the {mode} evaluator"
+    else:
+        who = clf.backend
+    _refuse_real_values(X, data, name, who)
+    raise AssertionError("unreachable")
+
+
 def _decision_function(
     args: argparse.Namespace, clf: Classifier
-) -> tuple[Callable[[BinaryMatrix], np.ndarray], str]:
-    """The decision function `clf predict` uses and the name of its evaluation mode."""
+) -> tuple[Callable[[FeatureMatrix], np.ndarray], str]:
+    """The decision function `clf predict` uses and the name of its evaluation mode (a
+    kernel-svm model of real-valued support vectors: naive, the one evaluator they take)."""
+    if isinstance(clf, KernelSVM) and clf.expansion_.sv_values is not None:
+        mode = args.eval_mode or "naive"
+        if mode == "naive":
+            if args.rare_threshold is not None:
+                raise InputError("clf predict: --rare-threshold applies to the split evaluator, "
+                                 "not naive")
+            return clf.decision_function, mode
     if isinstance(clf, (KernelSVM, PASlicing)):
         mode = args.eval_mode or default_eval_mode(clf.degree)
         return _kernel_evaluator(clf, mode, args.rare_threshold).decision_function, mode
@@ -257,7 +302,12 @@ def run_predict(args: argparse.Namespace) -> int:
             return _predict_in_shards(args, clf, eval_mode, load_seconds, build_seconds,
                                       source)
         started = time.perf_counter()
-        X, y = parse_svmlight(source.stream.read(), source.name)
+        data = source.stream.read()
+        X, y = parse_svmlight(data, source.name, real_values=True)
+        if isinstance(X, RealMatrix):
+            decision_function, eval_mode = _real_decision_function(args, clf, X, data,
+                                                                   source.name, eval_mode)
+        del data
     read_seconds = time.perf_counter() - started
     started = time.perf_counter()
     values = decision_function(X)

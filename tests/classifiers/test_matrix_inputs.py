@@ -11,6 +11,7 @@ import pytest
 import scipy.sparse as sp
 
 from polyparse.classifiers.backends import BACKENDS, convert_classifier, new_classifier
+from polyparse.classifiers.binary_classifier import REAL_VALUED_BACKENDS
 from polyparse.classifiers.evaluators.choices import CONVERSIONS
 from polyparse.features.binary_matrix import BinaryMatrix
 
@@ -108,10 +109,29 @@ def test_other_values_are_refused_by_fit_and_predict(backend: str, name: str, ma
                                                      message: str, data) -> None:
     X, y, _ = data
     clf = new_classifier(backend, **SETTINGS[backend]).fit(X, y)
-    for call in (clf.decision_function, clf.predict, clf.scorer.decision_function):
+    real = "holds" in message and "nan" not in message
+    if real and backend in REAL_VALUED_BACKENDS:
+        # A real value is a feature value to these backends (their compiled BinaryScorer, the
+        # parsers' contract, still takes 0/1 only).
+        real_clf = new_classifier(backend, **SETTINGS[backend]).fit(matrix, [1, 2, 1])
+        assert real_clf.decision_function(matrix).shape == (3, real_clf.n_outputs)
+        if backend == "poly2-linear":
+            # Trained on binary rows, its single weights fold x_i and x_i^2 together.
+            with pytest.raises(ValueError, match="^a poly2-linear model trained on binary "):
+                clf.decision_function(matrix)
+        else:
+            assert clf.decision_function(matrix).shape == (3, clf.n_outputs)
         with pytest.raises(ValueError, match=f"^{message}"):
+            clf.scorer.decision_function(matrix)
+        return
+    end = (f"{backend} takes binary features \\(0/1\\) only; real values are taken by "
+           "kernel-svm \\(naive evaluation\\), linear and poly2-linear$" if real else "")
+    for call in (clf.decision_function, clf.predict):
+        with pytest.raises(ValueError, match=f"^{message}.*{end}"):
             call(matrix)
     with pytest.raises(ValueError, match=f"^{message}"):
+        clf.scorer.decision_function(matrix)
+    with pytest.raises(ValueError, match=f"^{message}.*{end}"):
         new_classifier(backend, **SETTINGS[backend]).fit(matrix, [1, 2, 1])
 
 

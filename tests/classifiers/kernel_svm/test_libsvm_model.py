@@ -117,7 +117,7 @@ def bad(text: str, old: str, new: str) -> str:
         (bad(GOOD, "0.5 2:1", "x 2:1"), 13, "coefficient 'x' is not a number"),
         (bad(GOOD, "0.5 2:1", "2:1"), 13, "starts with 1 coefficient(s)"),
         (bad(GOOD, "1:1 3:1", "3:1 1:1"), 14, "feature ids must be strictly ascending (3 then 1)"),
-        (bad(GOOD, "1:1 3:1", "1:1 3:0.5"), 14, "only binary features (value 1) are supported"),
+        (bad(GOOD, "1:1 3:1", "1:1 3:inf"), 14, "value 'inf' of feature 3 is not finite"),
         (bad(GOOD, "1:1 3:1", "1:1 3:x"), 14, "value 'x' of feature 3 is not a number"),
         (bad(GOOD, "rho 0.5", "rho 0.5 1"), 8, "rho holds 2 values, expected 1"),
         (bad(GOOD, "nr_sv 2 1", "nr_sv 2 2"), 10, "nr_sv adds up to 4, not total_sv 3"),

@@ -110,11 +110,15 @@ def test_bad_svmlight_line(tmp_path: Path, capsys) -> None:
 def test_bad_test_file(svm_files, tmp_path: Path, capsys) -> None:
     train, _ = svm_files
     model = tmp_path / "m.model"
-    assert run(train_argv(train, model, "--classifier", "linear"), capsys)[0] == 0
+    assert run(train_argv(train, model, "--classifier", "poly2-linear"), capsys)[0] == 0
     bad = tmp_path / "bad.svm"
     bad.write_text("1 1:1\n2 3:0.5\n")
     code, _, err = run(["clf", "predict", "--model", str(model), str(bad)], capsys)
-    assert "bad.svm:2: feature 3 has value 0.5" in one_line_error(code, err)
+    assert "bad.svm:2: feature 3 has value 0.5; a poly2-linear model trained on binary " \
+        "features" in one_line_error(code, err)
+    bad.write_text("1 1:1\n2 3:x\n")
+    code, _, err = run(["clf", "predict", "--model", str(model), str(bad)], capsys)
+    assert "bad.svm:2: unexpected character 'x' in '3:x'" in one_line_error(code, err)
 
 
 def test_truncated_model(svm_files, tmp_path: Path, capsys) -> None:
