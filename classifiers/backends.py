@@ -2,7 +2,8 @@
 
 BACKENDS are trained (`--classifier`); CONVERTED_BACKENDS are made from a trained kernel model
 by `convert_classifier` (`polyparse clf convert`, one per exact evaluator); model files may hold
-either, and `load_classifier` also reads libsvm's text model files.
+either, and `load_classifier` also reads libsvm's text model files (into kernel-svm) and
+liblinear's (into linear).
 
 The registry knows each class by module and name and imports it when it is first asked for, so
 that a command knows the names (its `--classifier` choices) without importing any backend, and
@@ -145,8 +146,9 @@ def classifier_from_arrays(header: dict[str, Any], arrays: dict[str, np.ndarray]
 
 
 def load_classifier(path: str | os.PathLike) -> tuple[Classifier, dict[str, Any]]:
-    """Classifier and header of a polyparse-clf model file, or of a libsvm text model file
-    (header {"format": "libsvm", "backend": "kernel-svm"}); one-line ModelFileError when the
+    """Classifier and header of a polyparse-clf model file, of a libsvm text model file
+    (header {"format": "libsvm", "backend": "kernel-svm"}) or of a liblinear one ({"format":
+    "liblinear", "backend": "linear", "solver_type": ...}); one-line ModelFileError when the
     file cannot be used. The file is read once (it may be a pipe)."""
     from polyparse.classifiers.model_file import model_file_data
     from polyparse.features.input_files import input_name
@@ -166,8 +168,11 @@ def classifier_of_data(data: Any, source: str) -> tuple[Classifier, dict[str, An
         clf = kernel_svm.from_expansion(parse_libsvm_model(bytes(data), source).expansion)
         return clf, {"format": "libsvm", "backend": clf.backend}
     if start.startswith(LIBLINEAR_START):
-        raise ModelFileError(f"{source}: a liblinear model file, which polyparse does not read "
-                             "(it reads libsvm's model files and its own)")
+        from polyparse.classifiers.linear.liblinear_model import parse_liblinear_model
+
+        linear = parse_liblinear_model(bytes(data), source)
+        return linear, {"format": "liblinear", "backend": linear.backend,
+                        "solver_type": linear.stats_["solver_type"]}
     header, arrays = decode_model(data, source, CLASSIFIER_FORMAT)
     backend = header.get("backend")
     if backend not in MODEL_BACKENDS:
