@@ -171,7 +171,8 @@ def per_decision(args: argparse.Namespace, ewt: Path, parser, records: Records) 
     corpus = parser.encode(dev, trees=known)
     cfg = parser.config
     rows = oracle_rows(corpus.word, corpus.tag, corpus.coarse, corpus.split_tag, corpus.heads,
-                       corpus.labels, corpus.offsets, cfg.feature_set, cfg.single_root)
+                       corpus.labels, corpus.offsets, corpus.morph, corpus.suffix,
+                       cfg.feature_set, cfg.single_root)
     ranks = parser.vocab.transform(rows["keys"])
     table, fallback = parser.split_of_tag()
     split = np.where(rows["split_tag"] < len(table),

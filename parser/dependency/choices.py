@@ -12,7 +12,7 @@ TAG_COLUMNS = ("xpos", "upos")
 # The tags that split the greedy parser's states (none: one split).
 SPLIT_COLUMNS = (*TAG_COLUMNS, "none")
 # The greedy parser's template sets (parser/dependency/feature_templates.pyx).
-FEATURE_SETS = ("chang2010", "rich")
+FEATURE_SETS = ("chang2010", "rich", "morph")
 # The beam search's perceptron updates (Huang, Fayong & Guo 2012; Collins & Roark 2004);
 # parser/dependency/beam_search.pyx maps each name to its own code.
 UPDATES = ("max-violation", "early")

@@ -20,7 +20,13 @@ from polyparse.features.signal_checks cimport CHECK_STEPS, count_steps, long_inp
 from polyparse.parser.dependency.arc_eager cimport (LEFT, N_MOVES, REDUCE, RIGHT, SHIFT, StateC, apply_move,
                                          finish, is_final, stack_at, state_free, state_new,
                                          state_reset, valid_moves)
-from polyparse.parser.dependency.feature_templates cimport MAX_TEMPLATES, SentenceC, extract_keys, sentence_at
+from polyparse.parser.dependency.feature_templates cimport (
+    MAX_TEMPLATES,
+    SentenceC,
+    extract_keys,
+    morph_at,
+    sentence_at,
+)
 from polyparse.parser.dependency.feature_templates import FEATURE_SETS
 
 # When a split's classifier knows none of the valid moves, take the first valid one in this order.
@@ -191,8 +197,10 @@ cdef class ArcEagerDecoder:
 
     def parse(self, const int32_t[::1] word, const int32_t[::1] tag,
               const int32_t[::1] coarse, const int32_t[::1] split_tag,
-              const int64_t[::1] offsets):
-        """Heads and label ids of every token (index 0 of each sentence is the root, head -1)."""
+              const int64_t[::1] offsets, const int32_t[:, ::1] morph,
+              const int32_t[::1] suffix):
+        """Heads and label ids of every token (index 0 of each sentence is the root, head -1);
+        morph (MORPH_SLOTS rows over every token) and suffix: the morph set's columns."""
         cdef Py_ssize_t n_sentences = offsets.shape[0] - 1, i
         cdef Py_ssize_t n_tokens = word.shape[0]
         heads_out = np.full(n_tokens, -1, dtype=np.int32)
@@ -206,7 +214,7 @@ cdef class ArcEagerDecoder:
         cdef StateC* st = state_new(max_n, self.single_root)
         try:
             for i in range(n_sentences):
-                self._parse_one(st, word, tag, coarse, split_tag, offsets[i],
+                self._parse_one(st, word, tag, coarse, split_tag, morph, suffix, offsets[i],
                                 <int>(offsets[i + 1] - offsets[i] - 1), heads, labels,
                                 &steps_left)
         finally:
@@ -215,6 +223,7 @@ cdef class ArcEagerDecoder:
 
     cdef int _parse_one(self, StateC* st, const int32_t[::1] word, const int32_t[::1] tag,
                         const int32_t[::1] coarse, const int32_t[::1] split_tag,
+                        const int32_t[:, ::1] morph, const int32_t[::1] suffix,
                         int64_t start, int n, int32_t[::1] heads, int32_t[::1] labels,
                         int64_t* steps_left) except -1:
         cdef SentenceC sent
@@ -223,6 +232,7 @@ cdef class ArcEagerDecoder:
         cdef bint valid[N_MOVES]
         cdef int n_keys, n_feats, j, move, label
         sentence_at(&sent, &word[start], &tag[start], &coarse[start], n)
+        morph_at(&sent, &morph[0, start], morph.shape[1], &suffix[start])
         state_reset(st, n)
         long_input_starts(n)
         while not is_final(st):

@@ -11,6 +11,7 @@ Dask cluster: parser/scale_out/), each sent the rows of its classifier; the mode
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, MutableMapping, Sequence
 from dataclasses import asdict, dataclass
 from functools import partial
@@ -49,7 +50,8 @@ from polyparse.parser.dependency.arc_eager import LEFT_MOVE, RIGHT_MOVE
 from polyparse.parser.dependency.choices import STRUCTURED
 from polyparse.parser.dependency.config import ParserConfig, classifier_params
 from polyparse.parser.dependency.decoder import ArcEagerDecoder, ClassifierSlot
-from polyparse.parser.dependency.dependency_model import DependencyModel, Tree
+from polyparse.parser.dependency.dependency_model import Column, DependencyModel, Tree
+from polyparse.parser.dependency.feature_templates import N_MORPH_SLOTS as MORPH_SLOTS
 from polyparse.parser.dependency.feature_templates import template_names
 from polyparse.parser.dependency.projectivize import decoded_trees
 from polyparse.parser.formats.conll import Sentence
@@ -63,7 +65,9 @@ SLOT_KINDS = ("transition", "left", "right")
 # The header entries of the model itself; a file's other entries (training command, data
 # checksum, dev scores) are extras that a loaded parser keeps and writes back.
 HEADER_KEYS = ("format", "format_version", "config", "words", "tags", "labels", "splits",
-               "classifiers", "info")
+               "classifiers", "info", "morph_names", "morph_values", "suffixes")
+# The characters of a word's suffix that the morph set reads (of its lowercase form).
+SUFFIX_LENGTH = 3
 
 
 @dataclass
@@ -75,6 +79,8 @@ class EncodedCorpus:
     coarse: np.ndarray
     split_tag: np.ndarray
     offsets: np.ndarray
+    morph: np.ndarray
+    suffix: np.ndarray
     heads: np.ndarray | None = None
     labels: np.ndarray | None = None
 
@@ -95,6 +101,44 @@ def _classifier_of_part(header: dict[str, Any], arrays: dict[str, np.ndarray],
     with inconsistent(source):
         inflated = {name: inflate() for name, inflate in deferred.items()}
         return classifier_from_arrays(header, {**arrays, **inflated}, source)
+
+
+def frequent_feature_names(sentences: Sequence[Sentence], most: int) -> list[str]:
+    """The `most` FEATS feature names that the sentences' words carry most often (ties: by
+    name), in that order."""
+    counts = Counter(pair.split("=", 1)[0] for sentence in sentences
+                     for feats in sentence.feats if feats != "_"
+                     for pair in feats.split("|") if "=" in pair)
+    return [name for name, _ in sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+            ][:most]
+
+
+class MorphValues:
+    """Each word's `name=value` of its FEATS for each feature name (`name=_` when it has
+    none), worked out once for each distinct FEATS string."""
+
+    def __init__(self, names: list[str]) -> None:
+        self.prefixes = [name + "=" for name in names]
+        self.known: dict[str, tuple[str, ...]] = {}
+
+    def of(self, feats: str) -> tuple[str, ...]:
+        found = self.known.get(feats)
+        if found is None:
+            pairs = feats.split("|")
+            found = self.known[feats] = tuple(
+                next((pair for pair in pairs if pair.startswith(prefix)), prefix + "_")
+                for prefix in self.prefixes)
+        return found
+
+    def column(self, sentence: Sentence, slot: int) -> list[str]:
+        """The values of one feature (the names' slot-th) of the sentence's words."""
+        feats = sentence.feats or ["_"] * len(sentence.form)
+        return [self.of(word_feats)[slot] for word_feats in feats]
+
+
+def word_suffixes(sentence: Sentence) -> list[str]:
+    """The last SUFFIX_LENGTH characters of each word's lowercase form."""
+    return [form.lower()[-SUFFIX_LENGTH:] for form in sentence.form]
 
 
 class DecoderState(NamedTuple):
@@ -119,6 +163,11 @@ class DependencyParser(DependencyModel):
         self.words = StringInterner()
         self.tags = StringInterner()
         self.labels = StringInterner()
+        # The morph template set's columns: the FEATS features it reads (training chose the
+        # treebank's most frequent ones), their values and the words' suffixes.
+        self.morph_names: list[str] = []
+        self.morph_values = StringInterner()
+        self.suffixes = StringInterner()
         self.vocab: FeatureVocab | None = None
         self.split_names: list[str] = []
         # Loaded from a file, a LazyTable: each classifier is built when first used.
@@ -147,7 +196,25 @@ class DependencyParser(DependencyModel):
             (self.tags, lambda s: s.upos, grow),
             (self.tags, lambda s: self.column_values(s, cfg.split_column), grow)))
         heads, labels = self.tree_ids(trees, grow) if trees is not None else (None, None)
-        return EncodedCorpus(word, tag, coarse, split, offsets, heads, labels)
+        morph, suffix = self.encode_morph(sentences, grow, len(word))
+        return EncodedCorpus(word, tag, coarse, split, offsets, morph, suffix, heads, labels)
+
+    def encode_morph(self, sentences: Sequence[Sentence], grow: bool, n_tokens: int
+                     ) -> tuple[np.ndarray, np.ndarray]:
+        """The morph set's columns over every token (the root's values 1): MORPH_SLOTS rows of
+        the values (`Case=Nom`, `Case=_` when a word has none) of the features the model
+        reads, and the words' suffixes; zeros for the other sets."""
+        morph = np.zeros((MORPH_SLOTS, n_tokens), dtype=np.int32)
+        if self.config.feature_set != "morph":
+            return morph, np.zeros(n_tokens, dtype=np.int32)
+        values = MorphValues(self.morph_names)
+        columns: list[Column] = [(self.morph_values, partial(values.column, slot=slot), grow)
+                                 for slot in range(len(self.morph_names))]
+        columns.append((self.suffixes, word_suffixes, grow))
+        encoded, _ = self.encoded_columns(sentences, columns)
+        for slot, values in enumerate(encoded[:-1]):
+            morph[slot] = values
+        return morph, encoded[-1]
 
     # ----- training -------------------------------------------------------------------------
 
@@ -164,12 +231,15 @@ class DependencyParser(DependencyModel):
         log(f"pseudo-projective: lifted {lifted_arcs} arcs in {lifted_trees} of "
             f"{len(sentences)} trees")
         self.learn_frequent(self.words, sentences, "form", cfg.min_word_count)
+        if cfg.feature_set == "morph":
+            self.morph_names = frequent_feature_names(sentences, MORPH_SLOTS)
+            log(f"morph templates read {', '.join(self.morph_names) or 'no features'}")
         corpus = self.encode(sentences, grow=True, trees=trees)
         from polyparse.parser.dependency.oracle_rows import oracle_rows
 
         rows = oracle_rows(corpus.word, corpus.tag, corpus.coarse, corpus.split_tag,
-                           corpus.heads, corpus.labels, corpus.offsets, cfg.feature_set,
-                           cfg.single_root)
+                           corpus.heads, corpus.labels, corpus.offsets, corpus.morph,
+                           corpus.suffix, cfg.feature_set, cfg.single_root)
         attached = corpus.heads > 0
         n_labels = len(self.labels.learned())
         self.info.update({
@@ -437,7 +507,7 @@ class DependencyParser(DependencyModel):
             return []
         decoder = self.decoder(self.splits_used(corpus.split_tag))
         heads, labels = decoder.parse(corpus.word, corpus.tag, corpus.coarse, corpus.split_tag,
-                                      corpus.offsets)
+                                      corpus.offsets, corpus.morph, corpus.suffix)
         return decoded_trees(heads, labels, corpus.offsets.tolist(), self.labels.learned())
 
     # ----- model files ----------------------------------------------------------------------
@@ -464,6 +534,10 @@ class DependencyParser(DependencyModel):
             "labels": self.labels.learned(), "splits": self.split_names,
             "classifiers": slots, "info": self.info, **extras,
         }
+        if self.config.feature_set == "morph":
+            header.update(morph_names=self.morph_names,
+                          morph_values=self.morph_values.learned(),
+                          suffixes=self.suffixes.learned())
         return header, arrays
 
     @staticmethod
@@ -480,6 +554,13 @@ class DependencyParser(DependencyModel):
         parser.words = StringInterner(header["words"])
         parser.tags = StringInterner(header["tags"])
         parser.labels = StringInterner(header["labels"])
+        if parser.config.feature_set == "morph":
+            parser.morph_names = [str(name) for name in header["morph_names"]]
+            if len(parser.morph_names) > MORPH_SLOTS:
+                raise ValueError(f"{len(parser.morph_names)} morph features, at most "
+                                 f"{MORPH_SLOTS}")
+            parser.morph_values = StringInterner(header["morph_values"])
+            parser.suffixes = StringInterner(header["suffixes"])
         parser.vocab = FeatureVocab(arrays["vocab/keys"], arrays["vocab/counts"])
         parser.split_names = list(header["splits"])
         parser.info = dict(header["info"])

@@ -4,7 +4,14 @@
 `chang2010` is the 13 feature types of Chang, Hsieh, Chang, Ringgaard & Lin (2010), Table 8,
 binarised as type=value predicates. `rich` adds the distance, valency, second-order and
 word/tag-pair templates of Zhang & Nivre (2011), Table 1, as far as they apply to greedy
-arc-eager parsing. Label values are label id + 3 (0: no token, 1: no label/child).
+arc-eager parsing. `morph` adds, for morphologically rich languages, the atomic FEATS values
+(`Case=Nom`) of the stack's two top words and the input's first two, one template per
+feature the model reads (MORPH_SLOTS of the treebank's most frequent feature names), each
+feature's pair of s0 and b0 values (agreement, government) and its value with the word's UPOS,
+and the suffixes of s0, b0 and b1; the word-feature templates of Bohnet & Nivre (2012) and of the
+morphology-aware parsers of the SPMRL shared tasks read FEATS so. A degree-2 classifier pairs
+them with each other and with the tags. Label values are label id + 3 (0: no token, 1: no
+label/child).
 """
 from libc.stdint cimport int32_t, uint64_t
 
@@ -29,18 +36,28 @@ RICH_NAMES = CHANG2010_NAMES + (
     "distance", "distance+stack.tag+input.tag", "stack.left-valency+stack.tag",
     "stack.right-valency+stack.tag", "input.left-valency+input.tag", "stack.coarse+input.coarse",
 )
+MORPH_POSITIONS = ("stack", "input", "input(1)", "stack(1)")
+MORPH_NAMES = RICH_NAMES + tuple(
+    name for slot in range(MORPH_SLOTS) for name in (
+        *(f"{position}.feature{slot}" for position in MORPH_POSITIONS),
+        f"stack.feature{slot}+input.feature{slot}", f"stack.coarse+stack.feature{slot}",
+        f"input.coarse+input.feature{slot}")
+) + ("stack.suffix", "input.suffix", "input(1).suffix")
+N_MORPH_SLOTS = MORPH_SLOTS
 # Name (parser/dependency/config.py, in its order) -> template set.
-FEATURE_SETS = dict(zip(FEATURE_SET_NAMES, (CHANG2010, RICH)))
+FEATURE_SETS = dict(zip(FEATURE_SET_NAMES, (CHANG2010, RICH, MORPH)))
 
 
 def template_names(str feature_set) -> tuple[str, ...]:
-    return CHANG2010_NAMES if FEATURE_SETS[feature_set] == CHANG2010 else RICH_NAMES
+    return (CHANG2010_NAMES, RICH_NAMES, MORPH_NAMES)[FEATURE_SETS[feature_set]]
 
 
 cdef int n_templates(int feature_set) noexcept nogil:
     if feature_set == CHANG2010:
         return 13
-    return 39
+    if feature_set == RICH:
+        return 39
+    return 39 + 7 * MORPH_SLOTS + 3
 
 
 cdef inline uint64_t key(int template, uint64_t value) noexcept nogil:
@@ -65,6 +82,14 @@ cdef inline uint64_t tag_of(const SentenceC* s, int i) noexcept nogil:
 
 cdef inline uint64_t coarse_of(const SentenceC* s, int i) noexcept nogil:
     return <uint64_t>s.coarse[i] if i >= 0 else 0
+
+
+cdef inline uint64_t morph_of(const SentenceC* s, int slot, int i) noexcept nogil:
+    return <uint64_t>s.morph[slot * s.morph_stride + i] if i >= 0 else 0
+
+
+cdef inline uint64_t suffix_of(const SentenceC* s, int i) noexcept nogil:
+    return <uint64_t>s.suffix[i] if i >= 0 else 0
 
 
 cdef inline uint64_t label_of(const StateC* st, int i) noexcept nogil:
@@ -158,22 +183,43 @@ cdef int extract_keys(const StateC* st, const SentenceC* sent, int feature_set,
     out[36] = key(36, pair(capped(st.n_right[s0], 8) if s0 >= 0 else 9, tag_of(sent, s0)))
     out[37] = key(37, pair(capped(st.n_left[b0], 8) if b0 >= 0 else 9, tag_of(sent, b0)))
     out[38] = key(38, pair(coarse_of(sent, s0), coarse_of(sent, b0)))
-    return 39
+    if feature_set == RICH:
+        return 39
+    cdef int t = 39, slot
+    for slot in range(MORPH_SLOTS):
+        out[t] = key(t, morph_of(sent, slot, s0))
+        out[t + 1] = key(t + 1, morph_of(sent, slot, b0))
+        out[t + 2] = key(t + 2, morph_of(sent, slot, b1))
+        out[t + 3] = key(t + 3, morph_of(sent, slot, s1))
+        out[t + 4] = key(t + 4, pair(morph_of(sent, slot, s0), morph_of(sent, slot, b0)))
+        out[t + 5] = key(t + 5, pair(coarse_of(sent, s0), morph_of(sent, slot, s0)))
+        out[t + 6] = key(t + 6, pair(coarse_of(sent, b0), morph_of(sent, slot, b0)))
+        t += 7
+    out[t] = key(t, suffix_of(sent, s0))
+    out[t + 1] = key(t + 1, suffix_of(sent, b0))
+    out[t + 2] = key(t + 2, suffix_of(sent, b1))
+    return t + 3
 
 
-def state_keys(ArcEagerState state, word, tag, coarse, str feature_set) -> np.ndarray:
+def state_keys(ArcEagerState state, word, tag, coarse, str feature_set, morph=None,
+               suffix=None) -> np.ndarray:
     """The template keys of a Python-view state (for tests and --explain style inspection);
-    word/tag/coarse hold the value ids of tokens 0..n, token 0 being the root."""
+    word/tag/coarse (and, for the morph set, suffix and each of the MORPH_SLOTS rows of morph)
+    hold the value ids of tokens 0..n, token 0 being the root."""
     cdef const int32_t[::1] w = np.ascontiguousarray(word, dtype=np.int32)
     cdef const int32_t[::1] t = np.ascontiguousarray(tag, dtype=np.int32)
     cdef const int32_t[::1] c = np.ascontiguousarray(coarse, dtype=np.int32)
     if not w.shape[0] == t.shape[0] == c.shape[0] == state.st.n + 1:
         raise ValueError("word, tag and coarse need one value per token, root included")
+    morph_rows = np.zeros((MORPH_SLOTS, w.shape[0]), dtype=np.int32)
+    if morph is not None:
+        morph_rows[...] = morph
+    cdef const int32_t[:, ::1] m = morph_rows
+    cdef const int32_t[::1] x = np.ascontiguousarray(
+        np.zeros(w.shape[0]) if suffix is None else suffix, dtype=np.int32)
     cdef SentenceC sent
-    sent.n = state.st.n
-    sent.word = &w[0]
-    sent.tag = &t[0]
-    sent.coarse = &c[0]
+    sentence_at(&sent, &w[0], &t[0], &c[0], state.st.n)
+    morph_at(&sent, &m[0, 0], m.shape[1], &x[0])
     out = np.empty(MAX_TEMPLATES, dtype=np.uint64)
     cdef uint64_t[::1] o = out
     cdef int n = extract_keys(state.st, &sent, FEATURE_SETS[feature_set], &o[0])

@@ -12,7 +12,13 @@ import numpy as np
 from polyparse.features.signal_checks cimport CHECK_STEPS, count_steps
 from polyparse.parser.dependency.arc_eager cimport (LEFT, RIGHT, StateC, apply_move, finish, is_final, oracle_move,
                                stack_at, state_free, state_new, state_reset, valid_moves)
-from polyparse.parser.dependency.feature_templates cimport SentenceC, extract_keys, n_templates, sentence_at
+from polyparse.parser.dependency.feature_templates cimport (
+    SentenceC,
+    extract_keys,
+    morph_at,
+    n_templates,
+    sentence_at,
+)
 from polyparse.parser.dependency.feature_templates import FEATURE_SETS
 
 
@@ -27,9 +33,11 @@ class OracleError(ValueError):
 
 def oracle_rows(const int32_t[::1] word, const int32_t[::1] tag, const int32_t[::1] coarse,
                 const int32_t[::1] split_tag, const int32_t[::1] heads,
-                const int32_t[::1] labels, const int64_t[::1] offsets, str feature_set,
+                const int32_t[::1] labels, const int64_t[::1] offsets,
+                const int32_t[:, ::1] morph, const int32_t[::1] suffix, str feature_set,
                 bint single_root=True) -> dict[str, np.ndarray]:
-    """Rows for all sentences; sentence i has tokens offsets[i]..offsets[i+1]-1, token 0 = root.
+    """Rows for all sentences; sentence i has tokens offsets[i]..offsets[i+1]-1, token 0 = root;
+    morph (MORPH_SLOTS rows over every token) and suffix: the morph set's columns.
 
     Returns keys (rows x templates, uint64), move (int8), label (int32, -1 for SHIFT/REDUCE)
     and split_tag (int32, of the first buffer word).
@@ -61,6 +69,7 @@ def oracle_rows(const int32_t[::1] word, const int32_t[::1] tag, const int32_t[:
                 start = offsets[i]
                 n = <int>(offsets[i + 1] - start - 1)
                 sentence_at(&sent, &word[start], &tag[start], &coarse[start], n)
+                morph_at(&sent, &morph[0, start], morph.shape[1], &suffix[start])
                 state_reset(st, n)
                 while not is_final(st):
                     count_steps(&steps_left, 1)

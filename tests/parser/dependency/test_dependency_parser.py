@@ -206,7 +206,8 @@ def python_parse(parser: DependencyParser, sentence: Sentence) -> tuple[list[int
     s = ArcEagerState(len(sentence), parser.config.single_root, labels=names)
     while not s.is_final:
         valid = {MOVES.index(m) for m in s.valid()}
-        keys = state_keys(s, word, tag, coarse, parser.config.feature_set)
+        keys = state_keys(s, word, tag, coarse, parser.config.feature_set, corpus.morph,
+                          corpus.suffix)
         ranks = sorted(int(r) for r in parser.vocab.transform(keys) if r >= 0)
         t = split_tag[s.buffer[0]]
         split = int(table[t]) if 0 <= t < len(table) else fallback
@@ -237,7 +238,8 @@ def python_parse(parser: DependencyParser, sentence: Sentence) -> tuple[list[int
 def assert_decoder_matches_python(parser: DependencyParser, sentences: list[Sentence]) -> None:
     corpus = parser.encode(sentences)
     heads, labels = parser.decoder().parse(corpus.word, corpus.tag, corpus.coarse,
-                                           corpus.split_tag, corpus.offsets)
+                                           corpus.split_tag, corpus.offsets, corpus.morph,
+                                           corpus.suffix)
     for i, sentence in enumerate(sentences):
         start, end = corpus.offsets[i] + 1, corpus.offsets[i + 1]
         assert python_parse(parser, sentence) == (heads[start:end].tolist(),

@@ -7,7 +7,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from polyparse.parser.dependency.arc_eager import ArcEagerState
-from polyparse.parser.dependency.feature_templates import state_keys, template_names
+from polyparse.parser.dependency.feature_templates import (
+    N_MORPH_SLOTS,
+    state_keys,
+    template_names,
+)
 
 
 def key(template: int, value: int) -> int:
@@ -15,8 +19,10 @@ def key(template: int, value: int) -> int:
 
 
 def reference_keys(s: ArcEagerState, word: list[int], tag: list[int], coarse: list[int],
-                   feature_set: str) -> list[int]:
-    """The templates computed from the Python view: stack, buffer, heads, labels, children."""
+                   feature_set: str, morph: list[list[int]] | None = None,
+                   suffix: list[int] | None = None) -> list[int]:
+    """The templates computed from the Python view: stack, buffer, heads, labels, children
+    (and, for the morph set, each slot's feature values and the suffixes)."""
     stack, buffer, n = s.stack, s.buffer, len(word) - 1
     heads = [-1] + [h if h >= 0 else -1 for h in s.heads]
     labels = [None] + s.labels
@@ -51,7 +57,7 @@ def reference_keys(s: ArcEagerState, word: list[int], tag: list[int], coarse: li
             value(tag, s0), value(tag, s1), label(s0), value(word, s0), value(word, s0h),
             child_label(s0, "leftmost"), child_label(s0, "rightmost"),
             child_label(b0, "leftmost")]
-    if feature_set == "rich":
+    if feature_set in ("rich", "morph"):
         def pair(a: int, b: int) -> int:
             return (a << 24) | (b & 0xFFFFFF)
 
@@ -78,22 +84,30 @@ def reference_keys(s: ArcEagerState, word: list[int], tag: list[int], coarse: li
                  pair(valency(s0, "n_right"), value(tag, s0)),
                  pair(valency(b0, "n_left"), value(tag, b0)),
                  pair(value(coarse, s0), value(coarse, b0))]
+    if feature_set == "morph":
+        for row in morph or []:
+            keys += [value(row, s0), value(row, b0), value(row, b1), value(row, s1),
+                     pair(value(row, s0), value(row, b0)), pair(value(coarse, s0), value(row, s0)),
+                     pair(value(coarse, b0), value(row, b0))]
+        keys += [value(suffix or [], s0), value(suffix or [], b0), value(suffix or [], b1)]
     return [key(t, v) for t, v in enumerate(keys)]
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.integers(min_value=1, max_value=20), st.integers(min_value=0, max_value=2**31),
-       st.sampled_from(["chang2010", "rich"]))
+       st.sampled_from(["chang2010", "rich", "morph"]))
 def test_keys_equal_the_python_reference_along_random_walks(n: int, seed: int,
                                                             feature_set: str) -> None:
     rng = random.Random(seed)
     word = [1] + [rng.randint(3, 5000) for _ in range(n)]
     tag = [1] + [rng.randint(3, 60) for _ in range(n)]
     coarse = [1] + [rng.randint(3, 20) for _ in range(n)]
+    morph = [[1] + [rng.randint(2, 40) for _ in range(n)] for _ in range(N_MORPH_SLOTS)]
+    suffix = [1] + [rng.randint(2, 900) for _ in range(n)]
     s = ArcEagerState(n, labels=["nsubj", "obj", "det"])
     while not s.is_final:
-        assert list(state_keys(s, word, tag, coarse, feature_set)) == \
-            reference_keys(s, word, tag, coarse, feature_set)
+        assert list(state_keys(s, word, tag, coarse, feature_set, morph, suffix)) == \
+            reference_keys(s, word, tag, coarse, feature_set, morph, suffix)
         move = rng.choice(sorted(s.valid()))
         s.apply(move + ("-" + rng.choice(["nsubj", "obj", "det"]) if move in "LR" else ""))
 
@@ -101,3 +115,4 @@ def test_keys_equal_the_python_reference_along_random_walks(n: int, seed: int,
 def test_template_counts() -> None:
     assert len(template_names("chang2010")) == 13
     assert len(template_names("rich")) == 39
+    assert len(template_names("morph")) == 39 + 7 * N_MORPH_SLOTS + 3
