@@ -17,7 +17,9 @@ from polyparse.classifiers.online.choices import STRATEGIES, VARIANTS
 # as libsvm's tools and scikit-learn do.
 BALANCED = "balanced"
 
-# Each backend's settings (its constructor's keywords, in order) and their defaults.
+# Each backend's settings (its constructor's keywords, in order) and their defaults. kernel-svm's
+# probability and probability_seed (libsvm's -b 1: classifiers/kernel_svm/probability.py) are
+# Python settings (polyparse.sklearn's predict_proba), with no command-line Setting.
 DEFAULTS: dict[str, dict[str, Any]] = {
     "poly2-linear": {"degree": 2, "gamma": 1.0, "coef0": 1.0, "C": 1.0, "loss": "l2",
                      "eps": 0.1, "max_iter": 1000, "min_pair_count": 1, "seed": 1,
@@ -26,7 +28,8 @@ DEFAULTS: dict[str, dict[str, Any]] = {
                "max_iter": 1000, "seed": 1, "dtype": "float32"},
     "kernel-svm": {"degree": 2, "gamma": 1.0, "coef0": 1.0, "C": 1.0, "eps": 0.001,
                    "cache_mb": 100.0, "shrinking": True, "class_weight": None,
-                   "max_iter": None, "threads": 1},
+                   "max_iter": None, "threads": 1, "probability": False,
+                   "probability_seed": 1},
     "pa-slicing": {"degree": 2, "C": 1.0, "variant": "pa1", "iterations": 20, "average": True,
                    "strategy": "slice", "n_common": None, "max_table_mb": None, "seed": 1,
                    "threads": 1, "early_termination": True},

@@ -199,6 +199,9 @@ def __getattr__(name: str) -> Any:
             value = "0+unknown"
     elif name in _EXPORTS:
         value = getattr(importlib.import_module(_EXPORTS[name]), name)
+    elif name == "sklearn":
+        # The scikit-learn estimators (polyparse/sklearn.py), which import scikit-learn.
+        value = importlib.import_module("polyparse.sklearn")
     else:
         raise AttributeError(f"module 'polyparse' has no attribute {name!r}")
     globals()[name] = value

@@ -48,6 +48,10 @@ class OneVsOneExpansion(SupportVectorExpansion):
     labels: np.ndarray
     n_support: np.ndarray
     sv_values: np.ndarray | None = None
+    # Platt's sigmoid of each pair, P(i | i or j) = 1 / (1 + exp(A d_ij + B)) (libsvm's probA,
+    # probB; classifiers/kernel_svm/probability.py), or None.
+    prob_a: np.ndarray | None = None
+    prob_b: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         self._check_kernel()
@@ -87,6 +91,15 @@ class OneVsOneExpansion(SupportVectorExpansion):
         if not (np.isfinite(dual_coef).all() and np.isfinite(rho).all()):
             raise ValueError("dual_coef and rho must be finite")
         self.labels, self.n_support, self.dual_coef, self.rho = labels, n_support, dual_coef, rho
+        if (self.prob_a is None) != (self.prob_b is None):
+            raise ValueError("prob_a and prob_b come together")
+        if self.prob_a is not None:
+            self.prob_a = np.array(self.prob_a, dtype=np.float64, ndmin=1).ravel()
+            self.prob_b = np.array(self.prob_b, dtype=np.float64, ndmin=1).ravel()
+            if self.prob_a.shape != (n_pairs,) or self.prob_b.shape != (n_pairs,):
+                raise ValueError(f"prob_a and prob_b must hold {n_pairs} values (one per pair)")
+            if not (np.isfinite(self.prob_a).all() and np.isfinite(self.prob_b).all()):
+                raise ValueError("prob_a and prob_b must be finite")
 
     @property
     def n_classes(self) -> int:
@@ -141,6 +154,8 @@ class OneVsOneExpansion(SupportVectorExpansion):
         arrays.update(dual_coef=self.dual_coef, rho=self.rho, n_support=self.n_support)
         if self.sv_values is not None:
             arrays["sv_values"] = self.sv_values
+        if self.prob_a is not None:
+            arrays.update(prob_a=self.prob_a, prob_b=self.prob_b)
         return header, arrays
 
     @classmethod
@@ -159,9 +174,14 @@ class OneVsOneExpansion(SupportVectorExpansion):
         sv_values = arrays.get("sv_values")
         if sv_values is not None:
             require_arrays(source, arrays, {"sv_values": ("float64", (support_vectors.nnz,))})
+        n_pairs = n_classes * (n_classes - 1) // 2
+        if "prob_a" in arrays or "prob_b" in arrays:
+            require_arrays(source, arrays, {"prob_a": ("float64", (n_pairs,)),
+                                            "prob_b": ("float64", (n_pairs,))})
         with inconsistent(source, "model"):
             return cls(support_vectors, arrays["dual_coef"], arrays["rho"], gamma, coef0, degree,
-                       labels, arrays["n_support"], sv_values)
+                       labels, arrays["n_support"], sv_values, arrays.get("prob_a"),
+                       arrays.get("prob_b"))
 
 
 def class_pairs(n_classes: int) -> list[tuple[int, int]]:

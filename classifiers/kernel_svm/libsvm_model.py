@@ -15,7 +15,8 @@ The format, as libsvm 3.x writes it:
     SV
     <nr_class-1 coefficients> id:value id:value ...     (total_sv lines)
 
-Optional header lines probA, probB and prob_density_marks (probability outputs) are read and
+Optional header lines probA and probB (Platt's sigmoid of each pair, `-b 1`) are kept (the
+expansion's prob_a, prob_b) and written back; prob_density_marks (one-class models) is read and
 ignored. Support vectors of real values are kept with their values (OneVsOneExpansion's
 sv_values, scored by the naive kernel sum); a model whose values are all 1 is binary (0 drops
 the feature). Feature ids are kept as written (like features/svmlight.py with id_offset 0).
@@ -117,6 +118,7 @@ def parse_libsvm_model(data: bytes, name: str = "<libsvm model>") -> LibsvmModel
             header["rho"], gamma, coef0, degree, np.asarray(header["label"], dtype=np.int64),
             np.asarray(header["nr_sv"], dtype=np.int32),
             None if np.all(values == 1.0) else values,
+            header.get("probA"), header.get("probB"),
         )
     except ValueError as error:
         raise ModelFileError(f"{name}: inconsistent libsvm model ({error})") from None
@@ -157,9 +159,12 @@ def _read_header(lines: _Lines) -> dict:
             raise lines.error(f"degree {header['degree']} is not supported (at least 1)",
                               where["degree"])
     nr_class, total_sv = header["nr_class"], header["total_sv"]
-    counts = {"rho": nr_class * (nr_class - 1) // 2, "label": nr_class, "nr_sv": nr_class}
+    counts = {"rho": nr_class * (nr_class - 1) // 2, "label": nr_class, "nr_sv": nr_class,
+              "probA": nr_class * (nr_class - 1) // 2, "probB": nr_class * (nr_class - 1) // 2}
+    if ("probA" in header) != ("probB" in header):
+        raise lines.error("probA and probB come together (one value each per pair of classes)")
     for key, expected in counts.items():
-        if len(header[key]) != expected:
+        if key in header and len(header[key]) != expected:
             raise lines.error(
                 f"{key} holds {len(header[key])} values, expected {expected} "
                 f"for nr_class {nr_class}", where[key],
@@ -218,9 +223,9 @@ def _header_value(lines: _Lines, key: str, values: list[str]) -> object:
         if key == "nr_sv" and any(n < 0 for n in numbers):
             raise lines.error("nr_sv values must not be negative")
         return numbers
-    if key == "rho":
-        return [real(text, "rho value") for text in values]
-    return values  # probA, probB, prob_density_marks: not used here
+    if key in ("rho", "probA", "probB"):
+        return [real(text, f"{key} value") for text in values]
+    return values  # prob_density_marks (one-class models): not used here
 
 
 def _read_support_vectors(
@@ -307,6 +312,11 @@ def format_libsvm_model(expansion: OneVsOneExpansion, svm_type: str = "c_svc") -
         f"total_sv {expansion.n_support_vectors}",
         "rho" + "".join(f" {_real(v)}" for v in expansion.rho.tolist()),
         "label" + "".join(f" {int(v)}" for v in labels.tolist()),
+    ]
+    if expansion.prob_a is not None and expansion.prob_b is not None:
+        out += ["probA" + "".join(f" {_real(v)}" for v in expansion.prob_a.tolist()),
+                "probB" + "".join(f" {_real(v)}" for v in expansion.prob_b.tolist())]
+    out += [
         "nr_sv" + "".join(f" {int(v)}" for v in expansion.n_support.tolist()),
         "SV",
     ]

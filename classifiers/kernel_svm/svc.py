@@ -44,12 +44,18 @@ from polyparse.classifiers.evaluators.modes import build_evaluator, real_evaluat
 from polyparse.classifiers.evaluators.one_vs_one_expansion import OneVsOneExpansion
 from polyparse.classifiers.evaluators.real_kernel_sum import RealOneVsOneSumScorer
 from polyparse.classifiers.kernel_svm.libsvm_model import read_libsvm_model, write_libsvm_model
+from polyparse.classifiers.kernel_svm.probability import (
+    cross_validated_values,
+    pair_probabilities,
+    sigmoid_train,
+)
 from polyparse.classifiers.kernel_svm.smo import solve_c_svc, solve_c_svc_real
 from polyparse.classifiers.model_file import ModelFileError, inconsistent
 from polyparse.classifiers.settings import (
     check_finite,
     check_integer,
     check_positive,
+    check_seed,
 )
 from polyparse.features.binary_matrix import BinaryMatrixLike
 from polyparse.features.errors import InputWarning
@@ -88,6 +94,8 @@ class KernelSVM(ExpansionClassifier[OneVsOneExpansion]):
         class_weight: Mapping[Any, float] | str | None = _DEFAULTS["class_weight"],
         max_iter: int | None = _DEFAULTS["max_iter"],
         threads: int = _DEFAULTS["threads"],
+        probability: bool = _DEFAULTS["probability"],
+        probability_seed: int = _DEFAULTS["probability_seed"],
     ) -> None:
         """degree, gamma, coef0: the kernel; C: the box bound; eps: stopping tolerance on
         the maximal violation m(a) - M(a); cache_mb: kernel column cache per binary problem;
@@ -95,7 +103,9 @@ class KernelSVM(ExpansionClassifier[OneVsOneExpansion]):
         in the training data are ignored with an InputWarning, as libsvm warns and ignores
         them), or "balanced" (n / (k n_c) for the k classes, n_c rows of class c); max_iter:
         SMO steps per binary problem (None: libsvm's max(10^7, 100 l)); threads: binary
-        problems solved at once (the models do not depend on it)."""
+        problems solved at once (the models do not depend on it); probability: also fit each
+        pair's Platt sigmoid on 5-fold cross-validated decision values (libsvm's -b 1, the
+        folds drawn from probability_seed), for predict_proba."""
         self.degree = degree
         self.gamma = float(gamma)
         self.coef0 = float(coef0)
@@ -106,6 +116,8 @@ class KernelSVM(ExpansionClassifier[OneVsOneExpansion]):
         self.class_weight = class_weight
         self.max_iter = None if max_iter is None else int(max_iter)
         self.threads = int(threads)
+        self.probability = bool(probability)
+        self.probability_seed = probability_seed
         self._check_parameters()
         self.classes_: np.ndarray | None = None
         self.expansion_: OneVsOneExpansion | None = None
@@ -122,6 +134,7 @@ class KernelSVM(ExpansionClassifier[OneVsOneExpansion]):
         if self.max_iter is not None:
             self.max_iter = check_integer("max_iter", self.max_iter, 1)
         self.threads = check_integer("threads", self.threads, 1)
+        self.probability_seed = check_seed(self.probability_seed)
         self.class_weight = checked_class_weight(self.class_weight)
 
     @property
@@ -201,9 +214,16 @@ class KernelSVM(ExpansionClassifier[OneVsOneExpansion]):
         sv_values = None
         if isinstance(support_vectors, RealMatrix):
             support_vectors, sv_values = support_vectors.pattern, support_vectors.values
+        sigmoids = (None, None)
+        if self.probability and n_classes > 1:
+            sigmoids = self._pair_sigmoids(X, [np.concatenate([perm[start[i] : start[i + 1]],
+                                                               perm[start[j] : start[j + 1]]])
+                                               for i, j in pairs],
+                                           [(count[i], count[j]) for i, j in pairs],
+                                           [(weighted_C[i], weighted_C[j]) for i, j in pairs])
         expansion = OneVsOneExpansion(
             support_vectors, dual_coef, [r[1] for r in results], self.gamma, self.coef0,
-            self.degree, labels, n_support, sv_values,
+            self.degree, labels, n_support, sv_values, *sigmoids,
         )
         bounded = []
         for (i, j), (coef, *_) in zip(pairs, results):
@@ -220,6 +240,47 @@ class KernelSVM(ExpansionClassifier[OneVsOneExpansion]):
         self._set_expansion(expansion)
         self.support_ = perm[sv_positions].astype(np.int64)
         return self
+
+    def _pair_sigmoids(self, X: Any, rows: list[np.ndarray], counts: list[tuple[int, int]],
+                       costs: list[tuple[float, float]]) -> tuple[np.ndarray, np.ndarray]:
+        """(A, B) of each pair's Platt sigmoid on its 5-fold cross-validated decision values
+        (classifiers/kernel_svm/probability.py; libsvm's svm_binary_svc_probability)."""
+        prob_a, prob_b = [], []
+        for pair_rows, (n_i, n_j), (C_i, C_j) in zip(rows, counts, costs):
+            positive = np.repeat([True, False], [n_i, n_j])
+            values = self._fold_values(X, pair_rows, positive, C_i, C_j)
+            A, B = sigmoid_train(values, positive)
+            prob_a.append(A)
+            prob_b.append(B)
+        return np.array(prob_a), np.array(prob_b)
+
+    def _fold_values(self, X: Any, rows: np.ndarray, positive: np.ndarray, C_i: float,
+                     C_j: float) -> np.ndarray:
+        """The 5-fold cross-validated decision values of one pair's rows (positive: class i),
+        each fold scored by an SVM of the same kernel trained on the others with costs C_i,
+        C_j (libsvm's C 1 and weights Cp, Cn)."""
+        signs = np.where(positive, 1, -1)
+        sub = KernelSVM(self.degree, self.gamma, self.coef0, 1.0, self.eps, self.cache_mb,
+                        self.shrinking, {1: C_i, -1: C_j}, self.max_iter)
+
+        def fit_predict(train: np.ndarray, held: np.ndarray) -> np.ndarray:
+            sub.fit(X.take(rows[train]), signs[train])
+            return sub.decision_function(X.take(rows[held]))[:, 0]
+
+        return cross_validated_values(rows.size, positive, self.probability_seed, fit_predict)
+
+    def predict_proba(self, X: BinaryMatrixLike) -> np.ndarray:
+        """Class probabilities (n_rows, n_classes), columns in the order of classes_, as
+        libsvm's -b 1 gives them (the pairs' sigmoids coupled: probability.py); ValueError for
+        a model without sigmoids (train with probability=True, or a libsvm model of -b 1)."""
+        expansion = self._expansion()
+        if expansion.n_classes == 1:
+            return np.ones((len(as_feature_matrix(X)), 1))
+        if expansion.prob_a is None or expansion.prob_b is None:
+            raise ValueError("the model has no probability sigmoids: train it with "
+                             "probability=True (libsvm's -b 1)")
+        return pair_probabilities(self.decision_function(X), expansion.prob_a,
+                                  expansion.prob_b, expansion.n_classes)
 
     def _class_factors(self, labels: np.ndarray, count: np.ndarray) -> list[float]:
         """The factor of C of each class (in the order of labels, count rows each); one
@@ -279,6 +340,8 @@ class KernelSVM(ExpansionClassifier[OneVsOneExpansion]):
                              [[plain_label(k), float(v)] for k, v in self.class_weight.items()]),
             "max_iter": self.max_iter,
             "threads": self.threads,
+            "probability": self.probability,
+            "probability_seed": self.probability_seed,
         }
 
     def to_arrays(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
@@ -300,6 +363,8 @@ class KernelSVM(ExpansionClassifier[OneVsOneExpansion]):
         with inconsistent(source):
             params = {key: header[key]
                       for key in ("C", "eps", "cache_mb", "shrinking", "max_iter", "threads")}
+            params.update({key: header[key] for key in ("probability", "probability_seed")
+                           if key in header})
             weights = header["class_weight"]
             params["class_weight"] = (BALANCED if weights == BALANCED else
                                       {plain_label(k): v for k, v in weights})

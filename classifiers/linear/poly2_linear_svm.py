@@ -302,7 +302,7 @@ class Poly2LinearSVM(BinaryClassifier):
         X = as_feature_matrix(X)
         if not isinstance(X, RealMatrix):
             return scorer.decision_function(X)
-        if self.degree == 2 and self.square_ is None:
+        if self.degree == 2 and self.square_ is None and self.classes_.size > 1:
             raise ValueError("a poly2-linear model trained on binary features scores binary "
                              "features only (its single weights fold x_i and x_i^2 together); "
                              "train it on real values to score them")

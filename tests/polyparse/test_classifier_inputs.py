@@ -1,6 +1,7 @@
 """The Python face of the classifiers takes NumPy arrays and scipy sparse matrices as it takes a
-BinaryMatrix (train_classifier, a loaded classifier's predict, a tree model's vectors), and
-refuses values other than 0 and 1 in one line; importing polyparse still loads no scipy."""
+BinaryMatrix (train_classifier, a loaded classifier's predict, a tree model's vectors); values
+other than 0 and 1 are features of kernel-svm, linear and poly2-linear and refused in one line
+by the others; importing polyparse still loads no scipy."""
 from __future__ import annotations
 
 import subprocess
@@ -27,10 +28,11 @@ def test_train_and_predict_on_arrays_and_sparse_matrices(tmp_path) -> None:
     assert np.array_equal(loaded.predict(sp.coo_matrix(dense)), reference.predict(X))
     odd = dense.astype(np.float64)
     odd[7, 3] = -7.5
-    with pytest.raises(ValueError, match=r"^X: row 7, column 3 holds -7.5"):
-        loaded.predict(sp.csr_matrix(odd))
-    with pytest.raises(ValueError, match=r"^X: row 7, column 3 holds -7.5"):
-        polyparse.train_classifier(odd, y, "poly2-linear")
+    assert np.array_equal(loaded.predict(sp.csr_matrix(odd)), loaded.predict(odd))
+    assert polyparse.train_classifier(odd, y, "poly2-linear").predict(odd).shape == (50,)
+    with pytest.raises(ValueError, match=r"^X: row 7, column 3 holds -7.5; a binary feature is "
+                       r"1 \(present\) or 0 \(absent\); pa-slicing takes binary features"):
+        polyparse.train_classifier(odd, y, "pa-slicing")
 
 
 def test_tree_models_take_sparse_vectors(tmp_path) -> None:
