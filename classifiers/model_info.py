@@ -75,14 +75,16 @@ def _kernel_forms(
     clf: KernelModel, rare_threshold: int | float | str | None
 ) -> dict[str, dict[str, Any] | None]:
     """What the split evaluator keeps at the rare threshold (what `clf convert --to split`
-    stores), beside PKE's memory; None when the model has no pair of classes to evaluate or a
-    degree these evaluators do not expand."""
+    stores), beside PKE's memory; None when the model has no pair of classes to evaluate, real
+    support vectors or a degree these evaluators do not expand."""
     expansion = clf.expansion_
     assert expansion is not None
     one_class = isinstance(clf, KernelSVM) and expansion.n_classes < 2
-    if one_class or clf.degree not in EXPANDED_DEGREES:
+    real = getattr(expansion, "sv_values", None) is not None
+    if one_class or real or clf.degree not in EXPANDED_DEGREES:
         if rare_threshold is not None:
             reason = ("one class" if one_class else
+                      "real-valued support vectors, which split does not expand" if real else
                       f"degree {clf.degree}; split expands degree "
                       f"{EXPANDED_DEGREES[0]}..{EXPANDED_DEGREES[-1]}")
             raise ValueError(f"the model has no split form ({reason})")

@@ -100,3 +100,16 @@ def test_binary_only_backends_and_evaluators_refuse_real_values(real_files, tmp_
     first = test.read_text().splitlines()[1].split()[1].split(":")
     assert one_line(code, err) == (f"polyparse: {test}:2: feature {first[0]} has value "
                                    f"{float(first[1]):g}; the pke evaluator {TAKERS}")
+
+
+def test_info_of_a_real_kernel_model(real_files, tmp_path: Path, capsys) -> None:
+    train, _ = real_files
+    model = tmp_path / "k.model"
+    assert run(["clf", "train", str(train), "--model", str(model), "--classifier",
+                "kernel-svm"], capsys)[0] == 0
+    code, out, err = run(["clf", "info", "--model", str(model), "--json"], capsys)
+    assert code == 0, err
+    info = json.loads(out)
+    assert info["backend"] == "kernel-svm" and info["split"] is None
+    code, _, err = run(["clf", "info", "--model", str(model), "--rare-threshold", "3"], capsys)
+    assert "no split form (real-valued support vectors" in one_line(code, err)
