@@ -25,7 +25,10 @@ class BeamConfig:
     the most passes over the training sentences; patience: with dev sentences, epochs without
     a better dev UAS before training stops; tag_column: the tags the templates read;
     single_root: UD trees (one root, attached last); min_word_count: rarer forms, lemmas and
-    FEATS strings are read as unknown; seed: the order of the sentences in each epoch."""
+    FEATS strings are read as unknown; seed: the order of the sentences in each epoch; morph:
+    the templates also read the atomic values of the treebank's most frequent FEATS features
+    and the words' suffixes (parser/dependency/morph_columns.py; model files written before
+    it existed read as False)."""
 
     beam: int = 8
     update: str = "max-violation"
@@ -35,6 +38,7 @@ class BeamConfig:
     single_root: bool = True
     min_word_count: int = 1
     seed: int = 0
+    morph: bool = True
 
     def __post_init__(self) -> None:
         self.beam = beam_width(self.beam)
@@ -45,3 +49,4 @@ class BeamConfig:
         self.min_word_count = check_integer("min_word_count", self.min_word_count, 1)
         self.seed = check_seed(self.seed)
         self.single_root = bool(self.single_root)
+        self.morph = bool(self.morph)

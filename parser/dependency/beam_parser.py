@@ -12,8 +12,9 @@ byte.
 
 Features (parser/dependency/zn2011_features.pyx): Zhang & Nivre's rich non-local templates
 over words and tags (XPOS by default, a missing XPOS read as the UPOS), with templates over
-lemmas, FEATS and UPOS. A word, lemma or FEATS string seen fewer than min_word_count times in
-training is read as unknown.
+lemmas, FEATS and UPOS, and (config.morph) over the atomic values of the treebank's most
+frequent FEATS features and the words' suffixes. A word, lemma or FEATS string seen fewer
+than min_word_count times in training is read as unknown.
 """
 from __future__ import annotations
 
@@ -28,13 +29,18 @@ from polyparse.features.interning import StringInterner
 from polyparse.parser.dependency.beam_config import PROGRESS_BLOCK, BeamConfig, beam_width
 from polyparse.parser.dependency.choices import STRUCTURED
 from polyparse.parser.dependency.dependency_model import DependencyModel, Tree
+from polyparse.parser.dependency.morph_columns import (
+    MORPH_SLOTS,
+    frequent_feature_names,
+    morph_columns,
+)
 from polyparse.parser.dependency.projectivize import decoded_trees
 from polyparse.parser.formats.conll import Sentence
 
 MODEL_FORMAT = "polyparse-dep-beam"
 MODEL_VERSION = 1
 HEADER_KEYS = ("format", "format_version", "config", "words", "tags", "lemmas", "feats",
-               "labels", "info")
+               "labels", "info", "morph_names", "morph_values", "suffixes")
 @dataclass
 class BeamCorpus:
     """Sentences as flat int32 columns; sentence i is tokens offsets[i]..offsets[i+1]-1, the
@@ -46,13 +52,16 @@ class BeamCorpus:
     coarse: np.ndarray
     lemma: np.ndarray
     feats: np.ndarray
+    # The morph columns (None: the model reads none).
+    morph: np.ndarray | None
+    suffix: np.ndarray | None
     offsets: np.ndarray
     heads: np.ndarray | None = None
     labels: np.ndarray | None = None
 
     @property
-    def columns(self) -> tuple[np.ndarray, ...]:
-        return self.word, self.tag, self.coarse, self.lemma, self.feats
+    def columns(self) -> tuple[np.ndarray | None, ...]:
+        return self.word, self.tag, self.coarse, self.lemma, self.feats, self.morph, self.suffix
 
 
 class BeamParser(DependencyModel):
@@ -70,6 +79,10 @@ class BeamParser(DependencyModel):
         self.lemmas = StringInterner()
         self.feats = StringInterner()
         self.labels = StringInterner()
+        # The morph columns (config.morph): the FEATS features read, their values, suffixes.
+        self.morph_names: list[str] = []
+        self.morph_values = StringInterner()
+        self.suffixes = StringInterner()
         self.weights: Any = None
         self.info: dict[str, Any] = {}
         self.header: dict[str, Any] = {}
@@ -95,7 +108,12 @@ class BeamParser(DependencyModel):
             (self.feats, lambda s: s.feats if len(s.feats) == len(s.form)
              else ["_"] * len(s.form), False)))
         heads, labels = self.tree_ids(trees, grow) if trees is not None else (None, None)
-        return BeamCorpus(*columns, offsets, heads, labels)
+        morph = suffix = None
+        if self.config.morph:
+            morph, suffix = morph_columns(sentences, True, self.morph_names, self.morph_values,
+                                          self.suffixes, grow, len(columns[0]),
+                                          self.encoded_columns)
+        return BeamCorpus(*columns, morph, suffix, offsets, heads, labels)
 
     def learn_strings(self, sentences: Sequence[Sentence]) -> None:
         """The forms, lemmas and FEATS strings the templates know: those seen at least
@@ -121,6 +139,9 @@ class BeamParser(DependencyModel):
         started = time.perf_counter()
         trees, lifted_arcs, _ = self.projectivized(sentences)
         self.learn_strings(sentences)
+        if cfg.morph:
+            self.morph_names = frequent_feature_names(sentences, MORPH_SLOTS)
+            log(f"morph templates read {', '.join(self.morph_names) or 'no features'}")
         corpus = self.encode(sentences, grow=True, trees=trees)
         left, right, root_label = self._label_masks(corpus)
         search = BeamSearch(cfg.beam, len(self.labels.learned()), root_label, left, right,
@@ -246,6 +267,10 @@ class BeamParser(DependencyModel):
                   "tags": self.tags.learned(), "lemmas": self.lemmas.learned(),
                   "feats": self.feats.learned(), "labels": self.labels.learned(),
                   "info": {**self.info, "n_classes": int(w.n_classes)}, **extras}
+        if self.config.morph:
+            header.update(morph_names=self.morph_names,
+                          morph_values=self.morph_values.learned(),
+                          suffixes=self.suffixes.learned())
         return header, arrays
 
     @classmethod
@@ -254,7 +279,14 @@ class BeamParser(DependencyModel):
                          ) -> BeamParser:
         from polyparse.classifiers.structured.weight_table import AveragedWeights
 
-        parser = cls(BeamConfig(**header["config"]))
+        parser = cls(BeamConfig(**{"morph": False, **header["config"]}))
+        if parser.config.morph:
+            parser.morph_names = [str(name) for name in header["morph_names"]]
+            if len(parser.morph_names) > MORPH_SLOTS:
+                raise ValueError(f"{len(parser.morph_names)} morph features, at most "
+                                 f"{MORPH_SLOTS}")
+            parser.morph_values = StringInterner(header["morph_values"])
+            parser.suffixes = StringInterner(header["suffixes"])
         parser.words = StringInterner(header["words"])
         parser.tags = StringInterner(header["tags"])
         parser.lemmas = StringInterner(header["lemmas"])

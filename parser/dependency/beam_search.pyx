@@ -37,7 +37,12 @@ from polyparse.features.signal_checks cimport CHECK_STEPS, count_steps, long_inp
 from polyparse.parser.dependency.arc_eager cimport (LEFT, N_MOVES, REDUCE, RIGHT, SHIFT, StateC, apply_move,
                                          finish, is_final, oracle_move, stack_at, state_copy,
                                          state_free, state_new, state_reset, valid_moves)
-from polyparse.parser.dependency.zn2011_features cimport MAX_RICH_KEYS, WordColumns, zn2011_keys
+from polyparse.parser.dependency.zn2011_features cimport (
+    BEAM_MORPH_SLOTS,
+    MAX_RICH_KEYS,
+    WordColumns,
+    zn2011_keys,
+)
 
 cdef enum:
     EMPTY_ACTION = -1
@@ -153,17 +158,31 @@ cdef class SentenceColumns:
     cdef const int32_t[::1] coarse
     cdef const int32_t[::1] lemma
     cdef const int32_t[::1] feats
+    cdef const int32_t[:, ::1] morph
+    cdef const int32_t[::1] suffix
+    cdef bint read_morph
     cdef const int64_t[::1] offsets
     cdef int64_t n_rows
     cdef int64_t n_sentences
     cdef int max_words
 
-    def __init__(self, word, tag, coarse, lemma, feats, offsets):
+    def __init__(self, word, tag, coarse, lemma, feats, morph, suffix, offsets):
         self.word = np.ascontiguousarray(word, dtype=np.int32)
         self.tag = np.ascontiguousarray(tag, dtype=np.int32)
         self.coarse = np.ascontiguousarray(coarse, dtype=np.int32)
         self.lemma = np.ascontiguousarray(lemma, dtype=np.int32)
         self.feats = np.ascontiguousarray(feats, dtype=np.int32)
+        # No morph columns (None): a model that does not read them.
+        self.read_morph = morph is not None
+        self.morph = np.ascontiguousarray(
+            np.zeros((BEAM_MORPH_SLOTS, self.word.shape[0])) if morph is None else morph,
+            dtype=np.int32)
+        self.suffix = np.ascontiguousarray(
+            np.zeros(self.word.shape[0]) if suffix is None else suffix, dtype=np.int32)
+        if (self.morph.shape[0] != BEAM_MORPH_SLOTS or self.morph.shape[1] != self.word.shape[0]
+                or self.suffix.shape[0] != self.word.shape[0]):
+            raise ValueError(f"morph needs {BEAM_MORPH_SLOTS} rows and suffix one value per "
+                             "token")
         self.offsets = np.ascontiguousarray(offsets, dtype=np.int64)
         self.n_rows = self.word.shape[0]
         self.n_sentences = self.offsets.shape[0] - 1
@@ -178,6 +197,10 @@ cdef class SentenceColumns:
         words.coarse = &self.coarse[start]
         words.lemma = &self.lemma[start]
         words.feats = &self.feats[start]
+        words.read_morph = self.read_morph
+        words.morph = &self.morph[0, start]
+        words.morph_stride = self.morph.shape[1]
+        words.suffix = &self.suffix[start]
         return start
 
 
@@ -306,10 +329,13 @@ cdef class BeamSearch:
 
     # ----- parsing ------------------------------------------------------------------------
 
-    def parse(self, ClassScores weights, word, tag, coarse, lemma, feats, offsets) -> tuple:
+    def parse(self, ClassScores weights, word, tag, coarse, lemma, feats, morph, suffix,
+              offsets) -> tuple:
         """Heads and labels (flat, token 0 of each sentence the root: -1) of the sentences
-        whose tokens, root included, are offsets[i] .. offsets[i + 1] - 1 of the columns."""
-        cdef SentenceColumns columns = SentenceColumns(word, tag, coarse, lemma, feats, offsets)
+        whose tokens, root included, are offsets[i] .. offsets[i + 1] - 1 of the columns
+        (morph and suffix None: the model reads no morph columns)."""
+        cdef SentenceColumns columns = SentenceColumns(word, tag, coarse, lemma, feats, morph,
+                                                       suffix, offsets)
         heads_out = np.full(columns.n_rows, -1, dtype=np.int32)
         labels_out = np.full(columns.n_rows, -1, dtype=np.int32)
         cdef int32_t[::1] heads = heads_out
@@ -400,13 +426,15 @@ cdef class BeamSearch:
             out[0][t] = beam.actions[t * beam.width + position]
             position = beam.parents[t * beam.width + position]
 
-    def train_epoch(self, PerceptronWeights weights, word, tag, coarse, lemma, feats, offsets,
-                    gold_heads, gold_labels, order, str update="max-violation") -> dict:
+    def train_epoch(self, PerceptronWeights weights, word, tag, coarse, lemma, feats, morph,
+                    suffix, offsets, gold_heads, gold_labels, order,
+                    str update="max-violation") -> dict:
         """One pass over the sentences in `order` (indices into offsets), each searched with
         the current weights and followed by the update (module docstring); columns as for
         parse(), gold_heads and gold_labels flat like them (projective, single-rooted trees).
         Returns counts: sentences, updates, steps searched, steps of the gold sequences."""
-        cdef SentenceColumns columns = SentenceColumns(word, tag, coarse, lemma, feats, offsets)
+        cdef SentenceColumns columns = SentenceColumns(word, tag, coarse, lemma, feats, morph,
+                                                       suffix, offsets)
         cdef const int32_t[::1] gh = np.ascontiguousarray(gold_heads, dtype=np.int32)
         cdef const int32_t[::1] gl = np.ascontiguousarray(gold_labels, dtype=np.int32)
         cdef const int64_t[::1] sentences = np.ascontiguousarray(order, dtype=np.int64)

@@ -11,7 +11,6 @@ Dask cluster: parser/scale_out/), each sent the rows of its classifier; the mode
 from __future__ import annotations
 
 import time
-from collections import Counter
 from collections.abc import Callable, Iterable, MutableMapping, Sequence
 from dataclasses import asdict, dataclass
 from functools import partial
@@ -50,9 +49,13 @@ from polyparse.parser.dependency.arc_eager import LEFT_MOVE, RIGHT_MOVE
 from polyparse.parser.dependency.choices import STRUCTURED
 from polyparse.parser.dependency.config import ParserConfig, classifier_params
 from polyparse.parser.dependency.decoder import ArcEagerDecoder, ClassifierSlot
-from polyparse.parser.dependency.dependency_model import Column, DependencyModel, Tree
-from polyparse.parser.dependency.feature_templates import N_MORPH_SLOTS as MORPH_SLOTS
+from polyparse.parser.dependency.dependency_model import DependencyModel, Tree
 from polyparse.parser.dependency.feature_templates import template_names
+from polyparse.parser.dependency.morph_columns import (
+    MORPH_SLOTS,
+    frequent_feature_names,
+    morph_columns,
+)
 from polyparse.parser.dependency.projectivize import decoded_trees
 from polyparse.parser.formats.conll import Sentence
 
@@ -66,8 +69,6 @@ SLOT_KINDS = ("transition", "left", "right")
 # checksum, dev scores) are extras that a loaded parser keeps and writes back.
 HEADER_KEYS = ("format", "format_version", "config", "words", "tags", "labels", "splits",
                "classifiers", "info", "morph_names", "morph_values", "suffixes")
-# The characters of a word's suffix that the morph set reads (of its lowercase form).
-SUFFIX_LENGTH = 3
 
 
 @dataclass
@@ -101,44 +102,6 @@ def _classifier_of_part(header: dict[str, Any], arrays: dict[str, np.ndarray],
     with inconsistent(source):
         inflated = {name: inflate() for name, inflate in deferred.items()}
         return classifier_from_arrays(header, {**arrays, **inflated}, source)
-
-
-def frequent_feature_names(sentences: Sequence[Sentence], most: int) -> list[str]:
-    """The `most` FEATS feature names that the sentences' words carry most often (ties: by
-    name), in that order."""
-    counts = Counter(pair.split("=", 1)[0] for sentence in sentences
-                     for feats in sentence.feats if feats != "_"
-                     for pair in feats.split("|") if "=" in pair)
-    return [name for name, _ in sorted(counts.items(), key=lambda item: (-item[1], item[0]))
-            ][:most]
-
-
-class MorphValues:
-    """Each word's `name=value` of its FEATS for each feature name (`name=_` when it has
-    none), worked out once for each distinct FEATS string."""
-
-    def __init__(self, names: list[str]) -> None:
-        self.prefixes = [name + "=" for name in names]
-        self.known: dict[str, tuple[str, ...]] = {}
-
-    def of(self, feats: str) -> tuple[str, ...]:
-        found = self.known.get(feats)
-        if found is None:
-            pairs = feats.split("|")
-            found = self.known[feats] = tuple(
-                next((pair for pair in pairs if pair.startswith(prefix)), prefix + "_")
-                for prefix in self.prefixes)
-        return found
-
-    def column(self, sentence: Sentence, slot: int) -> list[str]:
-        """The values of one feature (the names' slot-th) of the sentence's words."""
-        feats = sentence.feats or ["_"] * len(sentence.form)
-        return [self.of(word_feats)[slot] for word_feats in feats]
-
-
-def word_suffixes(sentence: Sentence) -> list[str]:
-    """The last SUFFIX_LENGTH characters of each word's lowercase form."""
-    return [form.lower()[-SUFFIX_LENGTH:] for form in sentence.form]
 
 
 class DecoderState(NamedTuple):
@@ -201,20 +164,11 @@ class DependencyParser(DependencyModel):
 
     def encode_morph(self, sentences: Sequence[Sentence], grow: bool, n_tokens: int
                      ) -> tuple[np.ndarray, np.ndarray]:
-        """The morph set's columns over every token (the root's values 1): MORPH_SLOTS rows of
-        the values (`Case=Nom`, `Case=_` when a word has none) of the features the model
-        reads, and the words' suffixes; zeros for the other sets."""
-        morph = np.zeros((MORPH_SLOTS, n_tokens), dtype=np.int32)
-        if self.config.feature_set != "morph":
-            return morph, np.zeros(n_tokens, dtype=np.int32)
-        values = MorphValues(self.morph_names)
-        columns: list[Column] = [(self.morph_values, partial(values.column, slot=slot), grow)
-                                 for slot in range(len(self.morph_names))]
-        columns.append((self.suffixes, word_suffixes, grow))
-        encoded, _ = self.encoded_columns(sentences, columns)
-        for slot, values in enumerate(encoded[:-1]):
-            morph[slot] = values
-        return morph, encoded[-1]
+        """The morph set's columns (parser/dependency/morph_columns.py; zeros for the other
+        sets)."""
+        return morph_columns(sentences, self.config.feature_set == "morph", self.morph_names,
+                             self.morph_values, self.suffixes, grow, n_tokens,
+                             self.encoded_columns)
 
     # ----- training -------------------------------------------------------------------------
 

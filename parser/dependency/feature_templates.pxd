@@ -10,7 +10,7 @@ cdef enum:
     MAX_TEMPLATES = 96
     # The morphological slots of the morph set: the FEATS features a model reads (the
     # treebank's most frequent feature names), each a row of SentenceC.morph.
-    MORPH_SLOTS = 6
+    MORPH_SLOTS = 6  # parser/dependency/morph_columns.py MORPH_SLOTS
 
 # Reserved value ids shared by the word, tag and label interners.
 cdef enum:

@@ -6,6 +6,8 @@ from polyparse.parser.dependency.arc_eager cimport StateC
 
 cdef enum:
     MAX_RICH_KEYS = 128
+    # The FEATS features of the morph columns (parser/dependency/morph_columns.py MORPH_SLOTS).
+    BEAM_MORPH_SLOTS = 6
 
 cdef struct WordColumns:
     int n
@@ -14,5 +16,11 @@ cdef struct WordColumns:
     const int32_t* coarse   # UPOS
     const int32_t* lemma
     const int32_t* feats    # the whole FEATS string
+    # The morph columns (read when read_morph): BEAM_MORPH_SLOTS rows of atomic FEATS values,
+    # row k of token i at morph[k * morph_stride + i]; the words' suffixes.
+    bint read_morph
+    const int32_t* morph
+    Py_ssize_t morph_stride
+    const int32_t* suffix
 
 cdef int zn2011_keys(const StateC* st, const WordColumns* words, uint64_t* out) noexcept nogil

@@ -21,6 +21,10 @@ and ours (m the lemma, f the FEATS string, c the UPOS):
   lemmas            s0m n0m n1m s0m.n0m s0m.n0p s0p.n0m s0hm n0lm
   FEATS             s0f n0f n1f s0f.n0f s0p.s0f.n0p n0p.n0f.s0p s0hf s0lf n0lf s0rf
   UPOS              s0c.n0c s0c.n0c.n1c n0c.n1c.n2c s0hc.s0c.n0c
+and, when the model reads the morph columns (a the atomic value of one of the treebank's most
+frequent FEATS features, `Case=Nom`, one set per feature; x the suffix):
+  FEATS values      s0a n0a n1a s0a.n0a
+  suffixes          s0x n0x n1x
 A missing word gives the value 0 (1 is the root token); a label is its id + 3 (1: no label
 yet); the distance is capped at 10 and the valencies at 8. A key is a 64-bit hash (splitmix64)
 of the template number and its values: the weight table hashes it again, collisions among a
@@ -202,24 +206,53 @@ cdef int zn2011_keys(const StateC* st, const WordColumns* words, uint64_t* out) 
     out[91] = k3(91, col(C, s0), col(C, n0), col(C, n1))
     out[92] = k3(92, col(C, n0), col(C, n1), col(C, n2))
     out[93] = k3(93, col(C, s0h), col(C, s0), col(C, n0))
-    return 94
+    if not words.read_morph:
+        return 94
+    cdef int t = 94, slot
+    cdef uint64_t s0a, n0a
+    for slot in range(BEAM_MORPH_SLOTS):
+        s0a = morph_value(words, slot, s0)
+        n0a = morph_value(words, slot, n0)
+        out[t] = k1(t, s0a)
+        out[t + 1] = k1(t + 1, n0a)
+        out[t + 2] = k1(t + 2, morph_value(words, slot, n1))
+        out[t + 3] = k2(t + 3, s0a, n0a)
+        t += 4
+    out[t] = k1(t, col(words.suffix, s0))
+    out[t + 1] = k1(t + 1, col(words.suffix, n0))
+    out[t + 2] = k1(t + 2, col(words.suffix, n1))
+    return t + 3
+
+
+cdef inline uint64_t morph_value(const WordColumns* words, int slot, int i) noexcept nogil:
+    return <uint64_t>words.morph[slot * words.morph_stride + i] if i >= 0 else 0
 
 
 N_TEMPLATES = 94
+N_MORPH_TEMPLATES = 94 + 4 * BEAM_MORPH_SLOTS + 3
+N_BEAM_MORPH_SLOTS = BEAM_MORPH_SLOTS
 
 
-def state_keys(ArcEagerState state, word, tag, coarse, lemma, feats) -> np.ndarray:
+def state_keys(ArcEagerState state, word, tag, coarse, lemma, feats, morph=None,
+               suffix=None) -> np.ndarray:
     """The keys of a Python-view state (for tests); each column holds the value ids of tokens
-    0..n, token 0 being the root."""
+    0..n, token 0 being the root; morph (BEAM_MORPH_SLOTS rows) and suffix, when given, are
+    read by the morph templates."""
     columns = [np.ascontiguousarray(values, dtype=np.int32)
                for values in (word, tag, coarse, lemma, feats)]
     if any(array.shape[0] != state.st.n + 1 for array in columns):
         raise ValueError("every column needs one value per token, root included")
+    morph_rows = np.zeros((BEAM_MORPH_SLOTS, columns[0].shape[0]), dtype=np.int32)
+    if morph is not None:
+        morph_rows[...] = morph
     cdef const int32_t[::1] w = columns[0]
     cdef const int32_t[::1] t = columns[1]
     cdef const int32_t[::1] c = columns[2]
     cdef const int32_t[::1] m = columns[3]
     cdef const int32_t[::1] f = columns[4]
+    cdef const int32_t[:, ::1] a = morph_rows
+    cdef const int32_t[::1] x = np.ascontiguousarray(
+        np.zeros(columns[0].shape[0]) if suffix is None else suffix, dtype=np.int32)
     cdef WordColumns words
     words.n = state.st.n
     words.word = &w[0]
@@ -227,6 +260,10 @@ def state_keys(ArcEagerState state, word, tag, coarse, lemma, feats) -> np.ndarr
     words.coarse = &c[0]
     words.lemma = &m[0]
     words.feats = &f[0]
+    words.read_morph = morph is not None
+    words.morph = &a[0, 0]
+    words.morph_stride = a.shape[1]
+    words.suffix = &x[0]
     out = np.empty(MAX_RICH_KEYS, dtype=np.uint64)
     cdef uint64_t[::1] o = out
     cdef int n = zn2011_keys(state.st, &words, &o[0])

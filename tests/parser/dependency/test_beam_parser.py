@@ -122,3 +122,28 @@ def test_non_projective_training_trees_give_trees(
 def test_untrained_parser_refuses_to_parse() -> None:
     with pytest.raises(RuntimeError, match="not trained"):
         BeamParser().parse([])
+
+
+def test_files_written_before_the_morph_columns_read_none(
+        synthetic: tuple[list[Sentence], list[Sentence]], tmp_path: Path) -> None:
+    """A model file whose config has no `morph` (written before the morph templates) loads
+    without them and parses as the parser that wrote it; a new model reads them."""
+    from polyparse.classifiers.model_file import read_model_file, write_model_file
+
+    train, dev = synthetic
+    plain = BeamParser(BeamConfig(beam=4, epochs=2, seed=3, morph=False))
+    plain.train(train)
+    path = tmp_path / "plain.model"
+    plain.save(path)
+    header, arrays = read_model_file(path)
+    assert header["config"].pop("morph") is False and "morph_names" not in header
+    old = tmp_path / "old.model"
+    write_model_file(old, header, arrays)
+    loaded = load_dependency_model(old)
+    assert loaded.config.morph is False and loaded.parse(dev) == plain.parse(dev)
+    morph = BeamParser(BeamConfig(beam=4, epochs=2, seed=3))
+    morph.train(train)
+    morph.save(tmp_path / "morph.model")
+    header, _ = read_model_file(tmp_path / "morph.model")
+    assert header["config"]["morph"] is True and "suffixes" in header
+    assert load_dependency_model(tmp_path / "morph.model").parse(dev) == morph.parse(dev)

@@ -11,13 +11,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from polyparse.classifiers.model_file import read_model_file
-from polyparse.parser.dependency.dependency_parser import (
-    DependencyParser,
+from polyparse.parser.dependency.dependency_parser import DependencyParser
+from polyparse.parser.dependency.evaluate import evaluate
+from polyparse.parser.dependency.feature_templates import N_MORPH_SLOTS
+from polyparse.parser.dependency.morph_columns import (
+    MORPH_SLOTS,
     MorphValues,
     frequent_feature_names,
 )
-from polyparse.parser.dependency.evaluate import evaluate
-from polyparse.parser.dependency.feature_templates import N_MORPH_SLOTS
 from polyparse.parser.dependency.training_config import training_config
 from polyparse.parser.formats.conll import Sentence, read_conll
 from tests.parser.dependency.synthetic import write_treebank
@@ -121,3 +122,8 @@ def test_feature_values_and_names() -> None:
         .encode()), name="s"))
     assert frequent_feature_names(sentences, N_MORPH_SLOTS) == ["A", "B"]
     assert frequent_feature_names(sentences, 1) == ["A"]
+
+
+def test_the_templates_have_a_row_for_each_slot_of_the_columns() -> None:
+    """The Cython templates' slot count (feature_templates.pxd) is the columns' (Python)."""
+    assert N_MORPH_SLOTS == MORPH_SLOTS

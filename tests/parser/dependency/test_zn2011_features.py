@@ -9,7 +9,12 @@ import numpy as np
 import pytest
 
 from polyparse.parser.dependency.arc_eager import ArcEagerState
-from polyparse.parser.dependency.zn2011_features import N_TEMPLATES, state_keys
+from polyparse.parser.dependency.zn2011_features import (
+    N_BEAM_MORPH_SLOTS,
+    N_MORPH_TEMPLATES,
+    N_TEMPLATES,
+    state_keys,
+)
 
 MASK = (1 << 64) - 1
 LABELS = ["nsubj", "obj", "det", "amod", "case", "obl", "punct", "advmod"]
@@ -32,9 +37,12 @@ def key(template: int, *values: int) -> int:
 class Reference:
     """The templates over a state given by its Python view."""
 
-    def __init__(self, state: ArcEagerState, columns: list[list[int]]) -> None:
+    def __init__(self, state: ArcEagerState, columns: list[list[int]],
+                 morph: list[list[int]] | None = None, suffix: list[int] | None = None
+                 ) -> None:
         self.state = state
         self.word, self.tag, self.coarse, self.lemma, self.feats = columns
+        self.morph, self.suffix = morph, suffix
         self.heads = [-1] + state.heads          # index = word; -1: no head yet
         self.label_ids = [-1] + [-1 if name is None else state.label_id(name)
                                  for name in state.labels]
@@ -116,19 +124,31 @@ class Reference:
             (C(s0h), C(s0), C(n0)),
         ]
         assert len(values) == N_TEMPLATES
+        if self.morph is not None:
+            for row in self.morph:
+                values += [(self.col(row, s0),), (self.col(row, n0),), (self.col(row, n1),),
+                           (self.col(row, s0), self.col(row, n0))]
+            values += [(self.col(self.suffix, s0),), (self.col(self.suffix, n0),),
+                       (self.col(self.suffix, n1),)]
+            assert len(values) == N_MORPH_TEMPLATES
         return [key(t, *v) for t, v in enumerate(values)]
 
 
-def random_run(rng: random.Random, n: int) -> list[tuple[ArcEagerState, list[list[int]]]]:
-    """States met by a random sequence of valid moves over a sentence of n random words."""
+def random_run(rng: random.Random, n: int, morph: bool = False
+               ) -> list[tuple[ArcEagerState, list[list[int]]]]:
+    """States met by a random sequence of valid moves over a sentence of n random words (with
+    morph columns: their templates too)."""
     columns = [[1] + [rng.randint(0, 12) for _ in range(n)] for _ in range(5)]
+    rows = [[1] + [rng.randint(2, 30) for _ in range(n)] for _ in range(N_BEAM_MORPH_SLOTS)]
+    suffix = [1] + [rng.randint(2, 300) for _ in range(n)]
+    extra = (rows, suffix) if morph else (None, None)
     state = ArcEagerState(n, labels=LABELS)
     out = []
     while not state.is_final:
         out.append((state, columns))
         move = rng.choice(sorted(state.valid()))
-        reference_keys = Reference(state, columns).keys()
-        got = state_keys(state, *columns).tolist()
+        reference_keys = Reference(state, columns, *extra).keys()
+        got = state_keys(state, *columns, *extra).tolist()
         assert got == reference_keys, (state.stack, state.buffer, state.heads)
         if move in ("L", "R"):
             move += "-" + rng.choice(LABELS)
@@ -137,9 +157,10 @@ def random_run(rng: random.Random, n: int) -> list[tuple[ArcEagerState, list[lis
 
 
 @pytest.mark.parametrize("seed", range(20))
-def test_random_states_match_the_reference(seed: int) -> None:
+@pytest.mark.parametrize("morph", [False, True])
+def test_random_states_match_the_reference(seed: int, morph: bool) -> None:
     rng = random.Random(seed)
-    assert random_run(rng, rng.randint(1, 14))
+    assert random_run(rng, rng.randint(1, 14), morph)
 
 
 def test_the_template_is_part_of_every_key() -> None:
@@ -148,3 +169,10 @@ def test_the_template_is_part_of_every_key() -> None:
     keys = state_keys(state, *[[1, 5, 5, 5]] * 5)
     assert len(set(keys.tolist())) == len(keys)
     assert keys.dtype == np.uint64
+
+
+def test_the_templates_have_a_row_for_each_slot_of_the_columns() -> None:
+    """The Cython templates' slot count (zn2011_features.pxd) is the columns' (Python)."""
+    from polyparse.parser.dependency.morph_columns import MORPH_SLOTS
+
+    assert N_BEAM_MORPH_SLOTS == MORPH_SLOTS
