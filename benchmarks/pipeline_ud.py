@@ -1,10 +1,10 @@
-"""Raw text to trees in any UD language: for each treebank, a segmenter (`tokenize train
---learned`), a tagger (`tag train`) and a parser (`dep train`, the beam-search parser unless
---parser-options says otherwise) learned from its train file alone, then `dep parse --format
-raw` of the test text, scored in full as the CoNLL 2018 shared task scored systems
-(conll18_ud_eval.py's metrics, parser/dependency/evaluate.py), beside UDPipe 1.2's published
-figures on the same test sets. Prints one JSON object per measurement and, with --results,
-writes its section of docs/results.md.
+"""Raw text to trees in any UD language: for each treebank, a pipeline (tokenizer, tagger,
+parser on jackknifed tags) learned from its train file alone by `pipeline train` (the parser
+the command's default unless --parser-options says otherwise), then `dep parse --format raw
+--model PIPELINE` of the test text, scored in full as the CoNLL 2018 shared task scored
+systems (conll18_ud_eval.py's metrics, parser/dependency/evaluate.py), beside UDPipe 1.2's
+published figures on the same test sets. Prints one JSON object per measurement and, with
+--results, writes its section of docs/results.md.
 
     python benchmarks/pipeline_ud.py [--corpora DIR] [--treebanks hu_szeged,ko_gsd]
                                      [--parser-options "--classifier structured-perceptron"]
@@ -13,13 +13,11 @@ writes its section of docs/results.md.
 Treebanks: every folder of DIR/ud22 (the shared task's UD 2.2 files with their raw text
 `*-ud-test.txt`) and DIR/en_ewt (UD English EWT r2.16; its test text made as conllu_to_text.pl
 makes it). Each command runs in a child process on the machine's cores, as a user runs it: the
-training time is the wall time of the three training commands; the model size the bytes of the
-three model files (their arrays zlib-compressed: `--compress`); the speed the test file's
-sentences per second of the whole `dep parse` process (start-up, the three models' load,
-reading, writing). The parser is trained on the
-gold tags of the train file (dev chooses the beam parser's epoch) and parses the tagger's tags.
-UDPipe 1.2's figures are read from DIR/ud22/README.md (quoted there from the shared task's
-results pages; EWT's are of the r2.2 test set).
+training time is the wall time of `pipeline train` (dev scores each layer and chooses a beam
+parser's epoch); the model size the bytes of the pipeline file; the speed the test file's
+sentences per second of the whole `dep parse` process (start-up, the model's load, reading,
+writing). UDPipe 1.2's figures are read from DIR/ud22/README.md (quoted there from the shared
+task's results pages; EWT's are of the r2.2 test set).
 """
 from __future__ import annotations
 
@@ -42,7 +40,7 @@ METRICS = ("Tokens", "Sentences", "Words", "UPOS", "UFeats", "Lemmas", "UAS", "L
            "BLEX")
 # The metrics of the results table (the others are in the JSON records).
 TABLE_METRICS = ("Tokens", "Sentences", "UPOS", "LAS", "MLAS", "BLEX")
-DEFAULT_PARSER = "--classifier structured-perceptron --compress"
+DEFAULT_PARSER = ""
 
 
 def measure(name: str, folder: Path, parser_options: list[str],
@@ -52,26 +50,19 @@ def measure(name: str, folder: Path, parser_options: list[str],
 
     data = f"{name} test (raw text), trained on {name} train"
     files = {split: folder / f"{name}-ud-{split}.conllu" for split in ("train", "dev", "test")}
-    models = {layer: workdir / f"{name}-{layer}.model" for layer in ("seg", "tag", "dep")}
-    train = str(files["train"])
-    runs = [measured_run(polyparse_command() + command + ["--quiet"]) for command in (
-        ["tokenize", "train", "--learned", "--train", train, "--model", str(models["seg"])],
-        ["tag", "train", "--train", train, "--model", str(models["tag"]), "--compress"],
-        ["dep", "train", "--train", train, "--dev", str(files["dev"]), "--model",
-         str(models["dep"]), *parser_options])]
-    model_bytes = sum(path.stat().st_size for path in models.values())
-    records.emit("pipeline training, three whole processes", round(
-        sum(run.wall_seconds for run in runs), 1), "s", data=data,
-        layers={layer: round(run.wall_seconds, 1) for layer, run in zip(models, runs)},
-        cpu_seconds=round(sum(run.cpu_seconds for run in runs), 1),
-        peak_rss_mib=round(max(run.peak_rss_mib for run in runs)), model_bytes=model_bytes,
-        parser_options=shlex.join(parser_options))
+    model = workdir / f"{name}.model"
+    run = measured_run(polyparse_command() + [
+        "pipeline", "train", "--train", str(files["train"]), "--dev", str(files["dev"]),
+        "--model", str(model), *parser_options, "--quiet"])
+    records.emit("pipeline training, whole process", round(run.wall_seconds, 1), "s",
+                 data=data, cpu_seconds=round(run.cpu_seconds, 1),
+                 peak_rss_mib=round(run.peak_rss_mib), model_bytes=model.stat().st_size,
+                 parser_options=shlex.join(parser_options))
     text = workdir / f"{name}-test.txt"
     text.write_text(test_text(folder, name), encoding="utf-8")
     output = workdir / f"{name}-test.conllu"
     parse = measured_run(polyparse_command() + [
-        "dep", "parse", "--format", "raw", "--tokenizer", str(models["seg"]), "--tagger",
-        str(models["tag"]), "--model", str(models["dep"]), str(text), "-o", str(output),
+        "dep", "parse", "--format", "raw", "--model", str(model), str(text), "-o", str(output),
         "--quiet"])
     gold = list(read_conll(files["test"], require_deprel=False))
     scores = evaluate(gold, list(read_conll(output))).as_dict()
@@ -98,7 +89,7 @@ def section(records: Records, names: list[str]) -> list[str]:
                 sums[metric][2] += 1
         rows.append(treebank_row(
             records, name, data, (f"{metric} F1" for metric in TABLE_METRICS), "udpipe_1_2",
-            ("pipeline training, three whole processes", "figure", "model_bytes"),
+            ("pipeline training, whole process", "figure", "model_bytes"),
             "raw text to trees, whole process"))
     mean = ["mean of the treebanks with a quoted figure"]
     for metric in TABLE_METRICS:
@@ -106,14 +97,13 @@ def section(records: Records, names: list[str]) -> list[str]:
         mean.append(f"{ours / n:.2f} ({theirs / n:.2f})" if n else "")
     rows.append([*mean, "", "", ""])
     options = records.rows[0].get("parser_options", "") if records.rows else ""
-    return ["Each treebank's segmenter, tagger and parser learned from its train file alone "
-            f"(`tag train --compress`, `dep train {options}`), then `dep parse --format raw` of "
-            "its test text; F1 of "
-            "conll18_ud_eval.py's metrics, UDPipe 1.2's published figure from the same text in "
-            "brackets. Training is the wall time of the three training commands; the model "
-            "size the three files'; speed is sentences per second of the whole `dep parse` "
-            "process.", "",
-            *markdown_table(["treebank", *TABLE_METRICS, "training, s", "models MiB",
+    return ["Each treebank's pipeline (tokenizer, tagger, parser on jackknifed tags) learned "
+            f"from its train file alone by `pipeline train --dev DEV {options}`, then `dep "
+            "parse --format raw --model PIPELINE` of its test text; F1 of conll18_ud_eval.py's "
+            "metrics, UDPipe 1.2's published figure from the same text in brackets. Training "
+            "is the wall time of the training command; the model size the pipeline file's; "
+            "speed is sentences per second of the whole `dep parse` process.", "",
+            *markdown_table(["treebank", *TABLE_METRICS, "training, s", "model MiB",
                              "sentences/s, whole process"], rows)]
 
 
@@ -121,7 +111,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add_treebank_options(ap)
     ap.add_argument("--parser-options", default=DEFAULT_PARSER,
-                    help="`dep train` options, as one string (default: %(default)s)")
+                    help="`pipeline train`'s parser options (`dep train`'s), as one string "
+                         "(default: none, the command's defaults)")
     ap.add_argument("--results", help="write this benchmark's section of a results page")
     args = ap.parse_args()
     options = shlex.split(args.parser_options)

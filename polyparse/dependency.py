@@ -228,7 +228,7 @@ def train_parser(train: Path | Iterable[conllu.TokenList],
 
 def train_pipeline(train: Path | Iterable[conllu.TokenList], model: Path,
                    dev: Path | Iterable[conllu.TokenList] | None = None, *,
-                   classifier: str = ParserConfig.classifier, folds: int | None = None,
+                   classifier: str | None = None, folds: int | None = None,
                    feats: str | None = None, compress: bool = True, seed: int | None = None,
                    **parser_settings: Any) -> Parser:
     """Learn a tokenizer, a tagger (UPOS, XPOS, FEATS, lemmas) and a parser from one CoNLL-U
@@ -236,8 +236,10 @@ def train_pipeline(train: Path | Iterable[conllu.TokenList], model: Path,
     `# text` lines or SpaceAfter=No), write them as one pipeline file at model (as `polyparse
     pipeline train` does) and return its parser, which parses raw text: parser(text).
 
-    classifier and parser_settings choose the parser as in train_parser (classifier
-    "structured-perceptron" and beam=4 for the beam-search parser); folds: the parser learns
+    classifier and parser_settings choose the parser as in train_parser, over the pipeline's
+    defaults (a greedy parser with the `linear` backend and the `morph` templates, which read
+    FEATS values and suffixes; classifier "structured-perceptron" for the beam-search parser);
+    folds: the parser learns
     from the tags of taggers that never saw the sentence, the treebank cut into this many
     folds (default 5; 0: the gold tags); feats: how the tagger predicts FEATS (per-feature,
     joint or none); compress: the arrays zlib-compressed; seed: of every layer. dev, when
@@ -250,6 +252,7 @@ def train_pipeline(train: Path | Iterable[conllu.TokenList], model: Path,
     from polyparse.parser.pipeline.pipeline_training import (
         DEFAULT_FOLDS,
         PipelineConfig,
+        pipeline_parser_config,
         train_pipeline_file,
     )
     from polyparse.parser.tagging.config import TaggerConfig
@@ -257,7 +260,7 @@ def train_pipeline(train: Path | Iterable[conllu.TokenList], model: Path,
     tagger_settings = {key: value for key, value in (("feats", feats), ("seed", seed))
                        if value is not None}
     config = PipelineConfig(
-        parser=training_config(classifier, seed=seed, **parser_settings),
+        parser=pipeline_parser_config(classifier, seed=seed, **parser_settings),
         tagger=TaggerConfig(**tagger_settings), compress=compress,
         folds=DEFAULT_FOLDS if folds is None else folds)
     gold = _gold_sentences(train, "conllu", "utf-8")

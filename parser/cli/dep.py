@@ -150,16 +150,20 @@ INPUT_FORMATS = (*FORMATS, *TEXT_FORMATS)
 
 
 
-def add_parser_training_options(train: argparse.ArgumentParser) -> None:
+def add_parser_training_options(train: argparse.ArgumentParser,
+                                classifier: str = ParserConfig.classifier,
+                                feature_set: str = ParserConfig.feature_set) -> None:
     """The options that choose and configure the parser to train (`dep train`'s, which
-    `pipeline train` shares): the classifier, the greedy parser's templates and splits, the
-    beam parser's settings, the backend's settings."""
-    train.add_argument("--classifier", default=ParserConfig.classifier,
+    `pipeline train` shares with its own defaults of classifier and templates): the
+    classifier, the greedy parser's templates and splits, the beam parser's settings, the
+    backend's settings."""
+    train.add_argument("--classifier", default=classifier,
                        choices=(*CLASSIFIER_DEFAULTS, STRUCTURED),
                        help=f"default: %(default)s; {STRUCTURED}: beam search with a globally "
                             "trained perceptron (Zhang & Nivre 2011)")
     train.add_argument("--features", dest="feature_set", choices=FEATURE_SETS,
-                       help=f"greedy parsers' templates (default: {ParserConfig.feature_set})")
+                       help=f"greedy parsers' templates (default: {feature_set}; morph also "
+                            "reads FEATS values and suffixes)")
     train.add_argument("--split-column", choices=SPLIT_COLUMNS,
                        help=f"greedy parsers' split (default: {ParserConfig.split_column})")
     train.add_argument("--tag-column", default=ParserConfig.tag_column, choices=TAG_COLUMNS,

@@ -23,7 +23,12 @@ from polyparse.parser.cli.common import (
 from polyparse.parser.cli.dep import add_parser_training_options
 from polyparse.parser.cli.scale_out import add_training_options, check_workers, training_executor
 from polyparse.parser.dependency.config import ParserConfig
-from polyparse.parser.pipeline.pipeline_training import DEFAULT_FOLDS, MAX_FOLDS
+from polyparse.parser.pipeline.pipeline_training import (
+    DEFAULT_CLASSIFIER,
+    DEFAULT_FEATURE_SET,
+    DEFAULT_FOLDS,
+    MAX_FOLDS,
+)
 from polyparse.parser.tagging.config import FEATS_MODES, TaggerConfig
 
 
@@ -39,7 +44,7 @@ def register(group: argparse.ArgumentParser) -> None:
                     "parse --model OUT --format raw` and polyparse.load_parser(OUT) use on "
                     "raw text. The parser options are `dep train`'s.",
         dev_help="development treebank: scores each layer; chooses a beam parser's epoch")
-    add_parser_training_options(train)
+    add_parser_training_options(train, DEFAULT_CLASSIFIER, DEFAULT_FEATURE_SET)
     train.add_argument("--folds", type=int, default=DEFAULT_FOLDS,
                        help=f"the parser learns from tags of taggers that never saw the "
                             f"sentence: the treebank cut into this many folds, 2 to {MAX_FOLDS}, "
@@ -56,14 +61,18 @@ def register(group: argparse.ArgumentParser) -> None:
 
 
 def run_train(args: argparse.Namespace) -> int:
-    from polyparse.parser.dependency.training_config import TRAINING_SETTINGS, training_config
-    from polyparse.parser.pipeline.pipeline_training import PipelineConfig
+    from polyparse.parser.dependency.training_config import TRAINING_SETTINGS
+    from polyparse.parser.pipeline.pipeline_training import (
+        PipelineConfig,
+        pipeline_parser_config,
+    )
 
     log = progress_log(args)
     check_output_path(args.model, "model")
     try:
         config = PipelineConfig(
-            parser=training_config(args.classifier, **given_settings(args, TRAINING_SETTINGS)),
+            parser=pipeline_parser_config(args.classifier,
+                                          **given_settings(args, TRAINING_SETTINGS)),
             tagger=TaggerConfig(feats=args.feats, seed=args.seed), folds=args.folds,
             compress=args.compress)
     except ValueError as error:
