@@ -26,7 +26,6 @@ from polyparse.classifiers.backends import (
 )
 from polyparse.classifiers.binary_classifier import (
     REAL_VALUED_BACKENDS,
-    binary_only,
     class_label_problem,
 )
 from polyparse.classifiers.evaluators.choices import (
@@ -46,6 +45,12 @@ from polyparse.classifiers.model_file import (
 from polyparse.classifiers.model_info import classifier_info
 from polyparse.classifiers.online.pa_slicing import PASlicing
 from polyparse.classifiers.scorer import BinaryScorer
+from polyparse.classifiers.svmlight_prediction import (
+    decision_values_header,
+    decision_values_text,
+    real_value_refusal,
+    real_valued_scoring,
+)
 from polyparse.features.errors import InputError
 from polyparse.features.input_files import (
     SniffedInput,
@@ -111,7 +116,7 @@ def run_train(args: argparse.Namespace) -> int:
     data_sha256 = hashlib.sha256(data).hexdigest()
     X, y = parse_svmlight(data, source.name, real_values=True)
     if isinstance(X, RealMatrix) and args.classifier not in REAL_VALUED_BACKENDS:
-        _refuse_real_values(X, data, source.name, args.classifier)
+        raise InputError(real_value_refusal(X, data, source.name, args.classifier))
     read_seconds = time.perf_counter() - started
     problem = class_label_problem(y)
     if problem is not None:
@@ -210,35 +215,16 @@ def _reject_rare_threshold(command: str, args: argparse.Namespace, clf: Classifi
     )
 
 
-def _refuse_real_values(X: RealMatrix, data: bytes, name: str, who: str) -> None:
-    """One line naming the file, the line and the first real value that `who` (a backend or
-    an evaluator) does not take, and the backends that take real values."""
-    odd = X.first_non_binary()
-    assert odd is not None
-    row, column, value = odd
-    raise InputError(f"{name}:{example_line(data, row)}: feature {column} has value {value:g}; "
-                     f"{binary_only(who)}")
-
-
 def _real_decision_function(
     args: argparse.Namespace, clf: Classifier, X: RealMatrix, data: bytes, name: str,
     mode: str,
 ) -> tuple[Callable[[FeatureMatrix], np.ndarray], str]:
-    """The decision function of real-valued rows: kernel-svm's naive kernel sum (the mode
-    unless --eval-mode named another) or a linear backend's weights; a refusal in one line
-    for the others."""
-    if isinstance(clf, KernelSVM) and args.eval_mode in (None, "naive"):
-        return clf.decision_function, "naive"
-    if isinstance(clf, Poly2LinearSVM) and (clf.degree == 1 or clf.square_ is not None):
-        return clf.decision_function, mode
-    if isinstance(clf, Poly2LinearSVM):
-        who = "a poly2-linear model trained on binary features (x_i and x_i^2 folded together)"
-    elif isinstance(clf, (KernelSVM, KernelEvaluatorModel)):
-        who = f"the {mode} evaluator"
-    else:
-        who = clf.backend
-    _refuse_real_values(X, data, name, who)
-    raise AssertionError("unreachable")
+    """The decision function of real-valued rows and its mode (svmlight_prediction); a
+    refusal in one line for the backends and evaluators that take binary rows only."""
+    found, mode_or_who = real_valued_scoring(clf, args.eval_mode, mode)
+    if found is None:
+        raise InputError(real_value_refusal(X, data, name, mode_or_who))
+    return found, mode_or_who
 
 
 def _decision_function(
@@ -370,6 +356,10 @@ def _predict_in_shards(args: argparse.Namespace, clf: Classifier, eval_mode: str
     n, correct = totals.get("n", 0), totals.get("correct", 0)
     if not n:
         raise InputError(f"{args.test_file}: empty file (no examples)")
+    if totals.get("real_shards") and isinstance(clf, KernelSVM):
+        _warn_mixed_shards(args, eval_mode, totals["real_shards"],
+                           totals.get("shards", totals["real_shards"]))
+        eval_mode = "naive"
     _warn_unseen(args.test_file, np.asarray(totals["unseen_labels"]), n)
     return _print_summary(args, {
         "accuracy": 100.0 * correct / n, "correct": correct, "n": n, "seconds": seconds,
@@ -378,17 +368,24 @@ def _predict_in_shards(args: argparse.Namespace, clf: Classifier, eval_mode: str
         "backend": clf.backend})
 
 
+def _warn_mixed_shards(args: argparse.Namespace, mode: str, real: int, shards: int) -> None:
+    """One warning line when a kernel model's run in shards scored some shards of a
+    real-valued file by its binary evaluator (they held 0/1 values only) where one process
+    scores every row of the file by the naive kernel sum."""
+    if real < shards and mode != "naive":
+        warn(f"{args.test_file}: {shards - real} of {shards} shards held 0/1 values only and "
+             f"were scored by the {mode} evaluator, the others by the naive kernel sum as one "
+             "process scores a file of real values (equal up to rounding; --eval-mode naive "
+             "gives one process's bytes)")
+
+
 def _write_decision_values(path: str, predicted: np.ndarray, values: np.ndarray,
                            names: list[str]) -> None:
-    """`label value...` per example; several values per example come after one header line,
-    `# label NAME...`, naming what each column stands for (classifiers' output_names: a class,
-    or a pair of classes `i:j` whose positive value means i), a comment to readers such as
-    numpy.loadtxt."""
+    """`label value...` per example after the header naming the columns of several values
+    (classifiers/svmlight_prediction.py)."""
     with output_stream(path, newline="\n") as out:
-        if len(names) > 1:
-            out.write(" ".join(["# label", *names]) + "\n")
-        for label, row in zip(predicted.tolist(), values.tolist()):
-            out.write(" ".join([str(label)] + [repr(v) for v in row]) + "\n")
+        out.write(decision_values_header(names))
+        out.write(decision_values_text(predicted, values))
 
 
 def run_convert(args: argparse.Namespace) -> int:

@@ -131,16 +131,21 @@ class BoundaryShardTask:
 
 
 # The decision function of each classifier this process scores shards with, by the classifier
-# object and the evaluation settings (a kernel model's evaluator is built once per process).
-_decision_functions: dict[tuple[int, str | None, Any], Callable[[Any], Any]] = {}
+# object, the evaluation settings and whether the rows are real-valued (a kernel model's
+# evaluator is built once per process), or who refuses real-valued rows.
+_decision_functions: dict[tuple[int, str | None, Any, bool],
+                          tuple[Callable[[Any], Any] | None, str]] = {}
 
 
 @dataclass(frozen=True)
 class ClassifierShardTask:
-    """`clf predict` of a shard of an svmlight file: its examples scored, their labels and
-    decision values written as `clf predict --decision-values` writes them (when
-    write_values), and the counts the summary needs as tallies: n, correct, and the labels
-    the model never saw (unseen_labels, one per such example)."""
+    """`clf predict` of a shard of an svmlight file, as one process runs it on the whole file
+    (classifiers/svmlight_prediction.py): its examples read with their real values and scored,
+    their labels and decision values written as `clf predict --decision-values` writes them
+    (when write_values; the first shard starts with the header naming several values'
+    columns), and the counts the summary needs as tallies: n, correct, the labels the model
+    never saw (unseen_labels, one per such example), shards (1 when the shard held examples) and
+    real_shards (1 when it held a real value, scored by the real-valued path)."""
 
     eval_mode: str | None = None
     rare_threshold: Any = None
@@ -149,47 +154,71 @@ class ClassifierShardTask:
     def __call__(self, clf: Any, shard: Shard) -> ShardResult:
         return run_task(self.fill, clf, shard)
 
-    def decision_function(self, clf: Any) -> Callable[[Any], Any]:
-        """The classifier's decision function in this evaluation mode (a kernel model's
-        evaluator: classifiers/evaluators/modes.py), built once per process; the driver has
-        checked the settings (parser/cli/clf_run.py)."""
+    def decision_function(self, clf: Any, real: bool) -> tuple[Callable[[Any], Any] | None,
+                                                              str]:
+        """The classifier's decision function in this evaluation mode and the mode's name (a
+        kernel model's evaluator: classifiers/evaluators/modes.py; real rows: kernel-svm's
+        naive sum or a linear backend's weights), or (None, who refuses real rows); built
+        once per process; the driver has checked the settings (parser/cli/clf_run.py)."""
+        key = (id(clf), self.eval_mode, self.rare_threshold, real)
+        found = _decision_functions.get(key)
+        if found is None:
+            found = self._new_decision_function(clf, real)
+            _decision_functions[key] = found
+        return found
+
+    def _new_decision_function(self, clf: Any, real: bool
+                               ) -> tuple[Callable[[Any], Any] | None, str]:
         from polyparse.classifiers.backends import is_kernel_model
         from polyparse.classifiers.evaluators.choices import (
             DEFAULT_RARE_THRESHOLD,
             default_eval_mode,
         )
         from polyparse.classifiers.evaluators.modes import build_evaluator
+        from polyparse.classifiers.svmlight_prediction import real_valued_scoring
 
-        key = (id(clf), self.eval_mode, self.rare_threshold)
-        found = _decision_functions.get(key)
-        if found is None:
-            found = clf.decision_function
-            if is_kernel_model(clf):
-                threshold = (DEFAULT_RARE_THRESHOLD if self.rare_threshold is None
-                             else self.rare_threshold)
-                found = build_evaluator(clf.expansion_,
-                                        self.eval_mode or default_eval_mode(clf.degree),
-                                        threshold).decision_function
-            _decision_functions[key] = found
-        return found
+        if not is_kernel_model(clf):
+            mode = getattr(clf, "evaluator", "explicit-weights")
+            return (real_valued_scoring(clf, self.eval_mode, mode) if real
+                    else (clf.decision_function, mode))
+        real_vectors = getattr(clf.expansion_, "sv_values", None) is not None
+        mode = self.eval_mode or ("naive" if real_vectors else default_eval_mode(clf.degree))
+        if real:
+            return real_valued_scoring(clf, self.eval_mode, mode)
+        if mode == "naive" and real_vectors:
+            return clf.decision_function, mode
+        threshold = DEFAULT_RARE_THRESHOLD if self.rare_threshold is None else self.rare_threshold
+        return build_evaluator(clf.expansion_, mode, threshold).decision_function, mode
 
     def fill(self, clf: Any, shard: Shard, output: io.BytesIO, result: ShardResult) -> None:
         import numpy as np
 
+        from polyparse.classifiers.svmlight_prediction import (
+            decision_values_header,
+            decision_values_text,
+            real_value_refusal,
+        )
+        from polyparse.features.real_matrix import RealMatrix
         from polyparse.features.svmlight import parse_svmlight
 
         X, y = parse_svmlight(shard.data, shard.source, first_line=shard.first_line,
-                              allow_empty=True)
+                              allow_empty=True, real_values=True)
+        if self.write_values and shard.index == 0:
+            output.write(decision_values_header(clf.output_names()).encode("utf-8"))
+        real = isinstance(X, RealMatrix)
+        result.tallies = {"n": len(y), "correct": 0, "unseen_labels": [],
+                          "shards": int(len(y) > 0), "real_shards": int(real)}
         if not len(y):
-            result.tallies = {"n": 0, "correct": 0, "unseen_labels": []}
             return
-        values = self.decision_function(clf)(X)
+        decision_function, mode_or_who = self.decision_function(clf, real)
+        if decision_function is None:
+            raise InputError(real_value_refusal(X, shard.data, shard.source, mode_or_who,
+                                                shard.first_line))
+        values = decision_function(X)
         predicted = clf.predict_from_decision(values)
         unseen = ~np.isin(y, clf.classes_)
         result.records = len(y)
-        result.tallies = {"n": len(y), "correct": int(np.count_nonzero(predicted == y)),
-                          "unseen_labels": y[unseen].tolist()}
+        result.tallies.update(correct=int(np.count_nonzero(predicted == y)),
+                              unseen_labels=y[unseen].tolist())
         if self.write_values:
-            output.write("".join(" ".join([str(label)] + [repr(v) for v in row]) + "\n"
-                                 for label, row in zip(predicted.tolist(), values.tolist())
-                                 ).encode("utf-8"))
+            output.write(decision_values_text(predicted, values).encode("utf-8"))

@@ -291,6 +291,93 @@ def test_clf_predict_in_shards_gives_one_process_values(tmp_path: Path) -> None:
     assert summary == {key: json.loads(one.stdout)[key] for key in summary}
 
 
+def write_real_svmlight(path: Path, X: np.ndarray, y: np.ndarray) -> None:
+    """Rows of X (0 entries left out) as svmlight lines, values as Python writes them."""
+    lines = [" ".join([str(label)] + [f"{j + 1}:{v!r}" for j, v in enumerate(row) if v])
+             for row, label in zip(X.tolist(), y.tolist())]
+    path.write_text("# real values\n" + "\n".join(lines) + "\n")
+
+
+@pytest.mark.parametrize("classifier", ["kernel-svm", "poly2-linear"])
+def test_clf_predict_in_shards_of_real_values_gives_one_process_bytes(
+        tmp_path: Path, classifier: str) -> None:
+    """Three classes (a header line naming the columns), real values: --workers and
+    --output-dir's parts give the bytes of one process's --decision-values."""
+    rng = np.random.default_rng(5)
+    X = np.round(rng.normal(size=(400, 6)), 3)
+    y = np.select([X[:, 0] > 0.4, X[:, 1] * X[:, 2] > 0], [3, 1], 2)
+    train, test = tmp_path / "train.svm", tmp_path / "test.svm"
+    write_real_svmlight(train, X[:200], y[:200])
+    write_real_svmlight(test, X[200:], y[200:])
+    model = tmp_path / "m.model"
+    assert polyparse("clf", "train", str(train), "--model", str(model), "--classifier",
+                     classifier).returncode == 0
+    one = polyparse("clf", "predict", "--model", str(model), str(test), "--json",
+                    "--decision-values", str(tmp_path / "one.txt"))
+    assert one.returncode == 0, one.stderr
+    expected = (tmp_path / "one.txt").read_bytes()
+    assert expected.startswith(b"# label ")
+    sharded = polyparse("clf", "predict", "--model", str(model), str(test), "--json",
+                        "--decision-values", str(tmp_path / "w.txt"), "--workers", "2",
+                        "--shard-size", "1K")
+    assert sharded.returncode == 0 and not sharded.stderr, sharded.stderr
+    assert (tmp_path / "w.txt").read_bytes() == expected
+    assert json.loads(sharded.stdout)["eval_mode"] == json.loads(one.stdout)["eval_mode"]
+    folder = tmp_path / "parts"
+    assert polyparse("clf", "predict", "--model", str(model), str(test), "--output-dir",
+                     str(folder), "--shard-size", "1K").returncode == 0
+    parts = sorted(folder.glob("part-*"))
+    assert len(parts) > 3 and b"".join(part.read_bytes() for part in parts) == expected
+
+
+def test_clf_predict_in_shards_refuses_real_values_as_one_process(tmp_path: Path) -> None:
+    """A model of binary features given real values from the second shard on: the one line
+    of one process, the file's line number included."""
+    rng = np.random.default_rng(6)
+    B = (rng.random((300, 8)) < 0.4).astype(float)
+    y = np.where(B[:, 0] + B[:, 1] > 0, 1, -1)
+    train, test = tmp_path / "train.svm", tmp_path / "test.svm"
+    write_real_svmlight(train, B[:200], y[:200])
+    X = B[200:].copy()
+    X[60:, 2] *= 0.5
+    write_real_svmlight(test, X, y[200:])
+    model = tmp_path / "m.model"
+    assert polyparse("clf", "train", str(train), "--model", str(model), "--classifier",
+                     "poly2-linear").returncode == 0
+    expected = one_line(polyparse("clf", "predict", "--model", str(model), str(test)),
+                        "takes binary features (0/1) only")
+    assert one_line(polyparse("clf", "predict", "--model", str(model), str(test),
+                              "--workers", "2", "--shard-size", "1K")) == expected
+
+
+def test_clf_predict_in_shards_warns_of_binary_shards_of_a_real_file(tmp_path: Path) -> None:
+    """A kernel model of 0/1 support vectors, a file whose real values begin after the first
+    shard: one warning line; with --eval-mode naive, one process's bytes."""
+    rng = np.random.default_rng(6)
+    B = (rng.random((300, 8)) < 0.4).astype(float)
+    y = np.where(B[:, 0] + B[:, 1] > 0, 1, -1)
+    train, test = tmp_path / "train.svm", tmp_path / "test.svm"
+    write_real_svmlight(train, B[:200], y[:200])
+    X = B[200:].copy()
+    X[60:, 2] *= 0.5
+    write_real_svmlight(test, X, y[200:])
+    model = tmp_path / "m.model"
+    assert polyparse("clf", "train", str(train), "--model", str(model), "--classifier",
+                     "kernel-svm").returncode == 0
+    warned = polyparse("clf", "predict", "--model", str(model), str(test), "--workers", "2",
+                       "--shard-size", "1K")
+    assert warned.returncode == 0 and "held 0/1 values only" in warned.stderr
+    assert len(warned.stderr.strip().splitlines()) == 1, warned.stderr
+    outputs = []
+    for options in ([], ["--workers", "2", "--shard-size", "1K"]):
+        values = tmp_path / f"v{len(outputs)}.txt"
+        result = polyparse("clf", "predict", "--model", str(model), str(test), "--eval-mode",
+                           "naive", "--decision-values", str(values), *options)
+        assert result.returncode == 0 and not result.stderr, result.stderr
+        outputs.append(values.read_bytes())
+    assert outputs[0] == outputs[1]
+
+
 def model_arrays(path: Path) -> bytes:
     """A model file's bytes but for its training command (the one header entry that names
     the options it was trained with)."""
