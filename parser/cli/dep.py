@@ -152,11 +152,13 @@ INPUT_FORMATS = (*FORMATS, *TEXT_FORMATS)
 
 def add_parser_training_options(train: argparse.ArgumentParser,
                                 classifier: str = ParserConfig.classifier,
-                                feature_set: str = ParserConfig.feature_set) -> None:
+                                feature_set: str = ParserConfig.feature_set,
+                                min_feature_count: int = ParserConfig.min_feature_count
+                                ) -> None:
     """The options that choose and configure the parser to train (`dep train`'s, which
-    `pipeline train` shares with its own defaults of classifier and templates): the
-    classifier, the greedy parser's templates and splits, the beam parser's settings, the
-    backend's settings."""
+    `pipeline train` shares with its own defaults of classifier, templates and feature count,
+    which the help tells): the classifier, the greedy parser's templates and splits, the beam
+    parser's settings, the backend's settings."""
     train.add_argument("--classifier", default=classifier,
                        choices=(*CLASSIFIER_DEFAULTS, STRUCTURED),
                        help=f"default: %(default)s; {STRUCTURED}: beam search with a globally "
@@ -178,6 +180,9 @@ def add_parser_training_options(train: argparse.ArgumentParser,
     train.add_argument("--min-word-count", type=int, default=ParserConfig.min_word_count,
                        help="rarer word forms are read as unknown in training (default "
                             "%(default)s)")
+    train.add_argument("--min-feature-count", type=int,
+                       help="greedy parsers: features of fewer training states are dropped "
+                            f"(default {min_feature_count})")
     train.add_argument("--threads", type=int,
                        help=f"greedy parsers: splits trained in parallel (default: "
                             f"{ParserConfig.threads})")

@@ -27,6 +27,7 @@ from polyparse.parser.pipeline.pipeline_training import (
     DEFAULT_CLASSIFIER,
     DEFAULT_FEATURE_SET,
     DEFAULT_FOLDS,
+    DEFAULT_MIN_FEATURE_COUNT,
     MAX_FOLDS,
 )
 from polyparse.parser.tagging.config import FEATS_MODES, TaggerConfig
@@ -44,7 +45,8 @@ def register(group: argparse.ArgumentParser) -> None:
                     "parse --model OUT --format raw` and polyparse.load_parser(OUT) use on "
                     "raw text. The parser options are `dep train`'s.",
         dev_help="development treebank: scores each layer; chooses a beam parser's epoch")
-    add_parser_training_options(train, DEFAULT_CLASSIFIER, DEFAULT_FEATURE_SET)
+    add_parser_training_options(train, DEFAULT_CLASSIFIER, DEFAULT_FEATURE_SET,
+                                DEFAULT_MIN_FEATURE_COUNT)
     train.add_argument("--folds", type=int, default=DEFAULT_FOLDS,
                        help=f"the parser learns from tags of taggers that never saw the "
                             f"sentence: the treebank cut into this many folds, 2 to {MAX_FOLDS}, "

@@ -42,7 +42,8 @@ class ParserConfig:
     split_column: the tags that split the states (none: one split); split_threshold: splits
     with fewer training states are pooled; single_root: UD trees (one root, attached last);
     classifier and classifier_params: the backend and its constructor arguments;
-    min_word_count: rarer training forms are read as unknown; seed: the classifiers' seed;
+    min_word_count: rarer training forms are read as unknown; min_feature_count: features
+    of fewer training states are dropped (a smaller, faster model); seed: the classifiers' seed;
     threads: splits trained at once (the model does not depend on it).
 
     check_backend=False (for a model file's config, whose model is built from its arrays):
@@ -58,6 +59,7 @@ class ParserConfig:
     classifier_params: dict = field(
         default_factory=lambda: dict(CLASSIFIER_DEFAULTS[ParserConfig.classifier]))
     min_word_count: int = 1
+    min_feature_count: int = 1
     seed: int = 0
     threads: int = 2
     check_backend: InitVar[bool] = True
@@ -69,6 +71,7 @@ class ParserConfig:
         check_choice("classifier", self.classifier, tuple(BACKENDS))
         self.split_threshold = check_integer("split_threshold", self.split_threshold, 1)
         self.min_word_count = check_integer("min_word_count", self.min_word_count, 1)
+        self.min_feature_count = check_integer("min_feature_count", self.min_feature_count, 1)
         self.seed = check_seed(self.seed)
         self.threads = check_integer("threads", self.threads, 1)
         self.single_root = bool(self.single_root)

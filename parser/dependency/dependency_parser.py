@@ -214,11 +214,18 @@ class DependencyParser(DependencyModel):
         """Count the features of the rows, choose the splits and train every classifier, in
         threads or as the executor's jobs."""
         cfg = self.config
-        self.vocab = FeatureVocab.count(rows["keys"])
+        self.vocab = FeatureVocab.count(rows["keys"], cfg.min_feature_count)
         ranks = np.sort(self.vocab.transform(rows["keys"]), axis=1)
         n_rows, width = ranks.shape
-        matrix = BinaryMatrix(np.arange(0, (n_rows + 1) * width, width, dtype=np.int64),
-                              ranks.ravel(), len(self.vocab))
+        if cfg.min_feature_count > 1:
+            # The dropped features (-1, sorted first) are left out of each row.
+            kept = ranks >= 0
+            indptr = np.zeros(n_rows + 1, dtype=np.int64)
+            np.cumsum(kept.sum(axis=1), out=indptr[1:])
+            matrix = BinaryMatrix(indptr, ranks[kept], len(self.vocab))
+        else:
+            matrix = BinaryMatrix(np.arange(0, (n_rows + 1) * width, width, dtype=np.int64),
+                                  ranks.ravel(), len(self.vocab))
         log(f"{n_rows} training states, {len(self.vocab)} features "
             f"({len(template_names(cfg.feature_set))} templates)")
         split_of_row = self._choose_splits(rows["split_tag"])

@@ -127,3 +127,21 @@ def test_feature_values_and_names() -> None:
 def test_the_templates_have_a_row_for_each_slot_of_the_columns() -> None:
     """The Cython templates' slot count (feature_templates.pxd) is the columns' (Python)."""
     assert N_MORPH_SLOTS == MORPH_SLOTS
+
+
+def test_rare_features_are_dropped_from_the_rows_and_the_model(
+        cased: tuple[list[Sentence], list[Sentence]]) -> None:
+    """min_feature_count: the vocabulary holds only features of that many training states,
+    and a model trained so still learns the treebank."""
+    train, test = cased
+    full = DependencyParser(training_config("linear", feature_set="morph", seed=3))
+    full.train(train)
+    pruned = DependencyParser(training_config("linear", feature_set="morph", seed=3,
+                                              min_feature_count=40))
+    pruned.train(train)
+    assert len(pruned.vocab) < len(full.vocab)
+    assert pruned.vocab.counts.min() >= 40
+    assert set(pruned.vocab.keys.tolist()) == {
+        key for key, count in zip(full.vocab.keys.tolist(), full.vocab.counts.tolist())
+        if count >= 40}
+    assert las(pruned, test) > 99.0
