@@ -266,12 +266,17 @@ def train_pipeline(train: Path | Iterable[conllu.TokenList], model: Path,
     gold = _gold_sentences(train, "conllu", "utf-8")
     dev_gold = None if dev is None else _gold_sentences(dev, "conllu", "utf-8")
     try:
-        trained = train_pipeline_file(gold, dev_gold, config, warn=_warn,
+        trained = train_pipeline_file(gold, dev_gold, config, warn=_warn_here,
                                       sources=(_source_name(train), _source_name(dev)))
     except ValueError as error:
         raise InputError(f"{_source_name(train)}: {error}") from None
     write_bytes(model, trained.data)
     return load_parser(model)
+
+
+def _warn_here(message: str) -> None:
+    """An InputWarning from train_pipeline's caller."""
+    warnings.warn(message, InputWarning, stacklevel=4)
 
 
 def _source_name(source: Any) -> str:

@@ -96,8 +96,7 @@ def run_train(args: argparse.Namespace) -> int:
         with training_executor(args) as executor:
             trained = train_pipeline_file(
                 train, dev, config, header, log=log, progress=shows_progress(args),
-                warn=lambda message: warn(f"{args.dev}: {message}"), executor=executor,
-                sources=(args.train, args.dev or ""))
+                warn=warn, executor=executor, sources=(args.train, args.dev or ""))
     except ValueError as error:
         raise InputError(f"pipeline train: {args.train}: {error}") from None
     write_bytes(args.model, trained.data)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from polyparse.features.errors import InputError
@@ -94,7 +94,9 @@ def train_pipeline_file(train: Sequence[Sentence], dev: Sequence[Sentence] | Non
     parser on its words with the tagger's tags) and chooses a beam parser's epoch. header:
     JSON-ready entries of the pipeline file (training command, checksum of the file).
     InputError naming the file (sources: the names of train and dev) and line of a word
-    without UPOS; ValueError when the treebank cannot train a layer."""
+    without UPOS; ValueError when the treebank cannot train a layer. warn is told, in a line
+    naming the file, of dev labels training never saw and of a treebank too small for the
+    folds (the parser then learns from the gold tags)."""
     from polyparse.classifiers.pipeline_file import pipeline_bytes
     from polyparse.parser.dependency.training import train_dependency_model
     from polyparse.parser.segmentation.training import train_segmenter
@@ -106,9 +108,10 @@ def train_pipeline_file(train: Sequence[Sentence], dev: Sequence[Sentence] | Non
     if dev is not None:
         dev = list(dev)
         require_upos(dev, sources[1])
-    if len(train) < max(config.folds, 1):
-        raise ValueError(f"{len(train)} sentences cannot fill the {config.folds} folds of the "
-                         "parser's jackknifed tags (fewer folds, or folds 0: gold tags)")
+    if len(train) < config.folds:
+        warn(f"{sources[0]}: {len(train)} sentences cannot fill the {config.folds} folds of "
+             "the parser's jackknifed tags: the parser learns from the gold tags")
+        config = replace(config, folds=0)
     scores: dict[str, dict[str, Any]] = {}
 
     def layer_log(layer: str) -> Callable[[str], None]:
@@ -129,7 +132,8 @@ def train_pipeline_file(train: Sequence[Sentence], dev: Sequence[Sentence] | Non
     parser_dev = None if dev is None else tagged_sentences(tagger, dev)
     parser, parser_scores = train_dependency_model(
         parser_train, config.parser, parser_dev, log=layer_log("parser"),
-        progress="parser" if progress else False, warn=warn, executor=executor)
+        progress="parser" if progress else False,
+        warn=lambda message: warn(f"{sources[1]}: {message}"), executor=executor)
     if parser_scores is not None:
         scores["parser"] = parser_scores.as_dict()
     layers = {"tokenizer": segmenter.to_bytes(),

@@ -170,11 +170,7 @@ def test_a_treebank_that_cannot_train_says_so_in_one_line(tmp_path: Path) -> Non
     assert done.returncode != 0 and done.stderr.strip().splitlines() == [
         f'polyparse: {untagged}:3: UPOS is missing ("_"); the tagger and the parser learn from '
         "tagged words"]
-    short = tmp_path / "short.conllu"
-    short.write_text(synthetic.multiword(3), encoding="utf-8")
-    done = polyparse_run("pipeline", "train", "--train", short, "--model", tmp_path / "m")
-    assert done.returncode != 0 and "3 sentences cannot fill the 5 folds" in done.stderr
-    assert len(done.stderr.strip().splitlines()) == 1 and not (tmp_path / "m").exists()
+    assert not (tmp_path / "m").exists()
 
 
 def test_a_pipeline_without_a_layer_or_corrupt_is_one_line(tmp_path: Path,
