@@ -6,6 +6,7 @@ from collections.abc import Iterable
 import numpy as np
 
 RESERVED = ("<none>", "<root>", "<unknown>")
+ROOT_ID = 1
 UNKNOWN = 2
 # The id of the first string learned: a learned string's index among learned() is its id
 # minus FIRST_ID (a parser's label classes are these indices).

@@ -111,8 +111,7 @@ class BeamParser(DependencyModel):
         morph = suffix = None
         if self.config.morph:
             morph, suffix = morph_columns(sentences, True, self.morph_names, self.morph_values,
-                                          self.suffixes, grow, len(columns[0]),
-                                          self.encoded_columns)
+                                          self.suffixes, grow, len(columns[0]))
         return BeamCorpus(*columns, morph, suffix, offsets, heads, labels)
 
     def learn_strings(self, sentences: Sequence[Sentence]) -> None:

@@ -167,8 +167,7 @@ class DependencyParser(DependencyModel):
         """The morph set's columns (parser/dependency/morph_columns.py; zeros for the other
         sets)."""
         return morph_columns(sentences, self.config.feature_set == "morph", self.morph_names,
-                             self.morph_values, self.suffixes, grow, n_tokens,
-                             self.encoded_columns)
+                             self.morph_values, self.suffixes, grow, n_tokens)
 
     # ----- training -------------------------------------------------------------------------
 

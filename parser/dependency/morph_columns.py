@@ -8,13 +8,11 @@ nothing here knows a language.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
-from functools import partial
-from typing import Any
+from collections.abc import Sequence
 
 import numpy as np
 
-from polyparse.features.interning import StringInterner
+from polyparse.features.interning import ROOT_ID, StringInterner
 from polyparse.parser.formats.conll import Sentence
 
 # The FEATS features the templates read (a row of the morph column each).
@@ -50,31 +48,49 @@ class MorphValues:
                 for prefix in self.prefixes)
         return found
 
-    def column(self, sentence: Sentence, slot: int) -> list[str]:
-        """The values of one feature (the names' slot-th) of the sentence's words."""
-        feats = sentence.feats or ["_"] * len(sentence.form)
-        return [self.of(word_feats)[slot] for word_feats in feats]
 
-
-def word_suffixes(sentence: Sentence) -> list[str]:
-    """The last SUFFIX_LENGTH characters of each word's lowercase form."""
-    return [form.lower()[-SUFFIX_LENGTH:] for form in sentence.form]
+def word_suffix(form: str) -> str:
+    """The last SUFFIX_LENGTH characters of a word's lowercase form."""
+    return form.lower()[-SUFFIX_LENGTH:]
 
 
 def morph_columns(sentences: Sequence[Sentence], wanted: bool, names: list[str],
-                  values: StringInterner, suffixes: StringInterner, grow: bool, n_tokens: int,
-                  encoded_columns: Callable[..., tuple[list[np.ndarray], Any]]
+                  values: StringInterner, suffixes: StringInterner, grow: bool, n_tokens: int
                   ) -> tuple[np.ndarray, np.ndarray]:
-    """The columns over every token, the root's values 1 (encoded_columns lays them out as the
-    parser's other columns): MORPH_SLOTS rows of the values of the named features, and the
-    suffixes (grow: unseen strings are added to the interners); zeros when not wanted."""
+    """The columns over every token of the sentences, each sentence's root first (value 1), as
+    the parser lays out its other columns: MORPH_SLOTS rows of the ids of the named features'
+    values, and the ids of the words' suffixes (grow: unseen strings are added to the
+    interners, else they are unknown); zeros when not wanted. Each distinct FEATS string and
+    form is worked out once."""
     morph = np.zeros((MORPH_SLOTS, n_tokens), dtype=np.int32)
+    suffix = np.zeros(n_tokens, dtype=np.int32)
     if not wanted:
-        return morph, np.zeros(n_tokens, dtype=np.int32)
+        return morph, suffix
     found = MorphValues(names)
-    columns = [(values, partial(found.column, slot=slot), grow) for slot in range(len(names))]
-    columns.append((suffixes, word_suffixes, grow))
-    encoded, _ = encoded_columns(sentences, columns)
-    for slot, column in enumerate(encoded[:-1]):
-        morph[slot] = column
-    return morph, encoded[-1]
+    value_id = values.add if grow else values.get
+    suffix_id = suffixes.add if grow else suffixes.get
+    feats_ids: dict[str, tuple[int, ...]] = {}
+    form_ids: dict[str, int] = {}
+    root = (ROOT_ID,) * len(names)
+    rows: list[tuple[int, ...]] = []
+    ends: list[int] = []
+    for sentence in sentences:
+        rows.append(root)
+        ends.append(ROOT_ID)
+        feats = (sentence.feats if len(sentence.feats) == len(sentence.form)
+                 else ["_"] * len(sentence.form))
+        for word_feats, form in zip(feats, sentence.form):
+            ids = feats_ids.get(word_feats)
+            if ids is None:
+                ids = feats_ids[word_feats] = tuple(value_id(v) for v in found.of(word_feats))
+            rows.append(ids)
+            end = form_ids.get(form)
+            if end is None:
+                end = form_ids[form] = suffix_id(word_suffix(form))
+            ends.append(end)
+    if len(rows) != n_tokens:
+        raise ValueError(f"{len(rows)} tokens for columns of {n_tokens}")
+    if names:
+        morph[:len(names)] = np.asarray(rows, dtype=np.int32).reshape(n_tokens, len(names)).T
+    suffix[:] = ends
+    return morph, suffix
