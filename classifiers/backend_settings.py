@@ -16,6 +16,8 @@ from polyparse.classifiers.online.choices import STRATEGIES, VARIANTS
 # class_weight "balanced": each class weighted n / (k n_c) (k classes, n_c rows of class c),
 # as libsvm's tools and scikit-learn do.
 BALANCED = "balanced"
+# The linear backends' solvers: dual coordinate descent, primal trust-region Newton.
+SOLVERS = ("dual", "primal")
 
 # Each backend's settings (its constructor's keywords, in order) and their defaults. kernel-svm's
 # probability and probability_seed (libsvm's -b 1: classifiers/kernel_svm/probability.py) are
@@ -23,9 +25,9 @@ BALANCED = "balanced"
 DEFAULTS: dict[str, dict[str, Any]] = {
     "poly2-linear": {"degree": 2, "gamma": 1.0, "coef0": 1.0, "C": 1.0, "loss": "l2",
                      "eps": 0.1, "max_iter": 1000, "min_pair_count": 1, "seed": 1,
-                     "dtype": "float32"},
+                     "dtype": "float32", "solver": "dual"},
     "linear": {"gamma": 1.0, "coef0": 1.0, "C": 1.0, "loss": "l2", "eps": 0.1,
-               "max_iter": 1000, "seed": 1, "dtype": "float32"},
+               "max_iter": 1000, "seed": 1, "dtype": "float32", "solver": "dual"},
     "kernel-svm": {"degree": 2, "gamma": 1.0, "coef0": 1.0, "C": 1.0, "eps": 0.001,
                    "cache_mb": 100.0, "shrinking": True, "class_weight": None,
                    "max_iter": None, "threads": 1, "probability": False,
@@ -111,6 +113,9 @@ SETTINGS = (
             "are dropped", int),
     Setting("seed", "--seed", "random seed", int),
     Setting("dtype", "--dtype", "stored weight type", choices=("float32", "float64")),
+    Setting("solver", "--solver", "dual coordinate descent (liblinear -s 1/3), or the primal "
+            "trust-region Newton method (liblinear -s 2; L2 loss; --iterations: Newton steps)",
+            choices=SOLVERS),
     Setting("cache_mb", "--cache-mb", "kernel column cache per solver in MB", float,
             changes_model=False),
     Setting("shrinking", "--no-shrinking", "do not shrink the active set", action="store_false"),

@@ -133,7 +133,10 @@ def _linear_info(clf: Poly2LinearSVM, header: dict[str, Any]) -> dict[str, Any]:
         "dtype": clf.dtype,
         "iterations": clf.stats_.get("iterations"),
         "converged": clf.stats_.get("converged"),
+        "solver": clf.solver,
         "projected_gradient_gap": clf.stats_.get("projected_gradient_gap"),
+        "gradient_ratio": clf.stats_.get("gradient_ratio"),
+        "cg_iterations": clf.stats_.get("cg_iterations"),
         "n_support": clf.stats_.get("n_support"),
         "weight_sparsity": clf.stats_.get("weight_sparsity"),
     }

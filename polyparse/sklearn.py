@@ -212,15 +212,17 @@ def ovr_values(pairs: np.ndarray, n_classes: int) -> np.ndarray:
 
 
 class LinearClassifier(_BackendClassifier):
-    """linear: a linear SVM (liblinear's dual coordinate descent; phi(x) = [sqrt(coef0),
-    sqrt(gamma) x], liblinear's -B 1 at the defaults), one-vs-rest."""
+    """linear: a linear SVM (liblinear's dual coordinate descent, or with solver="primal" its
+    trust-region Newton method; phi(x) = [sqrt(coef0), sqrt(gamma) x], liblinear's -B 1 at the
+    defaults), one-vs-rest."""
 
     _backend = "linear"
 
     def __init__(self, gamma: float = _LINEAR["gamma"], coef0: float = _LINEAR["coef0"],
                  C: float = _LINEAR["C"], loss: str = _LINEAR["loss"],
                  eps: float = _LINEAR["eps"], max_iter: int = _LINEAR["max_iter"],
-                 seed: int = _LINEAR["seed"], dtype: str = _LINEAR["dtype"]) -> None:
+                 seed: int = _LINEAR["seed"], dtype: str = _LINEAR["dtype"],
+                 solver: str = _LINEAR["solver"]) -> None:
         self.gamma = gamma
         self.coef0 = coef0
         self.C = C
@@ -229,6 +231,7 @@ class LinearClassifier(_BackendClassifier):
         self.max_iter = max_iter
         self.seed = seed
         self.dtype = dtype
+        self.solver = solver
 
 
 class Poly2LinearClassifier(_BackendClassifier):
@@ -242,7 +245,7 @@ class Poly2LinearClassifier(_BackendClassifier):
                  loss: str = _POLY2["loss"], eps: float = _POLY2["eps"],
                  max_iter: int = _POLY2["max_iter"],
                  min_pair_count: int = _POLY2["min_pair_count"], seed: int = _POLY2["seed"],
-                 dtype: str = _POLY2["dtype"]) -> None:
+                 dtype: str = _POLY2["dtype"], solver: str = _POLY2["solver"]) -> None:
         self.degree = degree
         self.gamma = gamma
         self.coef0 = coef0
@@ -253,6 +256,7 @@ class Poly2LinearClassifier(_BackendClassifier):
         self.min_pair_count = min_pair_count
         self.seed = seed
         self.dtype = dtype
+        self.solver = solver
 
 
 class PASlicingClassifier(_BackendClassifier):

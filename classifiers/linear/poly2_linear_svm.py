@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from polyparse.classifiers.backend_settings import DEFAULTS
+from polyparse.classifiers.backend_settings import DEFAULTS, SOLVERS
 from polyparse.classifiers.binary_classifier import (
     BinaryClassifier,
     one_vs_rest_outputs,
@@ -53,6 +53,12 @@ from polyparse.classifiers.linear.real_mapping import (
     monomial_scales,
     monomials,
     real_decision_function,
+)
+from polyparse.classifiers.linear.trust_region import (
+    CondensedPhi,
+    ExplicitPhi,
+    PhiRows,
+    solve_primal_newton,
 )
 from polyparse.classifiers.model_file import ModelFileError, inconsistent, require_arrays
 from polyparse.classifiers.settings import (
@@ -77,6 +83,8 @@ _STATS = (
     "iterations",
     "converged",
     "projected_gradient_gap",
+    "gradient_ratio",
+    "cg_iterations",
     "n_support",
     "n_training_rows",
     "n_dims_trained",
@@ -103,6 +111,7 @@ class Poly2LinearSVM(BinaryClassifier):
         min_pair_count: int = _POLY2["min_pair_count"],
         seed: int = _POLY2["seed"],
         dtype: str = _POLY2["dtype"],
+        solver: str = _POLY2["solver"],
     ) -> None:
         self.degree = int(degree)
         self.gamma = float(gamma)
@@ -114,6 +123,7 @@ class Poly2LinearSVM(BinaryClassifier):
         self.min_pair_count = int(min_pair_count)
         self.seed = int(seed)
         self.dtype = str(np.dtype(dtype))
+        self.solver = solver
         self._check_parameters()
         self.classes_: np.ndarray | None = None
         self._scorer: Poly2LinearScorer | None = None
@@ -128,7 +138,8 @@ class Poly2LinearSVM(BinaryClassifier):
 
     @property
     def objective_(self) -> list[float]:
-        """Dual objective 0.5 a^T (Q + D) a - e^T a per output (the value liblinear prints)."""
+        """The solver's objective per output, as liblinear prints it: the dual
+        0.5 a^T (Q + D) a - e^T a, or the primal f(w) (solver primal)."""
         return list(self.stats_.get("objective", []))
 
     def _check_parameters(self) -> None:
@@ -149,6 +160,10 @@ class Poly2LinearSVM(BinaryClassifier):
         self.max_iter = check_integer("max_iter", self.max_iter, 1)
         self.min_pair_count = check_integer("min_pair_count", self.min_pair_count, 1)
         check_choice("dtype", self.dtype, ("float32", "float64"))
+        check_choice("solver", self.solver, SOLVERS)
+        if self.solver == "primal" and self.loss != "l2":
+            raise ValueError("solver primal (trust-region Newton) needs loss l2, a "
+                             "differentiable loss; loss l1 takes solver dual")
         self.seed = check_seed(self.seed)
 
     def squared_scales(self) -> tuple[float, float, float]:
@@ -189,33 +204,26 @@ class Poly2LinearSVM(BinaryClassifier):
         inverse_sq = np.empty(keys.size + 1)
         inverse_sq[0] = _inverse(constant_sq)
         inverse_sq[1:] = np.where(is_single, _inverse(single_sq), _inverse(pair_sq))
-        diag = 0.5 / self.C if self.loss == "l2" else 0.0
-        stats: dict[str, list] = {name: [] for name in _STATS[:5]}
+        stats: dict[str, list] = {}
         intercept = np.empty(n_outputs, dtype=storage)
         parts = []
+        phi = CondensedPhi(row_ptr, dims, n_single, keys.size + 1, (constant_sq, single_sq,
+                                                                   pair_sq))
         for first in range(0, n_outputs, OUTPUT_BLOCK):
             width = min(OUTPUT_BLOCK, n_outputs - first)
-            labels = class_index if n_outputs == 1 else class_index - np.int32(first)
-            weights, alpha, iterations, converged, gap = solve_dual_cd(
-                row_ptr, dims, n_single, labels, width, keys.size + 1,
-                constant_sq, single_sq, pair_sq, self.C, self.loss == "l2", self.eps,
-                self.max_iter, self.seed % 2**64,
-            )
-            norm = np.einsum("dk,dk,d->k", weights, weights, inverse_sq)
-            objective = 0.5 * norm + np.einsum("ik,ik->k", alpha, 0.5 * diag * alpha - 1.0)
-            stats["objective"] += [float(v) for v in objective]
-            stats["iterations"] += [int(v) for v in iterations]
-            stats["converged"] += [bool(v) for v in converged]
-            stats["projected_gradient_gap"] += [float(v) for v in gap]
-            stats["n_support"] += [int(v) for v in np.count_nonzero(alpha > 0, axis=0)]
-            del alpha
+            if self.solver == "primal":
+                weights = self._solve_primal(phi, class_index, first, width, stats)
+                weights *= np.sqrt(np.concatenate([[constant_sq], np.where(
+                    is_single, single_sq, pair_sq)]))[:, None]
+            else:
+                weights = self._solve_dual(phi, class_index, first, width, inverse_sq, stats)
             stored = weights.astype(storage)
             del weights
             intercept[first : first + width] = stored[0]
             rows, columns = np.nonzero(stored[1:])
             parts.append((rows, columns + first, stored[1:][rows, columns]))
             del stored
-        del dims, row_ptr
+        del dims, row_ptr, phi
         rows, columns, values = (np.concatenate(arrays) for arrays in zip(*parts))
         if len(parts) > 1:
             order = np.lexsort((columns, rows))
@@ -228,6 +236,42 @@ class Poly2LinearSVM(BinaryClassifier):
         }
         self._set_model(*self._prune(keys, is_single, rows), intercept, rows, columns, values)
         return self
+
+    def _solve_dual(self, phi: CondensedPhi, class_index: np.ndarray, first: int, width: int,
+                    inverse_sq: np.ndarray, stats: dict[str, list]) -> np.ndarray:
+        """Effective weights (D, width) of outputs first.. by dual coordinate descent
+        (poly2_linear.pyx), their statistics appended to stats."""
+        labels = class_index if first == 0 else class_index - np.int32(first)
+        weights, alpha, iterations, converged, gap = solve_dual_cd(
+            phi.row_ptr, phi.dims, phi.n_single, labels, width, phi.shape[1],
+            *phi.squared_scales, self.C, self.loss == "l2", self.eps,
+            self.max_iter, self.seed % 2**64,
+        )
+        diag = 0.5 / self.C if self.loss == "l2" else 0.0
+        norm = np.einsum("dk,dk,d->k", weights, weights, inverse_sq)
+        objective = 0.5 * norm + np.einsum("ik,ik->k", alpha, 0.5 * diag * alpha - 1.0)
+        _extend(stats, objective=[float(v) for v in objective],
+                iterations=[int(v) for v in iterations],
+                converged=[bool(v) for v in converged],
+                projected_gradient_gap=[float(v) for v in gap],
+                n_support=[int(v) for v in np.count_nonzero(alpha > 0, axis=0)])
+        return weights
+
+    def _solve_primal(self, phi: PhiRows, class_index: np.ndarray, first: int, width: int,
+                      stats: dict[str, list]) -> np.ndarray:
+        """Weights w (D, width) of outputs first.. (not scaled: w . phi(x)) by the primal
+        trust-region Newton method (trust_region.py), their statistics appended to stats."""
+        weights = np.empty((phi.shape[1], width))
+        for k in range(width):
+            signs = np.where(class_index == first + k, 1.0, -1.0)
+            result = solve_primal_newton(phi, signs, self.C, self.eps, self.max_iter)
+            weights[:, k] = result.w
+            margins = signs * phi.margins(result.w)
+            _extend(stats, objective=[result.objective], iterations=[result.newton_iterations],
+                    converged=[result.converged], gradient_ratio=[result.gradient_ratio],
+                    cg_iterations=[result.cg_iterations],
+                    n_support=[int(np.count_nonzero(margins < 1.0))])
+        return weights
 
     def _fit_real(self, X: RealMatrix, class_index: np.ndarray) -> "Poly2LinearSVM":
         """fit on real-valued rows: phi(x) written out (real_mapping.py), one dual coordinate
@@ -253,17 +297,21 @@ class Poly2LinearSVM(BinaryClassifier):
         n_outputs = one_vs_rest_outputs(self.classes_.size)
         diag = 0.5 / self.C if self.loss == "l2" else 0.0
         effective = np.empty((n_columns, n_outputs))
-        stats: dict[str, list] = {name: [] for name in _STATS[:5]}
-        for k in range(n_outputs):
+        stats: dict[str, list] = {}
+        if self.solver == "primal":
+            from scipy.sparse import csr_matrix
+
+            phi = ExplicitPhi(csr_matrix((values, indices, indptr), shape=(len(X), n_columns)))
+            effective[:] = self._solve_primal(phi, class_index, 0, n_outputs, stats)
+        for k in range(n_outputs if self.solver == "dual" else 0):
             signs = np.where(class_index == k, 1, -1).astype(np.int8)
             w, alpha, passes, converged, gap = solve_dual_cd_real(
                 indptr, indices.astype(np.int32), values, signs, n_columns, self.C,
                 self.loss == "l2", self.eps, self.max_iter, self.seed % 2**64)
-            stats["objective"].append(float(0.5 * w @ w + alpha @ (0.5 * diag * alpha - 1.0)))
-            stats["iterations"].append(int(passes))
-            stats["converged"].append(bool(converged))
-            stats["projected_gradient_gap"].append(float(gap))
-            stats["n_support"].append(int(np.count_nonzero(alpha > 0)))
+            _extend(stats, objective=[float(0.5 * w @ w + alpha @ (0.5 * diag * alpha - 1.0))],
+                    iterations=[int(passes)], converged=[bool(converged)],
+                    projected_gradient_gap=[float(gap)],
+                    n_support=[int(np.count_nonzero(alpha > 0))])
             effective[:, k] = w
         scale = np.concatenate([[constant], np.repeat(scales, keys.size)])
         effective *= scale[:, None]
@@ -400,6 +448,7 @@ class Poly2LinearSVM(BinaryClassifier):
             "min_pair_count": self.min_pair_count,
             "seed": self.seed,
             "dtype": self.dtype,
+            "solver": self.solver,
             "classes": self.classes_.tolist(),
             "n_outputs": scorer.n_outputs,
             "layout": "sparse" if scorer.sparse else "dense",
@@ -431,6 +480,7 @@ class Poly2LinearSVM(BinaryClassifier):
                 min_pair_count=header["min_pair_count"],
                 seed=header["seed"],
                 dtype=header["dtype"],
+                solver=header.get("solver", "dual"),
             )
             classes = np.asarray(header["classes"])
             n_outputs = int(header["n_outputs"])
@@ -476,6 +526,12 @@ class Poly2LinearSVM(BinaryClassifier):
         return sizes
 
 
+def _extend(stats: dict[str, list], **values: list) -> None:
+    """Append each output's figures to stats (a list per name)."""
+    for name, figures in values.items():
+        stats.setdefault(name, []).extend(figures)
+
+
 def _inverse(value: float) -> float:
     return 1.0 / value if value else 0.0
 
@@ -493,6 +549,7 @@ class LinearSVM(Poly2LinearSVM):
         max_iter: int = _LINEAR["max_iter"],
         seed: int = _LINEAR["seed"],
         dtype: str = _LINEAR["dtype"],
+        solver: str = _LINEAR["solver"],
     ) -> None:
-        super().__init__(1, gamma, coef0, C, loss, eps, max_iter, 1, seed, dtype)
+        super().__init__(1, gamma, coef0, C, loss, eps, max_iter, 1, seed, dtype, solver)
 

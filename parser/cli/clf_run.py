@@ -180,6 +180,10 @@ def _warn_if_stopped(clf: Poly2LinearSVM | KernelModel) -> None:
         return
     if isinstance(clf, KernelSVM):
         reason = f"SMO steps before reaching --eps {clf.eps:g}"
+    elif "gradient_ratio" in stats:
+        ratio = max(stats["gradient_ratio"])
+        reason = (f"Newton steps (or no progress left) with gradient norm {ratio:.3g} of "
+                  f"its start, above --eps {clf.eps:g}'s bound")
     else:
         gap = max(stats["projected_gradient_gap"])
         reason = f"with projected-gradient gap {gap:.3g} > --eps {clf.eps:g}"
