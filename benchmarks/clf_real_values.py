@@ -2,7 +2,7 @@
 on scikit-learn's bundled data sets (breast cancer, digits, wine, iris), each scaled to [0, 1]
 as svm-scale does, shuffled (seed 0) and cut 70/30.
 
-    OMP_NUM_THREADS=1 python benchmarks/clf_real_values.py
+    OMP_NUM_THREADS=1 python benchmarks/clf_real_values.py [--results docs/results.md]
 
 (libsvm-official's kernel loop is OpenMP-parallel: on a shared machine its threads wait for
 each other's cores and its time swings from milliseconds to seconds; one thread is also what
@@ -17,6 +17,7 @@ liblinear on phi(x) written out (LIBLINEAR-POLY2's mapping, x_i^2 apart from x_i
 """
 from __future__ import annotations
 
+import argparse
 import math
 import time
 from collections.abc import Callable
@@ -88,6 +89,9 @@ def compare(records: Records, name: str, tool: str, ours_values: np.ndarray,
 
 
 def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--results", help="write this benchmark's section of a results page")
+    args = ap.parse_args()
     records = Records("scikit-learn bundled data, [0, 1], 70/30")
     for name in DATA_SETS:
         X, y, T, t = split(name)
@@ -121,7 +125,10 @@ def main() -> None:
         compare(records, name, "liblinear on phi(x)", poly2.decision_function(test),
                 np.asarray(values), 100 * np.mean(poly2.predict(test) == t), accuracy[0],
                 seconds, their_seconds, "poly2-linear")
-    records.emit_peak_memory()
+    records.finish(args.results, "clf_real_values",
+                   "Real-valued features against libsvm and liblinear",
+                   lambda: ["Each record of the run (the script's notes say how each is "
+                            "measured).", "", *records.markdown_table()])
 
 
 if __name__ == "__main__":

@@ -76,6 +76,7 @@ BENCHMARKS = (
                                   "acceptance,costs")),
     Benchmark("clf_kwdlc", quick=("--runs", "linear-l2,linear-l1")),
     Benchmark("poly2_linear_solvers", quick=("--trains", "train.5k")),
+    Benchmark("clf_real_values"),
     Benchmark("kernel_svm_kwdlc", page=("--repeats", "3"), quick=("--repeats", "1")),
     Benchmark("kernel_evaluators", page=("--with-20k",), quick=("--degrees", "2", "--rounds", "1")),
     Benchmark("pa_slicing_kwdlc", page=(*PA_SLICING_ALL, "--repeats", "1"),
