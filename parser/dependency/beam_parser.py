@@ -33,6 +33,8 @@ from polyparse.parser.dependency.morph_columns import (
     MORPH_SLOTS,
     frequent_feature_names,
     morph_columns,
+    morph_header,
+    morph_strings,
 )
 from polyparse.parser.dependency.projectivize import decoded_trees
 from polyparse.parser.formats.conll import Sentence
@@ -267,9 +269,7 @@ class BeamParser(DependencyModel):
                   "feats": self.feats.learned(), "labels": self.labels.learned(),
                   "info": {**self.info, "n_classes": int(w.n_classes)}, **extras}
         if self.config.morph:
-            header.update(morph_names=self.morph_names,
-                          morph_values=self.morph_values.learned(),
-                          suffixes=self.suffixes.learned())
+            header.update(morph_header(self.morph_names, self.morph_values, self.suffixes))
         return header, arrays
 
     @classmethod
@@ -280,12 +280,7 @@ class BeamParser(DependencyModel):
 
         parser = cls(BeamConfig(**{"morph": False, **header["config"]}))
         if parser.config.morph:
-            parser.morph_names = [str(name) for name in header["morph_names"]]
-            if len(parser.morph_names) > MORPH_SLOTS:
-                raise ValueError(f"{len(parser.morph_names)} morph features, at most "
-                                 f"{MORPH_SLOTS}")
-            parser.morph_values = StringInterner(header["morph_values"])
-            parser.suffixes = StringInterner(header["suffixes"])
+            parser.morph_names, parser.morph_values, parser.suffixes = morph_strings(header)
         parser.words = StringInterner(header["words"])
         parser.tags = StringInterner(header["tags"])
         parser.lemmas = StringInterner(header["lemmas"])

@@ -55,6 +55,8 @@ from polyparse.parser.dependency.morph_columns import (
     MORPH_SLOTS,
     frequent_feature_names,
     morph_columns,
+    morph_header,
+    morph_strings,
 )
 from polyparse.parser.dependency.projectivize import decoded_trees
 from polyparse.parser.formats.conll import Sentence
@@ -495,9 +497,7 @@ class DependencyParser(DependencyModel):
             "classifiers": slots, "info": self.info, **extras,
         }
         if self.config.feature_set == "morph":
-            header.update(morph_names=self.morph_names,
-                          morph_values=self.morph_values.learned(),
-                          suffixes=self.suffixes.learned())
+            header.update(morph_header(self.morph_names, self.morph_values, self.suffixes))
         return header, arrays
 
     @staticmethod
@@ -515,12 +515,7 @@ class DependencyParser(DependencyModel):
         parser.tags = StringInterner(header["tags"])
         parser.labels = StringInterner(header["labels"])
         if parser.config.feature_set == "morph":
-            parser.morph_names = [str(name) for name in header["morph_names"]]
-            if len(parser.morph_names) > MORPH_SLOTS:
-                raise ValueError(f"{len(parser.morph_names)} morph features, at most "
-                                 f"{MORPH_SLOTS}")
-            parser.morph_values = StringInterner(header["morph_values"])
-            parser.suffixes = StringInterner(header["suffixes"])
+            parser.morph_names, parser.morph_values, parser.suffixes = morph_strings(header)
         parser.vocab = FeatureVocab(arrays["vocab/keys"], arrays["vocab/counts"])
         parser.split_names = list(header["splits"])
         parser.info = dict(header["info"])

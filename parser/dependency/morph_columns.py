@@ -21,6 +21,23 @@ MORPH_SLOTS = 6
 SUFFIX_LENGTH = 3
 
 
+def morph_header(names: list[str], values: StringInterner, suffixes: StringInterner
+                 ) -> dict[str, list[str]]:
+    """A model file's header entries of the morph columns: the feature names read, and the
+    values and suffixes learned."""
+    return {"morph_names": list(names), "morph_values": values.learned(),
+            "suffixes": suffixes.learned()}
+
+
+def morph_strings(header: dict) -> tuple[list[str], StringInterner, StringInterner]:
+    """The feature names, values and suffixes of a model file's header (morph_header's);
+    ValueError for more names than the templates have slots."""
+    names = [str(name) for name in header["morph_names"]]
+    if len(names) > MORPH_SLOTS:
+        raise ValueError(f"{len(names)} morph features, at most {MORPH_SLOTS}")
+    return names, StringInterner(header["morph_values"]), StringInterner(header["suffixes"])
+
+
 def frequent_feature_names(sentences: Sequence[Sentence], most: int) -> list[str]:
     """The `most` FEATS feature names that the sentences' words carry most often (ties: by
     name), in that order."""
