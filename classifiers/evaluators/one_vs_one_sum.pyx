@@ -32,6 +32,19 @@ cdef enum:
     STACK_SUPPORT_VECTORS = 512
 
 
+def support_vector_numbers(sv_indices, indices) -> tuple:
+    """The support vectors' feature ids numbered 0 .. width - 1 (in id order): each entry of
+    indices (a matrix's ids) as the number of its id, or width when no support vector has it;
+    sv_indices as those numbers; and width, so that a row's ids can be marked in an array of
+    width entries."""
+    feature_ids, sv_numbers = np.unique(sv_indices, return_inverse=True)
+    width = int(feature_ids.size)
+    numbers = np.searchsorted(feature_ids, indices).astype(np.int32)
+    if width:
+        numbers[feature_ids[np.minimum(numbers, width - 1)] != np.asarray(indices)] = width
+    return numbers, np.ascontiguousarray(sv_numbers.reshape(-1), dtype=np.int32), width
+
+
 cdef class OneVsOneSumScorer(BinaryScorer):
     def __init__(
         self, sv_indptr, sv_indices, dual_coef, rho, n_support, int degree, double gamma,
@@ -132,15 +145,10 @@ cdef class OneVsOneSumScorer(BinaryScorer):
             return out
         cdef double[:, ::1] values = out
         cdef int n_sv = self.n_support_vectors, s
-        feature_ids, sv_numbers = np.unique(self.arrays["sv_indices"], return_inverse=True)
-        cdef int32_t width = feature_ids.size
-        # Each entry of X as the number of its id among the support vectors' ids, or width.
-        numbers_array = np.searchsorted(feature_ids, indices).astype(np.int32)
-        if width:
-            numbers_array[feature_ids[np.minimum(numbers_array, width - 1)]
-                          != np.asarray(indices)] = width
+        numbers_array, sv_numbers_array, width_found = support_vector_numbers(
+            self.arrays["sv_indices"], indices)
+        cdef int32_t width = width_found
         cdef const int32_t[::1] numbers = numbers_array
-        sv_numbers_array = np.ascontiguousarray(sv_numbers.reshape(-1), dtype=np.int32)
         kvalue_array = np.empty(max(n_sv, 1), dtype=np.float64)
         mark_array = np.zeros(max(width, 1), dtype=np.uint8)
         cdef double* kvalue = <double*><size_t>kvalue_array.ctypes.data

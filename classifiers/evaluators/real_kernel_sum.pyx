@@ -20,6 +20,7 @@ import numpy as np
 
 from polyparse.classifiers.evaluators.kernel_sum cimport powi
 from polyparse.classifiers.evaluators.one_vs_one_sum cimport OneVsOneSumScorer
+from polyparse.classifiers.evaluators.one_vs_one_sum import support_vector_numbers
 from polyparse.features.real_matrix import as_feature_matrix
 from polyparse.features.signal_checks cimport CHECK_STEPS, count_steps, long_input_ends, long_input_starts
 
@@ -96,15 +97,10 @@ cdef class RealOneVsOneSumScorer(OneVsOneSumScorer):
             return out
         cdef double[:, ::1] values = out
         cdef int n_sv = self.n_support_vectors, s
-        feature_ids, sv_numbers = np.unique(self.arrays["sv_indices"], return_inverse=True)
-        cdef int32_t width = feature_ids.size
-        # Each entry of X as the number of its id among the support vectors' ids, or width.
-        numbers_array = np.searchsorted(feature_ids, indices).astype(np.int32)
-        if width:
-            numbers_array[feature_ids[np.minimum(numbers_array, width - 1)]
-                          != np.asarray(indices)] = width
+        numbers_array, sv_numbers_array, width_found = support_vector_numbers(
+            self.arrays["sv_indices"], indices)
+        cdef int32_t width = width_found
         cdef const int32_t[::1] numbers = numbers_array
-        sv_numbers_array = np.ascontiguousarray(sv_numbers.reshape(-1), dtype=np.int32)
         kvalue_array = np.empty(max(n_sv, 1), dtype=np.float64)
         mark_array = np.zeros(max(width, 1), dtype=np.float64)
         cdef double* kvalue = <double*><size_t>kvalue_array.ctypes.data
