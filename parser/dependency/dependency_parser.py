@@ -106,6 +106,16 @@ def _classifier_of_part(header: dict[str, Any], arrays: dict[str, np.ndarray],
         return classifier_from_arrays(header, {**arrays, **inflated}, source)
 
 
+def file_config(config: ParserConfig) -> dict[str, Any]:
+    """The configuration a model file records: not the threads (the model does not depend on
+    them), and min_feature_count only when features were dropped, so that the files written
+    before it existed load and save back byte for byte."""
+    recorded = {key: value for key, value in asdict(config).items() if key != "threads"}
+    if recorded["min_feature_count"] == ParserConfig.min_feature_count:
+        del recorded["min_feature_count"]
+    return recorded
+
+
 class DecoderState(NamedTuple):
     """A built decoder, the splits whose classifiers it holds, and every slot built so far."""
 
@@ -491,7 +501,7 @@ class DependencyParser(DependencyModel):
         extras = self.file_extras() if extra_header is None else extra_header
         header = {
             "format": MODEL_FORMAT, "format_version": MODEL_VERSION,
-            "config": {k: v for k, v in asdict(self.config).items() if k != "threads"},
+            "config": file_config(self.config),
             "words": self.words.learned(), "tags": self.tags.learned(),
             "labels": self.labels.learned(), "splits": self.split_names,
             "classifiers": slots, "info": self.info, **extras,

@@ -130,7 +130,7 @@ def test_the_templates_have_a_row_for_each_slot_of_the_columns() -> None:
 
 
 def test_rare_features_are_dropped_from_the_rows_and_the_model(
-        cased: tuple[list[Sentence], list[Sentence]]) -> None:
+        cased: tuple[list[Sentence], list[Sentence]], tmp_path: Path) -> None:
     """min_feature_count: the vocabulary holds only features of that many training states,
     and a model trained so still learns the treebank."""
     train, test = cased
@@ -145,3 +145,8 @@ def test_rare_features_are_dropped_from_the_rows_and_the_model(
         key for key, count in zip(full.vocab.keys.tolist(), full.vocab.counts.tolist())
         if count >= 40}
     assert las(pruned, test) > 99.0
+    pruned.save(tmp_path / "pruned.model")
+    full.save(tmp_path / "full.model")
+    assert DependencyParser.load(tmp_path / "pruned.model").config.min_feature_count == 40
+    # The default is not recorded: files written before the setting existed stay as they are.
+    assert "min_feature_count" not in read_model_file(tmp_path / "full.model")[0]["config"]
