@@ -253,15 +253,13 @@ def train_pipeline(train: Path | Iterable[conllu.TokenList], model: Path,
         DEFAULT_FOLDS,
         PipelineConfig,
         pipeline_parser_config,
+        pipeline_tagger_config,
         train_pipeline_file,
     )
-    from polyparse.parser.tagging.config import TaggerConfig
 
-    tagger_settings = {key: value for key, value in (("feats", feats), ("seed", seed))
-                       if value is not None}
     config = PipelineConfig(
         parser=pipeline_parser_config(classifier, seed=seed, **parser_settings),
-        tagger=TaggerConfig(**tagger_settings), compress=compress,
+        tagger=pipeline_tagger_config(feats=feats, seed=seed), compress=compress,
         folds=DEFAULT_FOLDS if folds is None else folds)
     gold = _gold_sentences(train, "conllu", "utf-8")
     dev_gold = None if dev is None else _gold_sentences(dev, "conllu", "utf-8")

@@ -67,6 +67,7 @@ def run_train(args: argparse.Namespace) -> int:
     from polyparse.parser.pipeline.pipeline_training import (
         PipelineConfig,
         pipeline_parser_config,
+        pipeline_tagger_config,
     )
 
     log = progress_log(args)
@@ -75,7 +76,7 @@ def run_train(args: argparse.Namespace) -> int:
         config = PipelineConfig(
             parser=pipeline_parser_config(args.classifier,
                                           **given_settings(args, TRAINING_SETTINGS)),
-            tagger=TaggerConfig(feats=args.feats, seed=args.seed), folds=args.folds,
+            tagger=pipeline_tagger_config(feats=args.feats, seed=args.seed), folds=args.folds,
             compress=args.compress)
     except ValueError as error:
         raise InputError(f"pipeline train: {option_error(args, error)}") from None

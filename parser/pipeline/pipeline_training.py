@@ -39,6 +39,21 @@ DEFAULT_FEATURE_SET = "morph"
 DEFAULT_MIN_FEATURE_COUNT = 3
 
 
+# The tagger's linear weights smaller in magnitude are dropped (tag train's default: 0.01).
+# Dev scores of 0.01 / 0.03, UPOS, UFeats, Lemmas: ko_gsd 93.69 / 93.79, 99.69 / 99.72,
+# 83.43 / 83.47; hu_szeged 94.49 / 94.52, 89.75 / 89.90, 93.10 / 93.16; tr_imst 92.93 / 93.00,
+# 87.88 / 87.78, 91.92 / 91.84; en_ewt 95.17 / 95.14, 95.67 / 95.67, 97.18 / 97.15; the
+# tagger 40 % smaller (ko_gsd 12.7 -> 7.3 MB).
+DEFAULT_TAGGER_MIN_WEIGHT = 0.03
+
+
+def pipeline_tagger_config(**settings: Any) -> TaggerConfig:
+    """The configuration of a pipeline's tagger: TaggerConfig's, with the pipeline's
+    DEFAULT_TAGGER_MIN_WEIGHT; settings None are not given."""
+    given = {name: value for name, value in settings.items() if value is not None}
+    return TaggerConfig(**{"min_weight": DEFAULT_TAGGER_MIN_WEIGHT, **given})
+
+
 def pipeline_parser_config(classifier: str | None = None, **settings: Any
                            ) -> ParserConfig | BeamConfig:
     """The configuration of a pipeline's parser (training_config's, with the pipeline's
@@ -63,7 +78,7 @@ class PipelineConfig:
     the tagger's and parser's arrays stored zlib-compressed."""
 
     parser: ParserConfig | BeamConfig = field(default_factory=ParserConfig)
-    tagger: TaggerConfig = field(default_factory=TaggerConfig)
+    tagger: TaggerConfig = field(default_factory=pipeline_tagger_config)
     folds: int = DEFAULT_FOLDS
     compress: bool = True
 
