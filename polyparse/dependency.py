@@ -257,9 +257,10 @@ def train_pipeline(train: Path | Iterable[conllu.TokenList], model: Path,
         train_pipeline_file,
     )
 
+    parser = pipeline_parser_config(classifier, seed=seed, **parser_settings)
     config = PipelineConfig(
-        parser=pipeline_parser_config(classifier, seed=seed, **parser_settings),
-        tagger=pipeline_tagger_config(feats=feats, seed=seed), compress=compress,
+        parser=parser, tagger=pipeline_tagger_config(parser, feats=feats, seed=seed),
+        compress=compress,
         folds=DEFAULT_FOLDS if folds is None else folds)
     gold = _gold_sentences(train, "conllu", "utf-8")
     dev_gold = None if dev is None else _gold_sentences(dev, "conllu", "utf-8")

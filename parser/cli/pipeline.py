@@ -73,11 +73,12 @@ def run_train(args: argparse.Namespace) -> int:
     log = progress_log(args)
     check_output_path(args.model, "model")
     try:
+        parser = pipeline_parser_config(args.classifier,
+                                        **given_settings(args, TRAINING_SETTINGS))
         config = PipelineConfig(
-            parser=pipeline_parser_config(args.classifier,
-                                          **given_settings(args, TRAINING_SETTINGS)),
-            tagger=pipeline_tagger_config(feats=args.feats, seed=args.seed), folds=args.folds,
-            compress=args.compress)
+            parser=parser, tagger=pipeline_tagger_config(parser, feats=args.feats,
+                                                         seed=args.seed),
+            folds=args.folds, compress=args.compress)
     except ValueError as error:
         raise InputError(f"pipeline train: {option_error(args, error)}") from None
     check_workers(args, "pipeline train")

@@ -224,3 +224,20 @@ def test_raw_text_of_other_languages_gives_conllu_that_ud_validates(
                          "--quiet")
     assert done.returncode == 0, done.stderr
     assert ud_errors(output, language=treebank.split("_")[0]) == ""
+
+
+def test_the_tagger_of_a_greedy_pipeline_drops_small_weights_a_beam_one_keeps_them(
+        toy: tuple[Path, Path, Path]) -> None:
+    from polyparse.parser.dependency.training_config import training_config
+    from polyparse.parser.pipeline.pipeline_training import (
+        GREEDY_TAGGER_MIN_WEIGHT,
+        pipeline_tagger_config,
+    )
+    from polyparse.parser.tagging.config import TaggerConfig
+    from polyparse.parser.tagging.tagger import Tagger
+
+    assert pipeline_tagger_config().min_weight == GREEDY_TAGGER_MIN_WEIGHT
+    beam = training_config("structured-perceptron")
+    assert pipeline_tagger_config(beam).min_weight == TaggerConfig.min_weight
+    assert pipeline_tagger_config(beam, min_weight=0.5).min_weight == 0.5
+    assert Tagger.load(toy[2]).config.min_weight == GREEDY_TAGGER_MIN_WEIGHT
