@@ -123,7 +123,7 @@ def train_pipeline_file(train: Sequence[Sentence], dev: Sequence[Sentence] | Non
     from polyparse.parser.dependency.training import train_dependency_model
     from polyparse.parser.segmentation.training import train_segmenter
     from polyparse.parser.tagging.tagger import Tagger
-    from polyparse.parser.tagging.training import tag_scores
+    from polyparse.parser.tagging.training import scores_of_tags, tagged_sentences
 
     train = list(train)
     require_upos(train, sources[0])
@@ -146,12 +146,13 @@ def train_pipeline_file(train: Sequence[Sentence], dev: Sequence[Sentence] | Non
     log("tagger: learning UPOS, XPOS, FEATS and lemmas")
     tagger = Tagger(config.tagger)
     tagger.train(train, log=layer_log("tagger"))
-    if dev is not None:
-        scores["tagger"] = tag_scores(tagger, dev)
+    # The dev sentences with the tagger's tags: scored, then the parser's dev.
+    parser_dev = None if dev is None else tagged_sentences(tagger, dev)
+    if dev is not None and parser_dev is not None:
+        scores["tagger"] = scores_of_tags(dev, parser_dev)
         layer_log("tagger")(_score_line(scores["tagger"]))
     log(f"parser: learning trees from {'jackknifed' if config.folds else 'gold'} tags")
     parser_train = parser_sentences(train, config, layer_log("parser"), progress)
-    parser_dev = None if dev is None else tagged_sentences(tagger, dev)
     parser, parser_scores = train_dependency_model(
         parser_train, config.parser, parser_dev, log=layer_log("parser"),
         progress="parser" if progress else False,
@@ -197,14 +198,6 @@ def parser_sentences(train: list[Sentence], config: PipelineConfig,
         return jackknifed(train, config.folds, config.tagger, log=fold_done, keep_feats=False)
     finally:
         bar.close()
-
-
-def tagged_sentences(tagger: Any, sentences: list[Sentence]) -> list[Sentence]:
-    """The sentences with the tagger's UPOS, XPOS, FEATS and lemmas (their trees kept)."""
-    from polyparse.parser.tagging.conll_files import with_tags
-
-    return [with_tags(sentence, columns) for sentence, columns in
-            zip(sentences, tagger.tag(sentences))]
 
 
 def _score_line(scores: dict[str, Any]) -> str:
