@@ -148,6 +148,18 @@ def warn(message: str) -> None:
     log(f"warning: {message}")
 
 
+def check_training_files(args: argparse.Namespace) -> None:
+    """A trainer's --train and --dev checked as inputs and apart from --model (before any is
+    read); a warning line when dev is the training file."""
+    from polyparse.features.input_files import check_input_paths, same_file
+    from polyparse.features.output_files import check_output_apart
+
+    check_input_paths([args.train, args.dev])
+    check_output_apart(args.model, [args.train, args.dev], "model")
+    if same_file(args.train, args.dev):
+        warn(f"--dev {args.dev} is the training file: its scores are not those of unseen text")
+
+
 class _NoProgress:
     """What a progress bar offers, doing nothing (stderr is not a terminal)."""
 

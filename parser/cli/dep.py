@@ -17,12 +17,13 @@ from polyparse.classifiers.evaluators.choices import (
     parse_rare_threshold,
 )
 from polyparse.features.errors import InputError
-from polyparse.features.input_files import check_input_paths, same_file
+from polyparse.features.input_files import check_input_paths
 from polyparse.features.output_files import check_output_apart, check_output_path
 from polyparse.parser.cli.common import (
     add_backend_settings,
     add_model_writing_options,
     add_train_command,
+    check_training_files,
     given_settings,
     option_error,
     parse_streams,
@@ -245,10 +246,7 @@ def run_train(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise InputError(f"dep train: {option_error(args, error)}") from None
     check_workers(args, "dep train")
-    check_input_paths([args.train, args.dev])
-    check_output_apart(args.model, [args.train, args.dev], "model")
-    if same_file(args.train, args.dev):
-        warn(f"--dev {args.dev} is the training file: its scores are not those of unseen text")
+    check_training_files(args)
     train, train_sha256 = read_hashed(args.train, lambda stream, name: read_all(
         None, args, require_tree=True, stream=stream, name=name))
     dev = read_all(args.dev, args, require_tree=True) if args.dev else None

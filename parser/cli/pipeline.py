@@ -8,10 +8,10 @@ import shlex
 import sys
 
 from polyparse.features.errors import InputError
-from polyparse.features.input_files import check_input_paths, same_file
-from polyparse.features.output_files import check_output_apart, check_output_path, write_bytes
+from polyparse.features.output_files import check_output_path, write_bytes
 from polyparse.parser.cli.common import (
     add_train_command,
+    check_training_files,
     given_settings,
     option_error,
     progress_log,
@@ -82,10 +82,7 @@ def run_train(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise InputError(f"pipeline train: {option_error(args, error)}") from None
     check_workers(args, "pipeline train")
-    check_input_paths([args.train, args.dev])
-    check_output_apart(args.model, [args.train, args.dev], "model")
-    if same_file(args.train, args.dev):
-        warn(f"--dev {args.dev} is the training file: its scores are not those of unseen text")
+    check_training_files(args)
     from polyparse.parser.formats.conll import read_conll
     from polyparse.parser.pipeline.pipeline_training import train_pipeline_file
 

@@ -10,7 +10,7 @@ import sys
 from typing import BinaryIO
 
 from polyparse.features.errors import InputError
-from polyparse.features.input_files import check_input_paths, input_name, same_file
+from polyparse.features.input_files import check_input_paths, input_name
 from polyparse.features.output_files import check_output_apart, check_output_path
 from polyparse.parser.cli.common import (
     add_backend_settings,
@@ -18,6 +18,7 @@ from polyparse.parser.cli.common import (
     add_model_writing_options,
     add_train_command,
     backend_values,
+    check_training_files,
     option_error,
     parse_streams,
     progress_log,
@@ -25,7 +26,6 @@ from polyparse.parser.cli.common import (
     streamed,
     subcommands,
     text_encoding,
-    warn,
 )
 from polyparse.parser.formats.conll import FORMATS, ConllFormatError, Sentence, read_conll
 from polyparse.parser.tagging.config import (
@@ -153,10 +153,7 @@ def run_train(args: argparse.Namespace) -> int:
                               threads=args.threads)
     except ValueError as error:
         raise InputError(f"tag train: {option_error(args, error)}") from None
-    check_input_paths([args.train, args.dev])
-    check_output_apart(args.model, [args.train, args.dev], "model")
-    if same_file(args.train, args.dev):
-        warn(f"--dev {args.dev} is the training file: its scores are not those of unseen text")
+    check_training_files(args)
     train, train_sha256 = read_hashed(args.train, lambda stream, name: read_tagged(
         None, args, stream, name))
     dev = read_tagged(args.dev, args) if args.dev else None
