@@ -134,17 +134,22 @@ def seed_c_rand() -> None:
 
 @pytest.mark.parametrize("loss, solver", [("l2", 1), ("l1", 3)])
 def test_linear_matches_liblinear_on_kwdlc(kwdlc: Path, loss: str, solver: int, capfd) -> None:
+    """The dual objective at liblinear's default eps (0.1); the predictions at eps 0.01. At 0.1
+    both solvers stop where their random order leaves them: with 200 seeds ours agree with the
+    optimum's test predictions on 99.51 % to 99.97 % of the rows (L2 loss; L1: 99.61 % to
+    99.95 %)."""
     liblinear = pytest.importorskip("liblinear.liblinearutil")
     X, y = read_svmlight(kwdlc / "train.5k.svm")
     X_test, y_test = read_svmlight(kwdlc / "test.svm")
-    clf = LinearSVM(loss=loss).fit(X, y)
     labels, rows = liblinear.svm_read_problem(str(kwdlc / "train.5k.svm"))
-    seed_c_rand()
-    capfd.readouterr()
-    model = liblinear.train(labels, rows, f"-s {solver} -c 1 -e 0.1 -B 1")
-    (objective,) = liblinear_objectives(capfd.readouterr().out)
-    assert clf.objective_[0] == pytest.approx(objective, rel=1e-3)
     test_labels, test_rows = liblinear.svm_read_problem(str(kwdlc / "test.svm"))
+    for eps in (0.1, 0.01):
+        clf = LinearSVM(loss=loss, eps=eps).fit(X, y)
+        seed_c_rand()
+        capfd.readouterr()
+        model = liblinear.train(labels, rows, f"-s {solver} -c 1 -e {eps} -B 1")
+        (objective,) = liblinear_objectives(capfd.readouterr().out)
+        assert clf.objective_[0] == pytest.approx(objective, rel=1e-3)
     predicted, _, _ = liblinear.predict(test_labels, test_rows, model, "-q")
     agreement = np.mean(clf.predict(X_test) == np.array(predicted, dtype=np.int64))
     assert agreement >= 0.999
