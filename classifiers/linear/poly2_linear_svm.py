@@ -42,6 +42,7 @@ from polyparse.classifiers.binary_classifier import (
 from polyparse.classifiers.linear.poly2_linear import (
     Poly2LinearScorer,
     expand_rows,
+    identical_rows,
     remap_rows,
     solve_dual_cd,
 )
@@ -242,19 +243,19 @@ class Poly2LinearSVM(BinaryClassifier):
         """Effective weights (D, width) of outputs first.. by dual coordinate descent
         (poly2_linear.pyx), their statistics appended to stats."""
         labels = class_index if first == 0 else class_index - np.int32(first)
-        weights, alpha, iterations, converged, gap = solve_dual_cd(
-            phi.row_ptr, phi.dims, phi.n_single, labels, width, phi.shape[1],
-            *phi.squared_scales, self.C, self.loss == "l2", self.eps,
+        row_vector, vector_row = identical_rows(phi.row_ptr, phi.dims)
+        weights, iterations, converged, gap, alpha_terms, n_support = solve_dual_cd(
+            phi.row_ptr, phi.dims, phi.n_single, labels, row_vector, vector_row, width,
+            phi.shape[1], *phi.squared_scales, self.C, self.loss == "l2", self.eps,
             self.max_iter, self.seed % 2**64,
         )
-        diag = 0.5 / self.C if self.loss == "l2" else 0.0
         norm = np.einsum("dk,dk,d->k", weights, weights, inverse_sq)
-        objective = 0.5 * norm + np.einsum("ik,ik->k", alpha, 0.5 * diag * alpha - 1.0)
+        objective = 0.5 * norm + alpha_terms
         _extend(stats, objective=[float(v) for v in objective],
                 iterations=[int(v) for v in iterations],
                 converged=[bool(v) for v in converged],
                 projected_gradient_gap=[float(v) for v in gap],
-                n_support=[int(v) for v in np.count_nonzero(alpha > 0, axis=0)])
+                n_support=[int(v) for v in n_support])
         return weights
 
     def _solve_primal(self, phi: PhiRows, class_index: np.ndarray, first: int, width: int,

@@ -232,6 +232,107 @@ def test_output_blocks_match_liblinear_one_vs_rest(capfd) -> None:
     )
 
 
+def with_copies(X: BinaryMatrix, y: np.ndarray, other_class: list[int],
+                same_class: list[int]) -> tuple[BinaryMatrix, np.ndarray]:
+    """X and y, then a copy of each row of other_class with the next class (in sorted order)
+    and of each row of same_class with its own."""
+    classes = np.unique(y)
+    rows = [X.row(i) for i in range(len(X))] + [X.row(i) for i in other_class + same_class]
+    moved = classes[(np.searchsorted(classes, y[other_class]) + 1) % classes.size]
+    labels = np.concatenate([y, moved, y[same_class]])
+    return BinaryMatrix.from_rows(rows, n_features=X.n_features), labels
+
+
+def kwdlc_rows_with_copies(kwdlc: Path) -> tuple[BinaryMatrix, np.ndarray]:
+    """The first 1,500 rows of train.5k, rows 3, 10 and 20 copied with the other label, rows 5
+    and 6 with their own."""
+    X, y = read_svmlight(kwdlc / "train.5k.svm")
+    return with_copies(X.take(np.arange(1500)), y[:1500], [3, 10, 20], [5, 6])
+
+
+def primal_objective(clf: Poly2LinearSVM, X: BinaryMatrix, y: np.ndarray) -> float:
+    """P(w) = 0.5 ||w||^2 + C sum_i loss(1 - y_i w . phi(x_i)) of a two-class model, from its
+    stored weights and its decision values."""
+    header, arrays = clf.to_arrays()
+    keys = arrays["keys"]
+    constant_sq, single_sq, pair_sq = clf.squared_scales()
+    scale_sq = np.where((keys >> np.uint64(32)) == (keys & LOW), single_sq, pair_sq)
+    norm = np.sum(dense_weights(header, arrays)[:, 0] ** 2 / scale_sq)
+    norm += float(arrays["intercept"][0]) ** 2 / constant_sq
+    margins = np.where(y == clf.classes_[0], 1.0, -1.0) * clf.decision_function(X)[:, 0]
+    slack = np.maximum(0.0, 1.0 - margins)
+    return 0.5 * norm + clf.C * float(slack @ slack if clf.loss == "l2" else slack.sum())
+
+
+@pytest.mark.parametrize("loss", ["l2", "l1"])
+def test_rows_copied_with_the_other_label_converge(kwdlc: Path, loss: str) -> None:
+    """A row and its copy with the other label move w only by (alpha_+ - alpha_-) phi(x): one
+    coordinate at a time, Hsieh et al.'s solver crawls along alpha_+ + alpha_- on the degree-2
+    mapping (here: 1,000 passes at eps 0.1 without converging, dual objective -4.86, with the
+    L2 loss; 826 passes with L1). The pair step converges in a few dozen passes, at eps 0.1
+    near the optimum, and at eps 1e-9 the duality gap P(w) - D(alpha) closes."""
+    X, y = kwdlc_rows_with_copies(kwdlc)
+    clf = Poly2LinearSVM(loss=loss).fit(X, y)
+    assert clf.stats_["converged"] == [True]
+    assert clf.stats_["iterations"][0] <= 50
+    exact = Poly2LinearSVM(loss=loss, eps=1e-9, max_iter=100000, dtype="float64").fit(X, y)
+    assert exact.stats_["converged"] == [True]
+    assert exact.stats_["iterations"][0] <= 1000
+    assert clf.objective_[0] == pytest.approx(exact.objective_[0], rel=1e-4)
+    primal = primal_objective(exact, X, y)
+    assert 0 <= primal + exact.objective_[0] <= 1e-9 * primal
+
+
+def test_rows_copied_with_the_other_label_match_liblinear_on_explicit_phi(kwdlc: Path) -> None:
+    liblinear = pytest.importorskip("liblinear.liblinearutil")
+    X, y = kwdlc_rows_with_copies(kwdlc)
+    X_test, _ = read_svmlight(kwdlc / "test.svm")
+    X_test = X_test.take(np.arange(1000))
+    clf = Poly2LinearSVM(eps=1e-9, max_iter=100000, dtype="float64").fit(X, y)
+    columns: dict[tuple[int, int], int] = {}
+    phi_rows = explicit_phi_rows(X, clf, columns, True)
+    # liblinear's -s 1 stops at 300 passes here and finishes with -s 2 (its Newton method).
+    model = liblinear.train(y.astype(float).tolist(), phi_rows, "-s 1 -c 1 -e 1e-9 -q")
+    assert [int(v) for v in model.get_labels()] == clf.classes_.tolist()
+    test_rows = explicit_phi_rows(X_test, clf, columns, False)
+    _, _, values = liblinear.predict([0.0] * len(X_test), test_rows, model, "-q")
+    np.testing.assert_allclose(clf.decision_function(X_test), np.asarray(values), rtol=0,
+                               atol=1e-6)
+
+
+def test_rows_copied_across_classes_match_liblinear_one_vs_rest() -> None:
+    """Copies under another class make vectors with rows of both labels on two outputs (in
+    different output blocks for the classes at a block's end) and of one label on the rest."""
+    from polyparse.classifiers.linear.poly2_linear_svm import OUTPUT_BLOCK
+
+    liblinear = pytest.importorskip("liblinear.liblinearutil")
+    X, y = random_problem(1500, 60, OUTPUT_BLOCK + 8, seed=8)
+    X, y = with_copies(X, y, list(range(0, 300, 3)), list(range(1, 300, 3)))
+    clf = LinearSVM(eps=1e-9, max_iter=100000, dtype="float64").fit(X, y)
+    assert all(clf.stats_["converged"])
+    rows = [{int(f) + 1: 1.0 for f in X.row(i)} for i in range(len(X))]
+    model = liblinear.train(y.astype(float).tolist(), rows, "-s 1 -c 1 -e 1e-9 -B 1 -q")
+    assert [int(v) for v in model.get_labels()] == clf.classes_.tolist()
+    X_test, _ = random_problem(200, 60, OUTPUT_BLOCK + 8, seed=9)
+    test_rows = [{int(f) + 1: 1.0 for f in X_test.row(i)} for i in range(len(X_test))]
+    _, _, values = liblinear.predict([0.0] * len(X_test), test_rows, model, "-q")
+    np.testing.assert_allclose(clf.decision_function(X_test), np.asarray(values), rtol=0,
+                               atol=1e-6)
+
+
+def test_identical_rows_are_numbered_by_first_appearance() -> None:
+    from polyparse.classifiers.linear.poly2_linear import identical_rows
+
+    rows = [[1, 2], [3], [1, 2], [], [3], [1, 2, 3], [], [1]]
+    row_ptr = np.concatenate([[0], np.cumsum([len(row) for row in rows])]).astype(np.int64)
+    dims = np.array([d for row in rows for d in row], dtype=np.int32)
+    row_vector, vector_row = identical_rows(row_ptr, dims)
+    assert row_vector.tolist() == [0, 1, 0, 2, 1, 3, 2, 4]
+    assert vector_row.tolist() == [0, 1, 3, 5, 7]
+    distinct = identical_rows(row_ptr[:2], dims[:2])
+    assert [part.tolist() for part in distinct] == [[0], [0]]
+
+
 def test_same_seed_same_bytes(tmp_path: Path) -> None:
     X, y = random_problem(500, 40, 3, seed=11)
     Poly2LinearSVM(seed=5).fit(X, y).save(tmp_path / "a.model")
