@@ -25,6 +25,8 @@ cdef class PerceptronWeights(ClassScores):
     cdef vector[int32_t] row_capacity
     cdef vector[WeightEntry] entries
     cdef readonly int64_t examples    # examples finished (the time of the averaging)
+    cdef KeyIndex allowed             # with restricted: the only keys that get weights
+    cdef bint restricted
 
     cdef int update(self, const uint64_t* keys, int n, int cls, int delta) except -1 nogil
     cdef WeightEntry* entry(self, uint64_t key, int cls) except NULL nogil

@@ -101,6 +101,15 @@ cdef class PerceptronWeights(ClassScores):
         self.n_classes = n_classes
         self.index = KeyIndex()
         self.examples = 0
+        self.restricted = False
+
+    def restrict(self, keys) -> None:
+        """From now on only these feature keys get weights: updates skip every other key (a
+        feature count cutoff, parser/dependency/beam_parser.py). Refused once weights exist."""
+        if self.index.size:
+            raise ValueError("restrict() comes before the first update")
+        self.allowed = KeyIndex.from_keys(keys)
+        self.restricted = True
 
     def __len__(self) -> int:
         """Number of (feature, class) weights."""
@@ -164,10 +173,13 @@ cdef class PerceptronWeights(ClassScores):
         return &self.entries[start + length]
 
     cdef int update(self, const uint64_t* keys, int n, int cls, int delta) except -1 nogil:
-        """Add delta to the weight of (key, cls) for every key (a key twice: twice)."""
+        """Add delta to the weight of (key, cls) for every key (a key twice: twice) that is
+        allowed (restrict())."""
         cdef int t
         cdef WeightEntry* found
         for t in range(n):
+            if self.restricted and self.allowed.get(keys[t]) < 0:
+                continue
             found = self.entry(keys[t], cls)
             found.weight += delta
             found.summed += self.examples * <int64_t>delta

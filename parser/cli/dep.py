@@ -154,7 +154,8 @@ INPUT_FORMATS = (*FORMATS, *TEXT_FORMATS)
 def add_parser_training_options(train: argparse.ArgumentParser,
                                 classifier: str = ParserConfig.classifier,
                                 feature_set: str = ParserConfig.feature_set,
-                                min_feature_count: int = ParserConfig.min_feature_count
+                                min_feature_count: int = ParserConfig.min_feature_count,
+                                beam_min_feature_count: int = BeamConfig.min_feature_count
                                 ) -> None:
     """The options that choose and configure the parser to train (`dep train`'s, which
     `pipeline train` shares with its own defaults of classifier, templates and feature count,
@@ -182,8 +183,9 @@ def add_parser_training_options(train: argparse.ArgumentParser,
                        help="rarer word forms are read as unknown in training (default "
                             "%(default)s)")
     train.add_argument("--min-feature-count", type=int,
-                       help="greedy parsers: features of fewer training states are dropped "
-                            f"(default {min_feature_count})")
+                       help="features of fewer training states are dropped (greedy parsers: "
+                            f"the oracle's states, default {min_feature_count}; {STRUCTURED}: "
+                            f"the gold sequences' states, default {beam_min_feature_count})")
     train.add_argument("--threads", type=int,
                        help=f"greedy parsers: splits trained in parallel (default: "
                             f"{ParserConfig.threads})")

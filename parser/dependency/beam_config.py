@@ -28,7 +28,8 @@ class BeamConfig:
     FEATS strings are read as unknown; seed: the order of the sentences in each epoch; morph:
     the templates also read the atomic values of the treebank's most frequent FEATS features
     and the words' suffixes (parser/dependency/morph_columns.py; model files written before
-    it existed read as False)."""
+    it existed read as False); min_feature_count: features met fewer times in the states of the
+    training sentences' gold sequences get no weight (1: every feature may)."""
 
     beam: int = 8
     update: str = "max-violation"
@@ -39,6 +40,7 @@ class BeamConfig:
     min_word_count: int = 1
     seed: int = 0
     morph: bool = True
+    min_feature_count: int = 1
 
     def __post_init__(self) -> None:
         self.beam = beam_width(self.beam)
@@ -50,3 +52,4 @@ class BeamConfig:
         self.seed = check_seed(self.seed)
         self.single_root = bool(self.single_root)
         self.morph = bool(self.morph)
+        self.min_feature_count = check_integer("min_feature_count", self.min_feature_count, 1)

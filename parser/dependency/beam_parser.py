@@ -148,6 +148,13 @@ class BeamParser(DependencyModel):
         search = BeamSearch(cfg.beam, len(self.labels.learned()), root_label, left, right,
                             cfg.single_root)
         weights = PerceptronWeights(search.n_actions)
+        if cfg.min_feature_count > 1:
+            # A count cutoff (Ratnaparkhi 1996), counted over the gold sequences' states.
+            kept = search.frequent_gold_keys(*corpus.columns, corpus.offsets, corpus.heads,
+                                             corpus.labels, cfg.min_feature_count)
+            weights.restrict(kept)
+            log(f"{len(kept)} features met at least {cfg.min_feature_count} times in the gold "
+                "sequences may get weights")
         self.info = {
             "train_sentences": len(sentences), "lifted_arcs": int(lifted_arcs),
             "root_label": root_label, "left_labels": left.tolist(),
@@ -264,7 +271,7 @@ class BeamParser(DependencyModel):
                   "weights/values": w.values}
         extras = self.file_extras() if extra_header is None else extra_header
         header = {"format": MODEL_FORMAT, "format_version": MODEL_VERSION,
-                  "config": asdict(self.config), "words": self.words.learned(),
+                  "config": beam_file_config(self.config), "words": self.words.learned(),
                   "tags": self.tags.learned(), "lemmas": self.lemmas.learned(),
                   "feats": self.feats.learned(), "labels": self.labels.learned(),
                   "info": {**self.info, "n_classes": int(w.n_classes)}, **extras}
@@ -307,3 +314,12 @@ class BeamParser(DependencyModel):
     def apply_runtime_settings(self, settings: dict[str, Any]) -> None:
         self.set_beam(settings.get("beam"))
         self.compressed = bool(settings.get("compressed", False))
+
+
+def beam_file_config(config: BeamConfig) -> dict[str, Any]:
+    """The configuration a model file records: min_feature_count only when features were
+    cut, so that the files written before it existed load and save back byte for byte."""
+    recorded = asdict(config)
+    if recorded["min_feature_count"] == BeamConfig.min_feature_count:
+        del recorded["min_feature_count"]
+    return recorded

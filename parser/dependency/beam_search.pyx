@@ -33,6 +33,7 @@ import numpy as np
 from polyparse.parser.dependency.choices import MAX_BEAM, UPDATES
 
 from polyparse.classifiers.structured.weight_table cimport ClassScores, PerceptronWeights
+from polyparse.features.key_index cimport KeyIndex
 from polyparse.features.signal_checks cimport CHECK_STEPS, count_steps, long_input_ends, long_input_starts
 from polyparse.parser.dependency.arc_eager cimport (LEFT, N_MOVES, REDUCE, RIGHT, SHIFT, StateC, apply_move,
                                          finish, is_final, oracle_move, stack_at, state_copy,
@@ -425,6 +426,47 @@ cdef class BeamSearch:
         for t in range(step, -1, -1):
             out[0][t] = beam.actions[t * beam.width + position]
             position = beam.parents[t * beam.width + position]
+
+    def frequent_gold_keys(self, word, tag, coarse, lemma, feats, morph, suffix, offsets,
+                           gold_heads, gold_labels, int min_count) -> np.ndarray:
+        """The feature keys of the states of the sentences' gold sequences (the static
+        oracle's, as train_epoch follows them) met at least min_count times, in the order first
+        met; columns and gold trees as for train_epoch()."""
+        cdef SentenceColumns columns = SentenceColumns(word, tag, coarse, lemma, feats, morph,
+                                                       suffix, offsets)
+        cdef const int32_t[::1] gh = np.ascontiguousarray(gold_heads, dtype=np.int32)
+        cdef const int32_t[::1] gl = np.ascontiguousarray(gold_labels, dtype=np.int32)
+        cdef StateC* gold_state = state_new(columns.max_words, self.single_root)
+        keys_buffer = np.zeros(MAX_RICH_KEYS, dtype=np.uint64)
+        cdef uint64_t[::1] keys = keys_buffer
+        cdef KeyIndex seen = KeyIndex()
+        cdef vector[int32_t] counts
+        cdef WordColumns words
+        cdef vector[int] gold
+        cdef int64_t s, start
+        cdef int32_t id_
+        cdef int n, j, step
+        try:
+            with nogil:
+                for s in range(columns.n_sentences):
+                    start = columns.point(s, &words)
+                    if words.n <= 0:
+                        continue
+                    self.gold_actions(&words, &gh[start], &gl[start], gold_state, &gold)
+                    state_reset(gold_state, words.n)
+                    for step in range(<int>gold.size()):
+                        n = zn2011_keys(gold_state, &words, &keys[0])
+                        for j in range(n):
+                            id_ = seen.get_or_insert(keys[j])
+                            if <size_t>id_ == counts.size():
+                                counts.push_back(0)
+                            counts[id_] += 1
+                        apply_action(gold_state, gold[step], self.n_labels)
+        finally:
+            state_free(gold_state)
+        found = np.asarray(<int32_t[:counts.size()]>counts.data()) if counts.size() else \
+            np.zeros(0, dtype=np.int32)
+        return seen.keys()[found >= min_count]
 
     def train_epoch(self, PerceptronWeights weights, word, tag, coarse, lemma, feats, morph,
                     suffix, offsets, gold_heads, gold_labels, order,

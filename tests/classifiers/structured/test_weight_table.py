@@ -106,3 +106,15 @@ def test_fixed_table_refuses_what_does_not_fit() -> None:
                         np.array([0, 1]), np.array([1.0, 2.0]), 3)
     with pytest.raises(ValueError, match="at least one class"):
         PerceptronWeights(0)
+
+
+def test_a_restricted_table_weighs_only_its_keys() -> None:
+    table = PerceptronWeights(3)
+    table.restrict(np.array([5, 9], dtype=np.uint64))
+    table.add(np.array([5, 7, 9, 9], dtype=np.uint64), 1, 2)
+    table.add(np.array([7], dtype=np.uint64), 0, 1)
+    keys, classes, weights = table.current()
+    assert sorted(zip(keys.tolist(), classes.tolist(), weights.tolist())) == [(5, 1, 2), (9, 1, 4)]
+    assert table.scores(np.array([7], dtype=np.uint64)).tolist() == [0, 0, 0]
+    with pytest.raises(ValueError, match="before the first update"):
+        table.restrict(np.array([7], dtype=np.uint64))

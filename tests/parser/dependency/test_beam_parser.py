@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from polyparse.classifiers.model_file import read_model_file
 from polyparse.parser.dependency.beam_config import BeamConfig
 from polyparse.parser.dependency.beam_parser import BeamParser
 from polyparse.parser.dependency.choices import MAX_BEAM
@@ -85,6 +86,27 @@ def test_model_file_and_pickle_round_trip(trained: BeamParser,
     narrow.set_beam(1)
     again = pickle.loads(pickle.dumps(narrow))
     assert again.beam == 1 and again.parse(dev) == narrow.parse(dev)
+
+
+def test_a_feature_count_cutoff_keeps_fewer_weights_and_is_recorded(
+        synthetic: tuple[list[Sentence], list[Sentence]], tmp_path: Path) -> None:
+    """min_feature_count: only features of that many gold-sequence states get weights; the
+    file records it (and a file without the cutoff does not name it)."""
+    train, dev = synthetic
+    sizes = {}
+    for count in (1, 4):
+        parser = BeamParser(BeamConfig(beam=3, epochs=2, seed=8, min_feature_count=count))
+        parser.train(train[:80], dev, score=attachment)
+        parser.save(str(tmp_path / f"cut{count}.model"))
+        sizes[count] = len(parser.weights.keys)
+        loaded = load_dependency_model(tmp_path / f"cut{count}.model")
+        assert loaded.config.min_feature_count == count
+        assert loaded.parse(dev) == parser.parse(dev)
+        assert loaded.to_bytes() == parser.to_bytes()
+    assert 0 < sizes[4] < sizes[1]
+    header = read_model_file(tmp_path / "cut1.model")[0]
+    assert "min_feature_count" not in header["config"]
+    assert read_model_file(tmp_path / "cut4.model")[0]["config"]["min_feature_count"] == 4
 
 
 def test_beam_width_is_checked(trained: BeamParser) -> None:

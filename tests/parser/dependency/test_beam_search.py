@@ -1,13 +1,14 @@
 """Beam search and its training against plain-Python references: with a beam of 1 the search
 is the greedy decoder of the same weights; the averaged perceptron trained by early and by
-max-violation updates equals a Python beam-search trainer on a toy treebank; the
+max-violation updates equals a Python beam-search trainer on a toy treebank, also with a
+feature count cutoff (the features of the gold sequences, counted in Python); the
 max-violation update is made at the step an exhaustive search finds."""
 from __future__ import annotations
 
 import itertools
 import math
 import random
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 import numpy as np
@@ -74,6 +75,8 @@ class Reference:
         self.width = width
         self.n_labels = len(toy.labels)
         self.weights: dict[tuple[int, int], int] = defaultdict(int)
+        # The only keys that get weights (None: every key).
+        self.allowed: set[int] | None = None
 
     def name(self, action: int) -> str:
         if action < 2:
@@ -154,7 +157,8 @@ class Reference:
             for actions, action, delta in ((gold, g, 1), (predicted, p, -1)):
                 if action != EMPTY:
                     for key in self.keys(s, self.state(s, actions[:t])):
-                        self.weights[key, action] += delta
+                        if self.allowed is None or key in self.allowed:
+                            self.weights[key, action] += delta
 
     def train(self, s: int, update: str) -> None:
         gold = self.gold_actions(s)
@@ -250,6 +254,49 @@ def test_training_matches_the_python_trainer(toy: Toy, update: str, width: int) 
         for e in range(averaged.row_ptr[row], averaged.row_ptr[row + 1]):
             expected = sums[key, int(averaged.classes[e])] / n_examples
             assert float(averaged.values[e]) == pytest.approx(expected, rel=1e-6)
+
+
+def gold_key_counts(toy: Toy) -> Counter[int]:
+    """How often each key is met in the states of the toy's gold sequences (in the order first
+    met), in plain Python."""
+    reference = Reference(toy, 1)
+    counts: Counter[int] = Counter()
+    for s in range(toy.n_sentences):
+        gold = reference.gold_actions(s)
+        for t in range(len(gold)):
+            counts.update(reference.keys(s, reference.state(s, gold[:t])))
+    return counts
+
+
+@pytest.mark.parametrize("min_count", [1, 2, 5])
+def test_frequent_gold_keys_are_counted_as_in_python(toy: Toy, min_count: int) -> None:
+    counts = gold_key_counts(toy)
+    found = toy.search(2).frequent_gold_keys(*toy.corpus.columns, toy.corpus.offsets,
+                                             toy.corpus.heads, toy.corpus.labels, min_count)
+    assert found.tolist() == [key for key, n in counts.items() if n >= min_count]
+    if min_count > 1:
+        assert 0 < len(found) < len(counts)
+
+
+@pytest.mark.parametrize("update", ["max-violation", "early"])
+def test_training_with_a_cutoff_matches_the_python_trainer(toy: Toy, update: str) -> None:
+    search = toy.search(3)
+    kept = search.frequent_gold_keys(*toy.corpus.columns, toy.corpus.offsets, toy.corpus.heads,
+                                     toy.corpus.labels, 3)
+    table = PerceptronWeights(search.n_actions)
+    table.restrict(kept)
+    reference = Reference(toy, 3)
+    reference.allowed = set(kept.tolist())
+    for _ in range(2):
+        for s in range(toy.n_sentences):
+            search.train_epoch(table, *toy.corpus.columns, toy.corpus.offsets, toy.corpus.heads,
+                               toy.corpus.labels, [s], update)
+            reference.train(s, update)
+    keys, classes, weights = table.current()
+    got = {(int(k), int(c)): int(w) for k, c, w in zip(keys, classes, weights) if w}
+    assert got == {pair: w for pair, w in reference.weights.items() if w}
+    assert got, "no update was made"
+    assert set(keys.tolist()) <= reference.allowed
 
 
 def all_prefixes(reference: Reference, s: int, steps: int) -> list[list[int]]:
