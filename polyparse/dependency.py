@@ -106,9 +106,9 @@ class Parser(OpenedParser):
                  tokenizer: str | os.PathLike | None = None) -> list[conllu.TokenList]:
         """The sentences of plain text (fmt "raw": paragraphs separated by blank lines;
         "tokens": one sentence a line, tokens separated by spaces), tokenized by the parser's
-        tokenizer (the tokenizer model file given; by default the bundled English one), tagged
-        by the parser's tagger (the bundled parser's: the bundled tagger; a parser without one
-        warns that the words are untagged) and parsed, as TokenLists."""
+        tokenizer (the tokenizer model file given; by default the pipeline's own, else the
+        bundled English pipeline's), tagged by the parser's tagger (a pipeline's own; a parser
+        without one warns that the words are untagged) and parsed, as TokenLists."""
         import io
 
         from polyparse.parser.pipeline.word_stages import TextReader
@@ -171,18 +171,19 @@ def load_parser(path: Path | None = None, eval_mode: str | None = None,
                 rare_threshold: int | float | str | None = None,
                 beam: int | None = None, tagger: Path | None = None,
                 tokenizer: Path | None = None) -> Parser:
-    """A parser from a model file, or the bundled English model when path is None or
+    """A parser from a model file, or the bundled English pipeline when path is None or
     "en_ewt" (its name, as load_japanese_parser names the bundled Japanese ones).
 
     tagger: a tagger model file (polyparse tag train) that tags the sentences whose words have
-    no UPOS before they are parsed; the bundled parser has the bundled English tagger unless
-    another is given, a parser of a model file none. tokenizer: the tokenizer model file that
-    parser(text) uses (default: the bundled English one).
+    no UPOS before they are parsed; a pipeline file (the bundled one, or one of `polyparse
+    pipeline train`) has its own tagger unless another is given, a parser of a model file
+    none. tokenizer: the tokenizer model file that parser(text) uses (default: the pipeline's
+    own, else the bundled English pipeline's).
 
     eval_mode and rare_threshold choose how kernel models are evaluated (naive, pki, pke or
-    split; every mode gives the same trees); by default a converted model (the bundled one)
-    uses the evaluator it stores, building nothing, and any other kernel model split (pki
-    where split cannot expand the degree). beam: the beam width of a beam-search model
+    split; every mode gives the same trees); by default a converted model uses the evaluator
+    it stores, building nothing, and any other kernel model split (pki where split cannot
+    expand the degree). beam: the beam width of a beam-search model
     (default: the model's own). InputError when the file cannot be used, ValueError when the
     model cannot take the settings.
     """

@@ -83,16 +83,16 @@ def register(dep: argparse.ArgumentParser) -> None:
     parse.add_argument("-o", "--output", help="output file (default stdout)")
     parse.add_argument("--tagger", metavar="M",
                        help="tagger model that tags sentences whose words have no UPOS (\"_\") "
-                            "before they are parsed, writing their UPOS, XPOS and LEMMA (default: "
-                            "the bundled English tagger with the bundled parser, none with "
-                            "--model)")
+                            "before they are parsed, writing their UPOS, XPOS, FEATS and LEMMA "
+                            "(default: the pipeline's tagger with the bundled pipeline or a "
+                            "pipeline --model, none with another --model)")
     parse.add_argument("--keep-deps", action="store_true",
                        help="keep the input's DEPS column (CoNLL-X: PHEAD, PDEPREL); by default "
                             "it is written as _, since it no longer matches the new tree")
     parse.add_argument("--eval-mode", choices=EVAL_MODES,
                        help="how kernel models are evaluated; all give the same trees "
                             f"(default {DEFAULT_EVAL_MODE}; a converted model its own, and a pki "
-                            "model, like the bundled one, builds any other from its index)")
+                            "model builds any other from its index)")
     parse.add_argument("--rare-threshold", type=parse_rare_threshold,
                        help="split evaluation: features held by fewer support vectors (a count, "
                             "or a fraction of them) are rare (default auto)")
@@ -100,8 +100,8 @@ def register(dep: argparse.ArgumentParser) -> None:
                        help=f"a {STRUCTURED} model: the beam width, 1 to {MAX_BEAM} (default: "
                             "the model's own)")
     parse.add_argument("--tokenizer",
-                       help="--format raw|tokens|lines: tokenizer model (default: the bundled "
-                            "English one)")
+                       help="--format raw|tokens|lines: tokenizer model (default: the --model "
+                            "pipeline's, else the bundled English pipeline's)")
     add_io_options(parse, INPUT_FORMATS)
     add_scale_out_options(parse)
     parse.set_defaults(run=run_parse, options=parse)

@@ -1,14 +1,17 @@
 """The models and example inputs that ship inside the package (this folder): English
-(dependency parsing, CoNLL-U) and Japanese (bunsetsu parsing, KNP, CaboCha, MeCab's output)."""
+(dependency parsing, CoNLL-U or text: one pipeline file holding the tokenizer, the tagger and
+the parser) and Japanese (bunsetsu parsing, KNP, CaboCha, MeCab's output)."""
 from __future__ import annotations
 
 from pathlib import Path
 
-MODEL_NAME = "en_ewt.model"
+# The bundled English pipeline (`polyparse pipeline train`, en_ewt.md): its parser, its tagger
+# and its tokenizer are the defaults of dep parse, tag tag and tokenize tokenize, each read
+# from its layer of this one file (classifiers/pipeline_file.py).
+MODEL_NAME = "en_ewt.pipeline"
 # The bundled English parser by name (dep parse --model NAME, load_parser(NAME)), as the
 # Japanese ones are named below.
 ENGLISH_MODELS = {"en_ewt": MODEL_NAME}
-TAGGER_NAME = "en_ewt_tagger.model"
 EXAMPLE_NAME = "example.conllu"
 # Gold trees to score the bundled parser on: EWT test's first 100 sentences (CC BY-SA 4.0,
 # en_ewt_test_sample.md).
@@ -36,7 +39,8 @@ def _resource(name: str) -> Path | None:
 
 
 def bundled_model() -> Path | None:
-    """The bundled English parser model, or None when this installation has none."""
+    """The bundled English pipeline (its parser, tagger and tokenizer), or None when this
+    installation has none."""
     return _resource(MODEL_NAME)
 
 
@@ -49,9 +53,16 @@ def bundled_english_name(model: str | None) -> str | None:
 
 
 def bundled_tagger() -> Path | None:
-    """The bundled English tagger model (UPOS, XPOS, lemmas), or None when this installation
-    has none."""
-    return _resource(TAGGER_NAME)
+    """The file of the bundled English tagger (UPOS, XPOS, features, lemmas): the bundled
+    pipeline, whose tagger layer a tagger loader reads; None when this installation has
+    none."""
+    return _resource(MODEL_NAME)
+
+
+def bundled_tokenizer() -> Path | None:
+    """The file of the bundled English tokenizer: the bundled pipeline, whose tokenizer layer
+    a tokenizer loader reads; None when this installation has none."""
+    return _resource(MODEL_NAME)
 
 
 def bundled_example() -> Path | None:

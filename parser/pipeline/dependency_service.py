@@ -6,7 +6,7 @@ parse uses, nor which runtime settings a model takes: this module and the model 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from polyparse.classifiers.model_bytes import Buffer, ModelBytes
@@ -36,8 +36,9 @@ Path = str | os.PathLike
 @dataclass
 class ParserFiles:
     """The files of a parse: the model, the tagger that tags words without UPOS (None: no
-    tagging) and the tokenizer of text (None: the bundled English one, when text is given);
-    bundled_tagger: the tagger is the bundled one, which came with the bundled model."""
+    tagging) and the tokenizer of text (None: the bundled English pipeline's, when text is
+    given); bundled_tagger: the tagger is the bundled one, the bundled pipeline's, which came
+    with its parser."""
 
     model: str
     tagger: str | None = None
@@ -48,9 +49,10 @@ class ParserFiles:
 def parser_files(model: Path | None = None, tagger: Path | None = None,
                  tokenizer: Path | None = None) -> ParserFiles:
     """Which files a parse uses: model None, or the name of a bundled model ("en_ewt") that is
-    no file here, is the bundled English model, which comes with the bundled tagger unless
-    tagger is given; any other model has the tagger given (or none). InputError when this
-    installation has no bundled model."""
+    no file here, is the bundled English pipeline, whose tagger and tokenizer come with its
+    parser unless others are given; any other model has the tagger given (or none, or a
+    pipeline file's own: open_parser). InputError when this installation has no bundled
+    model."""
     from polyparse.parser.models.bundled import bundled_english_name, bundled_model, bundled_tagger
 
     if model is not None and not bundled_english_name(os.fspath(model)):
@@ -101,16 +103,23 @@ class OpenedParser(ModelBytes):
 
     @classmethod
     def from_bytes(cls, data: Buffer, source: str = "model bytes") -> OpenedParser:
+        """The parser of a model file's bytes: a dependency model file, or a pipeline file
+        (its parser layer: the bundled model's file sent to a worker by reference)."""
+        from polyparse.classifiers.pipeline_file import layer_data
         from polyparse.parser.dependency.models import dependency_model_from_bytes
 
-        return cls(dependency_model_from_bytes(data, source), files=ParserFiles(source))
+        return cls(dependency_model_from_bytes(layer_data(data, source, "parser"), source),
+                   files=ParserFiles(source))
 
     def runtime_settings(self) -> dict[str, Any]:
         """The model's own (evaluation mode or beam width), the tagger's path (the bundled one
-        by name: a worker finds its own installation's) and the tokenizer's."""
+        by name: a worker finds its own installation's) and the tokenizer's (the bundled
+        pipeline's as None, the default: a worker reads its own installation's)."""
         tagger = BUNDLED_TAGGER if self.files.bundled_tagger else self.files.tagger
-        return {**self.model.runtime_settings(), "tagger": tagger,
-                "tokenizer": self.files.tokenizer}
+        tokenizer = self.files.tokenizer
+        if self.files.bundled_tagger and tokenizer == self.files.model:
+            tokenizer = None
+        return {**self.model.runtime_settings(), "tagger": tagger, "tokenizer": tokenizer}
 
     def apply_runtime_settings(self, settings: dict[str, Any]) -> None:
         settings = dict(settings)
@@ -211,8 +220,8 @@ def with_pipeline_layers(files: ParserFiles, layers: dict[str, memoryview]) -> P
     none): its tagger and tokenizer are those of the pipeline unless others were given."""
     if not layers:
         return files
-    return ParserFiles(files.model,
-                       files.tagger if files.tagger is not None or "tagger" not in layers
-                       else files.model,
-                       files.tokenizer if files.tokenizer is not None
-                       or "tokenizer" not in layers else files.model)
+    return replace(files,
+                   tagger=files.tagger if files.tagger is not None or "tagger" not in layers
+                   else files.model,
+                   tokenizer=files.tokenizer if files.tokenizer is not None
+                   or "tokenizer" not in layers else files.model)

@@ -1,7 +1,8 @@
 """The tokenizer's model: its lexicon (parser/tokenize/training.py) and the weights of its
 sentence classifier (parser/tokenize/sentence_split.py), in a versioned model file
 (classifiers/model_file.py: a JSON header plus NumPy arrays, written atomically); training it
-from a UD treebank; loading the bundled English (EWT) one."""
+from a UD treebank; loading a tokenizer model file (default: the bundled English pipeline's
+tokenizer layer)."""
 from __future__ import annotations
 
 import os
@@ -22,12 +23,10 @@ if TYPE_CHECKING:
     from polyparse.parser.formats.conll import Sentence
     from polyparse.parser.tokenize.treebank_text import TreebankSentence
 
-__all__ = ["FORMAT", "TOKENIZER_NAME", "TokenizerModel", "bundled_tokenizer", "load_tokenizer",
-           "train_tokenizer"]
+__all__ = ["FORMAT", "TokenizerModel", "bundled_tokenizer", "load_tokenizer", "train_tokenizer"]
 
 FORMAT = "polyparse-tokenizer"
 FORMAT_VERSION = 1
-TOKENIZER_NAME = "en_ewt_tokenizer.model"
 _LEXICON_KEYS = ("whole", "exceptions", "hyphen_prefixes", "multiword_lengths",
                  "multiword_spelled")
 
@@ -83,10 +82,10 @@ class TokenizerModel:
 
 
 def load_tokenizer(path: str | os.PathLike | None = None) -> TextTokenizer:
-    """A tokenizer model file (default: the bundled English one), read once: the English
-    rules' (TokenizerModel) or a segmenter learned from any treebank (`tokenize train
-    --learned`: parser/segmentation/model.py's SegmenterModel); ModelFileError (one line) when
-    the file is neither."""
+    """A tokenizer model file (default: the bundled English pipeline's; a pipeline file gives
+    its tokenizer layer), read once: the English rules' (TokenizerModel) or a segmenter
+    learned from any treebank (`tokenize train --learned`: parser/segmentation/model.py's
+    SegmenterModel); ModelFileError (one line) when the file is neither."""
     from polyparse.classifiers.model_file import ModelFileError, model_file_data
     from polyparse.features.input_files import input_name
 
@@ -151,10 +150,11 @@ def _check_lexicon(lexicon: dict[str, Any]) -> None:
 
 
 def bundled_tokenizer() -> Path | None:
-    """The bundled English tokenizer model, or None when this installation has none."""
-    from polyparse.parser.models.bundled import _resource
+    """The file of the bundled English tokenizer (the bundled pipeline, whose tokenizer layer
+    load_tokenizer reads), or None when this installation has none."""
+    from polyparse.parser.models.bundled import bundled_tokenizer as bundled
 
-    return _resource(TOKENIZER_NAME)
+    return bundled()
 
 
 def sentence_examples(sentences: list[TreebankSentence], abbreviations: frozenset[str]

@@ -12,13 +12,19 @@ import polyparse
 
 
 @pytest.fixture(scope="module")
-def parser() -> polyparse.Parser:
-    """The bundled parser given by its path: a parser of a model file, without a tagger."""
-    return polyparse.load_parser(polyparse.bundled_model())
+def parser(tmp_path_factory: pytest.TempPathFactory) -> polyparse.Parser:
+    """The bundled pipeline's parser layer as a model file of its own: a parser without a
+    tagger."""
+    from polyparse.classifiers.pipeline_file import pipeline_layers
+
+    bundled = polyparse.bundled_model()
+    model = tmp_path_factory.mktemp("parser") / "parser.model"
+    model.write_bytes(pipeline_layers(bundled.read_bytes(), str(bundled))["parser"])
+    return polyparse.load_parser(model)
 
 
 def test_untagged_words_warn(parser: polyparse.Parser) -> None:
-    with pytest.warns(polyparse.InputWarning, match='4 of 4 words have no UPOS'):
+    with pytest.warns(polyparse.InputWarning, match='4 of 4 words have no XPOS'):
         parser.parse([["The", "dog", "barked", "."]])
 
 
@@ -33,8 +39,8 @@ def test_the_bundled_parser_tags_untagged_words() -> None:
 def test_tagged_words_do_not(parser: polyparse.Parser) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        (tree,) = parser.parse([[("The", "DET"), ("dog", "NOUN"), ("barked", "VERB"),
-                                 (".", "PUNCT")]])
+        (tree,) = parser.parse([[("The", "DET", "DT"), ("dog", "NOUN", "NN"),
+                                 ("barked", "VERB", "VBD"), (".", "PUNCT", ".")]])
     assert [token["deprel"] for token in tree] == ["det", "nsubj", "root", "punct"]
 
 
@@ -90,17 +96,18 @@ def test_train_parser_and_evaluate_take_text_and_tokenlists(corpora) -> None:
 
 
 def test_tokenlists_with_fewer_fields(corpora, parser: polyparse.Parser) -> None:
-    """A TokenList read with fewer fields parses when it has what the model reads (UPOS), and
-    names the missing column when it has not."""
+    """A TokenList read with fewer fields parses when it has what the model reads (XPOS and
+    FEATS), and names the missing column when it has not."""
     import conllu
 
     text = treebank_text(corpora / "en_ewt" / "en_ewt-ud-test.conllu", 5)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        few = parser.parse(conllu.parse(text, fields=["id", "form", "lemma", "upos"]))
+        few = parser.parse(conllu.parse(text, fields=["id", "form", "lemma", "upos", "xpos",
+                                                      "feats"]))
     assert [[t["deprel"] for t in s] for s in few] == [
         [t["deprel"] for t in s] for s in parser.parse(conllu.parse(text))]
-    with pytest.warns(polyparse.InputWarning, match="have no UPOS"):
+    with pytest.warns(polyparse.InputWarning, match="have no XPOS"):
         parser.parse(conllu.parse(text, fields=["id", "form"]))
 
 

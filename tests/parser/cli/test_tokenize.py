@@ -101,19 +101,22 @@ def test_options_are_checked_before_reading(tmp_path: Path, capsys) -> None:
     not_a_model = _write(tmp_path, "plain text\n")
     one_error_line(capsys, main(["tokenize", "tokenize", "--model", str(not_a_model),
                                  str(not_a_model)]), "text.txt")
-    from polyparse.parser.models.bundled import bundled_model
+    from polyparse.parser.models.bundled import bundled_japanese_model
 
-    one_error_line(capsys, main(["tokenize", "tokenize", "--model", str(bundled_model()),
-                                 str(not_a_model)]), "en_ewt.model")
+    parser_model = bundled_japanese_model()
+    one_error_line(capsys, main(["tokenize", "tokenize", "--model", str(parser_model),
+                                 str(not_a_model)]), parser_model.name)
     one_error_line(capsys, main(["dep", "parse", "--format", "raw", "--tokenizer",
-                                 str(bundled_model()), str(not_a_model)]), "en_ewt.model")
+                                 str(parser_model), str(not_a_model)]), parser_model.name)
 
 
 def test_a_damaged_lexicon_is_one_line(tmp_path: Path, capsys) -> None:
-    from polyparse.parser.tokenize.model import load_tokenizer
+    from polyparse.parser.tokenize.model import TokenizerModel
 
-    model = load_tokenizer()
-    model.lexicon = {**model.lexicon, "exceptions": {"alot": ["a", "lots"]}}
+    # An English rule tokenizer's lexicon (the bundled pipeline's tokenizer is a learned one).
+    lexicon = {"whole": ["U.S."], "exceptions": {"alot": ["a", "lots"]},
+               "hyphen_prefixes": ["non-"], "multiword_lengths": {}, "multiword_spelled": {}}
+    model = TokenizerModel(lexicon, {"w=.": 1.0}, 0.0)
     damaged = tmp_path / "damaged.model"
     model.save(damaged)
     one_error_line(capsys, main(["tokenize", "tokenize", "--model", str(damaged),

@@ -1,17 +1,21 @@
-"""Tokens and words of chunks by UD English (EWT) conventions: the bundled model's lexicon and
+"""Tokens and words of chunks by UD English (EWT) conventions: the English rule tokenizer
+trained on EWT train (`tokenize train`; the bundled pipeline's tokenizer is a learned one) and
 the rules alone on a hand-made lexicon."""
 from __future__ import annotations
 
 import pytest
 
 from polyparse.parser.tokenize.chunk_rules import ChunkRules
-from polyparse.parser.tokenize.model import load_tokenizer
+from polyparse.parser.tokenize.model import train_tokenizer
 from polyparse.parser.tokenize.words import MultiwordRules
 
 
 @pytest.fixture(scope="module")
-def segmenter():
-    return load_tokenizer().text_segmenter()
+def segmenter(corpora):
+    train = corpora / "en_ewt" / "en_ewt-ud-train.conllu"
+    if not train.is_file():
+        pytest.skip("no EWT under POLYPARSE_CORPORA")
+    return train_tokenizer(train).text_segmenter()
 
 
 @pytest.mark.parametrize("chunk, tokens", [
