@@ -43,7 +43,7 @@ def main() -> int:
     records = Records(DATA)
     model = Path(args.model) if args.model else bundled_model()
     records.emit("bundled model file size", round(model.stat().st_size / 1e6, 2), "MB",
-                 data="parser/models/en_ewt.model", bytes=model.stat().st_size)
+                 data="parser/models/en_ewt.pipeline", bytes=model.stat().st_size)
     example = bundled_example()
     command = polyparse_command() + ["dep", "parse", str(example)]
     if args.model:
@@ -65,7 +65,7 @@ def main() -> int:
     # from, so the example's processes above ran while this one was small.
     parser, loading = timed(DependencyParser.load, str(model))
     records.emit("bundled model load time", round(loading.wall, 3), "s",
-                 data="parser/models/en_ewt.model", cpu_seconds=round(loading.cpu, 3),
+                 data="parser/models/en_ewt.pipeline", cpu_seconds=round(loading.cpu, 3),
                  converted=parser.info.get("converted"),
                  evaluator_MiB=round(parser.evaluator_bytes() / 2**20, 1))
 
