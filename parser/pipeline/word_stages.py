@@ -57,37 +57,43 @@ class TextReader(Reader):
 
 
 class FillMissingTags(Stage):
-    """Tags the sentences that have a word without UPOS ("_"), filling in the columns they
-    lack (parser/tagging/conll_files.py's tag_missing); the tagger is loaded when a batch first
+    """Tags the sentences that have a word without UPOS ("_"), or without XPOS when the parser
+    reads XPOS and the tagger predicts it, filling in the columns they lack
+    (parser/tagging/conll_files.py's tag_missing); the tagger is loaded when a batch first
     needs it (never, for tagged input)."""
 
     name = "tagger"
     requires = frozenset({TOKENS})
     provides = frozenset({TAGS})
 
-    def __init__(self, load: Callable[[], Tagger], tagger_name: str) -> None:
+    def __init__(self, load: Callable[[], Tagger], tagger_name: str,
+                 read_xpos: bool = False) -> None:
         self.load = load
         self.tagger: Tagger | None = None
         self.tagger_name = tagger_name
+        self.columns: tuple[str, ...] = ("upos", "xpos") if read_xpos else ("upos",)
         self.tagged = 0
 
     def __call__(self, batch: list[Sentence]) -> list[Sentence]:
         from polyparse.parser.tagging.conll_files import lacks_tags, tag_missing
 
-        lacking = sum(1 for sentence in batch if lacks_tags(sentence))
-        if not lacking:
+        if not any(lacks_tags(sentence, self.columns) for sentence in batch):
             return batch
         if self.tagger is None:
             self.tagger = self.load()
+            if "XPOS" not in self.tagger.columns:
+                self.columns = ("upos",)
+        lacking = sum(1 for sentence in batch if lacks_tags(sentence, self.columns))
         self.tagged += lacking
-        return tag_missing(self.tagger, batch)
+        return tag_missing(self.tagger, batch, self.columns) if lacking else batch
 
     def done(self) -> str | None:
         tagged = self.tagged
         if not tagged:
             return None
         plural = "" if tagged == 1 else "s"
-        return f"tagged {tagged} sentence{plural} without UPOS with {self.tagger_name}"
+        missing = " or ".join(column.upper() for column in self.columns)
+        return f"tagged {tagged} sentence{plural} without {missing} with {self.tagger_name}"
 
 
 class TagEvery(Stage):
@@ -157,7 +163,7 @@ def parse_pipeline(model: DependencyModel, reader: Reader | None = None,
     coverage (a TagCoverage), when given, counts the tags the parser is given; model parses."""
     stages: list[Stage] = []
     if tagger is not None:
-        stages.append(FillMissingTags(*tagger))
+        stages.append(FillMissingTags(*tagger, read_xpos="xpos" in model.columns_read()))
     if coverage is not None:
         stages.append(Watch(coverage.add))
     stages.append(ParseTrees(model))

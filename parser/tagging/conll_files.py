@@ -45,17 +45,19 @@ def with_tags(sentence: Sentence, tags: TaggedColumns, only_missing: bool = Fals
                     sentence.head, sentence.deprel, sentence.start_line, feats)
 
 
-def lacks_tags(sentence: Sentence) -> bool:
-    """Whether a word of the sentence has no UPOS ("_")."""
-    return MISSING in sentence.upos
+def lacks_tags(sentence: Sentence, columns: Sequence[str] = ("upos",)) -> bool:
+    """Whether a word of the sentence has no tag ("_") in one of the columns ("upos",
+    "xpos")."""
+    return any(MISSING in getattr(sentence, column) for column in columns)
 
 
-def tag_missing(tagger: Tagger, sentences: Sequence[Sentence]) -> list[Sentence]:
-    """The sentences, those with a word without UPOS tagged (lacks_tags): their words' missing
-    UPOS, XPOS, lemmas and features filled in, the columns they hold kept; the others as they
-    are. This is
-    what `dep parse` does to untagged input, and what a tokenizer's sentences go through."""
-    untagged = [i for i, sentence in enumerate(sentences) if lacks_tags(sentence)]
+def tag_missing(tagger: Tagger, sentences: Sequence[Sentence],
+                columns: Sequence[str] = ("upos",)) -> list[Sentence]:
+    """The sentences, those with a word without a tag in one of the columns tagged
+    (lacks_tags): their words' missing UPOS, XPOS, lemmas and features filled in, the columns
+    they hold kept; the others as they are. This is what `dep parse` does to untagged input
+    (columns: those its parser reads), and what a tokenizer's sentences go through."""
+    untagged = [i for i, sentence in enumerate(sentences) if lacks_tags(sentence, columns)]
     out = list(sentences)
     if untagged:
         tags = tagger.tag([sentences[i] for i in untagged])

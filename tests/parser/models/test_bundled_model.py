@@ -73,3 +73,28 @@ def test_the_gold_sample_scores_what_its_note_says(tmp_path: Path, capsys) -> No
     note = (sample.parent / "en_ewt_test_sample.md").read_text(encoding="utf-8")
     assert scores["words"] == 2202 and "100 sentences (2,202 words)" in note
     assert f"UAS {scores['UAS']:.2f} and LAS {scores['LAS']:.2f}" in note
+
+
+def test_words_with_upos_but_no_xpos_get_the_taggers_xpos(tmp_path: Path, capsys) -> None:
+    """The bundled parser reads XPOS: a file that gives UPOS alone has its XPOS filled in by the
+    bundled tagger (its UPOS kept), so it parses nearly as well as with XPOS."""
+    from polyparse.parser.models.bundled import bundled_gold_sample
+
+    sample = bundled_gold_sample()
+    assert sample is not None
+    lines = []
+    for line in sample.read_text(encoding="utf-8").splitlines():
+        fields = line.split("\t")
+        if len(fields) == 10 and fields[0].isdigit():
+            fields[4] = "_"
+        lines.append("\t".join(fields))
+    upos_only = tmp_path / "upos_only.conllu"
+    upos_only.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    parsed = tmp_path / "parsed.conllu"
+    assert main(["dep", "parse", str(upos_only), "-o", str(parsed)]) == 0
+    assert "100 sentences without UPOS or XPOS" in capsys.readouterr().err
+    given, got = list(read_conll(sample)), list(read_conll(parsed))
+    assert [s.upos for s in got] == [s.upos for s in given]
+    assert all("_" not in s.xpos for s in got)
+    assert main(["dep", "evaluate", str(sample), str(parsed), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["LAS"] > 75
