@@ -7,9 +7,9 @@ docs/results.md.
     python benchmarks/en_tagger.py [--corpora DIR] [--repeat 5] [--model M]
                                    [--results docs/results.md]
 
-Training runs `polyparse tag train --train TRAIN --dev DEV` with the options of the bundled
-model (parser/models/en_ewt_tagger.md) in a child process (wall and CPU time, peak memory);
---model scores a model file instead (the bundled one: `--model bundled`). The input given to the
+Training runs `polyparse tag train --train TRAIN --dev DEV` with TRAINING_OPTIONS in a child
+process (wall and CPU time, peak memory); --model scores a model file instead (the bundled
+pipeline's tagger: `--model bundled`). The input given to the
 tagger is the gold file with LEMMA, UPOS and XPOS written as `_`; scores follow CoNLL 2018
 (conll18_ud_eval.py: F1 over aligned words, i.e. the accuracy with gold tokens). "Unknown":
 words whose form is not in the training data. Tagging speed: this process pinned to one core,
@@ -29,8 +29,9 @@ from tables import grouped, markdown_table
 from ud_treebanks import ewt_files
 
 DATA = "UD English-EWT 2.16, gold tokens"
-# The options of the bundled model (parser/models/en_ewt_tagger.md), beside --train/--dev.
-BUNDLED_OPTIONS = ["--min-word-count", "4", "--min-feature-count", "3", "--compress"]
+# The options of the English tagger bundled before the pipeline (whose tagger is
+# parser/models/en_ewt.md's), beside --train/--dev.
+TRAINING_OPTIONS = ["--min-word-count", "4", "--min-feature-count", "3", "--compress"]
 # Published figures of other taggers on EWT with gold tokens, for comparison.
 QUOTED = [
     ("UDPipe 1.2 (quoted)", "about 95", "", ""),
@@ -41,10 +42,10 @@ QUOTED = [
 def train(records: Records, files: dict[str, Path], model: Path) -> None:
     run = measured_run(polyparse_command() + [
         "tag", "train", "--train", str(files["train"]), "--dev", str(files["dev"]),
-        "--model", str(model), "--quiet", *BUNDLED_OPTIONS])
+        "--model", str(model), "--quiet", *TRAINING_OPTIONS])
     records.emit("training, whole process", round(run.wall_seconds, 1), "s",
                  cpu_seconds=round(run.cpu_seconds, 1), peak_rss_mib=round(run.peak_rss_mib),
-                 options=" ".join(BUNDLED_OPTIONS))
+                 options=" ".join(TRAINING_OPTIONS))
 
 
 def unknown_accuracy(tagger, gold: list, system: list) -> tuple[float, float, int]:
