@@ -1,7 +1,7 @@
-"""English raw text: the bundled tokenizer (sentences, tokens, multiword tokens) and the whole
-`polyparse dep parse --format raw` pipeline on UD English EWT test, scored as the CoNLL 2018
-shared task scored systems from raw text. Prints one JSON object per measurement and, with
---results, writes its section of docs/results.md.
+"""English raw text: the bundled pipeline's tokenizer (sentences, tokens, multiword tokens) and
+the whole `polyparse dep parse --format raw` pipeline on UD English EWT test, scored as the
+CoNLL 2018 shared task scored systems from raw text. Prints one JSON object per measurement
+and, with --results, writes its section of docs/results.md.
 
     python benchmarks/en_raw.py [--corpora DIR] [--runs 3] [--text-parser]
         [--results docs/results.md]
@@ -182,7 +182,7 @@ def main() -> int:
                                str(bundled_tagger())], TEXT_PARSER_RUN)
                 scores(gold, parsed, records, data, TEXT_PARSER)
     records.emit("tagger (parser.tagging) present", int(tagged), "bool")
-    records.finish(args.results, "en_raw", "English raw text (bundled tokenizer and parser)",
+    records.finish(args.results, "en_raw", "English raw text (the bundled pipeline)",
                    lambda: section(records, tagged))
     return 0
 
@@ -200,9 +200,10 @@ def section(records: Records, tagged: bool) -> list[str]:
     lines = [
         "UD English EWT as raw text (conllu_to_text.pl's: the `# text` lines of each paragraph "
         "joined by spaces, a blank line at each `# newpar`, lines wrapped at 80 characters), "
-        "tokenized by the bundled tokenizer (parser/tokenize: rules with a lexicon learned from "
-        "EWT train, sentence boundaries by the `linear` backend) and parsed by the bundled "
-        "parser in one `polyparse dep parse --format raw` process, scored against the gold "
+        "tokenized by the bundled pipeline's tokenizer (parser/segmentation: token and "
+        "sentence ends by `linear` classifiers over the characters, learned from EWT train), "
+        "tagged by its tagger and parsed by its parser (parser/models/en_ewt.md) in one "
+        "`polyparse dep parse --format raw` process, scored against the gold "
         "file by conll18_ud_eval.py's definitions (F1; words aligned through the text). "
         + ("Words are tagged by parser.tagging before parsing." if tagged else
            "This checkout has no tagger (parser.tagging): the words reach the parser untagged, "
