@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -28,7 +28,7 @@ import numpy as np
 from polyparse.features.interning import StringInterner
 from polyparse.parser.dependency.beam_config import PROGRESS_BLOCK, BeamConfig, beam_width
 from polyparse.parser.dependency.choices import STRUCTURED
-from polyparse.parser.dependency.dependency_model import DependencyModel, Tree
+from polyparse.parser.dependency.dependency_model import DependencyModel, Tree, file_config
 from polyparse.parser.dependency.morph_columns import (
     MORPH_SLOTS,
     frequent_feature_names,
@@ -271,7 +271,7 @@ class BeamParser(DependencyModel):
                   "weights/values": w.values}
         extras = self.file_extras() if extra_header is None else extra_header
         header = {"format": MODEL_FORMAT, "format_version": MODEL_VERSION,
-                  "config": beam_file_config(self.config), "words": self.words.learned(),
+                  "config": file_config(self.config), "words": self.words.learned(),
                   "tags": self.tags.learned(), "lemmas": self.lemmas.learned(),
                   "feats": self.feats.learned(), "labels": self.labels.learned(),
                   "info": {**self.info, "n_classes": int(w.n_classes)}, **extras}
@@ -315,11 +315,3 @@ class BeamParser(DependencyModel):
         self.set_beam(settings.get("beam"))
         self.compressed = bool(settings.get("compressed", False))
 
-
-def beam_file_config(config: BeamConfig) -> dict[str, Any]:
-    """The configuration a model file records: min_feature_count only when features were
-    cut, so that the files written before it existed load and save back byte for byte."""
-    recorded = asdict(config)
-    if recorded["min_feature_count"] == BeamConfig.min_feature_count:
-        del recorded["min_feature_count"]
-    return recorded

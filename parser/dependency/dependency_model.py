@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict
 from typing import Any, ClassVar
 
 import numpy as np
@@ -25,6 +26,17 @@ from polyparse.parser.formats.tag_coverage import TagColumn, TagCoverage, column
 Tree = tuple[list[int], list[str]]
 # A column to encode: its interner, the sentence's strings, whether unseen ones are added.
 Column = tuple[StringInterner, Callable[[Sentence], list[str]], bool]
+
+
+
+def file_config(config: Any, leave_out: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The configuration (a dataclass) a model file records: its fields but those left out,
+    and min_feature_count only when it cuts (not its default), so that the files written
+    before it existed load and save back byte for byte."""
+    recorded = {key: value for key, value in asdict(config).items() if key not in leave_out}
+    if recorded["min_feature_count"] == type(config).min_feature_count:
+        del recorded["min_feature_count"]
+    return recorded
 
 
 class DependencyModel(ParserModelBytes):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, MutableMapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -49,7 +49,7 @@ from polyparse.parser.dependency.arc_eager import LEFT_MOVE, RIGHT_MOVE
 from polyparse.parser.dependency.choices import STRUCTURED
 from polyparse.parser.dependency.config import ParserConfig, classifier_params
 from polyparse.parser.dependency.decoder import ArcEagerDecoder, ClassifierSlot
-from polyparse.parser.dependency.dependency_model import DependencyModel, Tree
+from polyparse.parser.dependency.dependency_model import DependencyModel, Tree, file_config
 from polyparse.parser.dependency.feature_templates import template_names
 from polyparse.parser.dependency.morph_columns import (
     MORPH_SLOTS,
@@ -104,16 +104,6 @@ def _classifier_of_part(header: dict[str, Any], arrays: dict[str, np.ndarray],
     with inconsistent(source):
         inflated = {name: inflate() for name, inflate in deferred.items()}
         return classifier_from_arrays(header, {**arrays, **inflated}, source)
-
-
-def file_config(config: ParserConfig) -> dict[str, Any]:
-    """The configuration a model file records: not the threads (the model does not depend on
-    them), and min_feature_count only when features were dropped, so that the files written
-    before it existed load and save back byte for byte."""
-    recorded = {key: value for key, value in asdict(config).items() if key != "threads"}
-    if recorded["min_feature_count"] == ParserConfig.min_feature_count:
-        del recorded["min_feature_count"]
-    return recorded
 
 
 class DecoderState(NamedTuple):
@@ -501,7 +491,7 @@ class DependencyParser(DependencyModel):
         extras = self.file_extras() if extra_header is None else extra_header
         header = {
             "format": MODEL_FORMAT, "format_version": MODEL_VERSION,
-            "config": file_config(self.config),
+            "config": file_config(self.config, leave_out=("threads",)),
             "words": self.words.learned(), "tags": self.tags.learned(),
             "labels": self.labels.learned(), "splits": self.split_names,
             "classifiers": slots, "info": self.info, **extras,
