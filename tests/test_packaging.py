@@ -23,8 +23,7 @@ def test_a_script_beside_its_own_parser_and_features_uses_polyparse(tmp_path: Pa
     script.write_text(
         "import polyparse\n"
         "parser = polyparse.load_parser()\n"
-        "tree = parser.parse([[('Dogs', 'NOUN', 'NNS'), ('bark', 'VERB', 'VBP'), "
-        "('.', 'PUNCT', '.')]])[0]\n"
+        "tree = parser.parse([[('Dogs', 'NOUN'), ('bark', 'VERB'), ('.', 'PUNCT')]])[0]\n"
         "print(' '.join(token['deprel'] for token in tree))\n")
     result = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True,
                             text=True)
