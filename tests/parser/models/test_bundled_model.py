@@ -16,6 +16,8 @@ NOTE = Path(__file__).resolve().parents[3] / "parser" / "models" / "en_ewt.md"
 # sha256 of the bundled pipeline's parse of UD English-EWT 2.16 test (its gold tags), since the
 # pipeline replaced the three bundled files (the kernel parser's: 8dca9067... before).
 EWT_TEST_PARSE_SHA256 = "33c60aad4a7b4f1a0db303e5c01ce02cec35ba918f3f0ff4e1342b9f9ca84bc7"
+# ... and of EWT test with every XPOS blanked, the bundled tagger filling it in (UPOS kept).
+EWT_TEST_NO_XPOS_PARSE_SHA256 = "45a0f3d7ee2789c495f25d1f1e50654135129fa44c65e63de6073006be67cc92"
 
 
 def test_the_package_holds_a_model_and_an_example() -> None:
@@ -56,6 +58,19 @@ def test_bundled_model_scores_what_its_note_says(corpora: Path, tmp_path: Path, 
     assert (round(scores["UAS"], 2), round(scores["LAS"], 2)) == (uas, las)
     assert uas >= 86.8 and las >= 84.7
     assert hashlib.sha256(out.read_bytes()).hexdigest() == EWT_TEST_PARSE_SHA256
+    upos_only = tmp_path / "upos-only.conllu"
+    upos_only.write_text("".join(
+        "\t".join(columns[:4] + ["_"] + columns[5:]) if len(columns) == 10 else line
+        for line in test.read_text(encoding="utf-8").splitlines(keepends=True)
+        for columns in [line.split("\t")]), encoding="utf-8")
+    parsed_upos = tmp_path / "upos.conllu"
+    assert main(["dep", "parse", str(upos_only), "-o", str(parsed_upos)]) == 0
+    assert "without UPOS or XPOS" in capsys.readouterr().err
+    assert hashlib.sha256(parsed_upos.read_bytes()).hexdigest() == EWT_TEST_NO_XPOS_PARSE_SHA256
+    assert main(["dep", "evaluate", str(test), str(parsed_upos), "--json"]) == 0
+    upos_scores = json.loads(capsys.readouterr().out)
+    assert (f"UPOS alone) parses with UAS {upos_scores['UAS']:.2f}, LAS {upos_scores['LAS']:.2f}"
+            in " ".join(NOTE.read_text().split()))
 
 
 def test_the_gold_sample_scores_what_its_note_says(tmp_path: Path, capsys) -> None:
