@@ -77,15 +77,16 @@ class FillMissingTags(Stage):
     def __call__(self, batch: list[Sentence]) -> list[Sentence]:
         from polyparse.parser.tagging.conll_files import lacks_tags, tag_missing
 
-        if not any(lacks_tags(sentence, self.columns) for sentence in batch):
-            return batch
-        if self.tagger is None:
-            self.tagger = self.load()
-            if "XPOS" not in self.tagger.columns:
-                self.columns = ("upos",)
         lacking = sum(1 for sentence in batch if lacks_tags(sentence, self.columns))
+        if lacking and self.tagger is None:
+            self.tagger = self.load()
+            if "XPOS" not in self.tagger.columns and "xpos" in self.columns:
+                self.columns = ("upos",)
+                lacking = sum(1 for sentence in batch if lacks_tags(sentence, self.columns))
+        if not lacking:
+            return batch
         self.tagged += lacking
-        return tag_missing(self.tagger, batch, self.columns) if lacking else batch
+        return tag_missing(self.tagger, batch, self.columns)
 
     def done(self) -> str | None:
         tagged = self.tagged

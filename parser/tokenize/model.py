@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from polyparse.parser.tokenize.chunk_rules import ChunkRules
@@ -23,7 +22,7 @@ if TYPE_CHECKING:
     from polyparse.parser.formats.conll import Sentence
     from polyparse.parser.tokenize.treebank_text import TreebankSentence
 
-__all__ = ["FORMAT", "TokenizerModel", "bundled_tokenizer", "load_tokenizer", "train_tokenizer"]
+__all__ = ["FORMAT", "TokenizerModel", "load_tokenizer", "train_tokenizer"]
 
 FORMAT = "polyparse-tokenizer"
 FORMAT_VERSION = 1
@@ -88,6 +87,7 @@ def load_tokenizer(path: str | os.PathLike | None = None) -> TextTokenizer:
     SegmenterModel); ModelFileError (one line) when the file is neither."""
     from polyparse.classifiers.model_file import ModelFileError, model_file_data
     from polyparse.features.input_files import input_name
+    from polyparse.parser.models.bundled import bundled_tokenizer
 
     if path is None:
         path = bundled_tokenizer()
@@ -147,14 +147,6 @@ def _check_lexicon(lexicon: dict[str, Any]) -> None:
             raise ValueError(f"the word lengths of {key!r} do not add up to it")
     if not all(strings(value) for value in lexicon["multiword_spelled"].values()):
         raise ValueError("multiword_spelled must map tokens to lists of words")
-
-
-def bundled_tokenizer() -> Path | None:
-    """The file of the bundled English tokenizer (the bundled pipeline, whose tokenizer layer
-    load_tokenizer reads), or None when this installation has none."""
-    from polyparse.parser.models.bundled import bundled_tokenizer as bundled
-
-    return bundled()
 
 
 def sentence_examples(sentences: list[TreebankSentence], abbreviations: frozenset[str]
