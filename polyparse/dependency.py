@@ -123,16 +123,18 @@ class Parser(OpenedParser):
         sentences = list(TextReader(chosen, fmt).read(io.StringIO(text), "<text>"))
         if not sentences:
             return pictured([])
-        parsed = self._parse(sentences)
+        parsed = self._parse(sentences, fmt)
         return pictured(to_tokenlists(parsed, _trees(parsed)))
 
-    def _parse(self, sentences: list[Sentence]) -> list[Sentence]:
+    def _parse(self, sentences: list[Sentence], text_format: str | None = None
+               ) -> list[Sentence]:
         """The sentences through the stages (those without UPOS tagged, when the parser has a
-        tagger; all parsed), with an InputWarning as the command line's warning line."""
+        tagger; all parsed), with an InputWarning as the command line's warning line;
+        text_format: they are text of that format, cut by the tokenizer."""
         if not self.model.trained:
-            return self.pipeline().run(sentences)
+            return self.pipeline(text_format=text_format).run(sentences)
         coverage = self.model.tag_coverage()
-        parsed = self.pipeline(coverage=coverage).run(sentences)
+        parsed = self.pipeline(coverage=coverage, text_format=text_format).run(sentences)
         message = coverage.warning("the input")
         if message:
             warnings.warn(message, InputWarning, stacklevel=3)
@@ -207,9 +209,9 @@ def train_parser(train: Path | Iterable[conllu.TokenList],
     classifier_settings are the backend's (C, degree, gamma, coef0, eps, cache_mb, iterations,
     strategy, variant, average, min_pair_count), over the parser's defaults; with classifier
     "structured-perceptron" (the beam-search parser, which takes no features, splits or
-    threads) they are its settings (beam, update, epochs, patience). The other settings left
-    out (None) take the parser's defaults. ValueError for a setting the parser does not take
-    or an invalid value, before any data is read.
+    threads) they are its settings (beam, update, epochs, patience, sentence_runs). The other
+    settings left out (None) take the parser's defaults. ValueError for a setting the parser
+    does not take or an invalid value, before any data is read.
     """
     from polyparse.parser.dependency.training import train_dependency_model
 

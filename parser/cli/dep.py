@@ -155,12 +155,12 @@ def add_parser_training_options(train: argparse.ArgumentParser,
                                 classifier: str = ParserConfig.classifier,
                                 feature_set: str = ParserConfig.feature_set,
                                 min_feature_count: int = ParserConfig.min_feature_count,
-                                beam_min_feature_count: int = BeamConfig.min_feature_count
-                                ) -> None:
+                                beam_min_feature_count: int = BeamConfig.min_feature_count,
+                                sentence_runs: int = BeamConfig.sentence_runs) -> None:
     """The options that choose and configure the parser to train (`dep train`'s, which
-    `pipeline train` shares with its own defaults of classifier, templates and feature count,
-    which the help tells): the classifier, the greedy parser's templates and splits, the beam
-    parser's settings, the backend's settings."""
+    `pipeline train` shares with its own defaults of classifier, templates, feature count and
+    sentence runs, which the help tells): the classifier, the greedy parser's templates and
+    splits, the beam parser's settings, the backend's settings."""
     train.add_argument("--classifier", default=classifier,
                        choices=(*CLASSIFIER_DEFAULTS, STRUCTURED),
                        help=f"default: %(default)s; {STRUCTURED}: beam search with a globally "
@@ -175,8 +175,10 @@ def add_parser_training_options(train: argparse.ArgumentParser,
     train.add_argument("--split-threshold", type=int,
                        help="greedy parsers: splits with fewer training states are pooled "
                             f"(default {ParserConfig.split_threshold})")
+    beam_defaults = {"sentence_runs": sentence_runs}
     for option, reading, what in BEAM_TRAINING_OPTIONS:
-        default = getattr(BeamConfig, option[2:])
+        name = option[2:].replace("-", "_")
+        default = beam_defaults.get(name, getattr(BeamConfig, name))
         train.add_argument(option, **reading, help=f"{STRUCTURED}: {what} (default {default})")
     add_backend_settings(train, CLASSIFIER_DEFAULTS)
     train.add_argument("--min-word-count", type=int, default=ParserConfig.min_word_count,
@@ -235,6 +237,9 @@ BEAM_TRAINING_OPTIONS: tuple[tuple[str, dict[str, Any], str], ...] = (
      "the most passes over the training sentences; with --dev the best epoch is kept"),
     ("--patience", {"type": int},
      "with --dev, epochs without a better dev UAS before training stops"),
+    ("--sentence-runs", {"type": int},
+     "learn from runs of 1 to N consecutive sentences (one root each), so that the parser "
+     "finds sentence ends inside raw text's segments"),
 )
 
 

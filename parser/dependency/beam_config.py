@@ -29,7 +29,10 @@ class BeamConfig:
     the templates also read the atomic values of the treebank's most frequent FEATS features
     and the words' suffixes (parser/dependency/morph_columns.py; model files written before
     it existed read as False); min_feature_count: features met fewer times in the states of the
-    training sentences' gold sequences get no weight (1: every feature may)."""
+    training sentences' gold sequences get no weight (1: every feature may); sentence_runs:
+    the parser learns from runs of 1 to sentence_runs consecutive training sentences, each run
+    one tree with a root per sentence, so that it finds the sentence ends inside a segment of
+    raw text (parser/dependency/sentence_runs.py; 1: single sentences; UD trees only)."""
 
     beam: int = 8
     update: str = "max-violation"
@@ -41,6 +44,7 @@ class BeamConfig:
     seed: int = 0
     morph: bool = True
     min_feature_count: int = 1
+    sentence_runs: int = 1
 
     def __post_init__(self) -> None:
         self.beam = beam_width(self.beam)
@@ -53,3 +57,4 @@ class BeamConfig:
         self.single_root = bool(self.single_root)
         self.morph = bool(self.morph)
         self.min_feature_count = check_integer("min_feature_count", self.min_feature_count, 1)
+        self.sentence_runs = check_integer("sentence_runs", self.sentence_runs, 1)

@@ -29,13 +29,18 @@ Column = tuple[StringInterner, Callable[[Sentence], list[str]], bool]
 
 
 
+# Settings a model file records only when they are not their default, so that the files
+# written before each existed load and save back byte for byte.
+RECORDED_WHEN_SET = ("min_feature_count", "sentence_runs")
+
+
 def file_config(config: Any, leave_out: tuple[str, ...] = ()) -> dict[str, Any]:
-    """The configuration (a dataclass) a model file records: its fields but those left out,
-    and min_feature_count only when it cuts (not its default), so that the files written
-    before it existed load and save back byte for byte."""
+    """The configuration (a dataclass) a model file records: its fields but those left out
+    and those of RECORDED_WHEN_SET at their default."""
     recorded = {key: value for key, value in asdict(config).items() if key not in leave_out}
-    if recorded["min_feature_count"] == type(config).min_feature_count:
-        del recorded["min_feature_count"]
+    for name in RECORDED_WHEN_SET:
+        if name in recorded and recorded[name] == getattr(type(config), name):
+            del recorded[name]
     return recorded
 
 
@@ -59,8 +64,16 @@ class DependencyModel(ParserModelBytes):
     def trained(self) -> bool:
         raise NotImplementedError
 
-    def parse(self, sentences: Iterable[Sentence]) -> list[Tree]:
-        """Heads and labels for each sentence (deprojectivised)."""
+    @property
+    def finds_sentence_ends(self) -> bool:
+        """Whether the model learned from runs of sentences (parser/dependency/
+        sentence_runs.py), so that parse(..., sentence_ends=True) may find sentence ends."""
+        return False
+
+    def parse(self, sentences: Iterable[Sentence], sentence_ends: bool = False) -> list[Tree]:
+        """Heads and labels for each sentence (deprojectivised). A tree has one root per
+        sentence of a UD model; with sentence_ends, a model that finds_sentence_ends gives a
+        segment of raw text a root for each sentence it finds there."""
         raise NotImplementedError
 
     def configure(self, **runtime: Any) -> None:

@@ -461,8 +461,9 @@ class DependencyParser(DependencyModel):
             (root_counts > 0).astype(np.intc), (other_counts > 0).astype(np.intc),
             int(np.argmax(root_counts)), int(np.argmax(other_counts)))
 
-    def parse(self, sentences: Iterable[Sentence]) -> list[Tree]:
-        """Heads and labels for each sentence (deprojectivised)."""
+    def parse(self, sentences: Iterable[Sentence], sentence_ends: bool = False) -> list[Tree]:
+        """Heads and labels for each sentence (deprojectivised; this parser never learns from
+        runs of sentences, so sentence_ends changes nothing)."""
         sentences = list(sentences)
         corpus = self.encode(sentences)
         if not sentences:

@@ -68,9 +68,19 @@ def train_beam_parser(train: Iterable[Sentence], config: BeamConfig,
     from polyparse.features.progress import progress_bar, progress_label
 
     train, dev = _checked(train, dev, warn)
-    config = replace(config, single_root=all(s.head.count(0) == 1 for s in train))
+    single_root = all(s.head.count(0) == 1 for s in train)
+    # Runs of sentences (parser/dependency/sentence_runs.py) for UD trees only.
+    runs = config.sentence_runs if single_root else 1
+    if runs > 1:
+        from polyparse.parser.dependency.sentence_runs import sentence_runs
+
+        sentences = len(train)
+        train = sentence_runs(train, runs, config.seed)
+        log(f"{sentences} sentences, alone and in runs of 1 to {runs}: {len(train)} trees")
+    config = replace(config, single_root=single_root and runs == 1, sentence_runs=runs)
     parser = BeamParser(config)
-    log(f"training on {len(train)} sentences, beam {config.beam}, {config.update} update")
+    units = "trees" if runs > 1 else "sentences"
+    log(f"training on {len(train)} {units}, beam {config.beam}, {config.update} update")
     bar = progress_bar(total=config.epochs * len(train), unit=" sentences",
                        desc=progress_label(progress), disable=None if progress else True)
     try:

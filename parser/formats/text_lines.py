@@ -27,13 +27,15 @@ from typing import BinaryIO, TextIO
 
 from polyparse.features.errors import InputError, InputWarning
 
-__all__ = ["CHUNK_BYTES", "TEXT_FORMATS", "ENCODING_ERRORS", "display_name", "line_chunks",
-           "split_lines", "text_lines"]
+__all__ = ["CHUNK_BYTES", "GUESSED_SENTENCE_ENDS", "TEXT_FORMATS", "ENCODING_ERRORS",
+           "display_name", "line_chunks", "split_lines", "text_lines"]
 
 # The plain-text formats a tokenizer reads: raw (paragraphs separated by blank lines), tokens
 # (one sentence a line, tokens separated by spaces) and lines (one sentence a line, its tokens
 # found by the tokenizer: text already split into sentences).
 TEXT_FORMATS = ("raw", "tokens", "lines")
+# Those whose sentence ends the tokenizer guesses (a parser may find more inside a guess).
+GUESSED_SENTENCE_ENDS = ("raw",)
 CHUNK_BYTES = 1 << 20
 # Lines per list when the input is a text stream without a binary buffer (io.StringIO).
 CHUNK_LINES = 8192

@@ -15,7 +15,7 @@ from polyparse.features.errors import InputError
 from polyparse.features.input_files import input_name
 from polyparse.features.output_files import check_command_paths
 from polyparse.parser.formats.conll import FORMATS
-from polyparse.parser.formats.text_lines import TEXT_FORMATS
+from polyparse.parser.formats.text_lines import GUESSED_SENTENCE_ENDS, TEXT_FORMATS
 from polyparse.parser.pipeline.pipeline import Pipeline
 from polyparse.parser.pipeline.stage import MissingLayer, Reader, Writer
 from polyparse.parser.pipeline.word_stages import (
@@ -172,25 +172,23 @@ class OpenedParser(ModelBytes):
                       keep_deps: bool = False, coverage: Any = None) -> Pipeline:
         """The parse of an input in fmt (conllu, conllx; raw, tokens or lines: text, tokenized
         first) written as CoNLL (text as CoNLL-U; keep_deps keeps the input's DEPS)."""
-        tagger = (self.load_tagger, self.files.tagger) if self.files.tagger is not None else None
-        if fmt in TEXT_FORMATS:
-            if tagger is None:
-                raise MissingLayer(f"{fmt} text gives words without the tags this parser reads: "
-                                   "give a tagger model with it")
-            tokenizer = self.text_tokenizer()
-            reader: Reader = TextReader(tokenizer, fmt, encoding)
-            fmt = "conllu"
-        else:
-            reader = ConllReader(fmt, encoding)
-        return parse_pipeline(self.model, reader, TreeWriter(fmt, keep_deps), tagger, coverage)
+        if fmt not in TEXT_FORMATS:
+            return self.pipeline(ConllReader(fmt, encoding), TreeWriter(fmt, keep_deps), coverage)
+        if self.files.tagger is None:
+            raise MissingLayer(f"{fmt} text gives words without the tags this parser reads: "
+                               "give a tagger model with it")
+        reader = TextReader(self.text_tokenizer(), fmt, encoding)
+        return self.pipeline(reader, TreeWriter("conllu", keep_deps), coverage, fmt)
 
     def pipeline(self, reader: Reader | None = None, writer: Writer | None = None,
-                 coverage: Any = None) -> Pipeline:
+                 coverage: Any = None, text_format: str | None = None) -> Pipeline:
         """The stages of a parse (the tagger for words without UPOS, when there is one; the
         parser) between reader and writer (None: sentences are given and returned); coverage
-        (a TagCoverage) counts the tags the parser is given."""
+        (a TagCoverage) counts the tags the parser is given; text_format: the sentences are
+        text of that format (TEXT_FORMATS), cut by the tokenizer."""
         tagger = (self.load_tagger, self.files.tagger) if self.files.tagger is not None else None
-        return parse_pipeline(self.model, reader, writer, tagger, coverage)
+        return parse_pipeline(self.model, reader, writer, tagger, coverage,
+                              sentence_ends=text_format in GUESSED_SENTENCE_ENDS)
 
 
 def open_parser(files: ParserFiles, load_given_tagger: bool = True, reads: Path | None = None,

@@ -31,8 +31,9 @@ LAYERS = (TEXT, TOKENS, TAGS, MORPHEMES, BUNSETSU, TREES)
 
 class Stage:
     """One step: takes a batch of records that hold every layer of `requires` and gives them
-    back (the same number, in order) holding the layers of `provides` too. `done` says what
-    the stage did, for a command's closing log line (None: nothing to say)."""
+    back (the same number, in order, unless the stage cuts records: a parser that finds
+    sentence ends inside raw text's segments) holding the layers of `provides` too. `done`
+    says what the stage did, for a command's closing log line (None: nothing to say)."""
 
     name: ClassVar[str] = "stage"
     requires: ClassVar[frozenset[str]] = frozenset()

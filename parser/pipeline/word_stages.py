@@ -116,18 +116,64 @@ class TagEvery(Stage):
 
 
 class ParseTrees(Stage):
-    """Gives each sentence the heads and labels of a dependency parser (either kind)."""
+    """Gives each sentence the heads and labels of a dependency parser (either kind).
+
+    sentence_ends (raw text, whose sentences a segmenter guessed): a parser that learned from
+    runs of sentences (parser/dependency/sentence_runs.py) may find sentence ends inside a
+    segment; the segment is then written as several sentences, numbered on from the first
+    segment's `# sent_id`, so that this stage may give back more sentences than it was given."""
 
     name = "parser"
     requires = frozenset({TOKENS, TAGS})
     provides = frozenset({TREES})
 
-    def __init__(self, model: DependencyModel) -> None:
+    def __init__(self, model: DependencyModel, sentence_ends: bool = False) -> None:
         self.model = model
+        self.sentence_ends = sentence_ends and model.finds_sentence_ends
+        self.next_id: int | None = None
+        self.segments = self.cut = 0
+
+    def begin(self, source: str) -> None:
+        self.next_id = None
 
     def __call__(self, batch: list[Sentence]) -> list[Sentence]:
-        return [replace(sentence, head=list(heads), deprel=list(deprels))
-                for sentence, (heads, deprels) in zip(batch, self.model.parse(batch))]
+        trees = self.model.parse(batch, sentence_ends=self.sentence_ends)
+        parsed = [replace(sentence, head=list(heads), deprel=list(deprels))
+                  for sentence, (heads, deprels) in zip(batch, trees)]
+        return self._cut(parsed) if self.sentence_ends else parsed
+
+    def _cut(self, batch: list[Sentence]) -> list[Sentence]:
+        """Each segment cut at the sentence ends its tree shows (sentence_runs.sentence_starts);
+        a piece left with several roots is parsed again as one sentence."""
+        from polyparse.parser.dependency.sentence_runs import sentence_starts
+        from polyparse.parser.tokenize.block_cuts import cut_block, sent_id, token_starts
+
+        if self.next_id is None and batch:
+            first = sent_id(batch[0]) or ""
+            self.next_id = int(first) if first.isdigit() else 1
+        out: list[Sentence] = []
+        for sentence in batch:
+            starts = sentence_starts(sentence.head, token_starts(sentence))
+            assert self.next_id is not None
+            ids = [str(self.next_id + k) for k in range(len(starts))]
+            self.next_id += len(starts)
+            if len(starts) > 1:
+                self.segments += 1
+                self.cut += len(starts)
+            out += cut_block(sentence, starts, ids)
+        several = [i for i, sentence in enumerate(out) if sentence.head.count(0) > 1]
+        if several:
+            again = self.model.parse([out[i] for i in several])
+            for i, (heads, deprels) in zip(several, again):
+                out[i] = replace(out[i], head=list(heads), deprel=list(deprels))
+        return out
+
+    def done(self) -> str | None:
+        if not self.segments:
+            return None
+        plural = "" if self.segments == 1 else "s"
+        return (f"the parser found sentence ends in {self.segments} segment{plural}, cut into "
+                f"{self.cut} sentences")
 
 
 class SentenceWriter(Writer):
@@ -158,14 +204,15 @@ class TreeWriter(Writer):
 def parse_pipeline(model: DependencyModel, reader: Reader | None = None,
                    writer: Writer | None = None,
                    tagger: tuple[Callable[[], Tagger], str] | None = None,
-                   coverage: Any = None) -> Pipeline:
+                   coverage: Any = None, sentence_ends: bool = False) -> Pipeline:
     """The stages of a dependency parse between reader and writer (None: sentences are given
     and returned): tagger (how to load it, its name), when given, tags the words without UPOS;
-    coverage (a TagCoverage), when given, counts the tags the parser is given; model parses."""
+    coverage (a TagCoverage), when given, counts the tags the parser is given; model parses
+    (sentence_ends: the sentences are raw text's segments, which the parser may cut further)."""
     stages: list[Stage] = []
     if tagger is not None:
         stages.append(FillMissingTags(*tagger, read_xpos="xpos" in model.columns_read()))
     if coverage is not None:
         stages.append(Watch(coverage.add))
-    stages.append(ParseTrees(model))
+    stages.append(ParseTrees(model, sentence_ends))
     return Pipeline(reader, stages, writer, frozenset({TOKENS, TAGS}))

@@ -19,7 +19,7 @@ from polyparse.parser.formats.conll import FORM, MISC, Sentence, token_lines
 from polyparse.parser.tokenize.segmenter import TokenizedSentence
 
 __all__ = ["conllu_lines", "sentence_of", "set_word_columns", "text_of_blocks",
-           "unescape_spaces"]
+           "token_spaces", "unescape_spaces"]
 
 _ESCAPES = {" ": "\\s", "\t": "\\t", "\n": "\\n", "\r": "\\r", "|": "\\p", "\\": "\\\\"}
 _UNESCAPES = {value: key for key, value in _ESCAPES.items()}
@@ -145,21 +145,26 @@ def set_word_columns(sentence: Sentence, **columns: Sequence[str]) -> None:
             sentence.lines[line_index] = "\t".join(fields)
 
 
+def token_spaces(lines: Iterable[str]) -> list[tuple[str, str, str]]:
+    """The tokens of a CoNLL-U block's lines (range lines for multiword tokens), each with the
+    whitespace before it (SpacesBefore, else "") and after it, as its MISC names them."""
+    tokens = []
+    for columns, _ in token_lines(lines):
+        before, space = "", " "
+        for item in columns[MISC].split("|"):
+            key, _, value = item.partition("=")
+            if key == "SpacesBefore":
+                before = unescape_spaces(value)
+            elif key == "SpaceAfter" and value == "No":
+                space = ""
+            elif key == "SpacesAfter":
+                space = unescape_spaces(value)
+        tokens.append((columns[FORM], before, space))
+    return tokens
+
+
 def text_of_blocks(blocks: Iterable[list[str]]) -> str:
     """The text CoNLL-U blocks (each a list of lines) came from: tokens (range lines for
     multiword tokens) with the whitespace their MISC names (the inverse of conllu_lines)."""
-    parts = []
-    for lines in blocks:
-        for columns, _ in token_lines(lines):
-            space = " "
-            for item in columns[MISC].split("|"):
-                key, _, value = item.partition("=")
-                if key == "SpacesBefore":
-                    parts.append(unescape_spaces(value))
-                elif key == "SpaceAfter" and value == "No":
-                    space = ""
-                elif key == "SpacesAfter":
-                    space = unescape_spaces(value)
-            parts.append(columns[FORM])
-            parts.append(space)
-    return "".join(parts)
+    return "".join(before + form + space for lines in blocks
+                   for form, before, space in token_spaces(lines))
