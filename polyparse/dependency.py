@@ -233,7 +233,7 @@ def train_pipeline(train: Path | Iterable[conllu.TokenList], model: Path,
                    dev: Path | Iterable[conllu.TokenList] | None = None, *,
                    classifier: str | None = None, folds: int | None = None,
                    feats: str | None = None, compress: bool = True, seed: int | None = None,
-                   **parser_settings: Any) -> Parser:
+                   refit: bool = False, **parser_settings: Any) -> Parser:
     """Learn a tokenizer, a tagger (UPOS, XPOS, FEATS, lemmas) and a parser from one CoNLL-U
     treebank of any language (a file, or TokenLists with gold trees and, for the tokenizer,
     `# text` lines or SpaceAfter=No), write them as one pipeline file at model (as `polyparse
@@ -246,15 +246,17 @@ def train_pipeline(train: Path | Iterable[conllu.TokenList], model: Path,
     from the tags of taggers that never saw the sentence, the treebank cut into this many
     folds (default 5; 0: the gold tags); feats: how the tagger predicts FEATS (per-feature,
     joint or none); compress: the arrays zlib-compressed; seed: of every layer. dev, when
-    given, scores each layer (kept in the file's header) and chooses a beam parser's epoch.
-    ValueError for a setting that cannot be used, before any data is read; InputError for a
-    treebank that cannot train a layer.
+    given, scores each layer (kept in the file's header) and chooses a beam parser's epoch and
+    whether its parser cuts raw text; refit: then every layer learns again from train and dev
+    together (dev required). ValueError for a setting that cannot be used, before any data is
+    read; InputError for a treebank that cannot train a layer.
     """
     from polyparse.features.errors import InputError
     from polyparse.features.output_files import write_bytes
     from polyparse.parser.pipeline.pipeline_training import (
         DEFAULT_FOLDS,
         PipelineConfig,
+        check_refit,
         pipeline_parser_config,
         pipeline_tagger_config,
         train_pipeline_file,
@@ -263,8 +265,9 @@ def train_pipeline(train: Path | Iterable[conllu.TokenList], model: Path,
     parser = pipeline_parser_config(classifier, seed=seed, **parser_settings)
     config = PipelineConfig(
         parser=parser, tagger=pipeline_tagger_config(parser, feats=feats, seed=seed),
-        compress=compress,
+        compress=compress, refit=refit,
         folds=DEFAULT_FOLDS if folds is None else folds)
+    check_refit(refit, dev is not None)
     gold = _gold_sentences(train, "conllu", "utf-8")
     dev_gold = None if dev is None else _gold_sentences(dev, "conllu", "utf-8")
     try:

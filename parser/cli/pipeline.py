@@ -59,6 +59,10 @@ def register(group: argparse.ArgumentParser) -> None:
                             "on; smaller file, slower load)")
     train.add_argument("--seed", type=int, default=ParserConfig.seed,
                        help="of every layer's training (default: %(default)s)")
+    train.add_argument("--refit", action="store_true",
+                       help="with --dev: once dev has scored the layers and chosen the beam "
+                            "parser's epoch and cuts, learn every layer again from train and "
+                            "dev together (the scores kept are dev's, of the first fit)")
     add_training_options(train)
     train.set_defaults(run=run_train, options=train)
 
@@ -67,6 +71,7 @@ def run_train(args: argparse.Namespace) -> int:
     from polyparse.parser.dependency.training_config import TRAINING_SETTINGS
     from polyparse.parser.pipeline.pipeline_training import (
         PipelineConfig,
+        check_refit,
         pipeline_parser_config,
         pipeline_tagger_config,
     )
@@ -79,7 +84,8 @@ def run_train(args: argparse.Namespace) -> int:
         config = PipelineConfig(
             parser=parser, tagger=pipeline_tagger_config(parser, feats=args.feats,
                                                          seed=args.seed),
-            folds=args.folds, compress=args.compress)
+            folds=args.folds, compress=args.compress, refit=args.refit)
+        check_refit(args.refit, args.dev is not None)
     except ValueError as error:
         raise InputError(f"pipeline train: {option_error(args, error)}") from None
     check_workers(args, "pipeline train")

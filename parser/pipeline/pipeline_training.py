@@ -90,18 +90,27 @@ def pipeline_parser_config(classifier: str | None = None, **settings: Any
 class PipelineConfig:
     """parser: the parser's configuration (parser/dependency/training_config.py); tagger: the
     tagger's; folds: the jackknife's folds (0: the parser learns from the gold tags); compress:
-    the tagger's and parser's arrays stored zlib-compressed."""
+    the tagger's and parser's arrays stored zlib-compressed; refit: once dev has scored the
+    layers and made its choices (a beam parser's epoch, the parser's cuts), every layer
+    learns again from train and dev together (refit_config)."""
 
     parser: ParserConfig | BeamConfig = field(default_factory=ParserConfig)
     tagger: TaggerConfig = field(default_factory=pipeline_tagger_config)
     folds: int = DEFAULT_FOLDS
     compress: bool = True
+    refit: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.folds, int) or isinstance(self.folds, bool) or not (
                 self.folds == 0 or 2 <= self.folds <= MAX_FOLDS):
             raise ValueError(f"folds must be 0 (gold tags) or 2 to {MAX_FOLDS}, not "
                              f"{self.folds!r}")
+
+
+def check_refit(refit: bool, dev_given: bool) -> None:
+    """ValueError for a refit without dev (checked before any data is read)."""
+    if refit and not dev_given:
+        raise ValueError("refit learns again from train and dev: give dev")
 
 
 @dataclass
@@ -121,17 +130,15 @@ def train_pipeline_file(train: Sequence[Sentence], dev: Sequence[Sentence] | Non
                         sources: tuple[str, str] = ("<train>", "<dev>")) -> TrainedPipeline:
     """The pipeline learned from gold sentences (every word with UPOS and a tree); dev, when
     given, scores each layer (the tokenizer on its raw text, the tagger on its words, the
-    parser on its words with the tagger's tags) and chooses a beam parser's epoch. header:
-    JSON-ready entries of the pipeline file (training command, checksum of the file).
+    parser on its words with the tagger's tags) and chooses a beam parser's epoch and whether
+    the parser cuts raw text (with config.refit, every layer then learns again from train and
+    dev together). header: JSON-ready entries of the pipeline file (training command,
+    checksum of the file).
     InputError naming the file (sources: the names of train and dev) and line of a word
     without UPOS; ValueError when the treebank cannot train a layer. warn is told, in a line
     naming the file, of dev labels training never saw and of a treebank too small for the
     folds (the parser then learns from the gold tags)."""
     from polyparse.classifiers.pipeline_file import pipeline_bytes
-    from polyparse.parser.dependency.training import train_dependency_model
-    from polyparse.parser.segmentation.training import train_segmenter
-    from polyparse.parser.tagging.tagger import Tagger
-    from polyparse.parser.tagging.training import scores_of_tags, tagged_sentences
 
     train = list(train)
     require_upos(train, sources[0])
@@ -142,6 +149,48 @@ def train_pipeline_file(train: Sequence[Sentence], dev: Sequence[Sentence] | Non
         warn(f"{sources[0]}: {len(train)} sentences cannot fill the {config.folds} folds of "
              "the parser's jackknifed tags: the parser learns from the gold tags")
         config = replace(config, folds=0)
+    layers, scores = _trained_layers(train, dev, config, log, progress, warn, executor, sources)
+    if config.refit and dev is not None:
+        parser = layers[2]
+        log(f"refit: every layer again from the {len(train) + len(dev)} sentences of train "
+            "and dev")
+        refitted, _ = _trained_layers(train + dev, None, refit_config(config, parser), log,
+                                      progress, warn, executor, sources)
+        if "sentence_ends" in parser.info:
+            refitted[2].info["sentence_ends"] = parser.info["sentence_ends"]
+        layers = refitted
+    segmenter, tagger, parser = layers
+    data = {"tokenizer": segmenter.to_bytes(),
+            "tagger": tagger.to_bytes(compress=config.compress),
+            "parser": parser.to_bytes(compress=config.compress)}
+    full_header = {**(header or {}), "folds": config.folds}
+    if config.refit and dev is not None:
+        full_header["refit"] = "train and dev"
+    if scores:
+        full_header["dev_scores"] = scores
+    return TrainedPipeline(pipeline_bytes(data, full_header), scores)
+
+
+def refit_config(config: PipelineConfig, parser: Any) -> PipelineConfig:
+    """What the refit on train and dev learns with: config, a beam parser's epochs the best
+    epoch dev chose (nothing is left to stop it)."""
+    chosen = config.parser
+    if isinstance(chosen, BeamConfig):
+        chosen = replace(chosen, epochs=int(parser.info["best_epoch"]))
+    return replace(config, parser=chosen, refit=False)
+
+
+def _trained_layers(train: list[Sentence], dev: list[Sentence] | None, config: PipelineConfig,
+                    log: Callable[[str], None], progress: bool,
+                    warn: Callable[[str], None], executor: Executor | None,
+                    sources: tuple[str, str]
+                    ) -> tuple[tuple[Any, Any, Any], dict[str, dict[str, Any]]]:
+    """The segmenter, tagger and parser learned from train, and dev's scores of each."""
+    from polyparse.parser.dependency.training import train_dependency_model
+    from polyparse.parser.segmentation.training import train_segmenter
+    from polyparse.parser.tagging.tagger import Tagger
+    from polyparse.parser.tagging.training import scores_of_tags, tagged_sentences
+
     scores: dict[str, dict[str, Any]] = {}
 
     def layer_log(layer: str) -> Callable[[str], None]:
@@ -170,13 +219,7 @@ def train_pipeline_file(train: Sequence[Sentence], dev: Sequence[Sentence] | Non
     if dev is not None and parser.finds_sentence_ends:
         scores["raw text"] = choose_sentence_ends(segmenter, tagger, parser, dev,
                                                   layer_log("parser"))
-    layers = {"tokenizer": segmenter.to_bytes(),
-              "tagger": tagger.to_bytes(compress=config.compress),
-              "parser": parser.to_bytes(compress=config.compress)}
-    full_header = {**(header or {}), "folds": config.folds}
-    if scores:
-        full_header["dev_scores"] = scores
-    return TrainedPipeline(pipeline_bytes(layers, full_header), scores)
+    return (segmenter, tagger, parser), scores
 
 
 def choose_sentence_ends(segmenter: Any, tagger: Any, parser: Any, dev: list[Sentence],

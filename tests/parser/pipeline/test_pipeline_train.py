@@ -241,3 +241,34 @@ def test_the_tagger_of_a_greedy_pipeline_drops_small_weights_a_beam_one_keeps_th
     assert pipeline_tagger_config(beam).min_weight == TaggerConfig.min_weight
     assert pipeline_tagger_config(beam, min_weight=0.5).min_weight == 0.5
     assert Tagger.load(toy[2]).config.min_weight == GREEDY_TAGGER_MIN_WEIGHT
+
+
+def test_refit_learns_every_layer_again_from_train_and_dev(tmp_path: Path) -> None:
+    """--refit: dev scores the first fit and chooses the beam parser's epoch; the file's layers
+    are then learned from train and dev together (dev's words known to the tagger and parser);
+    without --dev it is refused in one line before anything is read."""
+    from polyparse.classifiers.model_file import decode_model
+    from polyparse.parser.pipeline.dependency_service import open_parser, parser_files
+
+    train, dev = tmp_path / "train.conllu", tmp_path / "dev.conllu"
+    train.write_text(synthetic.multiword(120, seed=4), encoding="utf-8")
+    dev.write_text(synthetic.multiword(40, seed=5), encoding="utf-8")
+    models = {}
+    for name, extra in (("plain", []), ("refit", ["--refit"])):
+        models[name] = tmp_path / name
+        done = polyparse_run("pipeline", "train", "--train", train, "--dev", dev, "--model",
+                             models[name], "--classifier", "structured-perceptron", "--beam",
+                             "2", "--epochs", "4", "--folds", "2", "--quiet", *extra)
+        assert done.returncode == 0, done.stderr
+    header = decode_model(models["refit"].read_bytes(), "refit")[0]
+    plain_header = decode_model(models["plain"].read_bytes(), "plain")[0]
+    assert header["refit"] == "train and dev" and "refit" not in plain_header
+    assert header["dev_scores"] == plain_header["dev_scores"]
+    plain = open_parser(parser_files(models["plain"])).model
+    refit = open_parser(parser_files(models["refit"])).model
+    assert refit.config.epochs == plain.info["best_epoch"]
+    assert refit.info["train_sentences"] > plain.info["train_sentences"]
+    done = polyparse_run("pipeline", "train", "--train", tmp_path / "missing.conllu", "--model",
+                         tmp_path / "m", "--refit")
+    assert done.returncode != 0 and done.stderr.strip().splitlines() == [
+        "polyparse: pipeline train: refit learns again from train and dev: give dev"]
