@@ -34,7 +34,7 @@ GROUPS = {
     "pipeline": ("polyparse.parser.cli.pipeline",
                  "learn tokenizer, tagger and parser of any UD language from one treebank"),
     "tokenize": ("polyparse.parser.cli.tokenize",
-                 "sentences and tokens of text: English rules, or learned for any language"),
+                 "sentences and tokens of text, learned from a treebank of any language"),
     "tag": ("polyparse.parser.cli.tag",
             "POS tagging (UPOS, XPOS, FEATS, lemmas) of CoNLL-U / CoNLL-X"),
     "ja": ("polyparse.parser.cli.ja", "Japanese bunsetsu dependency parsing of KNP / CaboCha"),

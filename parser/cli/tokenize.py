@@ -1,14 +1,12 @@
-"""`polyparse tokenize train|tokenize|evaluate`: sentences and tokens of raw text (the English
-rules of UD English, or a segmenter learned from a treebank of any language), the model that
-finds them, and their scores against a treebank."""
+"""`polyparse tokenize train|tokenize|evaluate`: sentences and tokens of raw text (a segmenter
+learned from a treebank of any language), the model that finds them, and their scores against a
+treebank."""
 from __future__ import annotations
 
 import argparse
 import json
 import shlex
 import sys
-from collections.abc import Callable
-from typing import Any
 
 from polyparse.features.errors import InputError
 from polyparse.features.input_files import check_input_paths
@@ -24,9 +22,6 @@ from polyparse.parser.cli.common import (
 )
 from polyparse.parser.formats.text_lines import TEXT_FORMATS
 
-# The sentence classifier's cost C (tuned on EWT dev).
-DEFAULT_C = 0.1
-
 
 def register(group: argparse.ArgumentParser) -> None:
     """The `tokenize` group's subcommands, added to its parser."""
@@ -34,19 +29,15 @@ def register(group: argparse.ArgumentParser) -> None:
 
     train = add_train_command(
         commands, parent, "learn a tokenizer model from a UD treebank",
-        "Learns the lexicon (whole tokens, exceptions, multiword tokens) and the "
-        "sentence-boundary classifier of the English rules from a CoNLL-U treebank with # text "
-        "lines, # newpar and SpaceAfter=No; with --learned, a segmenter of any language: "
-        "classifiers over the character boundaries of the treebank's text (token and sentence "
-        "ends) and its multiword tokens' table and rules, with no rule of one language.",
+        "Learns a segmenter of any language from a CoNLL-U treebank with # text lines, "
+        "# newpar and SpaceAfter=No: classifiers over the character boundaries of the "
+        "treebank's text (token and sentence ends) and its multiword tokens' table and rules, "
+        "with no rule of one language.",
         train_help="training treebank (CoNLL-U)",
         dev_help="development treebank: its raw text is tokenized and scored after training")
     train.add_argument("--learned", action="store_true",
-                       help="learn a segmenter for any language (parser/segmentation) instead "
-                            "of the English rules' lexicon")
-    train.add_argument("-C", dest="C", type=float,
-                       help=f"English rules: cost C of the sentence classifier (default "
-                            f"{DEFAULT_C})")
+                       help="does nothing: every tokenizer model is a learned segmenter (the flag "
+                            "that chose it once, accepted so that older command lines run)")
     train.set_defaults(run=run_train)
 
     tokenize = commands.add_parser(
@@ -54,8 +45,8 @@ def register(group: argparse.ArgumentParser) -> None:
         description="Writes CoNLL-U blocks (# sent_id, # text, # newpar, range lines for "
                     "multiword tokens, SpaceAfter=No) that give back the input text exactly.")
     tokenize.add_argument("input", nargs="?", default="-", help="text file, or - for stdin")
-    tokenize.add_argument("--model", help="tokenizer model, English rules or learned (--learned) "
-                                          "(default: the bundled English one)")
+    tokenize.add_argument("--model", help="tokenizer model, or a pipeline file (its tokenizer; "
+                                          "default: the bundled English pipeline's)")
     tokenize.add_argument("-o", "--output", help="output file (default stdout)")
     add_text_options(tokenize)
     tokenize.set_defaults(run=run_tokenize, uses_numpy=False)
@@ -83,48 +74,23 @@ def add_text_options(command: argparse.ArgumentParser) -> None:
 
 
 def run_train(args: argparse.Namespace) -> int:
+    """A segmenter of any language (parser/segmentation), its dev scores (from the dev
+    treebank's raw text) kept in its header."""
     log = progress_log(args)
-    if args.learned and args.C is not None:
-        raise InputError("tokenize train: -C is the English rules' sentence classifier's; "
-                         "--learned sets its classifiers' costs itself")
-    if args.C is not None and not args.C > 0:
-        raise InputError(f"tokenize train: -C must be positive, not {args.C}")
     check_output_path(args.model, "model")
     check_input_paths([args.train, args.dev])
     check_output_apart(args.model, [args.train, args.dev], "model")
     from polyparse.parser.formats.conll import read_conll
+    from polyparse.parser.segmentation.training import train_segmenter
 
     sentences, train_sha256 = read_hashed(args.train, lambda stream, name: list(read_conll(
         None, require_deprel=False, stream=stream, name=name)))
-    header = {"training_command": shlex.join(["polyparse"] + sys.argv[1:]),
-              "train_sha256": train_sha256}
-    if args.learned:
-        return train_learned(args, sentences, header, log)
-    from polyparse.parser.tokenize.model import train_tokenizer
-
-    model = train_tokenizer(sentences, C=DEFAULT_C if args.C is None else args.C, log=log)
-    if args.dev:
-        from polyparse.parser.tokenize.scoring import raw_text_scores
-
-        scores = raw_text_scores(model, args.dev)
-        header["dev_scores"] = scores
-        log("dev: " + "  ".join(f"{key} {value:.2f}" for key, value in scores.items()))
-    model.save(args.model, extra_header=header)
-    log(f"model written to {args.model}")
-    return 0
-
-
-def train_learned(args: argparse.Namespace, sentences: list[Any], header: dict[str, Any],
-                  log: Callable[[str], None]) -> int:
-    """`tokenize train --learned`: a segmenter of any language (parser/segmentation), its dev
-    scores (from the dev treebank's raw text) kept in its header."""
-    from polyparse.parser.segmentation.training import train_segmenter
-
     try:
         model = train_segmenter(sentences, args.dev, log=log)
     except ValueError as error:
         raise InputError(f"tokenize train: {args.train}: {error}") from None
-    model.header.update(header)
+    model.header.update({"training_command": shlex.join(["polyparse"] + sys.argv[1:]),
+                         "train_sha256": train_sha256})
     scores = model.header.get("dev_scores")
     if scores:
         log("dev: " + "  ".join(f"{key} {value:.2f}" for key, value in scores.items()))

@@ -2,7 +2,7 @@
 polyparse.train_pipeline), stored as one pipeline file (classifiers/pipeline_file.py):
 
 1. the tokenizer: sentences, tokens and multiword tokens learned from the treebank's own text
-   (parser/segmentation: `tokenize train --learned`);
+   (parser/segmentation: `tokenize train`);
 2. the tagger: UPOS, XPOS, FEATS and lemmas (parser/tagging: `tag train`);
 3. the parser (parser/dependency: `dep train`'s settings), trained on the tags it will meet:
    the training file's UPOS, XPOS, FEATS and lemmas are replaced by jackknifed ones

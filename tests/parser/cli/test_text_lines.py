@@ -1,7 +1,7 @@
 """`--format lines`: text already split into sentences, one a line (UDPipe's presegmented
-input). Each line is one sentence, its tokens found by the tokenizer (the English rules or a
-segmenter learned for any language), never cut nor joined to the next; a blank line starts a
-paragraph."""
+input). Each line is one sentence, its tokens found by the tokenizer (a segmenter learned for
+any language: the bundled pipeline's, or one of a made-up script), never cut nor joined to the
+next; a blank line starts a paragraph."""
 from __future__ import annotations
 
 import io
@@ -82,8 +82,7 @@ def test_a_learned_segmenter_keeps_each_line_one_sentence(tmp_path: Path) -> Non
     train = tmp_path / "train.conllu"
     train.write_text(synthetic.unspaced(300, seed=1), encoding="utf-8")
     model = tmp_path / "seg.model"
-    result = polyparse_run("tokenize", "train", "--learned", "--train", str(train), "--model",
-                           str(model))
+    result = polyparse_run("tokenize", "train", "--train", str(train), "--model", str(model))
     assert result.returncode == 0, result.stderr
     test = list(read_conll(None, stream=io.StringIO(synthetic.unspaced(40, seed=2)),
                            require_deprel=False))

@@ -96,8 +96,6 @@ def test_options_are_checked_before_reading(tmp_path: Path, capsys) -> None:
                    "--format raw is read in one process")
     one_error_line(capsys, main(["tokenize", "tokenize", str(tmp_path / "missing.txt")]),
                    "missing.txt")
-    one_error_line(capsys, main(["tokenize", "train", "--train", "x.conllu", "--model",
-                                 str(tmp_path / "m"), "-C", "0"]), "-C must be positive")
     not_a_model = _write(tmp_path, "plain text\n")
     one_error_line(capsys, main(["tokenize", "tokenize", "--model", str(not_a_model),
                                  str(not_a_model)]), "text.txt")

@@ -1,4 +1,4 @@
-"""`tokenize train --learned`: a segmenter of any language learned from a treebank, used by
+"""`tokenize train`: a segmenter of any language learned from a treebank, used by
 every command and function that reads raw text (`tokenize tokenize`, `dep parse --format raw
 --tokenizer`, `polyparse.tokenize`), on the synthetic treebanks of made-up languages
 (tests/parser/segmentation/synthetic.py: a script written without spaces, tokens that hold
@@ -59,8 +59,8 @@ def trained(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
     train.write_text(make(300, seed=1), encoding="utf-8")
     test.write_text(make(60, seed=2), encoding="utf-8")
     model = folder / "seg.model"
-    result = polyparse("tokenize", "train", "--learned", "--train", str(train), "--dev",
-                       str(test), "--model", str(model))
+    result = polyparse("tokenize", "train", "--train", str(train), "--dev", str(test),
+                       "--model", str(model))
     assert result.returncode == 0, result.stderr
     assert "dev: Tokens" in result.stderr
     return train, test, model
@@ -130,13 +130,26 @@ def test_dep_parse_reads_raw_text_with_the_learned_tokenizer(
     assert all(len(sentence.head) == len(sentence) for sentence in sentences)
 
 
-def test_rules_only_options_are_refused_with_learned(tmp_path: Path) -> None:
+def test_learned_is_accepted_and_changes_nothing(tmp_path: Path) -> None:
+    """`--learned` chose the learned segmenter over the English rules, which are gone: it is
+    accepted and changes nothing but the training command recorded; the rules' -C is no
+    option any more."""
+    from polyparse.classifiers.model_file import decode_model
+
     train = tmp_path / "train.conllu"
     train.write_text(synthetic.unspaced(20), encoding="utf-8")
-    result = polyparse("tokenize", "train", "--learned", "-C", "0.5", "--train", str(train),
-                       "--model", str(tmp_path / "m"))
-    assert result.returncode == 2
-    assert result.stderr.count("\n") == 1 and "-C" in result.stderr
+    decoded = []
+    for name, flags in (("plain.model", []), ("learned.model", ["--learned"])):
+        result = polyparse("tokenize", "train", *flags, "--train", str(train), "--model",
+                           str(tmp_path / name))
+        assert result.returncode == 0, result.stderr
+        header, arrays = decode_model(bytearray((tmp_path / name).read_bytes()), name)
+        assert ("--learned" in header.pop("training_command")) == bool(flags)
+        decoded.append((header, {key: value.tobytes() for key, value in arrays.items()}))
+    assert decoded[0] == decoded[1]
+    result = polyparse("tokenize", "train", "-C", "0.5", "--train", str(train), "--model",
+                       str(tmp_path / "m"))
+    assert result.returncode == 2 and "-C" in result.stderr
     assert not (tmp_path / "m").exists()
 
 
@@ -148,7 +161,7 @@ def test_a_real_treebank(tmp_path: Path) -> None:
     if not corpora or not folder.is_dir():
         pytest.skip("POLYPARSE_CORPORA with ud22/hu_szeged is not set")
     model = tmp_path / "hu.model"
-    result = polyparse("tokenize", "train", "--learned", "--train",
+    result = polyparse("tokenize", "train", "--train",
                        str(folder / "hu_szeged-ud-train.conllu"), "--model", str(model))
     assert result.returncode == 0, result.stderr
     out = tmp_path / "hu.conllu"
