@@ -19,9 +19,9 @@ def tokenize(text: str, model: str | os.PathLike | TextTokenizer | None = None,
              fmt: str = "raw") -> list[conllu.TokenList]:
     """The sentences of text (fmt "raw": paragraphs separated by blank lines; "tokens": one
     sentence a line, tokens separated by spaces) as TokenLists with `sent_id`, `text`,
-    multiword tokens and SpaceAfter=No; model: a tokenizer model file or a loaded model, the
-    English rules' or a segmenter learned from any treebank, or a pipeline file (its
-    tokenizer; default: the bundled English pipeline's, loaded once)."""
+    multiword tokens and SpaceAfter=No; model: a tokenizer model file (a segmenter learned from
+    a treebank of any language) or a loaded one, or a pipeline file (its tokenizer; default:
+    the bundled English pipeline's, loaded once)."""
     if not isinstance(text, str):
         raise TypeError(f"text must be a str, not {type(text).__name__}")
     blocks = ["\n".join(sentence.lines) + "\n\n"

@@ -28,7 +28,7 @@ from polyparse.parser.pipeline.word_stages import (
 if TYPE_CHECKING:
     from polyparse.parser.dependency.dependency_model import DependencyModel
     from polyparse.parser.tagging.tagger import Tagger
-    from polyparse.parser.tokenize.model import TokenizerModel
+    from polyparse.parser.tokenize.segmenter import TextTokenizer
 
 Path = str | os.PathLike
 
@@ -93,7 +93,7 @@ class OpenedParser(ModelBytes):
         # are then read from these bytes, not from the file again).
         self.layers = layers or {}
         self.given_tagger: Tagger | None = None
-        self.tokenizer: TokenizerModel | None = None
+        self.tokenizer: TextTokenizer | None = None
 
     def pickle_bytes(self) -> bytes:
         return self.model.pickle_bytes()
@@ -146,7 +146,7 @@ class OpenedParser(ModelBytes):
                 else Tagger.load(self.files.tagger))
         return self.given_tagger
 
-    def text_tokenizer(self) -> TokenizerModel:
+    def text_tokenizer(self) -> TextTokenizer:
         """The tokenizer of text (loaded once)."""
         if self.tokenizer is None:
             from polyparse.parser.tokenize.model import load_tokenizer, tokenizer_of_data

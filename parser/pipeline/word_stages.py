@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     # Annotations only: a parse of tagged CoNLL-U imports no tagger, no tokenizer.
     from polyparse.parser.dependency.dependency_model import DependencyModel
     from polyparse.parser.tagging.tagger import Tagger
-    from polyparse.parser.tokenize.model import TokenizerModel
+    from polyparse.parser.tokenize.segmenter import TextTokenizer
 
 
 class ConllReader(Reader):
@@ -42,7 +42,7 @@ class TextReader(Reader):
     name = "tokenizer"
     provides = frozenset({TOKENS})
 
-    def __init__(self, tokenizer: TokenizerModel, fmt: str = "raw",
+    def __init__(self, tokenizer: TextTokenizer, fmt: str = "raw",
                  encoding: str = "utf-8") -> None:
         self.tokenizer = tokenizer
         self.fmt = fmt

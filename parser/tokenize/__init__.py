@@ -1,13 +1,14 @@
-"""Sentence splitting and tokenization of raw text by UD English (EWT) conventions.
+"""Text into sentences of tokens and words, and back: what raw-text reading and the learned
+segmenter (parser/segmentation/, which cuts the text of any language) share, and MeCab for
+Japanese.
 
 - treebank_text: a treebank's sentences, tokens and raw text (conllu_to_text.pl's);
-- chunk_rules: the tokens of a whitespace-free chunk (rules with a learned lexicon);
-- words: the words of a token (multiword tokens: don't -> do n't);
-- sentence_split: sentence boundaries by a linear classifier over binary features;
-- segmenter: text -> paragraphs -> tokens -> sentences, every character kept;
-- training: the lexicon learned from a treebank; model: the model file, training, loading;
+- segmenter: the sentences a segmenter gives (TokenizedSentence, detokenize), what separates
+  tokens, and what a tokenizer model offers reading (Protocols);
+- model: loading a tokenizer model (a learned segmenter's file, or a pipeline file's layer);
 - conllu_blocks: sentences as CoNLL-U blocks (and the text back from them);
-- reading: read_raw, the handoff point: raw or tokenized text -> CoNLL-U Sentence objects;
-- scoring: the scores of a tokenizer from raw text (what `polyparse tokenize tokenize` runs is
-  a pipeline: parser/pipeline/).
+- reading: read_raw, the handoff point: raw or tokenized text -> CoNLL-U Sentence objects
+  (what `polyparse tokenize tokenize` runs is a pipeline: parser/pipeline/);
+- block_cuts: a block of raw text cut where a parser found sentence ends inside it;
+- mecab, japanese_text: Japanese raw text to morphemes (the tokenize stage of Japanese).
 """

@@ -100,7 +100,7 @@ def test_tokenize_loads_no_parser_and_no_trainer(tmp_path: Path) -> None:
                                        str(tmp_path / "out.conllu")))
     assert "polyparse.parser.tokenize.segmenter" in loaded
     assert not loaded & (TREES | TRAINERS | {"polyparse.parser.dependency.dependency_parser",
-                                             "polyparse.parser.tokenize.training", "polyparse.parser.bunsetsu",
+                                             "polyparse.parser.segmentation.training", "polyparse.parser.bunsetsu",
                                              "polyparse.parser.srl", "tqdm"})
     loaded = loaded_after("import polyparse\npolyparse.tokenize('Hello there.')")
     assert not loaded & (TREES | TRAINERS | {"polyparse.parser.dependency", "tqdm"})

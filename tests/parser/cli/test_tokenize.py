@@ -16,6 +16,7 @@ from tests.parser.cli.user_runs import (
     POLYPARSE,
     check_a_closed_pipe_ends_quietly,
     check_a_signal_while_parsing_leaves_nothing,
+    one_line,
     polyparse,
 )
 
@@ -108,18 +109,45 @@ def test_options_are_checked_before_reading(tmp_path: Path, capsys) -> None:
                                  str(parser_model), str(not_a_model)]), parser_model.name)
 
 
-def test_a_damaged_lexicon_is_one_line(tmp_path: Path, capsys) -> None:
-    from polyparse.parser.tokenize.model import TokenizerModel
+def rule_tokenizer_model(path: Path) -> Path:
+    """A model file of the English rule tokenizer that polyparse once trained (format
+    polyparse-tokenizer: a lexicon in the header, sentence-classifier weights)."""
+    import numpy as np
 
-    # An English rule tokenizer's lexicon (the bundled pipeline's tokenizer is a learned one).
-    lexicon = {"whole": ["U.S."], "exceptions": {"alot": ["a", "lots"]},
-               "hyphen_prefixes": ["non-"], "multiword_lengths": {}, "multiword_spelled": {}}
-    model = TokenizerModel(lexicon, {"w=.": 1.0}, 0.0)
-    damaged = tmp_path / "damaged.model"
-    model.save(damaged)
-    one_error_line(capsys, main(["tokenize", "tokenize", "--model", str(damaged),
-                                 str(_write(tmp_path, "x\n"))]),
-                   "damaged.model: inconsistent model header", "alot")
+    from polyparse.classifiers.model_file import encode_model, string_arrays
+
+    header = {"format": "polyparse-tokenizer", "format_version": 1, "bias": -0.5,
+              "whole": ["U.S."], "exceptions": {}, "hyphen_prefixes": ["non"],
+              "multiword_lengths": {"gonna": [3, 2]}, "multiword_spelled": {}}
+    arrays = {"weights": np.array([1.0]), **string_arrays("features", ["t=."])}
+    path.write_bytes(bytes(encode_model(header, arrays, compress=True)))
+    return path
+
+
+def test_a_rule_tokenizer_model_is_refused_in_one_line(tmp_path: Path, capsys) -> None:
+    """The English rules are gone: their model file, alone or as a pipeline's tokenizer, gets
+    one line saying so and how to learn a tokenizer, from every command and from Python."""
+    import polyparse as api
+    from polyparse.classifiers.model_file import ModelFileError
+    from polyparse.classifiers.pipeline_file import pipeline_bytes
+
+    old = rule_tokenizer_model(tmp_path / "en_tokenizer.model")
+    pipeline = tmp_path / "old.pipeline"
+    pipeline.write_bytes(bytes(pipeline_bytes({"tokenizer": old.read_bytes()})))
+    text = _write(tmp_path, "The dog barked.\n")
+    expected = ("no longer reads", "polyparse tokenize train --train TREEBANK",
+                "polyparse pipeline train")
+    for model in (old, pipeline):
+        one_error_line(capsys, main(["tokenize", "tokenize", "--model", str(model), str(text)]),
+                       f"{model.name}: an English rule tokenizer's model", *expected)
+    one_error_line(capsys, main(["dep", "parse", "--format", "raw", "--tokenizer", str(old),
+                                 str(text)]), old.name, *expected)
+    with pytest.raises(ModelFileError, match="no longer reads") as raised:
+        api.tokenize("The dog barked.", model=old)
+    assert len(str(raised.value).splitlines()) == 1
+    result = polyparse("tokenize", "tokenize", "--model", str(old), str(text))
+    assert result.stdout == ""
+    one_line(result, old.name, *expected)
 
 
 @pytest.mark.parametrize("command", [["tokenize", "tokenize"], ["dep", "parse", "--format",

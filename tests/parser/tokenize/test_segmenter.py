@@ -1,19 +1,18 @@
-"""Raw text -> sentences -> CoNLL-U: every character comes back (random text), sentences end
-where English ones do, and the sentence classifier's explicit weights score as the backend."""
+"""Raw text -> sentences -> CoNLL-U with the bundled pipeline's tokenizer (a learned segmenter):
+every character comes back (random text), sentences end where English ones do, whitespace and
+control characters are kept."""
 from __future__ import annotations
 
 import io
 
 import conllu
-import numpy as np
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from polyparse.features.binary_matrix import BinaryMatrix
 from polyparse.parser.formats.conll import read_conll
 from polyparse.parser.tokenize.conllu_blocks import text_of_blocks
-from polyparse.parser.tokenize.model import explicit_weights, load_tokenizer
+from polyparse.parser.tokenize.model import load_tokenizer
 from polyparse.parser.tokenize.reading import read_raw
 from polyparse.parser.tokenize.segmenter import detokenize, split_gaps
 
@@ -113,26 +112,6 @@ def test_empty_text_has_no_sentences(tokenizer) -> None:
     assert sentences_of("", tokenizer) == [] and sentences_of("  \n\n \n", tokenizer) == []
 
 
-def test_explicit_weights_score_as_the_backend() -> None:
-    """The sentence classifier's plain-Python score (weights read off the trained `linear`
-    backend) equals the backend's decision function on random rows."""
-    from polyparse.classifiers.linear.poly2_linear_svm import LinearSVM
-    from polyparse.parser.tokenize.sentence_split import SentenceSplitter
-
-    rng = np.random.default_rng(3)
-    n_features = 40
-    rows = [sorted(set(rng.integers(0, n_features, size=6).tolist())) for _ in range(300)]
-    labels = np.array([int((row[0] + len(row)) % 3 == 0) for row in rows])
-    classifier = LinearSVM(C=0.5).fit(BinaryMatrix.from_rows(rows, n_features), labels)
-    weights, bias = explicit_weights(classifier, n_features)
-    splitter = SentenceSplitter({f"f{i}": w for i, w in enumerate(weights)}, bias, frozenset())
-    tests = [sorted(set(rng.integers(0, n_features, size=5).tolist())) for _ in range(100)]
-    values = classifier.decision_function(BinaryMatrix.from_rows(tests, n_features))[:, 0]
-    sign = 1.0 if classifier.classes_[0] == 1 else -1.0
-    for row, value in zip(tests, values):
-        assert splitter.score([f"f{i}" for i in row]) == pytest.approx(sign * value, abs=1e-4)
-
-
 @pytest.mark.parametrize("tokens, spaces, text", [
     (["One", "here", "."], [" ", "", " "], "One here."),
     (["One", "here", "."], [" ", " ", ""], "One here ."),
@@ -207,22 +186,6 @@ def test_a_tagger_sets_the_columns_of_lists_and_lines(tokenizer) -> None:
         set_word_columns(sentence, upos=["X", "X", "X"])
     with pytest.raises(ValueError, match="unknown column"):
         set_word_columns(sentence, deprel=["x"] * 4)
-
-
-@pytest.mark.parametrize("tokens, groups", [
-    # A period with the quotes and brackets after it: one group, at most one end.
-    (["He", "said", ".", '"', "We", "left", "."], [[2, 3]]),
-    (["It", "ended", ".", ")", "'", "So", "?"], [[2, 3, 4]]),
-    # No punctuation: before a capital or a digit whatever the token, or before a web address.
-    (["Kay", "Mann", "04/26/2001", "07:17", "AM", "Will", "you"], [[0], [1], [2], [3], [4]]),
-    (["see", "http://a.org/x", "http://a.org/y"], [[0], [1]]),
-    (["and", "then", "we", "went"], []),
-])
-def test_candidate_groups(tokens: list[str], groups: list[list[int]]) -> None:
-    from polyparse.parser.tokenize.sentence_split import candidate_groups, candidates
-
-    assert candidate_groups(tokens) == groups
-    assert candidates(tokens) == [i for group in groups for i in group]
 
 
 def test_a_quote_after_a_period_opens_or_closes_by_its_spacing(tokenizer) -> None:
