@@ -62,6 +62,8 @@ def stop_pool(pool: Any) -> None:
     The pool's manager thread is then waited for: until it has closed its wake-up pipe, the
     executor's exit hook may write into that pipe as it closes and print `Exception ignored
     ... Bad file descriptor` at exit (a race in concurrent.futures before Python 3.12.1)."""
+    # Taken first: shutdown() forgets the manager thread (sets it to None).
+    manager = getattr(pool, "_executor_manager_thread", None)
     terminate = getattr(pool, "terminate_workers", None)
     if terminate is not None:
         terminate()
@@ -71,6 +73,5 @@ def stop_pool(pool: Any) -> None:
         for process in processes:
             if process.is_alive():
                 process.terminate()
-    manager = getattr(pool, "_executor_manager_thread", None)
     if manager is not None:
         manager.join(MANAGER_HANG_GUARD_SECONDS)
