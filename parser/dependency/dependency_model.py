@@ -67,7 +67,8 @@ class DependencyModel(ParserModelBytes):
     @property
     def finds_sentence_ends(self) -> bool:
         """Whether the model learned from runs of sentences (parser/dependency/
-        sentence_runs.py), so that parse(..., sentence_ends=True) may find sentence ends."""
+        sentence_runs.py) and cuts raw text with them (a pipeline's dev may have said no), so
+        that parse(..., sentence_ends=True) may find sentence ends."""
         return False
 
     def parse(self, sentences: Iterable[Sentence], sentence_ends: bool = False) -> list[Tree]:

@@ -142,6 +142,7 @@ def train_pipeline_file(train: Sequence[Sentence], dev: Sequence[Sentence] | Non
     folds (the parser then learns from the gold tags)."""
     from polyparse.classifiers.pipeline_file import pipeline_bytes
 
+    check_refit(config.refit, dev is not None)
     train = list(train)
     require_upos(train, sources[0])
     if dev is not None:
@@ -166,7 +167,7 @@ def train_pipeline_file(train: Sequence[Sentence], dev: Sequence[Sentence] | Non
             "tagger": tagger.to_bytes(compress=config.compress),
             "parser": parser.to_bytes(compress=config.compress)}
     full_header = {**(header or {}), "folds": config.folds}
-    if config.refit and dev is not None:
+    if config.refit:
         full_header["refit"] = "train and dev"
     if scores:
         full_header["dev_scores"] = scores
@@ -228,22 +229,21 @@ def choose_sentence_ends(segmenter: Any, tagger: Any, parser: Any, dev: list[Sen
                          log: Callable[[str], None]) -> dict[str, Any]:
     """Whether a parser that learned from runs of sentences (parser/dependency/
     sentence_runs.py) cuts raw text's segments where it finds sentence ends: the dev file's
-    raw text goes through the pipeline both ways, and the cuts stay when they raise the LAS
-    and lower neither LAS nor Sentences F1 (kept in parser.info["sentence_ends"]). The two
-    runs' scores, for the file's header."""
+    raw text, segmented and tagged once, is parsed both ways, and the cuts stay when they
+    raise the LAS and do not lower Sentences F1 (kept in parser.info["sentence_ends"]). The
+    two parses' scores, for the file's header."""
     import io
 
     from polyparse.parser.dependency.evaluate import evaluate
-    from polyparse.parser.pipeline.word_stages import TextReader, parse_pipeline
+    from polyparse.parser.pipeline.word_stages import FillMissingTags, ParseTrees, TextReader
     from polyparse.parser.tokenize.treebank_text import raw_text
 
-    text = raw_text(dev)
+    segments = list(TextReader(segmenter, "raw").read(io.StringIO(raw_text(dev)), "<dev>"))
+    tagged = FillMissingTags(lambda: tagger, "tagger",
+                             read_xpos="xpos" in parser.columns_read())(segments)
     runs: dict[str, dict[str, float]] = {}
     for name, cut in (("whole segments", False), ("cut by the parser", True)):
-        sentences = list(TextReader(segmenter, "raw").read(io.StringIO(text), "<dev>"))
-        parsed = parse_pipeline(parser, tagger=(lambda: tagger, "tagger"),
-                                sentence_ends=cut).run(sentences)
-        scores = evaluate(dev, parsed)
+        scores = evaluate(dev, ParseTrees(parser, sentence_ends=cut)(tagged))
         runs[name] = {"Sentences": round(scores.Sentences, 2), "LAS": round(scores.LAS, 2)}
     whole, cut = runs["whole segments"], runs["cut by the parser"]
     keep = cut["LAS"] > whole["LAS"] and cut["Sentences"] >= whole["Sentences"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Sequence
 
-from polyparse.parser.formats.conll import ID, Sentence
+from polyparse.parser.formats.conll import ID, Sentence, token_lines
 from polyparse.parser.tokenize.conllu_blocks import token_spaces
 from polyparse.parser.tokenize.segmenter import TokenizedSentence
 
@@ -24,16 +24,7 @@ _TEXT = "# text = "
 def token_starts(sentence: Sentence) -> list[bool]:
     """For each word of a block, whether a token begins at it (not the second or a later
     word of a multiword token)."""
-    starts = [True] * len(sentence)
-    for line in sentence.lines:
-        if line[0] == "#":
-            continue
-        word_id = line.split("\t", 1)[0]
-        if "-" in word_id:
-            first, last = map(int, word_id.split("-"))
-            for word in range(first + 1, last + 1):
-                starts[word - 1] = False
-    return starts
+    return [word == 0 for _, forms in token_lines(sentence.lines) for word in range(len(forms))]
 
 
 def sent_id(sentence: Sentence) -> str | None:
