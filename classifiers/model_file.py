@@ -13,8 +13,13 @@ Layout (all integers little-endian):
     crc32         4 bytes  uint32, zlib.crc32 of every byte before it
 
 Layout version 2 differs in one point: arrays written with compress=True are stored as zlib
-streams (level 9), their table entries naming `codec: "zlib"` and the `stored` byte count; an
-uncompressed file stays version 1, byte for byte.
+streams (at COMPRESSION_LEVEL), their table entries naming `codec: "zlib"` and the `stored`
+byte count; an uncompressed file stays version 1, byte for byte. Layout version 3 is version 2
+whose caller's header entries (all but `format`) are themselves JSON in a compressed uint8
+array named HEADER_ARRAY, written when compress=True and that JSON is PACKED_HEADER_BYTES or
+longer: the word lists of a header take as much room as the weights of a small model (a UD
+Korean parser's 1.8 MB of header JSON packs into about a third), and a small header stays
+version 2.
 
 Nothing in the file depends on time or on the machine, so the same header and arrays always give
 byte-identical files. Writing goes through features/output_files.py (a temporary file in the
@@ -41,8 +46,13 @@ from polyparse.features.input_files import input_name, open_input
 from polyparse.features.output_files import write_bytes
 
 MAGIC = b"\x89polyparse\r\n\x1a\n\x00\x00\x00"
-VERSION = 2  # the newest layout this module reads and writes
+VERSION = 3  # the newest layout this module reads and writes
 PLAIN_VERSION = 1
+COMPRESSED_VERSION = 2
+# The array holding a version 3 file's header entries, and the JSON length from which they go
+# there (a name no caller may give an array: parentheses).
+HEADER_ARRAY = "(header)"
+PACKED_HEADER_BYTES = 1 << 16
 # zlib level of compressed arrays: level 9 takes five times as long for 0.5 % less on models.
 COMPRESSION_LEVEL = 6
 # The `format` of a classifier's model file (`polyparse clf`); the parser's is its own.
@@ -84,6 +94,17 @@ def encode_model(header: dict[str, Any], arrays: dict[str, np.ndarray],
     for key in _RESERVED:
         if key in header:
             raise ValueError(f"header key {key!r} is reserved for the file layout")
+    if HEADER_ARRAY in arrays:
+        raise ValueError(f"array name {HEADER_ARRAY!r} is reserved for the file layout")
+    version = PLAIN_VERSION
+    if compress:
+        version = COMPRESSED_VERSION
+        entries = {key: value for key, value in header.items() if key != "format"}
+        packed = _json_bytes(entries)
+        if len(packed) >= PACKED_HEADER_BYTES:
+            version = VERSION
+            header = {"format": header["format"]}
+            arrays = {**arrays, HEADER_ARRAY: np.frombuffer(packed, dtype=np.uint8)}
     table = []
     chunks = []
     offset = 0
@@ -106,12 +127,7 @@ def encode_model(header: dict[str, Any], arrays: dict[str, np.ndarray],
         table.append(entry)
         chunks.append((offset, payload))
         offset = _aligned(offset + payload.size)
-    full_header = dict(header, version=VERSION if compress else PLAIN_VERSION,
-                       arrays=table)
-    text = json.dumps(
-        full_header, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False
-    )
-    encoded = text.encode("utf-8")
+    encoded = _json_bytes(dict(header, version=version, arrays=table))
     start = _aligned(len(MAGIC) + 8 + len(encoded))
     size = start + offset
     buffer = bytearray(size + 4)
@@ -124,6 +140,12 @@ def encode_model(header: dict[str, Any], arrays: dict[str, np.ndarray],
         view[begin : begin + payload.size] = payload
     buffer[size:] = struct.pack("<I", zlib.crc32(view[:size]))
     return buffer
+
+
+def _json_bytes(entries: dict[str, Any]) -> bytes:
+    """entries as the file's JSON: sorted keys, no spaces, ASCII."""
+    return json.dumps(entries, sort_keys=True, separators=(",", ":"), ensure_ascii=True,
+                      allow_nan=False).encode("utf-8")
 
 
 def write_model_file(
@@ -287,7 +309,8 @@ def decode_model(
             raise ModelFileError(f"{name}: corrupt model file (array {array_name!r} does not fit)")
         if codec == "zlib":
             packed = view[start + offset : start + offset + stored]
-            if defer is not None and layout is not None and defer(array_name):
+            if (defer is not None and layout is not None and array_name != HEADER_ARRAY
+                    and defer(array_name)):
                 # A copy of the compressed bytes, so that a mapped file is not kept for them.
                 deferred[array_name] = partial(_inflate, bytes(packed), dtype, shape, nbytes,
                                                f"{name}: corrupt model file (array "
@@ -302,11 +325,28 @@ def decode_model(
             array = np.frombuffer(data, dtype=dtype, count=count, offset=start + offset)
             arrays[array_name] = array.reshape(shape)
     _inflate_all(packed_arrays, arrays)
+    if version >= 3:
+        header.update(_packed_header(arrays.pop(HEADER_ARRAY, None), name))
     if layout is not None:
         layout.update(version=version, compressed=any(
             entry.get("codec") is not None for entry in table), deferred=deferred)
     del header["arrays"], header["version"]
     return header, arrays
+
+
+def _packed_header(packed: np.ndarray | None, name: str) -> dict[str, Any]:
+    """The header entries of a version 3 file's HEADER_ARRAY (ModelFileError naming the file
+    when it is missing or unreadable)."""
+    unreadable = ModelFileError(f"{name}: corrupt model file (unreadable header)")
+    if packed is None or packed.dtype != np.uint8 or packed.ndim != 1:
+        raise unreadable
+    try:
+        entries = json.loads(packed.tobytes().decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise unreadable from None
+    if not isinstance(entries, dict) or any(key in entries for key in ("format", *_RESERVED)):
+        raise unreadable
+    return entries
 
 
 def _inflate_all(packed_arrays: dict[str, tuple], arrays: dict[str, Any]) -> None:

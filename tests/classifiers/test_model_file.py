@@ -194,6 +194,83 @@ def test_compressed_round_trip_is_deterministic_and_smaller(tmp_path: Path) -> N
     assert b'"version":1' in plain.read_bytes()[:2000]
 
 
+def file_table(data: bytes) -> dict:
+    """The JSON header at the start of a model file's bytes."""
+    (size,) = struct.unpack("<Q", data[len(MAGIC):len(MAGIC) + 8])
+    return json.loads(data[len(MAGIC) + 8:len(MAGIC) + 8 + size].decode())
+
+
+def large_header() -> dict:
+    """A header whose entries take more than PACKED_HEADER_BYTES of JSON (a word list)."""
+    words = [f"word{i}" for i in range(model_file.PACKED_HEADER_BYTES // 6)]
+    return {"format": "f", "words": words, "note": "ü", "nested": {"a": [1, 2.5, None]}}
+
+
+def test_large_header_is_packed_into_a_compressed_array(tmp_path: Path) -> None:
+    """compress=True and a header of PACKED_HEADER_BYTES or more of JSON: layout version 3,
+    the JSON header holding the format alone, the entries coming back as they were and no
+    array of the reserved name among the caller's; the file is smaller than version 2's would
+    be, and the same input gives the same bytes."""
+    header, arrays = large_header(), {"w": np.arange(10.0)}
+    data = bytes(encode_model(header, arrays, compress=True))
+    assert data == bytes(encode_model(header, arrays, compress=True))
+    table = file_table(data)
+    assert table["version"] == 3 and set(table) == {"format", "version", "arrays"}
+    assert [entry["name"] for entry in table["arrays"]] == ["(header)", "w"]
+    layout: dict = {}
+    read_header, read_arrays = decode_model(bytearray(data), "m", "f", layout,
+                                            defer=lambda name: True)
+    assert read_header == header and set(read_arrays) == set()
+    assert layout["version"] == 3 and set(layout["deferred"]) == {"w"}
+    assert np.array_equal(layout["deferred"]["w"](), arrays["w"])
+    plain_json = len(json.dumps(header))
+    assert len(data) < plain_json // 2
+    path = tmp_path / "m.model"
+    write_model_file(path, header, arrays, compress=True)
+    assert read_model_file(path, "f")[0] == header
+
+
+def test_small_header_and_plain_files_keep_their_layouts() -> None:
+    """A compressed file of a small header stays version 2 with its header in the JSON, and
+    an uncompressed file of a large header stays version 1."""
+    small = file_table(bytes(encode_model({"format": "f", "a": 1}, {}, compress=True)))
+    assert small["version"] == 2 and small["a"] == 1
+    plain = file_table(bytes(encode_model(large_header(), {})))
+    assert plain["version"] == 1 and len(plain["words"]) == len(large_header()["words"])
+
+
+def test_reserved_header_array_name_is_refused() -> None:
+    with pytest.raises(ValueError, match=r"array name '\(header\)' is reserved"):
+        encode_model({"format": "f"}, {"(header)": np.zeros(2)})
+
+
+@pytest.mark.parametrize("damage", ["missing", "not json", "format inside"])
+def test_broken_packed_header(tmp_path: Path, damage: str) -> None:
+    """A version 3 file whose header array is missing, is not JSON or names the format
+    again: one line, the file named."""
+    arrays = {"w": np.arange(3.0)}
+    if damage == "missing":
+        data = bytearray(encode_model({"format": "f"}, arrays, compress=True))
+        at = data.index(b'"version":2')
+        data[at:at + 11] = b'"version":3'
+    else:
+        entries = b"[1, 2" if damage == "not json" else json.dumps({"format": "g"}).encode()
+        data = bytearray(encode_model(large_header(), arrays, compress=True))
+        table = file_table(bytes(data))
+        entry = table["arrays"][0]
+        start = -(-(len(MAGIC) + 8 + len(json.dumps(table, sort_keys=True,
+                                                   separators=(",", ":")))) // ALIGNMENT
+                  ) * ALIGNMENT
+        packed = zlib.compress(entries.ljust(entry["nbytes"]), 6)
+        assert len(packed) <= entry["stored"]
+        data[start + entry["offset"]:start + entry["offset"] + entry["stored"]] = \
+            packed.ljust(entry["stored"], b"\0")
+    data[-4:] = struct.pack("<I", zlib.crc32(bytes(data[:-4])))
+    path = tmp_path / "broken.model"
+    path.write_bytes(bytes(data))
+    expect_error(path, "unreadable header")
+
+
 def test_broken_compressed_array(tmp_path: Path) -> None:
     import zlib
 
