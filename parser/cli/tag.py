@@ -85,6 +85,11 @@ def register(tag: argparse.ArgumentParser) -> None:
     add_backend_settings(train, CLASSIFIER_DEFAULTS)
     add_config_options(train, TaggerConfig, TAGGER_SETTINGS,
                        {"feats": FEATS_MODES, "xpos": XPOS_MODES})
+    train.add_argument("--word-splits", action=argparse.BooleanOptionalAction,
+                       default=TaggerConfig.word_splits,
+                       help="the templates also read the word's splits into known words (the "
+                            "known words it ends and starts with), for unknown words "
+                            "(default: %(default)s)")
     add_model_writing_options(train, TaggerConfig.seed)
     add_io_options(train)
     train.set_defaults(run=run_train, options=train)
@@ -149,7 +154,8 @@ def run_train(args: argparse.Namespace) -> int:
                               dictionary_min_share=args.dictionary_min_share,
                               feats=args.feats, xpos=args.xpos, morph_C=args.morph_C,
                               morph_min_feature_count=args.morph_min_feature_count,
-                              min_weight=args.min_weight, seed=args.seed,
+                              min_weight=args.min_weight, word_splits=args.word_splits,
+                              seed=args.seed,
                               threads=args.threads)
     except ValueError as error:
         raise InputError(f"tag train: {option_error(args, error)}") from None

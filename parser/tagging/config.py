@@ -61,7 +61,9 @@ class TaggerConfig:
     cost C of the morphology classifiers (parser/tagging/morphology.py: FEATS, XPOS apart,
     lemma scripts); morph_min_feature_count: their rarer features are dropped; min_weight: the
     weights of the `linear` classifiers smaller in magnitude are dropped after training
-    (parser/tagging/compact.py; 0: none); seed: the classifiers' seed; threads: classifiers
+    (parser/tagging/compact.py; 0: none); word_splits: the templates also read the word's
+    splits into known words (parser/tagging/lexicon.py; models trained before them have
+    none); seed: the classifiers' seed; threads: classifiers
     trained at once (the model does not depend on it).
 
     check_backend=False (a model file's config): the settings are left to the backend."""
@@ -80,6 +82,7 @@ class TaggerConfig:
     morph_C: float = 0.1
     morph_min_feature_count: int = 1
     min_weight: float = 0.01
+    word_splits: bool = True
     seed: int = 0
     threads: int = 2
     check_backend: InitVar[bool] = True
@@ -105,6 +108,8 @@ class TaggerConfig:
         self.min_weight = float(self.min_weight)
         if not (0.0 <= self.min_weight < float("inf")):
             raise ValueError(f"min_weight must be 0 or more, not {self.min_weight}")
+        if not isinstance(self.word_splits, bool):
+            raise ValueError(f"word_splits must be true or false, not {self.word_splits!r}")
         self.seed = check_seed(self.seed)
         self.threads = check_integer("threads", self.threads, 1)
         self.classifier_params = dict(self.classifier_params)

@@ -2,7 +2,8 @@
 by linear classifiers that run after the tagger, chosen by the tag it gave the word.
 
 Each word is one row of the `morph` templates (parser/tagging/tag_templates.pyx: its affixes and
-ambiguity classes, its tag and its neighbours' tags, words and endings). The tagger's class of a
+ambiguity classes, its tag and its neighbours' tags, words and endings; `morph+splits`, with
+TaggerConfig.word_splits, also its splits into known words). The tagger's class of a
 word is its group, and each group has one classifier per target (one-vs-rest linear SVMs,
 classifiers/linear/), trained on the group's words alone (Mueller, Schmid & Schuetze 2013's
 MarMoT and UDPipe's tagger also read the POS before the features; the split by tag is the
@@ -34,10 +35,13 @@ from polyparse.features.binary_matrix import BinaryMatrix
 from polyparse.features.vocab import FeatureVocab
 from polyparse.parser.tagging.morph_decoder import MorphDecoder
 from polyparse.parser.tagging.tag_decoder import training_keys
-from polyparse.parser.tagging.tag_templates import template_names
+from polyparse.parser.tagging.tag_templates import SPLITS_SUFFIX, template_names
 
 MISSING = "_"
+# The template set of models trained before the word splits (their header does not name it).
 TEMPLATE_SET = "morph"
+# The template sets a model's morphology may name.
+MORPH_SETS = (TEMPLATE_SET, TEMPLATE_SET + SPLITS_SUFFIX)
 # Kinds of targets: a feature name (its values, "" for absent), the FEATS string, XPOS, the
 # lemma's edit script.
 FEATURE, FEATS, XPOS, LEMMA = "feature", "feats", "xpos", "lemma"
@@ -150,8 +154,10 @@ class Morphology:
     """The targets, the feature vocabulary of the `morph` templates and every group's
     classifiers as MorphDecoder's arrays (ARRAY_NAMES); predict() and the model arrays."""
 
-    def __init__(self, targets: Sequence[Target], arrays: dict[str, np.ndarray]) -> None:
+    def __init__(self, targets: Sequence[Target], arrays: dict[str, np.ndarray],
+                 template_set: str = TEMPLATE_SET) -> None:
         self.targets = list(targets)
+        self.template_set = template_set
         missing = [name for name in ARRAY_NAMES if name not in arrays]
         if missing:
             raise ModelFileError(f"the morphology model lacks {', '.join(missing)}")
@@ -160,7 +166,7 @@ class Morphology:
         self._tag_targets = [t for t, target in enumerate(self.targets) if target.kind != LEMMA]
         self.vocab = FeatureVocab(arrays["vocab/keys"], arrays["vocab/counts"])
         try:
-            self.decoder = MorphDecoder(self.vocab.index, TEMPLATE_SET, len(self.targets),
+            self.decoder = MorphDecoder(self.vocab.index, template_set, len(self.targets),
                                         *(arrays[name] for name in ARRAY_NAMES[2:]))
         except ValueError as error:
             raise ModelFileError(f"the morphology model is inconsistent: {error}") from None
@@ -185,13 +191,15 @@ class Morphology:
               groups: np.ndarray, n_groups: int, targets: Sequence[tuple[Target, np.ndarray]],
               classifier_params: dict[str, Any], min_feature_count: int = 1,
               min_weight: float = 0.0, threads: int = 1,
-              log: Callable[[str], None] = lambda message: None) -> Morphology:
+              log: Callable[[str], None] = lambda message: None,
+              template_set: str = TEMPLATE_SET) -> Morphology:
         """Train the classifiers of every group (the tagger's gold class of every word: groups,
         0 .. n_groups - 1) and target (each with the value index of every word) on the `morph`
         rows of the words (the tagger's lexicon table, entries and sentence offsets); weights
-        below min_weight in magnitude are dropped (parser/tagging/compact.py)."""
+        below min_weight in magnitude are dropped (parser/tagging/compact.py); template_set:
+        one of MORPH_SETS."""
         keys = training_keys(table, entry, offsets, np.zeros_like(groups), groups,
-                             TEMPLATE_SET)
+                             template_set)
         vocab = FeatureVocab.count(keys, min_feature_count)
         ranks = np.sort(vocab.transform(keys), axis=1)
         present = ranks >= 0
@@ -230,7 +238,7 @@ class Morphology:
         arrays = _decoder_arrays(n_groups, len(targets), constant, models, len(vocab),
                                  min_weight)
         arrays.update(_used_features(vocab, arrays))
-        return cls([target for target, _ in targets], arrays)
+        return cls([target for target, _ in targets], arrays, template_set)
 
     def predict(self, table: np.ndarray, entry: np.ndarray, offsets: np.ndarray,
                 groups: np.ndarray) -> np.ndarray:
@@ -293,20 +301,23 @@ class Morphology:
         return any(t.kind == kind for t in self.targets)
 
     def to_header(self) -> dict[str, Any]:
-        return {"templates": list(template_names(TEMPLATE_SET)),
+        return {"template_set": self.template_set,
+                "templates": list(template_names(self.template_set)),
                 "targets": [{"kind": t.kind, "name": t.name, "values": t.values}
                             for t in self.targets]}
 
     @classmethod
     def from_parts(cls, header: dict[str, Any], arrays: dict[str, np.ndarray]) -> Morphology:
-        if header.get("templates") != list(template_names(TEMPLATE_SET)):
+        template_set = str(header.get("template_set", TEMPLATE_SET))
+        if (template_set not in MORPH_SETS
+                or header.get("templates") != list(template_names(template_set))):
             raise ModelFileError("the morphology classifiers were trained on other templates "
                                  "than this polyparse has; train the tagger again")
         targets = [Target(str(t["kind"]), str(t["name"]), [str(v) for v in t["values"]])
                    for t in header["targets"]]
         if any(t.kind not in KINDS for t in targets):
             raise ModelFileError("the morphology model has a target of an unknown kind")
-        return cls(targets, arrays)
+        return cls(targets, arrays, template_set)
 
 
 def _decoder_arrays(n_groups: int, n_targets: int, constant: dict[tuple[int, int], int],

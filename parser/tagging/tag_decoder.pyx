@@ -21,7 +21,7 @@ from polyparse.features.signal_checks cimport CHECK_STEPS, count_steps
 from polyparse.parser.tagging.tag_templates cimport (MAX_TAG_TEMPLATES, N_ATTRIBUTES, TagSentence,
                                            n_tag_templates, token_keys_at)
 
-from polyparse.parser.tagging.tag_templates import TEMPLATE_SETS
+from polyparse.parser.tagging.tag_templates import TEMPLATE_SETS, reads_right_tags
 
 
 cdef void point_at(TagSentence* s, const int32_t[:, ::1] lexicon, const int32_t* entry,
@@ -43,7 +43,8 @@ def check_input(const int32_t[:, ::1] lexicon, const int32_t[::1] entry,
         raise ValueError("offsets must be non-decreasing")
     if entry.shape[0] and (np.min(entry) < 0 or np.max(entry) >= lexicon.shape[0]):
         raise ValueError("every word needs an entry of the lexicon")
-    if template_set >= 1 and (right_tags is None or len(right_tags) != entry.shape[0]):
+    if reads_right_tags(template_set) and (right_tags is None
+                                           or len(right_tags) != entry.shape[0]):
         raise ValueError("a two-pass or morph template set needs the first pass's class of "
                          "every word")
 

@@ -18,8 +18,17 @@ cdef enum:
     A_SUFFIX5 = 11
     A_SUFFIX6 = 12
     A_MORPH_AMBIGUITY = 13
-    N_ATTRIBUTES = 14
+    # The word splits of parser/tagging/lexicon.py, read by the `+splits` template sets alone.
+    A_SPLIT_TAIL = 14
+    A_SPLIT_TAIL_HEAD_LENGTH = 15
+    A_SPLIT_TAIL_HEAD = 16
+    A_SPLIT_HEAD = 17
+    A_LENGTH = 18
+    N_BASE_ATTRIBUTES = 14
+    N_ATTRIBUTES = 19
     MAX_TAG_TEMPLATES = 48
+    # left, two-pass, morph; their `+splits` versions come after them.
+    N_BASE_SETS = 3
 
 cdef struct TagSentence:
     int n

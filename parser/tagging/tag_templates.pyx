@@ -16,13 +16,24 @@ run after the tagger and read its tags of every word (through right_tags): the w
 shape and ambiguity classes, its tag and those of the two words on either side, the
 neighbours' words, endings and sets of FEATS (agreement, as in MarMoT, Mueller et al. 2013, and
 MorphoDiTa's tagger, Strakova et al. 2014), and endings conjoined with the neighbours' tags.
+
+Each set has a `+splits` version (`left+splits`, `two-pass+splits`, `morph+splits`: the
+tagger's default, TaggerConfig.word_splits) that adds the word's splits into known words
+(parser/tagging/lexicon.py: the ambiguity class of the longest known word it ends with, alone,
+with the length of the rest and with the class of the rest; the class of the longest known word
+it starts with and the length of the rest; its length), after the set's own templates and before
+the two-pass right context, so that the keys of the sets without splits are those of models
+trained before them.
 """
 from libc.stdint cimport int32_t, uint64_t
 
 import numpy as np
 
-# Template set name -> id; the names of their templates, in key order.
-TEMPLATE_SETS = {"left": 0, "two-pass": 1, "morph": 2}
+# Template set name -> id; the names of their templates, in key order. A `+splits` set's id is
+# its base set's plus N_BASE_SETS.
+TEMPLATE_SETS = {"left": 0, "two-pass": 1, "morph": 2, "left+splits": 3,
+                 "two-pass+splits": 4, "morph+splits": 5}
+SPLITS_SUFFIX = "+splits"
 LEFT_NAMES = (
     "w0.form", "w0.lower", "w0.suffix1", "w0.suffix2", "w0.suffix3", "w0.suffix4",
     "w0.prefix1", "w0.prefix2", "w0.prefix3", "w0.shape", "w0.ambiguity",
@@ -33,7 +44,8 @@ LEFT_NAMES = (
     "w-1.shape", "t-1+w+1.lower", "t-1+w0.shape", "w+1.lower+w+2.lower", "w-2.lower+w-1.lower",
     "w0.suffix5", "w0.suffix6", "w0.morph_ambiguity", "w+1.morph_ambiguity",
 )
-TWO_PASS_NAMES = LEFT_NAMES + ("t'+1", "t'+1+t'+2", "t-1+t'+1", "w0.lower+t'+1")
+RIGHT_NAMES = ("t'+1", "t'+1+t'+2", "t-1+t'+1", "w0.lower+t'+1")
+TWO_PASS_NAMES = LEFT_NAMES + RIGHT_NAMES
 MORPH_NAMES = (
     "w0.form", "w0.lower", "w0.suffix1", "w0.suffix2", "w0.suffix3", "w0.suffix4",
     "w0.prefix1", "w0.prefix2", "w0.prefix3", "w0.shape", "w0.ambiguity", "w0.suffix5",
@@ -45,18 +57,42 @@ MORPH_NAMES = (
 )
 
 
+SPLIT_NAMES = ("w0.split_tail", "w0.split_tail+head_length", "w0.split_tail+head",
+               "w0.split_head", "w0.length")
+
+
 def template_names(str template_set) -> tuple[str, ...]:
-    return (LEFT_NAMES, TWO_PASS_NAMES, MORPH_NAMES)[TEMPLATE_SETS[template_set]]
+    cdef int set_id = TEMPLATE_SETS[template_set]
+    cdef int base = set_id % N_BASE_SETS
+    names = MORPH_NAMES if base == 2 else LEFT_NAMES
+    if set_id >= N_BASE_SETS:
+        names = names + SPLIT_NAMES
+    return names + RIGHT_NAMES if base == 1 else names
+
+
+def reads_right_tags(int set_id) -> bool:
+    """Whether the template set (its id) reads right_tags: two-pass and morph."""
+    return set_id % N_BASE_SETS != 0
+
+
+def with_splits(str template_set, bint splits) -> str:
+    """The name of the template set, or of its `+splits` version."""
+    return template_set + SPLITS_SUFFIX if splits else template_set
 
 
 cdef enum:
     N_LEFT = 38
+    N_MORPH = 33
+    N_RIGHT = 4
+    N_SPLITS = 5
 
 
 cdef int n_tag_templates(int template_set) noexcept nogil:
-    if template_set == 0:
-        return N_LEFT
-    return N_LEFT + 4 if template_set == 1 else 33
+    cdef int base = template_set % N_BASE_SETS
+    cdef int n = N_MORPH if base == 2 else N_LEFT
+    if template_set >= N_BASE_SETS:
+        n += N_SPLITS
+    return n + N_RIGHT if base == 1 else n
 
 
 cdef inline uint64_t key(int template, uint64_t value) noexcept nogil:
@@ -91,7 +127,7 @@ cdef int morph_keys_at(const TagSentence* s, int i, uint64_t* out) noexcept nogi
     cdef uint64_t t_left = tagged(s, i - 1)
     cdef uint64_t t_right = tagged(s, i + 1)
     cdef int a
-    for a in range(N_ATTRIBUTES):
+    for a in range(N_BASE_ATTRIBUTES):
         out[a] = key(a, attribute(s, i, a))
     out[14] = key(14, tagged(s, i))
     out[15] = key(15, t_left)
@@ -112,14 +148,45 @@ cdef int morph_keys_at(const TagSentence* s, int i, uint64_t* out) noexcept nogi
     out[30] = key(30, attribute(s, i + 1, A_MORPH_AMBIGUITY))
     out[31] = key(31, attribute(s, i - 2, A_MORPH_AMBIGUITY))
     out[32] = key(32, pair(attribute(s, i - 1, A_MORPH_AMBIGUITY), suffix3))
-    return 33
+    return N_MORPH
+
+
+cdef int split_keys_at(const TagSentence* s, int i, int first, uint64_t* out) noexcept nogil:
+    """The keys of word i's splits into known words, from template first on; the next one."""
+    out[first] = key(first, attribute(s, i, A_SPLIT_TAIL))
+    out[first + 1] = key(first + 1, attribute(s, i, A_SPLIT_TAIL_HEAD_LENGTH))
+    out[first + 2] = key(first + 2, attribute(s, i, A_SPLIT_TAIL_HEAD))
+    out[first + 3] = key(first + 3, attribute(s, i, A_SPLIT_HEAD))
+    out[first + 4] = key(first + 4, attribute(s, i, A_LENGTH))
+    return first + N_SPLITS
+
+
+cdef int right_keys_at(const TagSentence* s, int i, int first, uint64_t* out) noexcept nogil:
+    """The keys of the first pass's tags of the next words, from template first on; the next
+    one."""
+    cdef uint64_t r1 = right_tag(s, i + 1)
+    cdef uint64_t t1 = left_tag(s, i - 1)
+    out[first] = key(first, r1)
+    out[first + 1] = key(first + 1, pair(r1, right_tag(s, i + 2)))
+    out[first + 2] = key(first + 2, pair(t1, r1))
+    out[first + 3] = key(first + 3, pair(attribute(s, i, A_LOWER), r1))
+    return first + N_RIGHT
 
 
 cdef int token_keys_at(const TagSentence* s, int i, int template_set,
                        uint64_t* out) noexcept nogil:
     """Write the keys of every template of the set for word i; return their number."""
-    if template_set == 2:
-        return morph_keys_at(s, i, out)
+    cdef int base = template_set % N_BASE_SETS
+    cdef int n = morph_keys_at(s, i, out) if base == 2 else left_keys_at(s, i, out)
+    if template_set >= N_BASE_SETS:
+        n = split_keys_at(s, i, n, out)
+    if base == 1:
+        n = right_keys_at(s, i, n, out)
+    return n
+
+
+cdef int left_keys_at(const TagSentence* s, int i, uint64_t* out) noexcept nogil:
+    """The keys of the `left` templates of word i."""
     cdef uint64_t lower = attribute(s, i, A_LOWER)
     cdef uint64_t t1 = left_tag(s, i - 1)
     cdef uint64_t next_ambiguity = attribute(s, i + 1, A_AMBIGUITY)
@@ -161,14 +228,7 @@ cdef int token_keys_at(const TagSentence* s, int i, int template_set,
     out[35] = key(35, attribute(s, i, A_SUFFIX6))
     out[36] = key(36, attribute(s, i, A_MORPH_AMBIGUITY))
     out[37] = key(37, attribute(s, i + 1, A_MORPH_AMBIGUITY))
-    if template_set == 0:
-        return N_LEFT
-    cdef uint64_t r1 = right_tag(s, i + 1)
-    out[N_LEFT] = key(N_LEFT, r1)
-    out[N_LEFT + 1] = key(N_LEFT + 1, pair(r1, right_tag(s, i + 2)))
-    out[N_LEFT + 2] = key(N_LEFT + 2, pair(t1, r1))
-    out[N_LEFT + 3] = key(N_LEFT + 3, pair(lower, r1))
-    return N_LEFT + 4
+    return N_LEFT
 
 
 def token_keys(lexicon, entry, tags, right_tags, int i, str template_set) -> np.ndarray:
@@ -191,7 +251,7 @@ def token_keys(lexicon, entry, tags, right_tags, int i, str template_set) -> np.
     s.lexicon = &lex[0, 0]
     s.tags = &t[0]
     s.right_tags = NULL
-    if set_id >= 1:
+    if reads_right_tags(set_id):
         r = np.ascontiguousarray(right_tags, dtype=np.int32)
         if r.shape[0] != e.shape[0]:
             raise ValueError("right_tags needs one class id per word")

@@ -11,6 +11,8 @@ from first-pass classifiers that did not see the sentence (two-fold jackknifing)
 are as wrong as at tagging time. FEATS (and XPOS, when the classes are UPOS alone:
 TaggerConfig.xpos) and the lemmas' edit scripts come from the classifiers of
 parser/tagging/morphology.py, which read the tagger's tags; lemmas from parser/tagging/lemmas.py.
+With TaggerConfig.word_splits (the default) every template set is its `+splits` version, which
+reads the word's splits into known words (parser/tagging/lexicon.py).
 """
 from __future__ import annotations
 
@@ -50,7 +52,7 @@ from polyparse.parser.tagging.lemmas import Lemmatizer, script_labels
 from polyparse.parser.tagging.lexicon import Lexicon
 from polyparse.parser.tagging.morphology import LEMMA, Morphology, Target, target_labels
 from polyparse.parser.tagging.tag_decoder import TagDecoder, training_keys
-from polyparse.parser.tagging.tag_templates import template_names
+from polyparse.parser.tagging.tag_templates import template_names, with_splits
 
 MODEL_FORMAT = "polyparse-tagger"
 MODEL_VERSION = 2
@@ -59,6 +61,8 @@ HEADER_KEYS = ("format", "format_version", "config", "classes", "passes", "morph
 MISSING = "_"
 # Folds of the jackknife that gives the second pass its training rows' first-pass tags.
 JACKKNIFE_FOLDS = 2
+# The settings that a model file's config lacks when it was trained before them.
+OLD_MODEL_CONFIG = {"word_splits": False}
 # A linear model's most frequent features whose weights the tagging loop holds as dense rows.
 DENSE_FEATURES = 8192
 
@@ -145,19 +149,21 @@ class Tagger(ParserModelBytes):
         self.lexicon = Lexicon.learn([(s.form, t, c, f)
                                       for s, t, c, f in zip(sentences, tags, classes, feats)],
                                      cfg.ambiguity_min_count, cfg.dictionary_min_count,
-                                     cfg.dictionary_min_share, cfg.min_word_count)
+                                     cfg.dictionary_min_share, cfg.min_word_count,
+                                     cfg.word_splits)
         gold = np.asarray([c for sentence in classes for c in sentence], dtype=np.int32)
         table, entry, offsets = self.lexicon.encode_training(
             [(s.form, t, f) for s, t, f in zip(sentences, tags, feats)], cfg.min_word_count,
             cfg.ambiguity_min_count)
         log(f"{len(sentences)} sentences, {gold.size} words, {len(self.classes)} joint tags, "
             f"{len(self.lexicon.forms)} forms")
-        first = self._train_pass("left", table, entry, offsets, gold, None, log)
+        first = self._train_pass(self._template_set("left"), table, entry, offsets, gold, None,
+                                 log)
         self.passes = [first]
         if cfg.template_set == "two-pass":
             right = self._jackknife_tags(table, entry, offsets, gold, log)
-            self.passes.append(self._train_pass("two-pass", table, entry, offsets, gold, right,
-                                                log))
+            self.passes.append(self._train_pass(self._template_set("two-pass"), table, entry,
+                                                offsets, gold, right, log))
         targets = target_labels([f for sentence in feats for f in sentence],
                                 [x for s in sentences for x in s.xpos] if apart else None,
                                 cfg.feats)
@@ -174,10 +180,15 @@ class Tagger(ParserModelBytes):
         if targets:
             self.morphology = Morphology.learn(
                 table, entry, offsets, gold, len(self.classes), targets, morph_params(cfg),
-                cfg.morph_min_feature_count, cfg.min_weight, cfg.threads, log)
+                cfg.morph_min_feature_count, cfg.min_weight, cfg.threads, log,
+                self._template_set("morph"))
         self.info.update({"train_sentences": len(sentences), "train_words": int(gold.size)})
         self._decoders = None
         log(f"trained the tagger in {time.perf_counter() - started:.1f} s")
+
+    def _template_set(self, base: str) -> str:
+        """The template set of this base (left, two-pass, morph) that the config asks for."""
+        return with_splits(base, self.config.word_splits)
 
     def _train_pass(self, template_set: str, table: np.ndarray, entry: np.ndarray,
                     offsets: np.ndarray, gold: np.ndarray, right: np.ndarray | None,
@@ -202,8 +213,8 @@ class Tagger(ParserModelBytes):
             held = np.arange(fold, n_sentences, JACKKNIFE_FOLDS)
             kept = np.setdiff1d(np.arange(n_sentences), held)
             train_entry, train_offsets, train_gold = _sentences_of(entry, offsets, gold, kept)
-            part = self._train_pass("left", table, train_entry, train_offsets, train_gold,
-                                    None, log)
+            part = self._train_pass(self._template_set("left"), table, train_entry,
+                                    train_offsets, train_gold, None, log)
             held_entry, held_offsets, held_words = _sentences_of(entry, offsets, None, held)
             decoder = self._decoder(part)
             tags[held_words] = decoder.tag(table, held_entry, held_offsets)
@@ -339,12 +350,13 @@ class Tagger(ParserModelBytes):
         if header.get("format_version") != MODEL_VERSION:
             raise ValueError(f"tagger model version {header.get('format_version')!r}, this "
                              f"polyparse reads {MODEL_VERSION}")
-        tagger = cls(TaggerConfig(**header["config"], check_backend=False))
+        config = {**OLD_MODEL_CONFIG, **header["config"]}
+        tagger = cls(TaggerConfig(**config, check_backend=False))
         tagger.classes = [(str(u), str(x)) for u, x in header["classes"]]
         tagger.lexicon = Lexicon(StringInterner(arrays_strings(arrays, "lexicon/strings")),
                                  arrays_strings(arrays, "lexicon/forms"),
                                  arrays["lexicon/table"], arrays["lexicon/allowed_ptr"],
-                                 arrays["lexicon/allowed"])
+                                 arrays["lexicon/allowed"], tagger.config.word_splits)
         n_classes = len(tagger.classes)
         if tagger.lexicon.allowed.size and not (
                 0 <= tagger.lexicon.allowed.min() and tagger.lexicon.allowed.max() < n_classes):

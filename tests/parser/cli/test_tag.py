@@ -65,7 +65,7 @@ def test_train_with_dev_writes_its_scores(tmp_path: Path) -> None:
 
     tagger = Tagger.load(path)
     assert tagger.header["dev_scores"]["UPOS"] > 90
-    assert [p.template_set for p in tagger.passes] == ["left", "two-pass"]
+    assert [p.template_set for p in tagger.passes] == ["left+splits", "two-pass+splits"]
 
 
 def test_same_seed_same_model(tmp_path: Path) -> None:

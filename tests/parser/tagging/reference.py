@@ -8,6 +8,8 @@ import numpy as np
 
 (A_FORM, A_LOWER, S1, S2, S3, S4, P1, P2, P3, SHAPE, AMBIGUITY, S5, S6,
  MORPH_AMBIGUITY) = range(14)
+# The word splits' columns, read by the `+splits` template sets after their own templates.
+SPLITS = range(14, 19)
 
 
 def _key(template: int, value: int) -> int:
@@ -19,7 +21,8 @@ def _pair(a: int, b: int) -> int:
 
 
 def reference_keys(lexicon: np.ndarray, entry: Sequence[int], tags: Sequence[int],
-                   right: Sequence[int] | None, i: int, two_pass: bool) -> list[int]:
+                   right: Sequence[int] | None, i: int, two_pass: bool,
+                   splits: bool = False) -> list[int]:
     n = len(entry)
 
     def at(j: int, a: int) -> int:
@@ -47,6 +50,8 @@ def reference_keys(lexicon: np.ndarray, entry: Sequence[int], tags: Sequence[int
         _pair(at(i - 2, A_LOWER), at(i - 1, A_LOWER)),
         at(i, S5), at(i, S6), at(i, MORPH_AMBIGUITY), at(i + 1, MORPH_AMBIGUITY),
     ]
+    if splits:
+        values += [at(i, a) for a in SPLITS]
     if two_pass:
         r1 = right_tag(i + 1)
         values += [r1, _pair(r1, right_tag(i + 2)), _pair(t1, r1), _pair(lower, r1)]
@@ -54,8 +59,9 @@ def reference_keys(lexicon: np.ndarray, entry: Sequence[int], tags: Sequence[int
 
 
 def reference_morph_keys(lexicon: np.ndarray, entry: Sequence[int], tags: Sequence[int],
-                         i: int) -> list[int]:
-    """The `morph` keys of word i of a sentence whose words have the tagger's classes tags."""
+                         i: int, splits: bool = False) -> list[int]:
+    """The `morph` (splits: `morph+splits`) keys of word i of a sentence whose words have the
+    tagger's classes tags."""
     n = len(entry)
 
     def at(j: int, a: int) -> int:
@@ -72,6 +78,8 @@ def reference_morph_keys(lexicon: np.ndarray, entry: Sequence[int], tags: Sequen
         _pair(tag(i + 1), at(i, S3)), at(i - 1, MORPH_AMBIGUITY), at(i + 1, MORPH_AMBIGUITY),
         at(i - 2, MORPH_AMBIGUITY), _pair(at(i - 1, MORPH_AMBIGUITY), at(i, S3)),
     ]
+    if splits:
+        values += [at(i, a) for a in SPLITS]
     return [_key(t, v) for t, v in enumerate(values)]
 
 
@@ -79,7 +87,7 @@ def reference_tag(lexicon: np.ndarray, entry: Sequence[int], offsets: Sequence[i
                   vocab_ranks: dict[int, int], decision, classes: Sequence[int],
                   allowed_ptr: Sequence[int], allowed: Sequence[int],
                   right: Sequence[int] | None = None, two_pass: bool = False,
-                  one_vs_one: bool = False) -> list[int]:
+                  one_vs_one: bool = False, splits: bool = False) -> list[int]:
     """Greedy left to right: decision(sorted ranks) -> one value per class (in classes order;
     one_vs_one: libsvm's pairwise values, voted on); the best class the tag dictionary
     allows."""
@@ -90,7 +98,7 @@ def reference_tag(lexicon: np.ndarray, entry: Sequence[int], offsets: Sequence[i
         tags = [0] * len(words)
         r = None if right is None else list(right[start:end])
         for i in range(len(words)):
-            keys = reference_keys(lexicon, words, tags, r, i, two_pass)
+            keys = reference_keys(lexicon, words, tags, r, i, two_pass, splits)
             ranks = sorted(vocab_ranks[key] for key in keys if key in vocab_ranks)
             values = list(decision(ranks))
             if len(values) == 1 and len(classes) == 2:
@@ -131,7 +139,8 @@ def reference_morph_predict(morphology, lexicon: np.ndarray, entry: Sequence[int
             group = tags[i]
             low, high = arrays["group_outputs"][group], arrays["group_outputs"][group + 1]
             values = list(arrays["intercept"][low:high])
-            keys = reference_morph_keys(lexicon, words, tags, i)
+            keys = reference_morph_keys(lexicon, words, tags, i,
+                                        morphology.template_set.endswith("+splits"))
             for rank in sorted(ranks_of[key] for key in keys if key in ranks_of):
                 for p in range(arrays["weight_ptr"][rank], arrays["weight_ptr"][rank + 1]):
                     output = arrays["weight_outputs"][p]

@@ -26,17 +26,20 @@ from tests.parser.tagging.synthetic import synthetic_conllu
 from tests.parser.tagging.test_tag_templates import random_sentences
 
 
+@pytest.mark.parametrize("template_set", ["morph", "morph+splits"])
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_morph_keys_equal_reference(seed: int) -> None:
+def test_morph_keys_equal_reference(template_set: str, seed: int) -> None:
     lexicon, entry, offsets, gold, _ = random_sentences(seed)
+    splits = template_set == "morph+splits"
     for k in range(len(offsets) - 1):
         words, tags = entry[offsets[k]:offsets[k + 1]], gold[offsets[k]:offsets[k + 1]]
         for i in range(len(words)):
-            got = token_keys(lexicon, words, np.zeros_like(tags), tags, i, "morph")
-            assert got.tolist() == reference_morph_keys(lexicon, list(words), list(tags), i)
-            assert len(got) == len(template_names("morph"))
-    keys = training_keys(lexicon, entry, offsets, np.zeros_like(gold), gold, "morph")
-    expected = [reference_morph_keys(lexicon, list(entry[a:b]), list(gold[a:b]), i)
+            got = token_keys(lexicon, words, np.zeros_like(tags), tags, i, template_set)
+            assert got.tolist() == reference_morph_keys(lexicon, list(words), list(tags), i,
+                                                        splits)
+            assert len(got) == len(template_names(template_set))
+    keys = training_keys(lexicon, entry, offsets, np.zeros_like(gold), gold, template_set)
+    expected = [reference_morph_keys(lexicon, list(entry[a:b]), list(gold[a:b]), i, splits)
                 for a, b in zip(offsets[:-1], offsets[1:]) for i in range(b - a)]
     assert keys.tolist() == expected
 
