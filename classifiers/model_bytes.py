@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from polyparse.classifiers.model_file import (
+    COMPRESSED_VERSION,
     ModelFileError,
     decode_model,
     encode_model,
@@ -81,6 +82,10 @@ class ParserModelBytes(ModelBytes):
     header: dict[str, Any]
     # Whether the model file it was loaded from stores its arrays compressed.
     compressed: bool = False
+    # Whether a compressed file it writes packs a large header (model_file.py, layout 3): not
+    # when it was loaded from a compressed file of layout 2, which it then writes again byte
+    # for byte.
+    packed_header: bool = True
     # The bytes of the model file it was loaded from (a mapping of a large file), which a
     # pickle carries as they are; None once the model is trained or changed here.
     file_data: Buffer | mmap.mmap | None = None
@@ -108,6 +113,7 @@ class ParserModelBytes(ModelBytes):
                                       cls.deferred_array)
         parser = cls._parser_of_parts(header, arrays, source, layout["deferred"])
         parser.compressed = layout["compressed"]
+        parser.packed_header = layout["version"] != COMPRESSED_VERSION
         parser.file_data = data
         return parser
 
@@ -118,6 +124,7 @@ class ParserModelBytes(ModelBytes):
         parser = cls._parser_of_parts(*decode_model_bytes(data, source, cls.MODEL_FORMAT,
                                                           layout), source)
         parser.compressed = layout["compressed"]
+        parser.packed_header = layout["version"] != COMPRESSED_VERSION
         parser.file_data = data
         return parser
 
@@ -145,13 +152,15 @@ class ParserModelBytes(ModelBytes):
         of the file it was loaded from; compress: zlib-compressed arrays, None: as the file it
         was loaded from)."""
         write_model_file(path, *self._file_parts(extra_header),
-                         compress=self.compressed if compress is None else compress)
+                         compress=self.compressed if compress is None else compress,
+                         pack_header=self.packed_header)
 
     def to_bytes(self, extra_header: dict[str, Any] | None = None,
                  compress: bool | None = None) -> bytes:
         """The bytes of the model file save() writes."""
         return bytes(encode_model(*self._file_parts(extra_header),
-                                  self.compressed if compress is None else compress))
+                                  self.compressed if compress is None else compress,
+                                  self.packed_header))
 
     def _file_parts(self, extra_header: dict[str, Any] | None
                     ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
@@ -168,6 +177,7 @@ class ParserModelBytes(ModelBytes):
             raise ValueError("no training sentences")
         self.header = {}
         self.compressed = False
+        self.packed_header = True
         self.file_data = None
         return sentences
 

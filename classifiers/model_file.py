@@ -87,8 +87,10 @@ def _little_endian(array: np.ndarray) -> np.ndarray:
 
 
 def encode_model(header: dict[str, Any], arrays: dict[str, np.ndarray],
-                 compress: bool = False) -> bytearray:
-    """The bytes of a model file holding header and arrays (see the module notes)."""
+                 compress: bool = False, pack_header: bool = True) -> bytearray:
+    """The bytes of a model file holding header and arrays (see the module notes);
+    pack_header=False: a compressed file keeps even a large header in its JSON (layout 2, as
+    the files written before layout 3)."""
     if "format" not in header or not isinstance(header["format"], str):
         raise ValueError("the header needs a 'format' string")
     for key in _RESERVED:
@@ -101,7 +103,7 @@ def encode_model(header: dict[str, Any], arrays: dict[str, np.ndarray],
         version = COMPRESSED_VERSION
         entries = {key: value for key, value in header.items() if key != "format"}
         packed = _json_bytes(entries)
-        if len(packed) >= PACKED_HEADER_BYTES:
+        if pack_header and len(packed) >= PACKED_HEADER_BYTES:
             version = VERSION
             header = {"format": header["format"]}
             arrays = {**arrays, HEADER_ARRAY: np.frombuffer(packed, dtype=np.uint8)}
@@ -150,12 +152,12 @@ def _json_bytes(entries: dict[str, Any]) -> bytes:
 
 def write_model_file(
     path: str | os.PathLike, header: dict[str, Any], arrays: dict[str, np.ndarray],
-    compress: bool = False,
+    compress: bool = False, pack_header: bool = True,
 ) -> None:
     """Write a model file, never half of one (features/output_files.py: a temporary file in the
     same folder, then os.replace; FIFOs and devices written directly); compress: arrays as
-    zlib streams, for files that are shipped rather than mapped."""
-    write_bytes(path, encode_model(header, arrays, compress))
+    zlib streams, for files that are shipped rather than mapped; pack_header: encode_model's."""
+    write_bytes(path, encode_model(header, arrays, compress, pack_header))
 
 
 def classifier_file_bytes(classifier: Any, metadata: dict[str, Any] | None = None) -> bytearray:

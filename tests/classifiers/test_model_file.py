@@ -231,10 +231,14 @@ def test_large_header_is_packed_into_a_compressed_array(tmp_path: Path) -> None:
 
 
 def test_small_header_and_plain_files_keep_their_layouts() -> None:
-    """A compressed file of a small header stays version 2 with its header in the JSON, and
-    an uncompressed file of a large header stays version 1."""
+    """A compressed file of a small header stays version 2 with its header in the JSON, as
+    does one of a large header written with pack_header=False (a model loaded from such a
+    file writes it again so), and an uncompressed file of a large header stays version 1."""
     small = file_table(bytes(encode_model({"format": "f", "a": 1}, {}, compress=True)))
     assert small["version"] == 2 and small["a"] == 1
+    kept = file_table(bytes(encode_model(large_header(), {}, compress=True,
+                                         pack_header=False)))
+    assert kept["version"] == 2 and kept["words"] == large_header()["words"]
     plain = file_table(bytes(encode_model(large_header(), {})))
     assert plain["version"] == 1 and len(plain["words"]) == len(large_header()["words"])
 
