@@ -1,6 +1,10 @@
 """The installed `polyparse` command and one timed run of a child process, for the benchmarks
 that measure whole processes (interpreter start, imports, model load, work, writing), and one
-core for timings made inside a benchmark's own process."""
+core for timings made inside a benchmark's own process.
+
+A child runs as an installed program does: with the compiled bytecode Python caches
+(PYTHONDONTWRITEBYTECODE, which a developer's shell may set, is cleared for it), so that a
+whole-process time does not count compiling the modules on every run."""
 from __future__ import annotations
 
 import os
@@ -11,6 +15,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import NamedTuple
+
+# The environment entries every child gets: bytecode cached (an empty value is unset).
+CHILD_ENVIRONMENT = {"PYTHONDONTWRITEBYTECODE": ""}
 
 
 def polyparse_command() -> list[str]:
@@ -60,7 +67,7 @@ def launched_run(command: list[str], keep_stdout: bool = False, quiet_stderr: bo
             [sys.executable, "-I", "-S", "-c", LAUNCHER, str(write_end),
              "1" if quiet_stderr else "0", *command],
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE if keep_stdout else subprocess.DEVNULL,
-            pass_fds=(write_end,), cwd=cwd, env=None if env is None else {**os.environ, **env})
+            pass_fds=(write_end,), cwd=cwd, env={**os.environ, **CHILD_ENVIRONMENT, **(env or {})})
         os.close(write_end)
         write_end = -1
         stdout = launcher.communicate()[0] if keep_stdout else b""
@@ -91,6 +98,20 @@ def child_run(command: list[str], one_core: bool = False,
     else:
         run = launched_run(command, quiet_stderr=quiet_stderr)
     return run.wall_seconds, run.peak_rss_mib
+
+
+def best_of(command: list[str], runs: int, one_core: bool = False,
+            output: Path | None = None) -> tuple[float, float]:
+    """(least wall seconds, largest peak RSS in MiB) of runs fresh processes after a warm-up
+    (which also caches the bytecode); output: a file the command writes, removed before each
+    run."""
+    results = []
+    for _ in range(runs + 1):
+        if output is not None and output.exists():
+            output.unlink()
+        results.append(child_run(command, one_core=one_core, quiet_stderr=True))
+    counted = results[1:]
+    return min(s for s, _ in counted), max(rss for _, rss in counted)
 
 
 def measured_run(command: list[str], env: dict[str, str] | None = None,

@@ -27,7 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from child_process import child_run, polyparse_command
+from child_process import best_of, polyparse_command
 from machine import Records, publish, work_folder
 from tables import markdown_table
 
@@ -47,19 +47,6 @@ ONE_SENTENCE = ("import polyparse\n"
                 "parser = polyparse.load_parser()\n"
                 "parser.parse([[('The', 'DET', 'DT'), ('dog', 'NOUN', 'NN'), "
                 "('barks', 'VERB', 'VBZ'), ('.', 'PUNCT', '.')]])")
-
-
-def best_of(command: list[str], runs: int, one_core: bool = False,
-            output: Path | None = None) -> tuple[float, float]:
-    """(least wall seconds, largest peak RSS in MB) of runs fresh processes after a warm-up;
-    output: a file the command writes, removed before each run."""
-    results = []
-    for _ in range(runs + 1):
-        if output is not None and output.exists():
-            output.unlink()
-        results.append(child_run(command, one_core=one_core, quiet_stderr=True))
-    counted = results[1:]
-    return min(s for s, _ in counted), max(rss for _, rss in counted)
 
 
 def sha256(path: Path) -> str:
