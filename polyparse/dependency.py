@@ -232,8 +232,9 @@ def train_parser(train: Path | Iterable[conllu.TokenList],
 def train_pipeline(train: Path | Iterable[conllu.TokenList], model: Path,
                    dev: Path | Iterable[conllu.TokenList] | None = None, *,
                    classifier: str | None = None, folds: int | None = None,
-                   feats: str | None = None, compress: bool = True, seed: int | None = None,
-                   refit: bool = False, **parser_settings: Any) -> Parser:
+                   feats: str | None = None, word_splits: bool | None = None,
+                   compress: bool = True, seed: int | None = None, refit: bool = False,
+                   **parser_settings: Any) -> Parser:
     """Learn a tokenizer, a tagger (UPOS, XPOS, FEATS, lemmas) and a parser from one CoNLL-U
     treebank of any language (a file, or TokenLists with gold trees and, for the tokenizer,
     `# text` lines or SpaceAfter=No), write them as one pipeline file at model (as `polyparse
@@ -245,7 +246,8 @@ def train_pipeline(train: Path | Iterable[conllu.TokenList], model: Path,
     folds: the parser learns
     from the tags of taggers that never saw the sentence, the treebank cut into this many
     folds (default 5; 0: the gold tags); feats: how the tagger predicts FEATS (per-feature,
-    joint or none); compress: the arrays zlib-compressed; seed: of every layer. dev, when
+    joint or none); word_splits: whether the tagger reads words' splits into known words
+    (default true); compress: the arrays zlib-compressed; seed: of every layer. dev, when
     given, scores each layer (kept in the file's header) and chooses a beam parser's epoch and
     whether its parser cuts raw text; refit: then every layer learns again from train and dev
     together (dev required). ValueError for a setting that cannot be used, before any data is
@@ -264,7 +266,8 @@ def train_pipeline(train: Path | Iterable[conllu.TokenList], model: Path,
 
     parser = pipeline_parser_config(classifier, seed=seed, **parser_settings)
     config = PipelineConfig(
-        parser=parser, tagger=pipeline_tagger_config(parser, feats=feats, seed=seed),
+        parser=parser, tagger=pipeline_tagger_config(parser, feats=feats,
+                                                     word_splits=word_splits, seed=seed),
         compress=compress, refit=refit,
         folds=DEFAULT_FOLDS if folds is None else folds)
     check_refit(refit, dev is not None)

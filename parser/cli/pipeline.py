@@ -54,6 +54,10 @@ def register(group: argparse.ArgumentParser) -> None:
                             "or 0: from the gold tags (default %(default)s)")
     train.add_argument("--feats", choices=FEATS_MODES, default=TaggerConfig.feats,
                        help="how the tagger predicts FEATS (default %(default)s)")
+    train.add_argument("--word-splits", action=argparse.BooleanOptionalAction,
+                       default=TaggerConfig.word_splits,
+                       help="the tagger also reads each word's splits into known words, for "
+                            "unknown words (default: %(default)s)")
     train.add_argument("--compress", action=argparse.BooleanOptionalAction, default=True,
                        help="store the tagger's and parser's arrays zlib-compressed (default: "
                             "on; smaller file, slower load)")
@@ -83,6 +87,7 @@ def run_train(args: argparse.Namespace) -> int:
                                         **given_settings(args, TRAINING_SETTINGS))
         config = PipelineConfig(
             parser=parser, tagger=pipeline_tagger_config(parser, feats=args.feats,
+                                                         word_splits=args.word_splits,
                                                          seed=args.seed),
             folds=args.folds, compress=args.compress, refit=args.refit)
         check_refit(args.refit, args.dev is not None)

@@ -243,6 +243,25 @@ def test_the_tagger_of_a_greedy_pipeline_drops_small_weights_a_beam_one_keeps_th
     assert Tagger.load(toy[2]).config.min_weight == GREEDY_TAGGER_MIN_WEIGHT
 
 
+def test_word_splits_are_the_tagger_default_and_both_faces_turn_them_off(
+        toy: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    """The pipeline's tagger reads word splits (its `+splits` templates) unless --no-word-splits
+    or word_splits=False says otherwise."""
+    from polyparse.parser.tagging.tagger import Tagger
+
+    train = toy[0]
+    assert Tagger.load(toy[2]).config.word_splits is True
+    command, python = tmp_path / "command.model", tmp_path / "python.model"
+    done = polyparse_run("pipeline", "train", "--train", train, "--model", command, "--folds",
+                         "0", "--no-word-splits", "--quiet")
+    assert done.returncode == 0, done.stderr
+    polyparse.train_pipeline(train, python, folds=0, word_splits=False)
+    for model in (command, python):
+        tagger = Tagger.load(model)
+        assert tagger.config.word_splits is False
+        assert all("+splits" not in tagger_pass.template_set for tagger_pass in tagger.passes)
+
+
 def test_refit_learns_every_layer_again_from_train_and_dev(tmp_path: Path) -> None:
     """--refit: dev scores the first fit and chooses the beam parser's epoch; the file's layers
     are then learned from train and dev together (dev's words known to the tagger and parser);
