@@ -91,21 +91,26 @@ def attribute_strings(form: str, ambiguity: str | None, known_form: bool = True,
             *prefixes, "shape:" + word_shape(form), ambiguity, *suffixes[4:], morph_ambiguity]
 
 
-def split_strings(lower: str, class_of: Callable[[str], str | None]) -> list[str | None]:
+def split_strings(lower: str, class_of: Callable[[str], str | None],
+                  longest: int) -> list[str | None]:
     """The word-split attributes of a lowercase, in SPLIT_COLUMNS order: the ambiguity class
     of the longest known word it ends with, alone, with the length of the rest and with the
     rest's class ("?": none); the class of the longest known word it starts with and the length
     of the rest (each "-" when no proper suffix or prefix is known); its length. class_of: a
-    lowercase's ambiguity class, None when it has none."""
+    lowercase's ambiguity class, None when it has none; longest: the length of the longest
+    lowercase it knows (no longer part is looked up, so that a form of n characters costs
+    O(n + longest^2), not O(n^2): raw text may hold a token of a million)."""
     tail = tail_length = tail_head = head = "-"
-    for k in range(1, len(lower)):
+    n = len(lower)
+    for k in range(max(1, n - longest), n):
         found = class_of(lower[k:])
         if found is not None:
+            rest = class_of(lower[:k]) if k <= longest else None
             tail = f"tail:{found}"
             tail_length = f"tail+length:{found}/{min(k, MAX_REST_LENGTH)}"
-            tail_head = f"tail+head:{found}/{class_of(lower[:k]) or '?'}"
+            tail_head = f"tail+head:{found}/{rest or '?'}"
             break
-    for k in range(len(lower) - 1, 0, -1):
+    for k in range(min(n - 1, longest), 0, -1):
         found = class_of(lower[:k])
         if found is not None:
             head = f"head+length:{found}/{min(len(lower) - k, MAX_REST_LENGTH)}"
@@ -161,12 +166,14 @@ class Lexicon:
             classes = self.table[:, A_AMBIGUITY].tolist()
             self.lower_classes = {form.lower(): strings.strings[c]
                                   for form, c in zip(self.forms, classes) if c != UNKNOWN}
+        self.longest_known = max(map(len, self.lower_classes), default=0)
 
     def split_ids(self, form: str, get: Callable[[str], int]) -> list[int]:
         """The ids of the form's word-split attributes (all UNKNOWN without splits)."""
         if not self.splits:
             return [UNKNOWN] * (N_ATTRIBUTES - N_BASE_ATTRIBUTES)
-        return row_ids(split_strings(form.lower(), self.lower_classes.get), get)
+        return row_ids(split_strings(form.lower(), self.lower_classes.get, self.longest_known),
+                       get)
 
     @classmethod
     def learn(cls, sentences: Sequence[tuple[Sequence[str], Sequence[str], Sequence[int],

@@ -3,6 +3,9 @@ the lexicon's attributes of known and unknown forms, and models trained without 
 them) tagging as they did."""
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
+
 import numpy as np
 
 from polyparse.features.interning import UNKNOWN
@@ -36,14 +39,50 @@ def split_row(lexicon: Lexicon, row: list[int] | np.ndarray) -> list[str | None]
 
 def test_split_strings_name_the_longest_known_suffix_and_prefix() -> None:
     known = {"ab": "amb:X", "cd": "amb:Y", "d": "amb:Z", "abc": None}.get
-    assert split_strings("abcd", known) == [
+    assert split_strings("abcd", known, 4) == [
         "tail:amb:Y", "tail+length:amb:Y/2", "tail+head:amb:Y/amb:X", "head+length:amb:X/2",
         "length:4"]
     # The rest of a split longer than MAX_REST_LENGTH is one length; an unknown rest is "?".
-    assert split_strings("xxxxxxd", known)[:3] == [
+    assert split_strings("xxxxxxd", known, 4)[:3] == [
         "tail:amb:Z", "tail+length:amb:Z/4", "tail+head:amb:Z/?"]
-    assert split_strings("q", known) == ["-", "-", "-", "-", "length:1"]
-    assert split_strings("q" * 12, known)[4] == "length:10"
+    assert split_strings("q", known, 4) == ["-", "-", "-", "-", "length:1"]
+    assert split_strings("q" * 12, known, 4)[4] == "length:10"
+
+
+def unbounded_split_strings(lower: str, class_of: Callable[[str], str | None]
+                            ) -> list[str | None]:
+    """split_strings looking up every proper suffix and prefix, however long (the reference)."""
+    tail = tail_length = tail_head = head = "-"
+    for k in range(1, len(lower)):
+        if class_of(lower[k:]) is not None:
+            found = class_of(lower[k:])
+            tail, tail_length = f"tail:{found}", f"tail+length:{found}/{min(k, 4)}"
+            tail_head = f"tail+head:{found}/{class_of(lower[:k]) or '?'}"
+            break
+    for k in range(len(lower) - 1, 0, -1):
+        if class_of(lower[:k]) is not None:
+            head = f"head+length:{class_of(lower[:k])}/{min(len(lower) - k, 4)}"
+            break
+    return [tail, tail_length, tail_head, head, f"length:{min(len(lower), 10)}"]
+
+
+def test_split_strings_bounded_by_the_longest_known_word_equal_the_reference() -> None:
+    """Looking up no part longer than the longest known word changes nothing (random words of
+    a three-letter alphabet against random lexicons), and a form of a million characters gets
+    its splits (an unbounded search would look up a million parts of half a million each)."""
+    rng = random.Random(7)
+    for _ in range(300):
+        words = {"".join(rng.choice("abc") for _ in range(rng.randint(1, 4))): f"amb:{i}"
+                 for i in range(rng.randint(1, 12))}
+        longest = max(map(len, words))
+        for _ in range(20):
+            form = "".join(rng.choice("abc") for _ in range(rng.randint(1, 12)))
+            assert split_strings(form, words.get, longest) == \
+                unbounded_split_strings(form, words.get)
+    huge = "ab" + "c" * 1_000_000 + "ab"
+    assert split_strings(huge, {"ab": "amb:X"}.get, 2) == [
+        "tail:amb:X", "tail+length:amb:X/4", "tail+head:amb:X/?", "head+length:amb:X/4",
+        "length:10"]
 
 
 def test_known_and_unknown_forms_read_their_splits() -> None:
