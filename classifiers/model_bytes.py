@@ -112,10 +112,7 @@ class ParserModelBytes(ModelBytes):
         header, arrays = decode_model(data, source, cls.MODEL_FORMAT, layout,
                                       cls.deferred_array)
         parser = cls._parser_of_parts(header, arrays, source, layout["deferred"])
-        parser.compressed = layout["compressed"]
-        parser.packed_header = layout["version"] != COMPRESSED_VERSION
-        parser.file_data = data
-        return parser
+        return parser.loaded_from(data, layout)
 
     @classmethod
     def from_bytes(cls, data: Buffer, source: str = "model bytes") -> Any:
@@ -123,10 +120,15 @@ class ParserModelBytes(ModelBytes):
         layout: dict[str, Any] = {}
         parser = cls._parser_of_parts(*decode_model_bytes(data, source, cls.MODEL_FORMAT,
                                                           layout), source)
-        parser.compressed = layout["compressed"]
-        parser.packed_header = layout["version"] != COMPRESSED_VERSION
-        parser.file_data = data
-        return parser
+        return parser.loaded_from(data, layout)
+
+    def loaded_from(self, data: Buffer | mmap.mmap, layout: dict[str, Any]) -> Any:
+        """This parser, remembering the file it was loaded from: its bytes and its layout
+        (decode_model's), so that it writes and pickles as that file."""
+        self.compressed = layout["compressed"]
+        self.packed_header = layout["version"] != COMPRESSED_VERSION
+        self.file_data = data
+        return self
 
     @classmethod
     def _parser_of_parts(cls, header: dict[str, Any], arrays: dict[str, np.ndarray],

@@ -18,7 +18,7 @@ byte count; an uncompressed file stays version 1, byte for byte. Layout version 
 whose caller's header entries (all but `format`) are themselves JSON in a compressed uint8
 array named HEADER_ARRAY, written when compress=True and that JSON is PACKED_HEADER_BYTES or
 longer: the word lists of a header take as much room as the weights of a small model (a UD
-Korean parser's 1.8 MB of header JSON packs into about a third), and a small header stays
+Korean parser's 1.8 MB of header JSON packs into about a quarter), and a small header stays
 version 2.
 
 Nothing in the file depends on time or on the machine, so the same header and arrays always give

@@ -255,22 +255,11 @@ def train_pipeline(train: Path | Iterable[conllu.TokenList], model: Path,
     """
     from polyparse.features.errors import InputError
     from polyparse.features.output_files import write_bytes
-    from polyparse.parser.pipeline.pipeline_training import (
-        DEFAULT_FOLDS,
-        PipelineConfig,
-        check_refit,
-        pipeline_parser_config,
-        pipeline_tagger_config,
-        train_pipeline_file,
-    )
+    from polyparse.parser.pipeline.pipeline_training import pipeline_config, train_pipeline_file
 
-    parser = pipeline_parser_config(classifier, seed=seed, **parser_settings)
-    config = PipelineConfig(
-        parser=parser, tagger=pipeline_tagger_config(parser, feats=feats,
-                                                     word_splits=word_splits, seed=seed),
-        compress=compress, refit=refit,
-        folds=DEFAULT_FOLDS if folds is None else folds)
-    check_refit(refit, dev is not None)
+    config = pipeline_config(classifier, dev_given=dev is not None, folds=folds, feats=feats,
+                             word_splits=word_splits, compress=compress, refit=refit,
+                             seed=seed, **parser_settings)
     gold = _gold_sentences(train, "conllu", "utf-8")
     dev_gold = None if dev is None else _gold_sentences(dev, "conllu", "utf-8")
     try:

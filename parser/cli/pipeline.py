@@ -73,24 +73,15 @@ def register(group: argparse.ArgumentParser) -> None:
 
 def run_train(args: argparse.Namespace) -> int:
     from polyparse.parser.dependency.training_config import TRAINING_SETTINGS
-    from polyparse.parser.pipeline.pipeline_training import (
-        PipelineConfig,
-        check_refit,
-        pipeline_parser_config,
-        pipeline_tagger_config,
-    )
+    from polyparse.parser.pipeline.pipeline_training import pipeline_config
 
     log = progress_log(args)
     check_output_path(args.model, "model")
     try:
-        parser = pipeline_parser_config(args.classifier,
-                                        **given_settings(args, TRAINING_SETTINGS))
-        config = PipelineConfig(
-            parser=parser, tagger=pipeline_tagger_config(parser, feats=args.feats,
-                                                         word_splits=args.word_splits,
-                                                         seed=args.seed),
-            folds=args.folds, compress=args.compress, refit=args.refit)
-        check_refit(args.refit, args.dev is not None)
+        config = pipeline_config(args.classifier, dev_given=args.dev is not None,
+                                 folds=args.folds, feats=args.feats,
+                                 word_splits=args.word_splits, compress=args.compress,
+                                 refit=args.refit, **given_settings(args, TRAINING_SETTINGS))
     except ValueError as error:
         raise InputError(f"pipeline train: {option_error(args, error)}") from None
     check_workers(args, "pipeline train")

@@ -115,6 +115,25 @@ def check_refit(refit: bool, dev_given: bool) -> None:
         raise ValueError("refit learns again from train and dev: give dev")
 
 
+def pipeline_config(classifier: str | None = None, *, dev_given: bool,
+                    folds: int | None = None, feats: str | None = None,
+                    word_splits: bool | None = None, compress: bool = True,
+                    refit: bool = False, **parser_settings: Any) -> PipelineConfig:
+    """The configuration `pipeline train` and polyparse.train_pipeline learn with: the
+    parser's (pipeline_parser_config of classifier and parser_settings, their seed that of
+    every layer), the tagger's (pipeline_tagger_config: feats, word_splits), folds (None:
+    DEFAULT_FOLDS); ValueError for a setting that cannot be used, or a refit without dev,
+    before any data is read. Settings None are not given."""
+    parser = pipeline_parser_config(classifier, **parser_settings)
+    tagger = pipeline_tagger_config(parser, feats=feats, word_splits=word_splits,
+                                    seed=parser_settings.get("seed"))
+    config = PipelineConfig(parser=parser, tagger=tagger,
+                            folds=DEFAULT_FOLDS if folds is None else folds,
+                            compress=compress, refit=refit)
+    check_refit(refit, dev_given)
+    return config
+
+
 @dataclass
 class TrainedPipeline:
     """A pipeline file's bytes and the dev scores of its layers (empty without dev)."""
