@@ -82,10 +82,10 @@ class ParserModelBytes(ModelBytes):
     header: dict[str, Any]
     # Whether the model file it was loaded from stores its arrays compressed.
     compressed: bool = False
-    # Whether a compressed file it writes packs a large header (model_file.py, layout 3): not
-    # when it was loaded from a compressed file of layout 2, which it then writes again byte
-    # for byte.
-    packed_header: bool = True
+    # Whether a compressed file it writes may use the newest layout (model_file.py: a large
+    # header packed, arrays shuffled): not when it was loaded from a compressed file of layout
+    # 2, which it then writes again byte for byte.
+    newest_layout: bool = True
     # The bytes of the model file it was loaded from (a mapping of a large file), which a
     # pickle carries as they are; None once the model is trained or changed here.
     file_data: Buffer | mmap.mmap | None = None
@@ -126,7 +126,7 @@ class ParserModelBytes(ModelBytes):
         """This parser, remembering the file it was loaded from: its bytes and its layout
         (decode_model's), so that it writes and pickles as that file."""
         self.compressed = layout["compressed"]
-        self.packed_header = layout["version"] != COMPRESSED_VERSION
+        self.newest_layout = layout["version"] != COMPRESSED_VERSION
         self.file_data = data
         return self
 
@@ -155,14 +155,14 @@ class ParserModelBytes(ModelBytes):
         was loaded from)."""
         write_model_file(path, *self._file_parts(extra_header),
                          compress=self.compressed if compress is None else compress,
-                         pack_header=self.packed_header)
+                         newest_layout=self.newest_layout)
 
     def to_bytes(self, extra_header: dict[str, Any] | None = None,
                  compress: bool | None = None) -> bytes:
         """The bytes of the model file save() writes."""
         return bytes(encode_model(*self._file_parts(extra_header),
                                   self.compressed if compress is None else compress,
-                                  self.packed_header))
+                                  self.newest_layout))
 
     def _file_parts(self, extra_header: dict[str, Any] | None
                     ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
@@ -179,7 +179,7 @@ class ParserModelBytes(ModelBytes):
             raise ValueError("no training sentences")
         self.header = {}
         self.compressed = False
-        self.packed_header = True
+        self.newest_layout = True
         self.file_data = None
         return sentences
 

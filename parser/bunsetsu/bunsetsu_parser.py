@@ -346,13 +346,13 @@ class BunsetsuParser(ParserModelBytes):
         """Write the model file, its arrays compressed; extra_header: JSON-ready entries beside
         the model (None: the extras of the file the parser was loaded from)."""
         write_model_file(path, *self._file_parts(extra_header), compress=True,
-                         pack_header=self.packed_header)
+                         newest_layout=self.newest_layout)
 
     def to_bytes(self, extra_header: dict | None = None, compress: bool = True) -> bytes:
         """The bytes of the model file save() writes (compress=False: the same model with its
         arrays uncompressed)."""
         return bytes(encode_model(*self._file_parts(extra_header), compress=compress,
-                                  pack_header=self.packed_header))
+                                  newest_layout=self.newest_layout))
 
     def _file_parts(self, extra_header: dict | None
                     ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:

@@ -190,7 +190,10 @@ def test_compressed_round_trip_is_deterministic_and_smaller(tmp_path: Path) -> N
         assert read_arrays[name].dtype == array.dtype.newbyteorder("<")
     table = json.loads(first[len(MAGIC) + 8:].split(b"\0", 1)[0].decode()[
         : struct.unpack("<Q", first[len(MAGIC):len(MAGIC) + 8])[0]])
-    assert table["version"] == 2 and all(a["codec"] == "zlib" for a in table["arrays"])
+    assert table["version"] in (2, 4)
+    assert {a["codec"] for a in table["arrays"]} <= {"zlib", "zlib-shuffled"}
+    assert (table["version"] == 4) == any(a["codec"] == "zlib-shuffled"
+                                          for a in table["arrays"])
     assert b'"version":1' in plain.read_bytes()[:2000]
 
 
@@ -211,7 +214,7 @@ def test_large_header_is_packed_into_a_compressed_array(tmp_path: Path) -> None:
     the JSON header holding the format alone, the entries coming back as they were and no
     array of the reserved name among the caller's; the file is smaller than version 2's would
     be, and the same input gives the same bytes."""
-    header, arrays = large_header(), {"w": np.arange(10.0)}
+    header, arrays = large_header(), {"w": np.arange(10, dtype=np.uint8)}
     data = bytes(encode_model(header, arrays, compress=True))
     assert data == bytes(encode_model(header, arrays, compress=True))
     table = file_table(data)
@@ -232,15 +235,99 @@ def test_large_header_is_packed_into_a_compressed_array(tmp_path: Path) -> None:
 
 def test_small_header_and_plain_files_keep_their_layouts() -> None:
     """A compressed file of a small header stays version 2 with its header in the JSON, as
-    does one of a large header written with pack_header=False (a model loaded from such a
+    does one of a large header written with newest_layout=False (a model loaded from such a
     file writes it again so), and an uncompressed file of a large header stays version 1."""
     small = file_table(bytes(encode_model({"format": "f", "a": 1}, {}, compress=True)))
     assert small["version"] == 2 and small["a"] == 1
     kept = file_table(bytes(encode_model(large_header(), {}, compress=True,
-                                         pack_header=False)))
+                                         newest_layout=False)))
     assert kept["version"] == 2 and kept["words"] == large_header()["words"]
     plain = file_table(bytes(encode_model(large_header(), {})))
     assert plain["version"] == 1 and len(plain["words"]) == len(large_header()["words"])
+
+
+def shuffle_sample() -> dict[str, np.ndarray]:
+    """Arrays of every width: sorted keys (whose high bytes repeat, so that they are stored
+    shuffled), random bytes (stored as they are), weights, 2-D, empty and one-element
+    arrays."""
+    rng = np.random.default_rng(3)
+    return {"keys": np.sort(rng.integers(0, 1 << 40, 5000, dtype=np.uint64)),
+            "noise": rng.integers(0, 256, 4000, dtype=np.uint8),
+            "weights": rng.normal(size=3000).astype(np.float32),
+            "table": rng.integers(-5, 5, (300, 7), dtype=np.int16),
+            "flags": rng.random(100) < 0.5,
+            "empty": np.zeros((0, 3), dtype=np.int64), "one": np.array([2.5])}
+
+
+def test_shuffled_arrays_round_trip() -> None:
+    """Each compressed array is stored the smaller of zlib and zlib of its bytes grouped by
+    their place in the element (layout version 4 when any is shuffled), and every array comes
+    back equal, writable, of its dtype and shape: inflated at once or deferred."""
+    arrays = shuffle_sample()
+    data = bytes(encode_model({"format": "f"}, arrays, compress=True))
+    table = file_table(data)
+    codecs = {entry["name"]: entry["codec"] for entry in table["arrays"]}
+    assert table["version"] == 4
+    assert codecs["keys"] == "zlib-shuffled" and codecs["noise"] == "zlib"
+    for entry in table["arrays"]:
+        array = arrays[entry["name"]]
+        plain = len(zlib.compress(array.tobytes(), model_file.COMPRESSION_LEVEL))
+        assert entry["stored"] <= plain
+    for defer in (None, lambda name: True):
+        layout: dict = {}
+        _, read = decode_model(bytearray(data), "m", "f", layout, defer)
+        read.update({name: inflate() for name, inflate in layout["deferred"].items()})
+        assert layout["version"] == 4 and set(read) == set(arrays)
+        for name, array in arrays.items():
+            assert read[name].dtype == array.dtype and read[name].shape == array.shape
+            assert np.array_equal(read[name], array) and read[name].flags.writeable
+
+
+def test_shuffled_arrays_beside_a_packed_header() -> None:
+    """A large header and shuffled arrays: version 4, the header packed and read back."""
+    header, arrays = large_header(), shuffle_sample()
+    data = bytes(encode_model(header, arrays, compress=True))
+    table = file_table(data)
+    assert table["version"] == 4 and set(table) == {"format", "version", "arrays"}
+    read_header, read_arrays = decode_model(bytearray(data), "m", "f")
+    assert read_header == header and set(read_arrays) == set(arrays)
+
+
+def test_older_layouts_shuffle_nothing() -> None:
+    """newest_layout=False (a model loaded from a layout-2 file) and files of nothing worth
+    shuffling keep zlib alone and the version they had before layout 4."""
+    arrays = shuffle_sample()
+    old = file_table(bytes(encode_model({"format": "f"}, arrays, compress=True,
+                                        newest_layout=False)))
+    assert old["version"] == 2 and {e["codec"] for e in old["arrays"]} == {"zlib"}
+    noise = {"noise": arrays["noise"]}
+    assert file_table(bytes(encode_model({"format": "f"}, noise, compress=True)))[
+        "version"] == 2
+
+
+def test_broken_shuffled_array(tmp_path: Path) -> None:
+    """A shuffled array that inflates to the wrong size: one line naming the array."""
+    keys = {"keys": shuffle_sample()["keys"]}
+    data = bytearray(encode_model({"format": "f"}, keys, compress=True))
+    table = file_table(bytes(data))
+    entry = table["arrays"][0]
+    assert entry["codec"] == "zlib-shuffled"
+    start = _aligned_start(table)
+    shorter = model_file._shuffled(keys["keys"][:-1].view(np.uint8), 8)
+    packed = zlib.compress(shorter, model_file.COMPRESSION_LEVEL)
+    assert len(packed) <= entry["stored"]
+    data[start + entry["offset"]:start + entry["offset"] + entry["stored"]] = \
+        packed.ljust(entry["stored"], b"\0")
+    data[-4:] = struct.pack("<I", zlib.crc32(bytes(data[:-4])))
+    path = tmp_path / "broken.model"
+    path.write_bytes(bytes(data))
+    expect_error(path, "array 'keys' does not decompress")
+
+
+def _aligned_start(table: dict) -> int:
+    """Where the data section of a file of this JSON header starts."""
+    size = len(MAGIC) + 8 + len(json.dumps(table, sort_keys=True, separators=(",", ":")))
+    return -(-size // ALIGNMENT) * ALIGNMENT
 
 
 def test_reserved_header_array_name_is_refused() -> None:
@@ -262,9 +349,7 @@ def test_broken_packed_header(tmp_path: Path, damage: str) -> None:
         data = bytearray(encode_model(large_header(), arrays, compress=True))
         table = file_table(bytes(data))
         entry = table["arrays"][0]
-        start = -(-(len(MAGIC) + 8 + len(json.dumps(table, sort_keys=True,
-                                                   separators=(",", ":")))) // ALIGNMENT
-                  ) * ALIGNMENT
+        start = _aligned_start(table)
         packed = zlib.compress(entries.ljust(entry["nbytes"]), 6)
         assert len(packed) <= entry["stored"]
         data[start + entry["offset"]:start + entry["offset"] + entry["stored"]] = \
