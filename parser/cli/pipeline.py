@@ -47,7 +47,8 @@ def register(group: argparse.ArgumentParser) -> None:
                     "raw text. The parser options are `dep train`'s.",
         dev_help="development treebank: scores each layer; chooses a beam parser's epoch")
     add_parser_training_options(train, DEFAULT_CLASSIFIER, DEFAULT_FEATURE_SET,
-                                DEFAULT_MIN_FEATURE_COUNT, sentence_runs=DEFAULT_SENTENCE_RUNS)
+                                DEFAULT_MIN_FEATURE_COUNT, DEFAULT_MIN_FEATURE_COUNT,
+                                DEFAULT_SENTENCE_RUNS)
     train.add_argument("--folds", type=int, default=DEFAULT_FOLDS,
                        help=f"the parser learns from tags of taggers that never saw the "
                             f"sentence: the treebank cut into this many folds, 2 to {MAX_FOLDS}, "

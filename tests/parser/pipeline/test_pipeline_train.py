@@ -243,6 +243,23 @@ def test_the_tagger_of_a_greedy_pipeline_drops_small_weights_a_beam_one_keeps_th
     assert Tagger.load(toy[2]).config.min_weight == GREEDY_TAGGER_MIN_WEIGHT
 
 
+def test_both_parsers_of_a_pipeline_drop_rare_features_unless_told() -> None:
+    """A pipeline's parser, greedy or beam, keeps the features of DEFAULT_MIN_FEATURE_COUNT
+    training states or more (dep train's beam parser keeps every feature); a count given is
+    kept."""
+    from polyparse.parser.dependency.beam_config import BeamConfig
+    from polyparse.parser.pipeline.pipeline_training import (
+        DEFAULT_MIN_FEATURE_COUNT,
+        pipeline_parser_config,
+    )
+
+    assert BeamConfig.min_feature_count == 1 < DEFAULT_MIN_FEATURE_COUNT
+    for classifier in (None, "structured-perceptron"):
+        assert pipeline_parser_config(classifier).min_feature_count == DEFAULT_MIN_FEATURE_COUNT
+        assert pipeline_parser_config(classifier, min_feature_count=1).min_feature_count == 1
+    assert isinstance(pipeline_parser_config("structured-perceptron"), BeamConfig)
+
+
 def test_word_splits_are_the_tagger_default_and_both_faces_turn_them_off(
         toy: tuple[Path, Path, Path], tmp_path: Path) -> None:
     """The pipeline's tagger reads word splits (its `+splits` templates) unless --no-word-splits
