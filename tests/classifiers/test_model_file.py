@@ -309,25 +309,24 @@ def test_broken_shuffled_array(tmp_path: Path) -> None:
     """A shuffled array that inflates to the wrong size: one line naming the array."""
     keys = {"keys": shuffle_sample()["keys"]}
     data = bytearray(encode_model({"format": "f"}, keys, compress=True))
-    table = file_table(bytes(data))
-    entry = table["arrays"][0]
-    assert entry["codec"] == "zlib-shuffled"
-    start = _aligned_start(table)
+    assert file_table(bytes(data))["arrays"][0]["codec"] == "zlib-shuffled"
     shorter = model_file._shuffled(keys["keys"][:-1].view(np.uint8), 8)
-    packed = zlib.compress(shorter, model_file.COMPRESSION_LEVEL)
-    assert len(packed) <= entry["stored"]
-    data[start + entry["offset"]:start + entry["offset"] + entry["stored"]] = \
-        packed.ljust(entry["stored"], b"\0")
-    data[-4:] = struct.pack("<I", zlib.crc32(bytes(data[:-4])))
+    replace_first_array(data, zlib.compress(shorter, model_file.COMPRESSION_LEVEL))
     path = tmp_path / "broken.model"
     path.write_bytes(bytes(data))
     expect_error(path, "array 'keys' does not decompress")
 
 
-def _aligned_start(table: dict) -> int:
-    """Where the data section of a file of this JSON header starts."""
+def replace_first_array(data: bytearray, packed: bytes) -> None:
+    """Put packed (no longer than they were) in place of the stored bytes of the first array of
+    a compressed file's table, and its checksum right again."""
+    table = file_table(bytes(data))
+    entry = table["arrays"][0]
     size = len(MAGIC) + 8 + len(json.dumps(table, sort_keys=True, separators=(",", ":")))
-    return -(-size // ALIGNMENT) * ALIGNMENT
+    start = -(-size // ALIGNMENT) * ALIGNMENT + entry["offset"]
+    assert len(packed) <= entry["stored"]
+    data[start:start + entry["stored"]] = packed.ljust(entry["stored"], b"\0")
+    data[-4:] = struct.pack("<I", zlib.crc32(bytes(data[:-4])))
 
 
 def test_reserved_header_array_name_is_refused() -> None:
@@ -347,13 +346,8 @@ def test_broken_packed_header(tmp_path: Path, damage: str) -> None:
     else:
         entries = b"[1, 2" if damage == "not json" else json.dumps({"format": "g"}).encode()
         data = bytearray(encode_model(large_header(), arrays, compress=True))
-        table = file_table(bytes(data))
-        entry = table["arrays"][0]
-        start = _aligned_start(table)
-        packed = zlib.compress(entries.ljust(entry["nbytes"]), 6)
-        assert len(packed) <= entry["stored"]
-        data[start + entry["offset"]:start + entry["offset"] + entry["stored"]] = \
-            packed.ljust(entry["stored"], b"\0")
+        nbytes = file_table(bytes(data))["arrays"][0]["nbytes"]
+        replace_first_array(data, zlib.compress(entries.ljust(nbytes), 6))
     data[-4:] = struct.pack("<I", zlib.crc32(bytes(data[:-4])))
     path = tmp_path / "broken.model"
     path.write_bytes(bytes(data))
