@@ -57,8 +57,9 @@ PLAIN_VERSION = 1
 COMPRESSED_VERSION = 2
 PACKED_HEADER_VERSION = 3
 ZLIB, SHUFFLED = "zlib", "zlib-shuffled"
-# The array holding a version 3 file's header entries, and the JSON length from which they go
-# there (a name no caller may give an array: parentheses).
+# The array holding the header entries of a version 3 file (and of a version 4 file that packs
+# them), and the JSON length from which they go there (a name no caller may give an array:
+# parentheses).
 HEADER_ARRAY = "(header)"
 PACKED_HEADER_BYTES = 1 << 16
 # zlib level of compressed arrays: level 9 takes five times as long for 0.5 % less on models.
