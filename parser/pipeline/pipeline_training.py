@@ -41,7 +41,7 @@ DEFAULT_FEATURE_SET = "morph"
 # 70.10 / 70.13 (af_afribooms 80.47 / 79.97 / 79.86, el_gdt 85.07 / 84.89 / 84.96,
 # fr_sequoia 83.81 / 84.08 / 84.20, got_proiel 68.93 / 68.24 / 68.47, hu_szeged 69.13 /
 # 69.73 / 69.11, ko_gsd 72.81 / 73.11 / 72.80, tr_imst 57.47 / 56.95 / 57.38, vi_vtb 44.58 /
-# 43.86 / 44.29), the pipelines 35-51 % smaller with 3 (ko_gsd 36.1 -> 22.0 MB, tr_imst
+# 43.86 / 44.29), the pipelines 32-41 % smaller with 3 (ko_gsd 36.1 -> 22.0 MB, tr_imst
 # 20.6 -> 12.2 MB, before layout 4 of the model files).
 DEFAULT_MIN_FEATURE_COUNT = 3
 # A beam parser of a pipeline learns from each sentence alone and in runs of 1 to 3 (parser/
@@ -86,9 +86,9 @@ def pipeline_parser_config(classifier: str | None = None, **settings: Any
     from polyparse.parser.dependency.training_config import training_config
 
     classifier = classifier or DEFAULT_CLASSIFIER
-    defaults = ((("sentence_runs", DEFAULT_SENTENCE_RUNS),) if classifier == STRUCTURED else
-                (("feature_set", DEFAULT_FEATURE_SET),))
-    defaults += (("min_feature_count", DEFAULT_MIN_FEATURE_COUNT),)
+    defaults = [("min_feature_count", DEFAULT_MIN_FEATURE_COUNT),
+                ("sentence_runs", DEFAULT_SENTENCE_RUNS) if classifier == STRUCTURED else
+                ("feature_set", DEFAULT_FEATURE_SET)]
     for name, default in defaults:
         if settings.get(name) is None:
             settings[name] = default
